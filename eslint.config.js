@@ -1,0 +1,40 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test/fixtures/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // core is pure: no I/O, no process, no imports from outer layers.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['node:*', '../transcript/*', '../store/*', '../app/*', '../cli/*'] },
+      ],
+      'no-restricted-globals': ['error', 'process'],
+    },
+  },
+  {
+    files: ['src/transcript/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['../store/*', '../app/*', '../cli/*'] }],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'eslint.config.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

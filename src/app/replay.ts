@@ -1,0 +1,95 @@
+/**
+ * Replays a transcript as the live hooks would have seen it: line by line, each response
+ * judged with only the lines up to its last one.
+ * @module
+ */
+import { assessSession, type Assessment } from '../core/assess.ts';
+import type { CompactSample } from '../core/compact-threshold.ts';
+import type { Level, LevelThresholds } from '../core/level.ts';
+import type { CrashRisk, RiskThresholds } from '../core/risk.ts';
+import type { SessionState } from '../core/session.ts';
+import type { FoldListener } from '../transcript/fold.ts';
+import { readCompressedTranscript, readTranscript, type ReadOptions } from '../transcript/reader.ts';
+
+export type ReplayTurn = {
+  kind: 'turn';
+  line: number;
+  turn: number;
+  contextTokens: number;
+  windowTokens: number;
+  compactThreshold: number;
+  percent: number;
+  level: Level;
+  risk: CrashRisk;
+  turnsToCompact: number | null;
+};
+
+export type ReplayCompact = {
+  kind: 'compact';
+  line: number;
+  trigger: 'auto' | 'manual';
+  preTokens: number | null;
+};
+
+export type ReplayEvent = ReplayTurn | ReplayCompact;
+
+/** What a replay knows beyond the contract fields, for the readable timeline. */
+export type ReplayDetail = { assessment: Assessment; at: number | null };
+
+export type ReplayOptions = {
+  env: Readonly<Record<string, string | undefined>>;
+  history: readonly CompactSample[];
+  risk?: RiskThresholds;
+  levels?: LevelThresholds;
+  onEvent: (event: ReplayEvent, detail: ReplayDetail | null) => void;
+};
+
+export function isCompressed(path: string): boolean {
+  return path.endsWith('.gz');
+}
+
+/** Replays `path`, calling `onEvent` in file order; returns the final session state. */
+export async function replayTranscript(path: string, options: ReplayOptions): Promise<SessionState> {
+  let pending: { event: ReplayTurn; detail: ReplayDetail } | null = null;
+  const listener: FoldListener = {
+    onResponse: (response) => {
+      if (pending && pending.event.turn === response.turn) options.onEvent(pending.event, pending.detail);
+      pending = null;
+    },
+    onCompaction: (c) =>
+      options.onEvent({ kind: 'compact', line: c.line, trigger: c.trigger, preTokens: c.preTokens }, null),
+  };
+  const readOptions: ReadOptions = {
+    listener,
+    finalize: true,
+    onEntry: (entry, line, state) => {
+      const current = state.current;
+      if (entry.kind !== 'assistant' || !current || current.lastLine !== line) return;
+      const now = entry.at ?? state.lastActivityAt ?? 0;
+      const assessment = assessSession(state, {
+        env: options.env,
+        history: options.history,
+        now,
+        ...(options.risk ? { risk: options.risk } : {}),
+        ...(options.levels ? { levels: options.levels } : {}),
+      });
+      pending = {
+        event: {
+          kind: 'turn',
+          line,
+          turn: current.turn,
+          contextTokens: assessment.contextTokens,
+          windowTokens: assessment.windowTokens,
+          compactThreshold: assessment.compactThreshold,
+          percent: assessment.percent,
+          level: assessment.level,
+          risk: assessment.risk,
+          turnsToCompact: assessment.forecast.turnsToCompact,
+        },
+        detail: { assessment, at: current.at },
+      };
+    },
+  };
+  if (isCompressed(path)) return readCompressedTranscript(path, readOptions);
+  return readTranscript(path, null, readOptions).cursor.state;
+}

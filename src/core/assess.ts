@@ -1,0 +1,141 @@
+/**
+ * The one pipeline every front door calls: session model → context size, threshold, level,
+ * forecast, signals and risk.
+ * @module
+ */
+import {
+  resolveCompactThreshold,
+  type CompactSample,
+  type ThresholdSource,
+} from './compact-threshold.ts';
+import { forecastCompaction, type Forecast } from './forecast.ts';
+import { DEFAULT_LEVEL_THRESHOLDS, getLevel, toPercent, type Level, type LevelThresholds } from './level.ts';
+import { assessCrashRisk, DEFAULT_RISK_THRESHOLDS, type CrashRisk, type RiskThresholds } from './risk.ts';
+import { getLatestResponse, getLiveResponses, type SessionState } from './session.ts';
+import { computeSignals, type CrashSignals } from './signals.ts';
+
+export type AssessOptions = {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Auto compactions seen in the user's other transcripts. */
+  history: readonly CompactSample[];
+  /** Epoch ms "now": the wall clock live, the current line's timestamp in a replay. */
+  now: number;
+  levels?: LevelThresholds;
+  risk?: RiskThresholds;
+  /** Without a checkpoint store, the calls since the last compaction count. */
+  toolCallsSinceCheckpoint?: number;
+  reportedWindow?: number | null;
+};
+
+export type ContextSource = 'usage' | 'post-compact' | 'none';
+
+export type Assessment = {
+  /** Measured: input + cache_creation + cache_read tokens of the newest main-chain response. */
+  contextTokens: number;
+  contextSource: ContextSource;
+  /** contextTokens plus an estimate of what was appended since that response. */
+  estimatedContextTokens: number;
+  windowTokens: number;
+  compactThreshold: number;
+  thresholdSource: ThresholdSource;
+  thresholdDetail: string;
+  autoCompact: boolean;
+  /** contextTokens / compactThreshold × 100. */
+  percent: number;
+  /** contextTokens / windowTokens × 100. */
+  windowPercent: number;
+  level: Level;
+  forecast: Forecast;
+  risk: CrashRisk;
+  riskFactors: string[];
+  signals: CrashSignals;
+};
+
+/** The session's own auto compactions are evidence of its threshold too. */
+export function getSessionSamples(state: SessionState): CompactSample[] {
+  return state.compactions
+    .filter((c) => c.trigger === 'auto' && c.preTokens !== null && c.preTokens > 0)
+    .map((c) => ({ cliVersion: c.cliVersion, model: c.model, preTokens: c.preTokens! }));
+}
+
+function getContext(state: SessionState): { tokens: number; source: ContextSource } {
+  if (state.postCompactTokens !== null && state.current === null) {
+    return { tokens: state.postCompactTokens, source: 'post-compact' };
+  }
+  const latest = getLatestResponse(state);
+  if (latest && state.postCompactTokens === null) return { tokens: latest.contextTokens, source: 'usage' };
+  return { tokens: 0, source: 'none' };
+}
+
+function getObservedMax(state: SessionState): number {
+  let max = 0;
+  for (const r of getLiveResponses(state)) max = Math.max(max, r.contextTokens);
+  for (const c of state.compactions) max = Math.max(max, c.preTokens ?? 0);
+  return Math.max(max, state.lastResponse?.contextTokens ?? 0);
+}
+
+function hitContextLimitSinceCompaction(state: SessionState): boolean {
+  if (state.lastPromptTooLongLine === null) return false;
+  const lastCompaction = state.compactions[state.compactions.length - 1];
+  return lastCompaction === undefined || state.lastPromptTooLongLine > lastCompaction.line;
+}
+
+export function assessSession(state: SessionState, options: AssessOptions): Assessment {
+  const threshold = resolveCompactThreshold({
+    model: state.model,
+    cliVersion: state.cliVersion,
+    env: options.env,
+    samples: [...options.history, ...getSessionSamples(state)],
+    observedMaxContext: getObservedMax(state),
+    reportedWindow: options.reportedWindow ?? null,
+  });
+  const context = getContext(state);
+  const forecast =
+    context.source === 'usage'
+      ? forecastCompaction(getLiveResponses(state), threshold.compactThreshold)
+      : forecastCompaction([], threshold.compactThreshold);
+  const percent = toPercent(context.tokens, threshold.compactThreshold);
+  const toolCallsSinceCheckpoint = options.toolCallsSinceCheckpoint ?? state.toolCalls - state.toolCallsAtCompaction;
+  const sessionDurationMs = state.startedAt !== null ? Math.max(0, options.now - state.startedAt) : 0;
+  const risk = assessCrashRisk(
+    {
+      compactUsage: context.tokens / threshold.compactThreshold,
+      turnsToCompact: threshold.autoCompact || context.tokens > 0 ? forecast.turnsToCompact : null,
+      messageCount: state.promptCount + state.turns,
+      sessionDurationMs,
+      toolCallCount: state.toolCalls,
+      toolCallsSinceCheckpoint,
+      toolFailureRate: state.toolCalls > 0 ? state.toolFailures / state.toolCalls : 0,
+      consecutiveToolFailures: state.consecutiveToolFailures,
+      contextLimitHit: hitContextLimitSinceCompaction(state),
+    },
+    options.risk ?? DEFAULT_RISK_THRESHOLDS,
+  );
+  const signals = computeSignals({
+    state,
+    contextTokens: context.tokens,
+    windowTokens: threshold.windowTokens,
+    compactThreshold: threshold.compactThreshold,
+    growthPerTurn: forecast.growthPerTurn,
+    toolCallsSinceCheckpoint,
+    now: options.now,
+    risk,
+  });
+  return {
+    contextTokens: context.tokens,
+    contextSource: context.source,
+    estimatedContextTokens: signals.estimatedTotalTokens,
+    windowTokens: threshold.windowTokens,
+    compactThreshold: threshold.compactThreshold,
+    thresholdSource: threshold.source,
+    thresholdDetail: threshold.detail,
+    autoCompact: threshold.autoCompact,
+    percent,
+    windowPercent: toPercent(context.tokens, threshold.windowTokens),
+    level: getLevel(percent, options.levels ?? DEFAULT_LEVEL_THRESHOLDS),
+    forecast,
+    risk: risk.risk,
+    riskFactors: risk.riskFactors,
+    signals,
+  };
+}

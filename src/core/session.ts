@@ -1,0 +1,210 @@
+/**
+ * The session model: everything shim knows about one Claude Code session, folded from its
+ * transcript. It is plain JSON (no Maps, no Dates) so a cursor can be cached on disk and
+ * resumed by the next short-lived process, and it is bounded: rings keep the recent past only.
+ * @module
+ */
+
+/** Bump when the shape changes; cached cursors of another version are discarded. */
+export const SESSION_STATE_VERSION = 1;
+
+/** Ring sizes: enough for forecasts and checkpoints, small enough to cache per session. */
+export const LIMITS = {
+  responses: 64,
+  prompts: 20,
+  toolCalls: 20,
+  pendingTools: 50,
+  apiErrors: 10,
+  errorPatterns: 10,
+  latencies: 20,
+  compactions: 50,
+  tasks: 100,
+  todos: 100,
+  promptChars: 2000,
+  toolArgChars: 500,
+  toolResultChars: 500,
+} as const;
+
+/** One main-chain model response after de-duplication of its streamed lines. */
+export type ResponseRecord = {
+  /** 1-based count of main-chain responses in the session. */
+  turn: number;
+  /** 1-based line of the response's first and last transcript line. */
+  firstLine: number;
+  lastLine: number;
+  /** input + cache_creation_input + cache_read_input tokens of the request. */
+  contextTokens: number;
+  outputTokens: number;
+  /** Epoch ms of the response's first line, or null when the line had no timestamp. */
+  at: number | null;
+  model: string;
+  /** ms from the request's trigger (the last user or tool-result entry) to the response. */
+  latencyMs: number | null;
+};
+
+/** The response currently streaming (its lines share message.id and requestId). */
+export type PendingResponse = ResponseRecord & { key: string; toolUseIds: string[] };
+
+export type CompactionRecord = {
+  line: number;
+  trigger: 'auto' | 'manual';
+  preTokens: number | null;
+  postTokens: number | null;
+  at: number | null;
+  cliVersion: string | null;
+  model: string | null;
+  /** Turn number of the last main-chain response before the boundary. */
+  afterTurn: number;
+  /** contextTokens of that response (what a monitor saw last). */
+  lastContextTokens: number | null;
+};
+
+export type PromptRecord = { line: number; text: string; at: number | null };
+
+export type ToolCallRecord = {
+  id: string;
+  tool: string;
+  args: string;
+  result: string;
+  success: boolean;
+  latencyMs: number | null;
+  at: number | null;
+  line: number;
+};
+
+export type PendingToolCall = {
+  id: string;
+  tool: string;
+  args: string;
+  at: number | null;
+  line: number;
+  /** A few input fields some tools need when their result arrives (TaskCreate's subject). */
+  meta?: Record<string, string>;
+};
+
+export type TodoItem = { content: string; status: string; activeForm?: string };
+export type TaskItem = { id: string; subject: string; status: string; description?: string };
+
+export type ApiErrorRecord = { at: number | null; line: number; status: number | null; message: string };
+
+export type ParseStats = {
+  /** Complete lines consumed (including blank and skipped ones). */
+  lines: number;
+  /** Lines that were not valid JSON (torn writes, garbage). */
+  badLines: number;
+  firstBadLine: number | null;
+  /** Lines that contained NUL bytes (stripped before parsing). */
+  nulLines: number;
+  /** Lines longer than the reader's limit, skipped unread. */
+  oversizedLines: number;
+};
+
+export type SessionState = {
+  v: typeof SESSION_STATE_VERSION;
+  sessionId: string | null;
+  cwd: string | null;
+  gitBranch: string | null;
+  cliVersion: string | null;
+  model: string | null;
+  slug: string | null;
+  startedAt: number | null;
+  lastActivityAt: number | null;
+  /** Main-chain responses seen (de-duplicated, `<synthetic>` skipped). */
+  turns: number;
+  current: PendingResponse | null;
+  /** Finalized responses since the last compaction, oldest first. */
+  responses: ResponseRecord[];
+  /** The last finalized response, kept across compactions. */
+  lastResponse: ResponseRecord | null;
+  /** Characters of main-chain content appended after the latest response (for the estimate). */
+  appendedChars: number;
+  /** Set after a compaction until the next response: the best known context size. */
+  postCompactTokens: number | null;
+  lastInputAt: number | null;
+  compactions: CompactionRecord[];
+  compactionCount: number;
+  microcompactions: number;
+  microcompactTokensSaved: number;
+  lastCompactSummaryLine: number | null;
+  userMessages: number;
+  promptCount: number;
+  prompts: PromptRecord[];
+  toolCalls: number;
+  /** toolCalls when the last compaction happened: Claude Code's own checkpoint. */
+  toolCallsAtCompaction: number;
+  toolFailures: number;
+  consecutiveToolFailures: number;
+  pendingTools: PendingToolCall[];
+  recentTools: ToolCallRecord[];
+  todos: TodoItem[];
+  tasks: TaskItem[];
+  apiErrorCount: number;
+  apiErrors: ApiErrorRecord[];
+  promptTooLongCount: number;
+  lastPromptTooLongLine: number | null;
+  errorPatterns: string[];
+  latencies: number[];
+  sidechainResponses: number;
+  parse: ParseStats;
+};
+
+export function createSessionState(): SessionState {
+  return {
+    v: SESSION_STATE_VERSION,
+    sessionId: null,
+    cwd: null,
+    gitBranch: null,
+    cliVersion: null,
+    model: null,
+    slug: null,
+    startedAt: null,
+    lastActivityAt: null,
+    turns: 0,
+    current: null,
+    responses: [],
+    lastResponse: null,
+    appendedChars: 0,
+    postCompactTokens: null,
+    lastInputAt: null,
+    compactions: [],
+    compactionCount: 0,
+    microcompactions: 0,
+    microcompactTokensSaved: 0,
+    lastCompactSummaryLine: null,
+    userMessages: 0,
+    promptCount: 0,
+    prompts: [],
+    toolCalls: 0,
+    toolCallsAtCompaction: 0,
+    toolFailures: 0,
+    consecutiveToolFailures: 0,
+    pendingTools: [],
+    recentTools: [],
+    todos: [],
+    tasks: [],
+    apiErrorCount: 0,
+    apiErrors: [],
+    promptTooLongCount: 0,
+    lastPromptTooLongLine: null,
+    errorPatterns: [],
+    latencies: [],
+    sidechainResponses: 0,
+    parse: { lines: 0, badLines: 0, firstBadLine: null, nulLines: 0, oversizedLines: 0 },
+  };
+}
+
+/** Responses since the last compaction including the one still streaming, oldest first. */
+export function getLiveResponses(state: SessionState): ResponseRecord[] {
+  return state.current ? [...state.responses, state.current] : state.responses;
+}
+
+/** The newest main-chain response, streaming or finalized. */
+export function getLatestResponse(state: SessionState): ResponseRecord | null {
+  return state.current ?? state.lastResponse;
+}
+
+/** Appends to a ring, dropping the oldest entries beyond `max`. */
+export function pushBounded<T>(ring: T[], item: T, max: number): void {
+  ring.push(item);
+  if (ring.length > max) ring.splice(0, ring.length - max);
+}

@@ -1,0 +1,265 @@
+/**
+ * Lenient reading of one transcript line's JSON into the few shapes shim folds.
+ *
+ * The format is internal to Claude Code and grows fields between versions, so nothing here
+ * rejects an entry for what it has; an entry only becomes `other` when it lacks what we need.
+ * Hand-written narrowing instead of a schema library: this runs once per line on cold parses
+ * of tens of megabytes.
+ * @module
+ */
+
+export type Usage = {
+  input: number;
+  cacheCreation: number;
+  cacheRead: number;
+  output: number;
+};
+
+export type ToolUseBlock = { id: string; name: string; input: unknown };
+export type ToolResultBlock = { toolUseId: string; isError: boolean; text: string; chars: number };
+
+type Envelope = {
+  sessionId: string | null;
+  cwd: string | null;
+  gitBranch: string | null;
+  cliVersion: string | null;
+  slug: string | null;
+  at: number | null;
+  sidechain: boolean;
+};
+
+export type AssistantEntry = Envelope & {
+  kind: 'assistant';
+  key: string;
+  model: string;
+  usage: Usage | null;
+  synthetic: boolean;
+  apiError: boolean;
+  text: string;
+  toolUses: ToolUseBlock[];
+};
+
+export type UserEntry = Envelope & {
+  kind: 'user';
+  isMeta: boolean;
+  isCompactSummary: boolean;
+  /** The prompt text when the message is a plain user message. */
+  text: string | null;
+  toolResults: ToolResultBlock[];
+  /** Structured tool output Claude Code attaches (TodoWrite newTodos, TaskCreate task, …). */
+  toolUseResult: unknown;
+  contentChars: number;
+};
+
+export type CompactEntry = Envelope & {
+  kind: 'compact';
+  trigger: 'auto' | 'manual';
+  preTokens: number | null;
+  postTokens: number | null;
+};
+
+export type MicrocompactEntry = Envelope & { kind: 'microcompact'; tokensSaved: number };
+
+export type ApiErrorEntry = Envelope & {
+  kind: 'api_error';
+  status: number | null;
+  message: string;
+};
+
+export type OtherEntry = Envelope & { kind: 'other'; type: string | null };
+
+export type TranscriptEntry =
+  | AssistantEntry
+  | UserEntry
+  | CompactEntry
+  | MicrocompactEntry
+  | ApiErrorEntry
+  | OtherEntry;
+
+type Obj = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/** Parses an ISO timestamp to epoch ms; null when absent or invalid. */
+export function parseTimestamp(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+function readEnvelope(raw: Obj): Envelope {
+  return {
+    sessionId: str(raw.sessionId),
+    cwd: str(raw.cwd),
+    gitBranch: str(raw.gitBranch),
+    cliVersion: str(raw.version),
+    slug: str(raw.slug),
+    at: parseTimestamp(raw.timestamp),
+    sidechain: raw.isSidechain === true,
+  };
+}
+
+export function readUsage(value: unknown): Usage | null {
+  if (!isObject(value)) return null;
+  return {
+    input: num(value.input_tokens),
+    cacheCreation: num(value.cache_creation_input_tokens),
+    cacheRead: num(value.cache_read_input_tokens),
+    output: num(value.output_tokens),
+  };
+}
+
+/** The context-window formula: everything the request sent, output excluded. */
+export function getContextTokens(usage: Usage): number {
+  return usage.input + usage.cacheCreation + usage.cacheRead;
+}
+
+/** Text of a tool_result's content (a string or an array of text blocks). */
+function readResultText(content: unknown): { text: string; chars: number } {
+  if (typeof content === 'string') return { text: content.slice(0, 2000), chars: content.length };
+  if (!Array.isArray(content)) return { text: '', chars: 0 };
+  let text = '';
+  let chars = 0;
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (typeof block.text === 'string') {
+      chars += block.text.length;
+      if (text.length < 2000) text += (text ? '\n' : '') + block.text.slice(0, 2000);
+    } else if (block.type === 'image') {
+      chars += 6000; // images cost roughly 1.5k tokens each
+    }
+  }
+  return { text, chars };
+}
+
+function readAssistant(raw: Obj, env: Envelope): AssistantEntry | OtherEntry {
+  const message = raw.message;
+  if (!isObject(message)) return { ...env, kind: 'other', type: 'assistant' };
+  const model = str(message.model) ?? '';
+  const id = str(message.id) ?? str(raw.uuid) ?? '';
+  const toolUses: ToolUseBlock[] = [];
+  let text = '';
+  if (Array.isArray(message.content)) {
+    for (const block of message.content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'tool_use' && typeof block.id === 'string') {
+        toolUses.push({ id: block.id, name: str(block.name) ?? 'unknown', input: block.input });
+      } else if (block.type === 'text' && typeof block.text === 'string') {
+        text += block.text;
+      }
+    }
+  }
+  return {
+    ...env,
+    kind: 'assistant',
+    key: `${id}:${str(raw.requestId) ?? ''}`,
+    model,
+    usage: readUsage(message.usage),
+    synthetic: model === '<synthetic>',
+    apiError: raw.isApiErrorMessage === true,
+    text,
+    toolUses,
+  };
+}
+
+function readUser(raw: Obj, env: Envelope): UserEntry | OtherEntry {
+  const message = raw.message;
+  if (!isObject(message)) return { ...env, kind: 'other', type: 'user' };
+  const content = message.content;
+  const toolResults: ToolResultBlock[] = [];
+  let text: string | null = null;
+  let contentChars = 0;
+  if (typeof content === 'string') {
+    text = content;
+    contentChars = content.length;
+  } else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'tool_result') {
+        const result = readResultText(block.content);
+        contentChars += result.chars;
+        toolResults.push({
+          toolUseId: str(block.tool_use_id) ?? '',
+          isError: block.is_error === true,
+          text: result.text,
+          chars: result.chars,
+        });
+      } else if (block.type === 'text' && typeof block.text === 'string') {
+        text = (text ?? '') + block.text;
+        contentChars += block.text.length;
+      } else if (block.type === 'image') {
+        contentChars += 6000;
+      }
+    }
+  }
+  return {
+    ...env,
+    kind: 'user',
+    isMeta: raw.isMeta === true,
+    isCompactSummary: raw.isCompactSummary === true,
+    text,
+    toolResults,
+    toolUseResult: raw.toolUseResult,
+    contentChars,
+  };
+}
+
+function readSystem(raw: Obj, env: Envelope): TranscriptEntry {
+  switch (raw.subtype) {
+    case 'compact_boundary': {
+      const meta = isObject(raw.compactMetadata)
+        ? raw.compactMetadata
+        : isObject(raw.compact_metadata)
+          ? raw.compact_metadata
+          : {};
+      const pre = meta.preTokens ?? meta.pre_tokens;
+      const post = meta.postTokens ?? meta.post_tokens;
+      return {
+        ...env,
+        kind: 'compact',
+        trigger: meta.trigger === 'manual' ? 'manual' : 'auto',
+        preTokens: typeof pre === 'number' ? pre : null,
+        postTokens: typeof post === 'number' ? post : null,
+      };
+    }
+    case 'microcompact_boundary': {
+      const meta = isObject(raw.microcompactMetadata) ? raw.microcompactMetadata : {};
+      return { ...env, kind: 'microcompact', tokensSaved: num(meta.tokensSaved) };
+    }
+    case 'api_error': {
+      const error = isObject(raw.error) ? raw.error : {};
+      const inner = isObject(error.error) && isObject(error.error.error) ? error.error.error : {};
+      return {
+        ...env,
+        kind: 'api_error',
+        status: typeof error.status === 'number' ? error.status : null,
+        message: str(inner.type) ?? str(inner.message) ?? str(raw.content) ?? 'api error',
+      };
+    }
+    default:
+      return { ...env, kind: 'other', type: 'system' };
+  }
+}
+
+/** Classifies one parsed transcript line. Never throws on unexpected shapes. */
+export function readEntry(raw: unknown): TranscriptEntry {
+  if (!isObject(raw)) {
+    return { ...readEnvelope({}), kind: 'other', type: null };
+  }
+  const env = readEnvelope(raw);
+  switch (raw.type) {
+    case 'assistant':
+      return readAssistant(raw, env);
+    case 'user':
+      return readUser(raw, env);
+    case 'system':
+      return readSystem(raw, env);
+    default:
+      return { ...env, kind: 'other', type: str(raw.type) };
+  }
+}

@@ -1,0 +1,336 @@
+/**
+ * Folds transcript entries, in file order, into the session model.
+ *
+ * The state is mutated in place: this runs per line on every hook call and on cold parses of
+ * tens of megabytes, and the state is owned by one reader at a time.
+ * @module
+ */
+import {
+  LIMITS,
+  pushBounded,
+  type CompactionRecord,
+  type PendingToolCall,
+  type ResponseRecord,
+  type SessionState,
+  type TaskItem,
+  type TodoItem,
+} from '../core/session.ts';
+import { summarizeValue, truncate } from '../core/truncate.ts';
+import {
+  getContextTokens,
+  isObject,
+  type AssistantEntry,
+  type TranscriptEntry,
+  type UserEntry,
+} from './entry.ts';
+
+/** Called when a response is complete (the next one began, a compaction, or the end). */
+export type FoldListener = {
+  onResponse?: (response: ResponseRecord) => void;
+  onCompaction?: (compaction: CompactionRecord) => void;
+};
+
+const TOKENS_PER_SUMMARY_CHAR = 1 / 3.5;
+const PROMPT_TOO_LONG = /^\s*Prompt is too long/i;
+
+function noteError(state: SessionState, pattern: string): void {
+  const i = state.errorPatterns.indexOf(pattern);
+  if (i >= 0) state.errorPatterns.splice(i, 1);
+  pushBounded(state.errorPatterns, pattern, LIMITS.errorPatterns);
+}
+
+/** Completes the streaming response, if any. */
+export function finalizeResponse(state: SessionState, listener?: FoldListener): void {
+  const current = state.current;
+  if (!current) return;
+  state.current = null;
+  const record: ResponseRecord = {
+    turn: current.turn,
+    firstLine: current.firstLine,
+    lastLine: current.lastLine,
+    contextTokens: current.contextTokens,
+    outputTokens: current.outputTokens,
+    at: current.at,
+    model: current.model,
+    latencyMs: current.latencyMs,
+  };
+  pushBounded(state.responses, record, LIMITS.responses);
+  state.lastResponse = record;
+  if (record.latencyMs !== null) pushBounded(state.latencies, record.latencyMs, LIMITS.latencies);
+  listener?.onResponse?.(record);
+}
+
+function readTodos(value: unknown): TodoItem[] | null {
+  if (!Array.isArray(value)) return null;
+  const todos: TodoItem[] = [];
+  for (const item of value.slice(0, LIMITS.todos)) {
+    if (!isObject(item) || typeof item.content !== 'string') continue;
+    const todo: TodoItem = {
+      content: truncate(item.content, 300),
+      status: typeof item.status === 'string' ? item.status : 'pending',
+    };
+    if (typeof item.activeForm === 'string') todo.activeForm = truncate(item.activeForm, 300);
+    todos.push(todo);
+  }
+  return todos;
+}
+
+function upsertTask(state: SessionState, task: TaskItem): void {
+  const existing = state.tasks.find((t) => t.id === task.id);
+  if (existing) Object.assign(existing, task);
+  else pushBounded(state.tasks, task, LIMITS.tasks);
+}
+
+/** Task tools carry what the result lacks in their input; keep the few fields we need. */
+function readToolMeta(name: string, input: unknown): Record<string, string> | undefined {
+  if (!isObject(input)) return undefined;
+  const pick = (...keys: string[]) => {
+    const meta: Record<string, string> = {};
+    for (const key of keys) {
+      const v = input[key];
+      if (typeof v === 'string' || typeof v === 'number') meta[key] = truncate(String(v), 500);
+    }
+    return meta;
+  };
+  if (name === 'TaskCreate') return pick('subject', 'description');
+  if (name === 'TaskUpdate') return pick('taskId', 'status', 'subject', 'description');
+  return undefined;
+}
+
+function foldAssistant(state: SessionState, e: AssistantEntry, line: number, listener?: FoldListener): void {
+  if (e.sidechain) {
+    state.sidechainResponses++;
+    return;
+  }
+  if (e.synthetic || e.apiError) {
+    if (PROMPT_TOO_LONG.test(e.text)) {
+      state.promptTooLongCount++;
+      state.lastPromptTooLongLine = line;
+      noteError(state, 'prompt_too_long');
+    } else if (e.apiError) {
+      noteError(state, `api_error: ${truncate(e.text.replace(/\s+/g, ' '), 60)}`);
+    }
+    return;
+  }
+  const usage = e.usage;
+  const contextTokens = usage ? getContextTokens(usage) : 0;
+  const current = state.current;
+  if (current && current.key === e.key) {
+    current.lastLine = line;
+    if (usage) current.outputTokens = Math.max(current.outputTokens, usage.output);
+  } else if (contextTokens > 0) {
+    finalizeResponse(state, listener);
+    state.turns++;
+    state.current = {
+      key: e.key,
+      turn: state.turns,
+      firstLine: line,
+      lastLine: line,
+      contextTokens,
+      outputTokens: usage?.output ?? 0,
+      at: e.at,
+      model: e.model,
+      latencyMs: e.at !== null && state.lastInputAt !== null ? Math.max(0, e.at - state.lastInputAt) : null,
+      toolUseIds: [],
+    };
+    state.postCompactTokens = null;
+    state.appendedChars = 0;
+  }
+  if (e.model) state.model = e.model;
+  for (const use of e.toolUses) {
+    state.current?.toolUseIds.push(use.id);
+    if (use.name === 'TodoWrite' && isObject(use.input)) {
+      const todos = readTodos(use.input.todos);
+      if (todos) state.todos = todos;
+    }
+    const pending: PendingToolCall = {
+      id: use.id,
+      tool: use.name,
+      args: summarizeValue(use.input, LIMITS.toolArgChars),
+      at: e.at,
+      line,
+    };
+    const meta = readToolMeta(use.name, use.input);
+    if (meta) pending.meta = meta;
+    pushBounded(state.pendingTools, pending, LIMITS.pendingTools);
+  }
+}
+
+function applyTaskResult(state: SessionState, pending: PendingToolCall, result: unknown): void {
+  const structured = isObject(result) ? result : {};
+  if (pending.tool === 'TaskCreate') {
+    const task = isObject(structured.task) ? structured.task : {};
+    const id = task.id ?? structured.taskId;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const item: TaskItem = {
+      id: String(id),
+      subject: truncate(String(task.subject ?? pending.meta?.subject ?? ''), 300),
+      status: 'pending',
+    };
+    if (pending.meta?.description) item.description = pending.meta.description;
+    upsertTask(state, item);
+  } else if (pending.tool === 'TaskUpdate') {
+    const id = structured.taskId ?? pending.meta?.taskId;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const change = isObject(structured.statusChange) ? structured.statusChange : {};
+    const status = typeof change.to === 'string' ? change.to : pending.meta?.status;
+    const existing = state.tasks.find((t) => t.id === String(id));
+    const item: TaskItem = existing
+      ? { ...existing }
+      : { id: String(id), subject: pending.meta?.subject ?? '', status: 'pending' };
+    if (status) item.status = status;
+    if (pending.meta?.subject) item.subject = pending.meta.subject;
+    upsertTask(state, item);
+  }
+}
+
+/** Turns `<command-name>/compact</command-name>…<command-args>x</command-args>` into "/compact x". */
+function readPromptText(text: string): string | null {
+  const trimmed = text.trim();
+  if (!trimmed || trimmed.startsWith('[Request interrupted')) return null;
+  if (trimmed.startsWith('<local-command-') || trimmed.startsWith('<system-reminder>')) return null;
+  const command = /<command-name>([^<]*)<\/command-name>/.exec(trimmed);
+  if (command) {
+    const args = /<command-args>([^<]*)<\/command-args>/.exec(trimmed)?.[1]?.trim();
+    return args ? `${command[1]} ${args}` : (command[1] ?? null);
+  }
+  return trimmed;
+}
+
+function foldUser(state: SessionState, e: UserEntry, line: number): void {
+  if (e.sidechain) return;
+  state.userMessages++;
+  if (e.at !== null) state.lastInputAt = e.at;
+  if (e.isCompactSummary) {
+    state.lastCompactSummaryLine = line;
+    const last = state.compactions[state.compactions.length - 1];
+    if (state.postCompactTokens !== null && last && last.postTokens === null) {
+      state.postCompactTokens += Math.round(e.contentChars * TOKENS_PER_SUMMARY_CHAR);
+    }
+    return;
+  }
+  state.appendedChars += e.contentChars;
+  for (const result of e.toolResults) {
+    const index = state.pendingTools.findIndex((p) => p.id === result.toolUseId);
+    const pending = index >= 0 ? state.pendingTools.splice(index, 1)[0] : undefined;
+    const tooLong = PROMPT_TOO_LONG.test(result.text);
+    const success = !result.isError && !tooLong;
+    state.toolCalls++;
+    if (success) state.consecutiveToolFailures = 0;
+    else {
+      state.toolFailures++;
+      state.consecutiveToolFailures++;
+      noteError(state, tooLong ? 'prompt_too_long (subagent)' : `tool_error: ${pending?.tool ?? 'unknown'}`);
+    }
+    if (tooLong) state.promptTooLongCount++;
+    const tool = pending?.tool ?? 'unknown';
+    pushBounded(
+      state.recentTools,
+      {
+        id: result.toolUseId,
+        tool,
+        args: pending?.args ?? '',
+        result: truncate(result.text, LIMITS.toolResultChars),
+        success,
+        latencyMs: pending?.at != null && e.at !== null ? Math.max(0, e.at - pending.at) : null,
+        at: e.at,
+        line,
+      },
+      LIMITS.toolCalls,
+    );
+    if (pending && success) {
+      if (tool === 'TodoWrite' && isObject(e.toolUseResult)) {
+        const todos = readTodos(e.toolUseResult.newTodos);
+        if (todos) state.todos = todos;
+      } else if (tool === 'TaskCreate' || tool === 'TaskUpdate') {
+        applyTaskResult(state, pending, e.toolUseResult);
+      }
+    }
+  }
+  if (e.toolResults.length === 0 && e.text !== null && !e.isMeta) {
+    const prompt = readPromptText(e.text);
+    if (prompt !== null) {
+      state.promptCount++;
+      pushBounded(
+        state.prompts,
+        { line, text: truncate(prompt, LIMITS.promptChars), at: e.at },
+        LIMITS.prompts,
+      );
+    }
+  }
+}
+
+function foldEnvelope(state: SessionState, e: TranscriptEntry): void {
+  if (e.at !== null) {
+    if (state.startedAt === null || e.at < state.startedAt) state.startedAt = e.at;
+    if (state.lastActivityAt === null || e.at > state.lastActivityAt) state.lastActivityAt = e.at;
+  }
+  if (e.sidechain) return;
+  if (e.sessionId) state.sessionId = e.sessionId;
+  if (e.cwd) state.cwd = e.cwd;
+  if (e.gitBranch) state.gitBranch = e.gitBranch;
+  if (e.cliVersion) state.cliVersion = e.cliVersion;
+  if (e.slug) state.slug = e.slug;
+}
+
+/** Folds one entry read from `line` (1-based) into the state. */
+export function foldEntry(
+  state: SessionState,
+  entry: TranscriptEntry,
+  line: number,
+  listener?: FoldListener,
+): void {
+  foldEnvelope(state, entry);
+  switch (entry.kind) {
+    case 'assistant':
+      foldAssistant(state, entry, line, listener);
+      return;
+    case 'user':
+      foldUser(state, entry, line);
+      return;
+    case 'compact': {
+      if (entry.sidechain) return;
+      finalizeResponse(state, listener);
+      const record: CompactionRecord = {
+        line,
+        trigger: entry.trigger,
+        preTokens: entry.preTokens,
+        postTokens: entry.postTokens,
+        at: entry.at,
+        cliVersion: entry.cliVersion ?? state.cliVersion,
+        model: state.model,
+        afterTurn: state.turns,
+        lastContextTokens: state.lastResponse?.contextTokens ?? null,
+      };
+      pushBounded(state.compactions, record, LIMITS.compactions);
+      state.compactionCount++;
+      state.toolCallsAtCompaction = state.toolCalls;
+      state.responses = [];
+      state.appendedChars = 0;
+      state.postCompactTokens = entry.postTokens ?? 0;
+      listener?.onCompaction?.(record);
+      return;
+    }
+    case 'microcompact':
+      if (entry.sidechain) return;
+      finalizeResponse(state, listener);
+      state.microcompactions++;
+      state.microcompactTokensSaved += entry.tokensSaved;
+      // The context shrank: growth measured across the drop would mislead the forecast.
+      state.responses = [];
+      return;
+    case 'api_error':
+      state.apiErrorCount++;
+      pushBounded(
+        state.apiErrors,
+        { at: entry.at, line, status: entry.status, message: truncate(entry.message, 200) },
+        LIMITS.apiErrors,
+      );
+      noteError(state, `api_error ${entry.status ?? ''}`.trim() + ` ${entry.message}`);
+      return;
+    case 'other':
+      return;
+    default:
+      entry satisfies never;
+  }
+}

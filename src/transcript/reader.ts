@@ -1,0 +1,183 @@
+/**
+ * Incremental transcript reading: the first read folds the whole file; later reads resume from
+ * a cursor (byte offset, line number and folded state) and fold only the appended bytes.
+ * @module
+ */
+import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { AppError } from '../core/errors.ts';
+import { createSessionState, SESSION_STATE_VERSION, type SessionState } from '../core/session.ts';
+import { readEntry, type TranscriptEntry } from './entry.ts';
+import { finalizeResponse, foldEntry, type FoldListener } from './fold.ts';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type LineHandler } from './line-splitter.ts';
+import { parseLine } from './parse-line.ts';
+
+const CHUNK_BYTES = 1024 * 1024;
+const HEAD_BYTES = 256;
+
+/** Identifies the file a cursor belongs to, so a replaced or truncated file is read afresh. */
+export type FileIdentity = { dev: number; ino: number; head: string };
+
+export type TranscriptCursor = {
+  offset: number;
+  line: number;
+  skipNewline: boolean;
+  file: FileIdentity | null;
+  state: SessionState;
+};
+
+export type ReadOptions = {
+  listener?: FoldListener;
+  /** Called after each entry is folded (the replay's line-by-line view). */
+  onEntry?: (entry: TranscriptEntry, line: number, state: SessionState) => void;
+  maxLineBytes?: number;
+  /** Complete the streaming response at the end (one-shot reads of finished files). */
+  finalize?: boolean;
+};
+
+export type ReadResult = {
+  cursor: TranscriptCursor;
+  bytesRead: number;
+  /** True when the cursor did not match the file and the read started over. */
+  restarted: boolean;
+};
+
+export function createCursor(): TranscriptCursor {
+  return { offset: 0, line: 0, skipNewline: false, file: null, state: createSessionState() };
+}
+
+/** The per-line pipeline: parse (with recovery) → classify → fold. */
+function createLineFolder(state: SessionState, options: ReadOptions): LineHandler {
+  return (text, line) => {
+    state.parse.lines = line;
+    const parsed = parseLine(text);
+    if (parsed.hadNul) state.parse.nulLines++;
+    if (!parsed.ok) {
+      if (!parsed.blank) {
+        state.parse.badLines++;
+        state.parse.firstBadLine ??= line;
+      }
+      return;
+    }
+    if (parsed.recovered) {
+      state.parse.badLines++;
+      state.parse.firstBadLine ??= line;
+    }
+    const entry = readEntry(parsed.value);
+    foldEntry(state, entry, line, options.listener);
+    options.onEntry?.(entry, line, state);
+  };
+}
+
+function describeOpenError(path: string, error: unknown): AppError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') {
+    return new AppError('TRANSCRIPT_NOT_FOUND', `transcript not found: ${path}`, 'check the path, or run `shim status` with no argument to use the latest session of this directory');
+  }
+  if (code === 'EISDIR') {
+    return new AppError('TRANSCRIPT_UNREADABLE', `${path} is a directory, not a transcript`, 'pass a .jsonl file, e.g. ~/.claude/projects/<project>/<session>.jsonl');
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new AppError('TRANSCRIPT_UNREADABLE', `no permission to read ${path}`, 'check the file permissions');
+  }
+  return new AppError('TRANSCRIPT_UNREADABLE', `cannot read ${path}: ${(error as Error).message}`, undefined, { cause: error });
+}
+
+function readHead(fd: number): string {
+  const head = Buffer.alloc(HEAD_BYTES);
+  const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+  return head.subarray(0, n).toString('base64');
+}
+
+function cursorMatches(cursor: TranscriptCursor, identity: FileIdentity, size: number): boolean {
+  if (!cursor.file || cursor.state.v !== SESSION_STATE_VERSION) return false;
+  if (cursor.file.dev !== identity.dev || cursor.file.ino !== identity.ino) return false;
+  if (size < cursor.offset) return false;
+  // The head grows until the file reaches HEAD_BYTES; compare what both have.
+  const a = Buffer.from(cursor.file.head, 'base64');
+  const b = Buffer.from(identity.head, 'base64');
+  const n = Math.min(a.length, b.length);
+  return a.subarray(0, n).equals(b.subarray(0, n));
+}
+
+/** Offers the unterminated tail as a line if it is already a complete JSON entry. */
+function finishTail(splitter: LineSplitter): void {
+  const tail = splitter.remainder();
+  if (!tail) return;
+  const text = tail.toString('utf8');
+  if (parseLine(text).ok) splitter.acceptRemainder(text);
+}
+
+/**
+ * Reads the bytes appended since `cursor` (all of them without one) and folds them.
+ * Synchronous on purpose: hooks are short-lived processes with nothing else to do.
+ */
+export function readTranscript(path: string, cursor: TranscriptCursor | null, options: ReadOptions = {}): ReadResult {
+  let fd: number;
+  try {
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw describeOpenError(path, error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    const identity: FileIdentity = { dev: stat.dev, ino: stat.ino, head: readHead(fd) };
+    const matches = cursor !== null && cursorMatches(cursor, identity, stat.size);
+    const base = matches ? cursor : createCursor();
+    const state = base.state;
+    const splitter = new LineSplitter(
+      createLineFolder(state, options),
+      { offset: base.offset, line: base.line, skipNewline: base.skipNewline },
+      options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    );
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - base.offset)));
+    let position = base.offset;
+    while (position < stat.size) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, stat.size - position), position);
+      if (n <= 0) break;
+      splitter.push(n === buffer.length ? buffer : buffer.subarray(0, n));
+      position += n;
+    }
+    finishTail(splitter);
+    state.parse.oversizedLines += splitter.oversizedLines.length;
+    if (options.finalize) finalizeResponse(state, options.listener);
+    return {
+      cursor: {
+        offset: splitter.committedOffset,
+        line: splitter.line,
+        skipNewline: splitter.skipNewline,
+        file: identity,
+        state,
+      },
+      bytesRead: position - base.offset,
+      restarted: cursor !== null && !matches,
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads a whole gzip-compressed transcript (an archived session); no cursor. */
+export async function readCompressedTranscript(path: string, options: ReadOptions = {}): Promise<SessionState> {
+  try {
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (error) {
+    throw describeOpenError(path, error);
+  }
+  const state = createSessionState();
+  const splitter = new LineSplitter(
+    createLineFolder(state, options),
+    { offset: 0, line: 0, skipNewline: false },
+    options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+  );
+  try {
+    for await (const chunk of createReadStream(path).pipe(createGunzip())) splitter.push(chunk as Buffer);
+  } catch (error) {
+    throw new AppError('TRANSCRIPT_UNREADABLE', `cannot decompress ${path}: ${(error as Error).message}`, 'is it really gzip? Pass the .jsonl file instead');
+  }
+  finishTail(splitter);
+  state.parse.oversizedLines += splitter.oversizedLines.length;
+  if (options.finalize) finalizeResponse(state, options.listener);
+  return state;
+}
