@@ -12,7 +12,10 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  banner: { js: '#!/usr/bin/env node' },
+  // commander is CommonJS and requires Node built-ins; ESM bundles need a real require for that.
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __shimCreateRequire } from 'node:module';\nconst require = __shimCreateRequire(import.meta.url);",
+  },
   chunkNames: 'chunks/[name]-[hash]',
   legalComments: 'none',
   logLevel: 'warning',

@@ -12,7 +12,7 @@ import { forecastCompaction, type Forecast } from './forecast.ts';
 import { DEFAULT_LEVEL_THRESHOLDS, getLevel, toPercent, type Level, type LevelThresholds } from './level.ts';
 import { assessCrashRisk, DEFAULT_RISK_THRESHOLDS, type CrashRisk, type RiskThresholds } from './risk.ts';
 import { getLatestResponse, getLiveResponses, type SessionState } from './session.ts';
-import { computeSignals, type CrashSignals } from './signals.ts';
+import { computeSignals, getSessionDuration, type CrashSignals } from './signals.ts';
 
 export type AssessOptions = {
   env: Readonly<Record<string, string | undefined>>;
@@ -96,7 +96,7 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
       : forecastCompaction([], threshold.compactThreshold);
   const percent = toPercent(context.tokens, threshold.compactThreshold);
   const toolCallsSinceCheckpoint = options.toolCallsSinceCheckpoint ?? state.toolCalls - state.toolCallsAtCompaction;
-  const sessionDurationMs = state.startedAt !== null ? Math.max(0, options.now - state.startedAt) : 0;
+  const sessionDurationMs = getSessionDuration(state, options.now);
   const risk = assessCrashRisk(
     {
       compactUsage: context.tokens / threshold.compactThreshold,

@@ -132,7 +132,7 @@ export function assessCrashRisk(
     turns <= warning.turnsToCompact &&
     input.compactUsage >= warning.forecastMinUsage
   ) {
-    factors.push(`auto-compaction forecast in ${turns} responses (warning ≤ ${warning.turnsToCompact})`);
+    factors.push(`auto-compaction forecast in ${turns} response${turns === 1 ? '' : 's'} (warning ≤ ${warning.turnsToCompact})`);
     raise('warning');
   }
 

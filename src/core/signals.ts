@@ -62,6 +62,13 @@ export function getLatencyTrends(latencies: readonly number[]): {
   return { latencyTrend, responseLatencyTrend };
 }
 
+/** Active span of the session: first entry to the latest activity (not to "now": an old transcript is not a long session). */
+export function getSessionDuration(state: SessionState, now: number): number {
+  if (state.startedAt === null) return 0;
+  const end = Math.min(now, state.lastActivityAt ?? now);
+  return Math.max(0, end - state.startedAt);
+}
+
 export type SignalInput = {
   state: SessionState;
   contextTokens: number;
@@ -78,7 +85,7 @@ export function computeSignals(input: SignalInput): CrashSignals {
   const { state, contextTokens, windowTokens, compactThreshold, now } = input;
   const estimatedTotalTokens = contextTokens + estimateAppendedTokens(state);
   const messageCount = state.promptCount + state.turns;
-  const sessionDuration = state.startedAt !== null ? Math.max(0, now - state.startedAt) : 0;
+  const sessionDuration = getSessionDuration(state, now);
   const minutes = sessionDuration / 60_000;
   const latest = state.current ?? state.lastResponse;
   const latencies = state.latencies;

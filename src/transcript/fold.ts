@@ -188,7 +188,7 @@ function applyTaskResult(state: SessionState, pending: PendingToolCall, result: 
 function readPromptText(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed || trimmed.startsWith('[Request interrupted')) return null;
-  if (trimmed.startsWith('<local-command-') || trimmed.startsWith('<system-reminder>')) return null;
+  if (/^<(local-command-|system-reminder>|task-notification>)/.test(trimmed)) return null;
   const command = /<command-name>([^<]*)<\/command-name>/.exec(trimmed);
   if (command) {
     const args = /<command-args>([^<]*)<\/command-args>/.exec(trimmed)?.[1]?.trim();

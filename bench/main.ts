@@ -1,0 +1,148 @@
+/**
+ * `npm run bench`: the figures issue #2 asks for, each next to a baseline measured in the same
+ * run. Child processes run with NODE_EXTRA_CA_CERTS unset (it costs every Node start 40–90 ms
+ * on these machines and real users rarely have it).
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { replayTranscript, type ReplayEvent } from '../src/app/replay.ts';
+import {
+  getAccuracy,
+  mergeRiskScores,
+  scoreForecast,
+  scoreRisk,
+  summarizeForecast,
+  type ForecastScore,
+  type RiskScore,
+} from '../src/core/evaluate.ts';
+import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
+import { readTranscript } from '../src/transcript/reader.ts';
+import { fixturePath, listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'dist', 'shim.js');
+const TARGET_BYTES = 21 * 1024 * 1024;
+
+const childEnv = { ...process.env };
+delete childEnv.NODE_EXTRA_CA_CERTS;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+const results: Record<string, unknown> = {};
+
+function report(name: string, value: string, note = ''): void {
+  process.stdout.write(`  ${name.padEnd(46)} ${value.padStart(14)}  ${note}\n`);
+}
+
+/** A ≥ 20 MB transcript built from real ones, message ids made unique per copy. */
+function buildLargeTranscript(dir: string): { path: string; appendLines: string[] } {
+  const source = readFileSync(fixturePath('spotter-4d5611e5-auto-compact-v2.1.39.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const path = join(dir, 'large.jsonl');
+  writeFileSync(path, '');
+  let copy = 0;
+  while (statSync(path).size < TARGET_BYTES) {
+    const tag = `c${copy++}_`;
+    appendFileSync(path, source.map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`)).join('\n') + '\n');
+  }
+  // One response to append per measurement: an assistant tool_use line and its tool_result.
+  const assistant = source.find((l) => l.includes('"type":"assistant"') && l.includes('"tool_use"') && !l.includes('"isSidechain":true'))!;
+  const result = source.find((l) => l.includes('"type":"tool_result"') && !l.includes('"isSidechain":true'))!;
+  return { path, appendLines: [assistant, result] };
+}
+
+function timeProcess(args: string[], runs: number): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    const r = spawnSync(process.execPath, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    times.push(performance.now() - start);
+    if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr.toString()}`);
+  }
+  return times;
+}
+
+async function main(): Promise<void> {
+  const dir = makeTempDir('shim-bench-');
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  const { path, appendLines } = buildLargeTranscript(dir);
+  const sizeMb = statSync(path).size / 1024 / 1024;
+  process.stdout.write(`shim bench — Node ${process.version}, NODE_EXTRA_CA_CERTS unset for child processes\n`);
+  process.stdout.write(`transcript: ${sizeMb.toFixed(1)} MB built from real fixtures\n\n`);
+
+  // 1. Cold parse throughput.
+  const cold: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    readTranscript(path, null);
+    cold.push(performance.now() - start);
+  }
+  const coldMs = median(cold);
+  report('cold parse (whole file)', fmt(coldMs), `${(sizeMb / (coldMs / 1000)).toFixed(0)} MB/s`);
+  results.coldParseMs = coldMs;
+  results.coldParseMBps = sizeMb / (coldMs / 1000);
+
+  // 2. Incremental update after one appended response, cursor loaded from and saved to the cache.
+  saveCursor(home, path, readTranscript(path, null).cursor);
+  const withCache: number[] = [];
+  const foldOnly: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const tag = `inc${i}_`;
+    appendFileSync(path, appendLines.map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`)).join('\n') + '\n');
+    const start = performance.now();
+    const cursor = loadCursor(home, path);
+    const t1 = performance.now();
+    const result = readTranscript(path, cursor);
+    const t2 = performance.now();
+    saveCursor(home, path, result.cursor);
+    withCache.push(performance.now() - start);
+    foldOnly.push(t2 - t1);
+    if (result.restarted || result.bytesRead > 100_000) throw new Error('incremental read re-read the file');
+  }
+  report('incremental update: load cursor + fold + save', fmt(median(withCache)), `p95 ${fmt(percentile(withCache, 0.95))} (seed target < 5 ms)`);
+  report('incremental update: fold appended bytes only', fmt(median(foldOnly)), `p95 ${fmt(percentile(foldOnly, 0.95))}`);
+  results.incrementalMs = median(withCache);
+  results.incrementalFoldMs = median(foldOnly);
+
+  // 3. `shim status` end to end against bare Node, interleaved so both see the same machine load.
+  const runs = 15;
+  const baseline: number[] = [];
+  const status: number[] = [];
+  timeProcess([BIN, 'status', path, '--json', '--no-history'], 1); // warm the cursor cache
+  for (let i = 0; i < runs; i++) {
+    baseline.push(...timeProcess(['-e', ''], 1));
+    status.push(...timeProcess([BIN, 'status', path, '--json', '--no-history'], 1));
+  }
+  const ratio = median(status) / median(baseline);
+  report("node -e ''", fmt(median(baseline)), 'baseline');
+  report(`shim status (${sizeMb.toFixed(0)} MB transcript, warm cursor)`, fmt(median(status)), `${ratio.toFixed(2)}× node -e ''`);
+  results.nodeBaselineMs = median(baseline);
+  results.statusMs = median(status);
+  results.statusRatio = ratio;
+
+  // 4. How well the live view predicted compactions on the real fixtures.
+  const riskScores: RiskScore[] = [];
+  const forecastSamples: ForecastScore['samples'] = [];
+  for (const name of listFixtures()) {
+    const events: ReplayEvent[] = [];
+    await replayTranscript(fixturePath(name), { env: {}, history: [], onEvent: (e) => events.push(e) });
+    riskScores.push(scoreRisk(events));
+    forecastSamples.push(...scoreForecast(events).samples);
+  }
+  const risk = mergeRiskScores(riskScores);
+  const rates = getAccuracy(risk);
+  const forecast = summarizeForecast({ samples: forecastSamples });
+  process.stdout.write('\n');
+  report('crash-risk accuracy (danger ⇔ auto compaction ≤ 10 responses)', `${(rates.accuracy * 100).toFixed(1)}%`, `precision ${(rates.precision * 100).toFixed(1)}%, recall ${(rates.recall * 100).toFixed(1)}%, ${risk.scored} responses`);
+  report('forecast error, last 10 responses before compactions', `${forecast.meanAbsoluteError?.toFixed(2)} resp`, `median ${forecast.medianAbsoluteError}, bias ${forecast.meanError?.toFixed(2)}, within ±2: ${forecast.withinTwo}/${forecast.withForecast}`);
+  results.risk = { ...risk, ...rates };
+  results.forecast = forecast;
+
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  writeFileSync(join(ROOT, '.bench', 'results.json'), JSON.stringify(results, null, 2));
+  process.stdout.write(`\nresults written to .bench/results.json\n`);
+}
+
+await main();

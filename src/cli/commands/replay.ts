@@ -1,0 +1,62 @@
+import { replayTranscript, type ReplayEvent } from '../../app/replay.ts';
+import { getHistorySamples } from '../../app/status.ts';
+import {
+  getAccuracy,
+  scoreForecast,
+  scoreRisk,
+  summarizeForecast,
+  EVALUATION_HORIZON,
+} from '../../core/evaluate.ts';
+import { resolve } from 'node:path';
+import { loadConfig } from '../../store/config.ts';
+import { getShimHome } from '../../store/home.ts';
+import { REPLAY_HEADER, renderReplayLine } from '../format/replay-text.ts';
+
+const FLUSH_EVERY = 256;
+
+export async function runReplay(
+  transcript: string,
+  options: { json?: boolean; history: boolean; evaluate?: boolean },
+): Promise<void> {
+  const home = getShimHome();
+  const config = await loadConfig(home);
+  const history = getHistorySamples(home, process.env, config, options.history);
+  const events: ReplayEvent[] = [];
+  let buffer: string[] = options.json ? [] : [REPLAY_HEADER];
+  const flush = () => {
+    if (buffer.length) process.stdout.write(`${buffer.join('\n')}\n`);
+    buffer = [];
+  };
+  const state = await replayTranscript(resolve(transcript), {
+    env: process.env,
+    history,
+    risk: config.risk,
+    levels: config.levels,
+    onEvent: (event, detail) => {
+      events.push(event);
+      buffer.push(options.json ? JSON.stringify(event) : renderReplayLine(event, detail));
+      if (buffer.length >= FLUSH_EVERY) flush();
+    },
+  });
+  if (options.evaluate) {
+    const risk = scoreRisk(events);
+    const forecast = summarizeForecast(scoreForecast(events));
+    const rates = getAccuracy(risk);
+    if (options.json) buffer.push(JSON.stringify({ kind: 'evaluation', horizon: EVALUATION_HORIZON, risk, ...rates, forecast }));
+    else {
+      buffer.push('');
+      buffer.push(
+        `risk: ${risk.scored} responses scored · accuracy ${(rates.accuracy * 100).toFixed(1)}% · precision ${(rates.precision * 100).toFixed(1)}% · recall ${(rates.recall * 100).toFixed(1)}% (danger within ${EVALUATION_HORIZON} responses of an auto compaction)`,
+      );
+      buffer.push(
+        forecast.samples === 0
+          ? 'forecast: no auto compaction to score against'
+          : `forecast: ${forecast.samples} responses before auto compactions · mean error ${forecast.meanAbsoluteError?.toFixed(2)} responses · median ${forecast.medianAbsoluteError} · within ±2: ${forecast.withinTwo}/${forecast.withForecast}`,
+      );
+    }
+  }
+  if (!options.json && state.parse.badLines + state.parse.oversizedLines > 0) {
+    buffer.push(`note: skipped ${state.parse.badLines} unreadable and ${state.parse.oversizedLines} oversized lines`);
+  }
+  flush();
+}

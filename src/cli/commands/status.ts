@@ -1,0 +1,20 @@
+import { getSessionStatus } from '../../app/status.ts';
+import { getShimHome } from '../../store/home.ts';
+import { renderStatusText } from '../format/status-text.ts';
+
+export async function runStatus(
+  transcript: string | undefined,
+  options: { session?: string; json?: boolean; history: boolean },
+): Promise<void> {
+  const status = await getSessionStatus({
+    ...(transcript !== undefined ? { transcript } : {}),
+    ...(options.session !== undefined ? { sessionId: options.session } : {}),
+    cwd: process.cwd(),
+    env: process.env,
+    home: getShimHome(),
+    now: Date.now(),
+    history: options.history,
+  });
+  if (options.json) process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+  else process.stdout.write(`${renderStatusText(status, process.stdout.columns || Number(process.env.COLUMNS) || 100)}\n`);
+}

@@ -1,0 +1,24 @@
+/** The shape of SHIM_HOME/config.json (strict: a typo is an error, not a silent no-op). */
+import { z } from 'zod';
+
+const zoneSchema = z.strictObject({
+  compactUsage: z.number().min(0).max(2).optional(),
+  turnsToCompact: z.number().int().min(0).optional(),
+  forecastMinUsage: z.number().min(0).max(2).optional(),
+  messageCount: z.number().int().min(0).optional(),
+  sessionDurationMs: z.number().int().min(0).optional(),
+  toolCallsSinceCheckpoint: z.number().int().min(0).optional(),
+  toolFailureRate: z.number().min(0).max(1).optional(),
+  consecutiveToolFailures: z.number().int().min(0).optional(),
+});
+
+export const configSchema = z.strictObject({
+  levels: z
+    .strictObject({ L1: z.number().min(0).max(200), L2: z.number().min(0).max(200), L3: z.number().min(0).max(200) })
+    .refine((l) => l.L1 <= l.L2 && l.L2 <= l.L3, 'levels must rise: L1 ≤ L2 ≤ L3')
+    .optional(),
+  risk: z.strictObject({ warning: zoneSchema.optional(), danger: zoneSchema.optional() }).optional(),
+  /** Learn the compaction threshold from ~/.claude/projects (default true). */
+  learnFromHistory: z.boolean().optional(),
+});
+
