@@ -28,7 +28,8 @@ const childEnv = { ...process.env };
 delete childEnv.NODE_EXTRA_CA_CERTS;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 const results: Record<string, unknown> = {};
 
@@ -38,17 +39,31 @@ function report(name: string, value: string, note = ''): void {
 
 /** A ≥ 20 MB transcript built from real ones, message ids made unique per copy. */
 function buildLargeTranscript(dir: string): { path: string; appendLines: string[] } {
-  const source = readFileSync(fixturePath('spotter-4d5611e5-auto-compact-v2.1.39.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const source = readFileSync(fixturePath('spotter-4d5611e5-auto-compact-v2.1.39.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   const path = join(dir, 'large.jsonl');
   writeFileSync(path, '');
   let copy = 0;
   while (statSync(path).size < TARGET_BYTES) {
     const tag = `c${copy++}_`;
-    appendFileSync(path, source.map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`)).join('\n') + '\n');
+    appendFileSync(
+      path,
+      source
+        .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
+        .join('\n') + '\n',
+    );
   }
   // One response to append per measurement: an assistant tool_use line and its tool_result.
-  const assistant = source.find((l) => l.includes('"type":"assistant"') && l.includes('"tool_use"') && !l.includes('"isSidechain":true'))!;
-  const result = source.find((l) => l.includes('"type":"tool_result"') && !l.includes('"isSidechain":true'))!;
+  const assistant = source.find(
+    (l) =>
+      l.includes('"type":"assistant"') &&
+      l.includes('"tool_use"') &&
+      !l.includes('"isSidechain":true'),
+  )!;
+  const result = source.find(
+    (l) => l.includes('"type":"tool_result"') && !l.includes('"isSidechain":true'),
+  )!;
   return { path, appendLines: [assistant, result] };
 }
 
@@ -56,7 +71,10 @@ function timeProcess(args: string[], runs: number): number[] {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
-    const r = spawnSync(process.execPath, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const r = spawnSync(process.execPath, args, {
+      env: childEnv,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     times.push(performance.now() - start);
     if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr.toString()}`);
   }
@@ -69,7 +87,9 @@ async function main(): Promise<void> {
   mkdirSync(home);
   const { path, appendLines } = buildLargeTranscript(dir);
   const sizeMb = statSync(path).size / 1024 / 1024;
-  process.stdout.write(`shim bench — Node ${process.version}, NODE_EXTRA_CA_CERTS unset for child processes\n`);
+  process.stdout.write(
+    `shim bench — Node ${process.version}, NODE_EXTRA_CA_CERTS unset for child processes\n`,
+  );
   process.stdout.write(`transcript: ${sizeMb.toFixed(1)} MB built from real fixtures\n\n`);
 
   // 1. Cold parse throughput.
@@ -90,7 +110,12 @@ async function main(): Promise<void> {
   const foldOnly: number[] = [];
   for (let i = 0; i < 60; i++) {
     const tag = `inc${i}_`;
-    appendFileSync(path, appendLines.map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`)).join('\n') + '\n');
+    appendFileSync(
+      path,
+      appendLines
+        .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
+        .join('\n') + '\n',
+    );
     const start = performance.now();
     const cursor = loadCursor(home, path);
     const t1 = performance.now();
@@ -99,10 +124,19 @@ async function main(): Promise<void> {
     saveCursor(home, path, result.cursor);
     withCache.push(performance.now() - start);
     foldOnly.push(t2 - t1);
-    if (result.restarted || result.bytesRead > 100_000) throw new Error('incremental read re-read the file');
+    if (result.restarted || result.bytesRead > 100_000)
+      throw new Error('incremental read re-read the file');
   }
-  report('incremental update: load cursor + fold + save', fmt(median(withCache)), `p95 ${fmt(percentile(withCache, 0.95))} (seed target < 5 ms)`);
-  report('incremental update: fold appended bytes only', fmt(median(foldOnly)), `p95 ${fmt(percentile(foldOnly, 0.95))}`);
+  report(
+    'incremental update: load cursor + fold + save',
+    fmt(median(withCache)),
+    `p95 ${fmt(percentile(withCache, 0.95))} (seed target < 5 ms)`,
+  );
+  report(
+    'incremental update: fold appended bytes only',
+    fmt(median(foldOnly)),
+    `p95 ${fmt(percentile(foldOnly, 0.95))}`,
+  );
   results.incrementalMs = median(withCache);
   results.incrementalFoldMs = median(foldOnly);
 
@@ -117,7 +151,11 @@ async function main(): Promise<void> {
   }
   const ratio = median(status) / median(baseline);
   report("node -e ''", fmt(median(baseline)), 'baseline');
-  report(`shim status (${sizeMb.toFixed(0)} MB transcript, warm cursor)`, fmt(median(status)), `${ratio.toFixed(2)}× node -e ''`);
+  report(
+    `shim status (${sizeMb.toFixed(0)} MB transcript, warm cursor)`,
+    fmt(median(status)),
+    `${ratio.toFixed(2)}× node -e ''`,
+  );
   results.nodeBaselineMs = median(baseline);
   results.statusMs = median(status);
   results.statusRatio = ratio;
@@ -127,7 +165,11 @@ async function main(): Promise<void> {
   const forecastSamples: ForecastScore['samples'] = [];
   for (const name of listFixtures()) {
     const events: ReplayEvent[] = [];
-    await replayTranscript(fixturePath(name), { env: {}, history: [], onEvent: (e) => events.push(e) });
+    await replayTranscript(fixturePath(name), {
+      env: {},
+      history: [],
+      onEvent: (e) => events.push(e),
+    });
     riskScores.push(scoreRisk(events));
     forecastSamples.push(...scoreForecast(events).samples);
   }
@@ -135,8 +177,16 @@ async function main(): Promise<void> {
   const rates = getAccuracy(risk);
   const forecast = summarizeForecast({ samples: forecastSamples });
   process.stdout.write('\n');
-  report('crash-risk accuracy (danger ⇔ auto compaction ≤ 10 responses)', `${(rates.accuracy * 100).toFixed(1)}%`, `precision ${(rates.precision * 100).toFixed(1)}%, recall ${(rates.recall * 100).toFixed(1)}%, ${risk.scored} responses`);
-  report('forecast error, last 10 responses before compactions', `${forecast.meanAbsoluteError?.toFixed(2)} resp`, `median ${forecast.medianAbsoluteError}, bias ${forecast.meanError?.toFixed(2)}, within ±2: ${forecast.withinTwo}/${forecast.withForecast}`);
+  report(
+    'crash-risk accuracy (danger ⇔ auto compaction ≤ 10 responses)',
+    `${(rates.accuracy * 100).toFixed(1)}%`,
+    `precision ${(rates.precision * 100).toFixed(1)}%, recall ${(rates.recall * 100).toFixed(1)}%, ${risk.scored} responses`,
+  );
+  report(
+    'forecast error, last 10 responses before compactions',
+    `${forecast.meanAbsoluteError?.toFixed(2)} resp`,
+    `median ${forecast.medianAbsoluteError}, bias ${forecast.meanError?.toFixed(2)}, within ±2: ${forecast.withinTwo}/${forecast.withForecast}`,
+  );
   results.risk = { ...risk, ...rates };
   results.forecast = forecast;
 

@@ -9,7 +9,11 @@ import type { Level, LevelThresholds } from '../core/level.ts';
 import type { CrashRisk, RiskThresholds } from '../core/risk.ts';
 import type { SessionState } from '../core/session.ts';
 import type { FoldListener } from '../transcript/fold.ts';
-import { readCompressedTranscript, readTranscript, type ReadOptions } from '../transcript/reader.ts';
+import {
+  readCompressedTranscript,
+  readTranscript,
+  type ReadOptions,
+} from '../transcript/reader.ts';
 
 export type ReplayTurn = {
   kind: 'turn';
@@ -49,15 +53,22 @@ export function isCompressed(path: string): boolean {
 }
 
 /** Replays `path`, calling `onEvent` in file order; returns the final session state. */
-export async function replayTranscript(path: string, options: ReplayOptions): Promise<SessionState> {
+export async function replayTranscript(
+  path: string,
+  options: ReplayOptions,
+): Promise<SessionState> {
   let pending: { event: ReplayTurn; detail: ReplayDetail } | null = null;
   const listener: FoldListener = {
     onResponse: (response) => {
-      if (pending && pending.event.turn === response.turn) options.onEvent(pending.event, pending.detail);
+      if (pending && pending.event.turn === response.turn)
+        options.onEvent(pending.event, pending.detail);
       pending = null;
     },
     onCompaction: (c) =>
-      options.onEvent({ kind: 'compact', line: c.line, trigger: c.trigger, preTokens: c.preTokens }, null),
+      options.onEvent(
+        { kind: 'compact', line: c.line, trigger: c.trigger, preTokens: c.preTokens },
+        null,
+      ),
   };
   const readOptions: ReadOptions = {
     listener,

@@ -56,7 +56,9 @@ export type SessionStatus = {
 };
 
 /** Picks the transcript: an explicit path, a session id, or the latest session of `cwd`. */
-export function resolveTranscriptPath(request: Pick<StatusRequest, 'transcript' | 'sessionId' | 'cwd' | 'env'>): string {
+export function resolveTranscriptPath(
+  request: Pick<StatusRequest, 'transcript' | 'sessionId' | 'cwd' | 'env'>,
+): string {
   if (request.transcript) return resolve(request.cwd, request.transcript);
   if (request.sessionId) return findSessionById(request.sessionId, request.cwd, request.env).path;
   return findLatestSession(request.cwd, request.env).path;
@@ -71,18 +73,28 @@ export async function loadSessionState(path: string, home: string): Promise<Sess
     try {
       saveCursor(home, path, result.cursor);
     } catch (error) {
-      appendLog(home, 'warn', 'could not cache the transcript cursor', { path, error: String(error) });
+      appendLog(home, 'warn', 'could not cache the transcript cursor', {
+        path,
+        error: String(error),
+      });
     }
   }
   return result.cursor.state;
 }
 
-export function getHistorySamples(home: string, env: Env, config: ShimConfig, enabled?: boolean): CompactSample[] {
+export function getHistorySamples(
+  home: string,
+  env: Env,
+  config: ShimConfig,
+  enabled?: boolean,
+): CompactSample[] {
   if (!(enabled ?? config.learnFromHistory)) return [];
   return loadCompactHistory(home, { env });
 }
 
-function summarizeItems(items: ReadonlyArray<{ status: string; content?: string; subject?: string }>) {
+function summarizeItems(
+  items: ReadonlyArray<{ status: string; content?: string; subject?: string }>,
+) {
   const active = items.find((i) => i.status === 'in_progress');
   return {
     done: items.filter((i) => i.status === 'completed').length,
@@ -93,7 +105,11 @@ function summarizeItems(items: ReadonlyArray<{ status: string; content?: string;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function buildStatus(path: string, state: SessionState, assessment: Assessment): SessionStatus {
+export function buildStatus(
+  path: string,
+  state: SessionState,
+  assessment: Assessment,
+): SessionStatus {
   return {
     transcriptPath: path,
     sessionId: state.sessionId,
@@ -134,7 +150,10 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
     );
   }
   if (state.parse.badLines > 0 || state.parse.oversizedLines > 0) {
-    appendLog(request.home, 'warn', 'skipped unreadable transcript lines', { path, ...state.parse });
+    appendLog(request.home, 'warn', 'skipped unreadable transcript lines', {
+      path,
+      ...state.parse,
+    });
   }
   const assessment = assessSession(state, {
     env: request.env,

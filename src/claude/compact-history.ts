@@ -48,7 +48,12 @@ function getCachePath(home: string): string {
 
 function readCache(home: string): HistoryCache {
   const value = readJsonFile(getCachePath(home)) as Partial<HistoryCache> | null;
-  if (value && value.v === CACHE_VERSION && Array.isArray(value.samples) && typeof value.files === 'object') {
+  if (
+    value &&
+    value.v === CACHE_VERSION &&
+    Array.isArray(value.samples) &&
+    typeof value.files === 'object'
+  ) {
     return value as HistoryCache;
   }
   return { v: CACHE_VERSION, scannedAt: 0, files: {}, samples: [] };
@@ -77,7 +82,8 @@ function readSample(chunk: Buffer, markerAt: number, file: string): HistorySampl
   try {
     const entry = JSON.parse(chunk.toString('utf8', lineStart, lineEnd)) as Record<string, unknown>;
     const meta = (entry.compactMetadata ?? {}) as Record<string, unknown>;
-    if (entry.isSidechain === true || meta.trigger !== 'auto' || typeof meta.preTokens !== 'number') return null;
+    if (entry.isSidechain === true || meta.trigger !== 'auto' || typeof meta.preTokens !== 'number')
+      return null;
     return {
       cliVersion: typeof entry.version === 'string' ? entry.version : null,
       model: findModelBefore(chunk, lineStart),
@@ -91,7 +97,12 @@ function readSample(chunk: Buffer, markerAt: number, file: string): HistorySampl
 }
 
 /** Scans `file` from `from` to `size`; returns the samples and how far it got (whole lines). */
-function scanFile(file: string, from: number, size: number, budget: { bytes: number }): { samples: HistorySample[]; offset: number } {
+function scanFile(
+  file: string,
+  from: number,
+  size: number,
+  budget: { bytes: number },
+): { samples: HistorySample[]; offset: number } {
   const samples: HistorySample[] = [];
   let fd: number;
   try {

@@ -79,9 +79,17 @@ export function findLatestSession(cwd: string, env: Env = process.env): SessionF
 }
 
 /** The transcript of session `sessionId`: this project first, then every project. */
-export function findSessionById(sessionId: string, cwd: string, env: Env = process.env): SessionFile {
+export function findSessionById(
+  sessionId: string,
+  cwd: string,
+  env: Env = process.env,
+): SessionFile {
   if (!/^[\w-]+$/.test(sessionId)) {
-    throw new AppError('USAGE', `not a session id: ${sessionId}`, 'session ids look like 4d5611e5-241a-462a-8d15-5122611a9569');
+    throw new AppError(
+      'USAGE',
+      `not a session id: ${sessionId}`,
+      'session ids look like 4d5611e5-241a-462a-8d15-5122611a9569',
+    );
   }
   const projectsDir = getProjectsDir(env);
   const candidates = [...findProjectDirs(projectsDir, cwd)];

@@ -33,7 +33,9 @@ export async function runWithErrorBoundary(run: () => Promise<void>): Promise<vo
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     appendLog(home, 'error', 'unexpected error', { error: detail, argv: process.argv.slice(2) });
-    process.stderr.write(`shim: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `shim: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.stderr.write(`      this is a bug in shim; details are in ${getLogPath(home)}\n`);
     process.exitCode = 1;
   }

@@ -18,8 +18,13 @@ const program = new Command('shim')
 
 program
   .command('status')
-  .description('show how full a session\'s context is, its level, crash risk and compaction forecast')
-  .argument('[transcript]', 'a transcript .jsonl (or .jsonl.gz); default: the latest session of this directory')
+  .description(
+    "show how full a session's context is, its level, crash risk and compaction forecast",
+  )
+  .argument(
+    '[transcript]',
+    'a transcript .jsonl (or .jsonl.gz); default: the latest session of this directory',
+  )
   .option('-s, --session <id>', 'a session id to look up under ~/.claude/projects')
   .option('--json', 'print the full status as JSON')
   .option('--no-history', 'do not learn the compaction threshold from your other transcripts')
@@ -34,17 +39,30 @@ Examples:
 Percentages are of the auto-compact threshold (where Claude Code will compact), with the share
 of the raw context window shown beside it. Levels: L1 ≥ 70%, L2 ≥ 85%, L3 ≥ 95%.`,
   )
-  .action((transcript: string | undefined, options: { session?: string; json?: boolean; history: boolean }) =>
-    runWithErrorBoundary(async () => (await import('./commands/status.ts')).runStatus(transcript, options)),
+  .action(
+    (
+      transcript: string | undefined,
+      options: { session?: string; json?: boolean; history: boolean },
+    ) =>
+      runWithErrorBoundary(async () =>
+        (await import('./commands/status.ts')).runStatus(transcript, options),
+      ),
   );
 
 program
   .command('replay')
   .description('replay a transcript as the live hooks would have seen it, response by response')
   .argument('<transcript>', 'a transcript .jsonl (or .jsonl.gz)')
-  .option('--json', 'one JSON object per line: {"kind":"turn",…} per response, {"kind":"compact",…} per compaction')
+  .option(
+    '--json',
+    'one JSON object per line: {"kind":"turn",…} per response, {"kind":"compact",…} per compaction',
+  )
   .option('--no-history', 'do not learn the compaction threshold from your other transcripts')
-  .addOption(new Option('--evaluate', 'also score the risk and forecast against what happened').hideHelp(false))
+  .addOption(
+    new Option('--evaluate', 'also score the risk and forecast against what happened').hideHelp(
+      false,
+    ),
+  )
   .addHelpText(
     'after',
     `
@@ -53,7 +71,9 @@ shows when shim would have warned. --evaluate adds a score: how often "danger" c
 responses of an auto compaction, and how far off the turns-to-compact forecast was.`,
   )
   .action((transcript: string, options: { json?: boolean; history: boolean; evaluate?: boolean }) =>
-    runWithErrorBoundary(async () => (await import('./commands/replay.ts')).runReplay(transcript, options)),
+    runWithErrorBoundary(async () =>
+      (await import('./commands/replay.ts')).runReplay(transcript, options),
+    ),
   );
 
 await program.parseAsync(process.argv);

@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 export function getVersion(): string {
   for (const relative of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'shim' && pkg.version) return pkg.version;
     } catch {
       // try the next location

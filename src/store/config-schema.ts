@@ -14,11 +14,16 @@ const zoneSchema = z.strictObject({
 
 export const configSchema = z.strictObject({
   levels: z
-    .strictObject({ L1: z.number().min(0).max(200), L2: z.number().min(0).max(200), L3: z.number().min(0).max(200) })
+    .strictObject({
+      L1: z.number().min(0).max(200),
+      L2: z.number().min(0).max(200),
+      L3: z.number().min(0).max(200),
+    })
     .refine((l) => l.L1 <= l.L2 && l.L2 <= l.L3, 'levels must rise: L1 ≤ L2 ≤ L3')
     .optional(),
-  risk: z.strictObject({ warning: zoneSchema.optional(), danger: zoneSchema.optional() }).optional(),
+  risk: z
+    .strictObject({ warning: zoneSchema.optional(), danger: zoneSchema.optional() })
+    .optional(),
   /** Learn the compaction threshold from ~/.claude/projects (default true). */
   learnFromHistory: z.boolean().optional(),
 });
-

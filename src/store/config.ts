@@ -26,20 +26,32 @@ export async function loadConfig(home: string): Promise<ShimConfig> {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return { levels: DEFAULT_LEVEL_THRESHOLDS, risk: DEFAULT_RISK_THRESHOLDS, learnFromHistory: true };
+    return {
+      levels: DEFAULT_LEVEL_THRESHOLDS,
+      risk: DEFAULT_RISK_THRESHOLDS,
+      learnFromHistory: true,
+    };
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new AppError('CONFIG_INVALID', `${path} is not valid JSON: ${(error as Error).message}`, 'fix the file or delete it to use the defaults');
+    throw new AppError(
+      'CONFIG_INVALID',
+      `${path} is not valid JSON: ${(error as Error).message}`,
+      'fix the file or delete it to use the defaults',
+    );
   }
   const { configSchema } = await import('./config-schema.ts');
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join('.') || '(top level)';
-    throw new AppError('CONFIG_INVALID', `${path}: ${where}: ${issue.message}`, 'see the README section "Configuration" for the accepted keys');
+    throw new AppError(
+      'CONFIG_INVALID',
+      `${path}: ${where}: ${issue.message}`,
+      'see the README section "Configuration" for the accepted keys',
+    );
   }
   const config = parsed.data;
   return {

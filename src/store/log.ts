@@ -10,7 +10,12 @@ export function getLogPath(home: string): string {
 }
 
 /** Appends one entry. Never throws: logging must not be the thing that breaks a hook. */
-export function appendLog(home: string, level: LogLevel, message: string, data: Record<string, unknown> = {}): void {
+export function appendLog(
+  home: string,
+  level: LogLevel,
+  message: string,
+  data: Record<string, unknown> = {},
+): void {
   try {
     ensureDir(home, 'logs');
     const entry = { at: new Date().toISOString(), level, pid: process.pid, message, ...data };

@@ -42,7 +42,16 @@ export async function runReplay(
     const risk = scoreRisk(events);
     const forecast = summarizeForecast(scoreForecast(events));
     const rates = getAccuracy(risk);
-    if (options.json) buffer.push(JSON.stringify({ kind: 'evaluation', horizon: EVALUATION_HORIZON, risk, ...rates, forecast }));
+    if (options.json)
+      buffer.push(
+        JSON.stringify({
+          kind: 'evaluation',
+          horizon: EVALUATION_HORIZON,
+          risk,
+          ...rates,
+          forecast,
+        }),
+      );
     else {
       buffer.push('');
       buffer.push(
@@ -56,7 +65,9 @@ export async function runReplay(
     }
   }
   if (!options.json && state.parse.badLines + state.parse.oversizedLines > 0) {
-    buffer.push(`note: skipped ${state.parse.badLines} unreadable and ${state.parse.oversizedLines} oversized lines`);
+    buffer.push(
+      `note: skipped ${state.parse.badLines} unreadable and ${state.parse.oversizedLines} oversized lines`,
+    );
   }
   flush();
 }

@@ -16,5 +16,8 @@ export async function runStatus(
     history: options.history,
   });
   if (options.json) process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
-  else process.stdout.write(`${renderStatusText(status, process.stdout.columns || Number(process.env.COLUMNS) || 100)}\n`);
+  else
+    process.stdout.write(
+      `${renderStatusText(status, process.stdout.columns || Number(process.env.COLUMNS) || 100)}\n`,
+    );
 }

@@ -13,7 +13,9 @@ export function renderReplayLine(event: ReplayEvent, detail: ReplayDetail | null
   }
   const time = detail?.at != null ? new Date(detail.at).toISOString().slice(11, 19) : '';
   const forecast =
-    event.turnsToCompact === null ? dim('–') : `~${event.turnsToCompact} response${event.turnsToCompact === 1 ? '' : 's'} to compact`;
+    event.turnsToCompact === null
+      ? dim('–')
+      : `~${event.turnsToCompact} response${event.turnsToCompact === 1 ? '' : 's'} to compact`;
   return [
     String(event.line).padStart(6),
     String(event.turn).padStart(5),

@@ -21,12 +21,19 @@ const indent = ' '.repeat(LABEL_WIDTH + 2);
 function describeForecast(status: SessionStatus): string {
   const { forecast, autoCompact } = status.assessment;
   if (!autoCompact) return 'auto-compaction is disabled; nothing to forecast';
-  if (forecast.growthPerTurn === null) return dim('not enough responses since the last compaction yet');
-  const parts = [`${forecast.growthPerTurn >= 0 ? '+' : ''}${formatTokens(forecast.growthPerTurn)} tokens/response`];
-  if (forecast.growthPerMinute !== null) parts.push(`${formatTokens(forecast.growthPerMinute)} tokens/min`);
+  if (forecast.growthPerTurn === null)
+    return dim('not enough responses since the last compaction yet');
+  const parts = [
+    `${forecast.growthPerTurn >= 0 ? '+' : ''}${formatTokens(forecast.growthPerTurn)} tokens/response`,
+  ];
+  if (forecast.growthPerMinute !== null)
+    parts.push(`${formatTokens(forecast.growthPerMinute)} tokens/min`);
   if (forecast.turnsToCompact !== null) {
     const turns = forecast.turnsToCompact;
-    const when = forecast.minutesToCompact !== null ? ` (~${formatDuration(forecast.minutesToCompact * 60_000)})` : '';
+    const when =
+      forecast.minutesToCompact !== null
+        ? ` (~${formatDuration(forecast.minutesToCompact * 60_000)})`
+        : '';
     parts.push(`~${turns} more response${turns === 1 ? '' : 's'}${when} before auto-compaction`);
   } else {
     parts.push('context is not growing');
@@ -55,11 +62,14 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
       `  ${label('Context')}${colorLevel(a.level, `[${renderBar(a.percent, 20)}]`)} ${bold(formatPercent(a.percent))} of auto-compact  ` +
         `${formatTokens(a.contextTokens)} / ${formatTokens(a.compactThreshold)} tokens${measured}`,
     );
-    lines.push(`${indent}${formatPercent(a.windowPercent)} of the ${formatWindow(a.windowTokens)} window · threshold: ${a.thresholdDetail}`);
+    lines.push(
+      `${indent}${formatPercent(a.windowPercent)} of the ${formatWindow(a.windowTokens)} window · threshold: ${a.thresholdDetail}`,
+    );
   }
   lines.push(`  ${label('Level')}${colorLevel(a.level, `${a.level} ${LEVEL_NAMES[a.level]}`)}`);
   lines.push(`  ${label('Risk')}${colorRisk(a.risk)}`);
-  for (const factor of a.riskFactors) lines.push(`${indent}- ${truncate(factor, columns - indent.length - 2)}`);
+  for (const factor of a.riskFactors)
+    lines.push(`${indent}- ${truncate(factor, columns - indent.length - 2)}`);
   lines.push(`  ${label('Forecast')}${describeForecast(status)}`);
 
   const act = status.activity;
@@ -73,20 +83,32 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
     `  ${label('Activity')}${act.responses} responses · ${act.prompts} prompts · ${act.toolCalls} tool calls (${act.toolFailures} failed)${compactions}`,
   );
   const work: string[] = [];
-  for (const [name, items] of [['todos', act.todos], ['tasks', act.tasks]] as const) {
-    if (items.total > 0) work.push(`${name} ${items.done}/${items.total} done${items.inProgress ? ` (now: ${truncate(items.inProgress, 50)})` : ''}`);
+  for (const [name, items] of [
+    ['todos', act.todos],
+    ['tasks', act.tasks],
+  ] as const) {
+    if (items.total > 0)
+      work.push(
+        `${name} ${items.done}/${items.total} done${items.inProgress ? ` (now: ${truncate(items.inProgress, 50)})` : ''}`,
+      );
   }
   if (act.apiErrors > 0) work.push(`${act.apiErrors} API errors`);
   if (act.promptTooLong > 0) work.push(`${act.promptTooLong} "Prompt is too long"`);
   if (work.length) lines.push(`${indent}${work.join(' · ')}`);
   if (act.lastPrompt) {
-    lines.push(`${indent}${dim(`last prompt: ${truncate(act.lastPrompt.replace(/\s+/g, ' '), Math.max(20, columns - indent.length - 14))}`)}`);
+    lines.push(
+      `${indent}${dim(`last prompt: ${truncate(act.lastPrompt.replace(/\s+/g, ' '), Math.max(20, columns - indent.length - 14))}`)}`,
+    );
   }
   const p = status.parse;
   if (p.badLines > 0 || p.oversizedLines > 0) {
     const parts = [];
-    if (p.badLines > 0) parts.push(`${p.badLines} unreadable line${p.badLines === 1 ? '' : 's'} (first at line ${p.firstBadLine})`);
-    if (p.oversizedLines > 0) parts.push(`${p.oversizedLines} oversized line${p.oversizedLines === 1 ? '' : 's'}`);
+    if (p.badLines > 0)
+      parts.push(
+        `${p.badLines} unreadable line${p.badLines === 1 ? '' : 's'} (first at line ${p.firstBadLine})`,
+      );
+    if (p.oversizedLines > 0)
+      parts.push(`${p.oversizedLines} oversized line${p.oversizedLines === 1 ? '' : 's'}`);
     lines.push('');
     lines.push(dim(`  note: skipped ${parts.join(' and ')}`));
   }

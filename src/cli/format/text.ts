@@ -36,7 +36,11 @@ export function colorLevel(level: Level, text: string = level): string {
 }
 
 export function colorRisk(risk: CrashRisk, text: string = risk): string {
-  return risk === 'danger' ? pc.red(pc.bold(text)) : risk === 'warning' ? pc.yellow(text) : pc.green(text);
+  return risk === 'danger'
+    ? pc.red(pc.bold(text))
+    : risk === 'warning'
+      ? pc.yellow(text)
+      : pc.green(text);
 }
 
 export function formatDuration(ms: number): string {
