@@ -9,8 +9,19 @@ import {
   type ThresholdSource,
 } from './compact-threshold.ts';
 import { forecastCompaction, type Forecast } from './forecast.ts';
-import { DEFAULT_LEVEL_THRESHOLDS, getLevel, toPercent, type Level, type LevelThresholds } from './level.ts';
-import { assessCrashRisk, DEFAULT_RISK_THRESHOLDS, type CrashRisk, type RiskThresholds } from './risk.ts';
+import {
+  DEFAULT_LEVEL_THRESHOLDS,
+  getLevel,
+  toPercent,
+  type Level,
+  type LevelThresholds,
+} from './level.ts';
+import {
+  assessCrashRisk,
+  DEFAULT_RISK_THRESHOLDS,
+  type CrashRisk,
+  type RiskThresholds,
+} from './risk.ts';
 import { getLatestResponse, getLiveResponses, type SessionState } from './session.ts';
 import { computeSignals, getSessionDuration, type CrashSignals } from './signals.ts';
 
@@ -63,7 +74,8 @@ function getContext(state: SessionState): { tokens: number; source: ContextSourc
     return { tokens: state.postCompactTokens, source: 'post-compact' };
   }
   const latest = getLatestResponse(state);
-  if (latest && state.postCompactTokens === null) return { tokens: latest.contextTokens, source: 'usage' };
+  if (latest && state.postCompactTokens === null)
+    return { tokens: latest.contextTokens, source: 'usage' };
   return { tokens: 0, source: 'none' };
 }
 
@@ -95,12 +107,14 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
       ? forecastCompaction(getLiveResponses(state), threshold.compactThreshold)
       : forecastCompaction([], threshold.compactThreshold);
   const percent = toPercent(context.tokens, threshold.compactThreshold);
-  const toolCallsSinceCheckpoint = options.toolCallsSinceCheckpoint ?? state.toolCalls - state.toolCallsAtCompaction;
+  const toolCallsSinceCheckpoint =
+    options.toolCallsSinceCheckpoint ?? state.toolCalls - state.toolCallsAtCompaction;
   const sessionDurationMs = getSessionDuration(state, options.now);
   const risk = assessCrashRisk(
     {
       compactUsage: context.tokens / threshold.compactThreshold,
-      turnsToCompact: threshold.autoCompact || context.tokens > 0 ? forecast.turnsToCompact : null,
+      // With auto-compaction off the forecast runs to the window's hard limit: still a crash.
+      turnsToCompact: forecast.turnsToCompact,
       messageCount: state.promptCount + state.turns,
       sessionDurationMs,
       toolCallCount: state.toolCalls,

@@ -7,7 +7,7 @@
  * overrides that can only lower it.
  * @module
  */
-import { compareVersions } from './version.ts';
+import { compareVersions, parseVersion } from './version.ts';
 
 export const DEFAULT_WINDOW = 200_000;
 export const EXTENDED_WINDOW = 1_000_000;
@@ -73,7 +73,7 @@ function readNumber(value: string | undefined, min: number, max: number): number
 
 /** Models that always run with the 1M window (reference claude-code.md §3.5). */
 function isNativeExtendedModel(model: string): boolean {
-  return /(sonnet-5|fable-5|mythos-5|opus-5|opus-4-([7-9]|\d\d))/.test(model);
+  return /(sonnet-5|fable-5|mythos-5|opus-5|opus-4-([7-9]|\d\d)(?!\d))/.test(model);
 }
 
 /** The context window in tokens for a model, as Claude Code would size it. */
@@ -93,12 +93,13 @@ export function getWindowTokens(input: ThresholdInput): number {
 function getBuffer(cliVersion: string | null): number {
   let buffer = BUFFER_ERAS[BUFFER_ERAS.length - 1]!.buffer;
   if (!cliVersion) return buffer;
-  for (const era of BUFFER_ERAS) if (compareVersions(cliVersion, era.from) >= 0) buffer = era.buffer;
+  for (const era of BUFFER_ERAS)
+    if (compareVersions(cliVersion, era.from) >= 0) buffer = era.buffer;
   return buffer;
 }
 
 function getEraIndex(cliVersion: string | null): number {
-  if (!cliVersion) return BUFFER_ERAS.length - 1;
+  if (!parseVersion(cliVersion)) return BUFFER_ERAS.length - 1;
   let index = 0;
   BUFFER_ERAS.forEach((era, i) => {
     if (compareVersions(cliVersion, era.from) >= 0) index = i;
@@ -116,7 +117,9 @@ function selectSamples(input: ThresholdInput, windowTokens: number): CompactSamp
   const fits = input.samples.filter((s) => {
     if (getEraIndex(s.cliVersion) !== era) return false;
     const sampleWindow = s.preTokens > DEFAULT_WINDOW ? EXTENDED_WINDOW : DEFAULT_WINDOW;
-    return windowTokens > DEFAULT_WINDOW ? sampleWindow === EXTENDED_WINDOW : s.preTokens <= windowTokens;
+    return windowTokens > DEFAULT_WINDOW
+      ? sampleWindow === EXTENDED_WINDOW
+      : s.preTokens <= windowTokens;
   });
   const sameModel = fits.filter((s) => normalizeModel(s.model) === model);
   const pool = sameModel.length > 0 ? sameModel : fits;
@@ -126,7 +129,9 @@ function selectSamples(input: ThresholdInput, windowTokens: number): CompactSamp
       const aAfter = current !== null && compareVersions(a.cliVersion, current) > 0 ? 1 : 0;
       const bAfter = current !== null && compareVersions(b.cliVersion, current) > 0 ? 1 : 0;
       if (aAfter !== bAfter) return aAfter - bAfter;
-      return aAfter ? compareVersions(a.cliVersion, b.cliVersion) : compareVersions(b.cliVersion, a.cliVersion);
+      return aAfter
+        ? compareVersions(a.cliVersion, b.cliVersion)
+        : compareVersions(b.cliVersion, a.cliVersion);
     })
     .slice(0, 10);
 }
@@ -158,7 +163,9 @@ export function resolveCompactThreshold(input: ThresholdInput): CompactThreshold
     windowTokens,
     readNumber(env.CLAUDE_CODE_AUTO_COMPACT_WINDOW, 100_000, 1_000_000) ?? windowTokens,
   );
-  const pct = readNumber(env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, 1, 100);
+  const rawPct = readNumber(env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, 0, 100);
+  // 0 is not a valid percentage (Claude Code takes 1–100): ignore it rather than compact at once.
+  const pct = rawPct !== null && rawPct >= 1 ? rawPct : null;
   const pctCap = pct === null ? Infinity : Math.floor((autoCompactWindow * pct) / 100);
   const windowOverridden = autoCompactWindow !== windowTokens;
 

@@ -38,7 +38,10 @@ type Outcome = 'exhaustion' | 'manual' | 'none';
  * manual one (ambiguous: the user chose it), or nothing. The last turns of a transcript that
  * ends without a compaction have an unknown future and are left out.
  */
-function labelTurns(events: readonly EvaluatedEvent[], horizon: number): Array<{ turn: EvaluatedTurn; outcome: Outcome | 'unknown' }> {
+function labelTurns(
+  events: readonly EvaluatedEvent[],
+  horizon: number,
+): Array<{ turn: EvaluatedTurn; outcome: Outcome | 'unknown' }> {
   const labelled: Array<{ turn: EvaluatedTurn; outcome: Outcome | 'unknown' }> = [];
   const turns: Array<{ turn: EvaluatedTurn; index: number }> = [];
   events.forEach((e, index) => {
@@ -63,8 +66,17 @@ function labelTurns(events: readonly EvaluatedEvent[], horizon: number): Array<{
   return labelled;
 }
 
-export function scoreRisk(events: readonly EvaluatedEvent[], horizon = EVALUATION_HORIZON): RiskScore {
-  const score: RiskScore = { scored: 0, truePositive: 0, falsePositive: 0, trueNegative: 0, falseNegative: 0 };
+export function scoreRisk(
+  events: readonly EvaluatedEvent[],
+  horizon = EVALUATION_HORIZON,
+): RiskScore {
+  const score: RiskScore = {
+    scored: 0,
+    truePositive: 0,
+    falsePositive: 0,
+    trueNegative: 0,
+    falseNegative: 0,
+  };
   for (const { turn, outcome } of labelTurns(events, horizon)) {
     if (outcome === 'manual' || outcome === 'unknown') continue;
     score.scored++;
@@ -91,7 +103,11 @@ export function mergeRiskScores(scores: readonly RiskScore[]): RiskScore {
   );
 }
 
-export function getAccuracy(score: RiskScore): { accuracy: number; precision: number; recall: number } {
+export function getAccuracy(score: RiskScore): {
+  accuracy: number;
+  precision: number;
+  recall: number;
+} {
   const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
   return {
     accuracy: ratio(score.truePositive + score.trueNegative, score.scored),
@@ -101,7 +117,10 @@ export function getAccuracy(score: RiskScore): { accuracy: number; precision: nu
 }
 
 /** Forecast vs. what happened over the last `window` responses before each auto compaction. */
-export function scoreForecast(events: readonly EvaluatedEvent[], window = EVALUATION_HORIZON): ForecastScore {
+export function scoreForecast(
+  events: readonly EvaluatedEvent[],
+  window = EVALUATION_HORIZON,
+): ForecastScore {
   const samples: ForecastScore['samples'] = [];
   let sinceCompaction: EvaluatedTurn[] = [];
   for (const e of events) {
@@ -110,7 +129,8 @@ export function scoreForecast(events: readonly EvaluatedEvent[], window = EVALUA
       if ((e as EvaluatedCompact).trigger === 'auto') {
         const before = sinceCompaction.slice(-window);
         const last = before[before.length - 1];
-        for (const t of before) samples.push({ actual: last!.turn - t.turn, forecast: t.turnsToCompact });
+        for (const t of before)
+          samples.push({ actual: last!.turn - t.turn, forecast: t.turnsToCompact });
       }
       sinceCompaction = [];
     }
@@ -126,7 +146,9 @@ export function summarizeForecast(score: ForecastScore): {
   meanError: number | null;
   withinTwo: number;
 } {
-  const errors = score.samples.filter((s) => s.forecast !== null).map((s) => s.forecast! - s.actual);
+  const errors = score.samples
+    .filter((s) => s.forecast !== null)
+    .map((s) => s.forecast! - s.actual);
   const abs = errors.map(Math.abs).sort((a, b) => a - b);
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
   return {

@@ -47,7 +47,9 @@ export function forecastCompaction(
   const turns = last.turn - first.turn;
   const growthPerTurn = turns > 0 ? growth / turns : null;
   const minutes =
-    last.at !== null && first.at !== null && last.at > first.at ? (last.at - first.at) / 60_000 : null;
+    last.at !== null && first.at !== null && last.at > first.at
+      ? (last.at - first.at) / 60_000
+      : null;
   const growthPerMinute = minutes !== null && minutes > 0 ? growth / minutes : null;
   const remaining = compactThreshold - last.contextTokens;
   let turnsToCompact: number | null = null;

@@ -68,7 +68,8 @@ export type RiskInput = {
 
 export type RiskAssessment = { risk: CrashRisk; riskFactors: string[] };
 
-const pct = (fraction: number) => `${Math.round(fraction * 100)}%`;
+// Floor, so 94.9% never reads as the 95% it has not reached.
+const pct = (fraction: number) => `${Math.floor(fraction * 100 + 1e-9)}%`;
 const hours = (ms: number) => `${Math.round((ms / 3_600_000) * 10) / 10}h`;
 
 type Check = { exceeds: (zone: RiskZone) => boolean; describe: (zone: RiskZone) => string };
@@ -82,7 +83,8 @@ function secondaryChecks(input: RiskInput): Check[] {
     },
     {
       exceeds: (z) => input.sessionDurationMs >= z.sessionDurationMs,
-      describe: (z) => `session running ${hours(input.sessionDurationMs)} (≥ ${hours(z.sessionDurationMs)})`,
+      describe: (z) =>
+        `session running ${hours(input.sessionDurationMs)} (≥ ${hours(z.sessionDurationMs)})`,
     },
     {
       exceeds: (z) => input.toolCallsSinceCheckpoint >= z.toolCallsSinceCheckpoint,
@@ -91,7 +93,8 @@ function secondaryChecks(input: RiskInput): Check[] {
     },
     {
       exceeds: (z) => rateCounts && input.toolFailureRate >= z.toolFailureRate,
-      describe: (z) => `tool failure rate ${pct(input.toolFailureRate)} (≥ ${pct(z.toolFailureRate)})`,
+      describe: (z) =>
+        `tool failure rate ${pct(input.toolFailureRate)} (≥ ${pct(z.toolFailureRate)})`,
     },
     {
       exceeds: (z) => input.consecutiveToolFailures >= z.consecutiveToolFailures,
@@ -117,22 +120,34 @@ export function assessCrashRisk(
     raise('danger');
   }
   if (input.compactUsage >= danger.compactUsage) {
-    factors.push(`context at ${pct(input.compactUsage)} of the auto-compact threshold (danger ≥ ${pct(danger.compactUsage)})`);
+    factors.push(
+      `context at ${pct(input.compactUsage)} of the auto-compact threshold (danger ≥ ${pct(danger.compactUsage)})`,
+    );
     raise('danger');
   } else if (input.compactUsage >= warning.compactUsage) {
-    factors.push(`context at ${pct(input.compactUsage)} of the auto-compact threshold (warning ≥ ${pct(warning.compactUsage)})`);
+    factors.push(
+      `context at ${pct(input.compactUsage)} of the auto-compact threshold (warning ≥ ${pct(warning.compactUsage)})`,
+    );
     raise('warning');
   }
   const turns = input.turnsToCompact;
-  if (turns !== null && turns <= danger.turnsToCompact && input.compactUsage >= danger.forecastMinUsage) {
-    factors.push(`auto-compaction forecast in ${turns} response${turns === 1 ? '' : 's'} (danger ≤ ${danger.turnsToCompact})`);
+  if (
+    turns !== null &&
+    turns <= danger.turnsToCompact &&
+    input.compactUsage >= danger.forecastMinUsage
+  ) {
+    factors.push(
+      `auto-compaction forecast in ${turns} response${turns === 1 ? '' : 's'} (danger ≤ ${danger.turnsToCompact})`,
+    );
     raise('danger');
   } else if (
     turns !== null &&
     turns <= warning.turnsToCompact &&
     input.compactUsage >= warning.forecastMinUsage
   ) {
-    factors.push(`auto-compaction forecast in ${turns} response${turns === 1 ? '' : 's'} (warning ≤ ${warning.turnsToCompact})`);
+    factors.push(
+      `auto-compaction forecast in ${turns} response${turns === 1 ? '' : 's'} (warning ≤ ${warning.turnsToCompact})`,
+    );
     raise('warning');
   }
 

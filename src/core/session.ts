@@ -85,7 +85,12 @@ export type PendingToolCall = {
 export type TodoItem = { content: string; status: string; activeForm?: string };
 export type TaskItem = { id: string; subject: string; status: string; description?: string };
 
-export type ApiErrorRecord = { at: number | null; line: number; status: number | null; message: string };
+export type ApiErrorRecord = {
+  at: number | null;
+  line: number;
+  status: number | null;
+  message: string;
+};
 
 export type ParseStats = {
   /** Complete lines consumed (including blank and skipped ones). */

@@ -56,9 +56,14 @@ export function getLatencyTrends(latencies: readonly number[]): {
   const before = mean(latencies.slice(0, half));
   const after = mean(latencies.slice(half));
   const ratio = before > 0 ? after / before : 1;
-  const latencyTrend: LatencyTrend = ratio > 1.5 ? 'increasing' : ratio < 0.67 ? 'decreasing' : 'stable';
+  const latencyTrend: LatencyTrend =
+    ratio > 1.5 ? 'increasing' : ratio < 0.67 ? 'decreasing' : 'stable';
   const responseLatencyTrend: ResponseLatencyTrend =
-    ratio > 4 || after > 300_000 ? 'critical' : ratio > 2 || after > 120_000 ? 'degrading' : 'normal';
+    ratio > 4 || after > 300_000
+      ? 'critical'
+      : ratio > 2 || after > 120_000
+        ? 'degrading'
+        : 'normal';
   return { latencyTrend, responseLatencyTrend };
 }
 
@@ -91,8 +96,9 @@ export function computeSignals(input: SignalInput): CrashSignals {
   const latencies = state.latencies;
   return {
     estimatedTotalTokens,
-    tokensPerMessage: Math.round(
-      input.growthPerTurn ?? (state.turns > 0 ? contextTokens / Math.max(1, state.turns) : 0),
+    tokensPerMessage: Math.max(
+      0,
+      Math.round(input.growthPerTurn ?? (state.turns > 0 ? contextTokens / state.turns : 0)),
     ),
     contextWindowUsage: windowTokens > 0 ? round3(contextTokens / windowTokens) : 0,
     contextWindowRemaining: Math.max(0, windowTokens - contextTokens),

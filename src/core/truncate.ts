@@ -3,6 +3,7 @@
 /** Cuts `text` to at most `max` characters, marking the cut with an ellipsis. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
+  if (max < 1) return '';
   return `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
@@ -15,11 +16,12 @@ export function summarizeValue(value: unknown, max: number, depthLimit = 6): str
   let out = '';
   const emit = (s: string): boolean => {
     out += s;
-    return out.length < max;
+    return out.length <= max;
   };
   const walk = (v: unknown, depth: number): boolean => {
     if (v === null || typeof v !== 'object') {
-      const s = typeof v === 'string' ? JSON.stringify(v.length > max ? v.slice(0, max) : v) : String(v);
+      const s =
+        typeof v === 'string' ? JSON.stringify(v.length > max ? v.slice(0, max) : v) : String(v);
       return emit(s);
     }
     if (depth >= depthLimit) return emit(Array.isArray(v) ? '[…]' : '{…}');
@@ -36,7 +38,7 @@ export function summarizeValue(value: unknown, max: number, depthLimit = 6): str
     for (const key of Object.keys(v)) {
       if (!first && !emit(',')) return false;
       first = false;
-      if (!emit(`${JSON.stringify(key)}:`)) return false;
+      if (!emit(`${JSON.stringify(key.length > max ? key.slice(0, max) : key)}:`)) return false;
       if (!walk((v as Record<string, unknown>)[key], depth + 1)) return false;
     }
     return emit('}');

@@ -9,7 +9,10 @@ export function parseVersion(version: string | null | undefined): number[] | nul
 }
 
 /** Negative when a < b, 0 when equal, positive when a > b. Unparseable versions sort first. */
-export function compareVersions(a: string | null | undefined, b: string | null | undefined): number {
+export function compareVersions(
+  a: string | null | undefined,
+  b: string | null | undefined,
+): number {
   const pa = parseVersion(a);
   const pb = parseVersion(b);
   if (!pa || !pb) return (pa ? 1 : 0) - (pb ? 1 : 0);
