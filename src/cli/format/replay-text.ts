@@ -12,10 +12,13 @@ export function renderReplayLine(event: ReplayEvent, detail: ReplayDetail | null
     return bold(`${String(event.line).padStart(6)}  ── ${event.trigger} compaction${tokens} ──`);
   }
   const time = detail?.at != null ? new Date(detail.at).toISOString().slice(11, 19) : '';
+  const turns = event.turnsToCompact;
   const forecast =
-    event.turnsToCompact === null
+    turns === null
       ? dim('–')
-      : `~${event.turnsToCompact} response${event.turnsToCompact === 1 ? '' : 's'} to compact`;
+      : turns === 0
+        ? 'compaction due'
+        : `~${turns} response${turns === 1 ? '' : 's'} to compact`;
   return [
     String(event.line).padStart(6),
     String(event.turn).padStart(5),
