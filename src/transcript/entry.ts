@@ -69,12 +69,7 @@ export type ApiErrorEntry = Envelope & {
 export type OtherEntry = Envelope & { kind: 'other'; type: string | null };
 
 export type TranscriptEntry =
-  | AssistantEntry
-  | UserEntry
-  | CompactEntry
-  | MicrocompactEntry
-  | ApiErrorEntry
-  | OtherEntry;
+  AssistantEntry | UserEntry | CompactEntry | MicrocompactEntry | ApiErrorEntry | OtherEntry;
 
 type Obj = Record<string, unknown>;
 
@@ -83,7 +78,8 @@ export function isObject(value: unknown): value is Obj {
 }
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const num = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0;
 
 /** Parses an ISO timestamp to epoch ms; null when absent or invalid. */
 export function parseTimestamp(value: unknown): number | null {

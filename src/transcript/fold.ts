@@ -97,7 +97,12 @@ function readToolMeta(name: string, input: unknown): Record<string, string> | un
   return undefined;
 }
 
-function foldAssistant(state: SessionState, e: AssistantEntry, line: number, listener?: FoldListener): void {
+function foldAssistant(
+  state: SessionState,
+  e: AssistantEntry,
+  line: number,
+  listener?: FoldListener,
+): void {
   if (e.sidechain) {
     state.sidechainResponses++;
     return;
@@ -130,7 +135,8 @@ function foldAssistant(state: SessionState, e: AssistantEntry, line: number, lis
       outputTokens: usage?.output ?? 0,
       at: e.at,
       model: e.model,
-      latencyMs: e.at !== null && state.lastInputAt !== null ? Math.max(0, e.at - state.lastInputAt) : null,
+      latencyMs:
+        e.at !== null && state.lastInputAt !== null ? Math.max(0, e.at - state.lastInputAt) : null,
       toolUseIds: [],
     };
     state.postCompactTokens = null;
@@ -220,7 +226,10 @@ function foldUser(state: SessionState, e: UserEntry, line: number): void {
     else {
       state.toolFailures++;
       state.consecutiveToolFailures++;
-      noteError(state, tooLong ? 'prompt_too_long (subagent)' : `tool_error: ${pending?.tool ?? 'unknown'}`);
+      noteError(
+        state,
+        tooLong ? 'prompt_too_long (subagent)' : `tool_error: ${pending?.tool ?? 'unknown'}`,
+      );
     }
     if (tooLong) state.promptTooLongCount++;
     const tool = pending?.tool ?? 'unknown';

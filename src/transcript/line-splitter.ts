@@ -47,10 +47,9 @@ export class LineSplitter {
     let start = 0;
     if (this.pendingSkip && chunk.length > 0) {
       this.pendingSkip = false;
-      if (chunk[0] === NEWLINE) {
-        start = 1;
-        this.committedOffset += 1;
-      }
+      const skip = chunk[0] === NEWLINE ? 1 : chunk[0] === CR && chunk[1] === NEWLINE ? 2 : 0;
+      start = skip;
+      this.committedOffset += skip;
     }
     for (;;) {
       const nl = chunk.indexOf(NEWLINE, start);
@@ -113,7 +112,8 @@ export class LineSplitter {
       text = chunk.toString('utf8', start, stop);
     } else {
       const whole = Buffer.concat([...this.pieces, chunk.subarray(start, end)]);
-      const last = whole.length > 0 && whole[whole.length - 1] === CR ? whole.length - 1 : whole.length;
+      const last =
+        whole.length > 0 && whole[whole.length - 1] === CR ? whole.length - 1 : whole.length;
       text = whole.toString('utf8', 0, last);
     }
     this.reset();

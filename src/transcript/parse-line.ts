@@ -8,9 +8,10 @@ export type ParsedLine =
   | { ok: true; value: unknown; hadNul: boolean; recovered: boolean }
   | { ok: false; hadNul: boolean; blank: boolean };
 
-/** Where a new entry can start inside a torn line: Claude Code writes these keys first. */
-const ENTRY_START = /\{"(parentUuid|type|uuid|sessionId|isSidechain|leafUuid|logicalParentUuid)"/g;
-const MAX_RECOVERY_ATTEMPTS = 4;
+/** Where a new entry can start inside a torn line: Claude Code writes `parentUuid` first. */
+const LIKELY_START = /\{"parentUuid":/g;
+const POSSIBLE_START = /\{"(type|uuid|sessionId|isSidechain|leafUuid|logicalParentUuid)"/g;
+const MAX_RECOVERY_ATTEMPTS = 8;
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -20,16 +21,20 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-function recoverTail(text: string): unknown {
-  ENTRY_START.lastIndex = 1;
+function recoverWith(pattern: RegExp, text: string): unknown {
+  pattern.lastIndex = 1;
   let attempts = 0;
-  for (let m = ENTRY_START.exec(text); m && attempts < MAX_RECOVERY_ATTEMPTS; m = ENTRY_START.exec(text)) {
-    if (m.index === 0) continue;
+  for (let m = pattern.exec(text); m && attempts < MAX_RECOVERY_ATTEMPTS; m = pattern.exec(text)) {
     attempts++;
     const parsed = tryParse(text.slice(m.index));
     if (parsed.ok) return parsed.value;
   }
   return undefined;
+}
+
+/** The complete entry glued after a torn one: likely starts first, then other known keys. */
+function recoverTail(text: string): unknown {
+  return recoverWith(LIKELY_START, text) ?? recoverWith(POSSIBLE_START, text);
 }
 
 export function parseLine(text: string): ParsedLine {

@@ -4,7 +4,6 @@
  * @module
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
 import { AppError } from '../core/errors.ts';
 import { createSessionState, SESSION_STATE_VERSION, type SessionState } from '../core/session.ts';
 import { readEntry, type TranscriptEntry } from './entry.ts';
@@ -72,15 +71,46 @@ function createLineFolder(state: SessionState, options: ReadOptions): LineHandle
 function describeOpenError(path: string, error: unknown): AppError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') {
-    return new AppError('TRANSCRIPT_NOT_FOUND', `transcript not found: ${path}`, 'check the path, or run `shim status` with no argument to use the latest session of this directory');
+    return new AppError(
+      'TRANSCRIPT_NOT_FOUND',
+      `transcript not found: ${path}`,
+      'check the path, or run `shim status` with no argument to use the latest session of this directory',
+    );
   }
   if (code === 'EISDIR') {
-    return new AppError('TRANSCRIPT_UNREADABLE', `${path} is a directory, not a transcript`, 'pass a .jsonl file, e.g. ~/.claude/projects/<project>/<session>.jsonl');
+    return new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `${path} is a directory, not a transcript`,
+      'pass a .jsonl file, e.g. ~/.claude/projects/<project>/<session>.jsonl',
+    );
+  }
+  if (code === 'ENOTREG') {
+    return new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `${path} is not a regular file (a pipe, socket or device)`,
+      'pass the transcript file itself',
+    );
   }
   if (code === 'EACCES' || code === 'EPERM') {
-    return new AppError('TRANSCRIPT_UNREADABLE', `no permission to read ${path}`, 'check the file permissions');
+    return new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `no permission to read ${path}`,
+      'check the file permissions',
+    );
   }
-  return new AppError('TRANSCRIPT_UNREADABLE', `cannot read ${path}: ${(error as Error).message}`, undefined, { cause: error });
+  return new AppError(
+    'TRANSCRIPT_UNREADABLE',
+    `cannot read ${path}: ${(error as Error).message}`,
+    undefined,
+    { cause: error },
+  );
+}
+
+/** Directories, FIFOs, sockets and devices are refused up front: opening a FIFO would block. */
+function assertRegularFile(path: string): void {
+  const stat = statSync(path);
+  if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
 }
 
 function readHead(fd: number): string {
@@ -100,22 +130,31 @@ function cursorMatches(cursor: TranscriptCursor, identity: FileIdentity, size: n
   return a.subarray(0, n).equals(b.subarray(0, n));
 }
 
-/** Offers the unterminated tail as a line if it is already a complete JSON entry. */
+/**
+ * Offers the unterminated tail as a line if it is already a complete JSON entry. A tail that
+ * only parses by recovery is a line still being written whose cut happens to close a nested
+ * block (`…[{"type":"text","text":"hi"}`): it is left for the next read.
+ */
 function finishTail(splitter: LineSplitter): void {
   const tail = splitter.remainder();
   if (!tail) return;
   const text = tail.toString('utf8');
-  if (parseLine(text).ok) splitter.acceptRemainder(text);
+  const parsed = parseLine(text);
+  if (parsed.ok && !parsed.recovered) splitter.acceptRemainder(text);
 }
 
 /**
  * Reads the bytes appended since `cursor` (all of them without one) and folds them.
  * Synchronous on purpose: hooks are short-lived processes with nothing else to do.
  */
-export function readTranscript(path: string, cursor: TranscriptCursor | null, options: ReadOptions = {}): ReadResult {
+export function readTranscript(
+  path: string,
+  cursor: TranscriptCursor | null,
+  options: ReadOptions = {},
+): ReadResult {
   let fd: number;
   try {
-    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    assertRegularFile(path);
     fd = openSync(path, 'r');
   } catch (error) {
     throw describeOpenError(path, error);
@@ -141,6 +180,8 @@ export function readTranscript(path: string, cursor: TranscriptCursor | null, op
     }
     finishTail(splitter);
     state.parse.oversizedLines += splitter.oversizedLines.length;
+    // The line handler never sees skipped (oversized) lines: count them here too.
+    state.parse.lines = splitter.line;
     if (options.finalize) finalizeResponse(state, options.listener);
     return {
       cursor: {
@@ -151,7 +192,7 @@ export function readTranscript(path: string, cursor: TranscriptCursor | null, op
         state,
       },
       bytesRead: position - base.offset,
-      restarted: cursor !== null && !matches,
+      restarted: cursor?.file != null && !matches,
     };
   } finally {
     closeSync(fd);
@@ -159,9 +200,12 @@ export function readTranscript(path: string, cursor: TranscriptCursor | null, op
 }
 
 /** Reads a whole gzip-compressed transcript (an archived session); no cursor. */
-export async function readCompressedTranscript(path: string, options: ReadOptions = {}): Promise<SessionState> {
+export async function readCompressedTranscript(
+  path: string,
+  options: ReadOptions = {},
+): Promise<SessionState> {
   try {
-    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    assertRegularFile(path);
   } catch (error) {
     throw describeOpenError(path, error);
   }
@@ -171,13 +215,29 @@ export async function readCompressedTranscript(path: string, options: ReadOption
     { offset: 0, line: 0, skipNewline: false },
     options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
   );
+  // pipe() does not forward the source's errors: without this, a file that cannot be opened
+  // or read raises an unhandled 'error' event and takes the process down.
+  let readError: unknown = null;
+  const { createGunzip } = await import('node:zlib'); // only archived transcripts need it
+  const gunzip = createGunzip();
+  const source = createReadStream(path).on('error', (error) => {
+    readError = error;
+    gunzip.destroy(error);
+  });
   try {
-    for await (const chunk of createReadStream(path).pipe(createGunzip())) splitter.push(chunk as Buffer);
+    for await (const chunk of source.pipe(gunzip)) splitter.push(chunk as Buffer);
   } catch (error) {
-    throw new AppError('TRANSCRIPT_UNREADABLE', `cannot decompress ${path}: ${(error as Error).message}`, 'is it really gzip? Pass the .jsonl file instead');
+    if (readError !== null) throw describeOpenError(path, readError);
+    throw new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `cannot decompress ${path}: ${(error as Error).message}`,
+      'is it really gzip? Pass the .jsonl file instead',
+    );
   }
   finishTail(splitter);
   state.parse.oversizedLines += splitter.oversizedLines.length;
+  // The line handler never sees skipped (oversized) lines: count them here too.
+  state.parse.lines = splitter.line;
   if (options.finalize) finalizeResponse(state, options.listener);
   return state;
 }

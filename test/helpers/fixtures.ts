@@ -1,5 +1,5 @@
 /** Real transcript fixtures (gzipped in the repo), decompressed once per process into a temp dir. */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -18,8 +18,12 @@ export function listFixtures(): string[] {
 
 /** Path of a decompressed copy of the fixture, e.g. fixturePath('spotter-short-v2.1.38.jsonl'). */
 export function fixturePath(name: string): string {
-  extracted ??= mkdtempSync(join(tmpdir(), 'shim-fixtures-'));
-  const target = join(extracted, name);
+  if (extracted === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'shim-fixtures-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    extracted = dir;
+  }
+  const target = join(extracted as string, name);
   try {
     readFileSync(target, { flag: 'r' });
   } catch {
