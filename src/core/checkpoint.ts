@@ -1,0 +1,318 @@
+/**
+ * The checkpoint model (seed 000 §2.1, seed 001 §1): everything a fresh session needs to carry
+ * on as if nothing happened, with the seed's size limits enforced by truncation and checked by
+ * validation.
+ * @module
+ */
+import type { CrashSignals } from './signals.ts';
+import { truncate } from './truncate.ts';
+
+export const CHECKPOINT_TRIGGERS = [
+  'tool_call_interval',
+  'time_interval',
+  'danger_zone',
+  'warning_zone',
+  'risky_operation',
+  'milestone',
+  'user_requested',
+  'session_start',
+  'session_end',
+  'pre_compact',
+] as const;
+export type CheckpointTrigger = (typeof CHECKPOINT_TRIGGERS)[number];
+
+export type ConversationMessage = {
+  role: 'user' | 'assistant';
+  content: string;
+  timestamp: string;
+};
+
+export type ConversationState = {
+  /** High-level summary, at most 1000 characters. */
+  summary: string;
+  /** At most 50. */
+  keyDecisions: string[];
+  /** What is being worked on right now, at most 500 characters. */
+  currentContext: string;
+  recentMessages: ConversationMessage[];
+  /** Beyond the seed: the user's own requests, verbatim (truncated), oldest first. */
+  userRequests: string[];
+};
+
+export type TaskState = {
+  operation: string;
+  phase: string;
+  /** 0.0 – 1.0 */
+  progress: number;
+  completedSteps: string[];
+  nextSteps: string[];
+  blockers: string[];
+  /** Beyond the seed: the exact task list (TodoWrite / TaskCreate) with statuses. */
+  items: Array<{ id?: string; content: string; status: string }>;
+};
+
+export type GitSnapshot = {
+  /** The hidden ref holding the snapshot commit, e.g. refs/shim/snapshots/<checkpoint id>. */
+  ref: string;
+  commit: string;
+  /** HEAD when the snapshot was taken (null in a repository without commits). */
+  head: string | null;
+  branch: string | null;
+};
+
+export type FileState = {
+  activeFiles: string[];
+  modifiedFiles: string[];
+  stagedFiles: string[];
+  /** At most 10 KB. */
+  uncommittedDiff: string;
+  /** Beyond the seed. */
+  repoRoot: string | null;
+  branch: string | null;
+  head: string | null;
+  snapshot: GitSnapshot | null;
+};
+
+export type ToolSession = {
+  type: 'terminal' | 'chrome' | 'search' | 'other';
+  id: string;
+  purpose: string;
+  startedAt: string;
+  state: Record<string, unknown>;
+};
+
+export type PendingOp = {
+  type: 'file_write' | 'process' | 'search' | 'other';
+  id: string;
+  description: string;
+  startedAt: string;
+  resumeWith: string;
+};
+
+export type ToolCallRecord = {
+  tool: string;
+  /** At most 500 characters. */
+  args: string;
+  /** At most 500 characters. */
+  result: string;
+  success: boolean;
+  latency: number;
+  timestamp: string;
+};
+
+export type ToolState = {
+  activeSessions: ToolSession[];
+  pendingOperations: PendingOp[];
+  /** The last 20. */
+  recentToolCalls: ToolCallRecord[];
+};
+
+export type UserPreferences = {
+  /** At most 2000 characters. */
+  customInstructions?: string;
+  recentPreferences?: string;
+};
+
+/** Where the checkpoint came from: enough to find the session again. */
+export type CheckpointSource = {
+  transcriptPath: string | null;
+  /** The transcript line the checkpoint reflects (its state up to and including it). */
+  transcriptLine: number;
+  cwd: string | null;
+  model: string | null;
+  cliVersion: string | null;
+  contextTokens: number;
+  compactThreshold: number;
+  level: string;
+  reason: string | null;
+};
+
+export type Checkpoint = {
+  id: string;
+  sessionId: string;
+  checkpointNumber: number;
+  createdAt: string;
+  triggeredBy: CheckpointTrigger;
+  conversationState: ConversationState;
+  taskState: TaskState;
+  fileState: FileState;
+  toolState: ToolState;
+  signals: CrashSignals;
+  userPreferences: UserPreferences;
+  source: CheckpointSource;
+};
+
+/** Seed 001 §4 limits, plus bounds on the lists the seed left open. */
+export const CHECKPOINT_LIMITS = {
+  summaryChars: 1000,
+  keyDecisions: 50,
+  decisionChars: 300,
+  currentContextChars: 500,
+  recentMessages: 10,
+  messageChars: 1000,
+  userRequests: 10,
+  userRequestChars: 1500,
+  completedSteps: 100,
+  nextSteps: 20,
+  blockers: 10,
+  stepChars: 300,
+  taskItems: 100,
+  files: 200,
+  diffBytes: 10 * 1024,
+  recentToolCalls: 20,
+  toolTextChars: 500,
+  pendingOperations: 50,
+  activeSessions: 20,
+  customInstructionsChars: 2000,
+  recentPreferencesChars: 2000,
+} as const;
+
+const L = CHECKPOINT_LIMITS;
+
+function limitList(items: readonly string[], max: number, chars: number): string[] {
+  return items.slice(-max).map((s) => truncate(s, chars));
+}
+
+/** Cuts a string to at most `bytes` UTF-8 bytes, on a character boundary. */
+export function truncateBytes(text: string, bytes: number): string {
+  const encoder = new TextEncoder();
+  if (encoder.encode(text).length <= bytes) return text;
+  const marker = '\n… (truncated)';
+  let end = Math.min(text.length, bytes);
+  while (end > 0 && encoder.encode(text.slice(0, end)).length + marker.length > bytes) {
+    end = Math.floor(end * 0.9);
+  }
+  return text.slice(0, end) + marker;
+}
+
+/** Returns a copy of `checkpoint` within every limit (the newest items win where lists are cut). */
+export function applyCheckpointLimits(checkpoint: Checkpoint): Checkpoint {
+  const c = checkpoint;
+  return {
+    ...c,
+    conversationState: {
+      summary: truncate(c.conversationState.summary, L.summaryChars),
+      keyDecisions: limitList(c.conversationState.keyDecisions, L.keyDecisions, L.decisionChars),
+      currentContext: truncate(c.conversationState.currentContext, L.currentContextChars),
+      recentMessages: c.conversationState.recentMessages
+        .slice(-L.recentMessages)
+        .map((m) => ({ ...m, content: truncate(m.content, L.messageChars) })),
+      userRequests: limitList(c.conversationState.userRequests, L.userRequests, L.userRequestChars),
+    },
+    taskState: {
+      ...c.taskState,
+      progress: Math.min(
+        1,
+        Math.max(0, Number.isFinite(c.taskState.progress) ? c.taskState.progress : 0),
+      ),
+      operation: truncate(c.taskState.operation, L.stepChars),
+      phase: truncate(c.taskState.phase, 100),
+      completedSteps: limitList(c.taskState.completedSteps, L.completedSteps, L.stepChars),
+      nextSteps: c.taskState.nextSteps.slice(0, L.nextSteps).map((s) => truncate(s, L.stepChars)),
+      blockers: limitList(c.taskState.blockers, L.blockers, L.stepChars),
+      items: c.taskState.items
+        .slice(0, L.taskItems)
+        .map((i) => ({ ...i, content: truncate(i.content, L.stepChars) })),
+    },
+    fileState: {
+      ...c.fileState,
+      activeFiles: c.fileState.activeFiles.slice(-L.files),
+      modifiedFiles: c.fileState.modifiedFiles.slice(0, L.files),
+      stagedFiles: c.fileState.stagedFiles.slice(0, L.files),
+      uncommittedDiff: truncateBytes(c.fileState.uncommittedDiff, L.diffBytes),
+    },
+    toolState: {
+      activeSessions: c.toolState.activeSessions.slice(-L.activeSessions),
+      pendingOperations: c.toolState.pendingOperations.slice(-L.pendingOperations),
+      recentToolCalls: c.toolState.recentToolCalls.slice(-L.recentToolCalls).map((t) => ({
+        ...t,
+        args: truncate(t.args, L.toolTextChars),
+        result: truncate(t.result, L.toolTextChars),
+      })),
+    },
+    userPreferences: {
+      ...(c.userPreferences.customInstructions !== undefined
+        ? {
+            customInstructions: truncate(
+              c.userPreferences.customInstructions,
+              L.customInstructionsChars,
+            ),
+          }
+        : {}),
+      ...(c.userPreferences.recentPreferences !== undefined
+        ? {
+            recentPreferences: truncate(
+              c.userPreferences.recentPreferences,
+              L.recentPreferencesChars,
+            ),
+          }
+        : {}),
+    },
+  };
+}
+
+export type ValidationResult = { valid: boolean; errors: string[] };
+
+/** Seed 001 §4 validation, extended to every limit above. */
+export function validateCheckpoint(c: Checkpoint): ValidationResult {
+  const errors: string[] = [];
+  const check = (ok: boolean, message: string) => {
+    if (!ok) errors.push(message);
+  };
+  check(c.id.length > 0, 'id is empty');
+  check(c.sessionId.length > 0, 'sessionId is empty');
+  check(
+    Number.isInteger(c.checkpointNumber) && c.checkpointNumber >= 1,
+    'checkpointNumber must be a positive integer',
+  );
+  check(!Number.isNaN(Date.parse(c.createdAt)), 'createdAt is not an ISO timestamp');
+  check(
+    (CHECKPOINT_TRIGGERS as readonly string[]).includes(c.triggeredBy),
+    `unknown trigger ${c.triggeredBy}`,
+  );
+  check(
+    c.conversationState.summary.length <= L.summaryChars,
+    `summary exceeds ${L.summaryChars} chars`,
+  );
+  check(
+    c.conversationState.keyDecisions.length <= L.keyDecisions,
+    `too many key decisions (max ${L.keyDecisions})`,
+  );
+  check(
+    c.conversationState.currentContext.length <= L.currentContextChars,
+    `currentContext exceeds ${L.currentContextChars} chars`,
+  );
+  check(
+    c.conversationState.recentMessages.every((m) => m.content.length <= L.messageChars),
+    `a recent message exceeds ${L.messageChars} chars`,
+  );
+  check(
+    c.taskState.completedSteps.length <= L.completedSteps,
+    `too many completed steps (max ${L.completedSteps})`,
+  );
+  check(c.taskState.nextSteps.length <= L.nextSteps, `too many next steps (max ${L.nextSteps})`);
+  check(c.taskState.blockers.length <= L.blockers, `too many blockers (max ${L.blockers})`);
+  check(
+    c.taskState.progress >= 0 && c.taskState.progress <= 1,
+    'progress must be between 0.0 and 1.0',
+  );
+  check(
+    new TextEncoder().encode(c.fileState.uncommittedDiff).length <= L.diffBytes,
+    'uncommitted diff exceeds 10KB',
+  );
+  check(
+    c.toolState.recentToolCalls.length <= L.recentToolCalls,
+    `more than ${L.recentToolCalls} recent tool calls`,
+  );
+  check(
+    c.toolState.recentToolCalls.every(
+      (t) => t.args.length <= L.toolTextChars && t.result.length <= L.toolTextChars,
+    ),
+    `a tool call's args or result exceed ${L.toolTextChars} chars`,
+  );
+  check(
+    (c.userPreferences.customInstructions ?? '').length <= L.customInstructionsChars,
+    'customInstructions exceed 2000 chars',
+  );
+  return { valid: errors.length === 0, errors };
+}
