@@ -142,6 +142,9 @@ export type Checkpoint = {
   source: CheckpointSource;
 };
 
+/** A checkpoint before the store has numbered it. */
+export type CheckpointDraft = Omit<Checkpoint, 'checkpointNumber'>;
+
 /** Seed 001 §4 limits, plus bounds on the lists the seed left open. */
 export const CHECKPOINT_LIMITS = {
   summaryChars: 1000,
@@ -186,7 +189,7 @@ export function truncateBytes(text: string, bytes: number): string {
 }
 
 /** Returns a copy of `checkpoint` within every limit (the newest items win where lists are cut). */
-export function applyCheckpointLimits(checkpoint: Checkpoint): Checkpoint {
+export function applyCheckpointLimits<T extends CheckpointDraft>(checkpoint: T): T {
   const c = checkpoint;
   return {
     ...c,
@@ -254,17 +257,18 @@ export function applyCheckpointLimits(checkpoint: Checkpoint): Checkpoint {
 export type ValidationResult = { valid: boolean; errors: string[] };
 
 /** Seed 001 §4 validation, extended to every limit above. */
-export function validateCheckpoint(c: Checkpoint): ValidationResult {
+export function validateCheckpoint(
+  c: CheckpointDraft & { checkpointNumber?: number },
+): ValidationResult {
   const errors: string[] = [];
   const check = (ok: boolean, message: string) => {
     if (!ok) errors.push(message);
   };
   check(c.id.length > 0, 'id is empty');
   check(c.sessionId.length > 0, 'sessionId is empty');
-  check(
-    Number.isInteger(c.checkpointNumber) && c.checkpointNumber >= 1,
-    'checkpointNumber must be a positive integer',
-  );
+  const n = c.checkpointNumber;
+  if (n !== undefined)
+    check(Number.isInteger(n) && n >= 1, 'checkpointNumber must be a positive integer');
   check(!Number.isNaN(Date.parse(c.createdAt)), 'createdAt is not an ISO timestamp');
   check(
     (CHECKPOINT_TRIGGERS as readonly string[]).includes(c.triggeredBy),

@@ -5,7 +5,11 @@ export type AppErrorCode =
   | 'TRANSCRIPT_UNREADABLE'
   | 'SESSION_NOT_FOUND'
   | 'CONFIG_INVALID'
-  | 'USAGE';
+  | 'USAGE'
+  | 'STORE_UNAVAILABLE'
+  | 'CHECKPOINT_NOT_FOUND'
+  | 'CHECKPOINT_INVALID'
+  | 'GIT_FAILED';
 
 /** An expected failure: `message` says what happened, `hint` how to fix it. */
 export class AppError extends Error {

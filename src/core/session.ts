@@ -6,7 +6,7 @@
  */
 
 /** Bump when the shape changes; cached cursors of another version are discarded. */
-export const SESSION_STATE_VERSION = 1;
+export const SESSION_STATE_VERSION = 2;
 
 /** Ring sizes: enough for forecasts and checkpoints, small enough to cache per session. */
 export const LIMITS = {
@@ -23,6 +23,12 @@ export const LIMITS = {
   promptChars: 2000,
   toolArgChars: 500,
   toolResultChars: 500,
+  assistantTexts: 10,
+  assistantTextChars: 1000,
+  decisions: 50,
+  decisionChars: 300,
+  files: 200,
+  backgroundTasks: 20,
 } as const;
 
 /** One main-chain model response after de-duplication of its streamed lines. */
@@ -84,6 +90,18 @@ export type PendingToolCall = {
 
 export type TodoItem = { content: string; status: string; activeForm?: string };
 export type TaskItem = { id: string; subject: string; status: string; description?: string };
+
+export type TextRecord = { line: number; text: string; at: number | null };
+
+/** A long-running thing the agent started: a background shell or a subagent. */
+export type BackgroundTask = {
+  id: string;
+  kind: 'shell' | 'subagent';
+  description: string;
+  startedAt: number | null;
+  line: number;
+  done: boolean;
+};
 
 export type ApiErrorRecord = {
   at: number | null;
@@ -148,6 +166,15 @@ export type SessionState = {
   promptTooLongCount: number;
   lastPromptTooLongLine: number | null;
   errorPatterns: string[];
+  /** The assistant's own words (text blocks), newest last. */
+  assistantTexts: TextRecord[];
+  /** Sentences where the assistant stated a choice ("I'll use…", "instead of…"). */
+  decisions: string[];
+  /** Files the agent read or changed, most recent last (absolute paths as the tools saw them). */
+  filesTouched: string[];
+  /** Files the agent wrote or edited. */
+  filesChanged: string[];
+  backgroundTasks: BackgroundTask[];
   latencies: number[];
   sidechainResponses: number;
   parse: ParseStats;
@@ -192,6 +219,11 @@ export function createSessionState(): SessionState {
     promptTooLongCount: 0,
     lastPromptTooLongLine: null,
     errorPatterns: [],
+    assistantTexts: [],
+    decisions: [],
+    filesTouched: [],
+    filesChanged: [],
+    backgroundTasks: [],
     latencies: [],
     sidechainResponses: 0,
     parse: { lines: 0, badLines: 0, firstBadLine: null, nulLines: 0, oversizedLines: 0 },
@@ -206,6 +238,13 @@ export function getLiveResponses(state: SessionState): ResponseRecord[] {
 /** The newest main-chain response, streaming or finalized. */
 export function getLatestResponse(state: SessionState): ResponseRecord | null {
   return state.current ?? state.lastResponse;
+}
+
+/** Moves `item` to the end of a ring of distinct values. */
+export function touchBounded(ring: string[], item: string, max: number): void {
+  const i = ring.indexOf(item);
+  if (i >= 0) ring.splice(i, 1);
+  pushBounded(ring, item, max);
 }
 
 /** Appends to a ring, dropping the oldest entries beyond `max`. */

@@ -8,6 +8,7 @@
 import {
   LIMITS,
   pushBounded,
+  touchBounded,
   type CompactionRecord,
   type PendingToolCall,
   type ResponseRecord,
@@ -97,6 +98,104 @@ function readToolMeta(name: string, input: unknown): Record<string, string> | un
   return undefined;
 }
 
+/** A sentence where the assistant states a choice worth carrying into the next session. */
+const DECISION =
+  /\b(?:I'll|I will|we'll|we will|let's|going to)\s+(?:use|go with|switch|keep|avoid|stick with|replace)\b|\binstead of\b|\b(?:decided|chose|opted)\b|\bthe (?:fix|approach|root cause) (?:is|was|will be)\b/i;
+
+function foldAssistantText(
+  state: SessionState,
+  text: string,
+  line: number,
+  at: number | null,
+): void {
+  const last = state.assistantTexts[state.assistantTexts.length - 1];
+  // One response streams its text blocks as separate lines: keep them together.
+  if (last && state.current && last.line >= state.current.firstLine) {
+    last.text = truncate(`${last.text}\n${text}`, LIMITS.assistantTextChars);
+  } else {
+    pushBounded(
+      state.assistantTexts,
+      { line, text: truncate(text, LIMITS.assistantTextChars), at },
+      LIMITS.assistantTexts,
+    );
+  }
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const trimmed = sentence.trim().replace(/^[-*•\d.)\s]+/, '');
+    if (trimmed.length >= 20 && trimmed.length <= LIMITS.decisionChars && DECISION.test(trimmed)) {
+      touchBounded(state.decisions, trimmed, LIMITS.decisions);
+    }
+  }
+}
+
+const FILE_READERS = new Set(['Read', 'NotebookRead']);
+const FILE_WRITERS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+
+/** Files, background shells and subagents a tool call brings into play. */
+function foldToolTargets(
+  state: SessionState,
+  tool: string,
+  input: unknown,
+  id: string,
+  line: number,
+  at: number | null,
+): void {
+  if (!isObject(input)) return;
+  const file = input.file_path ?? input.notebook_path;
+  if (typeof file === 'string' && file.length > 0 && file.length < 1000) {
+    if (FILE_READERS.has(tool) || FILE_WRITERS.has(tool))
+      touchBounded(state.filesTouched, file, LIMITS.files);
+    if (FILE_WRITERS.has(tool)) touchBounded(state.filesChanged, file, LIMITS.files);
+  }
+  if (tool === 'Bash' && input.run_in_background === true && typeof input.command === 'string') {
+    pushBounded(
+      state.backgroundTasks,
+      {
+        id,
+        kind: 'shell',
+        description: truncate(input.command, 300),
+        startedAt: at,
+        line,
+        done: false,
+      },
+      LIMITS.backgroundTasks,
+    );
+  } else if (SUBAGENT_TOOLS.has(tool)) {
+    const description =
+      typeof input.description === 'string'
+        ? input.description
+        : typeof input.prompt === 'string'
+          ? input.prompt
+          : tool;
+    pushBounded(
+      state.backgroundTasks,
+      {
+        id,
+        kind: 'subagent',
+        description: truncate(description, 300),
+        startedAt: at,
+        line,
+        done: false,
+      },
+      LIMITS.backgroundTasks,
+    );
+  } else if ((tool === 'KillShell' || tool === 'KillBash') && typeof input.shell_id === 'string') {
+    const shell = state.backgroundTasks.find((t) => t.id === input.shell_id);
+    if (shell) shell.done = true;
+  }
+}
+
+/** Results finish subagents and tell background shells their ids. */
+function foldTaskResult(state: SessionState, toolUseId: string, text: string): void {
+  const task = state.backgroundTasks.find((t) => t.id === toolUseId);
+  if (!task) return;
+  if (task.kind === 'subagent') task.done = true;
+  else {
+    const shellId = /\bID:\s*([\w-]+)/i.exec(text)?.[1];
+    if (shellId) task.id = shellId;
+  }
+}
+
 function foldAssistant(
   state: SessionState,
   e: AssistantEntry,
@@ -143,8 +242,10 @@ function foldAssistant(
     state.appendedChars = 0;
   }
   if (e.model) state.model = e.model;
+  if (e.text.trim()) foldAssistantText(state, e.text, line, e.at);
   for (const use of e.toolUses) {
     state.current?.toolUseIds.push(use.id);
+    foldToolTargets(state, use.name, use.input, use.id, line, e.at);
     if (use.name === 'TodoWrite' && isObject(use.input)) {
       const todos = readTodos(use.input.todos);
       if (todos) state.todos = todos;
@@ -217,6 +318,7 @@ function foldUser(state: SessionState, e: UserEntry, line: number): void {
   }
   state.appendedChars += e.contentChars;
   for (const result of e.toolResults) {
+    foldTaskResult(state, result.toolUseId, result.text);
     const index = state.pendingTools.findIndex((p) => p.id === result.toolUseId);
     const pending = index >= 0 ? state.pendingTools.splice(index, 1)[0] : undefined;
     const tooLong = PROMPT_TOO_LONG.test(result.text);

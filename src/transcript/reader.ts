@@ -32,6 +32,8 @@ export type ReadOptions = {
   maxLineBytes?: number;
   /** Complete the streaming response at the end (one-shot reads of finished files). */
   finalize?: boolean;
+  /** Fold only lines 1…untilLine (the state as it was at that line). */
+  untilLine?: number;
 };
 
 export type ReadResult = {
@@ -47,7 +49,9 @@ export function createCursor(): TranscriptCursor {
 
 /** The per-line pipeline: parse (with recovery) → classify → fold. */
 function createLineFolder(state: SessionState, options: ReadOptions): LineHandler {
+  const until = options.untilLine ?? Infinity;
   return (text, line) => {
+    if (line > until) return;
     state.parse.lines = line;
     const parsed = parseLine(text);
     if (parsed.hadNul) state.parse.nulLines++;
@@ -181,7 +185,7 @@ export function readTranscript(
     finishTail(splitter);
     state.parse.oversizedLines += splitter.oversizedLines.length;
     // The line handler never sees skipped (oversized) lines: count them here too.
-    state.parse.lines = splitter.line;
+    state.parse.lines = Math.min(splitter.line, options.untilLine ?? Infinity);
     if (options.finalize) finalizeResponse(state, options.listener);
     return {
       cursor: {
@@ -237,7 +241,7 @@ export async function readCompressedTranscript(
   finishTail(splitter);
   state.parse.oversizedLines += splitter.oversizedLines.length;
   // The line handler never sees skipped (oversized) lines: count them here too.
-  state.parse.lines = splitter.line;
+  state.parse.lines = Math.min(splitter.line, options.untilLine ?? Infinity);
   if (options.finalize) finalizeResponse(state, options.listener);
   return state;
 }

@@ -1,0 +1,324 @@
+/**
+ * The checkpoint repository (seed 001 §5). Synchronous: hooks are short processes with nothing
+ * else to do. Numbers are assigned inside BEGIN IMMEDIATE, so they stay unique per session when
+ * many processes save at once; compression happens before the lock is taken.
+ * @module
+ */
+import type {
+  Checkpoint,
+  CheckpointDraft,
+  CheckpointSource,
+  CheckpointTrigger,
+} from '../core/checkpoint.ts';
+import type { CrashRisk } from '../core/risk.ts';
+import type { CrashSignals } from '../core/signals.ts';
+import { withWriteTransaction, type Database } from './database.ts';
+import { compressJson, decompressJson, type Compressed } from './serialize.ts';
+
+export type CheckpointSize = { uncompressed: number; compressed: number; compressionRatio: number };
+
+export type CheckpointSummary = {
+  id: string;
+  sessionId: string;
+  checkpointNumber: number;
+  createdAt: string;
+  triggeredBy: CheckpointTrigger;
+  crashRisk: CrashRisk;
+  progress: number;
+  operation: string | null;
+  contextWindowUsage: number | null;
+  messageCount: number | null;
+  toolCallCount: number | null;
+  size: CheckpointSize;
+  restoredAt: string | null;
+  cwd: string | null;
+  transcriptPath: string | null;
+  snapshotRef: string | null;
+};
+
+type Row = {
+  id: string;
+  session_id: string;
+  checkpoint_number: number;
+  created_at: string;
+  triggered_by: string;
+  conversation_state: Uint8Array;
+  task_state: Uint8Array;
+  file_state: Uint8Array;
+  tool_state: Uint8Array;
+  signals: Uint8Array;
+  user_preferences: Uint8Array | null;
+  crash_risk: string;
+  progress: number;
+  operation: string | null;
+  context_window_usage: number | null;
+  message_count: number | null;
+  tool_call_count: number | null;
+  uncompressed_size: number | null;
+  compressed_size: number | null;
+  compression_ratio: number | null;
+  restored_at: string | null;
+  source: string | null;
+  cwd: string | null;
+  transcript_path: string | null;
+  snapshot_ref: string | null;
+};
+
+const SUMMARY_COLUMNS = `id, session_id, checkpoint_number, created_at, triggered_by, crash_risk, progress, operation,
+  context_window_usage, message_count, tool_call_count, uncompressed_size, compressed_size, compression_ratio,
+  restored_at, cwd, transcript_path, snapshot_ref`;
+
+function toSummary(row: Row): CheckpointSummary {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    checkpointNumber: row.checkpoint_number,
+    createdAt: row.created_at,
+    triggeredBy: row.triggered_by as CheckpointTrigger,
+    crashRisk: row.crash_risk as CrashRisk,
+    progress: row.progress,
+    operation: row.operation,
+    contextWindowUsage: row.context_window_usage,
+    messageCount: row.message_count,
+    toolCallCount: row.tool_call_count,
+    size: {
+      uncompressed: row.uncompressed_size ?? 0,
+      compressed: row.compressed_size ?? 0,
+      compressionRatio: row.compression_ratio ?? 0,
+    },
+    restoredAt: row.restored_at,
+    cwd: row.cwd,
+    transcriptPath: row.transcript_path,
+    snapshotRef: row.snapshot_ref,
+  };
+}
+
+const EMPTY_SOURCE: CheckpointSource = {
+  transcriptPath: null,
+  transcriptLine: 0,
+  cwd: null,
+  model: null,
+  cliVersion: null,
+  contextTokens: 0,
+  compactThreshold: 0,
+  level: 'L0',
+  reason: null,
+};
+
+function toCheckpoint(row: Row): Checkpoint {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    checkpointNumber: row.checkpoint_number,
+    createdAt: row.created_at,
+    triggeredBy: row.triggered_by as CheckpointTrigger,
+    conversationState: decompressJson(row.conversation_state),
+    taskState: decompressJson(row.task_state),
+    fileState: decompressJson(row.file_state),
+    toolState: decompressJson(row.tool_state),
+    signals: decompressJson<CrashSignals>(row.signals),
+    userPreferences: row.user_preferences ? decompressJson(row.user_preferences) : {},
+    // Version-1 rows predate the source column.
+    source: row.source ? (JSON.parse(row.source) as CheckpointSource) : EMPTY_SOURCE,
+  };
+}
+
+type Sections = Record<
+  'conversation' | 'task' | 'file' | 'tool' | 'signals' | 'preferences',
+  Compressed
+>;
+
+function compressSections(draft: CheckpointDraft): { sections: Sections; size: CheckpointSize } {
+  const sections: Sections = {
+    conversation: compressJson(draft.conversationState),
+    task: compressJson(draft.taskState),
+    file: compressJson(draft.fileState),
+    tool: compressJson(draft.toolState),
+    signals: compressJson(draft.signals),
+    preferences: compressJson(draft.userPreferences),
+  };
+  let uncompressed = 0;
+  let compressed = 0;
+  for (const s of Object.values(sections)) {
+    uncompressed += s.uncompressed;
+    compressed += s.data.length;
+  }
+  return {
+    sections,
+    size: {
+      uncompressed,
+      compressed,
+      compressionRatio: compressed > 0 ? Math.round((uncompressed / compressed) * 100) / 100 : 0,
+    },
+  };
+}
+
+export class CheckpointRepository {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Stores the draft under the session's next number; returns the stored checkpoint. */
+  save(draft: CheckpointDraft): { checkpoint: Checkpoint; size: CheckpointSize } {
+    const { sections, size } = compressSections(draft);
+    const db = this.#db;
+    const checkpointNumber = withWriteTransaction(db, () => {
+      const next = db
+        .prepare(
+          'SELECT COALESCE(MAX(checkpoint_number), 0) + 1 AS next FROM checkpoints WHERE session_id = ?',
+        )
+        .get(draft.sessionId) as { next: number };
+      db.prepare(
+        `INSERT INTO checkpoints (id, session_id, checkpoint_number, created_at, triggered_by,
+           conversation_state, task_state, file_state, tool_state, signals, user_preferences,
+           crash_risk, progress, operation, context_window_usage, message_count, tool_call_count,
+           uncompressed_size, compressed_size, compression_ratio, source, cwd, transcript_path, snapshot_ref)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        draft.id,
+        draft.sessionId,
+        next.next,
+        draft.createdAt,
+        draft.triggeredBy,
+        sections.conversation.data,
+        sections.task.data,
+        sections.file.data,
+        sections.tool.data,
+        sections.signals.data,
+        sections.preferences.data,
+        draft.signals.crashRisk,
+        draft.taskState.progress,
+        draft.taskState.operation || null,
+        draft.signals.contextWindowUsage,
+        draft.signals.messageCount,
+        draft.signals.toolCallCount,
+        size.uncompressed,
+        size.compressed,
+        size.compressionRatio,
+        JSON.stringify(draft.source),
+        draft.source.cwd,
+        draft.source.transcriptPath,
+        draft.fileState.snapshot?.ref ?? null,
+      );
+      return next.next;
+    });
+    return { checkpoint: { ...draft, checkpointNumber }, size };
+  }
+
+  getById(id: string): Checkpoint | null {
+    const row = this.#db.prepare('SELECT * FROM checkpoints WHERE id = ?').get(id) as
+      Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  /** Ids starting with `prefix` (a CLI convenience: `shim show 3f2a`). */
+  findIdsByPrefix(prefix: string, limit = 5): string[] {
+    const rows = this.#db
+      .prepare(
+        'SELECT id FROM checkpoints WHERE id >= ? AND id < ? || char(1114111) ORDER BY id LIMIT ?',
+      )
+      .all(prefix, prefix, limit) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
+  getMostRecent(sessionId: string): Checkpoint | null {
+    const row = this.#db
+      .prepare(
+        'SELECT * FROM checkpoints WHERE session_id = ? ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1',
+      )
+      .get(sessionId) as Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  /** The newest checkpoint taken in `cwd`, across sessions. */
+  getMostRecentForCwd(cwd: string): Checkpoint | null {
+    const row = this.#db
+      .prepare(
+        'SELECT * FROM checkpoints WHERE cwd = ? ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1',
+      )
+      .get(cwd) as Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  getLatest(): Checkpoint | null {
+    const row = this.#db
+      .prepare('SELECT * FROM checkpoints ORDER BY created_at DESC LIMIT 1')
+      .get() as Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  listBySession(sessionId: string): CheckpointSummary[] {
+    return this.list({ sessionId, limit: 10_000 });
+  }
+
+  list(filter: { sessionId?: string; cwd?: string; limit?: number } = {}): CheckpointSummary[] {
+    const where: string[] = [];
+    const params: Array<string | number> = [];
+    if (filter.sessionId) {
+      where.push('session_id = ?');
+      params.push(filter.sessionId);
+    }
+    if (filter.cwd) {
+      where.push('cwd = ?');
+      params.push(filter.cwd);
+    }
+    params.push(filter.limit ?? 50);
+    const rows = this.#db
+      .prepare(
+        `SELECT ${SUMMARY_COLUMNS} FROM checkpoints ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY created_at DESC, checkpoint_number DESC LIMIT ?`,
+      )
+      .all(...params) as Row[];
+    return rows.map(toSummary);
+  }
+
+  count(): number {
+    return (this.#db.prepare('SELECT COUNT(*) AS n FROM checkpoints').get() as { n: number }).n;
+  }
+
+  markRestored(id: string, success: boolean, fidelity: number | null, at: string): void {
+    withWriteTransaction(this.#db, () => {
+      this.#db
+        .prepare(
+          'UPDATE checkpoints SET restored_at = ?, restore_success = ?, restore_fidelity = ? WHERE id = ?',
+        )
+        .run(at, success ? 1 : 0, fidelity, id);
+    });
+  }
+
+  /**
+   * Deletes checkpoints older than `retentionDays`, keeping each session's newest one so an
+   * old interrupted session can still be resumed. Returns the deleted ids and snapshot refs.
+   */
+  cleanup(
+    retentionDays: number,
+    now: number,
+  ): { deleted: number; ids: string[]; snapshotRefs: string[] } {
+    const cutoff = new Date(now - retentionDays * 86_400_000).toISOString();
+    const db = this.#db;
+    return withWriteTransaction(db, () => {
+      const doomed = db
+        .prepare(
+          `SELECT id, snapshot_ref FROM checkpoints c WHERE created_at < ?
+             AND id <> (SELECT id FROM checkpoints k WHERE k.session_id = c.session_id
+                        ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1)`,
+        )
+        .all(cutoff) as Array<{ id: string; snapshot_ref: string | null }>;
+      const deleteEvents = db.prepare('DELETE FROM resume_events WHERE checkpoint_id = ?');
+      const deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE id = ?');
+      for (const { id } of doomed) {
+        deleteEvents.run(id);
+        deleteCheckpoint.run(id);
+      }
+      db.prepare('DELETE FROM signal_history WHERE recorded_at < ?').run(cutoff);
+      db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
+      return {
+        deleted: doomed.length,
+        ids: doomed.map((d) => d.id),
+        snapshotRefs: doomed.flatMap((d) => (d.snapshot_ref ? [d.snapshot_ref] : [])),
+      };
+    });
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Opens shim's SQLite database for short-lived processes that write concurrently and may be
+ * killed at any moment: WAL, synchronous=FULL (an acknowledged checkpoint survives power loss
+ * too), a busy timeout, and write transactions that take the lock up front (BEGIN IMMEDIATE:
+ * deferred read-then-write transactions fail with SQLITE_BUSY under contention).
+ * @module
+ */
+import { DatabaseSync, type DatabaseSyncInstance } from '@photostructure/sqlite';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError } from '../core/errors.ts';
+import { ensureDir } from './home.ts';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.ts';
+
+export type Database = DatabaseSyncInstance;
+
+export const DATABASE_FILE = 'shim.db';
+const BUSY_TIMEOUT_MS = 10_000;
+
+export function getDatabasePath(home: string): string {
+  return join(home, DATABASE_FILE);
+}
+
+/** Runs `work` inside BEGIN IMMEDIATE … COMMIT, rolling back on any error. */
+export function withWriteTransaction<T>(db: Database, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export function getSchemaVersion(db: Database): number {
+  const table = db
+    .prepare(
+      "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
+    )
+    .get();
+  if (!table) return 0;
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_version').get() as {
+    version: number | null;
+  };
+  return row.version ?? 0;
+}
+
+/** Applies every migration above the database's version, each in its own transaction. */
+export function migrate(db: Database, upTo = LATEST_SCHEMA_VERSION): number {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+  );
+  let version = getSchemaVersion(db);
+  if (version > LATEST_SCHEMA_VERSION) {
+    throw new AppError(
+      'STORE_UNAVAILABLE',
+      `the database is at schema version ${version}, newer than this shim knows (${LATEST_SCHEMA_VERSION})`,
+      'upgrade shim, or point SHIM_HOME elsewhere',
+    );
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= version || migration.version > upTo) continue;
+    withWriteTransaction(db, () => {
+      // Another process may have migrated while this one waited for the lock.
+      if (getSchemaVersion(db) >= migration.version) return;
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(
+        migration.version,
+        new Date().toISOString(),
+      );
+    });
+    version = migration.version;
+  }
+  return version;
+}
+
+export type OpenOptions = { migrateTo?: number; readOnly?: boolean };
+
+/** Opens (creating if needed) SHIM_HOME/shim.db, owner-only, migrated to the latest schema. */
+export function openDatabase(home: string, options: OpenOptions = {}): Database {
+  ensureDir(home);
+  const path = getDatabasePath(home);
+  let db: Database;
+  try {
+    db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, readOnly: options.readOnly ?? false });
+  } catch (error) {
+    throw new AppError(
+      'STORE_UNAVAILABLE',
+      `cannot open the database ${path}: ${(error as Error).message}`,
+      'check that SHIM_HOME is writable',
+      { cause: error },
+    );
+  }
+  try {
+    if (!options.readOnly) {
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = FULL');
+      db.exec('PRAGMA foreign_keys = ON');
+      migrate(db, options.migrateTo);
+      restrictPermissions(path);
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof AppError) throw error;
+    throw new AppError(
+      'STORE_UNAVAILABLE',
+      `cannot prepare the database ${path}: ${(error as Error).message}`,
+      'if it is corrupt, move it aside; shim will start a new one',
+      { cause: error },
+    );
+  }
+}
+
+function restrictPermissions(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch {
+      // -wal / -shm may not exist yet; they inherit the umask of the creating process
+    }
+  }
+}

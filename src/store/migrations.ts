@@ -1,0 +1,100 @@
+/**
+ * Forward-only schema migrations. Version 1 is the seed 001 §2.1 schema exactly; later versions
+ * add what shim needs. Each runs in its own transaction and records itself in schema_version.
+ * @module
+ */
+
+export type Migration = { version: number; description: string; sql: string };
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'seed 001 schema: checkpoints, resume_events, signal_history',
+    sql: `
+CREATE TABLE IF NOT EXISTS checkpoints (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  checkpoint_number INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  triggered_by TEXT NOT NULL,
+  conversation_state TEXT NOT NULL,
+  task_state TEXT NOT NULL,
+  file_state TEXT NOT NULL,
+  tool_state TEXT NOT NULL,
+  signals TEXT NOT NULL,
+  user_preferences TEXT,
+  crash_risk TEXT NOT NULL,
+  progress REAL NOT NULL,
+  operation TEXT,
+  context_window_usage REAL,
+  message_count INTEGER,
+  tool_call_count INTEGER,
+  uncompressed_size INTEGER,
+  compressed_size INTEGER,
+  compression_ratio REAL,
+  restored_at TEXT,
+  restore_success BOOLEAN,
+  restore_fidelity REAL,
+  UNIQUE(session_id, checkpoint_number)
+);
+CREATE INDEX IF NOT EXISTS idx_checkpoints_session ON checkpoints(session_id, created_at DESC);
+CREATE INDEX IF NOT EXISTS idx_checkpoints_risk ON checkpoints(crash_risk, created_at DESC);
+CREATE INDEX IF NOT EXISTS idx_checkpoints_unrestored ON checkpoints(session_id, created_at DESC) WHERE restored_at IS NULL;
+CREATE TABLE IF NOT EXISTS resume_events (
+  id TEXT PRIMARY KEY,
+  checkpoint_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  restored_at TEXT NOT NULL,
+  interruption_reason TEXT NOT NULL,
+  time_since_checkpoint INTEGER NOT NULL,
+  resume_confidence REAL NOT NULL,
+  user_confirmed BOOLEAN,
+  success BOOLEAN,
+  fidelity_score REAL,
+  notes TEXT,
+  FOREIGN KEY (checkpoint_id) REFERENCES checkpoints(id)
+);
+CREATE TABLE IF NOT EXISTS signal_history (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  signals TEXT NOT NULL,
+  crash_risk TEXT NOT NULL
+);`,
+  },
+  {
+    version: 2,
+    description: 'where a checkpoint came from, sessions, the event log',
+    sql: `
+ALTER TABLE checkpoints ADD COLUMN source TEXT;
+ALTER TABLE checkpoints ADD COLUMN cwd TEXT;
+ALTER TABLE checkpoints ADD COLUMN transcript_path TEXT;
+ALTER TABLE checkpoints ADD COLUMN snapshot_ref TEXT;
+CREATE INDEX IF NOT EXISTS idx_checkpoints_cwd ON checkpoints(cwd, created_at DESC);
+CREATE INDEX IF NOT EXISTS idx_checkpoints_created ON checkpoints(created_at DESC);
+CREATE INDEX IF NOT EXISTS idx_resume_events_checkpoint ON resume_events(checkpoint_id);
+CREATE INDEX IF NOT EXISTS idx_signal_history_session ON signal_history(session_id, recorded_at DESC);
+CREATE TABLE IF NOT EXISTS sessions (
+  session_id TEXT PRIMARY KEY,
+  transcript_path TEXT,
+  cwd TEXT,
+  started_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL,
+  ended_at TEXT,
+  end_reason TEXT,
+  cli_version TEXT,
+  model TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_sessions_cwd ON sessions(cwd, last_seen_at DESC);
+CREATE TABLE IF NOT EXISTS events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  session_id TEXT,
+  kind TEXT NOT NULL,
+  data TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_events_session ON events(session_id, id);`,
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

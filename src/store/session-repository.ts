@@ -1,0 +1,99 @@
+/** What the store knows about sessions: when they were seen, and whether they ended cleanly. */
+import { withWriteTransaction, type Database } from './database.ts';
+
+export type SessionRecord = {
+  sessionId: string;
+  transcriptPath: string | null;
+  cwd: string | null;
+  startedAt: string;
+  lastSeenAt: string;
+  endedAt: string | null;
+  endReason: string | null;
+  cliVersion: string | null;
+  model: string | null;
+};
+
+type Row = {
+  session_id: string;
+  transcript_path: string | null;
+  cwd: string | null;
+  started_at: string;
+  last_seen_at: string;
+  ended_at: string | null;
+  end_reason: string | null;
+  cli_version: string | null;
+  model: string | null;
+};
+
+const toRecord = (r: Row): SessionRecord => ({
+  sessionId: r.session_id,
+  transcriptPath: r.transcript_path,
+  cwd: r.cwd,
+  startedAt: r.started_at,
+  lastSeenAt: r.last_seen_at,
+  endedAt: r.ended_at,
+  endReason: r.end_reason,
+  cliVersion: r.cli_version,
+  model: r.model,
+});
+
+export class SessionRepository {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Records that a session was seen (creating it on first sight); keeps known fields. */
+  touch(
+    session: {
+      sessionId: string;
+      transcriptPath?: string | null;
+      cwd?: string | null;
+      cliVersion?: string | null;
+      model?: string | null;
+    },
+    at: string,
+  ): void {
+    withWriteTransaction(this.#db, () => {
+      this.#db
+        .prepare(
+          `INSERT INTO sessions (session_id, transcript_path, cwd, started_at, last_seen_at, cli_version, model)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT(session_id) DO UPDATE SET
+             last_seen_at = excluded.last_seen_at,
+             transcript_path = COALESCE(excluded.transcript_path, transcript_path),
+             cwd = COALESCE(excluded.cwd, cwd),
+             cli_version = COALESCE(excluded.cli_version, cli_version),
+             model = COALESCE(excluded.model, model)`,
+        )
+        .run(
+          session.sessionId,
+          session.transcriptPath ?? null,
+          session.cwd ?? null,
+          at,
+          at,
+          session.cliVersion ?? null,
+          session.model ?? null,
+        );
+    });
+  }
+
+  /** Records a clean end (Claude Code's SessionEnd reason). */
+  end(sessionId: string, reason: string, at: string): void {
+    withWriteTransaction(this.#db, () => {
+      this.#db
+        .prepare(
+          `INSERT INTO sessions (session_id, started_at, last_seen_at, ended_at, end_reason) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(session_id) DO UPDATE SET ended_at = excluded.ended_at, end_reason = excluded.end_reason, last_seen_at = excluded.last_seen_at`,
+        )
+        .run(sessionId, at, at, at, reason);
+    });
+  }
+
+  get(sessionId: string): SessionRecord | null {
+    const row = this.#db.prepare('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as
+      Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+}
