@@ -176,16 +176,17 @@ function limitList(items: readonly string[], max: number, chars: number): string
   return items.slice(-max).map((s) => truncate(s, chars));
 }
 
-/** Cuts a string to at most `bytes` UTF-8 bytes, on a character boundary. */
+/** Cuts a string to at most `bytes` UTF-8 bytes (marker included), on a character boundary. */
 export function truncateBytes(text: string, bytes: number): string {
-  const encoder = new TextEncoder();
-  if (encoder.encode(text).length <= bytes) return text;
+  const encoded = new TextEncoder().encode(text);
+  if (encoded.length <= bytes) return text;
   const marker = '\n… (truncated)';
-  let end = Math.min(text.length, bytes);
-  while (end > 0 && encoder.encode(text.slice(0, end)).length + marker.length > bytes) {
-    end = Math.floor(end * 0.9);
-  }
-  return text.slice(0, end) + marker;
+  const budget = bytes - new TextEncoder().encode(marker).length;
+  if (budget <= 0) return '';
+  let end = budget;
+  // Back up over UTF-8 continuation bytes (10xxxxxx) so no character is split.
+  while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
+  return new TextDecoder().decode(encoded.subarray(0, end)) + marker;
 }
 
 /** Returns a copy of `checkpoint` within every limit (the newest items win where lists are cut). */
