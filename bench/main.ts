@@ -17,6 +17,7 @@ import {
   type RiskScore,
 } from '../src/core/evaluate.ts';
 import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
+import { runCheckpointBench } from './checkpoints.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
 import { fixturePath, listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
 
@@ -189,6 +190,9 @@ async function main(): Promise<void> {
   );
   results.risk = { ...risk, ...rates };
   results.forecast = forecast;
+
+  process.stdout.write('\n');
+  await runCheckpointBench(report, results);
 
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'results.json'), JSON.stringify(results, null, 2));

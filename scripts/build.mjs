@@ -17,6 +17,8 @@ await build({
     js: "#!/usr/bin/env node\nimport { createRequire as __shimCreateRequire } from 'node:module';\nconst require = __shimCreateRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
+  // Native addons find their prebuilt binaries relative to their own package: never bundle them.
+  external: ['@photostructure/sqlite', '@secretlint/*'],
   legalComments: 'none',
   logLevel: 'warning',
 });

@@ -5,6 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { runWithErrorBoundary } from './error-boundary.ts';
+import type { CheckpointOptions } from './commands/checkpoint.ts';
 import { getVersion } from './version.ts';
 
 const program = new Command('shim')
@@ -73,6 +74,103 @@ responses of an auto compaction, and how far off the turns-to-compact forecast w
   .action((transcript: string, options: { json?: boolean; history: boolean; evaluate?: boolean }) =>
     runWithErrorBoundary(async () =>
       (await import('./commands/replay.ts')).runReplay(transcript, options),
+    ),
+  );
+
+program
+  .command('checkpoint')
+  .description('save the state of a session now: tasks, requests, files, git snapshot, signals')
+  .option(
+    '-t, --transcript <file>',
+    'the session transcript (default: the latest session of this directory)',
+  )
+  .option('-s, --session <id>', 'a session id to look up under ~/.claude/projects')
+  .option('--until-line <n>', "use only the transcript's first N lines (the state as it was then)")
+  .option('-r, --reason <text>', 'why this checkpoint was taken (kept with it)')
+  .option('--trigger <name>', 'what triggered it', 'user_requested')
+  .option('--no-snapshot', 'do not snapshot uncommitted work under refs/shim/snapshots/')
+  .option('--json', 'print {"checkpointId","sessionId","size":{…}} for scripts')
+  .addHelpText(
+    'after',
+    `
+Secrets (API keys, tokens, private keys, passwords in URLs, .env values) are redacted before
+anything is stored. The git snapshot never touches your branch, index or working tree.
+
+Examples:
+  shim checkpoint --reason "before the big refactor"
+  shim checkpoint --transcript session.jsonl --until-line 400 --json`,
+  )
+  .action((options: CheckpointOptions) =>
+    runWithErrorBoundary(async () =>
+      (await import('./commands/checkpoint.ts')).runCheckpoint(options),
+    ),
+  );
+
+program
+  .command('list')
+  .description('list checkpoints, newest first')
+  .option('-s, --session <id>', 'only this session')
+  .option('--cwd <dir>', 'only sessions that worked in this directory')
+  .option('-n, --limit <n>', 'how many', '20')
+  .option('--json', 'print them as JSON')
+  .action((options: { session?: string; cwd?: string; limit: string; json?: boolean }) =>
+    runWithErrorBoundary(async () => (await import('./commands/list.ts')).runList(options)),
+  );
+
+program
+  .command('show')
+  .description('show one checkpoint (an id or a unique prefix of one)')
+  .argument('<id>', 'checkpoint id or prefix (see `shim list`)')
+  .option('--json', 'the whole checkpoint as JSON')
+  .action((id: string, options: { json?: boolean }) =>
+    runWithErrorBoundary(async () => (await import('./commands/show.ts')).runShow(id, options)),
+  );
+
+program
+  .command('resume')
+  .description(
+    'decide whether to resume, and print the prompt that carries the work into a new session',
+  )
+  .option('-s, --session <id>', 'resume this session (default: the newest checkpoint)')
+  .option('--print', 'print only the resume prompt (markdown) to stdout')
+  .option('--json', 'the detection and the prompt as JSON')
+  .action((options: { session?: string; print?: boolean; json?: boolean }) =>
+    runWithErrorBoundary(async () => (await import('./commands/resume.ts')).runResume(options)),
+  );
+
+program
+  .command('handoff')
+  .description('write a handoff document (markdown with front-matter) for the newest checkpoint')
+  .option('-s, --session <id>', 'this session (default: the newest checkpoint)')
+  .option('-o, --out <file>', 'also write it here')
+  .option('--print', 'print the document to stdout')
+  .action((options: { session?: string; out?: string; print?: boolean }) =>
+    runWithErrorBoundary(async () => (await import('./commands/handoff.ts')).runHandoff(options)),
+  );
+
+program
+  .command('gc')
+  .description(
+    'delete old checkpoints (each session keeps its newest), their git snapshot refs and stale caches',
+  )
+  .option('--retention-days <n>', 'keep checkpoints newer than this', '30')
+  .option('--json', 'print what was deleted as JSON')
+  .action((options: { retentionDays: string; json?: boolean }) =>
+    runWithErrorBoundary(async () => (await import('./commands/gc.ts')).runGc(options)),
+  );
+
+program
+  .command('restore-files')
+  .description(
+    "bring a checkpoint's git snapshot back into a new branch or worktree (never over your work)",
+  )
+  .argument('<checkpoint>', 'checkpoint id or prefix')
+  .option('-b, --branch <name>', 'the new branch (default: shim/restore-<id>)')
+  .option('-w, --worktree <path>', 'check it out in a new worktree at this path instead')
+  .option('--json', 'print the result as JSON')
+  .action((id: string, options: { branch?: string; worktree?: string; json?: boolean }) =>
+    runWithErrorBoundary(async () =>
+      (await import('./commands/restore-files.ts')).runRestoreFiles(id, options),
     ),
   );
 

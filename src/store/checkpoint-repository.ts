@@ -244,7 +244,7 @@ export class CheckpointRepository {
 
   getLatest(): Checkpoint | null {
     const row = this.#db
-      .prepare('SELECT * FROM checkpoints ORDER BY created_at DESC LIMIT 1')
+      .prepare('SELECT * FROM checkpoints ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1')
       .get() as Row | undefined;
     return row ? toCheckpoint(row) : null;
   }
@@ -274,6 +274,12 @@ export class CheckpointRepository {
     return rows.map(toSummary);
   }
 
+  getRestoredAt(id: string): string | null {
+    const row = this.#db.prepare('SELECT restored_at FROM checkpoints WHERE id = ?').get(id) as
+      { restored_at: string | null } | undefined;
+    return row?.restored_at ?? null;
+  }
+
   count(): number {
     return (this.#db.prepare('SELECT COUNT(*) AS n FROM checkpoints').get() as { n: number }).n;
   }
@@ -290,22 +296,26 @@ export class CheckpointRepository {
 
   /**
    * Deletes checkpoints older than `retentionDays`, keeping each session's newest one so an
-   * old interrupted session can still be resumed. Returns the deleted ids and snapshot refs.
+   * old interrupted session can still be resumed. Returns the deleted ids and the snapshot refs to delete.
    */
   cleanup(
     retentionDays: number,
     now: number,
-  ): { deleted: number; ids: string[]; snapshotRefs: string[] } {
+  ): {
+    deleted: number;
+    ids: string[];
+    snapshots: Array<{ checkpointId: string; cwd: string | null; ref: string }>;
+  } {
     const cutoff = new Date(now - retentionDays * 86_400_000).toISOString();
     const db = this.#db;
     return withWriteTransaction(db, () => {
       const doomed = db
         .prepare(
-          `SELECT id, snapshot_ref FROM checkpoints c WHERE created_at < ?
+          `SELECT id, snapshot_ref, cwd FROM checkpoints c WHERE created_at < ?
              AND id <> (SELECT id FROM checkpoints k WHERE k.session_id = c.session_id
                         ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1)`,
         )
-        .all(cutoff) as Array<{ id: string; snapshot_ref: string | null }>;
+        .all(cutoff) as Array<{ id: string; snapshot_ref: string | null; cwd: string | null }>;
       const deleteEvents = db.prepare('DELETE FROM resume_events WHERE checkpoint_id = ?');
       const deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE id = ?');
       for (const { id } of doomed) {
@@ -317,7 +327,9 @@ export class CheckpointRepository {
       return {
         deleted: doomed.length,
         ids: doomed.map((d) => d.id),
-        snapshotRefs: doomed.flatMap((d) => (d.snapshot_ref ? [d.snapshot_ref] : [])),
+        snapshots: doomed.flatMap((d) =>
+          d.snapshot_ref ? [{ checkpointId: d.id, cwd: d.cwd, ref: d.snapshot_ref }] : [],
+        ),
       };
     });
   }

@@ -1,0 +1,162 @@
+/**
+ * Taking a checkpoint: read the session, assess it, capture git (a snapshot under a hidden
+ * ref, never touching the user's branch, index or tree), build, redact, limit, validate, store.
+ * One use case for the CLI, the hooks and the MCP server.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { assessSession, type Assessment } from '../core/assess.ts';
+import { buildCheckpoint, type GitFacts } from '../core/build-checkpoint.ts';
+import {
+  applyCheckpointLimits,
+  validateCheckpoint,
+  type Checkpoint,
+  type CheckpointTrigger,
+} from '../core/checkpoint.ts';
+import { AppError } from '../core/errors.ts';
+import type { SessionState } from '../core/session.ts';
+import { truncate } from '../core/truncate.ts';
+import { captureGitState } from '../capture/git.ts';
+import { redactValue } from '../redact/redact.ts';
+import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
+import { loadConfig } from '../store/config.ts';
+import { openDatabase, type Database } from '../store/database.ts';
+import type { Env } from '../store/home.ts';
+import { SessionRepository } from '../store/session-repository.ts';
+import { readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import { isCompressed } from './replay.ts';
+import { getHistorySamples, loadSessionState, resolveTranscriptPath } from './status.ts';
+
+export type CheckpointRequest = {
+  transcript?: string;
+  sessionId?: string;
+  /** Build from the transcript's first N lines only (the state as it was then). */
+  untilLine?: number;
+  cwd: string;
+  env: Env;
+  home: string;
+  now: number;
+  trigger: CheckpointTrigger;
+  reason?: string | null;
+  /** Take a git snapshot of uncommitted work (default true). */
+  snapshot?: boolean;
+  /** An open database to reuse (hooks); otherwise one is opened and closed. */
+  db?: Database;
+};
+
+export type CheckpointResult = {
+  checkpoint: Checkpoint;
+  size: CheckpointSize;
+  assessment: Assessment;
+  redactions: number;
+  durationMs: number;
+};
+
+async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
+  if (request.untilLine === undefined) return loadSessionState(path, request.home);
+  const options = { untilLine: request.untilLine };
+  if (isCompressed(path)) return readCompressedTranscript(path, options);
+  return readTranscript(path, null, options).cursor.state;
+}
+
+function isDirectory(path: string | null): path is string {
+  if (!path) return false;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Project instructions a fresh session should keep honouring. */
+function readCustomInstructions(root: string | null): string | null {
+  if (!root) return null;
+  for (const name of ['CLAUDE.md', '.claude/CLAUDE.md']) {
+    const path = join(root, name);
+    if (!existsSync(path)) continue;
+    try {
+      return truncate(readFileSync(path, 'utf8'), 2000);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+export async function createCheckpoint(request: CheckpointRequest): Promise<CheckpointResult> {
+  const started = performance.now();
+  const path = resolveTranscriptPath(request);
+  const state = await readState(path, request);
+  if (state.sessionId === null && state.turns === 0 && state.promptCount === 0) {
+    throw new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `${path} has no Claude Code conversation${request.untilLine !== undefined ? ` in its first ${request.untilLine} lines` : ''} to checkpoint`,
+      'pass a session transcript with at least one prompt or response',
+    );
+  }
+  const config = await loadConfig(request.home);
+  const assessment = assessSession(state, {
+    env: request.env,
+    history: getHistorySamples(request.home, request.env, config),
+    now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
+    levels: config.levels,
+    risk: config.risk,
+  });
+  const id = randomUUID();
+  // The session's own directory when it exists here; a transcript from elsewhere has no tree.
+  const workTree = state.cwd === null ? request.cwd : isDirectory(state.cwd) ? state.cwd : null;
+  const git: GitFacts | null = workTree
+    ? captureGitState(
+        workTree,
+        request.snapshot === false ? {} : { snapshot: { checkpointId: id } },
+      )
+    : null;
+  const draft = buildCheckpoint({
+    id,
+    sessionId:
+      state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, ''),
+    createdAt: new Date(request.now).toISOString(),
+    trigger: request.trigger,
+    reason: request.reason ?? null,
+    state,
+    assessment,
+    git,
+    transcriptPath: path,
+    customInstructions: readCustomInstructions(git?.repoRoot ?? workTree),
+  });
+  const redacted = await redactValue(draft);
+  const limited = applyCheckpointLimits(redacted.value);
+  const validation = validateCheckpoint(limited);
+  if (!validation.valid) {
+    throw new AppError(
+      'CHECKPOINT_INVALID',
+      `the checkpoint failed validation: ${validation.errors.join('; ')}`,
+      'this is a bug in shim; please report it with the transcript',
+    );
+  }
+  const db = request.db ?? openDatabase(request.home);
+  try {
+    const stored = new CheckpointRepository(db).save(limited);
+    new SessionRepository(db).touch(
+      {
+        sessionId: limited.sessionId,
+        transcriptPath: path,
+        cwd: state.cwd,
+        cliVersion: state.cliVersion,
+        model: state.model,
+      },
+      limited.createdAt,
+    );
+    return {
+      checkpoint: stored.checkpoint,
+      size: stored.size,
+      assessment,
+      redactions: redacted.findings,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    if (!request.db) db.close();
+  }
+}

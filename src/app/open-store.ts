@@ -1,0 +1,29 @@
+/** Opens the store for a command and always closes it. */
+import { CheckpointRepository } from '../store/checkpoint-repository.ts';
+import { openDatabase, type Database } from '../store/database.ts';
+import { ResumeRepository } from '../store/resume-repository.ts';
+import { SessionRepository } from '../store/session-repository.ts';
+
+export type Store = {
+  db: Database;
+  checkpoints: CheckpointRepository;
+  sessions: SessionRepository;
+  resumes: ResumeRepository;
+};
+
+export async function withStore<T>(
+  home: string,
+  work: (store: Store) => T | Promise<T>,
+): Promise<T> {
+  const db = openDatabase(home);
+  try {
+    return await work({
+      db,
+      checkpoints: new CheckpointRepository(db),
+      sessions: new SessionRepository(db),
+      resumes: new ResumeRepository(db),
+    });
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,78 @@
+import { createCheckpoint } from '../../app/create-checkpoint.ts';
+import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../../core/checkpoint.ts';
+import { AppError } from '../../core/errors.ts';
+import { getShimHome } from '../../store/home.ts';
+import { bold, dim } from '../format/text.ts';
+import { formatBytes } from '../format/units.ts';
+
+export type CheckpointOptions = {
+  transcript?: string;
+  session?: string;
+  untilLine?: string;
+  reason?: string;
+  trigger: string;
+  snapshot: boolean;
+  json?: boolean;
+};
+
+function parseUntilLine(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new AppError(
+      'USAGE',
+      `--until-line must be a line number ≥ 1, got "${value}"`,
+      'e.g. --until-line 200',
+    );
+  return n;
+}
+
+export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
+  if (!(CHECKPOINT_TRIGGERS as readonly string[]).includes(options.trigger)) {
+    throw new AppError(
+      'USAGE',
+      `unknown trigger "${options.trigger}"`,
+      `one of: ${CHECKPOINT_TRIGGERS.join(', ')}`,
+    );
+  }
+  const untilLine = parseUntilLine(options.untilLine);
+  const result = await createCheckpoint({
+    ...(options.transcript !== undefined ? { transcript: options.transcript } : {}),
+    ...(options.session !== undefined ? { sessionId: options.session } : {}),
+    ...(untilLine !== undefined ? { untilLine } : {}),
+    cwd: process.cwd(),
+    env: process.env,
+    home: getShimHome(),
+    now: Date.now(),
+    trigger: options.trigger as CheckpointTrigger,
+    reason: options.reason ?? null,
+    snapshot: options.snapshot,
+  });
+  const { checkpoint, size } = result;
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        checkpointId: checkpoint.id,
+        sessionId: checkpoint.sessionId,
+        checkpointNumber: checkpoint.checkpointNumber,
+        size,
+        snapshotRef: checkpoint.fileState.snapshot?.ref ?? null,
+        redactions: result.redactions,
+        durationMs: Math.round(result.durationMs),
+      })}\n`,
+    );
+    return;
+  }
+  const lines = [
+    `${bold(`checkpoint #${checkpoint.checkpointNumber}`)} of session ${checkpoint.sessionId.slice(0, 8)} saved: ${checkpoint.id}`,
+    `  ${formatBytes(size.compressed)} compressed (${size.compressionRatio}× of ${formatBytes(size.uncompressed)}) · ${Math.round(result.durationMs)} ms` +
+      (result.redactions > 0
+        ? ` · ${result.redactions} secret${result.redactions === 1 ? '' : 's'} redacted`
+        : ''),
+    `  ${checkpoint.taskState.items.length > 0 ? `tasks ${checkpoint.taskState.completedSteps.length}/${checkpoint.taskState.items.length} done · ` : ''}context ${result.assessment.percent}% of auto-compact (${result.assessment.level})`,
+    checkpoint.fileState.snapshot
+      ? `  git snapshot ${checkpoint.fileState.snapshot.ref} (restore with \`shim restore-files ${checkpoint.id.slice(0, 8)}\`)`
+      : dim('  no git snapshot (not in a git repository, or nothing to snapshot)'),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,40 @@
+import { withStore } from '../../app/open-store.ts';
+import { findCheckpoint } from '../../app/find-checkpoint.ts';
+import { restoreSnapshot } from '../../capture/git.ts';
+import { AppError } from '../../core/errors.ts';
+import { getShimHome } from '../../store/home.ts';
+
+export async function runRestoreFiles(
+  id: string,
+  options: { branch?: string; worktree?: string; json?: boolean },
+): Promise<void> {
+  const checkpoint = await withStore(getShimHome(), ({ checkpoints }) =>
+    findCheckpoint(checkpoints, id),
+  );
+  const { snapshot, repoRoot } = checkpoint.fileState;
+  if (!snapshot || !repoRoot) {
+    throw new AppError(
+      'CHECKPOINT_NOT_FOUND',
+      `checkpoint ${checkpoint.id.slice(0, 8)} has no git snapshot (it was taken outside a git repository, or with --no-snapshot)`,
+      '`shim show` lists the files it recorded',
+    );
+  }
+  const target = {
+    ...(options.branch ? { branch: options.branch } : {}),
+    ...(options.worktree ? { worktree: options.worktree } : {}),
+  };
+  const result = restoreSnapshot(repoRoot, snapshot.ref, target);
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({ checkpointId: checkpoint.id, ...result }, null, 2)}\n`,
+    );
+    return;
+  }
+  const where = result.worktree
+    ? `worktree ${result.worktree} (branch ${result.branch})`
+    : `branch ${result.branch}`;
+  process.stdout.write(
+    `restored the files of checkpoint #${checkpoint.checkpointNumber} (${checkpoint.id.slice(0, 8)}) into ${where} at ${result.commit.slice(0, 12)}\n` +
+      `your current branch and working tree were not touched${result.worktree ? '' : `; look with \`git switch ${result.branch}\` after committing or stashing your work`}\n`,
+  );
+}

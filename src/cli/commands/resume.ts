@@ -1,0 +1,39 @@
+import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
+import { withStore } from '../../app/open-store.ts';
+import { planResume } from '../../app/plan-resume.ts';
+import { renderResumePrompt } from '../../core/resume-prompt.ts';
+import { getShimHome } from '../../store/home.ts';
+import { bold, dim } from '../format/text.ts';
+
+export async function runResume(options: {
+  session?: string;
+  print?: boolean;
+  json?: boolean;
+}): Promise<void> {
+  const home = getShimHome();
+  const plan = await withStore(home, (store) =>
+    planResume(store, findLatestCheckpoint(store.checkpoints, options.session), home, Date.now()),
+  );
+  const prompt = renderResumePrompt(plan.checkpoint, plan.detection);
+  if (options.print) {
+    process.stdout.write(`${prompt}\n`);
+    return;
+  }
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({ checkpointId: plan.checkpoint.id, sessionId: plan.checkpoint.sessionId, detection: plan.detection, prompt }, null, 2)}\n`,
+    );
+    return;
+  }
+  const d = plan.detection;
+  process.stdout.write(
+    [
+      `${bold(d.shouldResume ? 'resume recommended' : 'no resume needed')} · ${d.interruptionReason} · confidence ${Math.round(d.confidence * 100)}%`,
+      `  ${d.explanation}`,
+      `  checkpoint #${plan.checkpoint.checkpointNumber} (${plan.checkpoint.id.slice(0, 8)}) of session ${plan.checkpoint.sessionId.slice(0, 8)}, taken ${plan.checkpoint.createdAt}`,
+      dim(
+        `  print the prompt with \`shim resume --print${options.session ? ` --session ${options.session}` : ''}\` (${prompt.length} characters, ~${Math.ceil(prompt.length / 4)} tokens)`,
+      ),
+    ].join('\n') + '\n',
+  );
+}

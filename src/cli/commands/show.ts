@@ -1,0 +1,18 @@
+import { findCheckpoint } from '../../app/find-checkpoint.ts';
+import { withStore } from '../../app/open-store.ts';
+import { planResume } from '../../app/plan-resume.ts';
+import { renderHandoff } from '../../core/handoff.ts';
+import { getShimHome } from '../../store/home.ts';
+
+export async function runShow(id: string, options: { json?: boolean }): Promise<void> {
+  const home = getShimHome();
+  const result = await withStore(home, async (store) => {
+    const checkpoint = findCheckpoint(store.checkpoints, id);
+    return options.json
+      ? { checkpoint, plan: null }
+      : { checkpoint, plan: await planResume(store, checkpoint, home, Date.now()) };
+  });
+  if (options.json) process.stdout.write(`${JSON.stringify(result.checkpoint, null, 2)}\n`);
+  else
+    process.stdout.write(`${renderHandoff(result.checkpoint, result.plan?.detection ?? null)}\n`);
+}

@@ -1,0 +1,52 @@
+/**
+ * The resume prompt (seed 000 §3.2): markdown injected into a fresh session so the agent carries
+ * on without asking. The seed's sections (situation, progress, context, next steps, files, tools,
+ * blockers) plus what Claude Code's own compaction summary carries and more: the user's requests
+ * verbatim, the exact task list, pending operations, the snapshot to restore, recent failures,
+ * and explicit instructions to continue rather than restart.
+ *
+ * Bounded by `maxChars` (default 24,000 ≈ 6,000 tokens): the least important sections shrink
+ * first (recent messages, tool calls, the diff); the requests and the task list are kept.
+ * @module
+ */
+import type { Checkpoint } from './checkpoint.ts';
+import type { ResumeDetection } from './resume.ts';
+import { buildSections, renderWithinBudget, type LayoutGroup } from './resume-sections.ts';
+
+export const DEFAULT_RESUME_PROMPT_MAX_CHARS = 24_000;
+/** Diff characters shown in the prompt: the agent can run `git diff` for the rest. */
+export const RESUME_PROMPT_DIFF_CHARS = 3_000;
+
+export type ResumePromptOptions = { maxChars?: number };
+
+/** Instructions first and last, then what to act on, then what explains it. */
+export const RESUME_PROMPT_LAYOUT: readonly LayoutGroup[] = [
+  { heading: null, ids: ['situation'] },
+  { heading: 'How to continue', ids: ['instructions'] },
+  { heading: 'What the user asked', ids: ['requests'] },
+  { heading: 'Tasks', ids: ['tasks'] },
+  { heading: 'Pending operations: check these first', ids: ['pending'] },
+  { heading: 'Blockers', ids: ['blockers'] },
+  { heading: 'Next steps', ids: ['nextSteps'] },
+  { heading: 'Where the work stands', ids: ['summary', 'done'] },
+  { heading: 'Key decisions', ids: ['decisions'] },
+  { heading: 'Files', ids: ['snapshot', 'files', 'diff'] },
+  { heading: 'User preferences', ids: ['preferences'] },
+  { heading: 'Recent tool activity', ids: ['toolErrors', 'toolSessions', 'toolCalls'] },
+  { heading: 'Recent messages', ids: ['messages'] },
+  { heading: null, ids: ['closing'] },
+];
+
+export function renderResumePrompt(
+  checkpoint: Checkpoint,
+  detection: ResumeDetection | null,
+  options?: ResumePromptOptions,
+): string {
+  return renderWithinBudget({
+    head: `# Resuming interrupted work (shim checkpoint #${checkpoint.checkpointNumber})`,
+    layout: RESUME_PROMPT_LAYOUT,
+    sections: buildSections(checkpoint, detection, { diffChars: RESUME_PROMPT_DIFF_CHARS }),
+    maxChars: options?.maxChars ?? DEFAULT_RESUME_PROMPT_MAX_CHARS,
+    checkpointId: checkpoint.id,
+  });
+}

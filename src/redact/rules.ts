@@ -1,0 +1,476 @@
+/**
+ * Our own secret rules: plain regular expressions for what secretlint's recommended preset
+ * misses or reports too coarsely (env-style assignments, bearer headers, Stripe, Google, JWTs,
+ * AWS key ids, the password part of connection strings, truncated private keys, …). They also
+ * back {@link ../redact.ts}'s synchronous fallback, so they must hold up on their own.
+ *
+ * Every pattern stops at `\n` and at NUL, so a scan over strings joined by `"\n\0\n"` never
+ * produces a match that spans two of them (see `LEAF_SEPARATOR` in redact.ts).
+ * @module
+ */
+
+/** A secret found in a text: `[start, end)` are UTF-16 offsets into that text. */
+export type Finding = { rule: string; start: number; end: number };
+
+/** A finding before merging; `priority` decides which rule names a merged replacement. */
+export type RawFinding = Finding & { priority: number };
+
+/** Provider-specific rules win the name of a merged replacement over the generic ones. */
+export const SPECIFIC = 2;
+export const GENERIC = 1;
+
+export type RegexRule = {
+  name: string;
+  /** Must have the `g` flag, and the `d` flag when `group` is set. */
+  pattern: RegExp;
+  /**
+   * The capture group holding the secret (the rest of the match stays), or several alternative
+   * groups of which the first that took part is used; the whole match if unset.
+   */
+  group?: number | readonly number[];
+  priority: number;
+  /** Drops a candidate when it returns false. `secret` is the text that would be replaced. */
+  accept?: (secret: string, match: RegExpExecArray, text: string) => boolean;
+  /** A different name for this particular match. */
+  rename?: (match: RegExpExecArray) => string;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Helpers for `accept`
+
+const hasDigit = (s: string) => /[0-9]/.test(s);
+const hasUpper = (s: string) => /[A-Z]/.test(s);
+const hasLower = (s: string) => /[a-z]/.test(s);
+
+/** Mixed case with digits, or a long hex string: what generated tokens look like. */
+function looksGenerated(s: string): boolean {
+  if (/^[0-9a-f]{32,}$/i.test(s)) return true;
+  return hasDigit(s) && hasUpper(s) && hasLower(s);
+}
+
+/** At least two of lower / upper / digit and no whitespace; long enough for a random key. */
+function looksRandom(s: string, minLength: number): boolean {
+  if (s.length < minLength || /\s/.test(s)) return false;
+  const classes = Number(hasDigit(s)) + Number(hasUpper(s)) + Number(hasLower(s));
+  return classes >= 2;
+}
+
+const ALREADY_REDACTED = '[REDACTED:';
+
+/**
+ * Values that stand for a secret without being one: templates, environment lookups, masks,
+ * documentation placeholders, type names.
+ */
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  if (v === '') return true;
+  if (v.includes(ALREADY_REDACTED)) return true;
+  // $VAR ${VAR} $(cmd) %VAR% {{var}} {var} <your key>
+  if (/^(?:\$|%[A-Za-z_]|\{|<)/.test(v)) return true;
+  if (/\$\{[^}]*\}|\{\{[^}]*\}\}/.test(v)) return true;
+  // process.env.X, os.environ['X'], os.getenv("X"), import.meta.env.X, ENV["X"]
+  if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|env\[|ENV\[|getenv\()/.test(v)) {
+    return true;
+  }
+  // masks and ellipses: ****, xxxx, ..., …
+  if (/^(?:\*+|x{3,}|X{3,}|\.{3,}|…+|-+|_+)$/.test(v)) return true;
+  if (v.includes('...') || v.includes('…')) return true;
+  if (/^(?:your|my|the|insert|enter|replace|put|add|paste)[\s_-]/i.test(v)) return true;
+  if (/[\s_-](?:here|goes[\s_-]here)$/i.test(v)) return true;
+  if (
+    /^(?:null|undefined|none|nil|true|false|required|optional|string|str|int|number|boolean|bool|any|object|secret|password|token|key|redacted|changeme|change[_-]me|placeholder|example|dummy|test|todo|tbd|fixme|n\/a)$/i.test(
+      v,
+    )
+  ) {
+    return true;
+  }
+  return false;
+}
+
+/** An environment variable name, as in `TOKEN=GITHUB_TOKEN`. */
+const isEnvName = (v: string) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v);
+
+/** A code expression rather than a literal: `config.apiKey`, `self.token`. */
+const isMemberExpression = (v: string) => /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v);
+
+/** A path such as `/home/me/.aws/credentials`, `./key.pem` or `~/.ssh/id_ed25519`. */
+const isPath = (v: string) => /^(?:~|\.{1,2})?\/[\w.@~+/-]*$/.test(v);
+
+// ---------------------------------------------------------------------------------------------
+// Secret assignments: KEY=value, "key": "value", key: value, --password value
+
+/** camelCase / kebab / dotted key → snake_case, lower case. */
+export function normalizeKey(key: string): string {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** Keys whose value is a secret whatever it looks like (only placeholders are spared). */
+const STRONG_KEY =
+  /(?:api_?key|access_?key|secret_?key|private_?key|signing_?key|encryption_?key|master_?key|client_?secret|secret|token|password|passwd|passphrase|(?:^|_)pass|(?:^|_)pwd|(?:^|_)pw)$/;
+/** Keys that only sometimes hold a secret (`SORT_KEY=name`): the value must look random. */
+const WEAK_KEY = /(?:^|_)(?:key|credentials?|auth)$/;
+
+/** Which kind of secret a key names, if any. */
+export function keyStrength(key: string): 'strong' | 'weak' | null {
+  const k = normalizeKey(key);
+  if (STRONG_KEY.test(k)) return 'strong';
+  if (WEAK_KEY.test(k)) return 'weak';
+  return null;
+}
+
+function acceptAssignedValue(
+  key: string,
+  value: string,
+  quoted: boolean,
+  text: string,
+  valueEnd: number,
+): boolean {
+  const strength = keyStrength(key);
+  if (strength === null) return false;
+  if (isPlaceholder(value)) return false;
+  if (!quoted) {
+    if (isMemberExpression(value) || isEnvName(value)) return false;
+    // A call: password = getPassword()
+    if (text[valueEnd] === '(') return false;
+  }
+  if (isPath(value)) return false;
+  if (strength === 'weak') return looksRandom(value, 16);
+  return value.length >= 4;
+}
+
+const KEYWORDS =
+  'key|token|secret|password|passwd|passphrase|pass|pwd|pw|credentials?|auth|apikey|accesskey';
+
+/**
+ * key [=:] value, with the key optionally quoted (also JSON-escaped `\"key\"`) and the value
+ * double-, single- or backtick-quoted, escaped-quoted, or bare. Groups: 1 key, 2 separator,
+ * 3 "…", 4 '…', 5 `…`, 6 \"…\", 7 bare.
+ */
+const ASSIGNMENT = new RegExp(
+  // The key is taken whole (a lookahead capture used as a backreference does not backtrack)
+  // and must end in a keyword: twice as fast on JSON as a lazy scan for the keyword.
+  String.raw`(?<![A-Za-z0-9_.\-])(?:\\?["'])?(?=([A-Za-z0-9_.\-]{1,80}))\1(?<=${KEYWORDS})(?:\\?["'])?` +
+    String.raw`[ \t]*(:=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
+    String.raw`(?:"((?:[^"\\\n\0]|\\[^\n\0]){1,1000})"|'([^'\n\0]{1,1000})'|` +
+    '`([^`\\n\\0]{1,1000})`' +
+    String.raw`|\\"([^"\\\n\0]{1,1000})\\"|([^\s'"` +
+    '`' +
+    String.raw`;,&|<>(){}\[\]\0]{1,1000}))`,
+  'gid',
+);
+
+/** Bare values that are code, not data: `token = await fetchToken()`. */
+const CODE_WORDS =
+  /^(?:await|new|typeof|void|yield|function|async|lambda|require|import|self|this|static|const|let|var|def|return|of|in)$/;
+
+function acceptAssignment(_secret: string, m: RegExpExecArray, text: string): boolean {
+  const key = m[1] ?? '';
+  const separator = m[2] ?? '';
+  const bare = m[7];
+  const value = m[3] ?? m[4] ?? m[5] ?? m[6] ?? bare ?? '';
+  const end = m.index + m[0].length;
+  if (bare !== undefined) {
+    const sepIndex = m.indices?.[2]?.[0] ?? m.index;
+    // Shell: `KEY= cmd` sets KEY to the empty string for cmd.
+    if (separator === '=' && /[ \t]/.test(text[sepIndex + 1] ?? '')) {
+      if (!/[ \t]/.test(text[sepIndex - 1] ?? '')) return false;
+    }
+    // `key: value` only as a YAML / header line: the value must run to the end of the line
+    // (or of an enclosing quoted string), not be the start of `{ apiKey: apiKey }`.
+    if (separator === ':' || separator === '=>') {
+      const rest = /^[ \t]*(?:$|[\r\n\0"'`]|#)/.exec(text.slice(end, end + 64));
+      if (rest === null) return false;
+    }
+    // Code: `password = userPassword;`, `token = await getToken()`
+    if (text[end] === ';' && /^[A-Za-z_$][\w$]*$/.test(bare)) return false;
+    if (CODE_WORDS.test(bare)) return false;
+  }
+  return acceptAssignedValue(key, value, bare === undefined, text, end);
+}
+
+/** --password value, --api-key=value (the `=` form is also caught by ASSIGNMENT). */
+const CLI_FLAG =
+  /(?<![\w-])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-key|apikey|access-key|secret-key|auth-token|client-secret)[ \t]+(?:"([^"\n\0]{1,500})"|'([^'\n\0]{1,500})'|([^\s'"`;&|<>()\0-][^\s'"`;&|<>()\0]{0,499}))/dg;
+
+function acceptCliFlag(secret: string): boolean {
+  return !isPlaceholder(secret) && !isMemberExpression(secret) && secret.length >= 4;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection strings and URLs with a password
+
+const WEB_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'ftps', 'sftp']);
+
+/** scheme://user:password@host — group 3 is the password, which is all that gets replaced. */
+const URL_PASSWORD =
+  /(?<![A-Za-z0-9+.-])([a-z][a-z0-9+.-]{1,30}):\/\/([^\s:/?#@'"<>\0]*):([^\s/?#'"<>\0]+)@/dgi;
+
+function acceptUrlPassword(secret: string): boolean {
+  if (isPlaceholder(secret)) return false;
+  return !/^(?:\*+|x+|X+)$/.test(secret);
+}
+
+function urlPasswordName(m: RegExpExecArray): string {
+  const scheme = (m[1] ?? '').toLowerCase().replace(/^(?:git|svn)\+/, '');
+  return WEB_SCHEMES.has(scheme) ? 'url-credentials' : 'connection-string';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authorization headers
+
+/** Authorization: Bearer <token>, or a bare `Bearer <long token>` (group 1). */
+const BEARER = /(?<![A-Za-z])[Bb]earer[ \t]+([A-Za-z0-9\-._~+/]{8,}=*)(?![A-Za-z0-9\-._~+/=])/dg;
+
+function acceptBearer(secret: string, m: RegExpExecArray, text: string): boolean {
+  if (isPlaceholder(secret) || /^[A-Z_]+$/.test(secret)) return false;
+  const before = text.slice(Math.max(0, m.index - 48), m.index);
+  if (/authorization["'\\]*[ \t]*[:=][ \t]*["'\\]*$/i.test(before)) return true;
+  return secret.length >= 20 && hasDigit(secret) && /[A-Za-z]/.test(secret);
+}
+
+/** Authorization: Basic|Token|Bot|ApiKey <credential> (group 1). */
+const AUTHORIZATION =
+  /(?<![A-Za-z])authorization["'\\]*[ \t]*[:=][ \t]*["'\\]*(?:Basic|Token|Bot|ApiKey|Api-Key|SSWS|Key)[ \t]+([A-Za-z0-9\-._~+/]{8,}=*)/dgi;
+
+// ---------------------------------------------------------------------------------------------
+// Private keys
+
+/**
+ * A PEM private key up to its END line, or, when the END line is missing (the text was cut),
+ * the header plus every following base64 / header line.
+ */
+const PRIVATE_KEY = new RegExp(
+  String.raw`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----` +
+    String.raw`(?:[^\0]{0,16384}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----` +
+    String.raw`|(?:(?:[ \t\r\n]|\\[nrt])*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z-]{2,20}: ?[^\n\0\\]{0,200}))+)`,
+  'g',
+);
+
+function acceptPrivateKey(secret: string): boolean {
+  const body = secret.replace(/^-----BEGIN[^\n\\]*?-----/, '');
+  return /[A-Za-z0-9+/]{16,}/.test(body);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rule list
+
+export const OWN_RULES: readonly RegexRule[] = [
+  {
+    name: 'private-key',
+    pattern: PRIVATE_KEY,
+    priority: SPECIFIC,
+    accept: acceptPrivateKey,
+  },
+  {
+    name: 'anthropic',
+    pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{24,}/g,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'openai',
+    pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?([A-Za-z0-9_-]{20,})/dg,
+    priority: SPECIFIC,
+    accept: (_s, m) => looksGenerated(m[1] ?? ''),
+  },
+  {
+    name: 'github',
+    pattern:
+      /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{30,255})(?![A-Za-z0-9_])/g,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'stripe',
+    pattern:
+      /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})(?![A-Za-z0-9_])/g,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'slack',
+    pattern:
+      /(?<![A-Za-z0-9-])(?:xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
+    priority: SPECIFIC,
+    accept: (s) => hasDigit(s),
+  },
+  {
+    name: 'google-api-key',
+    pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'google-oauth',
+    pattern: /(?<![A-Za-z0-9_-])(?:ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{20,})/g,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'aws-access-key-id',
+    pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'aws-secret-access-key',
+    pattern:
+      /(?<![A-Za-z0-9_])(?:\\?["'])?(?:aws_?)?secret_?access_?key(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
+    group: 1,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'npm',
+    pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'jwt',
+    pattern:
+      /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_-])/g,
+    priority: SPECIFIC,
+  },
+  {
+    name: 'connection-string',
+    pattern: URL_PASSWORD,
+    group: 3,
+    priority: SPECIFIC,
+    accept: acceptUrlPassword,
+    rename: urlPasswordName,
+  },
+  {
+    name: 'bearer-token',
+    pattern: BEARER,
+    group: 1,
+    priority: GENERIC,
+    accept: acceptBearer,
+  },
+  {
+    name: 'authorization',
+    pattern: AUTHORIZATION,
+    group: 1,
+    priority: GENERIC,
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    name: 'secret-assignment',
+    pattern: ASSIGNMENT,
+    group: [3, 4, 5, 6, 7],
+    priority: GENERIC,
+    accept: acceptAssignment,
+  },
+  {
+    name: 'secret-assignment',
+    pattern: CLI_FLAG,
+    group: [1, 2, 3],
+    priority: GENERIC,
+    accept: acceptCliFlag,
+  },
+];
+
+/** The group holding the secret: `group`, or the first of several that took part. */
+function secretGroup(m: RegExpExecArray, group: RegexRule['group']): number | undefined {
+  if (group === undefined) return 0;
+  if (typeof group === 'number') return group;
+  return group.find((g) => m[g] !== undefined);
+}
+
+/** Runs every rule of `rules` over `text`. */
+export function scanOwnRules(text: string, rules: readonly RegexRule[] = OWN_RULES): RawFinding[] {
+  const findings: RawFinding[] = [];
+  for (const rule of rules) {
+    const pattern = rule.pattern;
+    pattern.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = pattern.exec(text)) !== null) {
+      if (m[0].length === 0) {
+        pattern.lastIndex++;
+        continue;
+      }
+      const group = secretGroup(m, rule.group);
+      if (group === undefined) continue;
+      const range = group === 0 ? ([m.index, m.index + m[0].length] as const) : m.indices?.[group];
+      if (range === undefined) continue;
+      const [start, end] = range;
+      const secret = text.slice(start, end);
+      if (rule.accept && !rule.accept(secret, m, text)) continue;
+      findings.push({
+        rule: rule.rename ? rule.rename(m) : rule.name,
+        start,
+        end,
+        priority: rule.priority,
+      });
+    }
+  }
+  return findings;
+}
+
+/**
+ * Sorts findings and merges the overlapping ones; a merged replacement is named after its most
+ * specific, then longest, contributor.
+ */
+export function mergeFindings(raw: readonly RawFinding[]): Finding[] {
+  const sorted = raw
+    .filter((f) => f.end > f.start)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Finding[] = [];
+  let current: RawFinding | undefined;
+  let best: RawFinding | undefined;
+  const flush = () => {
+    if (current && best) merged.push({ rule: best.rule, start: current.start, end: current.end });
+  };
+  for (const f of sorted) {
+    if (current && f.start < current.end) {
+      current = { ...current, end: Math.max(current.end, f.end) };
+      if (
+        best &&
+        (f.priority > best.priority ||
+          (f.priority === best.priority && f.end - f.start > best.end - best.start))
+      ) {
+        best = f;
+      }
+      continue;
+    }
+    flush();
+    current = { ...f };
+    best = f;
+  }
+  flush();
+  return merged;
+}
+
+export const redactionMarker = (rule: string) => `[REDACTED:${rule}]`;
+
+/**
+ * Drops findings that lie wholly inside earlier `[REDACTED:…]` markers, so that redacting a
+ * redacted text changes nothing (`https://[REDACTED:github]@host` is not a user and password).
+ */
+export function dropRedacted(text: string, raw: RawFinding[]): RawFinding[] {
+  if (raw.length === 0 || !text.includes(ALREADY_REDACTED)) return raw;
+  const markers: Array<[number, number]> = [];
+  for (const m of text.matchAll(/\[REDACTED:[A-Za-z0-9_-]*\]/g)) {
+    markers.push([m.index, m.index + m[0].length]);
+  }
+  const covered = (start: number, end: number) => {
+    let at = start;
+    for (const [a, b] of markers) {
+      if (b <= at) continue;
+      if (a > at) return false;
+      at = b;
+      if (at >= end) return true;
+    }
+    return false;
+  };
+  return raw.filter((f) => !covered(f.start, f.end));
+}
+
+/** Replaces merged, sorted, non-overlapping `findings` in `text`. */
+export function applyFindings(text: string, findings: readonly Finding[], offset = 0): string {
+  if (findings.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const f of findings) {
+    out += text.slice(at, f.start - offset) + redactionMarker(f.rule);
+    at = f.end - offset;
+  }
+  return out + text.slice(at);
+}
