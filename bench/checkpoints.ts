@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { withStore } from '../src/app/open-store.ts';
+import { compareWithCompactionSummaries } from '../src/app/fidelity.ts';
 import { planResume } from '../src/app/plan-resume.ts';
 import { assessSession } from '../src/core/assess.ts';
 import { buildCheckpoint } from '../src/core/build-checkpoint.ts';
@@ -200,4 +201,24 @@ export async function runCheckpointBench(
   report('resume detection (store lookup + decision)', fmt(median(detect)), 'target < 50 ms');
   results.resumeDetectionMs = median(detect);
   results.storeFile = join(home, 'shim.db');
+
+  // Fidelity: what survives a compaction in shim's resume prompt vs Claude Code's own summary.
+  let shimFound = 0;
+  let claudeFound = 0;
+  let total = 0;
+  let compactions = 0;
+  for (const name of listFixtures()) {
+    for (const c of compareWithCompactionSummaries(fixturePath(name))) {
+      compactions++;
+      shimFound += c.shim.found;
+      claudeFound += c.claude.found;
+      total += c.shim.total;
+    }
+  }
+  report(
+    `requests/files/open tasks carried (${compactions} compactions)`,
+    `${shimFound}/${total}`,
+    `Claude Code's compaction summary: ${claudeFound}/${total}`,
+  );
+  results.fidelity = { shimFound, claudeFound, total, compactions };
 }
