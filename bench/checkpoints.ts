@@ -205,20 +205,20 @@ export async function runCheckpointBench(
   // Fidelity: what survives a compaction in shim's resume prompt vs Claude Code's own summary.
   let shimFound = 0;
   let claudeFound = 0;
-  let total = 0;
+  let items = 0;
   let compactions = 0;
   for (const name of listFixtures()) {
     for (const c of compareWithCompactionSummaries(fixturePath(name))) {
       compactions++;
       shimFound += c.shim.found;
       claudeFound += c.claude.found;
-      total += c.shim.total;
+      items += c.shim.total;
     }
   }
   report(
     `requests/files/open tasks carried (${compactions} compactions)`,
-    `${shimFound}/${total}`,
-    `Claude Code's compaction summary: ${claudeFound}/${total}`,
+    `${shimFound}/${items}`,
+    `Claude Code's compaction summary: ${claudeFound}/${items}`,
   );
-  results.fidelity = { shimFound, claudeFound, total, compactions };
+  results.fidelity = { shimFound, claudeFound, items, compactions };
 }
