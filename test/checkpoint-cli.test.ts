@@ -281,3 +281,42 @@ describe('git snapshot and restore-files', () => {
     assert.ok(existsSync(join(home, 'shim.db')));
   });
 });
+
+test('resume --record marks the checkpoint restored so it is not offered again', () => {
+  const home = makeTempDir();
+  shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
+  const recorded = shim(home, ['resume', '--print', '--record']);
+  assert.equal(recorded.status, 0, recorded.stderr);
+  const after = json<{ detection: { shouldResume: boolean } }>(shim(home, ['resume', '--json']));
+  assert.equal(after.detection.shouldResume, false);
+  const list = json<Array<{ restoredAt: string | null }>>(shim(home, ['list', '--json']));
+  assert.ok(list[0]!.restoredAt);
+});
+
+test('--wip-commit commits the work to the current branch (opt-in)', () => {
+  const home = makeTempDir();
+  const repo = makeTempDir('shim-wip-');
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 't@example.com');
+  git('config', 'user.name', 'T');
+  writeFileSync(join(repo, 'a.txt'), '1\n');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  writeFileSync(join(repo, 'a.txt'), '2\n');
+  const path = join(home, 'session.jsonl');
+  writeFileSync(
+    path,
+    readFileSync(fixturePath('spotter-short-v2.1.38.jsonl'), 'utf8').replace(
+      /"cwd":"[^"]*"/g,
+      `"cwd":${JSON.stringify(repo)}`,
+    ),
+  );
+  const saved = json<{ wipCommit: string | null }>(
+    shim(home, ['checkpoint', '--transcript', path, '--wip-commit', '--json']),
+  );
+  assert.match(saved.wipCommit ?? '', /^[0-9a-f]{40}$/);
+  assert.equal(git('status', '--porcelain'), '');
+  assert.match(git('log', '-1', '--format=%s'), /^WIP: shim checkpoint/);
+});

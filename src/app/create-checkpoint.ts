@@ -18,7 +18,7 @@ import {
 import { AppError } from '../core/errors.ts';
 import type { SessionState } from '../core/session.ts';
 import { truncate } from '../core/truncate.ts';
-import { captureGitState } from '../capture/git.ts';
+import { captureGitState, commitWip } from '../capture/git.ts';
 import { redactValue } from '../redact/redact.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig } from '../store/config.ts';
@@ -42,6 +42,8 @@ export type CheckpointRequest = {
   reason?: string | null;
   /** Take a git snapshot of uncommitted work (default true). */
   snapshot?: boolean;
+  /** Seed 004's WIP commit: also commit all changes to the current branch. Opt-in: it moves the branch. */
+  wipCommit?: boolean;
   /** An open database to reuse (hooks); otherwise one is opened and closed. */
   db?: Database;
 };
@@ -51,6 +53,8 @@ export type CheckpointResult = {
   size: CheckpointSize;
   assessment: Assessment;
   redactions: number;
+  /** The WIP commit made on the user's branch, when asked for. */
+  wipCommit: string | null;
   durationMs: number;
 };
 
@@ -113,6 +117,13 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
         request.snapshot === false ? {} : { snapshot: { checkpointId: id } },
       )
     : null;
+  const wipCommit =
+    request.wipCommit && git?.repoRoot
+      ? commitWip(
+          git.repoRoot,
+          `WIP: shim checkpoint ${id.slice(0, 8)}${request.reason ? ` (${request.reason})` : ''}`,
+        )
+      : null;
   const draft = buildCheckpoint({
     id,
     sessionId:
@@ -154,6 +165,7 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
       size: stored.size,
       assessment,
       redactions: redacted.findings,
+      wipCommit,
       durationMs: performance.now() - started,
     };
   } finally {

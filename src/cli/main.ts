@@ -89,6 +89,10 @@ program
   .option('-r, --reason <text>', 'why this checkpoint was taken (kept with it)')
   .option('--trigger <name>', 'what triggered it', 'user_requested')
   .option('--no-snapshot', 'do not snapshot uncommitted work under refs/shim/snapshots/')
+  .option(
+    '--wip-commit',
+    'also commit all changes to the current branch as a WIP commit (opt-in: moves your branch)',
+  )
   .option('--json', 'print {"checkpointId","sessionId","size":{…}} for scripts')
   .addHelpText(
     'after',
@@ -134,7 +138,8 @@ program
   .option('-s, --session <id>', 'resume this session (default: the newest checkpoint)')
   .option('--print', 'print only the resume prompt (markdown) to stdout')
   .option('--json', 'the detection and the prompt as JSON')
-  .action((options: { session?: string; print?: boolean; json?: boolean }) =>
+  .option('--record', 'record that the checkpoint was restored (it will not be offered again)')
+  .action((options: { session?: string; print?: boolean; json?: boolean; record?: boolean }) =>
     runWithErrorBoundary(async () => (await import('./commands/resume.ts')).runResume(options)),
   );
 

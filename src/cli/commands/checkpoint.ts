@@ -12,6 +12,7 @@ export type CheckpointOptions = {
   reason?: string;
   trigger: string;
   snapshot: boolean;
+  wipCommit?: boolean;
   json?: boolean;
 };
 
@@ -47,6 +48,7 @@ export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
     trigger: options.trigger as CheckpointTrigger,
     reason: options.reason ?? null,
     snapshot: options.snapshot,
+    wipCommit: options.wipCommit ?? false,
   });
   const { checkpoint, size } = result;
   if (options.json) {
@@ -58,6 +60,7 @@ export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
         size,
         snapshotRef: checkpoint.fileState.snapshot?.ref ?? null,
         redactions: result.redactions,
+        wipCommit: result.wipCommit,
         durationMs: Math.round(result.durationMs),
       })}\n`,
     );
@@ -73,6 +76,9 @@ export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
     checkpoint.fileState.snapshot
       ? `  git snapshot ${checkpoint.fileState.snapshot.ref} (restore with \`shim restore-files ${checkpoint.id.slice(0, 8)}\`)`
       : dim('  no git snapshot (not in a git repository, or nothing to snapshot)'),
+    ...(result.wipCommit
+      ? [`  WIP commit ${result.wipCommit.slice(0, 12)} on your branch (--wip-commit)`]
+      : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

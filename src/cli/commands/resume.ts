@@ -9,11 +9,30 @@ export async function runResume(options: {
   session?: string;
   print?: boolean;
   json?: boolean;
+  record?: boolean;
 }): Promise<void> {
   const home = getShimHome();
-  const plan = await withStore(home, (store) =>
-    planResume(store, findLatestCheckpoint(store.checkpoints, options.session), home, Date.now()),
-  );
+  const plan = await withStore(home, async (store) => {
+    const now = Date.now();
+    const planned = await planResume(
+      store,
+      findLatestCheckpoint(store.checkpoints, options.session),
+      home,
+      now,
+    );
+    if (options.record) {
+      store.resumes.record({
+        checkpointId: planned.checkpoint.id,
+        sessionId: planned.checkpoint.sessionId,
+        restoredAt: new Date(now).toISOString(),
+        interruptionReason: planned.detection.interruptionReason,
+        timeSinceCheckpoint: now - Date.parse(planned.checkpoint.createdAt),
+        resumeConfidence: planned.detection.confidence,
+        notes: 'shim resume --record',
+      });
+    }
+    return planned;
+  });
   const prompt = renderResumePrompt(plan.checkpoint, plan.detection);
   if (options.print) {
     process.stdout.write(`${prompt}\n`);
