@@ -9,6 +9,9 @@ import type {
   CheckpointDraft,
   CheckpointSource,
   CheckpointTrigger,
+  ConversationState,
+  FileState,
+  TaskState,
 } from '../core/checkpoint.ts';
 import type { CrashRisk } from '../core/risk.ts';
 import type { CrashSignals } from '../core/signals.ts';
@@ -105,6 +108,9 @@ const EMPTY_SOURCE: CheckpointSource = {
   reason: null,
 };
 
+/** A section as a version-1 (seed 001) row may hold it: without the fields shim added later. */
+type SeedSection<T, Added extends keyof T> = Omit<T, Added> & Partial<Pick<T, Added>>;
+
 function toCheckpoint(row: Row): Checkpoint {
   return {
     id: row.id,
@@ -112,11 +118,29 @@ function toCheckpoint(row: Row): Checkpoint {
     checkpointNumber: row.checkpoint_number,
     createdAt: row.created_at,
     triggeredBy: row.triggered_by as CheckpointTrigger,
-    conversationState: decompressJson(row.conversation_state),
-    taskState: decompressJson(row.task_state),
-    fileState: decompressJson(row.file_state),
+    // Version-1 (seed 001) rows predate the fields marked "beyond the seed": default them.
+    conversationState: {
+      userRequests: [],
+      ...decompressJson<SeedSection<ConversationState, 'userRequests'>>(row.conversation_state),
+    },
+    taskState: { items: [], ...decompressJson<SeedSection<TaskState, 'items'>>(row.task_state) },
+    fileState: {
+      repoRoot: null,
+      branch: null,
+      head: null,
+      snapshot: null,
+      ...decompressJson<SeedSection<FileState, 'repoRoot' | 'branch' | 'head' | 'snapshot'>>(
+        row.file_state,
+      ),
+    },
     toolState: decompressJson(row.tool_state),
-    signals: decompressJson<CrashSignals>(row.signals),
+    signals: {
+      compactThresholdUsage: 0,
+      tokensUntilCompact: 0,
+      ...decompressJson<SeedSection<CrashSignals, 'compactThresholdUsage' | 'tokensUntilCompact'>>(
+        row.signals,
+      ),
+    },
     userPreferences: row.user_preferences ? decompressJson(row.user_preferences) : {},
     // Version-1 rows predate the source column.
     source: row.source ? (JSON.parse(row.source) as CheckpointSource) : EMPTY_SOURCE,

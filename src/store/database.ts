@@ -7,7 +7,7 @@
  */
 import { DatabaseSync, type DatabaseSyncInstance } from '@photostructure/sqlite';
 import { chmodSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import { ensureDir } from './home.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.ts';
@@ -115,9 +115,9 @@ export function openDatabase(home: string, options: OpenOptions = {}): Database 
 }
 
 function restrictPermissions(path: string): void {
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+  for (const file of [dirname(path), path, `${path}-wal`, `${path}-shm`]) {
     try {
-      chmodSync(file, 0o600);
+      chmodSync(file, file === dirname(path) ? 0o700 : 0o600);
     } catch {
       // -wal / -shm may not exist yet; they inherit the umask of the creating process
     }
