@@ -98,6 +98,13 @@ const POSITIVES: Positive[] = [
   positive('PASSWD', 'secret-assignment', 'PASSWD=@@ ./run.sh', 'hunter2-' + digits(3)),
   positive('PGPASSWORD', 'secret-assignment', 'PGPASSWORD=@@ psql -h db app', gen(B62, 12)),
   positive('weak *_KEY with a random value', 'secret-assignment', 'APP_KEY=@@', gen(B62, 32)),
+  positive('value cut short by truncation', 'secret-assignment', 'API_TOKEN=@@…', gen(B62, 20)),
+  positive(
+    'base64 value starting with a slash',
+    'secret-assignment',
+    'SIGNING_SECRET=@@',
+    '/' + gen(B62 + '/', 39),
+  ),
   positive('ACCESS_KEY in YAML', 'secret-assignment', 'storage:\n  ACCESS_KEY: @@\n', gen(B62, 20)),
   positive(
     'client_secret in YAML',
@@ -115,6 +122,7 @@ const POSITIVES: Positive[] = [
   positive('code literal', 'secret-assignment', 'const dbPassword = "@@";', 'Tr0ub4dor&3x'),
   positive('CLI flag', 'secret-assignment', 'mytool login --password @@ --user me', gen(B62, 15)),
   positive('CLI flag with =', 'secret-assignment', 'deploy --api-key=@@ prod', gen(B62, 26)),
+  positive('curl -u', 'secret-assignment', 'curl -u admin:@@ https://ci.test/api', gen(B62, 14)),
   positive(
     '.npmrc _authToken',
     'secret-assignment',
@@ -353,6 +361,7 @@ const NEGATIVES: Array<[name: string, text: string]> = [
     'npm install @secretlint/secretlint-rule-preset-recommend @types/node eslint-plugin-security',
   ],
   ['npm config env', 'npm_config_registry=https://registry.npmjs.org/ npm_package_version=1.2.3'],
+  ['env dump', 'PWD=/work/main\nOLDPWD=/work\nKEY_FILE=./certs/key.pem\nSSH_KEY=~/.ssh/id_ed25519'],
   [
     'file paths',
     '/home/user/.ssh/id_ed25519 src/redact/redact.ts C:\\Users\\me\\secrets\\token.txt ~/.aws/credentials',
@@ -378,7 +387,12 @@ const NEGATIVES: Array<[name: string, text: string]> = [
   ['code member values', 'const client = new Client({ apiKey: apiKey, token: config.token });'],
   ['TS types', 'type Login = { password: string; token: string | null };'],
   ['arrow function', 'items.map(token => token.trim())'],
-  ['plural keys', 'max_tokens: 4096\ncompletion_tokens=512'],
+  ['plural keys and numbers', 'max_tokens: 4096\ncompletion_tokens=512\nmax_token: 2048'],
+  [
+    'python variables',
+    'self.token = token\nself.password = password\napi_key = os.environ["API_KEY"]',
+  ],
+  ['docker user and group', 'docker run -u 1000:1000 image'],
   ['weak key with a plain value', 'sort_key: created_at\nprimary_key: id\ncache_key = "user-123"'],
   ['bearer in prose', 'Bearer token authentication is described in RFC 6750.'],
   [
@@ -396,6 +410,8 @@ const NEGATIVES: Array<[name: string, text: string]> = [
   ],
   ['private key header in code', "if (pem.startsWith('-----BEGIN PRIVATE KEY-----')) return true;"],
   ['secretlint disable comment', '// secretlint-disable\nnothing to see'],
+  ['name-like value of a *Key', 'paths.SourceRefTrailerKey = "Entire-Source-Ref"'],
+  ['documentation token', 'export GH_TOKEN="github_pat_xxxx"\nSTRIPE_KEY=sk_live_XXXXXXXXXXXXXXXX'],
 ];
 
 describe('redactText: true positives', () => {
@@ -482,6 +498,12 @@ describe('redactText', () => {
     assert.equal(twice.text, once.text);
   });
 
+  test("secretlint's always-on profiler is switched off: no performance marks pile up", async () => {
+    const before = performance.getEntriesByType('mark').length;
+    for (let i = 0; i < 20; i++) await redactText(`token=${gen(B62, 24)}`);
+    assert.equal(performance.getEntriesByType('mark').length, before);
+  });
+
   test('empty and short texts', async () => {
     assert.deepEqual(await redactText(''), { text: '', findings: [] });
     assert.deepEqual(await redactText('pw=x'), { text: 'pw=x', findings: [] });
@@ -549,6 +571,13 @@ describe('redactValue', () => {
     assert.equal(findings, 6);
     assert.deepEqual(input, before, 'the input is not modified');
     assert.notEqual(value.nested, input.nested);
+  });
+
+  test('runs secretlint over the strings too', async () => {
+    const shopify = 'shpat_' + gen(B62, 32);
+    const { value, findings } = await redactValue({ notes: [`deploy with ${shopify} today`] });
+    assert.deepEqual(value, { notes: ['deploy with [REDACTED:shopify] today'] });
+    assert.equal(findings, 1);
   });
 
   test('two secret keys of one object stay two properties', async () => {

@@ -64,10 +64,16 @@ let secretlint: Promise<Secretlint> | undefined;
 
 function loadSecretlint(): Promise<Secretlint> {
   secretlint ??= (async () => {
-    const [core, preset] = await Promise.all([
+    const [core, preset, profiler] = await Promise.all([
       import('@secretlint/core'),
       import('@secretlint/secretlint-rule-preset-recommend'),
+      import('@secretlint/profiler'),
     ]);
+    // secretlint 11 profiles every lint whether asked or not: ~56 performance marks per call
+    // that are never cleared, and an observer whose work grows with all marks so far, so a
+    // long-lived process slows down quadratically and leaks memory (secretlint#1633, #1653;
+    // fixed by an opt-in switch only in the Node 22 line). Nothing reads the profile here.
+    profiler.secretLintProfiler.mark = () => {};
     const config: SecretlintCore.SecretLintSourceOptions['options']['config'] = {
       rules: preset.rules
         .filter((rule) => !SKIPPED_RULES.has(rule.meta.id))
@@ -97,9 +103,10 @@ function ruleName(message: SecretlintMessage): string {
 
 /**
  * A secretlint message as a finding, with its range repaired where the rule reports it wrongly:
- * a few rules (aws's secret access key, npm's x-oauth-basic URL) take the start of the whole
- * match with the length of the secret group, so the range is found again from the secret the
- * message carries; URL rules report the whole URL and are narrowed to its password.
+ * aws's secret-access-key check (like npm's x-oauth-basic one, not reached here) takes the start
+ * of the whole match with the length of the secret, which covers the key name and leaves most of
+ * the secret, so the range is found again from the secret the message carries. URL rules report
+ * the whole URL and are narrowed to its password.
  */
 function toFinding(text: string, message: SecretlintMessage, shift: number): RawFinding {
   const rule = ruleName(message);
@@ -112,7 +119,7 @@ function toFinding(text: string, message: SecretlintMessage, shift: number): Raw
   if (data.length > 0 && !data.includes(reported)) {
     const secret = data.reduce((a, b) => (b.length > a.length ? b : a));
     const at = text.indexOf(secret, start);
-    if (at !== -1 && at <= end) {
+    if (at !== -1 && at - start <= 256) {
       start = at;
       end = at + secret.length;
     }

@@ -4,8 +4,9 @@
  * AWS key ids, the password part of connection strings, truncated private keys, …). They also
  * back {@link ../redact.ts}'s synchronous fallback, so they must hold up on their own.
  *
- * Every pattern stops at `\n` and at NUL, so a scan over strings joined by `"\n\0\n"` never
- * produces a match that spans two of them (see `LEAF_SEPARATOR` in redact.ts).
+ * No pattern matches across `"\n\0\n"`: whatever may span lines (private keys) stops at NUL,
+ * and whatever may hold NUL (a negated class) stops at whitespace. So a scan over strings joined
+ * by it never produces a match that spans two of them (see `LEAF_SEPARATOR` in redact.ts).
  * @module
  */
 
@@ -18,6 +19,11 @@ export type RawFinding = Finding & { priority: number };
 /** Provider-specific rules win the name of a merged replacement over the generic ones. */
 export const SPECIFIC = 2;
 export const GENERIC = 1;
+
+/** A rule with its own scanner. */
+export type ScanRule = { name: string; scan: (text: string) => RawFinding[] };
+
+export type Rule = RegexRule | ScanRule;
 
 export type RegexRule = {
   name: string;
@@ -48,14 +54,17 @@ function looksGenerated(s: string): boolean {
   return hasDigit(s) && hasUpper(s) && hasLower(s);
 }
 
-/** At least two of lower / upper / digit and no whitespace; long enough for a random key. */
+/** Letters and digits, no whitespace, long enough: a generated key rather than a name. */
 function looksRandom(s: string, minLength: number): boolean {
   if (s.length < minLength || /\s/.test(s)) return false;
-  const classes = Number(hasDigit(s)) + Number(hasUpper(s)) + Number(hasLower(s));
-  return classes >= 2;
+  return hasDigit(s) && (hasUpper(s) || hasLower(s));
 }
 
 const ALREADY_REDACTED = '[REDACTED:';
+
+/** Documentation keys: `sk_live_XXXXXXXXXXXXXXXX`, `ghp_xxxx…`. */
+const isMasked = (s: string) => /x{4}|X{4}/.test(s);
+const notMasked = (s: string) => !isMasked(s);
 
 /**
  * Values that stand for a secret without being one: templates, environment lookups, masks,
@@ -72,9 +81,12 @@ export function isPlaceholder(value: string): boolean {
   if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|env\[|ENV\[|getenv\()/.test(v)) {
     return true;
   }
-  // masks and ellipses: ****, xxxx, ..., …
+  // masks: ****, xxxx, also inside a value (`github_pat_xxxx`, `sk-abc***`)
   if (/^(?:\*+|x{3,}|X{3,}|\.{3,}|…+|-+|_+)$/.test(v)) return true;
-  if (v.includes('...') || v.includes('…')) return true;
+  if (/\*{3,}|xxxx|XXXX/.test(v)) return true;
+  // ellipses: `sk-...` is documentation, but `Abc123Def456Ghi789…` is a secret cut short by
+  // truncation, and what is left of it still has to go.
+  if (/\.\.\.|…/.test(v) && v.replace(/\.{3,}|…/g, '').length < 12) return true;
   if (/^(?:your|my|the|insert|enter|replace|put|add|paste)[\s_-]/i.test(v)) return true;
   if (/[\s_-](?:here|goes[\s_-]here)$/i.test(v)) return true;
   if (
@@ -93,8 +105,20 @@ const isEnvName = (v: string) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v);
 /** A code expression rather than a literal: `config.apiKey`, `self.token`. */
 const isMemberExpression = (v: string) => /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v);
 
-/** A path such as `/home/me/.aws/credentials`, `./key.pem` or `~/.ssh/id_ed25519`. */
-const isPath = (v: string) => /^(?:~|\.{1,2})?\/[\w.@~+/-]*$/.test(v);
+/**
+ * A path such as `~/.ssh/id_ed25519`, `./key.pem`, `/home/me/.aws/credentials` or `/srv/sa.json`.
+ * Narrow on purpose: a base64 secret may start with `/` too.
+ */
+function isPath(v: string): boolean {
+  if (!/^[\w.@~/-]+$/.test(v)) return false;
+  if (/^(?:~|\.{1,2})\//.test(v)) return true;
+  if (!v.startsWith('/')) return false;
+  return (
+    /^\/(?:home|Users|root|etc|var|tmp|opt|usr|run|mnt|srv|data|secrets|workspace|app|Volumes)\//.test(
+      v,
+    ) || /\/[\w@-]*\.[a-z0-9]{1,6}$/.test(v)
+  );
+}
 
 // ---------------------------------------------------------------------------------------------
 // Secret assignments: KEY=value, "key": "value", key: value, --password value
@@ -131,7 +155,8 @@ function acceptAssignedValue(
   valueEnd: number,
 ): boolean {
   const strength = keyStrength(key);
-  if (strength === null) return false;
+  // The shell's working directory, not a password.
+  if (strength === null || key === 'PWD') return false;
   if (isPlaceholder(value)) return false;
   if (!quoted) {
     if (isMemberExpression(value) || isEnvName(value)) return false;
@@ -139,6 +164,8 @@ function acceptAssignedValue(
     if (text[valueEnd] === '(') return false;
   }
   if (isPath(value)) return false;
+  // `max_token: 4096`, `token_ttl=3600`: short numbers are settings, except as a password / PIN.
+  if (/^\d{1,7}$/.test(value) && !/pass|pw|pin/i.test(key)) return false;
   if (strength === 'weak') return looksRandom(value, 16);
   return value.length >= 4;
 }
@@ -147,28 +174,70 @@ const KEYWORDS =
   'key|token|secret|password|passwd|passphrase|pass|pwd|pw|credentials?|auth|apikey|accesskey';
 
 /**
- * key [=:] value, with the key optionally quoted (also JSON-escaped `\"key\"`) and the value
- * double-, single- or backtick-quoted, escaped-quoted, or bare. Groups: 1 key, 2 separator,
- * 3 "…", 4 '…', 5 `…`, 6 \"…\", 7 bare.
+ * Where to look: a keyword ending a key, right before a separator. Scanning for these first and
+ * matching ASSIGNMENT only there is several times faster than one pattern over all the text
+ * (a transcript holds hundreds of thousands of identifiers and a few hundred such keys).
+ */
+const KEY_END = new RegExp(String.raw`(?:${KEYWORDS})(?=(?:\\?["'])?[ \t]*(?::|=(?![=~])))`, 'gi');
+
+/**
+ * Sticky at the start of a key: key [=:] value, the key optionally quoted (also JSON-escaped
+ * `\"key\"`) and the value double-, single- or backtick-quoted, escaped-quoted, or bare.
+ * Groups: 1 key, 2 separator, 3 "…", 4 '…', 5 `…`, 6 \"…\", 7 bare.
  */
 const ASSIGNMENT = new RegExp(
-  // The key is taken whole (a lookahead capture used as a backreference does not backtrack)
-  // and must end in a keyword: twice as fast on JSON as a lazy scan for the keyword.
-  String.raw`(?<![A-Za-z0-9_.\-])(?:\\?["'])?(?=([A-Za-z0-9_.\-]{1,80}))\1(?<=${KEYWORDS})(?:\\?["'])?` +
-    String.raw`[ \t]*(:=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
+  String.raw`([A-Za-z0-9_.\-]{1,80})(?:\\?["'])?[ \t]*(:=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
     String.raw`(?:"((?:[^"\\\n\0]|\\[^\n\0]){1,1000})"|'([^'\n\0]{1,1000})'|` +
     '`([^`\\n\\0]{1,1000})`' +
     String.raw`|\\"([^"\\\n\0]{1,1000})\\"|([^\s'"` +
     '`' +
     String.raw`;,&|<>(){}\[\]\0]{1,1000}))`,
-  'gid',
+  'dy',
 );
+const VALUE_GROUPS = [3, 4, 5, 6, 7] as const;
+const MAX_KEY = 80;
+
+/** [A-Za-z0-9_.-] */
+function isKeyChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 45
+  );
+}
+
+function scanAssignments(text: string): RawFinding[] {
+  const findings: RawFinding[] = [];
+  KEY_END.lastIndex = 0;
+  for (let hit = KEY_END.exec(text); hit !== null; hit = KEY_END.exec(text)) {
+    const keyEnd = hit.index + hit[0].length;
+    let keyStart = hit.index;
+    while (keyStart > 0 && isKeyChar(text.charCodeAt(keyStart - 1))) {
+      keyStart--;
+      if (keyEnd - keyStart > MAX_KEY) break;
+    }
+    if (keyEnd - keyStart > MAX_KEY) continue;
+    ASSIGNMENT.lastIndex = keyStart;
+    const m = ASSIGNMENT.exec(text);
+    if (m === null || (m[1] ?? '').length !== keyEnd - keyStart) continue;
+    const group = VALUE_GROUPS.find((g) => m[g] !== undefined);
+    const range = group === undefined ? undefined : m.indices?.[group];
+    if (range === undefined || !acceptAssignment(m, text)) continue;
+    // Keep truncate()'s ellipsis visible: the text was cut there.
+    const end = text[range[1] - 1] === '…' ? range[1] - 1 : range[1];
+    findings.push({ rule: 'secret-assignment', start: range[0], end, priority: GENERIC });
+  }
+  return findings;
+}
 
 /** Bare values that are code, not data: `token = await fetchToken()`. */
 const CODE_WORDS =
   /^(?:await|new|typeof|void|yield|function|async|lambda|require|import|self|this|static|const|let|var|def|return|of|in)$/;
 
-function acceptAssignment(_secret: string, m: RegExpExecArray, text: string): boolean {
+function acceptAssignment(m: RegExpExecArray, text: string): boolean {
   const key = m[1] ?? '';
   const separator = m[2] ?? '';
   const bare = m[7];
@@ -186,8 +255,11 @@ function acceptAssignment(_secret: string, m: RegExpExecArray, text: string): bo
       const rest = /^[ \t]*(?:$|[\r\n\0"'`]|#)/.exec(text.slice(end, end + 64));
       if (rest === null) return false;
     }
-    // Code: `password = userPassword;`, `token = await getToken()`
-    if (text[end] === ';' && /^[A-Za-z_$][\w$]*$/.test(bare)) return false;
+    // Code: `password = userPassword;`, `token = await getToken()`, `self.token = token`. An
+    // .env key is upper case, a variable mostly not; a generated secret has digits.
+    if (/^[A-Za-z_$][A-Za-z_$]*$/.test(bare) && (text[end] === ';' || /[a-z]/.test(key))) {
+      return false;
+    }
     if (CODE_WORDS.test(bare)) return false;
   }
   return acceptAssignedValue(key, value, bare === undefined, text, end);
@@ -199,6 +271,17 @@ const CLI_FLAG =
 
 function acceptCliFlag(secret: string): boolean {
   return !isPlaceholder(secret) && !isMemberExpression(secret) && secret.length >= 4;
+}
+
+/** curl / wget `-u user:password`, `--user user:password` (group 1 is the password). */
+const CLI_USER =
+  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?[^\s:'"]{1,100}:([^\s'"]{1,200})/dg;
+
+function acceptCliUser(secret: string, m: RegExpExecArray, text: string): boolean {
+  if (isPlaceholder(secret) || secret.length < 4) return false;
+  // Only for HTTP clients: `docker run -u 1000:1000` is a user and a group.
+  const lineStart = text.lastIndexOf('\n', m.index) + 1;
+  return /\b(?:curl|wget|http|https|xh)\b/.test(text.slice(lineStart, m.index));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,7 +342,7 @@ function acceptPrivateKey(secret: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // The rule list
 
-export const OWN_RULES: readonly RegexRule[] = [
+export const OWN_RULES: readonly Rule[] = [
   {
     name: 'private-key',
     pattern: PRIVATE_KEY,
@@ -270,46 +353,52 @@ export const OWN_RULES: readonly RegexRule[] = [
     name: 'anthropic',
     pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{24,}/g,
     priority: SPECIFIC,
+    accept: notMasked,
   },
   {
     name: 'openai',
     pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?([A-Za-z0-9_-]{20,})/dg,
     priority: SPECIFIC,
-    accept: (_s, m) => looksGenerated(m[1] ?? ''),
+    accept: (s, m) => notMasked(s) && looksGenerated(m[1] ?? ''),
   },
   {
     name: 'github',
     pattern:
       /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{30,255})(?![A-Za-z0-9_])/g,
     priority: SPECIFIC,
+    accept: notMasked,
   },
   {
     name: 'stripe',
     pattern:
       /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})(?![A-Za-z0-9_])/g,
     priority: SPECIFIC,
+    accept: notMasked,
   },
   {
     name: 'slack',
     pattern:
       /(?<![A-Za-z0-9-])(?:xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
     priority: SPECIFIC,
-    accept: (s) => hasDigit(s),
+    accept: (s) => notMasked(s) && hasDigit(s),
   },
   {
     name: 'google-api-key',
     pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
     priority: SPECIFIC,
+    accept: notMasked,
   },
   {
     name: 'google-oauth',
     pattern: /(?<![A-Za-z0-9_-])(?:ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{20,})/g,
     priority: SPECIFIC,
+    accept: notMasked,
   },
   {
     name: 'aws-access-key-id',
     pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
     priority: SPECIFIC,
+    accept: notMasked,
   },
   {
     name: 'aws-secret-access-key',
@@ -322,6 +411,7 @@ export const OWN_RULES: readonly RegexRule[] = [
     name: 'npm',
     pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g,
     priority: SPECIFIC,
+    accept: notMasked,
   },
   {
     name: 'jwt',
@@ -351,12 +441,13 @@ export const OWN_RULES: readonly RegexRule[] = [
     priority: GENERIC,
     accept: (s) => !isPlaceholder(s),
   },
+  { name: 'secret-assignment', scan: scanAssignments },
   {
     name: 'secret-assignment',
-    pattern: ASSIGNMENT,
-    group: [3, 4, 5, 6, 7],
+    pattern: CLI_USER,
+    group: 1,
     priority: GENERIC,
-    accept: acceptAssignment,
+    accept: acceptCliUser,
   },
   {
     name: 'secret-assignment',
@@ -375,9 +466,13 @@ function secretGroup(m: RegExpExecArray, group: RegexRule['group']): number | un
 }
 
 /** Runs every rule of `rules` over `text`. */
-export function scanOwnRules(text: string, rules: readonly RegexRule[] = OWN_RULES): RawFinding[] {
+export function scanOwnRules(text: string, rules: readonly Rule[] = OWN_RULES): RawFinding[] {
   const findings: RawFinding[] = [];
   for (const rule of rules) {
+    if ('scan' in rule) {
+      findings.push(...rule.scan(text));
+      continue;
+    }
     const pattern = rule.pattern;
     pattern.lastIndex = 0;
     let m: RegExpExecArray | null;
