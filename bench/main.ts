@@ -6,16 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replayTranscript, type ReplayEvent } from '../src/app/replay.ts';
-import {
-  getAccuracy,
-  mergeRiskScores,
-  scoreForecast,
-  scoreRisk,
-  summarizeForecast,
-  type ForecastScore,
-  type RiskScore,
-} from '../src/core/evaluate.ts';
+import { getAccuracy, summarizeForecast } from '../src/core/evaluate.ts';
+import { evaluateReplays } from '../src/app/evaluate-replays.ts';
 import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
 import { runCheckpointBench } from './checkpoints.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
@@ -162,21 +154,9 @@ async function main(): Promise<void> {
   results.statusRatio = ratio;
 
   // 4. How well the live view predicted compactions on the real fixtures.
-  const riskScores: RiskScore[] = [];
-  const forecastSamples: ForecastScore['samples'] = [];
-  for (const name of listFixtures()) {
-    const events: ReplayEvent[] = [];
-    await replayTranscript(fixturePath(name), {
-      env: {},
-      history: [],
-      onEvent: (e) => events.push(e),
-    });
-    riskScores.push(scoreRisk(events));
-    forecastSamples.push(...scoreForecast(events).samples);
-  }
-  const risk = mergeRiskScores(riskScores);
+  const { risk, forecast: forecastScore } = await evaluateReplays(listFixtures().map(fixturePath));
   const rates = getAccuracy(risk);
-  const forecast = summarizeForecast({ samples: forecastSamples });
+  const forecast = summarizeForecast(forecastScore);
   process.stdout.write('\n');
   report(
     'crash-risk accuracy (danger ⇔ auto compaction ≤ 10 responses)',

@@ -1,27 +1,16 @@
 /** End-to-end: checkpoint, list, show, resume, handoff, gc and restore-files through the built binary. */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { runShim } from './helpers/cli.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 
-const BIN = resolve(import.meta.dirname, '..', 'dist', 'shim.js');
 const TASKS = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
 
-function shim(home: string, args: string[], cwd?: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    cwd: cwd ?? process.cwd(),
-    env: {
-      ...process.env,
-      SHIM_HOME: home,
-      CLAUDE_CONFIG_DIR: join(home, 'no-claude'),
-      NO_COLOR: '1',
-    },
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const shim = (home: string, args: string[], cwd?: string) =>
+  runShim(home, args, cwd ? { cwd } : {});
 
 function json<T>(run: { status: number | null; stdout: string; stderr: string }): T {
   assert.equal(run.status, 0, run.stderr);

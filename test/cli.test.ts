@@ -1,9 +1,10 @@
 /** End-to-end: the built `shim` binary on real transcripts, as a user or script would run it. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
+import type { ReplayCompact, ReplayTurn } from '../src/app/replay.ts';
+import { runShim, type Run } from './helpers/cli.ts';
 import {
   AUTO_COMPACT_FIXTURES,
   FIXTURE_DIR,
@@ -12,39 +13,12 @@ import {
   makeTempDir,
 } from './helpers/fixtures.ts';
 
-const BIN = resolve(import.meta.dirname, '..', 'dist', 'shim.js');
-
-type Run = { status: number | null; stdout: string; stderr: string };
-
 function shim(args: string[], env: Record<string, string> = {}, cwd?: string): Run {
-  const home = makeTempDir('shim-home-');
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    cwd: cwd ?? process.cwd(),
-    env: {
-      ...process.env,
-      SHIM_HOME: home,
-      CLAUDE_CONFIG_DIR: join(home, 'no-claude'),
-      NO_COLOR: '1',
-      ...env,
-    },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runShim(makeTempDir('shim-home-'), args, { env, ...(cwd ? { cwd } : {}) });
 }
 
-type Turn = {
-  kind: 'turn';
-  line: number;
-  turn: number;
-  contextTokens: number;
-  windowTokens: number;
-  compactThreshold: number;
-  percent: number;
-  level: string;
-  risk: string;
-  turnsToCompact: number | null;
-};
-type Compact = { kind: 'compact'; line: number; trigger: string; preTokens: number | null };
+type Turn = ReplayTurn;
+type Compact = ReplayCompact;
 
 function replay(name: string): Array<Turn | Compact> {
   const run = shim(['replay', fixturePath(name), '--json']);

@@ -1,32 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  getAccuracy,
-  mergeRiskScores,
-  scoreForecast,
-  scoreRisk,
-  summarizeForecast,
-  type ForecastScore,
-  type RiskScore,
-} from '../core/evaluate.ts';
+import { getAccuracy, summarizeForecast } from '../core/evaluate.ts';
 import { fixturePath, listFixtures } from '../../test/helpers/fixtures.ts';
+import { evaluateReplays } from './evaluate-replays.ts';
 import { replayTranscript, type ReplayEvent } from './replay.ts';
 
-async function replayAll(): Promise<{ risk: RiskScore; forecast: ForecastScore }> {
-  const risks: RiskScore[] = [];
-  const samples: ForecastScore['samples'] = [];
-  for (const name of listFixtures()) {
-    const events: ReplayEvent[] = [];
-    await replayTranscript(fixturePath(name), {
-      env: {},
-      history: [],
-      onEvent: (e) => events.push(e),
-    });
-    risks.push(scoreRisk(events));
-    samples.push(...scoreForecast(events).samples);
-  }
-  return { risk: mergeRiskScores(risks), forecast: { samples } };
-}
+const replayAll = () => evaluateReplays(listFixtures().map(fixturePath));
 
 describe('prediction quality on the real fixtures', () => {
   test('danger is raised within 10 responses of auto-compaction with over 90% accuracy', async () => {

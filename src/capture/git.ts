@@ -37,26 +37,13 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { GitFacts } from '../core/build-checkpoint.ts';
 import type { GitSnapshot } from '../core/checkpoint.ts';
 import { CHECKPOINT_LIMITS } from '../core/checkpoint.ts';
 import { AppError } from '../core/errors.ts';
 
-export type GitCapture = {
-  /** Absolute path of the working tree's top level, or null outside a repository. */
-  repoRoot: string | null;
-  /** Short branch name; null when HEAD is detached or outside a repository. */
-  branch: string | null;
-  /** The HEAD commit; null in a repository without commits. */
-  head: string | null;
-  /** Changed in the working tree relative to the index, and unmerged paths. Repo-relative. */
-  modifiedFiles: string[];
-  /** Changed in the index relative to HEAD (renames and copies by their new path). */
-  stagedFiles: string[];
-  /** Untracked, not ignored (every file, not collapsed directories). */
-  untrackedFiles: string[];
-  /** `git diff HEAD` (staged + unstaged), at most 10 KB of UTF-8, cut on a character boundary. */
-  uncommittedDiff: string;
-  snapshot: GitSnapshot | null;
+/** The facts the checkpoint builder needs (see GitFacts), plus why a snapshot failed. */
+export type GitCapture = GitFacts & {
   /**
    * Why a requested snapshot is null (git failed), or, beside a snapshot, which files git could
    * not read and left out of it. Absent when all went well or no snapshot was asked for.

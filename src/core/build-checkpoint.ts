@@ -18,14 +18,21 @@ import {
 import type { PendingToolCall, SessionState } from './session.ts';
 import { truncate } from './truncate.ts';
 
-/** What git said about the working tree (see src/capture/git.ts). */
+/** What git said about the working tree (captured by src/capture/git.ts). */
 export type GitFacts = {
+  /** Absolute path of the working tree's top level, or null outside a repository. */
   repoRoot: string | null;
+  /** Short branch name; null when HEAD is detached or outside a repository. */
   branch: string | null;
+  /** The HEAD commit; null in a repository without commits. */
   head: string | null;
+  /** Changed in the working tree relative to the index, and unmerged paths. Repo-relative. */
   modifiedFiles: string[];
+  /** Changed in the index relative to HEAD (renames and copies by their new path). */
   stagedFiles: string[];
+  /** Untracked, not ignored. */
   untrackedFiles: string[];
+  /** `git diff HEAD` (staged + unstaged), at most 10 KB of UTF-8. */
   uncommittedDiff: string;
   snapshot: GitSnapshot | null;
 };
