@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { shim: 'src/cli/main.ts' },
+  entryPoints: { shim: 'src/bin.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

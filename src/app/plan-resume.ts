@@ -12,6 +12,8 @@ import {
   type ResumeDetection,
   type ResumeEvidence,
 } from '../core/resume.ts';
+import { isAgentAlive } from '../capture/agent-process.ts';
+import { loadHookMemory } from '../store/hook-memory.ts';
 import { loadSessionState } from './status.ts';
 import type { Store } from './open-store.ts';
 
@@ -56,6 +58,7 @@ export async function planResume(
     checkpoint: toResumeCheckpointInfo(checkpoint, store.checkpoints.getRestoredAt(checkpoint.id)),
     sessionEnded: ended,
     ...(await readLaterHistory(checkpoint, home)),
+    agentAlive: ended ? null : isAgentAlive(loadHookMemory(home, checkpoint.sessionId).agentPid),
     now,
   };
   return { checkpoint, detection: detectResume(evidence), evidence };

@@ -8,7 +8,7 @@ import {
   type CompactSample,
   type ThresholdSource,
 } from './compact-threshold.ts';
-import { forecastCompaction, type Forecast } from './forecast.ts';
+import { forecastCompaction, withMinimumBasis, type Forecast } from './forecast.ts';
 import {
   DEFAULT_LEVEL_THRESHOLDS,
   getLevel,
@@ -102,10 +102,11 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
     reportedWindow: options.reportedWindow ?? null,
   });
   const context = getContext(state);
-  const forecast =
+  const forecast = withMinimumBasis(
     context.source === 'usage'
       ? forecastCompaction(getLiveResponses(state), threshold.compactThreshold)
-      : forecastCompaction([], threshold.compactThreshold);
+      : forecastCompaction([], threshold.compactThreshold),
+  );
   const percent = toPercent(context.tokens, threshold.compactThreshold);
   const toolCallsSinceCheckpoint =
     options.toolCallsSinceCheckpoint ?? state.toolCalls - state.toolCallsAtCompaction;

@@ -8,6 +8,18 @@ import type { ResponseRecord } from './session.ts';
 /** How many recent responses the growth rate is taken over. */
 export const FORECAST_WINDOW = 15;
 
+/**
+ * Fewer responses than this since a compaction give a rate, but no turns-to-compact: the first
+ * responses of a session (loading files, a plan) grow far faster than the rest.
+ */
+export const MIN_FORECAST_BASIS = 5;
+
+/** The forecast as shown and acted on: turns and minutes only once the basis is wide enough. */
+export function withMinimumBasis(forecast: Forecast, minBasis = MIN_FORECAST_BASIS): Forecast {
+  if (forecast.basis >= minBasis || forecast.turnsToCompact === 0) return forecast;
+  return { ...forecast, turnsToCompact: null, minutesToCompact: null };
+}
+
 export type Forecast = {
   /** Mean context growth per model response over the window, tokens. */
   growthPerTurn: number | null;

@@ -64,6 +64,8 @@ export type ResumeEvidence = {
   lastActivityAt: string | null;
   /** The session hit "Prompt is too long". */
   promptTooLong: boolean;
+  /** Whether the session's Claude Code process is still running (null when unknown). */
+  agentAlive?: boolean | null;
   /** Epoch ms. */
   now: number;
 };
@@ -196,6 +198,22 @@ function classify(
       resume: false,
       confidence: 0.85,
       why: `The user ended the session (${ended.reason}) with no open tasks, so there is nothing to resume`,
+    };
+  }
+  if (evidence.agentAlive === true) {
+    return {
+      reason: 'unknown',
+      resume: false,
+      confidence: 0.9,
+      why: `The session's Claude Code process is still running, so ${cp} is not taken over`,
+    };
+  }
+  if (evidence.agentAlive === false) {
+    return {
+      reason: 'crash',
+      resume: true,
+      confidence: 0.85,
+      why: `The session's Claude Code process is gone and it never ended cleanly, so it was killed or crashed and is resumed from ${cp}`,
     };
   }
   if (checkpoint.crashRisk === 'danger' || checkpoint.contextPercent >= CRASH_CONTEXT_PERCENT) {

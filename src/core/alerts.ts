@@ -1,0 +1,51 @@
+/**
+ * What shim says at each level, to the user (a notice) and to the model (context). Advisory
+ * and factual: it informs without overriding what the user asked (peers' imperative warnings
+ * hijacked the agent; see reference peers.md, GSD #884).
+ * @module
+ */
+import type { Assessment } from './assess.ts';
+import type { Level } from './level.ts';
+
+function forecastText(a: Assessment): string {
+  const turns = a.forecast.turnsToCompact;
+  if (turns === null) return '';
+  return turns === 0
+    ? ' Auto-compaction is due now.'
+    : ` About ${turns} more response${turns === 1 ? '' : 's'} fit before auto-compaction.`;
+}
+
+/** The one-line notice shown to the user when a level is first reached. */
+export function getUserAlert(level: Level, a: Assessment, checkpointNote: string): string {
+  const pct = Math.round(a.percent);
+  switch (level) {
+    case 'L1':
+      return `⚠️ shim: context at ${pct}% of the auto-compact threshold (L1).${forecastText(a)} ${checkpointNote}`.trim();
+    case 'L2':
+      return `🔶 shim: context at ${pct}% of the auto-compact threshold (L2). ${checkpointNote} A handoff can be written with \`shim handoff\`.`.trim();
+    case 'L3':
+      return `🔴 shim: context at ${pct}% of the auto-compact threshold (L3).${forecastText(a)} ${checkpointNote} The work will be restored after compaction.`.trim();
+    case 'L0':
+      return '';
+    default:
+      return level satisfies never;
+  }
+}
+
+/** Context for the model: facts and a suggestion, never an order. */
+export function getModelGuidance(level: Level, a: Assessment): string | null {
+  const pct = Math.round(a.percent);
+  const facts = `[shim] Context is at ${pct}% of the auto-compact threshold (${a.level}).${forecastText(a)}`;
+  switch (level) {
+    case 'L1':
+      return `${facts} Consider finishing the current step before starting large new reads; keep the task list up to date so progress survives compaction.`;
+    case 'L2':
+      return `${facts} shim has saved a checkpoint. Prefer small, targeted reads and finish the current task; the user's request still comes first.`;
+    case 'L3':
+      return `${facts} shim has saved a checkpoint and will restore the task list and requests after compaction. Wrap up the current edit cleanly.`;
+    case 'L0':
+      return null;
+    default:
+      return level satisfies never;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * What a hook should do after folding the transcript: take a checkpoint (and why), alert the
+ * user and the model (once per level reached), or note a milestone. Pure: the hook handler
+ * reads and writes the per-session memory this decides from.
+ * @module
+ */
+import type { Assessment } from './assess.ts';
+import type { CheckpointTrigger } from './checkpoint.ts';
+import type { Level } from './level.ts';
+import type { SessionState } from './session.ts';
+
+export type CheckpointPolicy = {
+  /** Every N tool calls (seed 000 §2.2 default 5). */
+  toolCallInterval: number;
+  /** Every M minutes of activity (default 10). */
+  timeIntervalMs: number;
+};
+
+export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = {
+  toolCallInterval: 5,
+  timeIntervalMs: 10 * 60 * 1000,
+};
+
+/** What the hooks remember about a session between processes. */
+export type HookMemory = {
+  /** Highest level alerted in the current compaction epoch. */
+  alertedLevel: Level;
+  /** Compactions seen when alertedLevel was set: a compaction starts a new epoch. */
+  epoch: number;
+  riskSeen: 'safe' | 'warning' | 'danger';
+  lastCheckpointAt: number | null;
+  toolCallsAtCheckpoint: number;
+  /** Tasks all done when last seen (to notice the moment they all complete). */
+  tasksDone: boolean;
+  /** The last test command failed (so a passing one is a milestone). */
+  testsFailing: boolean;
+  /** Highest 10% band of the Stop handoff suggestion shown. */
+  stopNoticeBand: number;
+  /** The Claude Code process the hooks run under (to tell a crash from a session still running). */
+  agentPid: number | null;
+};
+
+export const EMPTY_HOOK_MEMORY: HookMemory = {
+  alertedLevel: 'L0',
+  epoch: 0,
+  riskSeen: 'safe',
+  lastCheckpointAt: null,
+  toolCallsAtCheckpoint: 0,
+  tasksDone: false,
+  testsFailing: false,
+  stopNoticeBand: 0,
+  agentPid: null,
+};
+
+const LEVEL_RANK: Record<Level, number> = { L0: 0, L1: 1, L2: 2, L3: 3 };
+
+const TEST_COMMAND =
+  /\b(test|jest|vitest|pytest|mocha|go test|cargo test|npm t\b|rspec|phpunit)\b/i;
+
+export type HookDecision = {
+  checkpoint: { trigger: CheckpointTrigger; reason: string; urgent: boolean } | null;
+  /** A newly reached level to alert about (once per level per compaction epoch). */
+  alert: Level | null;
+  memory: HookMemory;
+};
+
+function getMilestone(
+  state: SessionState,
+  memory: HookMemory,
+): { reason: string | null; tasksDone: boolean; testsFailing: boolean } {
+  const items = state.tasks.length > 0 ? state.tasks : state.todos;
+  const tasksDone =
+    items.length > 0 && items.every((i) => i.status === 'completed' || i.status === 'deleted');
+  const last = state.recentTools[state.recentTools.length - 1];
+  let testsFailing = memory.testsFailing;
+  let reason: string | null = null;
+  if (tasksDone && !memory.tasksDone) reason = 'the task list is finished';
+  if (last?.tool === 'Bash') {
+    if (/\bgit\s+commit\b/.test(last.args) && last.success) reason ??= 'a commit was made';
+    if (TEST_COMMAND.test(last.args)) {
+      if (last.success && memory.testsFailing) reason ??= 'the tests pass again';
+      testsFailing = !last.success;
+    }
+  }
+  return { reason, tasksDone, testsFailing };
+}
+
+/** The PostToolUse decision: checkpoint on interval, time, level/risk transitions, milestones. */
+export function decideAfterToolUse(
+  state: SessionState,
+  assessment: Assessment,
+  memory: HookMemory,
+  now: number,
+  policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY,
+): HookDecision {
+  const epoch = state.compactionCount;
+  const base: HookMemory =
+    epoch !== memory.epoch ? { ...memory, epoch, alertedLevel: 'L0', riskSeen: 'safe' } : memory;
+  const next: HookMemory = { ...base };
+  const alert =
+    LEVEL_RANK[assessment.level] > LEVEL_RANK[base.alertedLevel] ? assessment.level : null;
+  if (alert) next.alertedLevel = alert;
+
+  const milestone = getMilestone(state, base);
+  next.tasksDone = milestone.tasksDone;
+  next.testsFailing = milestone.testsFailing;
+
+  let checkpoint: HookDecision['checkpoint'] = null;
+  const riskRose =
+    assessment.risk !== base.riskSeen &&
+    (assessment.risk === 'danger' || (assessment.risk === 'warning' && base.riskSeen === 'safe'));
+  next.riskSeen = assessment.risk;
+  const callsSince = state.toolCalls - base.toolCallsAtCheckpoint;
+  if (alert === 'L2' || alert === 'L3' || (riskRose && assessment.risk === 'danger')) {
+    checkpoint = {
+      trigger: 'danger_zone',
+      reason: alert ? `context reached ${alert}` : 'crash risk is danger',
+      urgent: true,
+    };
+  } else if (alert === 'L1' || riskRose) {
+    checkpoint = {
+      trigger: 'warning_zone',
+      reason: alert ? 'context reached L1' : 'crash risk is warning',
+      urgent: false,
+    };
+  } else if (milestone.reason) {
+    checkpoint = { trigger: 'milestone', reason: milestone.reason, urgent: false };
+  } else if (callsSince >= policy.toolCallInterval) {
+    checkpoint = {
+      trigger: 'tool_call_interval',
+      reason: `${callsSince} tool calls since the last checkpoint`,
+      urgent: false,
+    };
+  } else if (
+    base.lastCheckpointAt !== null &&
+    now - base.lastCheckpointAt >= policy.timeIntervalMs &&
+    callsSince > 0
+  ) {
+    checkpoint = {
+      trigger: 'time_interval',
+      reason: 'time since the last checkpoint',
+      urgent: false,
+    };
+  } else if (base.lastCheckpointAt === null && state.toolCalls > 0) {
+    checkpoint = {
+      trigger: 'session_start',
+      reason: 'first checkpoint of the session',
+      urgent: false,
+    };
+  }
+  if (checkpoint) {
+    next.lastCheckpointAt = now;
+    next.toolCallsAtCheckpoint = state.toolCalls;
+  }
+  return { checkpoint, alert, memory: next };
+}

@@ -1,0 +1,44 @@
+/**
+ * The session as a hook sees it: the transcript folded through the cursor cache, assessed with
+ * the user's config, the cached compaction history (never a scan on the hook path) and the
+ * window size the statusline last reported.
+ * @module
+ */
+import { assessSession, type Assessment } from '../core/assess.ts';
+import type { SessionState } from '../core/session.ts';
+import { loadCompactHistory } from '../claude/compact-history.ts';
+import { loadSessionState } from '../app/status.ts';
+import { loadConfig, type ShimConfig } from '../store/config.ts';
+import type { Env } from '../store/home.ts';
+import { readStatuslineFigures } from '../store/statusline-figures.ts';
+import type { HookPayload } from './payload.ts';
+
+export type HookContext = {
+  state: SessionState;
+  assessment: Assessment;
+  config: ShimConfig;
+};
+
+export async function loadHookContext(
+  payload: HookPayload,
+  env: Env,
+  home: string,
+  now: number,
+): Promise<HookContext | null> {
+  if (!payload.transcriptPath) return null;
+  const state = await loadSessionState(payload.transcriptPath, home);
+  const config = await loadConfig(home);
+  const figures = readStatuslineFigures(home, payload.sessionId, now);
+  const history = config.learnFromHistory
+    ? loadCompactHistory(home, { env, maxAgeMs: Number.POSITIVE_INFINITY })
+    : [];
+  const assessment = assessSession(state, {
+    env,
+    history,
+    now,
+    levels: config.levels,
+    risk: config.risk,
+    reportedWindow: figures?.windowTokens ?? null,
+  });
+  return { state, assessment, config };
+}

@@ -1,0 +1,61 @@
+/**
+ * PostToolUse / PostToolUseFailure: fold what the transcript gained, decide (checkpoint?
+ * alert?), and tell the user and the model once per level reached.
+ * @module
+ */
+import { getModelGuidance, getUserAlert } from '../../core/alerts.ts';
+import { decideAfterToolUse } from '../../core/hook-policy.ts';
+import { checkpointInBackground, checkpointNow } from '../checkpoint-action.ts';
+import { findAgentPid } from '../../capture/agent-process.ts';
+import { loadHookContext } from '../context.ts';
+import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import type { HookOutput } from '../output.ts';
+import type { HookRun } from '../run.ts';
+
+export async function handlePostToolUse({ payload, env, home, now }: HookRun): Promise<HookOutput> {
+  const context = await loadHookContext(payload, env, home, now);
+  if (!context || !payload.sessionId) return {};
+  const { state, assessment } = context;
+  const memory = loadHookMemory(home, payload.sessionId);
+  const decision = decideAfterToolUse(state, assessment, memory, now);
+  saveHookMemory(home, payload.sessionId, {
+    ...decision.memory,
+    agentPid: memory.agentPid ?? findAgentPid(),
+  });
+
+  let note = '';
+  const checkpoint = decision.checkpoint;
+  // Parallel tool calls run their hooks at once: one claim per checkpoint slot and per alert.
+  if (
+    checkpoint &&
+    claimOnce(
+      home,
+      payload.sessionId,
+      `ckpt-${state.compactionCount}-${state.toolCalls}-${checkpoint.trigger}`,
+    )
+  ) {
+    if (checkpoint.urgent) {
+      const saved = await checkpointNow(
+        payload,
+        checkpoint.trigger,
+        checkpoint.reason,
+        env,
+        home,
+        now,
+      );
+      if (saved) note = `Checkpoint #${saved.checkpoint.checkpointNumber} saved.`;
+    } else {
+      checkpointInBackground(payload, checkpoint.trigger, checkpoint.reason, env, home);
+      note = 'A checkpoint is being saved.';
+    }
+  }
+  if (
+    !decision.alert ||
+    !claimOnce(home, payload.sessionId, `alert-${state.compactionCount}-${decision.alert}`)
+  )
+    return {};
+  return {
+    userMessage: getUserAlert(decision.alert, assessment, note),
+    context: getModelGuidance(decision.alert, assessment),
+  };
+}

@@ -1,0 +1,21 @@
+/** PreToolUse (Bash): before a command that can destroy work, a checkpoint and git snapshot. Never blocks. */
+import { detectRiskyCommand } from '../../core/risky-operation.ts';
+import { checkpointNow } from '../checkpoint-action.ts';
+import { claimOnce } from '../../store/hook-memory.ts';
+import type { HookOutput } from '../output.ts';
+import type { HookRun } from '../run.ts';
+
+export async function handlePreToolUse({ payload, env, home, now }: HookRun): Promise<HookOutput> {
+  const command = payload.toolInput?.command;
+  if (payload.toolName !== 'Bash' || typeof command !== 'string' || !payload.sessionId) return {};
+  const risky = detectRiskyCommand(command);
+  if (!risky) return {};
+  const useId = typeof payload.raw.tool_use_id === 'string' ? payload.raw.tool_use_id : String(now);
+  if (!claimOnce(home, payload.sessionId, `risky-${useId}`)) return {};
+  const saved = await checkpointNow(payload, 'risky_operation', `before ${risky}`, env, home, now);
+  if (!saved) return {};
+  const snapshot = saved.checkpoint.fileState.snapshot ? ' with a git snapshot' : '';
+  return {
+    userMessage: `shim: checkpoint #${saved.checkpoint.checkpointNumber} saved${snapshot} before \`${risky}\` (undo: shim restore-files ${saved.checkpoint.id.slice(0, 8)}).`,
+  };
+}

@@ -1,0 +1,22 @@
+/** Stop: above 50% of the threshold, suggest a handoff to the user — once per 10% band. */
+import { loadHookContext } from '../context.ts';
+import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import type { HookOutput } from '../output.ts';
+import type { HookRun } from '../run.ts';
+
+export async function handleStop({ payload, env, home, now }: HookRun): Promise<HookOutput> {
+  const context = await loadHookContext(payload, env, home, now);
+  if (!context || !payload.sessionId || context.assessment.percent < 50) return {};
+  const band = Math.floor(context.assessment.percent / 10);
+  const memory = loadHookMemory(home, payload.sessionId);
+  if (band <= memory.stopNoticeBand && memory.epoch === context.state.compactionCount) return {};
+  saveHookMemory(home, payload.sessionId, {
+    ...memory,
+    stopNoticeBand: band,
+    epoch: context.state.compactionCount,
+  });
+  const a = context.assessment;
+  return {
+    userMessage: `shim: context at ${Math.round(a.percent)}% of the auto-compact threshold (${a.level}). To continue in a fresh session without losing anything: \`shim handoff\`, then start a new session (it resumes automatically).`,
+  };
+}

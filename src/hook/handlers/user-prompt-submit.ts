@@ -1,0 +1,25 @@
+/** UserPromptSubmit: from L1 on, one factual line for the model about where the context stands. */
+import { loadHookContext } from '../context.ts';
+import type { HookOutput } from '../output.ts';
+import type { HookRun } from '../run.ts';
+
+export async function handleUserPromptSubmit({
+  payload,
+  env,
+  home,
+  now,
+}: HookRun): Promise<HookOutput> {
+  const context = await loadHookContext(payload, env, home, now);
+  if (!context || context.assessment.level === 'L0') return {};
+  const a = context.assessment;
+  const turns = a.forecast.turnsToCompact;
+  const forecast =
+    turns === null
+      ? ''
+      : turns === 0
+        ? ' Auto-compaction is due.'
+        : ` About ${turns} more responses fit before auto-compaction.`;
+  return {
+    context: `[shim] Context is at ${Math.round(a.percent)}% of the auto-compact threshold (${a.level}).${forecast} Progress is checkpointed and will be restored after compaction; carry on with the user's request.`,
+  };
+}

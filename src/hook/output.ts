@@ -1,0 +1,40 @@
+/**
+ * Hook protocol output (reference claude-code.md §1.4). Claude Code caps hook strings at
+ * 10,000 characters; longer text is cut here, where the cut can say so.
+ * @module
+ */
+
+export const HOOK_TEXT_LIMIT = 9500;
+
+export type HookOutput = {
+  /** Added to the model's context (hookSpecificOutput.additionalContext). */
+  context?: string | null;
+  /** Shown to the user (systemMessage). */
+  userMessage?: string | null;
+};
+
+function cap(text: string): string {
+  return text.length <= HOOK_TEXT_LIMIT
+    ? text
+    : `${text.slice(0, HOOK_TEXT_LIMIT - 40)}\n… (cut to fit the hook output limit)`;
+}
+
+/** The JSON line to print, or '' when the hook has nothing to say. */
+export function renderHookOutput(event: string, output: HookOutput): string {
+  const json: Record<string, unknown> = {};
+  if (
+    output.context &&
+    [
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+    ].includes(event)
+  ) {
+    json.hookSpecificOutput = { hookEventName: event, additionalContext: cap(output.context) };
+  }
+  if (output.userMessage && !['PreCompact', 'PostCompact', 'SessionEnd'].includes(event))
+    json.systemMessage = cap(output.userMessage);
+  return Object.keys(json).length ? JSON.stringify(json) : '';
+}

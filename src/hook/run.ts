@@ -1,0 +1,71 @@
+/**
+ * `shim hook <EventName>`: one Claude Code hook event, stdin → protocol output on stdout.
+ * Never blocks or breaks the agent by accident: every failure is logged and the hook exits 0
+ * with no decision. Nothing but protocol output is written to stdout.
+ * @module
+ */
+import type { Env } from '../store/home.ts';
+import { getShimHome } from '../store/home.ts';
+import { appendLog } from '../store/log.ts';
+import { renderHookOutput, type HookOutput } from './output.ts';
+import { parsePayload, type HookPayload } from './payload.ts';
+import { readStdin } from './stdin.ts';
+
+export type HookRun = { payload: HookPayload; env: Env; home: string; now: number };
+
+type Handler = (run: HookRun) => Promise<HookOutput>;
+
+/** Handlers load on demand: an event pays only for its own code. */
+const HANDLERS: Record<string, () => Promise<Handler>> = {
+  SessionStart: async () => (await import('./handlers/session-start.ts')).handleSessionStart,
+  UserPromptSubmit: async () =>
+    (await import('./handlers/user-prompt-submit.ts')).handleUserPromptSubmit,
+  PreToolUse: async () => (await import('./handlers/pre-tool-use.ts')).handlePreToolUse,
+  PostToolUse: async () => (await import('./handlers/post-tool-use.ts')).handlePostToolUse,
+  PostToolUseFailure: async () => (await import('./handlers/post-tool-use.ts')).handlePostToolUse,
+  PreCompact: async () => (await import('./handlers/pre-compact.ts')).handlePreCompact,
+  PostCompact: async () => (await import('./handlers/post-compact.ts')).handlePostCompact,
+  Stop: async () => (await import('./handlers/stop.ts')).handleStop,
+  SessionEnd: async () => (await import('./handlers/session-end.ts')).handleSessionEnd,
+};
+
+export const HOOK_EVENTS = Object.keys(HANDLERS);
+
+/** Runs one hook; resolves to the text for stdout (possibly empty). Never rejects. */
+export async function runHook(
+  event: string,
+  input: string,
+  env: Env,
+  now = Date.now(),
+): Promise<string> {
+  const home = getShimHome(env);
+  try {
+    const load = HANDLERS[event];
+    if (!load) {
+      appendLog(home, 'warn', `hook: unknown event "${event}" (nothing done)`, {
+        known: HOOK_EVENTS,
+      });
+      return '';
+    }
+    const { payload, error } = parsePayload(input, event);
+    if (error) {
+      appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
+      return '';
+    }
+    const output = await (await load())({ payload, env, home, now });
+    return renderHookOutput(event, output);
+  } catch (error) {
+    appendLog(home, 'error', `hook ${event} failed`, {
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    return '';
+  }
+}
+
+/** The process entry: read stdin, run, print, exit 0. */
+export async function main(event: string | undefined): Promise<void> {
+  const input = await readStdin();
+  const out = await runHook(event ?? '', input, process.env);
+  if (out) process.stdout.write(`${out}\n`);
+  process.exitCode = 0;
+}

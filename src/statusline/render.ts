@@ -1,0 +1,68 @@
+/**
+ * The statusline segments (seed 004): `[CTX ████████░░ 82% L2] [risk: warning] [~6 turns to
+ * compact] [ckpt 3m ago]`, fitted to the terminal width by dropping the least useful segments
+ * and narrowing the bar. Pure.
+ * @module
+ */
+import type { Level } from '../core/level.ts';
+import type { CrashRisk } from '../core/risk.ts';
+
+export type StatuslineView = {
+  percent: number;
+  windowPercent: number;
+  level: Level;
+  risk: CrashRisk;
+  turnsToCompact: number | null;
+  checkpointAgeMs: number | null;
+  autoCompact: boolean;
+};
+
+const COLORS: Record<Level, string> = { L0: '32', L1: '33', L2: '35', L3: '1;31' };
+const RISK_COLORS: Record<CrashRisk, string> = { safe: '32', warning: '33', danger: '1;31' };
+
+const paint = (color: boolean, code: string, text: string) =>
+  color ? `\u001b[${code}m${text}\u001b[0m` : text;
+
+function bar(percent: number, width: number): string {
+  const filled = Math.max(0, Math.min(width, Math.round((percent / 100) * width)));
+  return '█'.repeat(filled) + '░'.repeat(width - filled);
+}
+
+function age(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.round(s / 60)}m`;
+  return `${Math.round(s / 3600)}h`;
+}
+
+/** Renders within `columns` visible characters (ANSI codes excluded). */
+export function renderStatusline(view: StatuslineView, columns: number, color: boolean): string {
+  const pct = `${Math.round(view.percent)}%`;
+  const optional: string[] = [];
+  optional.push(`[risk: ${paint(color, RISK_COLORS[view.risk], view.risk)}]`);
+  if (view.turnsToCompact !== null && view.autoCompact) {
+    optional.push(
+      view.turnsToCompact === 0 ? '[compact due]' : `[~${view.turnsToCompact} turns to compact]`,
+    );
+  }
+  optional.push(
+    view.checkpointAgeMs === null ? '[no ckpt yet]' : `[ckpt ${age(view.checkpointAgeMs)} ago]`,
+  );
+  // eslint-disable-next-line no-control-regex
+  const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length;
+  for (const barWidth of [10, 6, 0]) {
+    const ctx = paint(
+      color,
+      COLORS[view.level],
+      `[CTX${barWidth ? ` ${bar(view.percent, barWidth)}` : ''} ${pct} ${view.level}]`,
+    );
+    for (let keep = optional.length; keep >= 0; keep--) {
+      const line = [ctx, ...optional.slice(0, keep)].join(' ');
+      if (visible(line) <= columns) return line;
+    }
+  }
+  return paint(color, COLORS[view.level], `${pct} ${view.level}`).slice(
+    0,
+    Math.max(1, columns + 20),
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * What hooks remember per session between processes (SHIM_HOME/cache/hooks/<session>.json),
+ * and once-only claims (a file created with O_EXCL) so parallel hooks alert and checkpoint
+ * once, not once each.
+ * @module
+ */
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { EMPTY_HOOK_MEMORY, type HookMemory } from '../core/hook-policy.ts';
+import { ensureDir } from './home.ts';
+import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
+
+const safeName = (sessionId: string) => sessionId.replace(/[^\w-]/g, '_').slice(0, 100);
+
+function getMemoryPath(home: string, sessionId: string): string {
+  return join(home, 'cache', 'hooks', `${safeName(sessionId)}.json`);
+}
+
+export function loadHookMemory(home: string, sessionId: string): HookMemory {
+  const value = readJsonFile(getMemoryPath(home, sessionId));
+  return typeof value === 'object' && value !== null
+    ? { ...EMPTY_HOOK_MEMORY, ...(value as Partial<HookMemory>) }
+    : { ...EMPTY_HOOK_MEMORY };
+}
+
+export function saveHookMemory(home: string, sessionId: string, memory: HookMemory): void {
+  ensureDir(home, 'cache', 'hooks');
+  writeJsonFileAtomic(getMemoryPath(home, sessionId), memory);
+}
+
+/** True for the one process that claims `key` first for this session; false for the rest. */
+export function claimOnce(home: string, sessionId: string, key: string): boolean {
+  const dir = ensureDir(home, 'cache', 'hooks');
+  try {
+    closeSync(
+      openSync(join(dir, `${safeName(sessionId)}.${key.replace(/[^\w.-]/g, '_')}`), 'wx', 0o600),
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
