@@ -106,6 +106,7 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
     context.source === 'usage'
       ? forecastCompaction(getLiveResponses(state), threshold.compactThreshold)
       : forecastCompaction([], threshold.compactThreshold),
+    context.tokens >= threshold.compactThreshold,
   );
   const percent = toPercent(context.tokens, threshold.compactThreshold);
   const toolCallsSinceCheckpoint =

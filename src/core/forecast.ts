@@ -15,8 +15,12 @@ export const FORECAST_WINDOW = 15;
 export const MIN_FORECAST_BASIS = 5;
 
 /** The forecast as shown and acted on: turns and minutes only once the basis is wide enough. */
-export function withMinimumBasis(forecast: Forecast, minBasis = MIN_FORECAST_BASIS): Forecast {
-  if (forecast.basis >= minBasis || forecast.turnsToCompact === 0) return forecast;
+export function withMinimumBasis(
+  forecast: Forecast,
+  thresholdReached: boolean,
+  minBasis = MIN_FORECAST_BASIS,
+): Forecast {
+  if (forecast.basis >= minBasis || thresholdReached) return forecast;
   return { ...forecast, turnsToCompact: null, minutesToCompact: null };
 }
 

@@ -6,8 +6,10 @@
 
 const RISKY: ReadonlyArray<{ pattern: RegExp; label: string }> = [
   {
+    // A recursive and a force option anywhere in the same command (-rf, -fr, -rfv, -r -f,
+    // --recursive --force, -r --force), each an option word of its own.
     pattern:
-      /\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+-?[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*\s+-?[a-zA-Z]*[rR]|-[a-zA-Z]*[rR][a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*[rR]|--recursive\s+--force|--force\s+--recursive)\b/,
+      /\brm\s(?=(?:[^|;&\n]*\s)?(?:-[a-zA-Z]*[rR]|--recursive\b))(?=(?:[^|;&\n]*\s)?(?:-[a-zA-Z]*f|--force\b))/,
     label: 'rm -rf',
   },
   { pattern: /\bgit\s+reset\s+(?:[^|;&]*\s)?--hard\b/, label: 'git reset --hard' },

@@ -5,6 +5,7 @@
  * @module
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { CheckpointResult } from '../app/create-checkpoint.ts';
 import type { CheckpointTrigger } from '../core/checkpoint.ts';
 import type { Env } from '../store/home.ts';
@@ -64,7 +65,8 @@ export function checkpointInBackground(
         reason,
       ],
       {
-        cwd: payload.cwd ?? process.cwd(),
+        // The session's directory may not exist here (a moved project): spawn would fail in it.
+        cwd: payload.cwd && existsSync(payload.cwd) ? payload.cwd : process.cwd(),
         env: { ...env, SHIM_HOME: home },
         detached: true,
         stdio: 'ignore',

@@ -1,0 +1,350 @@
+/** End-to-end: `shim hook <Event>` and `shim statusline` as Claude Code runs them, on real transcripts. */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { BIN, runShim } from './helpers/cli.ts';
+import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+
+const FIXTURE = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
+const SESSION = '4f8c1176-7025-4530-a860-c6fc4c63a150';
+const CWD = '/Users/gtrrz-victor/wks/cli';
+const LINES = readFileSync(fixturePath(FIXTURE), 'utf8').split('\n');
+
+type Setup = { home: string; transcript: string };
+
+/** A scratch SHIM_HOME and a transcript holding the fixture's first `lines` lines. */
+function setup(lines: number): Setup {
+  const home = makeTempDir('shim-hooks-');
+  const transcript = join(home, 'session.jsonl');
+  writeFileSync(transcript, `${LINES.slice(0, lines).join('\n')}\n`);
+  return { home, transcript };
+}
+
+function grow(s: Setup, from: number, to: number): void {
+  appendFileSync(s.transcript, `${LINES.slice(from, to).join('\n')}\n`);
+}
+
+function hook(s: Setup, event: string, extra: Record<string, unknown> = {}, sessionId = SESSION) {
+  const payload = {
+    session_id: sessionId,
+    transcript_path: s.transcript,
+    cwd: CWD,
+    hook_event_name: event,
+    ...extra,
+  };
+  const r = spawnSync(process.execPath, [BIN, 'hook', event], {
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    env: { ...process.env, SHIM_HOME: s.home, CLAUDE_CONFIG_DIR: join(s.home, 'no-claude') },
+  });
+  assert.equal(r.status, 0, `hook ${event} exited ${r.status}: ${r.stderr}`);
+  const out = r.stdout.trim();
+  assert.ok(out === '' || out.split('\n').length === 1, 'stdout is empty or one protocol line');
+  return out
+    ? (JSON.parse(out) as {
+        systemMessage?: string;
+        hookSpecificOutput?: { hookEventName: string; additionalContext: string };
+      })
+    : null;
+}
+
+function checkpoints(
+  s: Setup,
+): Array<{ triggeredBy: string; sessionId: string; restoredAt: string | null }> {
+  const run = runShim(s.home, ['list', '--json']);
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as Array<{
+    triggeredBy: string;
+    sessionId: string;
+    restoredAt: string | null;
+  }>;
+}
+
+async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('shim hook: never breaks the agent', () => {
+  for (const [what, input] of [
+    ['empty stdin', ''],
+    ['garbage', 'not json at all'],
+    ['an array', '[1,2,3]'],
+    [
+      'a payload pointing at a missing transcript',
+      JSON.stringify({
+        session_id: 's',
+        transcript_path: '/nonexistent.jsonl',
+        hook_event_name: 'PostToolUse',
+      }),
+    ],
+  ] as const) {
+    test(`${what}: exit 0, nothing on stdout, a log entry`, () => {
+      const home = makeTempDir();
+      const r = spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+        input,
+        encoding: 'utf8',
+        env: { ...process.env, SHIM_HOME: home },
+      });
+      assert.equal(r.status, 0);
+      assert.equal(r.stdout, '');
+      assert.ok(readFileSync(join(home, 'logs', 'shim.log'), 'utf8').length > 0);
+    });
+  }
+
+  test('an unknown event does nothing', () => {
+    const s = setup(30);
+    assert.equal(hook(s, 'NoSuchEvent'), null);
+  });
+});
+
+describe('PostToolUse', () => {
+  test('alerts once when a level is reached, and checkpoints', async () => {
+    const s = setup(31);
+    const first = hook(s, 'PostToolUse', { tool_name: 'Read' });
+    assert.match(first?.systemMessage ?? '', /context at 72% of the auto-compact threshold \(L1\)/);
+    assert.match(first?.hookSpecificOutput?.additionalContext ?? '', /\[shim\] Context is at 72%/);
+    assert.equal(
+      hook(s, 'PostToolUse', { tool_name: 'Read' }),
+      null,
+      'the same level is not alerted twice',
+    );
+    await waitFor(() => existsSync(join(s.home, 'shim.db')) && checkpoints(s).length > 0);
+
+    grow(s, 31, 264);
+    const critical = hook(s, 'PostToolUse', { tool_name: 'Bash' });
+    assert.match(critical?.systemMessage ?? '', /\(L3\).*Checkpoint #\d+ saved/);
+    assert.ok(
+      checkpoints(s).some((c) => c.triggeredBy === 'danger_zone'),
+      'the urgent checkpoint is there when the hook returns',
+    );
+  });
+
+  test('parallel hooks of one batch alert exactly once', async () => {
+    const s = setup(264);
+    const payload = JSON.stringify({
+      session_id: SESSION,
+      transcript_path: s.transcript,
+      cwd: CWD,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+    });
+    const outputs = await Promise.all(
+      Array.from(
+        { length: 8 },
+        () =>
+          new Promise<string>((resolve) => {
+            const child = spawn(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+              env: { ...process.env, SHIM_HOME: s.home },
+            });
+            let out = '';
+            child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+            child.on('close', () => resolve(out.trim()));
+            child.stdin.end(payload);
+          }),
+      ),
+    );
+    assert.equal(outputs.filter((o) => o.includes('"systemMessage"')).length, 1);
+  });
+});
+
+describe('PreToolUse', () => {
+  test('a risky command gets a checkpoint before it runs; an ordinary one does not', () => {
+    const s = setup(120);
+    const risky = hook(s, 'PreToolUse', {
+      tool_name: 'Bash',
+      tool_use_id: 'toolu_1',
+      tool_input: { command: 'git reset --hard HEAD~3' },
+    });
+    assert.match(risky?.systemMessage ?? '', /checkpoint #1 saved before `git reset --hard`/);
+    assert.deepEqual(
+      checkpoints(s).map((c) => c.triggeredBy),
+      ['risky_operation'],
+    );
+    assert.equal(
+      hook(s, 'PreToolUse', {
+        tool_name: 'Bash',
+        tool_use_id: 'toolu_2',
+        tool_input: { command: 'ls -la' },
+      }),
+      null,
+    );
+    assert.equal(checkpoints(s).length, 1);
+  });
+});
+
+describe('compaction: PreCompact saves, SessionStart(compact) restores', () => {
+  test('the state captured before compaction is injected after it and the restore is recorded', () => {
+    const s = setup(300);
+    assert.equal(hook(s, 'PreCompact', { trigger: 'auto', custom_instructions: '' }), null);
+    assert.deepEqual(
+      checkpoints(s).map((c) => c.triggeredBy),
+      ['pre_compact'],
+    );
+    assert.equal(readdirSync(join(s.home, 'handoffs')).length, 1);
+    grow(s, 300, 362);
+    const start = hook(s, 'SessionStart', { source: 'compact', model: 'claude-opus-4-6' });
+    const context = start?.hookSpecificOutput?.additionalContext ?? '';
+    assert.equal(start?.hookSpecificOutput?.hookEventName, 'SessionStart');
+    assert.match(context, /Implement the following plan/);
+    assert.match(context, /Run fmt, lint, and tests/);
+    assert.ok(context.length <= 9500);
+    assert.ok(checkpoints(s)[0]!.restoredAt, 'the restore is recorded');
+  });
+});
+
+describe('startup after an interrupted session', () => {
+  function writeMemory(s: Setup, pid: number): void {
+    mkdirSync(join(s.home, 'cache', 'hooks'), { recursive: true });
+    writeFileSync(
+      join(s.home, 'cache', 'hooks', `${SESSION}.json`),
+      JSON.stringify({ agentPid: pid }),
+    );
+  }
+
+  test('a killed session (its Claude Code process is gone) is resumed in the next session of the project', () => {
+    const s = setup(200);
+    hook(s, 'PreToolUse', {
+      tool_name: 'Bash',
+      tool_use_id: 't',
+      tool_input: { command: 'rm -rf build' },
+    });
+    writeMemory(s, 2 ** 22 - 7);
+    const start = hook(s, 'SessionStart', { source: 'startup' }, 'new-session-1');
+    assert.match(
+      start?.systemMessage ?? '',
+      /restored checkpoint #1 from the interrupted session 4f8c1176 \(crash\)/,
+    );
+    assert.match(
+      start?.hookSpecificOutput?.additionalContext ?? '',
+      /Implement the following plan/,
+    );
+    assert.equal(
+      hook(s, 'SessionStart', { source: 'startup' }, 'new-session-2'),
+      null,
+      'a checkpoint is restored once',
+    );
+  });
+
+  test('a session whose Claude Code process still runs is left alone', () => {
+    const s = setup(200);
+    hook(s, 'PreToolUse', {
+      tool_name: 'Bash',
+      tool_use_id: 't',
+      tool_input: { command: 'rm -rf build' },
+    });
+    const alive = spawn('bash', ['-c', 'exec -a claude-test sleep 30'], { stdio: 'ignore' });
+    try {
+      writeMemory(s, alive.pid!);
+      assert.equal(hook(s, 'SessionStart', { source: 'startup' }, 'parallel-session'), null);
+    } finally {
+      alive.kill();
+    }
+  });
+
+  test('SessionEnd takes a final checkpoint and records the clean end', () => {
+    const s = setup(200);
+    hook(s, 'SessionEnd', { reason: 'prompt_input_exit' });
+    assert.deepEqual(
+      checkpoints(s).map((c) => c.triggeredBy),
+      ['session_end'],
+    );
+    const resume = JSON.parse(runShim(s.home, ['resume', '--json']).stdout) as {
+      detection: { interruptionReason: string };
+    };
+    assert.equal(resume.detection.interruptionReason, 'manual_exit');
+  });
+});
+
+describe('UserPromptSubmit and Stop', () => {
+  test('from L1 on, a prompt gets one factual line of context; below, nothing', () => {
+    assert.equal(hook(setup(22), 'UserPromptSubmit', { prompt: 'go on' }), null);
+    const out = hook(setup(31), 'UserPromptSubmit', { prompt: 'go on' });
+    assert.match(
+      out?.hookSpecificOutput?.additionalContext ?? '',
+      /^\[shim\] Context is at 72%.*carry on with the user's request\.$/,
+    );
+  });
+
+  test('Stop above 50% suggests a handoff once per 10% band', () => {
+    const s = setup(31);
+    assert.match(hook(s, 'Stop', { stop_hook_active: false })?.systemMessage ?? '', /shim handoff/);
+    assert.equal(hook(s, 'Stop', { stop_hook_active: false }), null);
+  });
+});
+
+describe('shim statusline', () => {
+  const input = (transcript: string) =>
+    JSON.stringify({
+      session_id: SESSION,
+      transcript_path: transcript,
+      model: { id: 'claude-opus-4-6', display_name: 'Opus' },
+      context_window: {
+        context_window_size: 200000,
+        current_usage: {
+          input_tokens: 10,
+          cache_creation_input_tokens: 2000,
+          cache_read_input_tokens: 140000,
+        },
+      },
+    });
+
+  function statusline(s: Setup, args: string[] = [], env: Record<string, string> = {}) {
+    const r = spawnSync(process.execPath, [BIN, 'statusline', ...args], {
+      input: input(s.transcript),
+      encoding: 'utf8',
+      env: { ...process.env, SHIM_HOME: s.home, NO_COLOR: '1', COLUMNS: '120', ...env },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.replace(/\n$/, '');
+  }
+
+  test("uses Claude Code's own context figures and renders the seed line", () => {
+    const s = setup(120);
+    assert.match(
+      statusline(s),
+      /^\[CTX [█░]{10} 85% L2\] \[risk: (warning|danger)\] .*\[(no ckpt yet|ckpt \d+[smh] ago)\]$/,
+    );
+    assert.ok(
+      existsSync(join(s.home, 'cache', 'statusline', `${SESSION}.json`)),
+      'the figures are recorded for the hooks',
+    );
+  });
+
+  test('fits narrow terminals and honours NO_COLOR', () => {
+    const s = setup(120);
+    const narrow = statusline(s, [], { COLUMNS: '30' });
+    assert.ok(narrow.length <= 30, narrow);
+    assert.doesNotMatch(narrow, /\u001b\[/);
+    const colored = statusline(s, [], { NO_COLOR: '' });
+    assert.match(colored, /\u001b\[/);
+  });
+
+  test('--wrap keeps the previous statusline and adds shim after it', () => {
+    const s = setup(120);
+    const original = Buffer.from('cat >/dev/null; echo "my line"').toString('base64');
+    assert.match(statusline(s, ['--wrap', original]), /^my line │ \[CTX /);
+  });
+
+  test('bad input prints nothing and exits 0', () => {
+    const r = spawnSync(process.execPath, [BIN, 'statusline'], {
+      input: 'nope',
+      encoding: 'utf8',
+      env: { ...process.env, SHIM_HOME: makeTempDir() },
+    });
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, '');
+  });
+});
