@@ -179,4 +179,52 @@ program
     ),
   );
 
+program
+  .command('install')
+  .description("wire shim's hooks and statusline into Claude Code's settings (keeps all of yours)")
+  .addOption(
+    new Option(
+      '--user',
+      'into ~/.claude/settings.json (default; honours CLAUDE_CONFIG_DIR)',
+    ).conflicts('project'),
+  )
+  .addOption(new Option('--project', 'into .claude/settings.json of the current directory'))
+  .option('--dry-run', 'print what would change, as a diff, and write nothing')
+  .option('--json', 'print the result as JSON')
+  .addHelpText(
+    'after',
+    `
+Hooks call node and shim by absolute path (no npx). An existing statusline keeps working: shim
+shows its line next to yours. Running it again changes nothing; a backup of the file goes to
+$SHIM_HOME/backups/ first, and \`shim uninstall\` undoes it exactly.`,
+  )
+  .action((options: { user?: boolean; project?: boolean; dryRun?: boolean; json?: boolean }) =>
+    runWithErrorBoundary(async () => (await import('./commands/install.ts')).runInstall(options)),
+  );
+
+program
+  .command('uninstall')
+  .description("remove shim's hooks and statusline from Claude Code's settings, restoring yours")
+  .addOption(new Option('--user', 'from ~/.claude/settings.json (default)').conflicts('project'))
+  .addOption(new Option('--project', 'from .claude/settings.json of the current directory'))
+  .option('--json', 'print the result as JSON')
+  .action((options: { user?: boolean; project?: boolean; json?: boolean }) =>
+    runWithErrorBoundary(async () =>
+      (await import('./commands/uninstall.ts')).runUninstall(options),
+    ),
+  );
+
+program
+  .command('doctor')
+  .description(
+    'check that shim is wired into Claude Code and working; prints a fix for each problem',
+  )
+  .option('--json', 'print the checks as JSON')
+  .addHelpText('after', '\nExits 1 when an essential check fails.')
+  .action((options: { json?: boolean }) =>
+    runWithErrorBoundary(async () =>
+      (await import('./commands/doctor.ts')).runDoctorCommand(options),
+    ),
+  );
+
 await program.parseAsync(process.argv);

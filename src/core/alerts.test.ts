@@ -46,11 +46,21 @@ describe('getUserAlert', () => {
     assert.match(getUserAlert('L3', assessment('L3'), ''), /restored after compaction/);
   });
 
-  test('an empty checkpoint note leaves no stray spaces at the ends', () => {
+  test('an empty checkpoint note leaves no stray or doubled spaces', () => {
     for (const level of ALERT_LEVELS) {
-      const text = getUserAlert(level, assessment(level), '');
-      assert.equal(text, text.trim());
+      for (const turns of [null, 4]) {
+        const text = getUserAlert(level, assessment(level, turns), '');
+        assert.equal(text, text.trim());
+        assert.doesNotMatch(text, / {2}/, JSON.stringify(text));
+      }
     }
+  });
+
+  test('the exact L2 notice', () => {
+    assert.equal(
+      getUserAlert('L2', assessment('L2'), 'Checkpoint #3 saved.'),
+      '🔶 shim: context at 87% of the auto-compact threshold (L2). Checkpoint #3 saved. A handoff can be written with `shim handoff`.',
+    );
   });
 });
 

@@ -18,13 +18,15 @@ function forecastText(a: Assessment): string {
 /** The one-line notice shown to the user when a level is first reached. */
 export function getUserAlert(level: Level, a: Assessment, checkpointNote: string): string {
   const pct = Math.round(a.percent);
+  // An empty note must not leave a double space behind.
+  const note = checkpointNote.trim() ? ` ${checkpointNote.trim()}` : '';
   switch (level) {
     case 'L1':
-      return `⚠️ shim: context at ${pct}% of the auto-compact threshold (L1).${forecastText(a)} ${checkpointNote}`.trim();
+      return `⚠️ shim: context at ${pct}% of the auto-compact threshold (L1).${forecastText(a)}${note}`;
     case 'L2':
-      return `🔶 shim: context at ${pct}% of the auto-compact threshold (L2). ${checkpointNote} A handoff can be written with \`shim handoff\`.`.trim();
+      return `🔶 shim: context at ${pct}% of the auto-compact threshold (L2).${note} A handoff can be written with \`shim handoff\`.`;
     case 'L3':
-      return `🔴 shim: context at ${pct}% of the auto-compact threshold (L3).${forecastText(a)} ${checkpointNote} The work will be restored after compaction.`.trim();
+      return `🔴 shim: context at ${pct}% of the auto-compact threshold (L3).${forecastText(a)}${note} The work will be restored after compaction.`;
     case 'L0':
       return '';
     default:

@@ -38,6 +38,8 @@ export type HookMemory = {
   stopNoticeBand: number;
   /** The Claude Code process the hooks run under (to tell a crash from a session still running). */
   agentPid: number | null;
+  /** Tool calls counted from PostToolUse events: the transcript can lag behind the hook. */
+  hookToolCalls: number;
 };
 
 export const EMPTY_HOOK_MEMORY: HookMemory = {
@@ -50,6 +52,7 @@ export const EMPTY_HOOK_MEMORY: HookMemory = {
   testsFailing: false,
   stopNoticeBand: 0,
   agentPid: null,
+  hookToolCalls: 0,
 };
 
 const LEVEL_RANK: Record<Level, number> = { L0: 0, L1: 1, L2: 2, L3: 3 };
@@ -64,6 +67,17 @@ export type HookDecision = {
   memory: HookMemory;
 };
 
+/** The `command` of a Bash call's summarised arguments (its description must not count). */
+function getCommand(args: string): string | null {
+  const match = /"command":"((?:[^"\\]|\\.)*)/.exec(args);
+  if (!match) return null;
+  try {
+    return JSON.parse(`"${match[1]}"`) as string;
+  } catch {
+    return match[1] ?? null;
+  }
+}
+
 function getMilestone(
   state: SessionState,
   memory: HookMemory,
@@ -75,9 +89,11 @@ function getMilestone(
   let testsFailing = memory.testsFailing;
   let reason: string | null = null;
   if (tasksDone && !memory.tasksDone) reason = 'the task list is finished';
-  if (last?.tool === 'Bash') {
-    if (/\bgit\s+commit\b/.test(last.args) && last.success) reason ??= 'a commit was made';
-    if (TEST_COMMAND.test(last.args)) {
+  const command = last?.tool === 'Bash' ? getCommand(last.args) : null;
+  if (last && command !== null) {
+    if (/\bgit\s+commit\b(?![^|;&]*--dry-run)/.test(command) && last.success)
+      reason ??= 'a commit was made';
+    if (TEST_COMMAND.test(command)) {
       if (last.success && memory.testsFailing) reason ??= 'the tests pass again';
       testsFailing = !last.success;
     }

@@ -4,6 +4,7 @@
  * window size the statusline last reported.
  * @module
  */
+import { existsSync } from 'node:fs';
 import { assessSession, type Assessment } from '../core/assess.ts';
 import type { SessionState } from '../core/session.ts';
 import { loadCompactHistory } from '../claude/compact-history.ts';
@@ -25,7 +26,8 @@ export async function loadHookContext(
   home: string,
   now: number,
 ): Promise<HookContext | null> {
-  if (!payload.transcriptPath) return null;
+  // Claude Code writes the transcript asynchronously: early events can come before the file.
+  if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
   const state = await loadSessionState(payload.transcriptPath, home);
   const config = await loadConfig(home);
   const figures = readStatuslineFigures(home, payload.sessionId, now);

@@ -31,6 +31,9 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
 
 export const HOOK_EVENTS = Object.keys(HANDLERS);
 
+/** The session id `shim doctor` uses to check that hooks run. */
+export const DOCTOR_SESSION = 'doctor';
+
 /** Runs one hook; resolves to the text for stdout (possibly empty). Never rejects. */
 export async function runHook(
   event: string,
@@ -52,7 +55,10 @@ export async function runHook(
       appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
       return '';
     }
-    const output = await (await load())({ payload, env, home, now });
+    const handler = await load();
+    // `shim doctor` probes with this session id: the handler must load, but touch nothing.
+    if (payload.sessionId === DOCTOR_SESSION) return '';
+    const output = await handler({ payload, env, home, now });
     return renderHookOutput(event, output);
   } catch (error) {
     appendLog(home, 'error', `hook ${event} failed`, {

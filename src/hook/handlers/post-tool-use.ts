@@ -15,11 +15,15 @@ import type { HookRun } from '../run.ts';
 export async function handlePostToolUse({ payload, env, home, now }: HookRun): Promise<HookOutput> {
   const context = await loadHookContext(payload, env, home, now);
   if (!context || !payload.sessionId) return {};
-  const { state, assessment } = context;
   const memory = loadHookMemory(home, payload.sessionId);
+  // This event is itself a finished tool call, even before the transcript shows its result.
+  const toolCalls = Math.max(context.state.toolCalls, memory.hookToolCalls + 1);
+  const state = { ...context.state, toolCalls };
+  const { assessment } = context;
   const decision = decideAfterToolUse(state, assessment, memory, now);
   saveHookMemory(home, payload.sessionId, {
     ...decision.memory,
+    hookToolCalls: toolCalls,
     agentPid: memory.agentPid ?? findAgentPid(),
   });
 

@@ -1,0 +1,34 @@
+/** One line of plain text per settings change, for the install/uninstall output. Pure. */
+import type { SettingsChange } from './install.ts';
+
+const EVENT_WIDTH = 20;
+
+function pad(text: string): string {
+  return text.padEnd(EVENT_WIDTH);
+}
+
+export function describeChange(change: SettingsChange): string {
+  switch (change.kind) {
+    case 'hook-added':
+    case 'hook-replaced': {
+      const matcher = change.matcher === undefined ? '' : `[${change.matcher}] `;
+      const how =
+        change.kind === 'hook-replaced' ? `, replacing ${change.previous.join(', ')}` : '';
+      return `${change.kind === 'hook-added' ? '+' : '~'} ${pad(change.event)}${matcher}timeout ${change.timeout} s${how}`;
+    }
+    case 'hook-removed':
+      return `- ${pad(change.event)}${change.commands.join(', ')}`;
+    case 'statusline-added':
+      return `+ ${pad('statusLine')}shim's context line`;
+    case 'statusline-wrapped':
+      return `+ ${pad('statusLine')}shim's context line, shown with yours: ${change.original}`;
+    case 'statusline-replaced':
+      return `~ ${pad('statusLine')}${change.command}, replacing ${change.previous}`;
+    case 'statusline-restored':
+      return `- ${pad('statusLine')}yours is back: ${change.command}`;
+    case 'statusline-removed':
+      return `- ${pad('statusLine')}shim's removed`;
+    default:
+      return change satisfies never;
+  }
+}

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { getLogPath } from '../../store/log.ts';
+import { runDoctor, type DoctorReport } from './doctor.ts';
+import { installShim } from './install.ts';
+import type { ShimInvocation } from './shim-command.ts';
+
+/** A stand-in for dist/shim.js: reads the hook payload and exits with `code`. */
+function fakeShim(dir: string, code: number): ShimInvocation {
+  const bin = join(dir, 'dist', 'shim.js');
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  writeFileSync(
+    bin,
+    `let d = ''; process.stdin.on('data', (c) => (d += c)).on('end', () => {
+       JSON.parse(d); if (${code}) process.stderr.write('handler broke\\n'); process.exit(${code}); });`,
+  );
+  return { node: process.execPath, bin };
+}
+
+function setup(code = 0) {
+  const root = mkdtempSync(join(tmpdir(), 'shim-doctor-'));
+  const w = {
+    home: join(root, 'home'),
+    claude: join(root, 'claude'),
+    project: join(root, 'project'),
+    invocation: fakeShim(join(root, 'pkg'), code),
+  };
+  mkdirSync(w.claude);
+  mkdirSync(w.project);
+  const opts = {
+    home: w.home,
+    env: { ...process.env, CLAUDE_CONFIG_DIR: w.claude, SHIM_HOME: w.home },
+    cwd: w.project,
+    invocation: w.invocation,
+  };
+  return { w, opts };
+}
+
+function status(report: DoctorReport): Record<string, string> {
+  return Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
+}
+
+describe('shim doctor', () => {
+  test('reports missing wiring with the fix, and is unhealthy', async () => {
+    const { opts } = setup();
+    const report = await runDoctor(opts);
+    assert.equal(report.healthy, false);
+    const hooks = report.checks.find((c) => c.id === 'hooks')!;
+    assert.equal(hooks.status, 'fail');
+    assert.match(hooks.detail, /not wired into any settings file/);
+    assert.equal(hooks.fix, 'shim install');
+    assert.equal(status(report).statusline, 'fail');
+  });
+
+  test('a healthy install passes every essential check', async () => {
+    const { w, opts } = setup();
+    installShim({ ...opts, scope: 'user' });
+    const report = await runDoctor(opts);
+    assert.deepEqual(status(report), {
+      'settings-user': 'ok',
+      hooks: 'ok',
+      'hook-runs': 'ok',
+      statusline: 'ok',
+      home: 'ok',
+      database: 'ok',
+      activity: 'warn',
+      log: 'ok',
+    });
+    assert.equal(report.healthy, true);
+    assert.match(report.checks.find((c) => c.id === 'hooks')!.detail, new RegExp(w.invocation.bin));
+  });
+
+  test('names stale paths, a failing hook, recent errors and an open SHIM_HOME', async () => {
+    const { w, opts } = setup(3);
+    installShim({
+      ...opts,
+      scope: 'user',
+      invocation: { node: '/gone/node', bin: '/gone/shim.js' },
+    });
+    chmodSync(w.home, 0o755);
+    mkdirSync(join(w.home, 'logs'), { recursive: true });
+    appendFileSync(
+      getLogPath(w.home),
+      `${JSON.stringify({ at: new Date().toISOString(), level: 'error', message: 'hook PreCompact failed' })}\nnot json\n`,
+    );
+    const report = await runDoctor(opts);
+    const by = Object.fromEntries(report.checks.map((c) => [c.id, c]));
+    assert.match(by.hooks!.detail, /a path that no longer exists: \/gone\/shim\.js/);
+    assert.equal(by['hook-runs']!.status, 'fail');
+    assert.match(by['hook-runs']!.detail, /exited with 3: handler broke/);
+    assert.equal(by.statusline!.status, 'fail');
+    assert.equal(by.home!.status, 'fail');
+    assert.equal(by.home!.fix, `chmod 700 ${w.home}`);
+    assert.equal(by.log!.status, 'warn');
+    assert.match(by.log!.detail, /1 in the last 24 h.*hook PreCompact failed/);
+    assert.equal(report.healthy, false);
+  });
+
+  test('invalid settings and disableAllHooks fail with where to fix them', async () => {
+    const { w, opts } = setup();
+    writeFileSync(join(w.claude, 'settings.json'), '{ "hooks": ');
+    mkdirSync(join(w.project, '.claude'));
+    writeFileSync(join(w.project, '.claude', 'settings.json'), '{"disableAllHooks": true}');
+    const report = await runDoctor(opts);
+    const by = Object.fromEntries(report.checks.map((c) => [c.id, c]));
+    assert.equal(by['settings-user']!.status, 'fail');
+    assert.match(by['settings-user']!.detail, /not valid JSON/);
+    assert.equal(by['settings-project']!.status, 'fail');
+    assert.match(by['settings-project']!.fix ?? '', /remove "disableAllHooks"/);
+  });
+
+  test('a hook that hangs is killed at the time limit', async () => {
+    const { w, opts } = setup();
+    writeFileSync(w.invocation.bin, 'setInterval(() => {}, 1000);');
+    const started = Date.now();
+    const report = await runDoctor({ ...opts, probeTimeoutMs: 300 });
+    assert.ok(Date.now() - started < 5000);
+    const probe = report.checks.find((c) => c.id === 'hook-runs')!;
+    assert.equal(probe.status, 'fail');
+    assert.match(probe.detail, /did not finish within 0.3 s/);
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * Which Claude Code hook events shim listens to, with their matchers and timeouts (reference
+ * claude-code.md §1.1, §1.5). The handler behind each one is `shim hook <Event>`.
+ * @module
+ */
+
+export type ShimHookSpec = {
+  readonly event: string;
+  /** Omitted for events without matcher support (a matcher there is silently ignored). */
+  readonly matcher?: string;
+  /** Seconds. */
+  readonly timeout: number;
+};
+
+export const SHIM_HOOKS: readonly ShimHookSpec[] = [
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: 30 },
+  { event: 'UserPromptSubmit', timeout: 10 },
+  { event: 'PreToolUse', matcher: 'Bash', timeout: 10 },
+  { event: 'PostToolUse', matcher: '*', timeout: 10 },
+  { event: 'PostToolUseFailure', matcher: '*', timeout: 10 },
+  { event: 'PreCompact', matcher: 'manual|auto', timeout: 30 },
+  { event: 'PostCompact', timeout: 10 },
+  { event: 'Stop', timeout: 10 },
+  { event: 'SessionEnd', timeout: 30 },
+];

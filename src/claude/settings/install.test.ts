@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { AppError } from '../../core/errors.ts';
+import { SHIM_HOOKS } from './hook-spec.ts';
+import { findShimHooks } from './hooks-merge.ts';
+import { installShim, type InstallOptions } from './install.ts';
+import { loadInstallRecord } from './install-record.ts';
+import { parseSettingsText } from './json-text.ts';
+import { REALISTIC_SETTINGS, USER_STATUSLINE } from './settings-fixture.test-helper.ts';
+import { statusLineCommand } from './shim-command.ts';
+import { readStatusLine } from './statusline-merge.ts';
+import { uninstallShim } from './uninstall.ts';
+
+const NOW = { node: '/usr/bin/node', bin: '/opt/shim/dist/shim.js' };
+const OLD = { node: '/usr/bin/node', bin: '/old/shim/dist/shim.js' };
+
+type World = { home: string; claude: string; project: string; settings: string };
+
+function world(content: string | null = REALISTIC_SETTINGS): World {
+  const root = mkdtempSync(join(tmpdir(), 'shim-install-'));
+  const w = {
+    home: join(root, 'shim-home'),
+    claude: join(root, 'claude'),
+    project: join(root, 'project'),
+    settings: join(root, 'claude', 'settings.json'),
+  };
+  mkdirSync(w.claude);
+  mkdirSync(w.project);
+  if (content !== null) writeFileSync(w.settings, content);
+  return w;
+}
+
+function options(w: World, extra: Partial<InstallOptions> = {}): InstallOptions {
+  return {
+    scope: 'user',
+    home: w.home,
+    env: { CLAUDE_CONFIG_DIR: w.claude },
+    cwd: w.project,
+    invocation: NOW,
+    ...extra,
+  };
+}
+
+function backups(w: World): string[] {
+  try {
+    return readdirSync(join(w.home, 'backups'));
+  } catch {
+    return [];
+  }
+}
+
+describe('install and uninstall', () => {
+  test('install then uninstall gives back the file byte for byte', () => {
+    const w = world();
+    const result = installShim(options(w));
+    assert.equal(result.changed, true);
+    assert.equal(result.changes.length, SHIM_HOOKS.length + 1);
+    const installed = readFileSync(w.settings, 'utf8');
+    assert.match(installed, /^\{\n {3}"\$schema"/, 'keeps the three-space indentation');
+    assert.ok(!installed.endsWith('\n'), 'and the missing final newline');
+    assert.equal(readFileSync(result.backupPath!, 'utf8'), REALISTIC_SETTINGS);
+
+    const removed = uninstallShim(options(w));
+    assert.equal(removed.method, 'restored-backup');
+    assert.equal(removed.changes.length, SHIM_HOOKS.length + 1);
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
+    assert.equal(loadInstallRecord(w.home, w.settings), null);
+  });
+
+  test('a second install changes nothing and writes no backup', () => {
+    const w = world();
+    installShim(options(w));
+    const first = readFileSync(w.settings);
+    const again = installShim(options(w));
+    assert.equal(again.changed, false);
+    assert.deepEqual(again.changes, []);
+    assert.equal(again.backupPath, null);
+    assert.deepEqual(readFileSync(w.settings), first);
+    assert.equal(backups(w).length, 1);
+  });
+
+  test('an install from a new path replaces the old one, and uninstall is still exact', () => {
+    const w = world();
+    installShim(options(w, { invocation: OLD }));
+    const moved = installShim(options(w));
+    assert.ok(moved.changes.every((c) => c.kind.endsWith('-replaced')));
+    const settings = parseSettingsText(readFileSync(w.settings, 'utf8'), w.settings);
+    assert.equal(findShimHooks(settings).length, SHIM_HOOKS.length);
+    assert.ok(!readFileSync(w.settings, 'utf8').includes('/old/shim'));
+    assert.deepEqual(readStatusLine(settings), {
+      kind: 'shim',
+      command: statusLineCommand(NOW, USER_STATUSLINE),
+      wrapped: USER_STATUSLINE,
+    });
+    assert.equal(uninstallShim(options(w)).method, 'restored-backup');
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
+  });
+
+  test('uninstall after the user edited the file keeps their edit and restores their statusline', () => {
+    const w = world();
+    installShim(options(w));
+    const edited = parseSettingsText(readFileSync(w.settings, 'utf8'), w.settings);
+    edited.model = 'sonnet';
+    (edited.env as Record<string, string>).NEW_VAR = '1';
+    writeFileSync(w.settings, JSON.stringify(edited, null, '   '));
+
+    const removed = uninstallShim(options(w));
+    assert.equal(removed.method, 'surgical');
+    assert.ok(removed.backupPath && existsSync(removed.backupPath));
+    const after = parseSettingsText(readFileSync(w.settings, 'utf8'), w.settings);
+    const expected = parseSettingsText(REALISTIC_SETTINGS, w.settings);
+    expected.model = 'sonnet';
+    (expected.env as Record<string, string>).NEW_VAR = '1';
+    assert.deepEqual(after, expected);
+    assert.deepEqual(Object.keys(after), Object.keys(expected));
+  });
+
+  test('an edit between two installs makes uninstall surgical, not a rollback of the edit', () => {
+    const w = world();
+    installShim(options(w, { invocation: OLD }));
+    const edited = readFileSync(w.settings, 'utf8').replace('"opus"', '"haiku"');
+    writeFileSync(w.settings, edited);
+    installShim(options(w));
+    assert.equal(uninstallShim(options(w)).method, 'surgical');
+    const after = parseSettingsText(readFileSync(w.settings, 'utf8'), w.settings);
+    assert.equal(after.model, 'haiku');
+    assert.deepEqual(after.statusLine, parseSettingsText(REALISTIC_SETTINGS, 'x').statusLine);
+  });
+
+  test('a settings file that is not valid JSON is refused and left untouched', () => {
+    const broken = '{\n  "model": "opus",\n  "hooks": {\n}';
+    const w = world(broken);
+    assert.throws(
+      () => installShim(options(w)),
+      (e: unknown) => e instanceof AppError && e.code === 'CONFIG_INVALID',
+    );
+    assert.equal(readFileSync(w.settings, 'utf8'), broken);
+    assert.deepEqual(backups(w), []);
+    assert.throws(() => uninstallShim(options(w)), AppError);
+    assert.equal(readFileSync(w.settings, 'utf8'), broken);
+  });
+
+  test('--dry-run writes nothing and shows the diff', () => {
+    const w = world();
+    const result = installShim(options(w, { dryRun: true }));
+    assert.equal(result.changed, true);
+    assert.match(
+      result.diff ?? '',
+      /^\+ +"command": "\/usr\/bin\/node \/opt\/shim\/dist\/shim\.js hook Stop",$/m,
+    );
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
+    assert.equal(existsSync(w.home), false);
+  });
+
+  test('--project writes <cwd>/.claude/settings.json, and uninstall removes what it created', () => {
+    const w = world();
+    const result = installShim(options(w, { scope: 'project' }));
+    const projectSettings = join(w.project, '.claude', 'settings.json');
+    assert.equal(result.settingsPath, projectSettings);
+    assert.equal(result.undo, 'shim uninstall --project');
+    assert.ok(result.notes.some((n) => n.includes('committed')));
+    assert.equal(
+      findShimHooks(parseSettingsText(readFileSync(projectSettings, 'utf8'), 'x')).length,
+      9,
+    );
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS, 'user settings untouched');
+
+    assert.equal(uninstallShim(options(w, { scope: 'project' })).method, 'removed-file');
+    assert.equal(existsSync(join(w.project, '.claude')), false);
+  });
+
+  test('writes through a symlinked settings file and keeps the link', () => {
+    const w = world(null);
+    const real = join(w.project, 'dotfiles-settings.json');
+    writeFileSync(real, REALISTIC_SETTINGS);
+    symlinkSync(real, w.settings);
+    installShim(options(w));
+    assert.ok(lstatSync(w.settings).isSymbolicLink());
+    assert.ok(readFileSync(real, 'utf8').includes('shim.js hook'));
+    uninstallShim(options(w));
+    assert.ok(lstatSync(w.settings).isSymbolicLink());
+    assert.equal(readFileSync(real, 'utf8'), REALISTIC_SETTINGS);
+  });
+
+  test('uninstall without an install record still removes shim and unwraps the statusline', () => {
+    const w = world();
+    installShim(options(w));
+    const other = { ...options(w), home: join(w.project, 'other-home') };
+    const removed = uninstallShim(other);
+    assert.equal(removed.method, 'surgical');
+    assert.deepEqual(
+      parseSettingsText(readFileSync(w.settings, 'utf8'), 'x'),
+      parseSettingsText(REALISTIC_SETTINGS, 'x'),
+    );
+    assert.equal(uninstallShim(options(w)).method, 'nothing-to-do');
+  });
+
+  test('uninstall where shim is not installed does nothing', () => {
+    const w = world();
+    const result = uninstallShim(options(w));
+    assert.equal(result.method, 'nothing-to-do');
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
+    assert.equal(uninstallShim(options(world(null))).method, 'nothing-to-do');
+  });
+});

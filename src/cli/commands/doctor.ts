@@ -1,0 +1,41 @@
+import pc from 'picocolors';
+import { locateShimInvocation } from '../../claude/settings/bin-location.ts';
+import { runDoctor, type CheckStatus } from '../../claude/settings/doctor.ts';
+import { getShimHome } from '../../store/home.ts';
+import { ExitError } from '../error-boundary.ts';
+
+const MARK: Record<CheckStatus, string> = {
+  ok: pc.green('✓'),
+  warn: pc.yellow('!'),
+  fail: pc.red('✗'),
+};
+
+const TITLE_WIDTH = 24;
+
+export async function runDoctorCommand(options: { json?: boolean }): Promise<void> {
+  const report = await runDoctor({
+    home: getShimHome(),
+    env: process.env,
+    cwd: process.cwd(),
+    invocation: locateShimInvocation(),
+  });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const out: string[] = [];
+    for (const c of report.checks) {
+      out.push(`${MARK[c.status]} ${c.title.padEnd(TITLE_WIDTH)}${c.detail}`);
+      if (c.fix && c.status !== 'ok')
+        out.push(`  ${' '.repeat(TITLE_WIDTH)}${pc.dim(`fix: ${c.fix}`)}`);
+    }
+    const failed = report.checks.filter((c) => c.essential && c.status !== 'ok').length;
+    out.push(
+      '',
+      report.healthy
+        ? pc.green('shim is healthy')
+        : pc.red(`${failed} essential check${failed === 1 ? '' : 's'} failed; see the fixes above`),
+    );
+    process.stdout.write(`${out.join('\n')}\n`);
+  }
+  if (!report.healthy) throw new ExitError(1);
+}

@@ -1,0 +1,265 @@
+/**
+ * shim's hooks under the real Claude Code CLI (pinned 2.1.330), offline against the mock
+ * Messages API: checkpoints from the hooks, restore after auto-compaction, and resume after the
+ * CLI was killed mid-task. Each test takes a few seconds; SHIM_SKIP_E2E=1 skips them.
+ *
+ *   node scripts/build.mjs && node scripts/test.mjs test/e2e/shim-hooks
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { BIN } from '../helpers/cli.ts';
+import {
+  claudeInstallProblem,
+  createScratch,
+  describeRun,
+  E2E_SKIP,
+  pollUntil,
+  readJsonl,
+  runClaude,
+  shellQuote,
+  spawnClaude,
+  writeProjectSettings,
+  type Scratch,
+} from './claude.ts';
+import { startMockApi, type MockApi, type Scenario } from './mock-api.ts';
+
+const EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PreCompact',
+  'PostCompact',
+  'Stop',
+  'SessionEnd',
+];
+const REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
+const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
+
+const skip = E2E_SKIP || claudeInstallProblem() || false;
+
+/** Project settings that run this checkout's shim for every event, as `shim install` would. */
+function installShimHooks(scratch: Scratch): void {
+  const hooks = Object.fromEntries(
+    EVENTS.map((event) => [
+      event,
+      [
+        {
+          matcher: '*',
+          hooks: [
+            {
+              type: 'command',
+              command: `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook ${event}`,
+              timeout: 30,
+            },
+          ],
+        },
+      ],
+    ]),
+  );
+  writeProjectSettings(scratch, { hooks });
+}
+
+async function setup(
+  t: TestContext,
+  scenario: Scenario,
+): Promise<{ scratch: Scratch; mock: MockApi; shimHome: string }> {
+  const scratch = createScratch('shim-e2e-hooks-');
+  const mock = await startMockApi(scenario);
+  t.after(async () => {
+    await mock.close();
+    scratch.cleanup();
+  });
+  installShimHooks(scratch);
+  return { scratch, mock, shimHome: join(scratch.home, '.shim') };
+}
+
+type Row = { id: string; session_id: string; triggered_by: string; restored_at: string | null };
+
+function readCheckpoints(shimHome: string): Row[] {
+  const path = join(shimHome, 'shim.db');
+  if (!existsSync(path)) return [];
+  const db = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
+  try {
+    return db
+      .prepare(
+        'SELECT id, session_id, triggered_by, restored_at FROM checkpoints ORDER BY created_at',
+      )
+      .all() as Row[];
+  } finally {
+    db.close();
+  }
+}
+
+const bash = (command: string) => ({
+  content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
+});
+
+describe('shim hooks under the real Claude Code CLI', { skip }, () => {
+  test('1. a session that runs tools leaves checkpoints in the store', async (t) => {
+    const { scratch, mock, shimHome } = await setup(t, {
+      steps: ['one', 'two', 'three', 'four', 'five', 'six'].map((n) => bash(`echo ${n}`)),
+      final: { content: [{ type: 'text', text: 'All done.' }] },
+    });
+    const run = await runClaude({ scratch, mock, prompt: REQUEST });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    // session_start and tool_call_interval checkpoints are taken in the background.
+    const rows = await pollUntil(() => {
+      const found = readCheckpoints(shimHome);
+      return found.some((r) => r.triggered_by === 'session_end') &&
+        found.some((r) => r.triggered_by === 'tool_call_interval')
+        ? found
+        : null;
+    }, 15_000);
+    assert.ok(rows.every((r) => r.session_id === run.sessionId));
+    assert.ok(rows.length >= 3, rows.map((r) => r.triggered_by).join(', '));
+  });
+
+  test("2. auto-compaction: PreCompact saves a checkpoint and handoff, the next request carries shim's restore", async (t) => {
+    const { scratch, mock, shimHome } = await setup(t, {
+      steps: [
+        bash('echo one'),
+        bash('echo two'),
+        {
+          ...bash('echo three'),
+          usage: { input_tokens: 1000, cache_read_input_tokens: 168_900, output_tokens: 100 },
+        },
+      ],
+      final: { content: [{ type: 'text', text: 'Finished after compaction.' }] },
+      summary: {
+        content: [
+          { type: 'text', text: '<analysis>ok</analysis>\n<summary>Ran some commands.</summary>' },
+        ],
+      },
+    });
+    const run = await runClaude({
+      scratch,
+      mock,
+      prompt: REQUEST,
+      env: { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' },
+    });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    const entries = readJsonl<{ subtype?: string; compactMetadata?: { trigger?: string } }>(
+      run.transcriptPath,
+    );
+    assert.ok(
+      entries.some(
+        (e) => e.subtype === 'compact_boundary' && e.compactMetadata?.trigger === 'auto',
+      ),
+      'Claude Code auto-compacted',
+    );
+
+    const rows = readCheckpoints(shimHome);
+    const preCompact = rows.find((r) => r.triggered_by === 'pre_compact');
+    assert.ok(preCompact, `checkpoints: ${rows.map((r) => r.triggered_by).join(', ')}`);
+    assert.ok(preCompact.restored_at, 'SessionStart(compact) recorded the restore');
+    assert.equal(
+      readdirSync(join(shimHome, 'handoffs')).length,
+      1,
+      'a handoff document was written',
+    );
+
+    const summaryAt = mock.requests.findIndex((r) => r.kind === 'summary');
+    const after = mock.requests
+      .slice(summaryAt + 1)
+      .find((r) => r.kind === 'step' || r.kind === 'final');
+    assert.ok(after, 'a request followed the compaction');
+    const withRestore = mock.requestsContaining(RESTORE_HEAD);
+    assert.ok(
+      withRestore.some((r) => r.index === after.index),
+      'the first request after compaction carries the restore',
+    );
+    assert.ok(
+      mock.requestsContaining('ZEBRA-42 importer').some((r) => r.index === after.index),
+      "the user's request is in it",
+    );
+  });
+
+  test('3. killed mid-task: the next session in the project gets the resume context', async (t) => {
+    const { scratch, mock, shimHome } = await setup(t, {
+      steps: [bash('echo started'), bash('sleep 30')],
+      final: { content: [{ type: 'text', text: 'never reached' }] },
+    });
+    const killed = spawnClaude({ scratch, mock, prompt: REQUEST });
+    await pollUntil(
+      () =>
+        killed.transcriptPath &&
+        existsSync(killed.transcriptPath) &&
+        readJsonl(killed.transcriptPath).some((e) => JSON.stringify(e).includes('sleep 30'))
+          ? true
+          : null,
+      20_000,
+    );
+    await pollUntil(() => (readCheckpoints(shimHome).length > 0 ? true : null), 15_000);
+    killed.kill('SIGKILL');
+    await killed.result;
+
+    mock.reset({ steps: [], final: { content: [{ type: 'text', text: 'Resumed.' }] } });
+    const next = await runClaude({ scratch, mock, prompt: 'continue' });
+    assert.equal(next.exitCode, 0, describeRun(next));
+    const first = mock.messageRequests()[0]!;
+    assert.ok(
+      mock.requestsContaining(RESTORE_HEAD).some((r) => r.index === first.index),
+      'the first request of the new session carries the resume context',
+    );
+    assert.ok(mock.requestsContaining('ZEBRA-42 importer').some((r) => r.index === first.index));
+    const restored = readCheckpoints(shimHome).filter((r) => r.restored_at);
+    assert.equal(restored.length, 1);
+    assert.notEqual(next.sessionId, killed.sessionId);
+  });
+});
+
+describe('shim install under the real Claude Code CLI', { skip }, () => {
+  test('4. install wires the hooks the CLI runs; uninstall leaves the user settings exactly as they were', async (t) => {
+    const scratch = createScratch('shim-e2e-install-');
+    const mock = await startMockApi({
+      steps: [bash('echo hi')],
+      final: { content: [{ type: 'text', text: 'ok' }] },
+    });
+    t.after(async () => {
+      await mock.close();
+      scratch.cleanup();
+    });
+    const claudeDir = join(scratch.home, '.claude');
+    mkdirSync(claudeDir, { recursive: true });
+    const settingsPath = join(claudeDir, 'settings.json');
+    const original =
+      '{\n    "permissions": { "allow": ["Bash(npm test)"] },\n    "env": { "FOO": "bar" },\n' +
+      '    "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "true" } ] } ] },\n' +
+      '    "statusLine": { "type": "command", "command": "echo mine" }\n}\n';
+    writeFileSync(settingsPath, original);
+    const shimHome = join(scratch.home, '.shim');
+    const env = {
+      ...process.env,
+      HOME: scratch.home,
+      SHIM_HOME: shimHome,
+      CLAUDE_CONFIG_DIR: claudeDir,
+    };
+
+    const install = spawnSync(process.execPath, [BIN, 'install', '--user'], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.equal(install.status, 0, install.stderr);
+    assert.notEqual(readFileSync(settingsPath, 'utf8'), original);
+
+    const run = await runClaude({ scratch, mock, prompt: REQUEST });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    const rows = await pollUntil(() => {
+      const found = readCheckpoints(shimHome);
+      return found.some((r) => r.triggered_by === 'session_end') ? found : null;
+    }, 15_000);
+    assert.ok(rows.every((r) => r.session_id === run.sessionId));
+
+    const uninstall = spawnSync(process.execPath, [BIN, 'uninstall', '--user'], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.equal(uninstall.status, 0, uninstall.stderr);
+    assert.equal(readFileSync(settingsPath, 'utf8'), original);
+  });
+});

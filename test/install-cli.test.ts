@@ -1,0 +1,166 @@
+/** End-to-end: install, uninstall and doctor through the built binary, on temp settings files. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { DoctorReport } from '../src/claude/settings/doctor.ts';
+import type { InstallResult } from '../src/claude/settings/install.ts';
+import { SHIM_HOOKS } from '../src/claude/settings/hook-spec.ts';
+import { REALISTIC_SETTINGS } from '../src/claude/settings/settings-fixture.test-helper.ts';
+import { hookCommand, statusLineCommand } from '../src/claude/settings/shim-command.ts';
+import type { UninstallResult } from '../src/claude/settings/uninstall.ts';
+import { BIN, runShim, type Run } from './helpers/cli.ts';
+import { makeTempDir } from './helpers/fixtures.ts';
+
+const INVOCATION = { node: process.execPath, bin: BIN };
+
+type World = { home: string; claude: string; project: string; settings: string };
+
+function world(content: string | null = REALISTIC_SETTINGS): World {
+  const root = makeTempDir('shim-install-cli-');
+  const w = {
+    home: join(root, 'home'),
+    claude: join(root, 'claude'),
+    project: join(root, 'project'),
+    settings: join(root, 'claude', 'settings.json'),
+  };
+  mkdirSync(w.claude);
+  mkdirSync(w.project);
+  if (content !== null) writeFileSync(w.settings, content);
+  return w;
+}
+
+function shim(w: World, args: string[]): Run {
+  return runShim(w.home, args, { env: { CLAUDE_CONFIG_DIR: w.claude }, cwd: w.project });
+}
+
+function json<T>(run: Run): T {
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as T;
+}
+
+describe('shim install / uninstall', () => {
+  test('installs absolute node + bundle commands and uninstalls to the exact original bytes', () => {
+    const w = world();
+    const result = json<InstallResult>(shim(w, ['install', '--json']));
+    assert.equal(result.settingsPath, w.settings);
+    assert.equal(result.changes.length, SHIM_HOOKS.length + 1);
+    const text = readFileSync(w.settings, 'utf8');
+    for (const spec of SHIM_HOOKS) {
+      const command = hookCommand(INVOCATION, spec.event);
+      assert.equal(result.hookCommands[spec.event], command);
+      assert.ok(text.includes(JSON.stringify(command)), spec.event);
+    }
+    assert.ok(
+      text.includes(
+        JSON.stringify(statusLineCommand(INVOCATION, 'bash ~/.claude/statusline.sh --compact')),
+      ),
+    );
+    assert.ok(result.backupPath && readFileSync(result.backupPath, 'utf8') === REALISTIC_SETTINGS);
+
+    const removed = json<UninstallResult>(shim(w, ['uninstall', '--json']));
+    assert.equal(removed.method, 'restored-backup');
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
+  });
+
+  test('a second install says so and changes nothing', () => {
+    const w = world();
+    assert.equal(shim(w, ['install']).status, 0);
+    const before = readFileSync(w.settings);
+    const again = shim(w, ['install']);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /already installed.*nothing changed/);
+    assert.deepEqual(readFileSync(w.settings), before);
+  });
+
+  test('text output says what was added and how to undo it', () => {
+    const w = world();
+    const run = shim(w, ['install']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /Installed shim into .*settings\.json \(user settings\)/);
+    assert.match(run.stdout, /\+ SessionStart +\[startup\|resume\|clear\|compact\] timeout 30 s/);
+    assert.match(run.stdout, /shown with yours: bash ~\/\.claude\/statusline\.sh --compact/);
+    assert.match(run.stdout, /To undo: shim uninstall$/m);
+  });
+
+  test('--dry-run prints the diff and writes nothing', () => {
+    const w = world();
+    const run = shim(w, ['install', '--dry-run']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^Dry run, nothing written/);
+    assert.match(run.stdout, /^\+ +"command": ".* hook PreCompact",$/m);
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
+    assert.equal(existsSync(join(w.home, 'backups')), false);
+    assert.equal(existsSync(join(w.home, 'installs.json')), false);
+  });
+
+  test('--project writes the project settings, not the user’s', () => {
+    const w = world();
+    const result = json<InstallResult>(shim(w, ['install', '--project', '--json']));
+    const projectSettings = join(w.project, '.claude', 'settings.json');
+    assert.equal(result.settingsPath, projectSettings);
+    assert.ok(readFileSync(projectSettings, 'utf8').includes('hook SessionEnd'));
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
+    const removed = json<UninstallResult>(shim(w, ['uninstall', '--project', '--json']));
+    assert.equal(removed.method, 'removed-file');
+    assert.equal(existsSync(projectSettings), false);
+    assert.notEqual(shim(w, ['install', '--project', '--user']).status, 0);
+  });
+
+  test('refuses a settings file that is not valid JSON and leaves it alone', () => {
+    const broken = '{\n  "permissions": { "allow": ["Bash(ls)"], }\n}\n';
+    const w = world(broken);
+    const run = shim(w, ['install']);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /settings\.json is not valid JSON/);
+    assert.equal(readFileSync(w.settings, 'utf8'), broken);
+  });
+
+  test('uninstall after the user edited the file keeps the edit', () => {
+    const w = world();
+    assert.equal(shim(w, ['install']).status, 0);
+    const edited = readFileSync(w.settings, 'utf8').replace(
+      '"cleanupPeriodDays": 99',
+      '"cleanupPeriodDays": 365',
+    );
+    writeFileSync(w.settings, edited);
+    const removed = json<UninstallResult>(shim(w, ['uninstall', '--json']));
+    assert.equal(removed.method, 'surgical');
+    const after = readFileSync(w.settings, 'utf8');
+    assert.match(after, /"cleanupPeriodDays": 365/);
+    assert.ok(!after.includes('shim.js'));
+    assert.match(after, /"command": "bash ~\/\.claude\/statusline\.sh --compact"/);
+  });
+});
+
+describe('shim doctor', () => {
+  test('reports missing wiring and exits 1', () => {
+    const w = world();
+    const run = shim(w, ['doctor', '--json']);
+    assert.equal(run.status, 1);
+    const report = JSON.parse(run.stdout) as DoctorReport;
+    assert.equal(report.healthy, false);
+    assert.equal(report.checks.find((c) => c.id === 'hooks')?.status, 'fail');
+    const text = shim(w, ['doctor']);
+    assert.match(text.stdout, /✗ hooks +shim is not wired into any settings file/);
+    assert.match(text.stdout, /fix: shim install/);
+  });
+
+  test('after install every wiring check passes; the exit code follows the essential checks', () => {
+    const w = world();
+    assert.equal(shim(w, ['install']).status, 0);
+    const run = shim(w, ['doctor', '--json']);
+    const report = JSON.parse(run.stdout) as DoctorReport;
+    const by = Object.fromEntries(report.checks.map((c) => [c.id, c]));
+    for (const id of ['settings-user', 'hooks', 'statusline', 'home', 'database']) {
+      assert.equal(by[id]?.status, 'ok', `${id}: ${by[id]?.detail}`);
+    }
+    // The hook handler is someone else's code; whatever it does, doctor must report it.
+    assert.ok(by['hook-runs']);
+    assert.equal(
+      report.healthy,
+      report.checks.every((c) => !c.essential || c.status === 'ok'),
+    );
+    assert.equal(run.status, report.healthy ? 0 : 1);
+  });
+});
