@@ -10,6 +10,7 @@ import { getAccuracy, summarizeForecast } from '../src/core/evaluate.ts';
 import { evaluateReplays } from '../src/app/evaluate-replays.ts';
 import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
 import { runCheckpointBench } from './checkpoints.ts';
+import { runHookBench } from './hooks.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
 import { fixturePath, listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
 
@@ -170,6 +171,9 @@ async function main(): Promise<void> {
   );
   results.risk = { ...risk, ...rates };
   results.forecast = forecast;
+
+  process.stdout.write('\n');
+  runHookBench(report, results, path, appendLines);
 
   process.stdout.write('\n');
   await runCheckpointBench(report, results);

@@ -76,6 +76,26 @@ export function migrate(db: Database, upTo = LATEST_SCHEMA_VERSION): number {
   return version;
 }
 
+const BUSY = /database is locked|SQLITE_BUSY|database table is locked/i;
+const RETRY_FOR_MS = 15_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Retries `work` while SQLite answers BUSY (many processes opening a new database at once). */
+export function withBusyRetry<T>(work: () => T): T {
+  const deadline = Date.now() + RETRY_FOR_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return work();
+    } catch (error) {
+      if (!BUSY.test(String((error as Error).message)) || Date.now() > deadline) throw error;
+      sleepSync(Math.min(250, 10 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random()));
+    }
+  }
+}
+
 export type OpenOptions = { migrateTo?: number; readOnly?: boolean };
 
 /** Opens (creating if needed) SHIM_HOME/shim.db, owner-only, migrated to the latest schema. */
@@ -95,10 +115,16 @@ export function openDatabase(home: string, options: OpenOptions = {}): Database 
   }
   try {
     if (!options.readOnly) {
-      db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = FULL');
       db.exec('PRAGMA foreign_keys = ON');
-      migrate(db, options.migrateTo);
+      withBusyRetry(() => {
+        // Switching to WAL takes an exclusive lock and can fail BUSY without waiting; it is
+        // persistent, so only a new database needs it.
+        const mode = (db.prepare('PRAGMA journal_mode').get() as { journal_mode: string })
+          .journal_mode;
+        if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
+        migrate(db, options.migrateTo);
+      });
       restrictPermissions(path);
     }
     return db;
