@@ -53,7 +53,7 @@ async function buildDraft(path: string, id: string) {
   return { state, limited };
 }
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'shim.js');
+const BIN = join(import.meta.dirname, '..', 'bin', 'shim.cjs');
 
 function runCheckpointProcess(path: string, runs: number): { wall: number[]; reported: number[] } {
   const env: NodeJS.ProcessEnv = { ...process.env, SHIM_HOME: makeTempDir('shim-bench-proc-') };

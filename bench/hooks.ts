@@ -11,7 +11,7 @@ import { makeTempDir } from '../test/helpers/fixtures.ts';
 type Report = (name: string, value: string, note?: string) => void;
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'dist', 'shim.js');
+const BIN = join(ROOT, 'bin', 'shim.cjs');
 const CCUSAGE = join(ROOT, 'node_modules', '.bin', 'ccusage');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;

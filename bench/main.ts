@@ -15,7 +15,7 @@ import { readTranscript } from '../src/transcript/reader.ts';
 import { fixturePath, listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'dist', 'shim.js');
+const BIN = join(ROOT, 'bin', 'shim.cjs');
 const TARGET_BYTES = 21 * 1024 * 1024;
 
 const childEnv = { ...process.env };

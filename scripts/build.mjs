@@ -1,24 +1,50 @@
-// Bundles the CLI with esbuild: one ESM entry, commands split into lazily loaded chunks,
-// so a hook or `status` call parses only the code it runs.
+// Builds the bundles bin/shim.cjs loads:
+// - dist/hook.cjs and dist/statusline.cjs: one CommonJS file each, for the per-call hot paths;
+// - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { shim: 'src/bin.ts' },
-  outdir: 'dist',
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  // commander is CommonJS and requires Node built-ins; ESM bundles need a real require for that.
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __shimCreateRequire } from 'node:module';\nconst require = __shimCreateRequire(import.meta.url);",
-  },
-  chunkNames: 'chunks/[name]-[hash]',
-  // Native addons find their prebuilt binaries relative to their own package: never bundle them.
-  external: ['@photostructure/sqlite', '@secretlint/*'],
+  // Native addons find their binaries relative to their own package, and zod/secretlint are only
+  // loaded on rare paths: resolve them from node_modules at run time rather than bundling them.
+  external: ['@photostructure/sqlite', '@secretlint/*', 'zod'],
   legalComments: 'none',
   logLevel: 'warning',
-});
+};
+
+await Promise.all([
+  build({
+    ...common,
+    // The light half runs on every tool call; the heavy half (store, checkpoints, restores) is
+    // its own file, loaded by the light one only for the events that need it.
+    entryPoints: {
+      hook: 'src/hook/run.ts',
+      'hook-heavy': 'src/hook/heavy.ts',
+      statusline: 'src/statusline/run.ts',
+    },
+    outdir: 'dist',
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    define: { 'globalThis.__SHIM_BUNDLE__': 'true' },
+    // Less to parse on every tool call; names stay readable in stack traces.
+    minifyWhitespace: true,
+    minifySyntax: true,
+  }),
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    splitting: true,
+    format: 'esm',
+    chunkNames: 'chunks/[name]-[hash]',
+    // commander is CommonJS and requires Node built-ins; ESM bundles need a real require for that.
+    banner: {
+      js: "import { createRequire as __shimCreateRequire } from 'node:module';\nconst require = __shimCreateRequire(import.meta.url);",
+    },
+  }),
+]);

@@ -7,6 +7,7 @@
 import type { Env } from '../store/home.ts';
 import { getShimHome } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
+import { loadHeavy } from './load-heavy.ts';
 import { renderHookOutput, type HookOutput } from './output.ts';
 import { parsePayload, type HookPayload } from './payload.ts';
 import { readStdin } from './stdin.ts';
@@ -17,16 +18,16 @@ type Handler = (run: HookRun) => Promise<HookOutput>;
 
 /** Handlers load on demand: an event pays only for its own code. */
 const HANDLERS: Record<string, () => Promise<Handler>> = {
-  SessionStart: async () => (await import('./handlers/session-start.ts')).handleSessionStart,
+  SessionStart: async () => (await loadHeavy()).handleSessionStart,
   UserPromptSubmit: async () =>
     (await import('./handlers/user-prompt-submit.ts')).handleUserPromptSubmit,
   PreToolUse: async () => (await import('./handlers/pre-tool-use.ts')).handlePreToolUse,
   PostToolUse: async () => (await import('./handlers/post-tool-use.ts')).handlePostToolUse,
   PostToolUseFailure: async () => (await import('./handlers/post-tool-use.ts')).handlePostToolUse,
-  PreCompact: async () => (await import('./handlers/pre-compact.ts')).handlePreCompact,
-  PostCompact: async () => (await import('./handlers/post-compact.ts')).handlePostCompact,
+  PreCompact: async () => (await loadHeavy()).handlePreCompact,
+  PostCompact: async () => (await loadHeavy()).handlePostCompact,
   Stop: async () => (await import('./handlers/stop.ts')).handleStop,
-  SessionEnd: async () => (await import('./handlers/session-end.ts')).handleSessionEnd,
+  SessionEnd: async () => (await loadHeavy()).handleSessionEnd,
 };
 
 export const HOOK_EVENTS = Object.keys(HANDLERS);

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
-export const BIN = resolve(import.meta.dirname, '..', '..', 'dist', 'shim.js');
+export const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'shim.cjs');
 
 export type Run = { status: number | null; stdout: string; stderr: string };
 

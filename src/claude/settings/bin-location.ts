@@ -27,7 +27,7 @@ export function findShimPackage(start: string): { root: string; bin: string } | 
               : undefined;
         return {
           root: dir,
-          bin: resolve(dir, typeof declared === 'string' ? declared : 'dist/shim.js'),
+          bin: resolve(dir, typeof declared === 'string' ? declared : 'bin/shim.cjs'),
         };
       }
     } catch {

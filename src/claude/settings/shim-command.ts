@@ -100,7 +100,7 @@ export function parseShimCommand(command: string): ParsedShimCommand | null {
   if (!words) return null;
   for (let i = 0; i + 1 < words.length; i++) {
     const name = baseName(words[i]!);
-    if (name !== 'shim.js' && name !== 'shim') continue;
+    if (name !== 'shim.cjs' && name !== 'shim.js' && name !== 'shim') continue;
     const verb = words[i + 1];
     const launcher = words.slice(0, i);
     if (verb === 'hook') {

@@ -5,7 +5,8 @@
  */
 import { getModelGuidance, getUserAlert } from '../../core/alerts.ts';
 import { decideAfterToolUse } from '../../core/hook-policy.ts';
-import { checkpointInBackground, checkpointNow } from '../checkpoint-action.ts';
+import { checkpointInBackground } from '../checkpoint-action.ts';
+import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookContext } from '../context.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
@@ -39,17 +40,12 @@ export async function handlePostToolUse({ payload, env, home, now }: HookRun): P
     )
   ) {
     if (checkpoint.urgent) {
-      const saved = await checkpointNow(
-        payload,
-        checkpoint.trigger,
-        checkpoint.reason,
-        env,
-        home,
-        now,
-      );
+      const saved = await (
+        await loadHeavy()
+      ).checkpointNow(payload, checkpoint.trigger, checkpoint.reason, env, home, now);
       if (saved) note = `Checkpoint #${saved.checkpoint.checkpointNumber} saved.`;
     } else {
-      checkpointInBackground(payload, checkpoint.trigger, checkpoint.reason, env, home);
+      await checkpointInBackground(payload, checkpoint.trigger, checkpoint.reason, env, home);
       note = 'A checkpoint is being saved.';
     }
   }

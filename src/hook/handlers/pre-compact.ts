@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { renderHandoff } from '../../core/handoff.ts';
 import { ensureDir } from '../../store/home.ts';
 import { appendLog } from '../../store/log.ts';
-import { checkpointNow } from '../checkpoint-action.ts';
+import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
 

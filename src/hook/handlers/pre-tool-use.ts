@@ -1,6 +1,6 @@
 /** PreToolUse (Bash): before a command that can destroy work, a checkpoint and git snapshot. Never blocks. */
 import { detectRiskyCommand } from '../../core/risky-operation.ts';
-import { checkpointNow } from '../checkpoint-action.ts';
+import { loadHeavy } from '../load-heavy.ts';
 import { claimOnce } from '../../store/hook-memory.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
@@ -12,7 +12,9 @@ export async function handlePreToolUse({ payload, env, home, now }: HookRun): Pr
   if (!risky) return {};
   const useId = typeof payload.raw.tool_use_id === 'string' ? payload.raw.tool_use_id : String(now);
   if (!claimOnce(home, payload.sessionId, `risky-${useId}`)) return {};
-  const saved = await checkpointNow(payload, 'risky_operation', `before ${risky}`, env, home, now);
+  const saved = await (
+    await loadHeavy()
+  ).checkpointNow(payload, 'risky_operation', `before ${risky}`, env, home, now);
   if (!saved) return {};
   const snapshot = saved.checkpoint.fileState.snapshot ? ' with a git snapshot' : '';
   return {

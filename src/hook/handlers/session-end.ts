@@ -1,6 +1,6 @@
 /** SessionEnd: a final checkpoint, and the clean end recorded with Claude Code's reason. */
 import { withStore } from '../../app/open-store.ts';
-import { checkpointNow } from '../checkpoint-action.ts';
+import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
 

@@ -1,0 +1,34 @@
+/** A checkpoint taken in the hook's own process, when the event must not proceed without one. */
+import { createCheckpoint, type CheckpointResult } from '../app/create-checkpoint.ts';
+import type { CheckpointTrigger } from '../core/checkpoint.ts';
+import type { Env } from '../store/home.ts';
+import { appendLog } from '../store/log.ts';
+import type { HookPayload } from './payload.ts';
+
+export async function checkpointNow(
+  payload: HookPayload,
+  trigger: CheckpointTrigger,
+  reason: string,
+  env: Env,
+  home: string,
+  now: number,
+): Promise<CheckpointResult | null> {
+  if (!payload.transcriptPath) return null;
+  try {
+    return await createCheckpoint({
+      transcript: payload.transcriptPath,
+      cwd: payload.cwd ?? process.cwd(),
+      env,
+      home,
+      now,
+      trigger,
+      reason,
+    });
+  } catch (error) {
+    appendLog(home, 'error', `${payload.event}: checkpoint failed`, {
+      sessionId: payload.sessionId,
+      error: String(error),
+    });
+    return null;
+  }
+}

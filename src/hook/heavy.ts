@@ -1,0 +1,11 @@
+/**
+ * The rare, heavy half of the hooks: the events that open the store, build checkpoints or
+ * render restores. Bundled separately (dist/hook-heavy.cjs) so the per-tool-call hooks do not
+ * parse it.
+ * @module
+ */
+export { checkpointNow } from './checkpoint-now.ts';
+export { handlePostCompact } from './handlers/post-compact.ts';
+export { handlePreCompact } from './handlers/pre-compact.ts';
+export { handleSessionEnd } from './handlers/session-end.ts';
+export { handleSessionStart } from './handlers/session-start.ts';

@@ -1,0 +1,16 @@
+/** Loads the heavy half of the hooks: its own bundle when built, the sources under tsx. */
+import type * as Heavy from './heavy.ts';
+
+declare global {
+  // Replaced with `true` by the bundler (scripts/build.mjs); undefined when run from sources.
+  var __SHIM_BUNDLE__: boolean | undefined;
+}
+
+const BUNDLE = './hook-heavy.cjs'; // a variable, so the bundler leaves it to run time
+
+export function loadHeavy(): Promise<typeof Heavy> {
+  // A conditional the bundler folds: the sources' import must not be followed into the bundle.
+  return globalThis.__SHIM_BUNDLE__
+    ? (import(BUNDLE) as Promise<typeof Heavy>)
+    : import('./heavy.ts');
+}
