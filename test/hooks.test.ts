@@ -351,3 +351,44 @@ describe('shim statusline', () => {
     assert.equal(r.stdout, '');
   });
 });
+
+describe('PreCompact blocking (opt-in)', () => {
+  test('blocks a proactive auto-compaction only when blockAutoCompact is on', () => {
+    const off = setup(300);
+    assert.equal(hook(off, 'PreCompact', { trigger: 'auto' }), null, 'off by default');
+    const on = setup(300);
+    writeFileSync(join(on.home, 'config.json'), JSON.stringify({ blockAutoCompact: true }));
+    const out = hook(on, 'PreCompact', { trigger: 'auto' }) as {
+      decision?: string;
+      reason?: string;
+    } | null;
+    assert.equal(out?.decision, 'block');
+    assert.match(out?.reason ?? '', /blocked this auto-compaction/);
+    assert.equal(
+      hook(on, 'PreCompact', { trigger: 'manual' }),
+      null,
+      'a manual /compact is never blocked',
+    );
+  });
+
+  test('never blocks a reactive compaction (recovering from "Prompt is too long")', () => {
+    const s = setup(300);
+    writeFileSync(join(s.home, 'config.json'), JSON.stringify({ blockAutoCompact: true }));
+    const tooLong = {
+      type: 'assistant',
+      isSidechain: false,
+      sessionId: SESSION,
+      timestamp: '2026-02-12T04:14:00.000Z',
+      isApiErrorMessage: true,
+      message: {
+        id: 'x',
+        model: '<synthetic>',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Prompt is too long' }],
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    };
+    appendFileSync(s.transcript, `${JSON.stringify(tooLong)}\n`);
+    assert.equal(hook(s, 'PreCompact', { trigger: 'auto' }), null);
+  });
+});

@@ -11,6 +11,8 @@ export type HookOutput = {
   context?: string | null;
   /** Shown to the user (systemMessage). */
   userMessage?: string | null;
+  /** A policy decided to block (only events that can: here, PreCompact). */
+  block?: string | null;
 };
 
 function cap(text: string): string {
@@ -36,5 +38,9 @@ export function renderHookOutput(event: string, output: HookOutput): string {
   }
   if (output.userMessage && !['PreCompact', 'PostCompact', 'SessionEnd'].includes(event))
     json.systemMessage = cap(output.userMessage);
+  if (output.block && event === 'PreCompact') {
+    json.decision = 'block';
+    json.reason = cap(output.block);
+  }
   return Object.keys(json).length ? JSON.stringify(json) : '';
 }

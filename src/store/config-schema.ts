@@ -26,4 +26,6 @@ export const configSchema = z.strictObject({
     .optional(),
   /** Learn the compaction threshold from ~/.claude/projects (default true). */
   learnFromHistory: z.boolean().optional(),
+  /** Block proactive auto-compaction after saving a handoff (opt-in, default false). */
+  blockAutoCompact: z.boolean().optional(),
 });

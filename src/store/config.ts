@@ -13,6 +13,8 @@ export type ShimConfig = {
   levels: LevelThresholds;
   risk: RiskThresholds;
   learnFromHistory: boolean;
+  /** Opt-in: PreCompact blocks proactive auto-compaction once the handoff is saved. */
+  blockAutoCompact: boolean;
 };
 
 export function getConfigPath(home: string): string {
@@ -30,6 +32,7 @@ export async function loadConfig(home: string): Promise<ShimConfig> {
       levels: DEFAULT_LEVEL_THRESHOLDS,
       risk: DEFAULT_RISK_THRESHOLDS,
       learnFromHistory: true,
+      blockAutoCompact: false,
     };
   }
   let raw: unknown;
@@ -61,5 +64,6 @@ export async function loadConfig(home: string): Promise<ShimConfig> {
       danger: { ...DEFAULT_RISK_THRESHOLDS.danger, ...config.risk?.danger },
     },
     learnFromHistory: config.learnFromHistory ?? true,
+    blockAutoCompact: config.blockAutoCompact ?? false,
   };
 }
