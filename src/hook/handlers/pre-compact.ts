@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSessionState } from '../../app/status.ts';
 import { renderHandoff } from '../../core/handoff.ts';
+import type { Checkpoint } from '../../core/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
 import { loadConfig } from '../../store/config.ts';
 import { ensureDir } from '../../store/home.ts';
@@ -23,6 +24,20 @@ export function isReactiveCompaction(state: SessionState): boolean {
   return state.lastPromptTooLongLine !== null && state.lastPromptTooLongLine > lastResponseLine;
 }
 
+function writeHandoff(home: string, checkpoint: Checkpoint): string | null {
+  try {
+    const path = join(
+      ensureDir(home, 'handoffs'),
+      `${checkpoint.sessionId}-${String(checkpoint.checkpointNumber).padStart(3, '0')}.md`,
+    );
+    writeFileSync(path, `${renderHandoff(checkpoint, null)}\n`, { mode: 0o600 });
+    return path;
+  } catch (error) {
+    appendLog(home, 'error', 'PreCompact: handoff not written', { error: String(error) });
+    return null;
+  }
+}
+
 export async function handlePreCompact({ payload, env, home, now }: HookRun): Promise<HookOutput> {
   const saved = await checkpointNow(
     payload,
@@ -34,17 +49,7 @@ export async function handlePreCompact({ payload, env, home, now }: HookRun): Pr
   );
   if (!saved) return {};
   const { checkpoint } = saved;
-  let handoffPath: string | null = null;
-  try {
-    handoffPath = join(
-      ensureDir(home, 'handoffs'),
-      `${checkpoint.sessionId}-${String(checkpoint.checkpointNumber).padStart(3, '0')}.md`,
-    );
-    writeFileSync(handoffPath, `${renderHandoff(checkpoint, null)}\n`, { mode: 0o600 });
-  } catch (error) {
-    handoffPath = null;
-    appendLog(home, 'error', 'PreCompact: handoff not written', { error: String(error) });
-  }
+  const handoffPath = writeHandoff(home, checkpoint);
   const config = await loadConfig(home);
   if (
     !config.blockAutoCompact ||
