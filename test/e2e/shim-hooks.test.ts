@@ -13,6 +13,7 @@ import { describe, test, type TestContext } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN } from '../helpers/cli.ts';
 import {
+  ALL_HOOK_EVENTS,
   claudeInstallProblem,
   createScratch,
   describeRun,
@@ -27,16 +28,6 @@ import {
 } from './claude.ts';
 import { startMockApi, type MockApi, type Scenario } from './mock-api.ts';
 
-const EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PostToolUse',
-  'PreCompact',
-  'PostCompact',
-  'Stop',
-  'SessionEnd',
-];
 const REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
 const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
 
@@ -45,7 +36,7 @@ const skip = E2E_SKIP || claudeInstallProblem() || false;
 /** Project settings that run this checkout's shim for every event, as `shim install` would. */
 function installShimHooks(scratch: Scratch): void {
   const hooks = Object.fromEntries(
-    EVENTS.map((event) => [
+    ALL_HOOK_EVENTS.map((event) => [
       event,
       [
         {
