@@ -8,7 +8,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -47,10 +47,20 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': 'off' },
   },
   {
-    files: ['scripts/**/*.mjs', 'eslint.config.js'],
+    files: ['scripts/**/*.mjs', 'eslint.config.js', 'bin/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
-      globals: { process: 'readonly', URL: 'readonly', console: 'readonly' },
+      globals: {
+        process: 'readonly',
+        URL: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        Buffer: 'readonly',
+      },
     },
+  },
+  {
+    files: ['bin/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );
