@@ -8,7 +8,7 @@ import { findShimPackage, isEphemeralPath } from './bin-location.ts';
 describe('where the running shim is', () => {
   test('walks up from a module (src or dist/chunks) to the package and its bin', () => {
     const root = resolve(import.meta.dirname, '..', '..', '..');
-    const expected = { root, bin: join(root, 'dist', 'shim.js') };
+    const expected = { root, bin: join(root, 'bin', 'shim.cjs') };
     assert.deepEqual(findShimPackage(import.meta.dirname), expected);
     assert.deepEqual(findShimPackage(join(root, 'dist', 'chunks')), expected);
   });
