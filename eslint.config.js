@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test/fixtures/'] },
+  { ignores: ['dist/', 'node_modules/', 'test/fixtures/', 'plugin-dist/', '.bench/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
