@@ -177,6 +177,7 @@ async function main(): Promise<void> {
 
   process.stdout.write('\n');
   await runCheckpointBench(report, results);
+  await (await import('./mcp.ts')).runMcpBench(report, results);
 
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'results.json'), JSON.stringify(results, null, 2));

@@ -131,6 +131,30 @@ program
   );
 
 program
+  .command('search')
+  .description("search past sessions' checkpoints: requests, decisions, tasks, files, errors")
+  .argument('<query...>', 'words (all must match); "quoted phrases"; word* for a prefix')
+  .option('--all', 'every project, not only sessions that ran in this directory')
+  .option('-n, --limit <n>', 'how many sessions', '10')
+  .option('--json', 'print the result as JSON')
+  .addHelpText(
+    'after',
+    `
+One line per session (its best-matching checkpoint), best first. The same search as the MCP
+tool shim_search.
+
+Examples:
+  shim search sqlite migration
+  shim search '"prompt is too long"' --all
+  shim search database.ts --json`,
+  )
+  .action((query: string[], options: { all?: boolean; json?: boolean; limit: string }) =>
+    runWithErrorBoundary(async () =>
+      (await import('./commands/search.ts')).runSearch(query, options),
+    ),
+  );
+
+program
   .command('resume')
   .description(
     'decide whether to resume, and print the prompt that carries the work into a new session',
@@ -226,5 +250,19 @@ program
       (await import('./commands/doctor.ts')).runDoctorCommand(options),
     ),
   );
+
+program
+  .command('mcp')
+  .description("serve shim's tools to an MCP client over stdio (crash risk, checkpoints, search)")
+  .addHelpText(
+    'after',
+    `
+Tools: shim_get_crash_risk, shim_checkpoint, shim_check_resume, shim_list_checkpoints,
+shim_get_checkpoint, shim_search. The calling session is the most recently written Claude Code
+transcript of the directory the server runs in. stdout carries only the protocol.
+
+Add it to Claude Code by hand: claude mcp add shim -- shim mcp`,
+  )
+  .action(() => runWithErrorBoundary(async () => (await import('./commands/mcp.ts')).runMcp()));
 
 await program.parseAsync(process.argv);

@@ -177,6 +177,63 @@ function compressSections(draft: CheckpointDraft): { sections: Sections; size: C
   };
 }
 
+/** The full-text columns of `checkpoint_search` (migration 3), in table order. */
+export const SEARCH_FIELDS = [
+  'summary',
+  'decisions',
+  'requests',
+  'tasks',
+  'files',
+  'errors',
+] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+const lines = (items: ReadonlyArray<string | null | undefined>) =>
+  items.filter((s): s is string => typeof s === 'string' && s.length > 0).join('\n');
+
+/** The text of a checkpoint that search looks at, one string per column. */
+export function toSearchDocument(c: CheckpointDraft): Record<SearchField, string> {
+  const { conversationState: conv, taskState: task, fileState: files } = c;
+  return {
+    summary: lines([
+      conv.summary,
+      conv.currentContext,
+      task.operation,
+      task.phase,
+      c.source.reason,
+    ]),
+    decisions: lines(conv.keyDecisions),
+    requests: lines(conv.userRequests),
+    tasks: lines([...task.items.map((i) => i.content), ...task.nextSteps, ...task.completedSteps]),
+    files: lines([
+      ...files.activeFiles,
+      ...files.modifiedFiles,
+      ...files.stagedFiles,
+      files.repoRoot,
+      files.branch,
+    ]),
+    errors: lines([
+      ...task.blockers,
+      ...c.toolState.recentToolCalls.filter((t) => !t.success).map((t) => `${t.tool}: ${t.result}`),
+    ]),
+  };
+}
+
+/**
+ * Adds a stored checkpoint to the full-text index; does nothing when it is there already.
+ * Runs inside the caller's write transaction.
+ */
+export function indexCheckpointForSearch(db: Database, checkpoint: CheckpointDraft): void {
+  const added = db
+    .prepare('INSERT OR IGNORE INTO checkpoint_search_ids (checkpoint_id) VALUES (?)')
+    .run(checkpoint.id);
+  if (Number(added.changes) === 0) return;
+  const doc = toSearchDocument(checkpoint);
+  db.prepare(
+    `INSERT INTO checkpoint_search (rowid, ${SEARCH_FIELDS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(Number(added.lastInsertRowid), ...SEARCH_FIELDS.map((f) => doc[f]));
+}
+
 export class CheckpointRepository {
   readonly #db: Database;
 
@@ -226,6 +283,15 @@ export class CheckpointRepository {
         draft.source.transcriptPath,
         draft.fileState.snapshot?.ref ?? null,
       );
+      // The search index must never cost a checkpoint: on failure the checkpoint is kept
+      // unindexed, and the next search indexes it (app/search-checkpoints.ts).
+      db.exec('SAVEPOINT search_index');
+      try {
+        indexCheckpointForSearch(db, draft);
+      } catch {
+        db.exec('ROLLBACK TO search_index');
+      }
+      db.exec('RELEASE search_index');
       return next.next;
     });
     return { checkpoint: { ...draft, checkpointNumber }, size };

@@ -95,6 +95,28 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS idx_events_session ON events(session_id, id);`,
   },
+  {
+    version: 3,
+    description: 'full-text search over checkpoints (FTS5), kept in step with deletions',
+    // checkpoint_search_ids gives each indexed checkpoint a stable FTS rowid (the checkpoints
+    // table has no INTEGER PRIMARY KEY, so its own rowids may change on VACUUM). Rows are added
+    // by CheckpointRepository.save(); checkpoints saved before this version are indexed the
+    // first time anyone searches (app/search-checkpoints.ts).
+    sql: `
+CREATE TABLE IF NOT EXISTS checkpoint_search_ids (
+  doc INTEGER PRIMARY KEY,
+  checkpoint_id TEXT NOT NULL UNIQUE
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS checkpoint_search USING fts5(
+  summary, decisions, requests, tasks, files, errors,
+  tokenize = 'porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS checkpoint_search_forget AFTER DELETE ON checkpoints BEGIN
+  DELETE FROM checkpoint_search
+    WHERE rowid = (SELECT doc FROM checkpoint_search_ids WHERE checkpoint_id = old.id);
+  DELETE FROM checkpoint_search_ids WHERE checkpoint_id = old.id;
+END;`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,13 @@
+import { getShimHome } from '../../store/home.ts';
+import { getVersion } from '../version.ts';
+
+/** Runs the stdio MCP server until the client disconnects. The SDK loads only here. */
+export async function runMcp(): Promise<void> {
+  const { runStdioServer } = await import('../../mcp/stdio.ts');
+  await runStdioServer({
+    home: getShimHome(),
+    cwd: process.cwd(),
+    env: process.env,
+    version: getVersion(),
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * What every tool shares: the server's dependencies, how it tells which session is asking, and
+ * how answers and failures become tool results a model can act on.
+ * @module
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { resolve } from 'node:path';
+import { AppError } from '../core/errors.ts';
+import { findLatestSession } from '../claude/sessions.ts';
+import type { Env } from '../store/home.ts';
+import { appendLog, getLogPath } from '../store/log.ts';
+
+export type McpDeps = {
+  /** SHIM_HOME. */
+  home: string;
+  /** The directory Claude Code started the server in: the project. */
+  cwd: string;
+  env: Env;
+  /** Epoch ms; the wall clock unless a test fixes it. */
+  now?: () => number;
+  version: string;
+};
+
+/** The session a tool call is about, and how the server knows. */
+export type Caller = {
+  sessionId: string;
+  transcriptPath: string;
+  /** How the server knows, for the answer: it cannot see the caller, it infers it. */
+  basis: string;
+};
+
+export const now = (deps: McpDeps): number => (deps.now ? deps.now() : Date.now());
+
+/**
+ * The calling session: MCP gives a server no session id, so it is the most recently written
+ * Claude Code transcript of the server's working directory (the active session writes on every
+ * turn, so while it is calling us it is the newest).
+ */
+export function identifyCaller(deps: McpDeps): Caller {
+  const cwd = resolve(deps.cwd);
+  let latest: ReturnType<typeof findLatestSession>;
+  try {
+    latest = findLatestSession(cwd, deps.env);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'SESSION_NOT_FOUND') throw error;
+    throw new AppError(
+      'SESSION_NOT_FOUND',
+      error.message,
+      `start the MCP server in the directory Claude Code runs in (it identifies the calling session by that directory's transcripts); ` +
+        'shim_search, shim_list_checkpoints, shim_get_checkpoint and shim_check_resume work without it',
+    );
+  }
+  return {
+    sessionId: latest.sessionId,
+    transcriptPath: latest.path,
+    basis: `the most recently written Claude Code transcript of ${cwd} (MCP does not tell a server who calls it, so shim takes the active transcript of its directory)`,
+  };
+}
+
+/** A successful answer: text for the model, the same facts as structured content. */
+export function answer(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/** Shared use cases word their hints for the command line; a model calls tools instead. */
+const CLI_TO_TOOL: ReadonlyArray<[RegExp, string]> = [
+  [/`shim list`/g, 'shim_list_checkpoints or shim_search'],
+  [/`shim checkpoint`/g, 'shim_checkpoint'],
+  [/`shim status`/g, 'shim_get_crash_risk'],
+  [/`shim resume`/g, 'shim_check_resume'],
+];
+
+function toToolNames(hint: string): string {
+  return CLI_TO_TOOL.reduce((text, [cli, tool]) => text.replace(cli, tool), hint);
+}
+
+/** A failure the model can act on: what happened, then what to do next. */
+export function toolError(error: unknown, deps: McpDeps, tool: string): CallToolResult {
+  if (error instanceof AppError) {
+    appendLog(deps.home, 'warn', error.message, { code: error.code, tool });
+    const next = error.hint ? `\nWhat to do next: ${toToolNames(error.hint)}` : '';
+    return {
+      content: [{ type: 'text', text: `${tool} failed (${error.code}): ${error.message}${next}` }],
+      isError: true,
+    };
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  appendLog(deps.home, 'error', 'unexpected error in an MCP tool', { tool, error: detail });
+  return {
+    content: [
+      {
+        type: 'text',
+        text:
+          `${tool} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}\n` +
+          `What to do next: this is a bug in shim, not in your request; carry on without this tool ` +
+          `and tell the user (details are in ${getLogPath(deps.home)}).`,
+      },
+    ],
+    isError: true,
+  };
+}
+
+/** Runs a tool body, turning any failure into an error result instead of a protocol error. */
+export async function guard(
+  deps: McpDeps,
+  tool: string,
+  body: () => Promise<CallToolResult> | CallToolResult,
+): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    return toolError(error, deps, tool);
+  }
+}
+
+export const short = (id: string) => id.slice(0, 8);

@@ -1,0 +1,132 @@
+/** `shim_get_crash_risk` (seed 000 §4.1): how close the calling session is to losing its context. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { withStore } from '../../app/open-store.ts';
+import { getSessionStatus, type SessionStatus } from '../../app/status.ts';
+import { DEFAULT_CHECKPOINT_POLICY } from '../../core/hook-policy.ts';
+import { loadHookMemory } from '../../store/hook-memory.ts';
+import { answer, guard, identifyCaller, now, short, type McpDeps } from '../context.ts';
+
+const name = 'shim_get_crash_risk';
+
+const inputSchema = {
+  includeSignals: z
+    .boolean()
+    .optional()
+    .describe(
+      'Also return the raw signals (token, message, time and failure figures). Default false.',
+    ),
+};
+
+const outputSchema = {
+  riskLevel: z.enum(['safe', 'warning', 'danger']),
+  recommendation: z.string(),
+  signals: z.record(z.string(), z.unknown()).optional(),
+  nextCheckpointIn: z.object({ toolCalls: z.number(), minutes: z.number() }).optional(),
+  session: z.object({ sessionId: z.string(), transcriptPath: z.string(), basis: z.string() }),
+};
+
+const config = {
+  title: 'Get crash risk',
+  description:
+    'How close this Claude Code session is to losing its working context (auto-compaction or ' +
+    '"prompt is too long"). Returns riskLevel safe | warning | danger, a recommendation saying ' +
+    "what to do now, and when shim's hooks take the next automatic checkpoint. Call it before a " +
+    'long or token-heavy step (reading big files, large refactors), or when the user asks how ' +
+    'much context is left. Cheap and read-only. The session is identified as the most recently ' +
+    "written transcript of the server's working directory; the answer names it.",
+  inputSchema,
+  outputSchema,
+  annotations: {
+    title: 'Get crash risk',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+};
+
+function recommend(status: SessionStatus): string {
+  const a = status.assessment;
+  const turns = a.forecast.turnsToCompact;
+  const where =
+    `context is at ${a.percent}% of the auto-compact threshold (${a.level})` +
+    (turns !== null ? `, about ${turns} responses before compaction` : '');
+  const why = a.riskFactors.length > 0 ? ` Factors: ${a.riskFactors.join('; ')}.` : '';
+  switch (a.risk) {
+    case 'danger':
+      return (
+        `Danger: ${where}.${why} Call shim_checkpoint now with a reason describing the current step, ` +
+        'then finish that step with short outputs (no whole-file reads, no long logs). If work remains, ' +
+        'tell the user a fresh session will be offered this checkpoint.'
+      );
+    case 'warning':
+      return (
+        `Warning: ${where}.${why} Take a checkpoint (shim_checkpoint) at the next natural break, ` +
+        'and prefer targeted reads and greps over whole files.'
+      );
+    default:
+      return `Safe: ${where}.${why} Nothing to do; carry on.`;
+  }
+}
+
+/** When the hooks' interval policy takes the next checkpoint, from the last one they took. */
+async function getNextCheckpointIn(
+  deps: McpDeps,
+  sessionId: string,
+  toolCalls: number,
+  at: number,
+): Promise<{ toolCalls: number; minutes: number } | undefined> {
+  const memory = loadHookMemory(deps.home, sessionId);
+  let last: { at: number; toolCalls: number } | null =
+    memory.lastCheckpointAt !== null
+      ? { at: memory.lastCheckpointAt, toolCalls: memory.toolCallsAtCheckpoint }
+      : null;
+  if (!last) {
+    const stored = await withStore(deps.home, (s) => s.checkpoints.getMostRecent(sessionId));
+    if (stored)
+      last = { at: Date.parse(stored.createdAt), toolCalls: stored.signals.toolCallCount };
+  }
+  if (!last) return undefined;
+  const policy = DEFAULT_CHECKPOINT_POLICY;
+  const calls = Math.max(toolCalls, memory.hookToolCalls) - last.toolCalls;
+  return {
+    toolCalls: Math.max(0, policy.toolCallInterval - calls),
+    minutes: Math.max(0, Math.ceil((policy.timeIntervalMs - (at - last.at)) / 60_000)),
+  };
+}
+
+export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void {
+  server.registerTool(name, config, ({ includeSignals }) =>
+    guard(deps, name, async () => {
+      const caller = identifyCaller(deps);
+      const at = now(deps);
+      const status = await getSessionStatus({
+        transcript: caller.transcriptPath,
+        cwd: deps.cwd,
+        env: deps.env,
+        home: deps.home,
+        now: at,
+      });
+      const recommendation = recommend(status);
+      const next = await getNextCheckpointIn(deps, caller.sessionId, status.activity.toolCalls, at);
+      const signals = status.assessment.signals;
+      const text = [
+        `riskLevel: ${status.assessment.risk} (session ${short(caller.sessionId)})`,
+        recommendation,
+        next
+          ? `Next automatic checkpoint (with shim's hooks installed): within ${next.toolCalls} tool calls or ${next.minutes} minutes.`
+          : 'No checkpoint of this session yet: call shim_checkpoint to take the first one.',
+        `Calling session: ${caller.sessionId}, ${caller.basis}.`,
+        ...(includeSignals ? [`signals: ${JSON.stringify(signals)}`] : []),
+      ].join('\n');
+      return answer(text, {
+        riskLevel: status.assessment.risk,
+        recommendation,
+        ...(includeSignals ? { signals } : {}),
+        ...(next ? { nextCheckpointIn: next } : {}),
+        session: caller,
+      });
+    }),
+  );
+}
