@@ -41,6 +41,8 @@ await Promise.all([
     outdir: 'dist',
     splitting: true,
     format: 'esm',
+    minifyWhitespace: true,
+    minifySyntax: true,
     chunkNames: 'chunks/[name]-[hash]',
     // commander is CommonJS and requires Node built-ins; ESM bundles need a real require for that.
     banner: {
