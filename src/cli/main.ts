@@ -15,7 +15,16 @@ const program = new Command('shim')
   )
   .version(getVersion(), '-v, --version')
   .showHelpAfterError('(run `shim --help` for usage)')
-  .configureHelp({ sortSubcommands: false });
+  .configureHelp({ sortSubcommands: false })
+  .addHelpText(
+    'after',
+    `
+Claude Code itself runs two more commands, wired by \`shim install\`:
+  shim hook <Event>     one hook event; the payload comes on stdin (SessionStart, PostToolUse, …)
+  shim statusline       the statusline; Claude Code's statusline JSON on stdin
+
+Start with: shim install   (then use Claude Code as usual; shim doctor checks it)`,
+  );
 
 program
   .command('status')
