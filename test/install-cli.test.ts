@@ -44,7 +44,7 @@ describe('shim install / uninstall', () => {
     const w = world();
     const result = json<InstallResult>(shim(w, ['install', '--json']));
     assert.equal(result.settingsPath, w.settings);
-    assert.equal(result.changes.length, SHIM_HOOKS.length + 1);
+    assert.equal(result.changes.length, SHIM_HOOKS.length + 2, 'hooks, statusline, MCP server');
     const text = readFileSync(w.settings, 'utf8');
     for (const spec of SHIM_HOOKS) {
       const command = hookCommand(INVOCATION, spec.event);
@@ -133,6 +133,58 @@ describe('shim install / uninstall', () => {
   });
 });
 
+describe('shim install / uninstall: the MCP server', () => {
+  const claudeJson = (w: World) => join(w.claude, '.claude.json');
+
+  test('registers `<node> <bin/shim.cjs> mcp` as "shim" in .claude.json and says so', () => {
+    const w = world();
+    const existing =
+      '{\n  "numStartups": 3,\n  "mcpServers": {\n    "db": { "command": "pg" }\n  }\n}\n';
+    writeFileSync(claudeJson(w), existing);
+    const run = shim(w, ['install']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(
+      run.stdout,
+      /^ {2}\+ MCP server +"shim" \(.*shim\.cjs mcp\) in .*\.claude\.json$/m,
+    );
+    const config = JSON.parse(readFileSync(claudeJson(w), 'utf8')) as {
+      numStartups: number;
+      mcpServers: Record<string, unknown>;
+    };
+    assert.equal(config.numStartups, 3);
+    assert.deepEqual(config.mcpServers, {
+      db: { command: 'pg' },
+      shim: { type: 'stdio', command: INVOCATION.node, args: [INVOCATION.bin, 'mcp'] },
+    });
+    assert.match(shim(w, ['install']).stdout, /already installed.*nothing changed/);
+
+    const doctor = JSON.parse(shim(w, ['doctor', '--json']).stdout) as DoctorReport;
+    assert.equal(doctor.checks.find((c) => c.id === 'mcp')?.status, 'ok');
+
+    const removed = json<UninstallResult>(shim(w, ['uninstall', '--json']));
+    assert.equal(removed.mcp.method, 'restored-backup');
+    assert.equal(readFileSync(claudeJson(w), 'utf8'), existing);
+  });
+
+  test('--project: <project>/.mcp.json, created and removed again', () => {
+    const w = world();
+    const result = json<InstallResult>(shim(w, ['install', '--project', '--json']));
+    const mcpJson = join(w.project, '.mcp.json');
+    assert.equal(result.mcpConfigPath, mcpJson);
+    assert.deepEqual(JSON.parse(readFileSync(mcpJson, 'utf8')), {
+      mcpServers: {
+        shim: { type: 'stdio', command: INVOCATION.node, args: [INVOCATION.bin, 'mcp'] },
+      },
+    });
+    assert.equal(existsSync(claudeJson(w)), false);
+    const text = shim(w, ['uninstall', '--project']);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /- MCP server +"shim" from .*\.mcp\.json/);
+    assert.match(text.stdout, /note: removed the MCP server from .*\.mcp\.json: shim had created/);
+    assert.equal(existsSync(mcpJson), false);
+  });
+});
+
 describe('shim doctor', () => {
   test('reports missing wiring and exits 1', () => {
     const w = world();
@@ -152,7 +204,7 @@ describe('shim doctor', () => {
     const run = shim(w, ['doctor', '--json']);
     const report = JSON.parse(run.stdout) as DoctorReport;
     const by = Object.fromEntries(report.checks.map((c) => [c.id, c]));
-    for (const id of ['settings-user', 'hooks', 'statusline', 'home', 'database']) {
+    for (const id of ['settings-user', 'hooks', 'statusline', 'mcp', 'home', 'database']) {
       assert.equal(by[id]?.status, 'ok', `${id}: ${by[id]?.detail}`);
     }
     // The hook handler is someone else's code; whatever it does, doctor must report it.

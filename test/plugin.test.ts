@@ -200,6 +200,8 @@ describe('shim as a Claude Code plugin', () => {
     const { mcpServers } = readJson<{ mcpServers: Record<string, Json> }>(path);
     assert.deepEqual(Object.keys(mcpServers).sort(), entries.map((e) => e.name).sort());
     for (const entry of entries) {
+      assert.equal(mcpServers[entry.name]?.command, 'node');
+      assert.deepEqual(mcpServers[entry.name]?.args, [PLUGIN_BIN, 'mcp']);
       assert.equal(mcpServers[entry.name]?.command, entry.command);
       assert.deepEqual(mcpServers[entry.name]?.args, entry.args);
     }
@@ -370,6 +372,15 @@ describe('shim as a Claude Code plugin', () => {
         env: npmCache,
       });
       assert.equal(run.exitCode, 0, describeRun(run));
+      // The plugin's .mcp.json: Claude Code started `node ${CLAUDE_PLUGIN_ROOT}/bin/shim.cjs mcp`.
+      const init = run.events.find((e) => e.type === 'system' && e.subtype === 'init') as
+        { tools?: string[]; mcp_servers?: Array<{ name: string; status: string }> } | undefined;
+      const servers = init?.mcp_servers ?? [];
+      assert.ok(
+        servers.some((s) => s.name.endsWith('shim') && s.status === 'connected'),
+        `the plugin's MCP server is connected: ${JSON.stringify(servers)}`,
+      );
+      assert.ok(init?.tools?.some((name) => name.endsWith('__shim_get_crash_risk')));
       const shimHome = join(scratch.home, '.shim');
       const rows = await pollUntil(() => {
         const found = readCheckpoints(shimHome).filter((r) => r.session_id === run.sessionId);

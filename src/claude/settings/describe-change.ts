@@ -28,6 +28,12 @@ export function describeChange(change: SettingsChange): string {
       return `- ${pad('statusLine')}yours is back: ${change.command}`;
     case 'statusline-removed':
       return `- ${pad('statusLine')}shim's removed`;
+    case 'mcp-added':
+      return `+ ${pad('MCP server')}"${change.name}" (${change.command}) in ${change.path}`;
+    case 'mcp-replaced':
+      return `~ ${pad('MCP server')}"${change.name}" (${change.command}) in ${change.path}, replacing ${change.previous}`;
+    case 'mcp-removed':
+      return `- ${pad('MCP server')}"${change.name}" from ${change.path}`;
     default:
       return change satisfies never;
   }

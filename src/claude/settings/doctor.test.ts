@@ -64,6 +64,7 @@ describe('shim doctor', () => {
       hooks: 'ok',
       'hook-runs': 'ok',
       statusline: 'ok',
+      mcp: 'ok',
       home: 'ok',
       database: 'ok',
       activity: 'warn',
@@ -71,6 +72,33 @@ describe('shim doctor', () => {
     });
     assert.equal(report.healthy, true);
     assert.match(report.checks.find((c) => c.id === 'hooks')!.detail, new RegExp(w.invocation.bin));
+    const mcp = report.checks.find((c) => c.id === 'mcp')!;
+    assert.ok(mcp.detail.includes(`"shim" in ${join(w.claude, '.claude.json')}`), mcp.detail);
+  });
+
+  test('the MCP server: missing or stale is a warning with the fix, never unhealthy', async () => {
+    const { w, opts } = setup();
+    installShim({ ...opts, scope: 'user' });
+    writeFileSync(join(w.claude, '.claude.json'), '{}');
+    let report = await runDoctor(opts);
+    let mcp = report.checks.find((c) => c.id === 'mcp')!;
+    assert.equal(mcp.status, 'warn');
+    assert.match(mcp.detail, /not registered with Claude Code/);
+    assert.match(mcp.fix ?? '', /^shim install/);
+    assert.equal(report.healthy, true);
+
+    writeFileSync(
+      join(w.project, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { shim: { command: 'node', args: ['/gone/shim.cjs', 'mcp'] } },
+      }),
+    );
+    report = await runDoctor(opts);
+    mcp = report.checks.find((c) => c.id === 'mcp')!;
+    assert.match(
+      mcp.detail,
+      /stale: "shim" in .*\.mcp\.json runs \/gone\/shim\.cjs \(a path that no longer exists\)/,
+    );
   });
 
   test('names stale paths, a failing hook, recent errors and an open SHIM_HOME', async () => {

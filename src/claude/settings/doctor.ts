@@ -1,6 +1,7 @@
 /**
  * `shim doctor`: checks that shim is wired into Claude Code and can do its job — settings valid,
- * every hook event pointing at this shim, the hook command actually running, the statusline,
+ * every hook event pointing at this shim, the hook command actually running, the statusline, the
+ * MCP server registration,
  * SHIM_HOME and the database — and shows recent activity and errors. Each check says how to fix
  * what it found. Healthy means every essential check passed.
  * @module
@@ -16,7 +17,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { openDatabase, type Database } from '../../store/database.ts';
 import { ensureDir, type Env } from '../../store/home.ts';
@@ -24,7 +25,8 @@ import { getLogPath } from '../../store/log.ts';
 import { SHIM_HOOKS } from './hook-spec.ts';
 import { findShimHooks } from './hooks-merge.ts';
 import { probeCommand } from './hook-probe.ts';
-import { parseSettingsText, type JsonObject } from './json-text.ts';
+import { isJsonObject, parseSettingsText, type JsonObject } from './json-text.ts';
+import { getMcpConfigPath, getShimMcpEntries, sameMcpServer, shimMcpBin } from './mcp-entries.ts';
 import { getLocalSettingsPath, getSettingsPath, readSettingsBytes } from './settings-file.ts';
 import {
   hookCommand,
@@ -407,6 +409,66 @@ function logCheck(home: string, now: Date): DoctorCheck {
   );
 }
 
+/** shim's MCP server: registered (user ~/.claude.json, local project entry there, or .mcp.json). */
+function mcpCheck(options: DoctorOptions): DoctorCheck {
+  const [entry] = getShimMcpEntries(options.invocation);
+  const title = 'MCP server';
+  if (!entry) return check('mcp', title, 'ok', false, 'shim registers no MCP server');
+  const userPath = getMcpConfigPath('user', options);
+  const projectPath = getMcpConfigPath('project', options);
+  const places: Array<{ where: string; servers: unknown }> = [];
+  const problems: string[] = [];
+  for (const path of [userPath, projectPath]) {
+    try {
+      const bytes = readSettingsBytes(path);
+      if (bytes === null) continue;
+      const config = parseSettingsText(bytes.toString('utf8'), path);
+      places.push({ where: path, servers: config.mcpServers });
+      if (path === userPath && isJsonObject(config.projects)) {
+        const local = config.projects[resolve(options.cwd)];
+        if (isJsonObject(local)) {
+          places.push({ where: `${path} (local, this project)`, servers: local.mcpServers });
+        }
+      }
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  const found: string[] = [];
+  const stale: string[] = [];
+  for (const place of places) {
+    if (!isJsonObject(place.servers)) continue;
+    for (const [name, server] of Object.entries(place.servers)) {
+      const bin = shimMcpBin(server);
+      if (bin === null) continue;
+      if (sameMcpServer(server, entry)) found.push(`"${name}" in ${place.where}`);
+      else {
+        const why = existsSync(bin) ? 'another shim' : 'a path that no longer exists';
+        stale.push(`"${name}" in ${place.where} runs ${bin} (${why})`);
+      }
+    }
+  }
+  const command = [entry.command, ...entry.args].join(' ');
+  if (found.length > 0 && stale.length === 0) {
+    return check('mcp', title, 'ok', false, `${command}: ${found.join(', ')}`);
+  }
+  const parts = [
+    ...(found.length === 0
+      ? [`not registered with Claude Code (${userPath}, ${projectPath})`]
+      : []),
+    ...(stale.length > 0 ? [`stale: ${stale.join('; ')}`] : []),
+    ...problems,
+  ];
+  return check(
+    'mcp',
+    title,
+    'warn',
+    false,
+    parts.join('; '),
+    'shim install (registers it as "shim"); other MCP clients: see the README',
+  );
+}
+
 async function hookRunsCheck(options: DoctorOptions): Promise<DoctorCheck> {
   const command = hookCommand(options.invocation, 'SessionStart');
   const payload = JSON.stringify({
@@ -480,6 +542,16 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   // Before the probe, so that what the probe itself logs or records is not reported.
   const log = logCheck(options.home, now);
   const hookRuns = await hookRunsCheck(options);
-  const checks = [...settings, hooks, hookRuns, statusLine, home, database.check, activity, log];
+  const checks = [
+    ...settings,
+    hooks,
+    hookRuns,
+    statusLine,
+    mcpCheck(options),
+    home,
+    database.check,
+    activity,
+    log,
+  ];
   return { healthy: checks.every((c) => !c.essential || c.status === 'ok'), checks };
 }

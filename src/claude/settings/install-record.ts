@@ -1,7 +1,8 @@
 /**
  * What shim installed where (SHIM_HOME/installs.json, one record per settings file), so that
  * uninstall can be exact: the hash of the bytes shim wrote, the backup of the file before it,
- * the containers shim created and the statusline it took over.
+ * the containers shim created and the statusline it took over. The files with MCP servers
+ * (`~/.claude.json`, `<project>/.mcp.json`) get records of their own, the same way.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -31,6 +32,8 @@ export type InstallRecord = {
   created: CreatedContainers;
   /** What the statusline was before shim took it over; null when shim did not take it over. */
   statusLine: StatusLineBefore | null;
+  /** In a file of MCP servers: shim added the `mcpServers` object itself. */
+  mcpServersKey?: boolean;
 };
 
 type RecordsFile = { version: 1; installs: Record<string, InstallRecord> };
@@ -84,4 +87,58 @@ export function forgetInstallRecord(home: string, settingsPath: string): void {
   if (!(settingsPath in all.installs)) return;
   delete all.installs[settingsPath];
   writeJsonFileAtomic(getInstallRecordsPath(home), all);
+}
+
+function unionCreated(a: CreatedContainers, b: CreatedContainers): CreatedContainers {
+  return { hooksKey: a.hooksKey || b.hooksKey, events: [...new Set([...a.events, ...b.events])] };
+}
+
+/**
+ * The record after an install into `path`. Over an earlier install (the file already had shim in
+ * it) the original stays the one from before the first install — as long as nobody changed the
+ * file in between; otherwise an exact restore is no longer possible and uninstall will be surgical.
+ */
+export function nextInstallRecord(input: {
+  previous: InstallRecord | null;
+  hadShim: boolean;
+  bytes: Buffer | null;
+  backupPath: string | null;
+  createdDir: string | null;
+  written: Buffer;
+  created: CreatedContainers;
+  statusLineBefore: InstallRecord['statusLine'];
+  mcpServersKey?: boolean;
+  scope: SettingsScope;
+  path: string;
+  invocation: { node: string; bin: string };
+  now: Date;
+}): InstallRecord {
+  const { bytes } = input;
+  const previous = input.hadShim ? input.previous : null;
+  const at = input.now.toISOString();
+  let original: OriginalFile | null;
+  if (!input.hadShim) {
+    original =
+      bytes === null
+        ? { existed: false, createdDir: input.createdDir }
+        : { existed: true, sha256: sha256(bytes), backupPath: input.backupPath ?? '' };
+  } else {
+    const untouched =
+      previous !== null && bytes !== null && sha256(bytes) === previous.writtenSha256;
+    original = untouched ? previous.original : null;
+  }
+  const mcpServersKey = (input.mcpServersKey ?? false) || (previous?.mcpServersKey ?? false);
+  return {
+    settingsPath: input.path,
+    scope: input.scope,
+    installedAt: previous?.installedAt ?? at,
+    updatedAt: at,
+    node: input.invocation.node,
+    bin: input.invocation.bin,
+    writtenSha256: sha256(input.written),
+    original,
+    created: previous ? unionCreated(previous.created, input.created) : input.created,
+    statusLine: input.statusLineBefore ?? previous?.statusLine ?? null,
+    ...(mcpServersKey ? { mcpServersKey } : {}),
+  };
 }

@@ -18,6 +18,7 @@ import { findShimHooks } from './hooks-merge.ts';
 import { installShim, type InstallOptions } from './install.ts';
 import { loadInstallRecord } from './install-record.ts';
 import { parseSettingsText } from './json-text.ts';
+import { getMcpConfigPath } from './mcp-entries.ts';
 import { REALISTIC_SETTINGS, USER_STATUSLINE } from './settings-fixture.test-helper.ts';
 import { statusLineCommand } from './shim-command.ts';
 import { readStatusLine } from './statusline-merge.ts';
@@ -66,7 +67,7 @@ describe('install and uninstall', () => {
     const w = world();
     const result = installShim(options(w));
     assert.equal(result.changed, true);
-    assert.equal(result.changes.length, SHIM_HOOKS.length + 1);
+    assert.equal(result.changes.length, SHIM_HOOKS.length + 2, 'hooks, statusline, MCP server');
     const installed = readFileSync(w.settings, 'utf8');
     assert.match(installed, /^\{\n {3}"\$schema"/, 'keeps the three-space indentation');
     assert.ok(!installed.endsWith('\n'), 'and the missing final newline');
@@ -74,7 +75,7 @@ describe('install and uninstall', () => {
 
     const removed = uninstallShim(options(w));
     assert.equal(removed.method, 'restored-backup');
-    assert.equal(removed.changes.length, SHIM_HOOKS.length + 1);
+    assert.equal(removed.changes.length, SHIM_HOOKS.length + 2);
     assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
     assert.equal(loadInstallRecord(w.home, w.settings), null);
   });
@@ -213,5 +214,170 @@ describe('install and uninstall', () => {
     assert.equal(result.method, 'nothing-to-do');
     assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
     assert.equal(uninstallShim(options(world(null))).method, 'nothing-to-do');
+  });
+});
+
+/** A ~/.claude.json as Claude Code keeps it: its own state, a user's server, two-space JSON. */
+const CLAUDE_JSON = `{
+  "numStartups": 12,
+  "installMethod": "npm",
+  "projects": {
+    "/home/me/app": { "allowedTools": [], "mcpServers": {} }
+  },
+  "mcpServers": {
+    "github": {
+      "type": "stdio",
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-github"],
+      "env": { "GITHUB_TOKEN": "x" }
+    }
+  },
+  "userID": "abc"
+}
+`;
+
+describe('install and uninstall: the MCP server', () => {
+  const claudeJson = (w: World) => join(w.claude, '.claude.json');
+  const servers = (path: string) =>
+    parseSettingsText(readFileSync(path, 'utf8'), path).mcpServers as Record<string, unknown>;
+
+  test('user scope: a stdio server "shim" in $CLAUDE_CONFIG_DIR/.claude.json, others kept', () => {
+    const w = world();
+    writeFileSync(claudeJson(w), CLAUDE_JSON);
+    const result = installShim(options(w));
+    assert.equal(result.mcpConfigPath, claudeJson(w));
+    assert.deepEqual(
+      result.changes.filter((c) => c.kind.startsWith('mcp-')).map((c) => c.kind),
+      ['mcp-added'],
+    );
+    const after = servers(claudeJson(w));
+    assert.deepEqual(after.shim, { type: 'stdio', command: NOW.node, args: [NOW.bin, 'mcp'] });
+    assert.deepEqual(Object.keys(after), ['github', 'shim']);
+    const parsed = parseSettingsText(readFileSync(claudeJson(w), 'utf8'), 'x');
+    assert.equal(parsed.numStartups, 12);
+    assert.deepEqual(Object.keys(parsed), [
+      'numStartups',
+      'installMethod',
+      'projects',
+      'mcpServers',
+      'userID',
+    ]);
+    assert.equal(readFileSync(result.mcpBackupPath!, 'utf8'), CLAUDE_JSON);
+    assert.ok(loadInstallRecord(w.home, claudeJson(w)));
+
+    // Idempotent: nothing changes, no second backup.
+    const before = readFileSync(claudeJson(w));
+    const again = installShim(options(w));
+    assert.equal(again.changed, false);
+    assert.deepEqual(readFileSync(claudeJson(w)), before);
+    assert.equal(backups(w).length, 2);
+
+    const removed = uninstallShim(options(w));
+    assert.equal(removed.mcp.method, 'restored-backup');
+    assert.ok(removed.changes.some((c) => c.kind === 'mcp-removed'));
+    assert.equal(readFileSync(claudeJson(w), 'utf8'), CLAUDE_JSON);
+    assert.equal(loadInstallRecord(w.home, claudeJson(w)), null);
+  });
+
+  test('user scope: when Claude Code rewrote .claude.json meanwhile, only shim’s server goes', () => {
+    const w = world();
+    writeFileSync(claudeJson(w), CLAUDE_JSON);
+    installShim(options(w));
+    const touched = readFileSync(claudeJson(w), 'utf8').replace(
+      '"numStartups": 12',
+      '"numStartups": 13',
+    );
+    writeFileSync(claudeJson(w), touched);
+    const removed = uninstallShim(options(w));
+    assert.equal(removed.mcp.method, 'surgical');
+    const parsed = parseSettingsText(readFileSync(claudeJson(w), 'utf8'), 'x');
+    assert.equal(parsed.numStartups, 13);
+    assert.deepEqual(Object.keys(parsed.mcpServers as object), ['github']);
+    assert.equal(uninstallShim(options(w)).mcp.method, 'nothing-to-do');
+  });
+
+  test('no .claude.json yet: shim creates it and uninstall deletes it again', () => {
+    const w = world();
+    installShim(options(w));
+    assert.deepEqual(Object.keys(servers(claudeJson(w))), ['shim']);
+    assert.equal(uninstallShim(options(w)).mcp.method, 'removed-file');
+    assert.equal(existsSync(claudeJson(w)), false);
+  });
+
+  test('without CLAUDE_CONFIG_DIR the file is ~/.claude.json; a legacy .config.json wins', () => {
+    const w = world();
+    const home = join(w.project, 'fake-home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const previousHome = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      assert.equal(
+        getMcpConfigPath('user', { env: {}, cwd: w.project }),
+        join(home, '.claude.json'),
+      );
+      writeFileSync(join(home, '.claude', '.config.json'), '{}');
+      assert.equal(
+        getMcpConfigPath('user', { env: {}, cwd: w.project }),
+        join(home, '.claude', '.config.json'),
+      );
+      assert.equal(
+        getMcpConfigPath('user', { env: { CLAUDE_CONFIG_DIR: w.claude }, cwd: w.project }),
+        join(w.claude, '.claude.json'),
+      );
+    } finally {
+      process.env.HOME = previousHome;
+    }
+  });
+
+  test('project scope: <project>/.mcp.json, kept byte for byte across install and uninstall', () => {
+    const w = world();
+    const mcpJson = join(w.project, '.mcp.json');
+    const original = '{\n\t"mcpServers": {\n\t\t"db": { "command": "pg-mcp", "args": [] }\n\t}\n}';
+    writeFileSync(mcpJson, original);
+    const result = installShim(options(w, { scope: 'project' }));
+    assert.equal(result.mcpConfigPath, mcpJson);
+    assert.match(readFileSync(mcpJson, 'utf8'), /^\{\n\t"mcpServers"/);
+    assert.deepEqual(Object.keys(servers(mcpJson)), ['db', 'shim']);
+    assert.ok(result.notes.some((n) => n.includes('approve "shim"')));
+    assert.equal(existsSync(claudeJson(w)), false, 'user scope untouched');
+    assert.equal(uninstallShim(options(w, { scope: 'project' })).mcp.method, 'restored-backup');
+    assert.equal(readFileSync(mcpJson, 'utf8'), original);
+  });
+
+  test('a moved shim replaces its old entry; a foreign server named "shim" is left alone', () => {
+    const w = world();
+    installShim(options(w, { invocation: OLD }));
+    const moved = installShim(options(w));
+    assert.ok(moved.changes.some((c) => c.kind === 'mcp-replaced'));
+    assert.deepEqual(servers(claudeJson(w)).shim, {
+      type: 'stdio',
+      command: NOW.node,
+      args: [NOW.bin, 'mcp'],
+    });
+    assert.equal(uninstallShim(options(w)).mcp.method, 'removed-file');
+
+    const other = world();
+    const foreign = '{"mcpServers":{"shim":{"command":"shim-proxy","args":["--port","1"]}}}';
+    writeFileSync(claudeJson(other), foreign);
+    const result = installShim(options(other));
+    assert.ok(result.notes.some((n) => n.includes('not shim')));
+    assert.equal(readFileSync(claudeJson(other), 'utf8'), foreign);
+    uninstallShim(options(other));
+    assert.equal(readFileSync(claudeJson(other), 'utf8'), foreign);
+  });
+
+  test('--dry-run shows the MCP change in the diff and writes nothing', () => {
+    const w = world();
+    writeFileSync(claudeJson(w), CLAUDE_JSON);
+    const result = installShim(options(w, { dryRun: true }));
+    assert.match(result.diff!, /^\+ {4}"shim": \{$/m);
+    assert.equal(readFileSync(claudeJson(w), 'utf8'), CLAUDE_JSON);
+  });
+
+  test('an mcpServers that is not an object is refused before anything is written', () => {
+    const w = world();
+    writeFileSync(claudeJson(w), '{"mcpServers": []}');
+    assert.throws(() => installShim(options(w)), AppError);
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * `shim install`: wires shim's hooks and statusline into one Claude Code settings file, keeping
- * everything else in it. Idempotent; a backup of the file and a record of what was done go to
+ * `shim install`: wires shim's hooks and statusline into one Claude Code settings file and
+ * registers shim's MCP server where Claude Code keeps them for that scope, keeping everything
+ * else in both files. Idempotent; a backup of the file and a record of what was done go to
  * SHIM_HOME first, so `shim uninstall` can undo it exactly.
  * @module
  */
@@ -17,10 +18,9 @@ import {
 import {
   getInstallRecordsPath,
   loadInstallRecord,
+  nextInstallRecord,
   saveInstallRecord,
-  sha256,
   type InstallRecord,
-  type OriginalFile,
 } from './install-record.ts';
 import { isEphemeralPath } from './bin-location.ts';
 import {
@@ -31,7 +31,8 @@ import {
   type JsonObject,
 } from './json-text.ts';
 import { diffLines } from './line-diff.ts';
-import { getShimMcpEntries, type McpServerEntry } from './mcp-entries.ts';
+import { getMcpConfigPath, getShimMcpEntries, type McpServerEntry } from './mcp-entries.ts';
+import { addShimMcpServers, containsShimMcp, type McpChange } from './mcp-merge.ts';
 import {
   getSettingsPath,
   readSettingsBytes,
@@ -41,7 +42,7 @@ import {
 import { hookCommand, type ShimInvocation } from './shim-command.ts';
 import { addShimStatusLine, readStatusLine, type StatusLineChange } from './statusline-merge.ts';
 
-export type SettingsChange = HookChange | StatusLineChange;
+export type SettingsChange = HookChange | StatusLineChange | McpChange;
 
 export type InstallOptions = {
   scope: SettingsScope;
@@ -66,7 +67,11 @@ export type InstallResult = {
   recordPath: string | null;
   /** With --dry-run: the unified diff of the file. */
   diff: string | null;
+  /** The MCP servers shim registers, and the file they go into (settings.json holds none). */
   mcp: McpServerEntry[];
+  mcpConfigPath: string;
+  /** A copy of the MCP file from before this install, when shim changed it. */
+  mcpBackupPath: string | null;
   notes: string[];
   undo: string;
 };
@@ -85,27 +90,103 @@ function containsShim(settings: JsonObject): boolean {
   return findShimHooks(settings).length > 0 || readStatusLine(settings).kind === 'shim';
 }
 
-function unionCreated(a: CreatedContainers, b: CreatedContainers): CreatedContainers {
-  return { hooksKey: a.hooksKey || b.hooksKey, events: [...new Set([...a.events, ...b.events])] };
+type FilePlan = {
+  path: string;
+  bytes: Buffer | null;
+  text: string | null;
+  nextText: string;
+  hadShim: boolean;
+};
+
+function readJsonObjectFile(path: string) {
+  const bytes = readSettingsBytes(path);
+  const text = bytes === null ? null : bytes.toString('utf8');
+  const value = text === null ? {} : parseSettingsText(text, path);
+  const style = text === null ? DEFAULT_JSON_STYLE : detectJsonStyle(text);
+  return { bytes, text, value, style };
+}
+
+function fileDiff(plan: FilePlan): string {
+  return diffLines(plan.text ?? '', plan.nextText, {
+    before: plan.text === null ? '/dev/null' : plan.path,
+    after: plan.path,
+  });
+}
+
+/** Backs the file up, writes it, and records what shim did (SHIM_HOME/installs.json). */
+function writeRecorded(
+  plan: FilePlan,
+  options: InstallOptions,
+  now: Date,
+  extra: {
+    created: CreatedContainers;
+    statusLineBefore: InstallRecord['statusLine'];
+    mcpServersKey?: boolean;
+  },
+): string | null {
+  const { home } = options;
+  const backupPath = plan.bytes === null ? null : writeBackup(home, plan.bytes, now);
+  const { createdDir } = writeSettingsFile(plan.path, plan.nextText, plan.bytes);
+  saveInstallRecord(
+    home,
+    nextInstallRecord({
+      previous: loadInstallRecord(home, plan.path),
+      hadShim: plan.hadShim,
+      bytes: plan.bytes,
+      backupPath,
+      createdDir,
+      written: Buffer.from(plan.nextText, 'utf8'),
+      ...extra,
+      scope: options.scope,
+      path: plan.path,
+      invocation: options.invocation,
+      now,
+    }),
+  );
+  return backupPath;
 }
 
 export function installShim(options: InstallOptions): InstallResult {
-  const { scope, home, invocation } = options;
+  const { scope, invocation } = options;
   const dryRun = options.dryRun ?? false;
   const path = getSettingsPath(scope, options);
-  const bytes = readSettingsBytes(path);
-  const text = bytes === null ? null : bytes.toString('utf8');
-  const settings = text === null ? {} : parseSettingsText(text, path);
-  const style = text === null ? DEFAULT_JSON_STYLE : detectJsonStyle(text);
+  const file = readJsonObjectFile(path);
+  const settings = file.value;
 
   const hooks = addShimHooks(settings, desiredHooks(invocation), path);
   const status = addShimStatusLine(hooks.settings, invocation);
-  const changes: SettingsChange[] = [...hooks.changes, ...(status.change ? [status.change] : [])];
+  const settingsChanges: SettingsChange[] = [
+    ...hooks.changes,
+    ...(status.change ? [status.change] : []),
+  ];
+  const settingsPlan: FilePlan = {
+    path,
+    bytes: file.bytes,
+    text: file.text,
+    nextText:
+      settingsChanges.length > 0 ? formatJson(status.settings, file.style) : (file.text ?? ''),
+    hadShim: containsShim(settings),
+  };
+
+  // The MCP server goes into another file: ~/.claude.json (user) or <project>/.mcp.json.
+  const mcpEntries = getShimMcpEntries(invocation);
+  const mcpPath = getMcpConfigPath(scope, options);
+  const mcpFile = readJsonObjectFile(mcpPath);
+  const mcp = addShimMcpServers(mcpFile.value, mcpEntries, mcpPath);
+  const mcpPlan: FilePlan = {
+    path: mcpPath,
+    bytes: mcpFile.bytes,
+    text: mcpFile.text,
+    nextText: mcp.changes.length > 0 ? formatJson(mcp.config, mcpFile.style) : (mcpFile.text ?? ''),
+    hadShim: containsShimMcp(mcpFile.value),
+  };
+
+  const changes: SettingsChange[] = [...settingsChanges, ...mcp.changes];
   const changed = changes.length > 0;
-  const nextText = changed ? formatJson(status.settings, style) : (text ?? '');
 
   const notes: string[] = [];
   if (status.note) notes.push(status.note);
+  notes.push(...mcp.notes);
   if (settings.disableAllHooks === true) {
     notes.push('this file sets "disableAllHooks": true — Claude Code will not run any hook');
   }
@@ -120,6 +201,12 @@ export function installShim(options: InstallOptions): InstallResult {
       '.claude/settings.json is usually committed: these commands name paths on this machine, ' +
         'so everyone else needs their own `shim install`',
     );
+    if (mcp.changes.length > 0) {
+      notes.push(
+        "Claude Code asks once before it starts the MCP servers of a project's .mcp.json; " +
+          'approve "shim" there (or /mcp)',
+      );
+    }
   }
 
   const result: InstallResult = {
@@ -134,87 +221,38 @@ export function installShim(options: InstallOptions): InstallResult {
     backupPath: null,
     recordPath: null,
     diff: null,
-    mcp: getShimMcpEntries(invocation),
+    mcp: mcpEntries,
+    mcpConfigPath: mcpPath,
+    mcpBackupPath: null,
     notes,
     undo: `shim uninstall${scope === 'project' ? ' --project' : ''}`,
   };
   if (dryRun) {
-    result.diff = changed
-      ? diffLines(text ?? '', nextText, {
-          before: text === null ? '/dev/null' : path,
-          after: path,
-        })
-      : '';
+    result.diff = [
+      settingsChanges.length > 0 ? fileDiff(settingsPlan) : '',
+      mcp.changes.length > 0 ? fileDiff(mcpPlan) : '',
+    ].join('');
     return result;
   }
   if (!changed) return result;
 
   const now = options.now ?? new Date();
-  const backupPath = bytes === null ? null : writeBackup(home, bytes, now);
-  const { createdDir } = writeSettingsFile(path, nextText, bytes);
-  const previous = loadInstallRecord(home, path);
-  const record = nextRecord({
-    previous: containsShim(settings) ? previous : null,
-    hadShim: containsShim(settings),
-    bytes,
-    backupPath,
-    createdDir,
-    written: Buffer.from(nextText, 'utf8'),
-    created: hooks.created,
-    statusLineBefore: status.before,
-    scope,
-    path,
-    invocation,
-    now,
-  });
-  saveInstallRecord(home, record);
-  result.backupPath = backupPath;
-  result.recordPath = getInstallRecordsPath(home);
-  return result;
-}
-
-/**
- * The record after this install. Over an earlier install (the file already had shim in it) the
- * original stays the one from before the first install — as long as nobody changed the file in
- * between; otherwise an exact restore is no longer possible and uninstall will be surgical.
- */
-function nextRecord(input: {
-  previous: InstallRecord | null;
-  hadShim: boolean;
-  bytes: Buffer | null;
-  backupPath: string | null;
-  createdDir: string | null;
-  written: Buffer;
-  created: CreatedContainers;
-  statusLineBefore: InstallRecord['statusLine'];
-  scope: SettingsScope;
-  path: string;
-  invocation: ShimInvocation;
-  now: Date;
-}): InstallRecord {
-  const { previous, bytes } = input;
-  const at = input.now.toISOString();
-  let original: OriginalFile | null;
-  if (!input.hadShim) {
-    original =
-      bytes === null
-        ? { existed: false, createdDir: input.createdDir }
-        : { existed: true, sha256: sha256(bytes), backupPath: input.backupPath ?? '' };
-  } else {
-    const untouched =
-      previous !== null && bytes !== null && sha256(bytes) === previous.writtenSha256;
-    original = untouched ? previous.original : null;
+  if (settingsChanges.length > 0) {
+    result.backupPath = writeRecorded(settingsPlan, options, now, {
+      created: hooks.created,
+      statusLineBefore: status.before,
+    });
   }
-  return {
-    settingsPath: input.path,
-    scope: input.scope,
-    installedAt: previous?.installedAt ?? at,
-    updatedAt: at,
-    node: input.invocation.node,
-    bin: input.invocation.bin,
-    writtenSha256: sha256(input.written),
-    original,
-    created: previous ? unionCreated(previous.created, input.created) : input.created,
-    statusLine: input.statusLineBefore ?? previous?.statusLine ?? null,
-  };
+  if (mcp.changes.length > 0) {
+    result.mcpBackupPath = writeRecorded(mcpPlan, options, now, {
+      created: { hooksKey: false, events: [] },
+      statusLineBefore: null,
+      mcpServersKey: mcp.createdKey,
+    });
+    if (result.mcpBackupPath) {
+      notes.push(`a copy of ${mcpPath} from before is in ${result.mcpBackupPath}`);
+    }
+  }
+  result.recordPath = getInstallRecordsPath(options.home);
+  return result;
 }
