@@ -34,7 +34,9 @@ export async function runInstall(options: InstallCommandOptions): Promise<void> 
     out.push(
       result.dryRun
         ? `Dry run, nothing written. shim install would change ${where}:`
-        : `Installed shim into ${where}:`,
+        : result.changes.some((c) => !c.kind.startsWith('mcp'))
+          ? `Installed shim into ${where}:`
+          : "Installed shim's MCP server:",
     );
     for (const change of result.changes) out.push(`  ${describeChange(change)}`);
     out.push(`Each hook runs: ${hookCommand(invocation, '<Event>')}`);
