@@ -14,6 +14,7 @@ import { applyCheckpointLimits, validateCheckpoint } from '../src/core/checkpoin
 import { redactValue } from '../src/redact/redact.ts';
 import { CheckpointRepository } from '../src/store/checkpoint-repository.ts';
 import { openDatabase, withWriteTransaction } from '../src/store/database.ts';
+import type { SessionState } from '../src/core/session.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
 import { fixturePath, listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
 
@@ -29,8 +30,8 @@ function largestFixture(): string {
     .sort((a, b) => b.size - a.size)[0]!.name;
 }
 
-async function buildDraft(path: string, id: string) {
-  const state = readTranscript(path, null).cursor.state;
+/** Assess, build, redact, limit and validate: what `createCheckpoint` does before storing. */
+async function draftFrom(state: SessionState, path: string, id: string) {
   const assessment = assessSession(state, {
     env: {},
     history: [],
@@ -47,10 +48,14 @@ async function buildDraft(path: string, id: string) {
     git: null,
     transcriptPath: path,
   });
-  const redacted = await redactValue(draft);
-  const limited = applyCheckpointLimits(redacted.value);
+  const limited = applyCheckpointLimits((await redactValue(draft)).value);
   if (!validateCheckpoint(limited).valid) throw new Error('invalid checkpoint');
-  return { state, limited };
+  return limited;
+}
+
+async function buildDraft(path: string, id: string) {
+  const state = readTranscript(path, null).cursor.state;
+  return { state, limited: await draftFrom(state, path, id) };
 }
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'shim.cjs');
@@ -91,24 +96,7 @@ export async function runCheckpointBench(
   const state = readTranscript(path, null).cursor.state;
   for (let i = 0; i < 15; i++) {
     const start = performance.now();
-    const assessment = assessSession(state, {
-      env: {},
-      history: [],
-      now: state.lastActivityAt ?? Date.now(),
-    });
-    const draft = buildCheckpoint({
-      id: `bench-${i}`,
-      sessionId: state.sessionId ?? 'bench',
-      createdAt: new Date().toISOString(),
-      trigger: 'tool_call_interval',
-      reason: null,
-      state,
-      assessment,
-      git: null,
-      transcriptPath: path,
-    });
-    const limited = applyCheckpointLimits((await redactValue(draft)).value);
-    validateCheckpoint(limited);
+    const limited = await draftFrom(state, path, `bench-${i}`);
     const built = performance.now();
     repo.save(limited);
     buildStore.push(performance.now() - start);
