@@ -5,6 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolve } from 'node:path';
+import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { findLatestSession } from '../claude/sessions.ts';
 import type { Env } from '../store/home.ts';
@@ -28,6 +29,13 @@ export type Caller = {
   /** How the server knows, for the answer: it cannot see the caller, it infers it. */
   basis: string;
 };
+
+/** The `session` field of every answer that is about the caller (see Caller). */
+export const callerSchema = z.object({
+  sessionId: z.string(),
+  transcriptPath: z.string(),
+  basis: z.string(),
+});
 
 export const now = (deps: McpDeps): number => (deps.now ? deps.now() : Date.now());
 

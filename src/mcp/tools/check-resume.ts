@@ -12,6 +12,7 @@ import { AppError } from '../../core/errors.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import type { Store } from '../../app/open-store.ts';
 import {
+  callerSchema,
   answer,
   guard,
   identifyCaller,
@@ -69,9 +70,7 @@ const outputSchema = {
     })
     .optional(),
   applied: z.boolean().optional(),
-  session: z
-    .object({ sessionId: z.string(), transcriptPath: z.string(), basis: z.string() })
-    .optional(),
+  session: callerSchema.optional(),
 };
 
 const config = {

@@ -3,7 +3,15 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { createCheckpoint } from '../../app/create-checkpoint.ts';
 import { truncate } from '../../core/truncate.ts';
-import { answer, guard, identifyCaller, now, short, type McpDeps } from '../context.ts';
+import {
+  answer,
+  callerSchema,
+  guard,
+  identifyCaller,
+  now,
+  short,
+  type McpDeps,
+} from '../context.ts';
 
 const name = 'shim_checkpoint';
 
@@ -35,7 +43,7 @@ const outputSchema = {
     compressionRatio: z.number(),
   }),
   timing: z.object({ duration: z.number() }),
-  session: z.object({ sessionId: z.string(), transcriptPath: z.string(), basis: z.string() }),
+  session: callerSchema,
 };
 
 const config = {

@@ -5,7 +5,15 @@ import { withStore } from '../../app/open-store.ts';
 import { getSessionStatus, type SessionStatus } from '../../app/status.ts';
 import { DEFAULT_CHECKPOINT_POLICY } from '../../core/hook-policy.ts';
 import { loadHookMemory } from '../../store/hook-memory.ts';
-import { answer, guard, identifyCaller, now, short, type McpDeps } from '../context.ts';
+import {
+  answer,
+  callerSchema,
+  guard,
+  identifyCaller,
+  now,
+  short,
+  type McpDeps,
+} from '../context.ts';
 
 const name = 'shim_get_crash_risk';
 
@@ -23,7 +31,7 @@ const outputSchema = {
   recommendation: z.string(),
   signals: z.record(z.string(), z.unknown()).optional(),
   nextCheckpointIn: z.object({ toolCalls: z.number(), minutes: z.number() }).optional(),
-  session: z.object({ sessionId: z.string(), transcriptPath: z.string(), basis: z.string() }),
+  session: callerSchema,
 };
 
 const config = {
