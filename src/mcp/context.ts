@@ -44,19 +44,30 @@ export const now = (deps: McpDeps): number => (deps.now ? deps.now() : Date.now(
  * Claude Code transcript of the server's working directory (the active session writes on every
  * turn, so while it is calling us it is the newest).
  */
-export function identifyCaller(deps: McpDeps): Caller {
+/** How long to wait for the transcript: Claude Code can call a tool before writing its first line. */
+export const CALLER_WAIT_MS = 2000;
+
+export async function identifyCaller(deps: McpDeps, waitMs = CALLER_WAIT_MS): Promise<Caller> {
   const cwd = resolve(deps.cwd);
+  const deadline = Date.now() + waitMs;
   let latest: ReturnType<typeof findLatestSession>;
-  try {
-    latest = findLatestSession(cwd, deps.env);
-  } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'SESSION_NOT_FOUND') throw error;
-    throw new AppError(
-      'SESSION_NOT_FOUND',
-      error.message,
-      `start the MCP server in the directory Claude Code runs in (it identifies the calling session by that directory's transcripts); ` +
-        'shim_search, shim_list_checkpoints, shim_get_checkpoint and shim_check_resume work without it',
-    );
+  for (;;) {
+    try {
+      latest = findLatestSession(cwd, deps.env);
+      break;
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'SESSION_NOT_FOUND') throw error;
+      if (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
+      throw new AppError(
+        'SESSION_NOT_FOUND',
+        error.message,
+        `start the MCP server in the directory Claude Code runs in (it identifies the calling session by that directory's transcripts); ` +
+          'shim_search, shim_list_checkpoints, shim_get_checkpoint and shim_check_resume work without it',
+      );
+    }
   }
   return {
     sessionId: latest.sessionId,

@@ -97,9 +97,10 @@ const config = {
 };
 
 /** The caller, or null when this directory has no transcript (a client other than Claude Code). */
-function tryIdentifyCaller(deps: McpDeps): Caller | null {
+async function tryIdentifyCaller(deps: McpDeps): Promise<Caller | null> {
   try {
-    return identifyCaller(deps);
+    // Short wait: other MCP clients have no transcript at all.
+    return await identifyCaller(deps, 500);
   } catch (error) {
     if (error instanceof AppError && error.code === 'SESSION_NOT_FOUND') return null;
     throw error;
@@ -133,7 +134,7 @@ function toSeedSections(checkpoint: Checkpoint, plan: ResumePlan) {
 export function registerCheckResumeTool(server: McpServer, deps: McpDeps): void {
   server.registerTool(name, config, ({ autoResume }) =>
     guard(deps, name, async () => {
-      const caller = tryIdentifyCaller(deps);
+      const caller = await tryIdentifyCaller(deps);
       const cwd = resolve(deps.cwd);
       const at = now(deps);
       const sessionLine = caller

@@ -78,7 +78,7 @@ function describeReason(reason: string | undefined, metadata: Record<string, unk
 export function registerCreateCheckpointTool(server: McpServer, deps: McpDeps): void {
   server.registerTool(name, config, ({ reason, metadata }) =>
     guard(deps, name, async () => {
-      const caller = identifyCaller(deps);
+      const caller = await identifyCaller(deps);
       const result = await createCheckpoint({
         transcript: caller.transcriptPath,
         cwd: deps.cwd,

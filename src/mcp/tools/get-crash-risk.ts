@@ -107,7 +107,7 @@ async function getNextCheckpointIn(
 export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void {
   server.registerTool(name, config, ({ includeSignals }) =>
     guard(deps, name, async () => {
-      const caller = identifyCaller(deps);
+      const caller = await identifyCaller(deps);
       const at = now(deps);
       const status = await getSessionStatus({
         transcript: caller.transcriptPath,
