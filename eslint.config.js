@@ -8,7 +8,14 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.cjs'] },
+        projectService: {
+          allowDefaultProject: [
+            'eslint.config.js',
+            'scripts/*.mjs',
+            'bin/*.cjs',
+            'test/loop/*.mjs',
+          ],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -47,7 +54,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': 'off' },
   },
   {
-    files: ['scripts/**/*.mjs', 'eslint.config.js', 'bin/*.cjs'],
+    files: ['scripts/**/*.mjs', 'test/loop/*.mjs', 'eslint.config.js', 'bin/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       globals: {
@@ -56,6 +63,10 @@ export default tseslint.config(
         console: 'readonly',
         require: 'readonly',
         Buffer: 'readonly',
+        setTimeout: 'readonly',
+        setInterval: 'readonly',
+        Intl: 'readonly',
+        structuredClone: 'readonly',
       },
     },
   },

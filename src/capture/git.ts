@@ -87,7 +87,7 @@ const REPO_SELECTING_VARS = [
   'GIT_QUARANTINE_PATH',
 ];
 
-type GitRun = {
+export type GitRun = {
   /** Exit status 0. */
   ok: boolean;
   status: number | null;
@@ -114,7 +114,7 @@ function gitEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
   };
 }
 
-function runGit(cwd: string, args: string[], call: GitCall = {}): GitRun {
+export function runGit(cwd: string, args: string[], call: GitCall = {}): GitRun {
   const config = (call.config ?? []).flatMap((c) => ['-c', c]);
   const result = spawnSync('git', [...config, '-C', cwd, ...args], {
     env: gitEnv(call.env),

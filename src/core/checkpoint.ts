@@ -18,6 +18,8 @@ export const CHECKPOINT_TRIGGERS = [
   'session_start',
   'session_end',
   'pre_compact',
+  /** `shim loop` ended an agent session at its context threshold to restart it fresh. */
+  'loop_restart',
 ] as const;
 export type CheckpointTrigger = (typeof CHECKPOINT_TRIGGERS)[number];
 

@@ -170,7 +170,7 @@ describe('migrations', () => {
       MIGRATIONS.map((m) => m.version),
       Array.from({ length: MIGRATIONS.length }, (_, i) => i + 1),
     );
-    assert.equal(LATEST_SCHEMA_VERSION, 3);
+    assert.equal(LATEST_SCHEMA_VERSION, 4);
     const db = openDatabase(home, { migrateTo: 1 });
     try {
       assert.deepEqual(tables(db), [
@@ -210,11 +210,13 @@ describe('migrations', () => {
           .prepare('SELECT version FROM schema_version ORDER BY version')
           .all()
           .map((r) => r.version),
-        [1, 2, 3],
+        [1, 2, 3, 4],
       );
       for (const column of ['source', 'cwd', 'transcript_path', 'snapshot_ref'])
         assert.ok(columns(db, 'checkpoints').includes(column), column);
       assert.ok(tables(db).includes('sessions') && tables(db).includes('events'));
+      for (const table of ['loop_runs', 'loop_iterations', 'loop_events'])
+        assert.ok(tables(db).includes(table), table);
       assert.deepEqual(dump(db, 'resume_events'), before.resume_events);
       assert.deepEqual(dump(db, 'signal_history'), before.signal_history);
       assert.equal(
@@ -340,7 +342,7 @@ describe('migrations', () => {
         db.close();
       }
     }
-    assert.equal(before.versions.length, 3);
+    assert.equal(before.versions.length, 4);
   });
 
   test('migrateTo stops at the requested version, and a later open finishes the job', () => {
@@ -382,7 +384,7 @@ describe('migrations', () => {
           .prepare('SELECT version FROM schema_version ORDER BY version')
           .all()
           .map((r) => r.version),
-        [1, 2, 3, 4],
+        [1, 2, 3, 4, 5],
       );
     } finally {
       check.close();
@@ -427,7 +429,7 @@ describe('concurrent migration', () => {
     const seeded = seedV1(v1);
     v1.close();
     await openConcurrently(8);
-    assert.deepEqual(versions(), [1, 2, 3]);
+    assert.deepEqual(versions(), [1, 2, 3, 4]);
     const db = openDatabase(home);
     try {
       const repository = new CheckpointRepository(db);
@@ -442,7 +444,7 @@ describe('concurrent migration', () => {
     for (let round = 0; round < 3; round++) {
       rmSync(home, { recursive: true, force: true });
       await openConcurrently(8);
-      assert.deepEqual(versions(), [1, 2, 3], `round ${round}`);
+      assert.deepEqual(versions(), [1, 2, 3, 4], `round ${round}`);
     }
   });
 });

@@ -117,6 +117,72 @@ CREATE TRIGGER IF NOT EXISTS checkpoint_search_forget AFTER DELETE ON checkpoint
   DELETE FROM checkpoint_search_ids WHERE checkpoint_id = old.id;
 END;`,
   },
+  {
+    version: 4,
+    description: 'loop supervisor: runs, iterations, event index',
+    // loop_events indexes the per-run append-only log (SHIM_HOME/loops/<run>/events.jsonl, the
+    // source of truth); `data` holds at most 1000 characters of the event's JSON.
+    sql: `
+CREATE TABLE IF NOT EXISTS loop_runs (
+  run_id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  cwd TEXT NOT NULL,
+  goal TEXT NOT NULL,
+  status TEXT NOT NULL,
+  stop_reason TEXT,
+  options TEXT NOT NULL,
+  start_commit TEXT,
+  iteration INTEGER NOT NULL DEFAULT 0,
+  restarts INTEGER NOT NULL DEFAULT 0,
+  session_id TEXT,
+  supervisor_pid INTEGER,
+  cost_usd REAL NOT NULL DEFAULT 0,
+  context_tokens INTEGER,
+  context_percent REAL,
+  last_event TEXT,
+  wait_until TEXT,
+  state TEXT,
+  ended_at TEXT,
+  compacted_at TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_loop_runs_cwd ON loop_runs(cwd, created_at DESC);
+CREATE INDEX IF NOT EXISTS idx_loop_runs_status ON loop_runs(status);
+CREATE TABLE IF NOT EXISTS loop_iterations (
+  run_id TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  session_id TEXT,
+  mode TEXT NOT NULL,
+  prompt TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  ended_at TEXT,
+  outcome TEXT,
+  agent_pid INTEGER,
+  exit_code INTEGER,
+  cost_usd REAL,
+  responses INTEGER NOT NULL DEFAULT 0,
+  tool_calls INTEGER NOT NULL DEFAULT 0,
+  peak_context_tokens INTEGER,
+  last_context_tokens INTEGER,
+  peak_percent REAL,
+  result_text TEXT,
+  stream_offset INTEGER NOT NULL DEFAULT 0,
+  checkpoint_id TEXT,
+  PRIMARY KEY (run_id, number)
+);
+CREATE TABLE IF NOT EXISTS loop_events (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  name TEXT NOT NULL,
+  iteration INTEGER,
+  correlation_id TEXT,
+  file_offset INTEGER NOT NULL,
+  data TEXT,
+  PRIMARY KEY (run_id, seq)
+);
+CREATE INDEX IF NOT EXISTS idx_loop_events_name ON loop_events(run_id, name, seq);`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

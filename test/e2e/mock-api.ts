@@ -50,7 +50,11 @@ export type Reply = {
   delayMs?: number;
 };
 
-export type ErrorStep = { error: { status: number; type: string; message: string } };
+export type ErrorStep = {
+  error: { status: number; type: string; message: string };
+  /** Extra response headers (e.g. `anthropic-ratelimit-unified-*` for a usage-limit refusal). */
+  headers?: Record<string, string>;
+};
 
 export type Step = Reply | ErrorStep;
 
@@ -305,6 +309,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
     record.stepIndex = stepIndex;
     if (isErrorStep(step)) {
       record.status = step.error.status;
+      for (const [name, value] of Object.entries(step.headers ?? {})) res.setHeader(name, value);
       sendError(res, step.error.status, step.error.type, step.error.message);
       return;
     }

@@ -1,0 +1,300 @@
+/**
+ * `shim loop` and its views: run (or resume) a supervised loop, list runs, show one, follow its
+ * log. Progress goes to stderr, results to stdout.
+ * @module
+ */
+import { AppError } from '../../core/errors.ts';
+import { openDatabase } from '../../store/database.ts';
+import { getShimHome } from '../../store/home.ts';
+import { LoopRepository, type LoopRunRecord } from '../../store/loop-repository.ts';
+import { describeEvent } from '../../loop/describe-event.ts';
+import { followRunEvents, readRunEvents, type LoopEvent } from '../../loop/event-log.ts';
+import { parseLoopOptions, resolveClaudeBin, type RawLoopOptions } from '../../loop/options.ts';
+import { resumeLoop, startLoop, type LoopResult } from '../../loop/supervisor.ts';
+import { isProcessAlive } from '../../loop/process-tree.ts';
+import { ExitError } from '../error-boundary.ts';
+import { renderTable } from '../format/table.ts';
+import { bold, dim, renderBar } from '../format/text.ts';
+import { formatAge } from '../format/units.ts';
+
+export type LoopCommandOptions = RawLoopOptions & {
+  resume?: string | boolean;
+  json?: boolean;
+  quiet?: boolean;
+};
+
+const clock = (at: string): string => at.slice(11, 19);
+
+/** Prints events as they happen; context updates overwrite one line on a terminal. */
+function createProgressPrinter(quiet: boolean): (event: LoopEvent) => void {
+  const tty = process.stderr.isTTY === true;
+  let lastStep = -1;
+  let overwriting = false;
+  return (event) => {
+    if (quiet) return;
+    const line = `${dim(clock(event.at))} ${describeEvent(event)}`;
+    if (event.name === 'loop.context_usage') {
+      const percent = Number((event.data as { percent?: number }).percent ?? 0);
+      if (tty) {
+        process.stderr.write(`\r\u001b[2K${line}`);
+        overwriting = true;
+        return;
+      }
+      const step = Math.floor(percent / 10);
+      if (step === lastStep) return;
+      lastStep = step;
+    } else if (event.name === 'loop.iteration_started') {
+      lastStep = -1;
+    }
+    if (event.name === 'loop.tool_call' && !tty) return;
+    process.stderr.write(`${overwriting ? '\r\u001b[2K' : ''}${line}\n`);
+    overwriting = false;
+  };
+}
+
+function finalLine(result: LoopResult): string {
+  const { run } = result;
+  const cost = `$${run.costUsd.toFixed(2)}`;
+  const counts = `${run.iteration} iteration${run.iteration === 1 ? '' : 's'}, ${run.restarts} restart${run.restarts === 1 ? '' : 's'}, ${cost}`;
+  if (run.status === 'completed') return `✔ loop ${run.runId} completed (${counts})`;
+  if (run.status === 'interrupted') {
+    return `■ loop ${run.runId} interrupted (${counts}); continue it with: shim loop --resume ${run.runId}`;
+  }
+  return `✖ loop ${run.runId} ${run.status}: ${run.stopReason ?? 'unknown'} (${counts})`;
+}
+
+export async function runLoopCommand(
+  options: LoopCommandOptions,
+  agentArgs: string[],
+): Promise<void> {
+  const home = getShimHome();
+  const cwd = process.cwd();
+  const env = process.env;
+  const resuming = options.resume !== undefined && options.resume !== false;
+  const db = openDatabase(home);
+  const controller = new AbortController();
+  const onSignal = (): void => {
+    if (!options.quiet)
+      process.stderr.write('\nshim loop: stopping the agent (the run stays resumable)…\n');
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const deps = {
+      db,
+      home,
+      cwd,
+      env,
+      onEvent: createProgressPrinter(options.quiet === true),
+      signal: controller.signal,
+    };
+    let result: LoopResult;
+    if (resuming) {
+      if (options.goal !== undefined || options.promptFile !== undefined) {
+        throw new AppError(
+          'USAGE',
+          '--resume continues a run with its own goal; drop --goal / --prompt-file',
+        );
+      }
+      result = await resumeLoop(
+        typeof options.resume === 'string' ? options.resume : null,
+        {
+          ...(options.claudeBin || env.SHIM_CLAUDE_BIN
+            ? { claudeBin: resolveClaudeBin(options.claudeBin, env, cwd) }
+            : {}),
+          ...(options.maxIterations ? { maxIterations: Number(options.maxIterations) } : {}),
+          ...(options.budgetUsd ? { budgetUsd: Number(options.budgetUsd) } : {}),
+        },
+        deps,
+      );
+    } else {
+      result = await startLoop(parseLoopOptions(options, agentArgs, env, cwd), deps);
+    }
+    if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else if (!options.quiet) process.stderr.write(`${finalLine(result)}\n`);
+    if (result.exitCode !== 0) throw new ExitError(result.exitCode);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    db.close();
+  }
+}
+
+function findRun(repo: LoopRepository, id: string | undefined, cwd: string): LoopRunRecord {
+  const run = id ? repo.findRun(id) : (repo.latestRun({ cwd }) ?? repo.latestRun({}));
+  if (!run) {
+    throw new AppError(
+      'USAGE',
+      id ? `no loop run ${id}` : 'no loop runs yet',
+      id ? 'see `shim loop list`' : 'start one with shim loop --goal "…"',
+    );
+  }
+  return run;
+}
+
+/** What a run's status means now: a "running" run whose supervisor died is resumable. */
+function liveStatus(run: LoopRunRecord): string {
+  if (
+    (run.status === 'running' || run.status === 'waiting') &&
+    !isProcessAlive(run.supervisorPid)
+  ) {
+    return 'orphaned';
+  }
+  return run.status;
+}
+
+export async function runLoopList(options: {
+  json?: boolean;
+  limit?: string;
+  all?: boolean;
+}): Promise<void> {
+  const db = openDatabase(getShimHome());
+  try {
+    const repo = new LoopRepository(db);
+    const limit = Math.max(1, Number.parseInt(options.limit ?? '20', 10) || 20);
+    const runs = repo.listRuns({ ...(options.all ? {} : { cwd: process.cwd() }), limit });
+    if (options.json) {
+      process.stdout.write(
+        `${JSON.stringify(
+          runs.map((r) => ({ ...r, liveStatus: liveStatus(r) })),
+          null,
+          2,
+        )}\n`,
+      );
+      return;
+    }
+    if (runs.length === 0) {
+      process.stdout.write(
+        dim(
+          options.all
+            ? 'no loop runs yet\n'
+            : 'no loop runs in this directory (--all shows every directory)\n',
+        ),
+      );
+      return;
+    }
+    const now = Date.now();
+    const rows = runs.map((r) => [
+      r.runId,
+      liveStatus(r),
+      String(r.iteration),
+      String(r.restarts),
+      `$${r.costUsd.toFixed(2)}`,
+      r.contextPercent === null ? '—' : `${Math.round(r.contextPercent)}%`,
+      formatAge(now - Date.parse(r.createdAt)),
+      r.goal.replace(/\s+/g, ' ').slice(0, 50),
+    ]);
+    process.stdout.write(
+      `${renderTable(['run', 'status', 'iter', 'restarts', 'cost', 'context', 'started', 'goal'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'])}\n`,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+export async function runLoopStatus(
+  id: string | undefined,
+  options: { json?: boolean },
+): Promise<void> {
+  const home = getShimHome();
+  const db = openDatabase(home);
+  try {
+    const repo = new LoopRepository(db);
+    const run = findRun(repo, id, process.cwd());
+    const iterations = repo.getIterations(run.runId);
+    if (options.json) {
+      process.stdout.write(
+        `${JSON.stringify({ run: { ...run, liveStatus: liveStatus(run) }, iterations }, null, 2)}\n`,
+      );
+      return;
+    }
+    const percent = run.contextPercent ?? 0;
+    const threshold = Number((run.options as { thresholdPercent?: number }).thresholdPercent ?? 70);
+    const maxIterations = Number((run.options as { maxIterations?: number }).maxIterations ?? 0);
+    const lines = [
+      `${bold(`loop ${run.runId}`)}  ${liveStatus(run)}${run.stopReason ? ` — ${run.stopReason}` : ''}`,
+      `goal       ${run.goal.replace(/\s+/g, ' ').slice(0, 100)}`,
+      `directory  ${run.cwd}`,
+      `iteration  ${run.iteration} of ${maxIterations} · restarts ${run.restarts} · cost $${run.costUsd.toFixed(2)}`,
+      `context    ${renderBar(percent, 20)} ${Math.round(percent)}% of the auto-compact threshold (restart at ${threshold}%)`,
+      `session    ${run.sessionId ?? '—'}`,
+      `last event ${run.lastEvent ?? '—'}`,
+    ];
+    if (run.waitUntil) lines.push(`waiting    until ${run.waitUntil}`);
+    if (liveStatus(run) === 'orphaned' || run.status === 'interrupted') {
+      lines.push(dim(`continue it with: shim loop --resume ${run.runId}`));
+    }
+    if (iterations.length > 0) {
+      lines.push('');
+      lines.push(
+        renderTable(
+          ['#', 'mode', 'session', 'outcome', 'peak', 'tools', 'cost'],
+          iterations.map((i) => [
+            String(i.number),
+            i.mode,
+            (i.sessionId ?? '—').slice(0, 8),
+            i.outcome ?? (i.endedAt ? '?' : 'running'),
+            i.peakPercent === null ? '—' : `${Math.round(i.peakPercent)}%`,
+            String(i.toolCalls),
+            i.costUsd === null ? '—' : `$${i.costUsd.toFixed(2)}`,
+          ]),
+          ['right', 'left', 'left', 'left', 'right', 'right', 'right'],
+        ),
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    db.close();
+  }
+}
+
+export async function runLoopLogs(
+  id: string | undefined,
+  options: { json?: boolean; follow?: boolean; context?: boolean },
+): Promise<void> {
+  const home = getShimHome();
+  const db = openDatabase(home);
+  let run: LoopRunRecord;
+  try {
+    run = findRun(new LoopRepository(db), id, process.cwd());
+  } finally {
+    db.close();
+  }
+  const print = (event: LoopEvent): void => {
+    if (!options.context && !options.json && event.name === 'loop.context_usage') return;
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(event)}\n`
+        : `${dim(`${event.at.slice(0, 10)} ${clock(event.at)}`)} ${describeEvent(event)}\n`,
+    );
+  };
+  const events = readRunEvents(home, run.runId);
+  for (const event of events) print(event);
+  if (!options.follow) return;
+  if (liveStatus(run) !== 'running' && liveStatus(run) !== 'waiting') {
+    process.stderr.write(dim(`loop ${run.runId} is ${liveStatus(run)}; nothing more to follow\n`));
+    return;
+  }
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  try {
+    await followRunEvents(home, run.runId, {
+      afterSeq: events.at(-1)?.seq ?? 0,
+      signal: controller.signal,
+      onEvent: (event) => {
+        print(event);
+        if (
+          event.name === 'loop.completed' ||
+          (event.name === 'loop.stopped' &&
+            (event.data as { status?: string }).status !== 'interrupted')
+        ) {
+          controller.abort();
+        }
+      },
+    });
+  } finally {
+    process.off('SIGINT', stop);
+  }
+}

@@ -1,0 +1,85 @@
+/** One event of a loop run as one line a person reads (progress output, logs, the summary). */
+import { renderContextBar } from '../core/loop/context-monitor.ts';
+import { truncate } from '../core/truncate.ts';
+import type { LoopEvent } from './event-log.ts';
+
+type Data = Record<string, unknown>;
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const short = (id: unknown): string => str(id).slice(0, 8);
+const money = (value: unknown): string => `$${(num(value) ?? 0).toFixed(2)}`;
+
+function describeData(name: string, d: Data): string {
+  switch (name) {
+    case 'loop.started':
+      return `started: ${truncate(str(d.goal), 80)} (threshold ${num(d.thresholdPercent)}%, at most ${num(d.maxIterations)} iterations, ${num(d.maxRestarts)} restarts)`;
+    case 'loop.resumed':
+      return d.agentAlive === true
+        ? 're-attached to the running agent'
+        : `resumed the run${d.fromStatus ? ` (was ${str(d.fromStatus)})` : ''}`;
+    case 'loop.iteration_started':
+      return d.mode === 'continue'
+        ? `continuing session ${short(d.sessionId)}`
+        : `fresh session${d.summaryInjected === true ? ' with the loop summary' : ''}`;
+    case 'loop.agent_session':
+      return `agent session ${short(d.sessionId)} (${str(d.model) || 'model ?'})`;
+    case 'loop.context_usage':
+      return `context ${renderContextBar(num(d.percent) ?? 0, 10)} · ${Math.round((num(d.tokens) ?? 0) / 1000)}k tokens`;
+    case 'loop.context_exhaustion_warning':
+      return `context at ${num(d.percent)}% ≥ ${num(d.thresholdPercent)}%: ending the iteration at the next safe point`;
+    case 'loop.tool_call':
+      return `${str(d.name)} ${truncate(str(d.input), 70)}`;
+    case 'loop.agent_error':
+      return `agent error: ${truncate(str(d.text) || str(d.reason), 120)}`;
+    case 'loop.compaction':
+      return `Claude Code compacted the session itself (${str(d.trigger)}, ${num(d.preTokens) ?? '?'} tokens)`;
+    case 'loop.checkpoint':
+      return `checkpoint ${short(d.checkpointId)} saved (shim show ${short(d.checkpointId)})`;
+    case 'loop.summary_written':
+      return `loop summary written (${num(d.chars)} chars)`;
+    case 'loop.context_exhaustion_restart':
+    case 'loop.stuck_restart':
+    case 'loop.crash_restart':
+      return `restart ${num(d.restarts)}/${num(d.maxRestarts)}${d.fresh === true ? ' with a fresh session' : ''}: ${truncate(str(d.detail), 100)}`;
+    case 'loop.iteration_finished':
+      return `iteration ended: ${str(d.outcome)} · ${money(d.costUsd)} · ${num(d.toolCalls) ?? 0} tool calls · peak ${Math.round(num(d.peakPercent) ?? 0)}%`;
+    case 'loop.test_run':
+      return `test \`${truncate(str(d.command), 60)}\` ${d.passed === true ? 'passed' : d.timedOut === true ? 'timed out' : `failed (exit ${num(d.exitCode) ?? '?'})`}`;
+    case 'loop.completion_claimed':
+      return `the agent reported completion (${str(d.marker)})`;
+    case 'loop.completed':
+      return `completed: ${str(d.reason)} (${num(d.iterations)} iterations, ${money(d.costUsd)})`;
+    case 'loop.stuck_detected':
+      return `stuck: ${str(d.detail)}`;
+    case 'loop.usage_limit_wait':
+      return `waiting until ${str(d.until)}: ${truncate(str(d.reason), 100)}`;
+    case 'loop.usage_limit_resumed':
+      return 'the limit has reset; going on';
+    case 'loop.agent_timeout':
+      return `the agent did not finish within ${Math.round((num(d.timeoutMs) ?? 0) / 1000)} s; stopping it`;
+    case 'loop.agent_crashed':
+      return `the agent exited without a result (exit ${num(d.exitCode) ?? str(d.signal) ?? '?'})`;
+    case 'loop.budget_exceeded':
+      return `budget reached: ${money(d.costUsd)} of ${money(d.budgetUsd)}`;
+    case 'loop.stopped':
+      return `stopped (${str(d.status)}): ${truncate(str(d.detail) || str(d.reason), 140)}`;
+    case 'loop.monitor_error':
+      return `monitor error (ignored): ${truncate(str(d.error), 120)}`;
+    default:
+      return truncate(JSON.stringify(d), 120);
+  }
+}
+
+/** "[3] Bash npm test" — the iteration in brackets, then what happened. */
+export function describeEvent(event: Pick<LoopEvent, 'name' | 'iteration' | 'data'>): string {
+  let text: string;
+  try {
+    const data = event.data && typeof event.data === 'object' ? (event.data as Data) : {};
+    text = describeData(event.name, data);
+  } catch {
+    text = event.name;
+  }
+  return event.iteration ? `[${event.iteration}] ${text}` : text;
+}

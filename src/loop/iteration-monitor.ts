@@ -1,0 +1,207 @@
+/**
+ * Follows one iteration's stream: the agent's session, the real context occupancy (the last
+ * main-chain response's usage, not a sum), tool calls in flight, errors, limits, compactions and
+ * the final result. Fed line by line; never throws on what the agent prints.
+ * @module
+ */
+import { parseStreamLine, type AgentEvent } from '../claude/stream-json.ts';
+import { checkContextUsage } from '../core/loop/context-monitor.ts';
+import { isLimitMessage } from '../core/loop/usage-limit.ts';
+
+export type ThresholdInfo = { compactThreshold: number; windowTokens: number; detail: string };
+
+export type MonitorSignal =
+  | { kind: 'session'; sessionId: string; model: string | null; cliVersion: string | null }
+  | { kind: 'context'; tokens: number; percent: number; crossed: boolean }
+  | { kind: 'tool_call'; name: string; input: Record<string, unknown> }
+  | { kind: 'tool_error'; text: string }
+  | {
+      kind: 'api_error';
+      text: string;
+      status: number | null;
+      limit: boolean;
+      resetsAt: number | null;
+    }
+  | { kind: 'compaction'; trigger: string; preTokens: number | null }
+  | { kind: 'result'; isError: boolean; text: string; costUsd: number | null }
+  | { kind: 'safe_point' };
+
+export type IterationStats = {
+  sessionId: string | null;
+  model: string | null;
+  cliVersion: string | null;
+  responses: number;
+  toolCalls: number;
+  lastContextTokens: number;
+  peakContextTokens: number;
+  lastPercent: number;
+  peakPercent: number;
+  compactions: number;
+  lastToolError: string | null;
+  apiError: { text: string; status: number | null } | null;
+  limit: { resetsAt: number | null } | null;
+  result: { isError: boolean; text: string; costUsd: number | null } | null;
+  lastText: string;
+};
+
+export class IterationMonitor {
+  readonly stats: IterationStats = {
+    sessionId: null,
+    model: null,
+    cliVersion: null,
+    responses: 0,
+    toolCalls: 0,
+    lastContextTokens: 0,
+    peakContextTokens: 0,
+    lastPercent: 0,
+    peakPercent: 0,
+    compactions: 0,
+    lastToolError: null,
+    apiError: null,
+    limit: null,
+    result: null,
+    lastText: '',
+  };
+  /** Set once the context crossed the threshold: the iteration ends at the next safe point. */
+  draining = false;
+  readonly #seen = new Set<string>();
+  readonly #pendingTools = new Set<string>();
+  readonly #thresholdPercent: number;
+  readonly #resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo;
+  #threshold: ThresholdInfo | null = null;
+
+  constructor(
+    thresholdPercent: number,
+    resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo,
+    sessionId: string | null = null,
+  ) {
+    this.#thresholdPercent = thresholdPercent;
+    this.#resolveThreshold = resolveThreshold;
+    this.stats.sessionId = sessionId;
+  }
+
+  get threshold(): ThresholdInfo | null {
+    return this.#threshold;
+  }
+
+  get pendingTools(): number {
+    return this.#pendingTools.size;
+  }
+
+  /** Processes one stdout line; returns what the supervisor should know about it. */
+  accept(line: string): MonitorSignal[] {
+    const signals: MonitorSignal[] = [];
+    for (const event of parseStreamLine(line)) this.#apply(event, signals);
+    return signals;
+  }
+
+  #thresholdInfo(): ThresholdInfo {
+    this.#threshold ??= this.#resolveThreshold(this.stats.model, this.stats.cliVersion);
+    return this.#threshold;
+  }
+
+  #apply(event: AgentEvent, out: MonitorSignal[]): void {
+    const stats = this.stats;
+    switch (event.kind) {
+      case 'init':
+        stats.sessionId = event.sessionId || stats.sessionId;
+        stats.model = event.model;
+        stats.cliVersion = event.cliVersion;
+        this.#threshold = null;
+        if (stats.sessionId) {
+          out.push({
+            kind: 'session',
+            sessionId: stats.sessionId,
+            model: event.model,
+            cliVersion: event.cliVersion,
+          });
+        }
+        return;
+      case 'response': {
+        if (event.sidechain) return; // a subagent's context is not the session's
+        stats.model ??= event.model;
+        if (event.text) stats.lastText = event.text;
+        for (const tool of event.toolUses) {
+          if (this.#pendingTools.has(tool.id)) continue;
+          this.#pendingTools.add(tool.id);
+          stats.toolCalls++;
+          out.push({ kind: 'tool_call', name: tool.name, input: tool.input });
+        }
+        // One response arrives as one line per content block, all with the same usage.
+        if (this.#seen.has(event.messageId)) return;
+        this.#seen.add(event.messageId);
+        stats.responses++;
+        const info = this.#thresholdInfo();
+        const check = checkContextUsage(
+          event.contextTokens,
+          info.compactThreshold,
+          this.#thresholdPercent,
+        );
+        stats.lastContextTokens = event.contextTokens;
+        stats.peakContextTokens = Math.max(stats.peakContextTokens, event.contextTokens);
+        stats.lastPercent = check.percent;
+        stats.peakPercent = Math.max(stats.peakPercent, check.percent);
+        const crossed = check.exhausted && !this.draining;
+        if (crossed) this.draining = true;
+        out.push({ kind: 'context', tokens: event.contextTokens, percent: check.percent, crossed });
+        return;
+      }
+      case 'tool_result':
+        if (event.sidechain) return;
+        this.#pendingTools.delete(event.toolUseId);
+        if (event.isError) {
+          stats.lastToolError = event.text;
+          out.push({ kind: 'tool_error', text: event.text });
+        }
+        if (this.draining && this.#pendingTools.size === 0) out.push({ kind: 'safe_point' });
+        return;
+      case 'api_error': {
+        const limit =
+          event.error === 'rate_limit' ||
+          event.apiError === 'usage_limit_reached' ||
+          event.status === 429 ||
+          isLimitMessage(event.text);
+        stats.apiError = { text: event.text, status: event.status };
+        if (limit) stats.limit = { resetsAt: event.resetsAt ?? stats.limit?.resetsAt ?? null };
+        out.push({
+          kind: 'api_error',
+          text: event.text,
+          status: event.status,
+          limit,
+          resetsAt: event.resetsAt,
+        });
+        return;
+      }
+      case 'rate_limit':
+        if (event.status === 'rejected') {
+          stats.limit = { resetsAt: event.resetsAt ?? stats.limit?.resetsAt ?? null };
+        }
+        return;
+      case 'compact':
+        stats.compactions++;
+        out.push({ kind: 'compaction', trigger: event.trigger, preTokens: event.preTokens });
+        return;
+      case 'result':
+        stats.result = { isError: event.isError, text: event.text, costUsd: event.costUsd };
+        if (event.sessionId) stats.sessionId ??= event.sessionId;
+        if (event.isError && !stats.apiError) {
+          stats.apiError = {
+            text: event.text || event.errors.join('; ') || event.subtype,
+            status: event.apiErrorStatus,
+          };
+        }
+        if (event.isError && (event.apiErrorStatus === 429 || isLimitMessage(event.text))) {
+          stats.limit ??= { resetsAt: null };
+        }
+        out.push({
+          kind: 'result',
+          isError: event.isError,
+          text: event.text,
+          costUsd: event.costUsd,
+        });
+        return;
+      default:
+        return;
+    }
+  }
+}

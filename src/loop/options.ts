@@ -1,0 +1,222 @@
+/**
+ * `shim loop`'s settings: defaults, limits, and the checks that turn a bad flag into one clear
+ * line before anything starts.
+ * @module
+ */
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_THRESHOLD_PERCENT } from '../core/loop/context-monitor.ts';
+import { DEFAULT_COMPLETION_MARKER } from '../core/loop/loop-prompt.ts';
+import { DEFAULT_STUCK_POLICY, type StuckPolicy } from '../core/loop/stuck.ts';
+import { AppError } from '../core/errors.ts';
+import type { Env } from '../store/home.ts';
+
+export const MAX_RESTARTS_CAP = 5;
+
+export type LoopOptions = {
+  goal: string;
+  /** Where the goal came from, for the record: "--goal" or the prompt file's path. */
+  goalSource: string;
+  maxIterations: number;
+  maxRestarts: number;
+  /** Percent of the auto-compact threshold at which a session is ended and restarted fresh. */
+  thresholdPercent: number;
+  testCommand: string | null;
+  testTimeoutMs: number;
+  iterationTimeoutMs: number;
+  budgetUsd: number | null;
+  claudeBin: string;
+  /** Passed to every agent invocation after shim's own flags. */
+  agentArgs: string[];
+  completionMarker: string;
+  stuck: StuckPolicy;
+  /** How long to wait for a safe point (no tool running) after the threshold is crossed. */
+  safePointWaitMs: number;
+  /** Extra wait after a usage limit's reported reset (clocks differ). */
+  limitMarginMs: number;
+  /** First pause after a transient API error (doubles each time in a row). */
+  retryBaseMs: number;
+};
+
+export type RawLoopOptions = {
+  goal?: string;
+  promptFile?: string;
+  maxIterations?: string;
+  maxRestarts?: string;
+  threshold?: string;
+  testCmd?: string;
+  testTimeout?: string;
+  iterationTimeout?: string;
+  budgetUsd?: string;
+  claudeBin?: string;
+  completionMarker?: string;
+  stuckIterations?: string;
+};
+
+/** Flags the supervisor owns: passing them through would break how it follows the agent. */
+const RESERVED_AGENT_FLAGS = new Set([
+  '-p',
+  '--print',
+  '--output-format',
+  '--input-format',
+  '--resume',
+  '-r',
+  '--continue',
+  '-c',
+  '--session-id',
+  '--fork-session',
+]);
+
+export const LOOP_DEFAULTS = {
+  maxIterations: 20,
+  maxRestarts: 3,
+  thresholdPercent: DEFAULT_THRESHOLD_PERCENT,
+  testTimeoutMs: 10 * 60_000,
+  iterationTimeoutMs: 30 * 60_000,
+  safePointWaitMs: 60_000,
+  limitMarginMs: 30_000,
+  retryBaseMs: 15_000,
+} as const;
+
+function usage(message: string, hint?: string): AppError {
+  return new AppError('USAGE', message, hint);
+}
+
+function integer(
+  value: string | undefined,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw usage(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+/** "90s", "30m", "2h", "1500ms", or plain seconds → milliseconds. */
+export function parseDuration(value: string, name: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(value);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match?.[2] ?? 's').toLowerCase()];
+  const ms = match && unit ? Math.round(Number(match[1]) * unit) : NaN;
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw usage(`${name} must be a duration like 90s, 30m or 2h, got "${value}"`);
+  }
+  return ms;
+}
+
+/** The claude executable: --claude-bin, else SHIM_CLAUDE_BIN, else `claude` on PATH. */
+export function resolveClaudeBin(explicit: string | undefined, env: Env, cwd: string): string {
+  const wanted = explicit?.trim() || env.SHIM_CLAUDE_BIN?.trim() || 'claude';
+  const candidates =
+    wanted.includes('/') || isAbsolute(wanted)
+      ? [resolve(cwd, wanted)]
+      : (env.PATH ?? '')
+          .split(delimiter)
+          .filter(Boolean)
+          .map((dir) => join(dir, wanted));
+  for (const candidate of candidates) {
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  throw usage(
+    `cannot find the Claude Code CLI ("${wanted}")`,
+    'install it (npm install -g @anthropic-ai/claude-code), or point --claude-bin / SHIM_CLAUDE_BIN at it',
+  );
+}
+
+export function parseLoopOptions(
+  raw: RawLoopOptions,
+  agentArgs: string[],
+  env: Env,
+  cwd: string,
+): LoopOptions {
+  if (raw.goal !== undefined && raw.promptFile !== undefined) {
+    throw usage('give either --goal or --prompt-file, not both');
+  }
+  let goal: string;
+  let goalSource = '--goal';
+  if (raw.promptFile !== undefined) {
+    const path = resolve(cwd, raw.promptFile);
+    try {
+      goal = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw usage(`cannot read the prompt file ${path}: ${(error as Error).message}`);
+    }
+    goalSource = path;
+  } else {
+    goal = raw.goal ?? '';
+  }
+  goal = goal.trim();
+  if (!goal) {
+    throw usage(
+      'the loop needs a goal',
+      'shim loop --goal "make the tests in test/ pass"   or   shim loop --prompt-file PROMPT.md',
+    );
+  }
+  if (goal.length > 100_000) {
+    throw usage(`the goal is ${goal.length} characters; at most 100,000 fit on a command line`);
+  }
+  const maxRestarts = integer(raw.maxRestarts, '--max-restarts', 0, MAX_RESTARTS_CAP);
+  const threshold = raw.threshold === undefined ? undefined : Number(raw.threshold);
+  if (
+    threshold !== undefined &&
+    (!Number.isFinite(threshold) || threshold < 10 || threshold > 100)
+  ) {
+    throw usage(
+      `--threshold must be a percent of the auto-compact threshold from 10 to 100, got "${raw.threshold}"`,
+    );
+  }
+  const budget = raw.budgetUsd === undefined ? null : Number(raw.budgetUsd);
+  if (budget !== null && (!Number.isFinite(budget) || budget <= 0)) {
+    throw usage(`--budget-usd must be a positive amount in dollars, got "${raw.budgetUsd}"`);
+  }
+  const reserved = agentArgs.find((arg) => RESERVED_AGENT_FLAGS.has(arg.split('=')[0]!));
+  if (reserved) {
+    throw usage(
+      `${reserved} is set by shim loop itself and cannot be passed through`,
+      'shim loop runs each iteration as: claude -p <prompt> --output-format stream-json --verbose [--resume <session>] <your flags>',
+    );
+  }
+  const stuckIterations = integer(raw.stuckIterations, '--stuck-iterations', 1, 100);
+  const marker = raw.completionMarker?.trim() ?? DEFAULT_COMPLETION_MARKER;
+  if (!marker || /\s/.test(marker) || marker.length > 100) {
+    throw usage('--completion-marker must be one word without spaces, at most 100 characters');
+  }
+  return {
+    goal,
+    goalSource,
+    maxIterations:
+      integer(raw.maxIterations, '--max-iterations', 1, 10_000) ?? LOOP_DEFAULTS.maxIterations,
+    maxRestarts: maxRestarts ?? LOOP_DEFAULTS.maxRestarts,
+    thresholdPercent: threshold ?? LOOP_DEFAULTS.thresholdPercent,
+    testCommand: raw.testCmd?.trim() || null,
+    testTimeoutMs: raw.testTimeout
+      ? parseDuration(raw.testTimeout, '--test-timeout')
+      : LOOP_DEFAULTS.testTimeoutMs,
+    iterationTimeoutMs: raw.iterationTimeout
+      ? parseDuration(raw.iterationTimeout, '--iteration-timeout')
+      : LOOP_DEFAULTS.iterationTimeoutMs,
+    budgetUsd: budget,
+    claudeBin: resolveClaudeBin(raw.claudeBin, env, cwd),
+    agentArgs,
+    completionMarker: marker,
+    stuck: stuckIterations
+      ? {
+          noChangeIterations: stuckIterations,
+          sameErrorCount: stuckIterations,
+          identicalOutputs: stuckIterations,
+        }
+      : DEFAULT_STUCK_POLICY,
+    safePointWaitMs: LOOP_DEFAULTS.safePointWaitMs,
+    limitMarginMs: LOOP_DEFAULTS.limitMarginMs,
+    retryBaseMs: LOOP_DEFAULTS.retryBaseMs,
+  };
+}
