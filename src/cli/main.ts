@@ -15,6 +15,7 @@ const program = new Command('shim')
       'checkpoints the working state and restores it into the next session.',
   )
   .version(getVersion(), '-v, --version')
+  .enablePositionalOptions()
   .showHelpAfterError('(run `shim --help` for usage)')
   .configureHelp({ sortSubcommands: false })
   .addHelpText(
@@ -190,11 +191,16 @@ program
 program
   .command('gc')
   .description(
-    'delete old checkpoints (each session keeps its newest), their git snapshot refs and stale caches',
+    'delete old checkpoints (each session keeps its newest), their snapshot refs, stale caches and old loop runs',
   )
-  .option('--retention-days <n>', 'keep checkpoints newer than this', '30')
+  .option('--retention-days <n>', 'keep checkpoints and loop runs newer than this', '30')
+  .option(
+    '--loop-hot-days <n>',
+    'finished loop runs older than this are compacted (events gzipped, agent output dropped)',
+    '7',
+  )
   .option('--json', 'print what was deleted as JSON')
-  .action((options: { retentionDays: string; json?: boolean }) =>
+  .action((options: { retentionDays: string; loopHotDays: string; json?: boolean }) =>
     runWithErrorBoundary(async () => (await import('./commands/gc.ts')).runGc(options)),
   );
 
@@ -215,6 +221,8 @@ program
 
 const loop = program
   .command('loop')
+  // `shim loop status --json`: the subcommand's --json, not the loop's own.
+  .enablePositionalOptions()
   .description(
     'run Claude Code until a goal is met, restarting it with a fresh session before its context runs out',
   )

@@ -9,6 +9,7 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 const num = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
 const short = (id: unknown): string => str(id).slice(0, 8);
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const money = (value: unknown): string => `$${(num(value) ?? 0).toFixed(2)}`;
 
 function describeData(name: string, d: Data): string {
@@ -44,7 +45,7 @@ function describeData(name: string, d: Data): string {
     case 'loop.crash_restart':
       return `restart ${num(d.restarts)}/${num(d.maxRestarts)}${d.fresh === true ? ' with a fresh session' : ''}: ${truncate(str(d.detail), 100)}`;
     case 'loop.iteration_finished':
-      return `iteration ended: ${str(d.outcome)} · ${money(d.costUsd)} · ${num(d.toolCalls) ?? 0} tool calls · peak ${Math.round(num(d.peakPercent) ?? 0)}%`;
+      return `iteration ended: ${str(d.outcome)} · ${money(d.costUsd)} · ${plural(num(d.toolCalls) ?? 0, 'tool call')} · peak ${Math.round(num(d.peakPercent) ?? 0)}%`;
     case 'loop.test_run':
       return `test \`${truncate(str(d.command), 60)}\` ${d.passed === true ? 'passed' : d.timedOut === true ? 'timed out' : `failed (exit ${num(d.exitCode) ?? '?'})`}`;
     case 'loop.completion_claimed':

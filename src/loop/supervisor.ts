@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { collectLoopGarbage } from '../app/collect-loop-garbage.ts';
 import { createCheckpoint } from '../app/create-checkpoint.ts';
 import { getHistorySamples } from '../app/status.ts';
 import {
@@ -21,7 +22,11 @@ import {
 import { resolveCompactThreshold } from '../core/compact-threshold.ts';
 import { AppError } from '../core/errors.ts';
 import { hasCompletionMarker } from '../core/loop/completion.ts';
-import { renderLoopSummary, type LoopSummaryInput } from '../core/loop/loop-summary.ts';
+import {
+  LOOP_SUMMARY_MAX_CHARS,
+  renderLoopSummary,
+  type LoopSummaryInput,
+} from '../core/loop/loop-summary.ts';
 import { composeContinuePrompt, composeFreshPrompt } from '../core/loop/loop-prompt.ts';
 import { decideNextStep, type IterationEnd, type NextStep } from '../core/loop/next-step.ts';
 import {
@@ -31,6 +36,7 @@ import {
   type IterationFingerprint,
 } from '../core/loop/stuck.ts';
 import { truncate } from '../core/truncate.ts';
+import { redactText, redactTextSync } from '../redact/redact.ts';
 import { loadConfig } from '../store/config.ts';
 import type { Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
@@ -109,9 +115,10 @@ function initialState(): LoopState {
   };
 }
 
+/** "3fa9c2-20261122-041753": random first, so a few characters name a run (like a git hash). */
 export function newRunId(now: number): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${randomBytes(2).toString('hex')}`;
+  return `${randomBytes(3).toString('hex')}-${stamp}`;
 }
 
 type IterationResult = {
@@ -153,7 +160,7 @@ class Supervisor {
   emit(name: LoopEventName, data: Record<string, unknown>, iteration: number | null = null): void {
     let event: LoopEvent;
     try {
-      event = this.#log.append(name, data, {
+      event = this.#log.append(name, name === 'loop.context_usage' ? data : redactStrings(data), {
         iteration,
         correlationId: iteration === null ? this.runId : `${this.runId}/${iteration}`,
       });
@@ -737,7 +744,7 @@ class Supervisor {
     const patterns = this.#state.errorPatterns;
     const found = patterns.find((p) => p.signature === signature);
     if (found) found.count++;
-    else patterns.push({ signature, count: 1, example: truncate(text, 160) });
+    else patterns.push({ signature, count: 1, example: truncate(redactTextSync(text).text, 160) });
     patterns.sort((a, b) => b.count - a.count);
     this.#state.errorPatterns = patterns.slice(0, 10);
   }
@@ -799,13 +806,15 @@ class Supervisor {
     }
     const restarts = this.#run.restarts + 1;
     if (step.fresh) {
-      const summary = this.#summarize(
-        step.reason === 'crash' ? 'crash' : step.reason,
-        step.detail,
+      let summary = this.#summarize(
+        step.reason,
+        // The summary words the context reason itself, with the percent.
+        step.reason === 'context_exhaustion' ? null : step.detail,
         sessionId,
         checkpointId,
         monitor.stats.lastPercent,
       );
+      summary = truncate((await redactText(summary)).text, LOOP_SUMMARY_MAX_CHARS);
       const path = join(getRunDir(this.#deps.home, this.runId), `summary-${number}.md`);
       try {
         writeFileSync(path, `${summary}\n`, { mode: 0o600 });
@@ -844,7 +853,7 @@ class Supervisor {
 
   #summarize(
     reason: LoopSummaryInput['reason'],
-    detail: string,
+    detail: string | null,
     sessionId: string | null,
     checkpointId: string | null,
     percent: number,
@@ -950,6 +959,15 @@ const SUMMARY_EVENT_NAMES = [
   'loop.context_exhaustion_restart',
 ];
 
+/** Tool inputs, errors and answers can carry secrets; nothing is written unredacted. */
+function redactStrings(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    out[key] = typeof value === 'string' ? redactTextSync(value).text : value;
+  }
+  return out;
+}
+
 function parseData(data: unknown): unknown {
   if (typeof data !== 'string') return data ?? {};
   try {
@@ -1001,7 +1019,9 @@ export type StartRequest = { options: LoopOptions };
 /** Starts a new run. */
 export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Promise<LoopResult> {
   const now = (deps.now ?? Date.now)();
-  cachedConfig.set(deps.home, await loadConfig(deps.home));
+  const config = await loadConfig(deps.home);
+  cachedConfig.set(deps.home, config);
+  collectOldRuns(deps, now, config.loopRetention);
   const repo = new LoopRepository(deps.db);
   const runId = newRunId(now);
   const at = new Date(now).toISOString();
@@ -1120,6 +1140,19 @@ export async function resumeLoop(
     return await supervisor.run(inFlight);
   } finally {
     supervisor.close();
+  }
+}
+
+/** Seed 003's retention, applied as each run starts: cheap, and never in the run's way. */
+function collectOldRuns(
+  deps: SupervisorDeps,
+  now: number,
+  retention: { hotDays: number; retentionDays: number },
+): void {
+  try {
+    collectLoopGarbage({ db: deps.db, home: deps.home, now, ...retention });
+  } catch (error) {
+    appendLog(deps.home, 'warn', 'loop: retention of old runs failed', { error: String(error) });
   }
 }
 

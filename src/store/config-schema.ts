@@ -28,4 +28,11 @@ export const configSchema = z.strictObject({
   learnFromHistory: z.boolean().optional(),
   /** Block proactive auto-compaction after saving a handoff (opt-in, default false). */
   blockAutoCompact: z.boolean().optional(),
+  /** shim loop runs: days kept hot after they end, and days kept at all. */
+  loopRetention: z
+    .strictObject({
+      hotDays: z.number().min(0).max(3650).optional(),
+      retentionDays: z.number().min(0).max(3650).optional(),
+    })
+    .optional(),
 });

@@ -15,7 +15,11 @@ export type ShimConfig = {
   learnFromHistory: boolean;
   /** Opt-in: PreCompact blocks proactive auto-compaction once the handoff is saved. */
   blockAutoCompact: boolean;
+  /** `shim loop` runs: compacted after hotDays once finished, deleted after retentionDays. */
+  loopRetention: { hotDays: number; retentionDays: number };
 };
+
+export const DEFAULT_LOOP_RETENTION = { hotDays: 7, retentionDays: 30 } as const;
 
 export function getConfigPath(home: string): string {
   return join(home, 'config.json');
@@ -33,6 +37,7 @@ export async function loadConfig(home: string): Promise<ShimConfig> {
       risk: DEFAULT_RISK_THRESHOLDS,
       learnFromHistory: true,
       blockAutoCompact: false,
+      loopRetention: { ...DEFAULT_LOOP_RETENTION },
     };
   }
   let raw: unknown;
@@ -65,5 +70,6 @@ export async function loadConfig(home: string): Promise<ShimConfig> {
     },
     learnFromHistory: config.learnFromHistory ?? true,
     blockAutoCompact: config.blockAutoCompact ?? false,
+    loopRetention: { ...DEFAULT_LOOP_RETENTION, ...config.loopRetention },
   };
 }

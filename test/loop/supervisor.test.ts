@@ -236,6 +236,29 @@ describe('shim loop supervisor (fake agent, real stream-json shapes)', () => {
     assert.equal(budget.iterations.length, 2);
   });
 
+  test('secrets in tool calls and answers never reach the event log or the summary', async () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(3)}123456`;
+    world.script([
+      {
+        actions: [
+          bash(60_000, `curl -H "Authorization: token ${token}" https://api.github.com`),
+          respond(120_000, {
+            text: `Used ${token}`,
+            tool: { name: 'Bash', input: { command: 'ls' } },
+          }),
+          { hang: {} },
+        ],
+      },
+      { actions: [done()] },
+    ]);
+    const result = await run(world);
+    assert.equal(result.run.status, 'completed');
+    const log = readFileSync(join(world.home, 'loops', result.run.runId, 'events.jsonl'), 'utf8');
+    assert.ok(log.includes('curl'), 'the tool call is logged');
+    assert.ok(!log.includes(token), 'but not the token');
+    assert.ok(!world.invocations()[1]!.prompt.includes(token), 'nor the summary in the prompt');
+  });
+
   test('run and iteration state are in the store while it runs and after', async () => {
     world.script([{ actions: [done()] }]);
     const result = await run(world);

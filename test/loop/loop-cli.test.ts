@@ -1,0 +1,163 @@
+/** `shim loop` as a user runs it: clear refusals, progress, and the list / status / logs views. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { BIN } from '../helpers/cli.ts';
+import { createLoopWorld, done, respond, FAKE_CLAUDE, type LoopWorld } from './loop-harness.ts';
+
+function shim(world: LoopWorld, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: world.project,
+    env: { ...world.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('shim loop (CLI)', () => {
+  let world: LoopWorld;
+  before(() => {
+    world = createLoopWorld();
+  });
+  after(() => world.cleanup());
+
+  test('refuses bad input with one line and a hint, before starting anything', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['loop'], /the loop needs a goal/],
+      [['loop', '--goal', 'x', '--prompt-file', 'p.md'], /either --goal or --prompt-file/],
+      [
+        ['loop', '--goal', 'x', '--max-restarts', '6', '--claude-bin', FAKE_CLAUDE],
+        /--max-restarts must be a whole number from 0 to 5/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--threshold', '150', '--claude-bin', FAKE_CLAUDE],
+        /--threshold must be/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--iteration-timeout', 'soon', '--claude-bin', FAKE_CLAUDE],
+        /duration like 90s/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--claude-bin', '/nonexistent/claude'],
+        /cannot find the Claude Code CLI/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--claude-bin', FAKE_CLAUDE, '--', '--resume', 'abc'],
+        /--resume is set by shim loop itself/,
+      ],
+      [
+        ['loop', '--prompt-file', 'missing.md', '--claude-bin', FAKE_CLAUDE],
+        /cannot read the prompt file/,
+      ],
+      [['loop', '--resume'], /no unfinished loop run/],
+      [['loop', 'status', 'zzzz'], /no loop run zzzz/],
+    ];
+    for (const [args, message] of cases) {
+      const result = shim(world, args);
+      assert.equal(result.status, 1, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, message, args.join(' '));
+      assert.equal(result.stdout, '', 'nothing on stdout');
+    }
+    assert.equal(world.invocations().length, 0, 'no agent was started');
+  });
+
+  test('SHIM_CLAUDE_BIN picks the agent; progress goes to stderr; the views show the run', () => {
+    world.script([
+      { actions: [respond(30_000, { text: 'Half way.' })] },
+      { actions: [{ write: { path: 'a.txt', content: 'a' } }, done()] },
+    ]);
+    writeFileSync(join(world.project, 'PROMPT.md'), 'Write a.txt.\n');
+    const run = shim(world, ['loop', '--prompt-file', 'PROMPT.md'], {
+      SHIM_CLAUDE_BIN: FAKE_CLAUDE,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /\[1\] fresh session/);
+    assert.match(run.stderr, /\[2\] continuing session/);
+    assert.match(run.stderr, /completed \(2 iterations, 0 restarts/);
+
+    const list = shim(world, ['loop', 'list']);
+    assert.equal(list.status, 0, list.stderr);
+    assert.match(list.stdout, /run\s+status\s+iter/);
+    assert.match(list.stdout, /completed\s+2\s+0\s+\$0\.00/);
+
+    const status = shim(world, ['loop', 'status']);
+    assert.equal(status.status, 0, status.stderr);
+    assert.match(status.stdout, /iteration\s+2 of 20/);
+    assert.match(
+      status.stdout,
+      /context\s+\S+ \d+% of the auto-compact threshold \(restart at 70%\)/,
+    );
+    assert.match(status.stdout, /1\s+fresh/);
+    assert.match(status.stdout, /2\s+continue/);
+
+    const json = JSON.parse(shim(world, ['loop', 'status', '--json']).stdout) as {
+      run: { status: string; goal: string };
+      iterations: unknown[];
+    };
+    assert.equal(json.run.status, 'completed');
+    assert.equal(json.run.goal, 'Write a.txt.');
+    assert.equal(json.iterations.length, 2);
+
+    const logs = shim(world, ['loop', 'logs']);
+    assert.match(logs.stdout, /started: Write a\.txt\./);
+    assert.doesNotMatch(
+      logs.stdout,
+      /context ▓|context ░/,
+      'per-response readings only with --context',
+    );
+    assert.match(shim(world, ['loop', 'logs', '--context']).stdout, /\d+k tokens/);
+    const events = shim(world, ['loop', 'logs', '--json'])
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { seq: number; name: string });
+    assert.equal(events[0]!.name, 'loop.started');
+    assert.equal(events.at(-1)!.name, 'loop.completed');
+
+    const follow = shim(world, ['loop', 'logs', '--follow']);
+    assert.equal(follow.status, 0, 'following a finished run returns at once');
+  });
+
+  test('--json prints the finished run; a stopped run exits 1 with its reason', () => {
+    world.script([], { actions: [respond(5_000, { text: 'nothing changes' })] });
+    const result = shim(world, [
+      'loop',
+      '--goal',
+      'never done',
+      '--claude-bin',
+      FAKE_CLAUDE,
+      '--max-iterations',
+      '2',
+      '--json',
+      '--quiet',
+    ]);
+    assert.equal(result.status, 1);
+    assert.equal(result.stderr, '');
+    const output = JSON.parse(result.stdout) as {
+      run: { status: string; stopReason: string };
+      exitCode: number;
+    };
+    assert.equal(output.run.status, 'stopped');
+    assert.match(output.run.stopReason, /max_iterations/);
+  });
+
+  test('shim gc reports loop runs too', () => {
+    const result = shim(world, ['gc', '--json']);
+    assert.equal(result.status, 0, result.stderr);
+    const output = JSON.parse(result.stdout) as {
+      loops: { compacted: string[]; deleted: string[] };
+    };
+    assert.deepEqual(output.loops, { ...output.loops, compacted: [], deleted: [] });
+  });
+
+  test('--help teaches the loop', () => {
+    const help = shim(world, ['loop', '--help']);
+    assert.match(help.stdout, /Previous|fresh session/);
+    assert.match(help.stdout, /--threshold <percent>/);
+    assert.match(help.stdout, /shim loop --resume/);
+    assert.match(help.stdout, /list.*\n.*status/);
+  });
+});
