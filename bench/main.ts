@@ -11,6 +11,7 @@ import { evaluateReplays } from '../src/app/evaluate-replays.ts';
 import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
 import { runCheckpointBench } from './checkpoints.ts';
 import { runHookBench } from './hooks.ts';
+import { runLoopBench } from './loop.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
 import { fixturePath, listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
 
@@ -178,6 +179,9 @@ async function main(): Promise<void> {
   process.stdout.write('\n');
   await runCheckpointBench(report, results);
   await (await import('./mcp.ts')).runMcpBench(report, results);
+
+  process.stdout.write('\n');
+  await runLoopBench(report, results);
 
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'results.json'), JSON.stringify(results, null, 2));

@@ -26,24 +26,31 @@ function splitZ(output: Buffer): string[] {
 
 /**
  * A hash of HEAD, the index, tracked changes (full diff) and untracked files (name, size,
- * mtime); null outside a git repository (unknown, which never counts as "no change").
+ * mtime); null outside a git repository (unknown, which never counts as "no change"). Two git
+ * processes: it runs after every loop iteration.
  */
 export function getWorkspaceFingerprint(cwd: string): string | null {
-  const status = runGit(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all'], {
-    maxBuffer: DIFF_BYTES,
-  });
+  // v2 with --branch carries HEAD's commit; "?" entries are the untracked files.
+  const status = runGit(
+    cwd,
+    ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'],
+    { maxBuffer: DIFF_BYTES },
+  );
   if (!status.ok) return null;
   const hash = createHash('sha1');
-  hash.update(getHeadCommit(cwd) ?? 'no-head');
   hash.update(status.stdout);
-  const diff = runGit(cwd, ['diff', 'HEAD', '--binary', '--no-color', '--no-ext-diff'], {
-    maxBuffer: DIFF_BYTES,
-  });
+  const entries = splitZ(status.stdout);
+  const hasHead = !entries.some((e) => e === '# branch.oid (initial)');
+  // Before the first commit there is no HEAD: the worktree against the index instead.
+  const diff = runGit(
+    cwd,
+    ['diff', ...(hasHead ? ['HEAD'] : []), '--binary', '--no-color', '--no-ext-diff'],
+    { maxBuffer: DIFF_BYTES },
+  );
   hash.update(diff.ok || diff.overflow ? diff.stdout : Buffer.from('no-diff'));
-  const untracked = runGit(cwd, ['ls-files', '--others', '--exclude-standard', '-z'], {
-    maxBuffer: DIFF_BYTES,
-  });
-  for (const file of splitZ(untracked.stdout)) {
+  for (const entry of entries) {
+    if (!entry.startsWith('? ')) continue;
+    const file = entry.slice(2);
     try {
       const stat = statSync(join(cwd, file));
       hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\0`);

@@ -141,7 +141,14 @@ export async function followAgentOutput(options: FollowOptions): Promise<FollowR
         const final: AgentExit = exit ?? { code: null, signal: null };
         return { ...final, endOffset: pendingStart, aborted: false };
       }
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      // Wake on the exit itself rather than the next tick: it ends every iteration.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        void options.exited?.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     }
   } finally {
     closeSync(fd);

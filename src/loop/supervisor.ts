@@ -48,7 +48,13 @@ import {
 } from '../store/loop-repository.ts';
 import { followAgentOutput, launchAgent, stopAgent, type FollowResult } from './agent-run.ts';
 import { describeEvent } from './describe-event.ts';
-import { getRunDir, RunEventLog, type LoopEvent, type LoopEventName } from './event-log.ts';
+import {
+  getRunDir,
+  readRunEvents,
+  RunEventLog,
+  type LoopEvent,
+  type LoopEventName,
+} from './event-log.ts';
 import { IterationMonitor, type MonitorSignal, type ThresholdInfo } from './iteration-monitor.ts';
 import type { LoopOptions } from './options.ts';
 import { isProcessAlive } from './process-tree.ts';
@@ -135,6 +141,8 @@ class Supervisor {
   #options: LoopOptions;
   #state: LoopState;
   #log!: RunEventLog;
+  /** `name@offset` of stream events a killed supervisor had logged past its saved offset. */
+  #alreadyLogged: Set<string> | null = null;
 
   constructor(deps: SupervisorDeps, run: LoopRunRecord, options: LoopOptions, state: LoopState) {
     this.#deps = deps;
@@ -172,7 +180,8 @@ class Supervisor {
       });
       return;
     }
-    this.#saveRun({ lastEvent: describeEvent(event) });
+    // Context readings have their own columns; one row write per response is enough.
+    if (name !== 'loop.context_usage') this.#saveRun({ lastEvent: describeEvent(event) });
     try {
       this.#deps.onEvent?.(event);
     } catch {
@@ -365,6 +374,11 @@ class Supervisor {
     );
     // Rebuild the monitor's state from what was already consumed, without repeating events.
     await replayConsumed(stdoutPath, record.streamOffset, monitor);
+    this.#alreadyLogged = new Set(
+      readRunEvents(this.#deps.home, this.runId)
+        .filter((e) => e.iteration === record.number && Number(e.data.line) > record.streamOffset)
+        .map((e) => `${e.name}@${Number(e.data.line)}`),
+    );
     const agent = this.#state.agent;
     const alive = agent !== null && isProcessAlive(agent.pid, agent.startTime);
     this.emit(
@@ -480,6 +494,22 @@ class Supervisor {
     return { end, monitor, follow };
   }
 
+  /**
+   * Events read from the agent's stream carry the byte offset of their line. A resumed
+   * supervisor re-reads lines past the last saved offset; what it had already logged from them
+   * is skipped, so a kill -9 neither loses nor repeats an event.
+   */
+  #emitFromStream(
+    endOffset: number,
+    name: LoopEventName,
+    data: Record<string, unknown>,
+    iteration: number,
+  ): void {
+    const key = `${name}@${endOffset}`;
+    if (this.#alreadyLogged?.delete(key)) return;
+    this.emit(name, { ...data, line: endOffset }, iteration);
+  }
+
   #onSignal(
     signal: MonitorSignal,
     monitor: IterationMonitor,
@@ -497,7 +527,8 @@ class Supervisor {
           });
           this.#saveRun({ sessionId: signal.sessionId });
         }
-        this.emit(
+        this.#emitFromStream(
+          endOffset,
           'loop.agent_session',
           { sessionId: signal.sessionId, model: signal.model, cliVersion: signal.cliVersion },
           number,
@@ -518,7 +549,8 @@ class Supervisor {
           contextTokens: signal.tokens,
           contextPercent: signal.percent,
         });
-        this.emit(
+        this.#emitFromStream(
+          endOffset,
           'loop.context_usage',
           {
             tokens: signal.tokens,
@@ -529,7 +561,8 @@ class Supervisor {
           number,
         );
         if (signal.crossed) {
-          this.emit(
+          this.#emitFromStream(
+            endOffset,
             'loop.context_exhaustion_warning',
             {
               tokens: signal.tokens,
@@ -543,7 +576,8 @@ class Supervisor {
         return;
       }
       case 'tool_call':
-        this.emit(
+        this.#emitFromStream(
+          endOffset,
           'loop.tool_call',
           { name: signal.name, input: truncate(JSON.stringify(signal.input), 200) },
           number,
@@ -552,7 +586,8 @@ class Supervisor {
       case 'tool_error':
         return;
       case 'api_error':
-        this.emit(
+        this.#emitFromStream(
+          endOffset,
           'loop.agent_error',
           {
             text: truncate(signal.text, 500),
@@ -564,7 +599,8 @@ class Supervisor {
         );
         return;
       case 'compaction':
-        this.emit(
+        this.#emitFromStream(
+          endOffset,
           'loop.compaction',
           { trigger: signal.trigger, preTokens: signal.preTokens },
           number,

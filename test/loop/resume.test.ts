@@ -158,6 +158,36 @@ describe('shim loop survives kill -9 of the supervisor', () => {
     assertNothingLost(world, state.run.runId, state.indexed);
   });
 
+  test('events logged past the last saved offset are not repeated after --resume', async () => {
+    world.script([
+      {
+        actions: [
+          // One message, two lines (text, then tool_use): only the first line updates the offset.
+          respond(20_000, {
+            text: 'Listing.',
+            tool: { name: 'Bash', input: { command: 'ls -la' }, result: 'x' },
+          }),
+          { sleep: 1_500 },
+          done(),
+        ],
+      },
+    ]);
+    const shim = startShim(world, goal);
+    const runId = await waitFor(() => {
+      const state = latestRun(world);
+      if (!state || state.run.status !== 'running') return null;
+      const names = readRunEvents(world.home, state.run.runId).map((e) => e.name);
+      return names.includes('loop.tool_call') ? state.run.runId : null;
+    });
+    shim.kill('SIGKILL');
+    await new Promise((resolve) => shim.once('exit', resolve));
+    const resumed = runShim(world, ['--resume', runId]);
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const events = readRunEvents(world.home, runId);
+    assert.equal(events.filter((e) => e.name === 'loop.tool_call').length, 1, 'the tool call once');
+    assert.equal(events.filter((e) => e.name === 'loop.completed').length, 1);
+  });
+
   test('a torn last event line (killed mid-write) is cut and the run goes on', async () => {
     world.script([{ actions: [done()] }]);
     const shim = startShim(world, goal);
