@@ -15,7 +15,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getHeadCommit, getWorkspaceFingerprint } from '../src/capture/workspace.ts';
 import { checkContextUsage } from '../src/core/loop/context-monitor.ts';
-import { describeEvent } from '../src/loop/describe-event.ts';
 import { getRunDir, readRunEvents, RunEventLog, type LoopEvent } from '../src/loop/event-log.ts';
 import { IterationMonitor } from '../src/loop/iteration-monitor.ts';
 import { startLoop, type LoopResult } from '../src/loop/supervisor.ts';
@@ -210,7 +209,7 @@ async function benchIterations(report: Report, results: Record<string, unknown>)
     report(
       '  last agent output → iteration_finished',
       fmt(median(exitToFinished)),
-      `p95 ${fmt(percentile(exitToFinished, 0.95))}; agent teardown (in bare too) + 40 ms exit poll + end writes`,
+      `p95 ${fmt(percentile(exitToFinished, 0.95))}; agent teardown (in bare too) + end-of-iteration writes`,
     );
     report(
       '  iteration_finished → next iteration_started',
@@ -220,7 +219,7 @@ async function benchIterations(report: Report, results: Record<string, unknown>)
     report(
       '  git workspace fingerprint (alone)',
       fmt(median(fingerprint)),
-      `4 git processes; HEAD alone ${fmt(median(head))}`,
+      `2 git processes; HEAD alone ${fmt(median(head))}`,
     );
     report(
       '  SQLite write transactions per iteration',
@@ -252,7 +251,6 @@ type Sample = {
   iteration: number;
   run: number;
   append: number;
-  lastEvent: number;
 };
 
 function benchPerResponse(report: Report, results: Record<string, unknown>): void {
@@ -333,7 +331,7 @@ function benchPerResponse(report: Report, results: Record<string, unknown>): voi
     const t3 = performance.now();
     repo.updateRun(runId, { contextTokens: signal.tokens, contextPercent: signal.percent });
     const t4 = performance.now();
-    const event = log.append(
+    log.append(
       'loop.context_usage',
       {
         tokens: signal.tokens,
@@ -344,15 +342,12 @@ function benchPerResponse(report: Report, results: Record<string, unknown>): voi
       { iteration: 1, correlationId: `${runId}/1` },
     );
     const t5 = performance.now();
-    repo.updateRun(runId, { lastEvent: describeEvent(event) });
-    const t6 = performance.now();
     return {
       parse: t1 - t0,
       accept: t2 - t1,
       iteration: t3 - t2,
       run: t4 - t3,
       append: t5 - t4,
-      lastEvent: t6 - t5,
     };
   };
 
@@ -392,7 +387,7 @@ function benchPerResponse(report: Report, results: Record<string, unknown>): voi
   rmSync(home, { recursive: true, force: true });
 
   const col = (key: keyof Sample) => samples.map((s) => s[key]);
-  const totals = samples.map((s) => s.accept + s.iteration + s.run + s.append + s.lastEvent);
+  const totals = samples.map((s) => s.accept + s.iteration + s.run + s.append);
   const parseMs = median(pureParse);
   const line = (name: string, xs: number[], unit: (ms: number) => string, note: string) =>
     report(name, unit(median(xs)), `p95 ${unit(percentile(xs, 0.95))}${note ? `; ${note}` : ''}`);
@@ -411,7 +406,6 @@ function benchPerResponse(report: Report, results: Record<string, unknown>): voi
   line('  updateIteration (SQLite commit)', col('iteration'), fmt, '');
   line('  updateRun context (SQLite commit)', col('run'), fmt, '');
   line('  RunEventLog.append (fdatasync + index)', col('append'), fmt, '');
-  line('  updateRun lastEvent (in emit)', col('lastEvent'), fmt, '');
   line(
     'per response, durable total',
     totals,
@@ -425,7 +419,6 @@ function benchPerResponse(report: Report, results: Record<string, unknown>): voi
     updateIterationMs: median(col('iteration')),
     updateRunMs: median(col('run')),
     appendMs: median(col('append')),
-    lastEventMs: median(col('lastEvent')),
     totalMs: median(totals),
     totalP95Ms: percentile(totals, 0.95),
   };

@@ -188,6 +188,31 @@ describe('shim loop survives kill -9 of the supervisor', () => {
     assert.equal(events.filter((e) => e.name === 'loop.completed').length, 1);
   });
 
+  test('Ctrl-C stops the agent, leaves the run resumable, and --resume finishes it', async () => {
+    world.script([
+      { actions: [respond(20_000, { text: 'Working.' }), { hang: {} }] },
+      { actions: [done()] },
+    ]);
+    const shim = startShim(world, goal);
+    const first = await waitFor(() => {
+      const state = latestRun(world);
+      return state?.run.status === 'running' && state.iterations[0]?.responses ? state : null;
+    });
+    shim.kill('SIGINT');
+    const code = await new Promise((resolve) => shim.once('exit', resolve));
+    assert.equal(code, 130);
+    const agentPid = first.iterations[0]!.agentPid!;
+    assert.equal(isProcessAlive(agentPid), false, 'the agent was stopped with the supervisor');
+    assert.equal(latestRun(world)!.run.status, 'interrupted');
+
+    const resumed = runShim(world, ['--resume']);
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const state = latestRun(world)!;
+    assert.equal(state.run.status, 'completed');
+    assert.equal(world.invocations()[1]!.resume, world.invocations()[0]!.sessionId);
+    assertNothingLost(world, state.run.runId, state.indexed);
+  });
+
   test('a torn last event line (killed mid-write) is cut and the run goes on', async () => {
     world.script([{ actions: [done()] }]);
     const shim = startShim(world, goal);
