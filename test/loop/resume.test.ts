@@ -213,6 +213,31 @@ describe('shim loop survives kill -9 of the supervisor', () => {
     assertNothingLost(world, state.run.runId, state.indexed);
   });
 
+  test('logs --follow prints events as they happen and ends with the run', async () => {
+    world.script([
+      {
+        actions: [respond(20_000, { text: 'One.' }), { sleep: 800 }, done()],
+      },
+    ]);
+    const shim = startShim(world, goal);
+    const shimExit = new Promise((resolve) => shim.once('exit', resolve));
+    const runId = await waitFor(
+      () => latestRun(world)?.run.status === 'running' && latestRun(world)!.run.runId,
+    );
+    const follower = spawn(process.execPath, [BIN, 'loop', 'logs', runId, '--follow'], {
+      cwd: world.project,
+      env: world.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    follower.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const code = await new Promise((resolve) => follower.once('exit', resolve));
+    await shimExit;
+    assert.equal(code, 0);
+    assert.match(out, /started: Write the report/);
+    assert.match(out, /completed: the agent reported completion/);
+  });
+
   test('a torn last event line (killed mid-write) is cut and the run goes on', async () => {
     world.script([{ actions: [done()] }]);
     const shim = startShim(world, goal);
