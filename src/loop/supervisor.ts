@@ -308,28 +308,16 @@ class Supervisor {
       stdoutPath,
       stderrPath: join(dir, `iteration-${number}.stderr.log`),
     });
-    const record: LoopIterationRecord = {
+    // The repository fills in everything not known yet (outcome, usage, offsets…).
+    const record = this.#repo.saveIteration({
       runId: this.runId,
       number,
       sessionId,
       mode: continuing ? 'continue' : 'fresh',
       prompt,
       startedAt: this.#iso(),
-      endedAt: null,
-      outcome: null,
       agentPid: agent.pid,
-      exitCode: null,
-      costUsd: null,
-      responses: 0,
-      toolCalls: 0,
-      peakContextTokens: null,
-      lastContextTokens: null,
-      peakPercent: null,
-      resultText: null,
-      streamOffset: 0,
-      checkpointId: null,
-    };
-    this.#repo.saveIteration(record);
+    });
     this.#state.agent = { pid: agent.pid, startTime: agent.startTime };
     this.#state.note = null;
     this.#saveRun({ iteration: number, status: 'running', waitUntil: null });

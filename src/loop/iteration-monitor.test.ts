@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { IterationMonitor, type MonitorSignal } from './iteration-monitor.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'stream-json');
+const lines = (name: string): string[] =>
+  readFileSync(join(FIXTURES, name), 'utf8').split('\n').filter(Boolean);
+
+const THRESHOLD = { compactThreshold: 167_000, windowTokens: 200_000, detail: 'test' };
+
+function feed(monitor: IterationMonitor, input: string[]): MonitorSignal[] {
+  return input.flatMap((line) => monitor.accept(line));
+}
+
+describe('IterationMonitor (captured real stream-json)', () => {
+  test('occupancy is the last response, counted once per message; tools are paired', () => {
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const signals = feed(monitor, lines('tool-calls.jsonl'));
+    const contexts = signals.filter((s) => s.kind === 'context');
+    // Three responses; the first arrives as two lines (text, tool_use) with the same usage.
+    assert.deepEqual(
+      contexts.map((s) => s.kind === 'context' && s.tokens),
+      [13_200, 13_230, 13_420],
+    );
+    assert.equal(monitor.stats.responses, 3);
+    assert.equal(monitor.stats.toolCalls, 2);
+    assert.equal(monitor.pendingTools, 0);
+    assert.equal(monitor.stats.lastToolError, 'Exit code 1');
+    assert.equal(monitor.stats.result?.costUsd, 0.03046);
+    assert.ok(monitor.stats.sessionId);
+    assert.equal(monitor.draining, false);
+  });
+
+  test('crossing the threshold is signalled once, and the next tool result is the safe point', () => {
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const signals = feed(monitor, lines('auto-compact.jsonl'));
+    const crossed = signals.filter((s) => s.kind === 'context' && s.crossed);
+    assert.equal(crossed.length, 1, 'one crossing (169,900 tokens ≥ 70% of 167k)');
+    const after = signals.slice(signals.indexOf(crossed[0]!));
+    assert.ok(after.some((s) => s.kind === 'safe_point'));
+    assert.ok(signals.some((s) => s.kind === 'compaction' && s.trigger === 'auto'));
+    assert.equal(monitor.stats.compactions, 1);
+  });
+
+  test('a 429 and a usage limit are limits; a 529 is an API error only', () => {
+    const limited = new IterationMonitor(70, () => THRESHOLD);
+    feed(limited, lines('usage-limit.jsonl'));
+    assert.deepEqual(limited.stats.limit, { resetsAt: 1_795_000_000_000 });
+    const rate = new IterationMonitor(70, () => THRESHOLD);
+    feed(rate, lines('api-error-429.jsonl'));
+    assert.deepEqual(rate.stats.limit, { resetsAt: null });
+    const overloaded = new IterationMonitor(70, () => THRESHOLD);
+    feed(overloaded, lines('api-error-529.jsonl'));
+    assert.equal(overloaded.stats.limit, null);
+    assert.equal(overloaded.stats.apiError?.status, 529);
+  });
+
+  test('garbage never throws and never looks like exhaustion (fail safe)', () => {
+    const monitor = new IterationMonitor(70, () => ({
+      compactThreshold: Number.NaN,
+      windowTokens: 0,
+      detail: 'broken',
+    }));
+    const garbage = [
+      '',
+      'not json',
+      '{"type":"assistant"',
+      '[1,2,3]',
+      'null',
+      '{"type":"assistant","message":{"id":"m1","usage":{"input_tokens":"lots"}}}',
+      '{"type":"assistant","message":{"id":"m2","usage":{"input_tokens":900000}}}',
+      '{"type":"user","message":{"content":[{"type":"tool_result"}]}}',
+      '{"type":"result","total_cost_usd":"free"}',
+    ];
+    const signals = feed(monitor, garbage);
+    assert.ok(signals.every((s) => s.kind !== 'context' || !s.crossed));
+    assert.equal(monitor.draining, false);
+  });
+
+  test('a subagent response does not move the session context', () => {
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const [, response] = lines('tool-calls.jsonl');
+    const sidechain = JSON.parse(response!) as Record<string, unknown>;
+    sidechain.parent_tool_use_id = 'toolu_parent';
+    (
+      sidechain.message as { id: string; usage: Record<string, number> }
+    ).usage.cache_read_input_tokens = 160_000;
+    const signals = monitor.accept(JSON.stringify(sidechain));
+    assert.equal(signals.filter((s) => s.kind === 'context').length, 0);
+    assert.equal(monitor.stats.lastContextTokens, 0);
+  });
+});
