@@ -37,7 +37,7 @@ import {
 } from '../core/loop/stuck.ts';
 import { truncate } from '../core/truncate.ts';
 import { redactText, redactTextSync } from '../redact/redact.ts';
-import { loadConfig } from '../store/config.ts';
+import { loadConfig, type ShimConfig } from '../store/config.ts';
 import type { Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
@@ -144,8 +144,17 @@ class Supervisor {
   /** `name@offset` of stream events a killed supervisor had logged past its saved offset. */
   #alreadyLogged: Set<string> | null = null;
 
-  constructor(deps: SupervisorDeps, run: LoopRunRecord, options: LoopOptions, state: LoopState) {
+  readonly #config: ShimConfig;
+
+  constructor(
+    deps: SupervisorDeps,
+    run: LoopRunRecord,
+    options: LoopOptions,
+    state: LoopState,
+    config: ShimConfig,
+  ) {
     this.#deps = deps;
+    this.#config = config;
     this.#repo = new LoopRepository(deps.db);
     this.#now = deps.now ?? Date.now;
     this.#run = run;
@@ -243,12 +252,11 @@ class Supervisor {
 
   #resolveThreshold = (model: string | null, cliVersion: string | null): ThresholdInfo => {
     try {
-      const config = loadConfigSync(this.#deps.home);
       const threshold = resolveCompactThreshold({
         model,
         cliVersion,
         env: this.#deps.env,
-        samples: config ? getHistorySamples(this.#deps.home, this.#deps.env, config) : [],
+        samples: getHistorySamples(this.#deps.home, this.#deps.env, this.#config),
       });
       const info = {
         compactThreshold: threshold.compactThreshold,
@@ -1009,11 +1017,6 @@ function safe<T>(work: () => T): T | null {
   }
 }
 
-function loadConfigSync(home: string): Awaited<ReturnType<typeof loadConfig>> | null {
-  return cachedConfig.get(home) ?? null;
-}
-const cachedConfig = new Map<string, Awaited<ReturnType<typeof loadConfig>>>();
-
 /** Feeds the monitor every line already consumed, so a re-attached iteration knows its past. */
 async function replayConsumed(
   path: string,
@@ -1038,13 +1041,10 @@ async function replayConsumed(
   }
 }
 
-export type StartRequest = { options: LoopOptions };
-
 /** Starts a new run. */
 export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Promise<LoopResult> {
   const now = (deps.now ?? Date.now)();
   const config = await loadConfig(deps.home);
-  cachedConfig.set(deps.home, config);
   collectOldRuns(deps, now, config.loopRetention);
   const repo = new LoopRepository(deps.db);
   const runId = newRunId(now);
@@ -1073,7 +1073,7 @@ export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Pro
     compactedAt: null,
   };
   repo.createRun(run);
-  const supervisor = new Supervisor(deps, run, options, initialState());
+  const supervisor = new Supervisor(deps, run, options, initialState(), config);
   supervisor.openLog();
   try {
     supervisor.emit('loop.started', {
@@ -1106,7 +1106,7 @@ export async function resumeLoop(
   overrides: ResumeOverrides,
   deps: SupervisorDeps,
 ): Promise<LoopResult> {
-  cachedConfig.set(deps.home, await loadConfig(deps.home));
+  const config = await loadConfig(deps.home);
   const repo = new LoopRepository(deps.db);
   const run = runId
     ? repo.findRun(runId)
@@ -1149,7 +1149,7 @@ export async function resumeLoop(
     endedAt: null,
   });
   const fresh = repo.getRun(run.runId)!;
-  const supervisor = new Supervisor(deps, fresh, options, state);
+  const supervisor = new Supervisor(deps, fresh, options, state, config);
   supervisor.openLog();
   try {
     if (!inFlight) {

@@ -36,6 +36,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MockApi } from './mock-api.ts';
+import { listDescendants, signalQuietly } from '../../src/loop/process-tree.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -321,7 +322,7 @@ export function spawnClaude(options: ClaudeOptions): ClaudeProcess {
   const killGroup = (signal: NodeJS.Signals): void => signalQuietly(-pid, signal);
   // The Bash tool runs commands in their own session, so the group alone would orphan them.
   const killTree = (signal: NodeJS.Signals): void => {
-    const tree = descendants(pid);
+    const tree = listDescendants(pid);
     killGroup(signal);
     for (const child of tree) signalQuietly(child, signal);
   };
@@ -456,47 +457,6 @@ function baseEnv(): Record<string, string> {
   }
   env.SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
   return env;
-}
-
-function signalQuietly(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** All live descendants of `root` (from /proc on Linux, else `ps`). */
-function descendants(root: number): number[] {
-  const parents = new Map<number, number>();
-  if (existsSync('/proc/self/stat')) {
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name)) continue;
-      try {
-        // "pid (comm) state ppid …"; comm may contain spaces and parentheses.
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        parents.set(Number(name), ppid);
-      } catch {
-        // exited meanwhile
-      }
-    }
-  } else {
-    const ps = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' });
-    for (const line of (ps.stdout ?? '').split('\n')) {
-      const [p, pp] = line.trim().split(/\s+/).map(Number);
-      if (p && pp) parents.set(p, pp);
-    }
-  }
-  const found: number[] = [];
-  let frontier = [root];
-  while (frontier.length > 0) {
-    const next: number[] = [];
-    for (const [child, parent] of parents) if (frontier.includes(parent)) next.push(child);
-    found.push(...next);
-    frontier = next;
-  }
-  return found;
 }
 
 function parseLines<T>(text: string): T[] {
