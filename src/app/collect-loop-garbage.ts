@@ -9,6 +9,7 @@
  * plain log is gone.
  * @module
  */
+import { isProcessAlive } from '../capture/process-tree.ts';
 import {
   existsSync,
   lstatSync,
@@ -59,21 +60,10 @@ export type LoopGarbageResult = {
   freedBytes: number;
 };
 
-/** process.kill(pid, 0) semantics: EPERM means it exists (another user's process). */
-function isAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** A run a supervisor may still be working on: running/waiting, with a live (or unknown) pid. */
 function mayBeActive(run: LoopRunRecord): boolean {
   if (!ACTIVE_LOOP_STATUSES.includes(run.status)) return false;
-  return run.supervisorPid === null || isAlive(run.supervisorPid);
+  return run.supervisorPid === null || isProcessAlive(run.supervisorPid);
 }
 
 /** Total size of the files under `path` (0 when it does not exist). */

@@ -4,6 +4,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { isProcessAlive } from './process-tree.ts';
 
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh']);
 
@@ -32,11 +33,7 @@ export function findAgentPid(): number | null {
 /** true/false when it can be told, null when not (no pid recorded). */
 export function isAgentAlive(pid: number | null): boolean | null {
   if (!pid) return null;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  if (!isProcessAlive(pid)) return false;
   // A reused pid belongs to some other program: only a claude process counts.
   const cmdline = readProc(pid, 'cmdline');
   return cmdline === null ? true : /claude/i.test(cmdline);

@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { getProcessStartTime, isProcessAlive, signalTree } from './process-tree.ts';
+import { getProcessStartTime, isProcessAlive, signalTree } from '../capture/process-tree.ts';
 
 export type AgentLaunch = {
   bin: string;

@@ -43,6 +43,7 @@ import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
 import {
   LoopRepository,
+  parseEventData,
   type LoopIterationRecord,
   type LoopRunRecord,
 } from '../store/loop-repository.ts';
@@ -57,7 +58,7 @@ import {
 } from './event-log.ts';
 import { IterationMonitor, type MonitorSignal, type ThresholdInfo } from './iteration-monitor.ts';
 import type { LoopOptions } from './options.ts';
-import { isProcessAlive } from './process-tree.ts';
+import { isProcessAlive } from '../capture/process-tree.ts';
 import { runTestCommand, type TestRun } from './test-command.ts';
 
 export type LoopStatus = 'running' | 'waiting' | 'completed' | 'stopped' | 'failed' | 'interrupted';
@@ -895,7 +896,7 @@ class Supervisor {
       recent = this.#repo
         .listEvents(this.runId, { names: SUMMARY_EVENT_NAMES })
         .slice(-RECENT_LOG_LINES)
-        .map((e) => describeEvent({ ...e, data: parseData(e.data) } as unknown as LoopEvent));
+        .map((e) => describeEvent({ ...e, data: parseEventData(e) ?? {} }));
     } catch {
       // partial summary rather than none (seed 002)
     }
@@ -998,15 +999,6 @@ function redactStrings(data: Record<string, unknown>): Record<string, unknown> {
     out[key] = typeof value === 'string' ? redactTextSync(value).text : value;
   }
   return out;
-}
-
-function parseData(data: unknown): unknown {
-  if (typeof data !== 'string') return data ?? {};
-  try {
-    return JSON.parse(data);
-  } catch {
-    return {};
-  }
 }
 
 function safe<T>(work: () => T): T | null {

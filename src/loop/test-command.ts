@@ -4,7 +4,7 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { signalTree } from './process-tree.ts';
+import { signalTree } from '../capture/process-tree.ts';
 
 export type TestRun = {
   command: string;

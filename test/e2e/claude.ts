@@ -36,7 +36,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MockApi } from './mock-api.ts';
-import { listDescendants, signalQuietly } from '../../src/loop/process-tree.ts';
+import { listDescendants, signalQuietly } from '../../src/capture/process-tree.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 

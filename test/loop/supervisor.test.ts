@@ -11,7 +11,7 @@ import { LoopRepository } from '../../src/store/loop-repository.ts';
 import { readRunEvents } from '../../src/loop/event-log.ts';
 import { startLoop, type LoopResult } from '../../src/loop/supervisor.ts';
 import { LOOP_SUMMARY_MAX_CHARS } from '../../src/core/loop/loop-summary.ts';
-import { isProcessAlive } from '../../src/loop/process-tree.ts';
+import { isProcessAlive } from '../../src/capture/process-tree.ts';
 import { bash, createLoopWorld, done, respond, type LoopWorld } from './loop-harness.ts';
 import type { LoopOptions } from '../../src/loop/options.ts';
 

@@ -11,7 +11,7 @@ import { describeEvent } from '../../loop/describe-event.ts';
 import { followRunEvents, readRunEvents, type LoopEvent } from '../../loop/event-log.ts';
 import { parseLoopOptions, resolveClaudeBin, type RawLoopOptions } from '../../loop/options.ts';
 import { resumeLoop, startLoop, type LoopResult } from '../../loop/supervisor.ts';
-import { isProcessAlive } from '../../loop/process-tree.ts';
+import { isProcessAlive } from '../../capture/process-tree.ts';
 import { ExitError } from '../error-boundary.ts';
 import { renderTable } from '../format/table.ts';
 import { bold, dim, renderBar } from '../format/text.ts';
