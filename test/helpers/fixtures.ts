@@ -45,3 +45,26 @@ export const AUTO_COMPACT_FIXTURES = [
 export function makeTempDir(prefix = 'shim-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
+
+/** 47 more real sessions (see test/fixtures/training-transcripts/SOURCES.md) for leave-one-out evaluation. */
+export const TRAINING_DIR = join(import.meta.dirname, '..', 'fixtures', 'training-transcripts');
+
+/** Training fixture names without `.gz`; `pos-*` have auto compactions, `neg-*` have none. */
+export function listTrainingFixtures(): string[] {
+  return readdirSync(TRAINING_DIR)
+    .filter((f) => f.endsWith('.jsonl.gz'))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+/** Path of a decompressed copy of a training fixture, e.g. trainingFixturePath('pos-13340918e71b-0.jsonl'). */
+export function trainingFixturePath(name: string): string {
+  fixturePath(listFixtures()[0] as string); // makes the shared temp dir
+  const target = join(extracted as string, `training-${name}`);
+  try {
+    readFileSync(target, { flag: 'r' });
+  } catch {
+    writeFileSync(target, gunzipSync(readFileSync(join(TRAINING_DIR, `${name}.gz`))));
+  }
+  return target;
+}
