@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createStore } from '../src/app/open-store.ts';
 import { searchCheckpoints, type SearchRequest } from '../src/app/search-checkpoints.ts';
 import type { CheckpointDraft } from '../src/core/checkpoint.ts';
 import {
@@ -13,8 +14,6 @@ import {
   indexCheckpointForSearch,
 } from '../src/store/checkpoint-repository.ts';
 import { openDatabase, withWriteTransaction } from '../src/store/database.ts';
-import { ResumeRepository } from '../src/store/resume-repository.ts';
-import { SessionRepository } from '../src/store/session-repository.ts';
 import { listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
 import { buildFixtureDraft } from '../test/helpers/store.ts';
 
@@ -117,12 +116,7 @@ export async function runMcpBench(report: Report, results: Record<string, unknow
 
   const fillMs = await fillStore(home);
   const db = openDatabase(home);
-  const store = {
-    db,
-    checkpoints: new CheckpointRepository(db),
-    sessions: new SessionRepository(db),
-    resumes: new ResumeRepository(db),
-  };
+  const store = createStore(db);
   const count = store.checkpoints.count();
   const time = (request: Omit<SearchRequest, 'cwd'>, runs = 20) => {
     const times: number[] = [];

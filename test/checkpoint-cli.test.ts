@@ -85,7 +85,7 @@ describe('shim checkpoint', () => {
     const shown = shim(home, ['show', saved.checkpointId, '--json']);
     assert.doesNotMatch(shown.stdout, /Zq9Zq9Zq9/);
     assert.match(shown.stdout, /\[REDACTED:[a-z-]+\] and fix the build/);
-    const prompt = shim(home, ['resume', '--print']);
+    const prompt = shim(home, ['resume', '--all', '--print']);
     assert.doesNotMatch(prompt.stdout, /Zq9Zq9Zq9/);
   });
 
@@ -126,15 +126,15 @@ describe('list, show, resume, handoff, gc', () => {
       ]),
     );
     const list = json<Array<{ id: string; checkpointNumber: number }>>(
-      shim(home, ['list', '--json']),
+      shim(home, ['list', '--all', '--json']),
     );
     assert.deepEqual(
       list.map((c) => c.id),
       [saved.checkpointId],
     );
-    const text = shim(home, ['list']);
+    const text = shim(home, ['list', '--all']);
     assert.match(text.stdout, new RegExp(saved.checkpointId.slice(0, 8)));
-    const shown = shim(home, ['show', saved.checkpointId.slice(0, 6)]);
+    const shown = shim(home, ['show', '--all', saved.checkpointId.slice(0, 6)]);
     assert.equal(shown.status, 0, shown.stderr);
     assert.match(shown.stdout, /^---\n/);
     assert.match(shown.stdout, /Run fmt, lint, and tests/);
@@ -146,7 +146,7 @@ describe('list, show, resume, handoff, gc', () => {
   test('resume --print carries the requests, the exact task list and the instruction to continue', () => {
     const home = makeTempDir();
     shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
-    const prompt = shim(home, ['resume', '--print']);
+    const prompt = shim(home, ['resume', '--all', '--print']);
     assert.equal(prompt.status, 0, prompt.stderr);
     assert.match(prompt.stdout, /Implement the following plan:/);
     assert.match(prompt.stdout, /\[x\] #1 Add StartedAt to CommittedMetadata/);
@@ -154,7 +154,7 @@ describe('list, show, resume, handoff, gc', () => {
     assert.match(prompt.stdout, /Do not start over/);
     assert.ok(prompt.stdout.length < 24_500, `${prompt.stdout.length} characters`);
     const decision = json<{ detection: { shouldResume: boolean; interruptionReason: string } }>(
-      shim(home, ['resume', '--json']),
+      shim(home, ['resume', '--all', '--json']),
     );
     assert.equal(typeof decision.detection.shouldResume, 'boolean');
   });
@@ -169,7 +169,7 @@ describe('list, show, resume, handoff, gc', () => {
     const home = makeTempDir();
     shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
     const out = join(home, 'HANDOFF.md');
-    const run = shim(home, ['handoff', '--out', out]);
+    const run = shim(home, ['handoff', '--all', '--out', out]);
     assert.equal(run.status, 0, run.stderr);
     const written = readdirSync(join(home, 'handoffs'));
     assert.deepEqual(written, ['4f8c1176-7025-4530-a860-c6fc4c63a150-001.md']);
@@ -186,7 +186,7 @@ describe('list, show, resume, handoff, gc', () => {
       shim(home, ['gc', '--retention-days', '0', '--json']),
     );
     assert.equal(result.deletedCheckpoints, 2);
-    assert.equal(json<unknown[]>(shim(home, ['list', '--json'])).length, 1);
+    assert.equal(json<unknown[]>(shim(home, ['list', '--all', '--json'])).length, 1);
     const bad = shim(home, ['gc', '--retention-days', 'soon']);
     assert.equal(bad.status, 1);
   });
@@ -274,11 +274,13 @@ describe('git snapshot and restore-files', () => {
 test('resume --record marks the checkpoint restored so it is not offered again', () => {
   const home = makeTempDir();
   shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
-  const recorded = shim(home, ['resume', '--print', '--record']);
+  const recorded = shim(home, ['resume', '--all', '--print', '--record']);
   assert.equal(recorded.status, 0, recorded.stderr);
-  const after = json<{ detection: { shouldResume: boolean } }>(shim(home, ['resume', '--json']));
+  const after = json<{ detection: { shouldResume: boolean } }>(
+    shim(home, ['resume', '--all', '--json']),
+  );
   assert.equal(after.detection.shouldResume, false);
-  const list = json<Array<{ restoredAt: string | null }>>(shim(home, ['list', '--json']));
+  const list = json<Array<{ restoredAt: string | null }>>(shim(home, ['list', '--all', '--json']));
   assert.ok(list[0]!.restoredAt);
 });
 

@@ -61,7 +61,7 @@ function hook(s: Setup, event: string, extra: Record<string, unknown> = {}, sess
 function checkpoints(
   s: Setup,
 ): Array<{ triggeredBy: string; sessionId: string; restoredAt: string | null }> {
-  const run = runShim(s.home, ['list', '--json']);
+  const run = runShim(s.home, ['list', '--all', '--json']);
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout) as Array<{
     triggeredBy: string;
@@ -264,7 +264,7 @@ describe('startup after an interrupted session', () => {
       checkpoints(s).map((c) => c.triggeredBy),
       ['session_end'],
     );
-    const resume = JSON.parse(runShim(s.home, ['resume', '--json']).stdout) as {
+    const resume = JSON.parse(runShim(s.home, ['resume', '--all', '--json']).stdout) as {
       detection: { interruptionReason: string };
     };
     assert.equal(resume.detection.interruptionReason, 'manual_exit');

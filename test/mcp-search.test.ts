@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { Store } from '../src/app/open-store.ts';
+import { createStore, type Store } from '../src/app/open-store.ts';
 import { parseQuery, searchCheckpoints, toMatchExpression } from '../src/app/search-checkpoints.ts';
 import type { CheckpointDraft } from '../src/core/checkpoint.ts';
 import { AppError } from '../src/core/errors.ts';
@@ -81,12 +81,7 @@ let temp: TempStore;
 let store: Store;
 beforeEach(() => {
   temp = openTempStore();
-  store = {
-    db: temp.db,
-    checkpoints: temp.checkpoints,
-    sessions: temp.sessions,
-    resumes: temp.resumes,
-  };
+  store = createStore(temp.db);
 });
 afterEach(() => temp.dispose());
 

@@ -21,7 +21,7 @@ import { truncate } from '../core/truncate.ts';
 import { captureGitState, commitWip } from '../capture/git.ts';
 import { redactValue } from '../redact/redact.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
-import { loadConfig } from '../store/config.ts';
+import { loadConfig, type ShimConfig } from '../store/config.ts';
 import { openDatabase, type Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import { SessionRepository } from '../store/session-repository.ts';
@@ -46,6 +46,11 @@ export type CheckpointRequest = {
   wipCommit?: boolean;
   /** An open database to reuse (hooks); otherwise one is opened and closed. */
   db?: Database;
+  /**
+   * The session is dead (a restore is building from its transcript): tool calls without a result
+   * were interrupted rather than still running.
+   */
+  interrupted?: boolean;
 };
 
 export type CheckpointResult = {
@@ -101,12 +106,47 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
     );
   }
   const config = await loadConfig(request.home);
+  const db = request.db ?? openDatabase(request.home);
+  try {
+    return await buildAndStore(request, path, state, config, db, started);
+  } finally {
+    if (!request.db) db.close();
+  }
+}
+
+/** What the store knows of the session's line: its last checkpoint and what it inherited. */
+function readLineage(db: Database, sessionId: string) {
+  const checkpoints = new CheckpointRepository(db);
+  const previous = checkpoints.getMostRecent(sessionId);
+  const resumedFrom = new SessionRepository(db).get(sessionId)?.resumedFrom ?? null;
+  const ancestor = resumedFrom ? checkpoints.getById(resumedFrom.checkpointId) : null;
+  return { previous, ancestor };
+}
+
+async function buildAndStore(
+  request: CheckpointRequest,
+  path: string,
+  state: SessionState,
+  config: ShimConfig,
+  db: Database,
+  started: number,
+): Promise<CheckpointResult> {
+  const sessionId =
+    state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
+  const { previous, ancestor } = readLineage(db, sessionId);
+  // The count the risk model weighs is since the last stored checkpoint, not since the start.
+  const previousCalls = previous?.signals.toolCallCount;
+  const toolCallsSinceCheckpoint =
+    previousCalls !== undefined && previousCalls <= state.toolCalls
+      ? state.toolCalls - previousCalls
+      : undefined;
   const assessment = assessSession(state, {
     env: request.env,
     history: getHistorySamples(request.home, request.env, config),
     now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
     levels: config.levels,
     risk: config.risk,
+    ...(toolCallsSinceCheckpoint !== undefined ? { toolCallsSinceCheckpoint } : {}),
   });
   const id = randomUUID();
   // The session's own directory when it exists here; a transcript from elsewhere has no tree.
@@ -126,8 +166,7 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
       : null;
   const draft = buildCheckpoint({
     id,
-    sessionId:
-      state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, ''),
+    sessionId,
     createdAt: new Date(request.now).toISOString(),
     trigger: request.trigger,
     reason: request.reason ?? null,
@@ -136,6 +175,9 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
     git,
     transcriptPath: path,
     customInstructions: readCustomInstructions(git?.repoRoot ?? workTree),
+    interrupted: request.interrupted === true,
+    parentId: previous?.id ?? ancestor?.id ?? null,
+    ancestor,
   });
   const redacted = await redactValue(draft);
   const limited = applyCheckpointLimits(redacted.value);
@@ -147,28 +189,23 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
       'this is a bug in shim; please report it with the transcript',
     );
   }
-  const db = request.db ?? openDatabase(request.home);
-  try {
-    const stored = new CheckpointRepository(db).save(limited);
-    new SessionRepository(db).touch(
-      {
-        sessionId: limited.sessionId,
-        transcriptPath: path,
-        cwd: state.cwd,
-        cliVersion: state.cliVersion,
-        model: state.model,
-      },
-      limited.createdAt,
-    );
-    return {
-      checkpoint: stored.checkpoint,
-      size: stored.size,
-      assessment,
-      redactions: redacted.findings,
-      wipCommit,
-      durationMs: performance.now() - started,
-    };
-  } finally {
-    if (!request.db) db.close();
-  }
+  const stored = new CheckpointRepository(db).save(limited);
+  new SessionRepository(db).touch(
+    {
+      sessionId: limited.sessionId,
+      transcriptPath: path,
+      cwd: state.cwd,
+      cliVersion: state.cliVersion,
+      model: state.model,
+    },
+    limited.createdAt,
+  );
+  return {
+    checkpoint: stored.checkpoint,
+    size: stored.size,
+    assessment,
+    redactions: redacted.findings,
+    wipCommit,
+    durationMs: performance.now() - started,
+  };
 }

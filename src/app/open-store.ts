@@ -1,6 +1,7 @@
 /** Opens the store for a command and always closes it. */
 import { CheckpointRepository } from '../store/checkpoint-repository.ts';
 import { openDatabase, type Database } from '../store/database.ts';
+import { HandoffRepository } from '../store/handoff-repository.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SessionRepository } from '../store/session-repository.ts';
 
@@ -9,7 +10,19 @@ export type Store = {
   checkpoints: CheckpointRepository;
   sessions: SessionRepository;
   resumes: ResumeRepository;
+  handoffs: HandoffRepository;
 };
+
+/** The repositories over an open database. */
+export function createStore(db: Database): Store {
+  return {
+    db,
+    checkpoints: new CheckpointRepository(db),
+    sessions: new SessionRepository(db),
+    resumes: new ResumeRepository(db),
+    handoffs: new HandoffRepository(db),
+  };
+}
 
 export async function withStore<T>(
   home: string,
@@ -17,12 +30,7 @@ export async function withStore<T>(
 ): Promise<T> {
   const db = openDatabase(home);
   try {
-    return await work({
-      db,
-      checkpoints: new CheckpointRepository(db),
-      sessions: new SessionRepository(db),
-      resumes: new ResumeRepository(db),
-    });
+    return await work(createStore(db));
   } finally {
     db.close();
   }

@@ -22,7 +22,9 @@ import {
   SEARCH_FIELDS,
   type SearchField,
 } from '../store/checkpoint-repository.ts';
+import { findProjectRoot } from '../capture/project.ts';
 import { withWriteTransaction } from '../store/database.ts';
+import { matchProject } from '../store/project-match.ts';
 import type { Store } from './open-store.ts';
 
 export { SEARCH_FIELDS, type SearchField };
@@ -31,7 +33,7 @@ export type SearchScope = 'project' | 'all';
 
 export type SearchRequest = {
   query: string;
-  /** `project`: checkpoints of sessions that ran in `cwd` (Claude Code's own notion of a project). */
+  /** `project`: checkpoints of sessions that ran in the project of `cwd` (its git root, else itself). */
   scope: SearchScope;
   cwd: string;
   /** Sessions to return (default 10, at most 50). */
@@ -55,7 +57,7 @@ export type SearchHit = {
 export type SearchResult = {
   query: string;
   scope: SearchScope;
-  /** The directory a project search was limited to. */
+  /** The project (its root directory) a project search was limited to. */
   cwd: string;
   /** `all`: every word matched; `any`: none had them all, these have some. */
   matched: 'all' | 'any';
@@ -153,8 +155,8 @@ function runQuery(
   request: SearchRequest,
   limit: number,
 ): { rows: HitRow[]; snippets: Map<number, string> } {
-  const inProject = request.scope === 'project';
-  const cwd = resolve(request.cwd);
+  const project =
+    request.scope === 'project' ? matchProject('c.cwd', findProjectRoot(request.cwd)) : null;
   const weights = SEARCH_FIELDS.map((f) => WEIGHTS[f]).join(', ');
   // Best checkpoint per session (rank, then newest), best sessions first.
   const rows = store.db
@@ -170,13 +172,13 @@ function runQuery(
                FROM checkpoint_search WHERE checkpoint_search MATCH ?) f
          JOIN checkpoint_search_ids s ON s.doc = f.rowid
          JOIN checkpoints c ON c.id = s.checkpoint_id
-         ${inProject ? 'WHERE c.cwd = ?' : ''}
+         ${project ? `WHERE ${project.sql}` : ''}
        )
        WHERE nth = 1
        ORDER BY score, created_at DESC
        LIMIT ?`,
     )
-    .all(match, ...(inProject ? [cwd] : []), limit) as HitRow[];
+    .all(match, ...(project?.params ?? []), limit) as HitRow[];
   // Snippets only for what is shown: snippet() over every match would cost more than the search.
   const snippets = new Map<number, string>();
   const snippet = store.db.prepare(
@@ -213,7 +215,7 @@ export function searchCheckpoints(store: Store, request: SearchRequest): SearchR
   return {
     query: request.query,
     scope: request.scope,
-    cwd: resolve(request.cwd),
+    cwd: request.scope === 'project' ? findProjectRoot(request.cwd) : resolve(request.cwd),
     matched,
     sessions: found.rows[0]?.sessions ?? 0,
     indexedNow,

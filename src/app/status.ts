@@ -26,6 +26,8 @@ export type StatusRequest = {
   now: number;
   /** Use the user's other transcripts to learn the threshold (default: config). */
   history?: boolean;
+  /** Tool calls the session had made at its newest stored checkpoint (from the store). */
+  toolCallsAtCheckpoint?: number | null;
 };
 
 export type SessionStatus = {
@@ -161,6 +163,9 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
     now: request.now,
     levels: config.levels,
     risk: config.risk,
+    ...(request.toolCallsAtCheckpoint != null && request.toolCallsAtCheckpoint <= state.toolCalls
+      ? { toolCallsSinceCheckpoint: state.toolCalls - request.toolCallsAtCheckpoint }
+      : {}),
   });
   return buildStatus(path, state, assessment);
 }

@@ -121,23 +121,34 @@ Examples:
     ),
   );
 
+const SCOPE_HELP = `
+Scope: the current project by default — the git work tree the working directory is in, with
+every directory below its top (outside git: the directory itself). --all looks at every
+project; --cwd <dir> at the project of another directory (relative paths work).`;
+
 program
   .command('list')
-  .description('list checkpoints, newest first')
-  .option('-s, --session <id>', 'only this session')
-  .option('--cwd <dir>', 'only sessions that worked in this directory')
+  .description("list this project's checkpoints, newest first (--all: every project)")
+  .option('-s, --session <id>', 'only this session (wherever it ran)')
+  .option('--cwd <dir>', 'the project of this directory instead of the current one')
+  .option('--all', 'every project')
   .option('-n, --limit <n>', 'how many', '20')
   .option('--json', 'print them as JSON')
-  .action((options: { session?: string; cwd?: string; limit: string; json?: boolean }) =>
-    runWithErrorBoundary(async () => (await import('./commands/list.ts')).runList(options)),
+  .addHelpText('after', SCOPE_HELP)
+  .action(
+    (options: { session?: string; cwd?: string; all?: boolean; limit: string; json?: boolean }) =>
+      runWithErrorBoundary(async () => (await import('./commands/list.ts')).runList(options)),
   );
 
 program
   .command('show')
-  .description('show one checkpoint (an id or a unique prefix of one)')
+  .description('show one checkpoint of this project (an id or a unique prefix of one)')
   .argument('<id>', 'checkpoint id or prefix (see `shim list`)')
   .option('--json', 'the whole checkpoint as JSON')
-  .action((id: string, options: { json?: boolean }) =>
+  .option('--cwd <dir>', 'the project of this directory instead of the current one')
+  .option('--all', 'any project')
+  .addHelpText('after', SCOPE_HELP)
+  .action((id: string, options: { json?: boolean; all?: boolean; cwd?: string }) =>
     runWithErrorBoundary(async () => (await import('./commands/show.ts')).runShow(id, options)),
   );
 
@@ -145,7 +156,8 @@ program
   .command('search')
   .description("search past sessions' checkpoints: requests, decisions, tasks, files, errors")
   .argument('<query...>', 'words (all must match); "quoted phrases"; word* for a prefix')
-  .option('--all', 'every project, not only sessions that ran in this directory')
+  .option('--all', 'every project, not only this one')
+  .option('--cwd <dir>', 'the project of this directory instead of the current one')
   .option('-n, --limit <n>', 'how many sessions', '10')
   .option('--json', 'print the result as JSON')
   .addHelpText(
@@ -153,39 +165,65 @@ program
     `
 One line per session (its best-matching checkpoint), best first. The same search as the MCP
 tool shim_search.
+${SCOPE_HELP}
 
 Examples:
   shim search sqlite migration
   shim search '"prompt is too long"' --all
   shim search database.ts --json`,
   )
-  .action((query: string[], options: { all?: boolean; json?: boolean; limit: string }) =>
-    runWithErrorBoundary(async () =>
-      (await import('./commands/search.ts')).runSearch(query, options),
-    ),
+  .action(
+    (query: string[], options: { all?: boolean; cwd?: string; json?: boolean; limit: string }) =>
+      runWithErrorBoundary(async () =>
+        (await import('./commands/search.ts')).runSearch(query, options),
+      ),
   );
 
 program
   .command('resume')
   .description(
-    'decide whether to resume, and print the prompt that carries the work into a new session',
+    "decide whether to resume this project's newest checkpoint, and print the prompt that carries the work into a new session",
   )
-  .option('-s, --session <id>', 'resume this session (default: the newest checkpoint)')
+  .option('-s, --session <id>', 'resume this session (wherever it ran)')
   .option('--print', 'print only the resume prompt (markdown) to stdout')
   .option('--json', 'the detection and the prompt as JSON')
   .option('--record', 'record that the checkpoint was restored (it will not be offered again)')
-  .action((options: { session?: string; print?: boolean; json?: boolean; record?: boolean }) =>
-    runWithErrorBoundary(async () => (await import('./commands/resume.ts')).runResume(options)),
+  .option('--cwd <dir>', 'the project of this directory instead of the current one')
+  .option('--all', 'the newest checkpoint of any project')
+  .addHelpText('after', SCOPE_HELP)
+  .action(
+    (options: {
+      session?: string;
+      print?: boolean;
+      json?: boolean;
+      record?: boolean;
+      all?: boolean;
+      cwd?: string;
+    }) =>
+      runWithErrorBoundary(async () => (await import('./commands/resume.ts')).runResume(options)),
   );
 
 program
   .command('handoff')
-  .description('write a handoff document (markdown with front-matter) for the newest checkpoint')
-  .option('-s, --session <id>', 'this session (default: the newest checkpoint)')
+  .description(
+    "write a handoff document for this project's newest checkpoint; the next session started here picks it up",
+  )
+  .option('-s, --session <id>', 'this session (wherever it ran)')
   .option('-o, --out <file>', 'also write it here')
   .option('--print', 'print the document to stdout')
-  .action((options: { session?: string; out?: string; print?: boolean }) =>
-    runWithErrorBoundary(async () => (await import('./commands/handoff.ts')).runHandoff(options)),
+  .option('--cwd <dir>', 'the project of this directory instead of the current one')
+  .option('--all', 'the newest checkpoint of any project')
+  .addHelpText(
+    'after',
+    `
+The document (markdown with YAML front-matter) is kept under $SHIM_HOME/handoffs/. The next
+Claude Code session started in the checkpoint's project gets it injected once, even after a
+clean /exit — start it with \`claude\` as usual.
+${SCOPE_HELP}`,
+  )
+  .action(
+    (options: { session?: string; out?: string; print?: boolean; all?: boolean; cwd?: string }) =>
+      runWithErrorBoundary(async () => (await import('./commands/handoff.ts')).runHandoff(options)),
   );
 
 program

@@ -6,15 +6,19 @@
 import type { Assessment } from './assess.ts';
 import {
   applyCheckpointLimits,
+  type Checkpoint,
   type CheckpointDraft,
   type CheckpointSource,
   type CheckpointTrigger,
+  type CheckResult,
   type ConversationMessage,
   type GitSnapshot,
   type PendingOp,
   type TaskState,
   type ToolSession,
 } from './checkpoint.ts';
+import { classifyCheckCommand } from './check-command.ts';
+import { inheritFromAncestor } from './lineage.ts';
 import type { PendingToolCall, SessionState } from './session.ts';
 import { truncate } from './truncate.ts';
 
@@ -49,6 +53,15 @@ export type BuildCheckpointInput = {
   transcriptPath: string | null;
   /** Project instructions (CLAUDE.md), if the caller found any. */
   customInstructions?: string | null;
+  /**
+   * The session is dead (built from its transcript after a crash): the tool calls without a
+   * result were interrupted, not still running.
+   */
+  interrupted?: boolean;
+  /** The previous checkpoint of this session, else the one it was restored from. */
+  parentId?: string | null;
+  /** The earlier session's checkpoint this session was restored from: its open work is inherited. */
+  ancestor?: Checkpoint | null;
 };
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
@@ -68,16 +81,14 @@ function getTaskItems(state: SessionState): TaskState['items'] {
   return state.todos.map((t) => ({ content: t.content, status: t.status }));
 }
 
-const TEST_COMMAND =
-  /\b(test|jest|vitest|pytest|mocha|go test|cargo test|npm t\b|rspec|phpunit)\b/i;
-
 /** A coarse phase from what the agent did last. */
 function getPhase(state: SessionState, items: TaskState['items']): string {
   const recent = state.recentTools.slice(-5);
   if (state.consecutiveToolFailures >= 3) return 'debugging';
   if (recent.some((t) => t.tool === 'Bash' && /git (commit|push)/.test(t.args)))
     return 'committing';
-  if (recent.some((t) => t.tool === 'Bash' && TEST_COMMAND.test(t.args))) return 'testing';
+  if (recent.some((t) => t.tool === 'Bash' && classifyCheckCommand(readCommand(t.args)) === 'test'))
+    return 'testing';
   if (state.filesChanged.length > 0) return 'implementing';
   if (items.length > 0 || state.toolCalls > 0) return 'exploring';
   return 'starting';
@@ -100,7 +111,18 @@ function getBlockers(state: SessionState): string[] {
   return blockers;
 }
 
-function toPendingOp(p: PendingToolCall): PendingOp {
+/** The `command` of a Bash call's summarised arguments. */
+function readCommand(args: string): string {
+  const match = /"command":"((?:[^"\\]|\\.)*)/.exec(args);
+  if (!match) return '';
+  try {
+    return JSON.parse(`"${match[1]}"`) as string;
+  } catch {
+    return match[1] ?? '';
+  }
+}
+
+function toPendingOp(p: PendingToolCall, interrupted: boolean): PendingOp {
   const type: PendingOp['type'] = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(p.tool)
     ? 'file_write'
     : p.tool === 'Bash'
@@ -108,19 +130,56 @@ function toPendingOp(p: PendingToolCall): PendingOp {
       : ['Grep', 'Glob', 'WebSearch', 'WebFetch'].includes(p.tool)
         ? 'search'
         : 'other';
+  const command = p.tool === 'Bash' ? (p.meta?.command ?? readCommand(p.args)) : '';
   const resumeWith =
     type === 'file_write'
       ? `check whether the ${p.tool} landed (read the file) before repeating it`
       : type === 'process'
-        ? 'check whether the command finished (its output or side effects) before re-running it'
+        ? interrupted && command !== ''
+          ? `it was killed with the session before it finished: re-run \`${truncate(oneLine(command), 300)}\` (check its side effects first if it changes state)`
+          : 'check whether the command finished (its output or side effects) before re-running it'
         : `re-run ${p.tool} if its result is still needed`;
   return {
     type,
     id: p.id,
-    description: `${p.tool} ${truncate(oneLine(p.args), 300)}`,
+    description:
+      command !== ''
+        ? `Bash \`${truncate(oneLine(command), 300)}\``
+        : `${p.tool} ${truncate(oneLine(p.args), 300)}`,
     startedAt: iso(p.at),
     resumeWith,
+    ...(interrupted ? { interrupted: true } : {}),
   };
+}
+
+/** The last run of each check; one still running when the session died is `interrupted`. */
+function getChecks(state: SessionState, interrupted: boolean): CheckResult[] {
+  const checks: CheckResult[] = state.checks.map((c) => ({
+    kind: c.kind,
+    command: c.command,
+    status: c.success ? 'passing' : 'failing',
+    at: iso(c.at),
+    ...(c.success || c.output === '' ? {} : { output: c.output }),
+  }));
+  if (!interrupted) return checks;
+  for (const p of state.pendingTools) {
+    const command = p.tool === 'Bash' ? (p.meta?.command ?? readCommand(p.args)) : '';
+    const kind = command === '' ? null : classifyCheckCommand(command);
+    if (kind === null) continue;
+    const i = checks.findIndex((c) => c.kind === kind);
+    if (i >= 0) checks.splice(i, 1);
+    checks.push({ kind, command: truncate(command, 200), status: 'interrupted', at: iso(p.at) });
+  }
+  return checks;
+}
+
+/** Every request, oldest first: by its opening words, in full where the state still has it. */
+function getRequests(state: SessionState): string[] {
+  const full = new Map<number, string>();
+  for (const p of state.prompts) full.set(p.line, p.text);
+  if (state.firstPrompt) full.set(state.firstPrompt.line, state.firstPrompt.text);
+  if (state.requestLog.length === 0) return state.prompts.map((p) => p.text);
+  return state.requestLog.map((r) => full.get(r.line) ?? r.text);
 }
 
 function getActiveSessions(state: SessionState): ToolSession[] {
@@ -174,9 +233,12 @@ function getPreferences(state: SessionState): string | undefined {
   return found.length ? [...new Set(found)].slice(-10).join('\n') : undefined;
 }
 
-function getSummary(input: BuildCheckpointInput, items: TaskState['items']): string {
+function getSummary(
+  input: BuildCheckpointInput,
+  items: TaskState['items'],
+  requests: readonly string[],
+): string {
   const { state, assessment: a, git } = input;
-  const requests = state.prompts;
   const parts: string[] = [];
   const where = [
     state.cwd ? `in ${state.cwd}` : null,
@@ -190,11 +252,9 @@ function getSummary(input: BuildCheckpointInput, items: TaskState['items']): str
     .join(' ');
   parts.push(`Claude Code session ${where}`.trim() + '.');
   if (requests.length > 0) {
-    parts.push(`First request: "${truncate(oneLine(requests[0]!.text), 220)}".`);
+    parts.push(`First request: "${truncate(oneLine(requests[0]!), 220)}".`);
     if (requests.length > 1)
-      parts.push(
-        `Latest request: "${truncate(oneLine(requests[requests.length - 1]!.text), 220)}".`,
-      );
+      parts.push(`Latest request: "${truncate(oneLine(requests[requests.length - 1]!), 220)}".`);
   }
   if (items.length > 0) {
     const done = items.filter((i) => i.status === 'completed').length;
@@ -203,8 +263,11 @@ function getSummary(input: BuildCheckpointInput, items: TaskState['items']): str
       `Tasks: ${done}/${items.length} done${active ? `, in progress: ${truncate(active.content, 100)}` : ''}.`,
     );
   }
-  const changed = git?.modifiedFiles.length ?? state.filesChanged.length;
-  if (changed > 0) parts.push(`${changed} file${changed === 1 ? '' : 's'} changed.`);
+  // The same count as the Files section: modified and new files, not committed.
+  const changed = git?.repoRoot
+    ? git.modifiedFiles.length + git.untrackedFiles.length
+    : state.filesChanged.length;
+  if (changed > 0) parts.push(`${changed} file${changed === 1 ? '' : 's'} changed, not committed.`);
   parts.push(
     `Context ${a.percent}% of the auto-compact threshold (${a.level})${state.compactionCount > 0 ? `, ${state.compactionCount} compaction${state.compactionCount === 1 ? '' : 's'} so far` : ''}.`,
   );
@@ -222,7 +285,9 @@ function getCurrentContext(state: SessionState, items: TaskState['items']): stri
 
 export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
   const { state, assessment, git } = input;
+  const interrupted = input.interrupted === true;
   const items = getTaskItems(state);
+  const requests = getRequests(state);
   const done = items.filter((i) => i.status === 'completed');
   const open = items.filter((i) => i.status !== 'completed');
   const active = items.find((i) => i.status === 'in_progress');
@@ -236,6 +301,10 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
     compactThreshold: assessment.compactThreshold,
     level: assessment.level,
     reason: input.reason,
+    parentId: input.parentId ?? null,
+    resumedFrom: input.ancestor
+      ? { sessionId: input.ancestor.sessionId, checkpointId: input.ancestor.id }
+      : null,
   };
   const lastPrompt = state.prompts[state.prompts.length - 1];
   const preferences = getPreferences(state);
@@ -245,20 +314,26 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
     createdAt: input.createdAt,
     triggeredBy: input.trigger,
     conversationState: {
-      summary: getSummary(input, items),
+      summary: getSummary(
+        input,
+        items,
+        input.ancestor ? [...input.ancestor.conversationState.userRequests, ...requests] : requests,
+      ),
       keyDecisions: [...state.decisions],
       currentContext: getCurrentContext(state, items),
       recentMessages: getRecentMessages(state),
-      userRequests: state.prompts.map((p) => p.text),
+      userRequests: requests,
     },
     taskState: {
       operation: active?.content ?? (lastPrompt ? oneLine(lastPrompt.text) : ''),
       phase: getPhase(state, items),
       progress: items.length > 0 ? done.length / items.length : 0,
       completedSteps: done.map((i) => i.content),
-      nextSteps: open.map((i) =>
-        i.status === 'in_progress' ? `(in progress) ${i.content}` : i.content,
-      ),
+      // What is under way comes before what has not started.
+      nextSteps: [
+        ...open.filter((i) => i.status === 'in_progress').map((i) => `(in progress) ${i.content}`),
+        ...open.filter((i) => i.status !== 'in_progress').map((i) => i.content),
+      ],
       blockers: getBlockers(state),
       items,
     },
@@ -276,7 +351,7 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
     },
     toolState: {
       activeSessions: getActiveSessions(state),
-      pendingOperations: state.pendingTools.map(toPendingOp),
+      pendingOperations: state.pendingTools.map((p) => toPendingOp(p, interrupted)),
       recentToolCalls: state.recentTools.map((t) => ({
         tool: t.tool,
         args: t.args,
@@ -285,6 +360,7 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
         latency: t.latencyMs ?? 0,
         timestamp: iso(t.at),
       })),
+      checks: getChecks(state, interrupted),
     },
     signals: assessment.signals,
     userPreferences: {
@@ -293,5 +369,5 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
     },
     source,
   };
-  return applyCheckpointLimits(draft);
+  return applyCheckpointLimits(input.ancestor ? inheritFromAncestor(draft, input.ancestor) : draft);
 }

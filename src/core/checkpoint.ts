@@ -20,6 +20,8 @@ export const CHECKPOINT_TRIGGERS = [
   'pre_compact',
   /** `shim loop` ended an agent session at its context threshold to restart it fresh. */
   'loop_restart',
+  /** Built from a dead session's transcript when the next session restored it. */
+  'crash_recovery',
 ] as const;
 export type CheckpointTrigger = (typeof CHECKPOINT_TRIGGERS)[number];
 
@@ -37,8 +39,14 @@ export type ConversationState = {
   /** What is being worked on right now, at most 500 characters. */
   currentContext: string;
   recentMessages: ConversationMessage[];
-  /** Beyond the seed: the user's own requests, verbatim (truncated), oldest first. */
+  /**
+   * Beyond the seed: every request of the user, oldest first — the first and the newest in full
+   * (up to a limit), the ones between by their opening words. Requests inherited from the
+   * sessions this one was restored from come first.
+   */
   userRequests: string[];
+  /** How many of the first `userRequests` were inherited from earlier sessions. */
+  inheritedRequests?: number;
 };
 
 export type TaskState = {
@@ -50,7 +58,15 @@ export type TaskState = {
   nextSteps: string[];
   blockers: string[];
   /** Beyond the seed: the exact task list (TodoWrite / TaskCreate) with statuses. */
-  items: Array<{ id?: string; content: string; status: string }>;
+  items: TaskStateItem[];
+};
+
+export type TaskStateItem = {
+  id?: string;
+  content: string;
+  status: string;
+  /** Open in an earlier session this one was restored from, and not seen done since. */
+  inherited?: boolean;
 };
 
 export type GitSnapshot = {
@@ -89,6 +105,8 @@ export type PendingOp = {
   description: string;
   startedAt: string;
   resumeWith: string;
+  /** The session died while it ran: it did not finish. */
+  interrupted?: boolean;
 };
 
 export type ToolCallRecord = {
@@ -102,11 +120,24 @@ export type ToolCallRecord = {
   timestamp: string;
 };
 
+/** The last run of a test/build/lint/typecheck command and how it went. */
+export type CheckResult = {
+  kind: 'test' | 'build' | 'lint' | 'typecheck';
+  command: string;
+  /** `interrupted`: it was still running when the session stopped. */
+  status: 'passing' | 'failing' | 'interrupted';
+  at: string;
+  /** The end of its output, for a failing run. */
+  output?: string;
+};
+
 export type ToolState = {
   activeSessions: ToolSession[];
   pendingOperations: PendingOp[];
   /** The last 20. */
   recentToolCalls: ToolCallRecord[];
+  /** Beyond the seed: the last run of each check command. */
+  checks?: CheckResult[];
 };
 
 export type UserPreferences = {
@@ -127,6 +158,10 @@ export type CheckpointSource = {
   compactThreshold: number;
   level: string;
   reason: string | null;
+  /** The previous checkpoint of this session, else the one it was restored from. */
+  parentId?: string | null;
+  /** The checkpoint of an earlier session that this session was restored from. */
+  resumedFrom?: { sessionId: string; checkpointId: string } | null;
 };
 
 export type Checkpoint = {
@@ -155,8 +190,12 @@ export const CHECKPOINT_LIMITS = {
   currentContextChars: 500,
   recentMessages: 10,
   messageChars: 1000,
-  userRequests: 10,
+  userRequests: 300,
+  /** The first request and the newest few keep this much … */
   userRequestChars: 1500,
+  /** … the ones between their opening words. */
+  olderRequestChars: 300,
+  fullRequests: 5,
   completedSteps: 100,
   nextSteps: 20,
   blockers: 10,
@@ -176,6 +215,21 @@ const L = CHECKPOINT_LIMITS;
 
 function limitList(items: readonly string[], max: number, chars: number): string[] {
   return items.slice(-max).map((s) => truncate(s, chars));
+}
+
+/**
+ * Every request survives: past the count limit the second-oldest go (the first says what the
+ * work is for); the first and the newest keep their text, the ones between their opening words.
+ */
+export function limitRequests(requests: readonly string[]): string[] {
+  const kept =
+    requests.length <= L.userRequests
+      ? [...requests]
+      : [requests[0]!, ...requests.slice(requests.length - (L.userRequests - 1))];
+  const fullFrom = kept.length - L.fullRequests;
+  return kept.map((r, i) =>
+    truncate(r, i === 0 || i >= fullFrom ? L.userRequestChars : L.olderRequestChars),
+  );
 }
 
 /** Cuts a string to at most `bytes` UTF-8 bytes (marker included), on a character boundary. */
@@ -203,7 +257,20 @@ export function applyCheckpointLimits<T extends CheckpointDraft>(checkpoint: T):
       recentMessages: c.conversationState.recentMessages
         .slice(-L.recentMessages)
         .map((m) => ({ ...m, content: truncate(m.content, L.messageChars) })),
-      userRequests: limitList(c.conversationState.userRequests, L.userRequests, L.userRequestChars),
+      userRequests: limitRequests(c.conversationState.userRequests),
+      ...(c.conversationState.inheritedRequests !== undefined
+        ? {
+            // Requests dropped past the limit go from index 1 on: inherited ones first.
+            inheritedRequests: Math.min(
+              c.conversationState.inheritedRequests,
+              Math.max(
+                Math.min(1, c.conversationState.inheritedRequests),
+                c.conversationState.inheritedRequests -
+                  Math.max(0, c.conversationState.userRequests.length - L.userRequests),
+              ),
+            ),
+          }
+        : {}),
     },
     taskState: {
       ...c.taskState,
@@ -235,6 +302,7 @@ export function applyCheckpointLimits<T extends CheckpointDraft>(checkpoint: T):
         args: truncate(t.args, L.toolTextChars),
         result: truncate(t.result, L.toolTextChars),
       })),
+      ...(c.toolState.checks !== undefined ? { checks: c.toolState.checks.slice(-8) } : {}),
     },
     userPreferences: {
       ...(c.userPreferences.customInstructions !== undefined

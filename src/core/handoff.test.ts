@@ -234,8 +234,11 @@ describe('renderHandoff: the document', () => {
     assert.ok(body.includes(typical.fileState.uncommittedDiff.trimEnd()));
   });
 
-  test('lists the context to reload when given (HND-005), and omits the section otherwise', () => {
-    assert.ok(!body.includes('## Context to reload'));
+  test('lists the context to reload when given (HND-005), and by default the CLAUDE.md sections and files in play', () => {
+    assert.match(body, /## Context to reload\n\nRe-read before continuing:\n- /);
+    for (const file of typical.fileState.modifiedFiles.slice(0, 3)) {
+      assert.ok(body.includes(`- \`${file.replace(/ \(new\)$/, '')}\``), file);
+    }
     const text = renderHandoff(typical, null, {
       contextToReload: ['CLAUDE.md §2.3 Error handling', 'docs/spec.md'],
     });

@@ -31,6 +31,7 @@ export const HANDOFF_LAYOUT: readonly LayoutGroup[] = [
   { heading: 'Summary', ids: ['situation', 'summary'] },
   { heading: 'Goal: what the user asked', ids: ['requests'] },
   { heading: 'Progress & tasks', ids: ['tasks', 'done'] },
+  { heading: 'Last checks', ids: ['checks'] },
   { heading: 'Files', ids: ['snapshot', 'files', 'diff'] },
   { heading: 'Decisions', ids: ['decisions'] },
   { heading: 'Pending operations', ids: ['pending'] },

@@ -6,6 +6,7 @@
  */
 import type { Assessment } from './assess.ts';
 import type { CheckpointTrigger } from './checkpoint.ts';
+import { classifyCheckCommand } from './check-command.ts';
 import type { Level } from './level.ts';
 import type { SessionState } from './session.ts';
 
@@ -57,9 +58,6 @@ export const EMPTY_HOOK_MEMORY: HookMemory = {
 
 const LEVEL_RANK: Record<Level, number> = { L0: 0, L1: 1, L2: 2, L3: 3 };
 
-const TEST_COMMAND =
-  /\b(test|jest|vitest|pytest|mocha|go test|cargo test|npm t\b|rspec|phpunit)\b/i;
-
 export type HookDecision = {
   checkpoint: { trigger: CheckpointTrigger; reason: string; urgent: boolean } | null;
   /** A newly reached level to alert about (once per level per compaction epoch). */
@@ -93,7 +91,7 @@ function getMilestone(
   if (last && command !== null) {
     if (/\bgit\s+commit\b(?![^|;&]*--dry-run)/.test(command) && last.success)
       reason ??= 'a commit was made';
-    if (TEST_COMMAND.test(command)) {
+    if (classifyCheckCommand(command) === 'test') {
       if (last.success && memory.testsFailing) reason ??= 'the tests pass again';
       testsFailing = !last.success;
     }

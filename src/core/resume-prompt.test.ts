@@ -249,16 +249,27 @@ describe('renderResumePrompt: empty and unusual content', () => {
 
 describe('renderResumePrompt: bounded', () => {
   const huge = makeHugeCheckpoint();
-  const text = renderResumePrompt(huge, crashDetection(huge));
+  // The budget before the default came down to 12,000 (every request by its opening words).
+  const text = renderResumePrompt(huge, crashDetection(huge), { maxChars: 24_000 });
 
   test('the huge checkpoint is within the checkpoint limits (it is realistic, not malformed)', () => {
     assert.deepEqual(validateCheckpoint(huge), { valid: true, errors: [] });
   });
 
-  test('stays under the default budget of 24,000 characters', () => {
-    assert.equal(DEFAULT_RESUME_PROMPT_MAX_CHARS, 24_000);
+  test('stays under a budget of 24,000 characters', () => {
     assert.ok(text.length <= 24_000, String(text.length));
     assert.ok(text.length > 20_000, 'the budget is used, not wasted');
+  });
+
+  test('stays under the default budget of 12,000 characters with every request by its opening words', () => {
+    assert.equal(DEFAULT_RESUME_PROMPT_MAX_CHARS, 12_000);
+    const fitted = renderResumePrompt(huge, crashDetection(huge));
+    assert.ok(fitted.length <= 12_000, String(fitted.length));
+    assert.ok(fitted.length > 10_000, 'the budget is used, not wasted');
+    for (const request of huge.conversationState.userRequests) {
+      assert.ok(fitted.includes(request.slice(0, 60)), request.slice(0, 60));
+    }
+    assert.ok(fitted.includes(huge.conversationState.userRequests.at(-1) ?? '?'));
   });
 
   test('still contains every user request verbatim and every task', () => {

@@ -5,7 +5,7 @@
  * verbatim, the exact task list, pending operations, the snapshot to restore, recent failures,
  * and explicit instructions to continue rather than restart.
  *
- * Bounded by `maxChars` (default 24,000 ≈ 6,000 tokens): the least important sections shrink
+ * Bounded by `maxChars` (default 12,000 ≈ 3,000 tokens): the least important sections shrink
  * first (recent messages, tool calls, the diff); the requests and the task list are kept.
  * @module
  */
@@ -13,11 +13,16 @@ import type { Checkpoint } from './checkpoint.ts';
 import type { ResumeDetection } from './resume.ts';
 import { buildSections, renderWithinBudget, type LayoutGroup } from './resume-sections.ts';
 
-export const DEFAULT_RESUME_PROMPT_MAX_CHARS = 24_000;
+/** About 3,000 tokens: room for every request by its opening words in typical sessions. */
+export const DEFAULT_RESUME_PROMPT_MAX_CHARS = 12_000;
 /** Diff characters shown in the prompt: the agent can run `git diff` for the rest. */
 export const RESUME_PROMPT_DIFF_CHARS = 3_000;
 
-export type ResumePromptOptions = { maxChars?: number };
+export type ResumePromptOptions = {
+  maxChars?: number;
+  /** Claude Code's own summary, when restoring after a compaction. */
+  compactSummary?: string | null;
+};
 
 /** Instructions first and last, then what to act on, then what explains it. */
 export const RESUME_PROMPT_LAYOUT: readonly LayoutGroup[] = [
@@ -26,11 +31,13 @@ export const RESUME_PROMPT_LAYOUT: readonly LayoutGroup[] = [
   { heading: 'What the user asked', ids: ['requests'] },
   { heading: 'Tasks', ids: ['tasks'] },
   { heading: 'Pending operations: check these first', ids: ['pending'] },
+  { heading: 'Last checks', ids: ['checks'] },
   { heading: 'Blockers', ids: ['blockers'] },
   { heading: 'Next steps', ids: ['nextSteps'] },
   { heading: 'Where the work stands', ids: ['summary', 'done'] },
   { heading: 'Key decisions', ids: ['decisions'] },
   { heading: 'Files', ids: ['snapshot', 'files', 'diff'] },
+  { heading: 'Read first', ids: ['reload'] },
   { heading: 'User preferences', ids: ['preferences'] },
   { heading: 'Recent tool activity', ids: ['toolErrors', 'toolSessions', 'toolCalls'] },
   { heading: 'Recent messages', ids: ['messages'] },
@@ -45,7 +52,10 @@ export function renderResumePrompt(
   return renderWithinBudget({
     head: `# Resuming interrupted work (shim checkpoint #${checkpoint.checkpointNumber})`,
     layout: RESUME_PROMPT_LAYOUT,
-    sections: buildSections(checkpoint, detection, { diffChars: RESUME_PROMPT_DIFF_CHARS }),
+    sections: buildSections(checkpoint, detection, {
+      diffChars: RESUME_PROMPT_DIFF_CHARS,
+      ...(options?.compactSummary ? { compactSummary: options.compactSummary } : {}),
+    }),
     maxChars: options?.maxChars ?? DEFAULT_RESUME_PROMPT_MAX_CHARS,
     checkpointId: checkpoint.id,
   });

@@ -21,6 +21,7 @@ export type SectionId =
   | 'tasks'
   | 'snapshot'
   | 'pending'
+  | 'checks'
   | 'blockers'
   | 'nextSteps'
   | 'summary'
@@ -52,8 +53,13 @@ export type LayoutGroup = { heading: string | null; ids: SectionId[] };
 export type SectionOptions = {
   /** Characters of the uncommitted diff shown in full (the rest is summarised by a diffstat). */
   diffChars: number;
-  /** Files or CLAUDE.md sections the next session should re-read (seed 004 HND-005). */
+  /**
+   * Files or CLAUDE.md sections the next session should re-read (seed 004 HND-005); by default
+   * the CLAUDE.md headings and the files in play, from the checkpoint.
+   */
   contextToReload?: readonly string[];
+  /** Claude Code's own compaction summary, when restoring after a compaction: what it lacks is named. */
+  compactSummary?: string | null;
 };
 
 /** Priorities: what a fresh agent can least do without survives longest. */
@@ -66,6 +72,7 @@ export const SECTION_PRIORITY: Record<SectionId, number> = {
   tasks: 95,
   snapshot: 93,
   pending: 90,
+  checks: 88,
   blockers: 89,
   nextSteps: 85,
   summary: 80,
@@ -166,11 +173,39 @@ function reasonLine(reason: ResumeDetection['interruptionReason'], ago: string):
       return `The user ended the previous session${when} while work was still open.`;
     case 'unknown':
       return `The previous session stopped${when} without a clean end (the cause is unknown).`;
+    case 'handoff':
+      return `The user wrote a handoff${when} (\`shim handoff\`) so that this session carries on the work.`;
   }
 }
 
-function buildSituation(c: Checkpoint, d: ResumeDetection | null): Section | undefined {
+/** Folded, lower-cased opening words: how a request or task is recognised in another text. */
+function needleOf(text: string): string {
+  return oneLine(text).toLowerCase().slice(0, 60);
+}
+
+/** What Claude Code's summary does not carry that this restore does. */
+function describeSummaryGaps(c: Checkpoint, summary: string): string | null {
+  const haystack = oneLine(summary).toLowerCase();
+  const requests = c.conversationState.userRequests;
+  const lostRequests = requests.filter((r) => !haystack.includes(needleOf(r))).length;
+  const open = openTasks(c);
+  const lostTasks = open.filter((t) => !haystack.includes(needleOf(t.content))).length;
+  const gaps: string[] = [];
+  if (lostRequests > 0)
+    gaps.push(`${lostRequests} of the user's ${plural(requests.length, 'request')} (verbatim)`);
+  if (lostTasks > 0) gaps.push(`${lostTasks} of ${plural(open.length, 'open task')}`);
+  if (c.toolState.checks?.length) gaps.push('the last check results');
+  if (gaps.length === 0) return null;
+  return `Claude Code's summary leaves out ${gaps.join(', ')}; they are below.`;
+}
+
+function buildSituation(
+  c: Checkpoint,
+  d: ResumeDetection | null,
+  options: SectionOptions,
+): Section | undefined {
   const percent = getCheckpointContextPercent(c);
+  const reason = d?.interruptionReason ?? null;
   const lines: string[] = [];
   if (d === null) {
     lines.push('This continues work that shim saved in a checkpoint.');
@@ -178,25 +213,42 @@ function buildSituation(c: Checkpoint, d: ResumeDetection | null): Section | und
     const ago = d.timeSinceInterruption > 0 ? `${formatDuration(d.timeSinceInterruption)} ago` : '';
     lines.push(reasonLine(d.interruptionReason, ago));
   }
+  const interrupted = c.toolState.pendingOperations.filter((op) => op.interrupted);
+  if (interrupted.length > 0) {
+    lines.push(
+      `It stopped while ${interrupted.length === 1 ? 'this was running' : 'these were running'}: ${interrupted
+        .map((op) => oneLine(truncate(op.description, 200)))
+        .join('; ')} (see Pending operations).`,
+    );
+  }
+  if (reason === 'compaction' && options.compactSummary) {
+    const gaps = describeSummaryGaps(c, options.compactSummary);
+    if (gaps !== null) lines.push(gaps);
+  }
   const core = lines.length + 1;
   lines.push(
-    `shim saved checkpoint #${c.checkpointNumber} (${code(c.id)}) of session ${code(c.sessionId)} at ${c.createdAt}: trigger ${code(c.triggeredBy)}, context at ${percent}% of the auto-compact threshold (level ${c.source.level}, risk ${c.signals.crashRisk}).`,
+    reason === 'compaction'
+      ? `shim saved checkpoint #${c.checkpointNumber} (${code(c.id)}) of this session at ${c.createdAt}, as the compaction began (context was at ${percent}% of the auto-compact threshold; after the compaction it starts low again).`
+      : `shim saved checkpoint #${c.checkpointNumber} (${code(c.id)}) of session ${code(c.sessionId)} at ${c.createdAt}: trigger ${code(c.triggeredBy)}, context at ${percent}% of the auto-compact threshold (level ${c.source.level}, risk ${c.signals.crashRisk}).`,
   );
+  if (c.source.resumedFrom) {
+    lines.push(
+      `That session had itself been restored from session ${code(c.source.resumedFrom.sessionId)}: requests and open tasks marked "earlier session" come from there.`,
+    );
+  }
   const where = [
     c.source.cwd !== null ? `working directory ${code(c.source.cwd)}` : null,
     c.source.model !== null ? `model ${code(c.source.model)}` : null,
     c.source.cliVersion !== null ? `Claude Code ${c.source.cliVersion}` : null,
   ].filter((s) => s !== null);
   if (where.length > 0) lines.push(`Session: ${where.join(', ')}.`);
-  if (d !== null) lines.push(`Detection (confidence ${d.confidence}): ${d.explanation}`);
-  if (c.signals.riskFactors.length > 0) {
+  // A compaction is not a guess: the detector's reasoning and the old risk would only mislead.
+  if (d !== null && reason !== 'compaction')
+    lines.push(`Detection (confidence ${d.confidence}): ${d.explanation}`);
+  if (c.signals.riskFactors.length > 0 && reason !== 'compaction') {
     lines.push(`Risk factors at the checkpoint: ${c.signals.riskFactors.map(oneLine).join('; ')}.`);
   }
-  if (
-    percent >= 85 ||
-    d?.interruptionReason === 'crash' ||
-    d?.interruptionReason === 'compaction'
-  ) {
+  if (percent >= 85 || reason === 'crash' || reason === 'compaction') {
     lines.push(
       'Context is the scarce resource here: work economically (read files in ranges, filter long command output, do not re-read what this summary already tells you).',
     );
@@ -257,24 +309,55 @@ function buildInstructions(c: Checkpoint): Section | undefined {
 function buildRequests(c: Checkpoint): Section | undefined {
   const requests = c.conversationState.userRequests;
   if (requests.length === 0) return undefined;
-  const render = (olderMax: number | null) => {
-    const n = requests.length;
-    const blocks = requests.map((r, i) => {
-      const latest = i === n - 1;
-      const cut = !latest && olderMax !== null && r.length > olderMax;
-      const label = `**Request ${i + 1} of ${n}**${latest ? ' (most recent)' : ''}${
-        cut ? ` (first ${olderMax} characters; the full text is in the transcript)` : ''
-      }:`;
-      return `${label}\n${fence(cut ? truncate(r, olderMax) : r, 'text')}`;
+  const n = requests.length;
+  const inherited = Math.min(n, c.conversationState.inheritedRequests ?? 0);
+  const origin = (i: number) => (i < inherited ? ' (earlier session)' : '');
+  const label = (i: number) =>
+    `**Request ${i + 1} of ${n}**${origin(i)}${i === n - 1 ? ' (most recent)' : ''}`;
+  /**
+   * The first request (what the work is for) and the newest `recent` in fences, each cut to
+   * `fullChars`; the ones between as one line each, cut to `olderChars` (their opening words).
+   */
+  const render = (recent: number, fullChars: number | null, olderChars: number | null) => {
+    const fullFrom = n - recent;
+    const blocks: string[] = [];
+    let between: string[] = [];
+    const flush = () => {
+      if (between.length > 0) blocks.push(between.join('\n'));
+      between = [];
+    };
+    requests.forEach((r, i) => {
+      if (i === 0 || i >= fullFrom || olderChars === null) {
+        flush();
+        // The newest request is what the user wants now: it is never cut here.
+        const cut = fullChars !== null && i < n - 1 && r.length > fullChars;
+        blocks.push(
+          `${label(i)}${cut ? ` (first ${fullChars} characters; the full text is in the transcript)` : ''}:\n${fence(cut ? truncate(r, fullChars) : r, 'text')}`,
+        );
+      } else {
+        between.push(`- ${label(i)}: ${oneLine(truncate(r, olderChars))}`);
+      }
     });
+    flush();
     return [
       n === 1
         ? "The user's request, verbatim:"
-        : `The user's ${n} requests, verbatim, oldest first (the last is the most recent):`,
+        : `The user's ${n} requests, oldest first (the last is the most recent)${
+            olderChars !== null && n > recent + 1
+              ? '; the first and the newest verbatim, the others by their opening words'
+              : ', verbatim'
+          }:`,
       ...blocks,
     ].join('\n\n');
   };
-  return section('requests', [render(null), render(500), render(150)]);
+  return section('requests', [
+    render(n, null, null),
+    render(3, 1500, 300),
+    render(3, 800, 150),
+    render(2, 500, 100),
+    render(1, 300, 70),
+    render(1, 200, 60),
+  ]);
 }
 
 function buildTasks(c: Checkpoint): Section | undefined {
@@ -294,14 +377,15 @@ function buildTasks(c: Checkpoint): Section | undefined {
       const done = item.status === 'completed';
       const max = done ? (completedChars ?? allChars) : allChars;
       const text = oneLine(max === null ? item.content : truncate(item.content, max));
-      if (done) return `- [x] ${taskLabel(item)}${text}`;
+      const from = item.inherited ? ' (earlier session)' : '';
+      if (done) return `- [x] ${taskLabel(item)}${text}${from}`;
       const status =
         item.status === 'pending'
           ? ''
           : item.status === 'in_progress'
             ? ' — **in progress**'
             : ` (status: ${item.status})`;
-      return `- [ ] ${taskLabel(item)}${text}${status}`;
+      return `- [ ] ${taskLabel(item)}${text}${status}${from}`;
     });
     return `${summary}\n\n${lines.join('\n')}`;
   };
@@ -329,6 +413,11 @@ function buildSnapshot(c: Checkpoint): Section | undefined {
   ]);
 }
 
+/** A path in a code span; the " (new)" shim appends to untracked files stays outside it. */
+function filePath(path: string): string {
+  return path.endsWith(' (new)') ? `${code(path.slice(0, -6))} (new)` : code(path);
+}
+
 function buildFiles(c: Checkpoint): Section | undefined {
   const f = c.fileState;
   const modified = uniq(f.modifiedFiles);
@@ -347,7 +436,7 @@ function buildFiles(c: Checkpoint): Section | undefined {
   const list = (title: string, paths: string[], max: number) =>
     paths.length === 0
       ? null
-      : `${title} (${paths.length}):\n${bullets(first(paths.map(code), max))}`;
+      : `${title} (${paths.length}):\n${bullets(first(paths.map(filePath), max))}`;
   const render = (max: number, withActive: boolean) =>
     [
       repo,
@@ -448,13 +537,16 @@ function buildNextSteps(c: Checkpoint): Section | undefined {
 function buildPending(c: Checkpoint): Section | undefined {
   const ops = c.toolState.pendingOperations;
   if (ops.length === 0) return undefined;
+  const allInterrupted = ops.every((op) => op.interrupted);
   const render = (chars: number, max: number) =>
     [
-      'Started but never finished: no result was recorded, so each may not have completed. Check its effects before re-running it.',
+      allInterrupted
+        ? 'Interrupted: each was still running when the session stopped, so it did not finish. Check its side effects, then re-run it if it is still needed.'
+        : 'Started but never finished: no result was recorded, so each may not have completed. Check its effects before re-running it.',
       bullets(
         first(ops, max).map((op) => {
           if (typeof op === 'string') return op;
-          const main = `**${op.type}** ${oneLine(truncate(op.description, chars))} (started ${op.startedAt}, id ${code(op.id)})`;
+          const main = `**${op.interrupted ? 'interrupted' : op.type}** ${oneLine(truncate(op.description, chars))} (started ${op.startedAt}, id ${code(op.id)})`;
           const resume =
             op.resumeWith.trim() !== ''
               ? `\n  To resume: ${oneLine(truncate(op.resumeWith, chars))}`
@@ -504,10 +596,72 @@ function buildPreferences(c: Checkpoint): Section | undefined {
   return section('preferences', [render(2000), render(400), '']);
 }
 
-function buildReload(options: SectionOptions): Section | undefined {
-  const items = (options.contextToReload ?? []).map(oneLine).filter((s) => s !== '');
+/** The headings of project instructions (CLAUDE.md), as "CLAUDE.md § Testing". */
+function instructionHeadings(text: string): string[] {
+  const headings: string[] = [];
+  let inFence = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const m = inFence ? null : /^#{1,3}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (m?.[1]) headings.push(m[1]);
+  }
+  return headings;
+}
+
+/**
+ * HND-005: what the next session should read before it carries on — the project's instruction
+ * sections and the files the work was in (changed first, then the most recently used).
+ */
+export function getContextToReload(c: Checkpoint): string[] {
+  const items: string[] = [];
+  const custom = c.userPreferences.customInstructions ?? '';
+  if (custom.trim() !== '') {
+    const headings = instructionHeadings(custom).slice(0, 8);
+    items.push(
+      headings.length > 0
+        ? `CLAUDE.md, sections: ${headings.map((h) => `§ ${h}`).join(', ')}`
+        : 'CLAUDE.md (the project instructions)',
+    );
+  }
+  const changed = uniq(c.fileState.modifiedFiles.map((f) => f.replace(/ \(new\)$/, '')));
+  const recent = uniq([...c.fileState.activeFiles].reverse()).filter((f) => !changed.includes(f));
+  for (const f of [...changed.slice(0, 6), ...recent].slice(0, 8)) items.push(code(f));
+  return items;
+}
+
+function buildChecks(c: Checkpoint): Section | undefined {
+  const checks = c.toolState.checks ?? [];
+  if (checks.length === 0) return undefined;
+  const time = (at: string) => (at.length >= 16 ? `${at.slice(11, 16)} UTC` : at);
+  const render = (withOutput: boolean) =>
+    bullets(
+      checks.map((k) => {
+        const verdict =
+          k.status === 'passing'
+            ? 'passing'
+            : k.status === 'failing'
+              ? '**failing**'
+              : '**interrupted** (it never finished: run it again)';
+        const tail =
+          withOutput && k.status === 'failing' && k.output
+            ? `\n${fence(truncate(k.output, 300), 'text')}`
+            : '';
+        return `last ${k.kind} run ${code(k.command)}: ${verdict}, ${time(k.at)}${tail}`;
+      }),
+    );
+  return section('checks', [render(true), render(false)]);
+}
+
+function buildReload(c: Checkpoint, options: SectionOptions): Section | undefined {
+  const items = (options.contextToReload ?? getContextToReload(c))
+    .map(oneLine)
+    .filter((s) => s !== '');
   if (items.length === 0) return undefined;
-  return section('reload', [`Re-read before continuing:\n${bullets(items)}`]);
+  return section('reload', [
+    `Re-read before continuing:\n${bullets(items)}`,
+    `Re-read before continuing:\n${bullets(items.slice(0, 3))}`,
+    '',
+  ]);
 }
 
 function buildToolErrors(c: Checkpoint): Section | undefined {
@@ -596,17 +750,18 @@ export function buildSections(
   options: SectionOptions,
 ): Sections {
   const built = [
-    buildSituation(checkpoint, detection),
+    buildSituation(checkpoint, detection, options),
     buildInstructions(checkpoint),
     buildRequests(checkpoint),
     buildTasks(checkpoint),
     buildSnapshot(checkpoint),
     buildPending(checkpoint),
+    buildChecks(checkpoint),
     buildBlockers(checkpoint),
     buildNextSteps(checkpoint),
     buildSummary(checkpoint),
     buildFiles(checkpoint),
-    buildReload(options),
+    buildReload(checkpoint, options),
     buildPreferences(checkpoint),
     buildDecisions(checkpoint),
     buildDone(checkpoint),

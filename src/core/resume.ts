@@ -37,7 +37,14 @@
 import type { Checkpoint, CheckpointTrigger } from './checkpoint.ts';
 import type { CrashRisk } from './risk.ts';
 
-export type InterruptionReason = 'crash' | 'timeout' | 'manual_exit' | 'compaction' | 'unknown';
+export type InterruptionReason =
+  | 'crash'
+  | 'timeout'
+  | 'manual_exit'
+  | 'compaction'
+  | 'unknown'
+  /** The user wrote a handoff (`shim handoff`) for the next session. */
+  | 'handoff';
 
 /** What the detector needs to know about the previous session's last checkpoint. */
 export type ResumeCheckpointInfo = {

@@ -6,7 +6,7 @@
  */
 
 /** Bump when the shape changes; cached cursors of another version are discarded. */
-export const SESSION_STATE_VERSION = 2;
+export const SESSION_STATE_VERSION = 3;
 
 /** Ring sizes: enough for forecasts and checkpoints, small enough to cache per session. */
 export const LIMITS = {
@@ -29,6 +29,11 @@ export const LIMITS = {
   decisionChars: 300,
   files: 200,
   backgroundTasks: 20,
+  /** Every request is kept by its opening words (the first in full): up to this many. */
+  requestLog: 300,
+  requestLogChars: 300,
+  checks: 8,
+  checkOutputChars: 300,
 } as const;
 
 /** One main-chain model response after de-duplication of its streamed lines. */
@@ -66,6 +71,20 @@ export type CompactionRecord = {
 };
 
 export type PromptRecord = { line: number; text: string; at: number | null };
+
+/** The kinds of command whose last result a fresh session should know. */
+export type CheckKind = 'test' | 'build' | 'lint' | 'typecheck';
+
+/** The last run of a test/build/lint/typecheck command (Bash), with its result. */
+export type CheckRecord = {
+  kind: CheckKind;
+  command: string;
+  success: boolean;
+  /** The end of its output (where runners print their verdict). */
+  output: string;
+  at: number | null;
+  line: number;
+};
 
 export type ToolCallRecord = {
   id: string;
@@ -151,7 +170,17 @@ export type SessionState = {
   lastCompactSummaryLine: number | null;
   userMessages: number;
   promptCount: number;
+  /** The newest requests in full (up to LIMITS.promptChars), oldest first. */
   prompts: PromptRecord[];
+  /**
+   * Every request of the session by its opening words, oldest first, across compactions: the
+   * first is never dropped; past LIMITS.requestLog the second-oldest go first.
+   */
+  requestLog: PromptRecord[];
+  /** The session's first request in full: what the work is for. */
+  firstPrompt: PromptRecord | null;
+  /** Last line of conversation content (not compaction bookkeeping): what a checkpoint must cover. */
+  lastContentLine: number;
   toolCalls: number;
   /** toolCalls when the last compaction happened: Claude Code's own checkpoint. */
   toolCallsAtCompaction: number;
@@ -161,6 +190,8 @@ export type SessionState = {
   recentTools: ToolCallRecord[];
   todos: TodoItem[];
   tasks: TaskItem[];
+  /** The last run of each kind of check command, newest last. */
+  checks: CheckRecord[];
   apiErrorCount: number;
   apiErrors: ApiErrorRecord[];
   promptTooLongCount: number;
@@ -206,6 +237,9 @@ export function createSessionState(): SessionState {
     userMessages: 0,
     promptCount: 0,
     prompts: [],
+    requestLog: [],
+    firstPrompt: null,
+    lastContentLine: 0,
     toolCalls: 0,
     toolCallsAtCompaction: 0,
     toolFailures: 0,
@@ -214,6 +248,7 @@ export function createSessionState(): SessionState {
     recentTools: [],
     todos: [],
     tasks: [],
+    checks: [],
     apiErrorCount: 0,
     apiErrors: [],
     promptTooLongCount: 0,

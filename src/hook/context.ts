@@ -12,6 +12,7 @@ import { loadSessionState } from '../app/status.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { readStatuslineFigures } from '../store/statusline-figures.ts';
+import type { HookMemory } from '../core/hook-policy.ts';
 import type { HookPayload } from './payload.ts';
 
 export type HookContext = {
@@ -25,6 +26,7 @@ export async function loadHookContext(
   env: Env,
   home: string,
   now: number,
+  memory?: HookMemory,
 ): Promise<HookContext | null> {
   // Claude Code writes the transcript asynchronously: early events can come before the file.
   if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
@@ -41,6 +43,12 @@ export async function loadHookContext(
     levels: config.levels,
     risk: config.risk,
     reportedWindow: figures?.windowTokens ?? null,
+    // Counted from the hooks' own last checkpoint: the store is not opened on this path.
+    ...(memory &&
+    memory.lastCheckpointAt !== null &&
+    memory.toolCallsAtCheckpoint <= state.toolCalls
+      ? { toolCallsSinceCheckpoint: state.toolCalls - memory.toolCallsAtCheckpoint }
+      : {}),
   });
   return { state, assessment, config };
 }

@@ -9,3 +9,4 @@ export { handlePostCompact } from './handlers/post-compact.ts';
 export { handlePreCompact } from './handlers/pre-compact.ts';
 export { handleSessionEnd } from './handlers/session-end.ts';
 export { handleSessionStart } from './handlers/session-start.ts';
+export { writeLevelHandoff } from './level-handoff.ts';

@@ -13,6 +13,11 @@ export type HookOutput = {
   userMessage?: string | null;
   /** A policy decided to block (only events that can: here, PreCompact). */
   block?: string | null;
+  /**
+   * PreCompact only: plain text that Claude Code (2.1.241+) appends to the compaction's
+   * custom instructions. Ignored when the hook blocks.
+   */
+  compactInstructions?: string | null;
 };
 
 function cap(text: string): string {
@@ -42,5 +47,8 @@ export function renderHookOutput(event: string, output: HookOutput): string {
     json.decision = 'block';
     json.reason = cap(output.block);
   }
-  return Object.keys(json).length ? JSON.stringify(json) : '';
+  if (Object.keys(json).length > 0) return JSON.stringify(json);
+  // Claude Code takes a PreCompact hook's plain stdout as instructions for the summary.
+  if (event === 'PreCompact' && output.compactInstructions) return cap(output.compactInstructions);
+  return '';
 }

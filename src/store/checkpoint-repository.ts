@@ -16,6 +16,7 @@ import type {
 import type { CrashRisk } from '../core/risk.ts';
 import type { CrashSignals } from '../core/signals.ts';
 import { withWriteTransaction, type Database } from './database.ts';
+import { matchProject } from './project-match.ts';
 import { compressJson, decompressJson, type Compressed } from './serialize.ts';
 
 export type CheckpointSize = { uncompressed: number; compressed: number; compressionRatio: number };
@@ -255,8 +256,9 @@ export class CheckpointRepository {
         `INSERT INTO checkpoints (id, session_id, checkpoint_number, created_at, triggered_by,
            conversation_state, task_state, file_state, tool_state, signals, user_preferences,
            crash_risk, progress, operation, context_window_usage, message_count, tool_call_count,
-           uncompressed_size, compressed_size, compression_ratio, source, cwd, transcript_path, snapshot_ref)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           uncompressed_size, compressed_size, compression_ratio, source, cwd, transcript_path, snapshot_ref,
+           parent_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         draft.id,
         draft.sessionId,
@@ -282,6 +284,7 @@ export class CheckpointRepository {
         draft.source.cwd,
         draft.source.transcriptPath,
         draft.fileState.snapshot?.ref ?? null,
+        draft.source.parentId ?? null,
       );
       // The search index must never cost a checkpoint: on failure the checkpoint is kept
       // unindexed, and the next search indexes it (app/search-checkpoints.ts).
@@ -332,6 +335,25 @@ export class CheckpointRepository {
     return row ? toCheckpoint(row) : null;
   }
 
+  /** The newest checkpoint taken anywhere in the project at `root` (see project-match.ts). */
+  getMostRecentInProject(
+    root: string,
+    options: { excludeSession?: string } = {},
+  ): Checkpoint | null {
+    const project = matchProject('cwd', root);
+    const exclude = options.excludeSession !== undefined ? ' AND session_id <> ?' : '';
+    const row = this.#db
+      .prepare(
+        `SELECT * FROM checkpoints WHERE ${project.sql}${exclude}
+         ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1`,
+      )
+      .get(
+        ...project.params,
+        ...(options.excludeSession !== undefined ? [options.excludeSession] : []),
+      ) as Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
   getLatest(): Checkpoint | null {
     const row = this.#db
       .prepare('SELECT * FROM checkpoints ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1')
@@ -343,9 +365,16 @@ export class CheckpointRepository {
     return this.list({ sessionId, limit: 10_000 });
   }
 
-  list(filter: { sessionId?: string; cwd?: string; limit?: number } = {}): CheckpointSummary[] {
+  list(
+    filter: { sessionId?: string; cwd?: string; project?: string; limit?: number } = {},
+  ): CheckpointSummary[] {
     const where: string[] = [];
     const params: Array<string | number> = [];
+    if (filter.project) {
+      const project = matchProject('cwd', filter.project);
+      where.push(project.sql);
+      params.push(...project.params);
+    }
     if (filter.sessionId) {
       where.push('session_id = ?');
       params.push(filter.sessionId);

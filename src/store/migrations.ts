@@ -183,6 +183,31 @@ CREATE TABLE IF NOT EXISTS loop_events (
 );
 CREATE INDEX IF NOT EXISTS idx_loop_events_name ON loop_events(run_id, name, seq);`,
   },
+  {
+    version: 5,
+    description: 'lineage (checkpoint parents, sessions restored from others) and handoffs',
+    // parent_id: the previous checkpoint of the session, or for a session's first checkpoint the
+    // one it was restored from — the chain a restore walks. handoffs: documents written for a
+    // next session; `kind = 'user'` ones (shim handoff) are picked up once by the next session
+    // started in their project.
+    sql: `
+ALTER TABLE checkpoints ADD COLUMN parent_id TEXT;
+CREATE INDEX IF NOT EXISTS idx_checkpoints_parent ON checkpoints(parent_id);
+ALTER TABLE sessions ADD COLUMN resumed_from_session TEXT;
+ALTER TABLE sessions ADD COLUMN resumed_from_checkpoint TEXT;
+CREATE TABLE IF NOT EXISTS handoffs (
+  id TEXT PRIMARY KEY,
+  checkpoint_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  project TEXT,
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  picked_up_at TEXT,
+  picked_up_by TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_handoffs_project ON handoffs(project, created_at DESC);`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,5 +1,6 @@
 /** What the store knows about sessions: when they were seen, and whether they ended cleanly. */
 import { withWriteTransaction, type Database } from './database.ts';
+import { matchProject } from './project-match.ts';
 
 export type SessionRecord = {
   sessionId: string;
@@ -11,6 +12,8 @@ export type SessionRecord = {
   endReason: string | null;
   cliVersion: string | null;
   model: string | null;
+  /** The earlier session (and its checkpoint) this one was restored from; absent when none. */
+  resumedFrom?: { sessionId: string; checkpointId: string };
 };
 
 type Row = {
@@ -23,6 +26,8 @@ type Row = {
   end_reason: string | null;
   cli_version: string | null;
   model: string | null;
+  resumed_from_session?: string | null;
+  resumed_from_checkpoint?: string | null;
 };
 
 const toRecord = (r: Row): SessionRecord => ({
@@ -35,6 +40,14 @@ const toRecord = (r: Row): SessionRecord => ({
   endReason: r.end_reason,
   cliVersion: r.cli_version,
   model: r.model,
+  ...(r.resumed_from_session && r.resumed_from_checkpoint
+    ? {
+        resumedFrom: {
+          sessionId: r.resumed_from_session,
+          checkpointId: r.resumed_from_checkpoint,
+        },
+      }
+    : {}),
 });
 
 export class SessionRepository {
@@ -89,6 +102,38 @@ export class SessionRepository {
         )
         .run(sessionId, at, at, at, reason);
     });
+  }
+
+  /** Records that `sessionId` was restored from a checkpoint of an earlier session. */
+  setResumedFrom(
+    sessionId: string,
+    from: { sessionId: string; checkpointId: string },
+    at: string,
+  ): void {
+    withWriteTransaction(this.#db, () => {
+      this.#db
+        .prepare(
+          `INSERT INTO sessions (session_id, started_at, last_seen_at, resumed_from_session, resumed_from_checkpoint)
+           VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(session_id) DO UPDATE SET
+             resumed_from_session = excluded.resumed_from_session,
+             resumed_from_checkpoint = excluded.resumed_from_checkpoint`,
+        )
+        .run(sessionId, at, at, from.sessionId, from.checkpointId);
+    });
+  }
+
+  /** The session seen most recently in the project at `root`, other than `excludeSession`. */
+  getLatestInProject(root: string, excludeSession?: string): SessionRecord | null {
+    const project = matchProject('cwd', root);
+    const row = this.#db
+      .prepare(
+        `SELECT * FROM sessions WHERE ${project.sql}${excludeSession !== undefined ? ' AND session_id <> ?' : ''}
+         ORDER BY last_seen_at DESC LIMIT 1`,
+      )
+      .get(...project.params, ...(excludeSession !== undefined ? [excludeSession] : [])) as
+      Row | undefined;
+    return row ? toRecord(row) : null;
   }
 
   get(sessionId: string): SessionRecord | null {

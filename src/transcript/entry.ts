@@ -115,22 +115,33 @@ export function getContextTokens(usage: Usage): number {
   return usage.input + usage.cacheCreation + usage.cacheRead;
 }
 
-/** Text of a tool_result's content (a string or an array of text blocks). */
+/** At most 2,000 characters of a result are kept: its start, a marker, and its end. */
+const RESULT_TAIL_CHARS = 400;
+const RESULT_MARKER = '\n…\n';
+const RESULT_HEAD_CHARS = 2000 - RESULT_TAIL_CHARS - RESULT_MARKER.length;
+
+/** The start and the end of a long text: runners print their verdict last. */
+function headAndTail(text: string): string {
+  if (text.length <= 2000) return text;
+  return `${text.slice(0, RESULT_HEAD_CHARS)}${RESULT_MARKER}${text.slice(-RESULT_TAIL_CHARS)}`;
+}
+
+/** Text of a tool_result's content (a string or an array of text blocks), its start and end. */
 function readResultText(content: unknown): { text: string; chars: number } {
-  if (typeof content === 'string') return { text: content.slice(0, 2000), chars: content.length };
+  if (typeof content === 'string') return { text: headAndTail(content), chars: content.length };
   if (!Array.isArray(content)) return { text: '', chars: 0 };
-  let text = '';
+  const texts: string[] = [];
   let chars = 0;
   for (const block of content) {
     if (!isObject(block)) continue;
     if (typeof block.text === 'string') {
       chars += block.text.length;
-      if (text.length < 2000) text += (text ? '\n' : '') + block.text.slice(0, 2000);
+      texts.push(headAndTail(block.text));
     } else if (block.type === 'image') {
       chars += 6000; // images cost roughly 1.5k tokens each
     }
   }
-  return { text, chars };
+  return { text: headAndTail(texts.join('\n')), chars };
 }
 
 function readAssistant(raw: Obj, env: Envelope): AssistantEntry | OtherEntry {

@@ -16,6 +16,7 @@ import {
   type TaskItem,
   type TodoItem,
 } from '../core/session.ts';
+import { classifyCheckCommand } from '../core/check-command.ts';
 import { summarizeValue, truncate } from '../core/truncate.ts';
 import {
   getContextTokens,
@@ -95,6 +96,7 @@ function readToolMeta(name: string, input: unknown): Record<string, string> | un
   };
   if (name === 'TaskCreate') return pick('subject', 'description');
   if (name === 'TaskUpdate') return pick('taskId', 'status', 'subject', 'description');
+  if (name === 'Bash') return pick('command');
   return undefined;
 }
 
@@ -216,6 +218,7 @@ function foldAssistant(
     }
     return;
   }
+  state.lastContentLine = line;
   const usage = e.usage;
   const contextTokens = usage ? getContextTokens(usage) : 0;
   const current = state.current;
@@ -304,6 +307,48 @@ function readPromptText(text: string): string | null {
   return trimmed;
 }
 
+/** A user request: in full among the recent ones, by its opening words in the log of all. */
+function foldPrompt(state: SessionState, text: string, line: number, at: number | null): void {
+  state.promptCount++;
+  const full = { line, text: truncate(text, LIMITS.promptChars), at };
+  pushBounded(state.prompts, full, LIMITS.prompts);
+  state.firstPrompt ??= full;
+  state.requestLog.push({ line, text: truncate(text, LIMITS.requestLogChars), at });
+  // The first request says what the work is for: past the limit, the second-oldest goes.
+  if (state.requestLog.length > LIMITS.requestLog) state.requestLog.splice(1, 1);
+}
+
+/** The last result of each kind of check command (tests, type check, lint, build). */
+function foldCheck(
+  state: SessionState,
+  command: string,
+  success: boolean,
+  output: string,
+  at: number | null,
+  line: number,
+): void {
+  const kind = classifyCheckCommand(command);
+  if (kind === null) return;
+  const i = state.checks.findIndex((c) => c.kind === kind);
+  if (i >= 0) state.checks.splice(i, 1);
+  const tail = output.trimEnd();
+  pushBounded(
+    state.checks,
+    {
+      kind,
+      command: truncate(command, 200),
+      success,
+      output:
+        tail.length > LIMITS.checkOutputChars
+          ? `…${tail.slice(-(LIMITS.checkOutputChars - 1))}`
+          : tail,
+      at,
+      line,
+    },
+    LIMITS.checks,
+  );
+}
+
 function foldUser(state: SessionState, e: UserEntry, line: number): void {
   if (e.sidechain) return;
   state.userMessages++;
@@ -316,6 +361,7 @@ function foldUser(state: SessionState, e: UserEntry, line: number): void {
     }
     return;
   }
+  state.lastContentLine = line;
   state.appendedChars += e.contentChars;
   for (const result of e.toolResults) {
     foldTaskResult(state, result.toolUseId, result.text);
@@ -349,6 +395,9 @@ function foldUser(state: SessionState, e: UserEntry, line: number): void {
       },
       LIMITS.toolCalls,
     );
+    if (pending?.meta?.command !== undefined) {
+      foldCheck(state, pending.meta.command, success, result.text, e.at, line);
+    }
     if (pending && success) {
       if (tool === 'TodoWrite' && isObject(e.toolUseResult)) {
         const todos = readTodos(e.toolUseResult.newTodos);
@@ -360,14 +409,7 @@ function foldUser(state: SessionState, e: UserEntry, line: number): void {
   }
   if (e.toolResults.length === 0 && e.text !== null && !e.isMeta) {
     const prompt = readPromptText(e.text);
-    if (prompt !== null) {
-      state.promptCount++;
-      pushBounded(
-        state.prompts,
-        { line, text: truncate(prompt, LIMITS.promptChars), at: e.at },
-        LIMITS.prompts,
-      );
-    }
+    if (prompt !== null) foldPrompt(state, prompt, line, e.at);
   }
 }
 

@@ -16,6 +16,7 @@ import {
 } from '../../src/core/checkpoint-fixture.test-helper.ts';
 import { CheckpointRepository } from '../../src/store/checkpoint-repository.ts';
 import { openDatabase, type Database } from '../../src/store/database.ts';
+import { HandoffRepository } from '../../src/store/handoff-repository.ts';
 import { ResumeRepository } from '../../src/store/resume-repository.ts';
 import { SessionRepository } from '../../src/store/session-repository.ts';
 import { readCompressedTranscript } from '../../src/transcript/reader.ts';
@@ -67,6 +68,7 @@ export type TempStore = {
   checkpoints: CheckpointRepository;
   sessions: SessionRepository;
   resumes: ResumeRepository;
+  handoffs: HandoffRepository;
   /** Closes the database and deletes the temp dir. */
   dispose(): void;
 };
@@ -82,6 +84,7 @@ export function openTempStore(): TempStore {
     checkpoints: new CheckpointRepository(db),
     sessions: new SessionRepository(db),
     resumes: new ResumeRepository(db),
+    handoffs: new HandoffRepository(db),
     dispose() {
       if (db.isOpen) db.close();
       rmSync(root, { recursive: true, force: true });

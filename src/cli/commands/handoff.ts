@@ -1,31 +1,52 @@
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
 import { withStore } from '../../app/open-store.ts';
 import { planResume } from '../../app/plan-resume.ts';
-import { renderHandoff } from '../../core/handoff.ts';
-import { ensureDir, getShimHome } from '../../store/home.ts';
+import { describeScope, resolveScope } from '../../app/project-scope.ts';
+import { writeHandoff } from '../../app/write-handoff.ts';
+import { getShimHome } from '../../store/home.ts';
+import { dim } from '../format/text.ts';
 
-export async function runHandoff(options: {
+export type HandoffCommandOptions = {
   session?: string;
   out?: string;
   print?: boolean;
-}): Promise<void> {
+  all?: boolean;
+  cwd?: string;
+};
+
+export async function runHandoff(options: HandoffCommandOptions): Promise<void> {
   const home = getShimHome();
-  const plan = await withStore(home, (store) =>
-    planResume(store, findLatestCheckpoint(store.checkpoints, options.session), home, Date.now()),
-  );
-  const document = renderHandoff(plan.checkpoint, plan.detection);
-  const { checkpoint } = plan;
-  const path = join(
-    ensureDir(home, 'handoffs'),
-    `${checkpoint.sessionId}-${String(checkpoint.checkpointNumber).padStart(3, '0')}.md`,
-  );
-  writeFileSync(path, `${document}\n`, { mode: 0o600 });
-  if (options.out) writeFileSync(resolve(options.out), `${document}\n`);
-  if (options.print) process.stdout.write(`${document}\n`);
-  else
-    process.stdout.write(
-      `handoff for checkpoint #${checkpoint.checkpointNumber} of session ${checkpoint.sessionId.slice(0, 8)} written to ${path}${options.out ? ` and ${resolve(options.out)}` : ''}\n`,
+  const scope = resolveScope(options, process.cwd());
+  const now = Date.now();
+  const { checkpoint, written } = await withStore(home, async (store) => {
+    const plan = await planResume(
+      store,
+      findLatestCheckpoint(store.checkpoints, options.session, scope),
+      home,
+      now,
     );
+    return {
+      checkpoint: plan.checkpoint,
+      written: writeHandoff(store, home, {
+        checkpoint: plan.checkpoint,
+        kind: 'user',
+        detection: plan.detection,
+        now,
+      }),
+    };
+  });
+  if (options.out) writeFileSync(resolve(options.out), `${written.document}\n`);
+  if (options.print) {
+    process.stdout.write(`${written.document}\n`);
+    return;
+  }
+  const where = options.session ? `session ${options.session}` : describeScope(scope);
+  process.stdout.write(
+    `handoff for checkpoint #${checkpoint.checkpointNumber} of session ${checkpoint.sessionId.slice(0, 8)} written to ${written.path}${options.out ? ` and ${resolve(options.out)}` : ''}\n` +
+      dim(
+        `newest checkpoint of ${where}; the next Claude Code session started in ${checkpoint.source.cwd ?? 'this project'} picks it up once\n`,
+      ),
+  );
 }

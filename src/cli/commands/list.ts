@@ -1,4 +1,5 @@
 import { withStore } from '../../app/open-store.ts';
+import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { getShimHome } from '../../store/home.ts';
 import { renderTable } from '../format/table.ts';
 import { colorRisk, dim } from '../format/text.ts';
@@ -7,14 +8,18 @@ import { formatAge, formatBytes } from '../format/units.ts';
 export async function runList(options: {
   session?: string;
   cwd?: string;
+  all?: boolean;
   limit: string;
   json?: boolean;
 }): Promise<void> {
   const limit = Math.max(1, Number.parseInt(options.limit, 10) || 20);
+  // A session id is explicit: its checkpoints wherever it ran.
+  const scope = resolveScope({ ...options, all: options.all || !!options.session }, process.cwd());
+  const where = options.session ? `session ${options.session}` : describeScope(scope);
   const rows = await withStore(getShimHome(), ({ checkpoints }) =>
     checkpoints.list({
       ...(options.session ? { sessionId: options.session } : {}),
-      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(scope.kind === 'project' ? { project: scope.root } : {}),
       limit,
     }),
   );
@@ -23,7 +28,11 @@ export async function runList(options: {
     return;
   }
   if (rows.length === 0) {
-    process.stdout.write(dim('no checkpoints yet — take one with `shim checkpoint`\n'));
+    process.stdout.write(
+      dim(
+        `no checkpoints in ${where} — take one with \`shim checkpoint\`${scope.kind === 'project' ? ', or see every project with --all' : ''}\n`,
+      ),
+    );
     return;
   }
   const now = Date.now();
@@ -57,6 +66,6 @@ export async function runList(options: {
     ['left', 'left', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left', 'left'],
   );
   process.stdout.write(
-    `${table}\n${dim('context is of the raw window; `shim show <id>` for the full checkpoint')}\n`,
+    `${dim(`checkpoints of ${where}, newest first${scope.kind === 'project' && !options.session ? ' (--all: every project)' : ''}`)}\n${table}\n${dim('context is of the raw window; `shim show <id>` for the full checkpoint')}\n`,
   );
 }

@@ -1,22 +1,28 @@
 import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
 import { withStore } from '../../app/open-store.ts';
 import { planResume } from '../../app/plan-resume.ts';
+import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { getShimHome } from '../../store/home.ts';
 import { bold, dim } from '../format/text.ts';
 
-export async function runResume(options: {
+export type ResumeOptions = {
   session?: string;
   print?: boolean;
   json?: boolean;
   record?: boolean;
-}): Promise<void> {
+  all?: boolean;
+  cwd?: string;
+};
+
+export async function runResume(options: ResumeOptions): Promise<void> {
   const home = getShimHome();
+  const scope = resolveScope(options, process.cwd());
   const plan = await withStore(home, async (store) => {
     const now = Date.now();
     const planned = await planResume(
       store,
-      findLatestCheckpoint(store.checkpoints, options.session),
+      findLatestCheckpoint(store.checkpoints, options.session, scope),
       home,
       now,
     );
@@ -38,9 +44,10 @@ export async function runResume(options: {
     process.stdout.write(`${prompt}\n`);
     return;
   }
+  const where = options.session ? `session ${options.session}` : describeScope(scope);
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ checkpointId: plan.checkpoint.id, sessionId: plan.checkpoint.sessionId, detection: plan.detection, prompt }, null, 2)}\n`,
+      `${JSON.stringify({ scope: where, checkpointId: plan.checkpoint.id, sessionId: plan.checkpoint.sessionId, detection: plan.detection, prompt }, null, 2)}\n`,
     );
     return;
   }
@@ -50,6 +57,9 @@ export async function runResume(options: {
       `${bold(d.shouldResume ? 'resume recommended' : 'no resume needed')} · ${d.interruptionReason} · confidence ${Math.round(d.confidence * 100)}%`,
       `  ${d.explanation}`,
       `  checkpoint #${plan.checkpoint.checkpointNumber} (${plan.checkpoint.id.slice(0, 8)}) of session ${plan.checkpoint.sessionId.slice(0, 8)}, taken ${plan.checkpoint.createdAt}`,
+      dim(
+        `  newest checkpoint of ${where}${options.all || options.session ? '' : ' (--all: every project)'}`,
+      ),
       dim(
         `  print the prompt with \`shim resume --print${options.session ? ` --session ${options.session}` : ''}\` (${prompt.length} characters, ~${Math.ceil(prompt.length / 4)} tokens)`,
       ),

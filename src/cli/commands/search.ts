@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { withStore } from '../../app/open-store.ts';
 import { searchCheckpoints } from '../../app/search-checkpoints.ts';
 import { AppError } from '../../core/errors.ts';
@@ -5,7 +6,7 @@ import { getShimHome } from '../../store/home.ts';
 import { bold, dim } from '../format/text.ts';
 import { formatAge } from '../format/units.ts';
 
-export type SearchOptions = { all?: boolean; json?: boolean; limit: string };
+export type SearchOptions = { all?: boolean; cwd?: string; json?: boolean; limit: string };
 
 export async function runSearch(words: string[], options: SearchOptions): Promise<void> {
   const limit = Number(options.limit);
@@ -13,7 +14,7 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
     throw new AppError('USAGE', `--limit must be 1–50, got "${options.limit}"`, 'e.g. --limit 20');
   }
   const query = words.join(' ');
-  const cwd = process.cwd();
+  const cwd = resolve(process.cwd(), options.cwd ?? '.');
   const result = await withStore(getShimHome(), (store) =>
     searchCheckpoints(store, { query, scope: options.all ? 'all' : 'project', cwd, limit }),
   );
@@ -21,7 +22,7 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
-  const where = options.all ? 'in any project' : `in ${result.cwd}`;
+  const where = options.all ? 'in any project' : `in project ${result.cwd}`;
   if (result.hits.length === 0) {
     process.stdout.write(
       `no checkpoint ${where} matches "${query}"\n` +

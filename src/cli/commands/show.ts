@@ -1,13 +1,18 @@
 import { findCheckpoint } from '../../app/find-checkpoint.ts';
 import { withStore } from '../../app/open-store.ts';
 import { planResume } from '../../app/plan-resume.ts';
+import { resolveScope } from '../../app/project-scope.ts';
 import { renderHandoff } from '../../core/handoff.ts';
 import { getShimHome } from '../../store/home.ts';
 
-export async function runShow(id: string, options: { json?: boolean }): Promise<void> {
+export async function runShow(
+  id: string,
+  options: { json?: boolean; all?: boolean; cwd?: string },
+): Promise<void> {
   const home = getShimHome();
+  const scope = resolveScope(options, process.cwd());
   const result = await withStore(home, async (store) => {
-    const checkpoint = findCheckpoint(store.checkpoints, id);
+    const checkpoint = findCheckpoint(store.checkpoints, id, scope);
     return options.json
       ? { checkpoint, plan: null }
       : { checkpoint, plan: await planResume(store, checkpoint, home, Date.now()) };

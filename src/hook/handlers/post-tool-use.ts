@@ -14,9 +14,10 @@ import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
 
 export async function handlePostToolUse({ payload, env, home, now }: HookRun): Promise<HookOutput> {
-  const context = await loadHookContext(payload, env, home, now);
-  if (!context || !payload.sessionId) return {};
+  if (!payload.sessionId) return {};
   const memory = loadHookMemory(home, payload.sessionId);
+  const context = await loadHookContext(payload, env, home, now, memory);
+  if (!context) return {};
   // This event is itself a finished tool call, even before the transcript shows its result.
   const toolCalls = Math.max(context.state.toolCalls, memory.hookToolCalls + 1);
   const state = { ...context.state, toolCalls };
@@ -40,10 +41,21 @@ export async function handlePostToolUse({ payload, env, home, now }: HookRun): P
     )
   ) {
     if (checkpoint.urgent) {
-      const saved = await (
-        await loadHeavy()
-      ).checkpointNow(payload, checkpoint.trigger, checkpoint.reason, env, home, now);
-      if (saved) note = `Checkpoint #${saved.checkpoint.checkpointNumber} saved.`;
+      const heavy = await loadHeavy();
+      const saved = await heavy.checkpointNow(
+        payload,
+        checkpoint.trigger,
+        checkpoint.reason,
+        env,
+        home,
+        now,
+      );
+      if (saved) {
+        note = `Checkpoint #${saved.checkpoint.checkpointNumber} saved.`;
+        const level = decision.alert === 'L2' || decision.alert === 'L3' ? decision.alert : null;
+        if (level && (await heavy.writeLevelHandoff(home, saved.checkpoint, level, now)))
+          note += ' Handoff written.';
+      }
     } else {
       await checkpointInBackground(payload, checkpoint.trigger, checkpoint.reason, env, home);
       note = 'A checkpoint is being saved.';
@@ -56,6 +68,14 @@ export async function handlePostToolUse({ payload, env, home, now }: HookRun): P
     return {};
   return {
     userMessage: getUserAlert(decision.alert, assessment, note),
-    context: getModelGuidance(decision.alert, assessment),
+    context: isCompactionDue(assessment) ? null : getModelGuidance(decision.alert, assessment),
   };
+}
+
+/**
+ * At or past the threshold Claude Code compacts before the model's next request: a note for the
+ * model would arrive after the compaction, stale. The restore that follows says it all.
+ */
+function isCompactionDue(assessment: { percent: number; autoCompact: boolean }): boolean {
+  return assessment.autoCompact && assessment.percent >= 100;
 }

@@ -1,18 +1,23 @@
 /**
- * PreCompact: a checkpoint and a handoff document before the compaction runs. Opt-in
- * (`blockAutoCompact` in config.json): block a proactive auto-compaction once they are saved,
- * so the user can continue in a fresh session instead. Never blocks a reactive one — Claude
- * Code is then recovering from a context-limit error and blocking would fail the request.
+ * PreCompact: a checkpoint and a handoff document before the compaction runs, and — where Claude
+ * Code appends a PreCompact hook's output to the summary's instructions — instructions that make
+ * its own summary keep the user's requests, the task list, standing instructions, files and the
+ * last test result. Opt-in (`blockAutoCompact` in config.json): block a proactive
+ * auto-compaction once they are saved, so the user can continue in a fresh session instead.
+ * Never blocks a reactive one — Claude Code is then recovering from a context-limit error and
+ * blocking would fail the request.
  * @module
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { withStore } from '../../app/open-store.ts';
 import { loadSessionState } from '../../app/status.ts';
-import { renderHandoff } from '../../core/handoff.ts';
+import { writeHandoff } from '../../app/write-handoff.ts';
+import {
+  acceptsCompactInstructions,
+  renderCompactInstructions,
+} from '../../core/compact-instructions.ts';
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
 import { loadConfig } from '../../store/config.ts';
-import { ensureDir } from '../../store/home.ts';
 import { appendLog } from '../../store/log.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
@@ -24,14 +29,18 @@ export function isReactiveCompaction(state: SessionState): boolean {
   return state.lastPromptTooLongLine !== null && state.lastPromptTooLongLine > lastResponseLine;
 }
 
-function writeHandoff(home: string, checkpoint: Checkpoint): string | null {
+/** `user`: the compaction is blocked and the next session is to pick the handoff up. */
+async function saveHandoff(
+  home: string,
+  checkpoint: Checkpoint,
+  kind: 'pre_compact' | 'user',
+  now: number,
+): Promise<string | null> {
   try {
-    const path = join(
-      ensureDir(home, 'handoffs'),
-      `${checkpoint.sessionId}-${String(checkpoint.checkpointNumber).padStart(3, '0')}.md`,
+    return await withStore(
+      home,
+      (store) => writeHandoff(store, home, { checkpoint, kind, detection: null, now }).path,
     );
-    writeFileSync(path, `${renderHandoff(checkpoint, null)}\n`, { mode: 0o600 });
-    return path;
   } catch (error) {
     appendLog(home, 'error', 'PreCompact: handoff not written', { error: String(error) });
     return null;
@@ -49,19 +58,23 @@ export async function handlePreCompact({ payload, env, home, now }: HookRun): Pr
   );
   if (!saved) return {};
   const { checkpoint } = saved;
-  const handoffPath = writeHandoff(home, checkpoint);
   const config = await loadConfig(home);
-  if (
-    !config.blockAutoCompact ||
-    payload.trigger !== 'auto' ||
-    !handoffPath ||
-    !payload.transcriptPath
-  )
-    return {};
-  if (isReactiveCompaction(await loadSessionState(payload.transcriptPath, home))) return {};
+  const block =
+    config.blockAutoCompact &&
+    payload.trigger === 'auto' &&
+    payload.transcriptPath !== null &&
+    !isReactiveCompaction(await loadSessionState(payload.transcriptPath, home));
+  const handoffPath = await saveHandoff(home, checkpoint, block ? 'user' : 'pre_compact', now);
+  if (!block || !handoffPath) {
+    return {
+      compactInstructions: acceptsCompactInstructions(checkpoint.source.cliVersion)
+        ? renderCompactInstructions(checkpoint)
+        : null,
+    };
+  }
   return {
     block:
       `shim saved checkpoint #${checkpoint.checkpointNumber} and a handoff (${handoffPath}) and blocked this auto-compaction ` +
-      "(blockAutoCompact is on in shim's config). Start a new session to continue from the handoff — it resumes automatically — or run /compact.",
+      "(blockAutoCompact is on in shim's config). Start a new session in this project to continue from the handoff — it is picked up automatically — or run /compact.",
   };
 }

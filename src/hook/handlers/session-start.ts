@@ -1,54 +1,99 @@
 /**
- * SessionStart: records the session. After a compaction, injects the state captured just
- * before it; at startup, injects the resume context of this project's interrupted session.
+ * SessionStart: records the session. After a compaction, injects the session's exact state as
+ * the compaction began (framed as a compaction, with what Claude Code's summary left out); at
+ * startup, injects the user's pending handoff or this project's interrupted session, rebuilt
+ * from its transcript.
  * @module
  */
-import { withStore } from '../../app/open-store.ts';
-import { planResume } from '../../app/plan-resume.ts';
+import { withStore, type Store } from '../../app/open-store.ts';
+import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
+import { restoreAtStartup } from '../../app/startup-restore.ts';
+import type { ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import { readLastCompactSummary } from '../../transcript/compact-summary.ts';
 import { HOOK_TEXT_LIMIT, type HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
 
-export async function handleSessionStart({ payload, home, now }: HookRun): Promise<HookOutput> {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookOutput> {
+  const { payload, home, env, now } = run;
+  const sessionId = payload.sessionId!;
+  const live = await checkpointFromLiveTranscript({
+    store,
+    home,
+    env,
+    now,
+    transcriptPath: payload.transcriptPath,
+    latest: store.checkpoints.getMostRecent(sessionId),
+    trigger: 'pre_compact',
+    cwd: payload.cwd ?? process.cwd(),
+  });
+  const { checkpoint } = live;
+  const detection: ResumeDetection = {
+    shouldResume: true,
+    lastCheckpointId: checkpoint.id,
+    interruptionReason: 'compaction',
+    timeSinceInterruption: 0,
+    confidence: 1,
+    explanation:
+      'Claude Code compacted this session; its exact state is restored on top of the summary.',
+  };
+  const summary = payload.transcriptPath ? readLastCompactSummary(payload.transcriptPath) : null;
+  const prompt = renderResumePrompt(checkpoint, detection, {
+    maxChars: HOOK_TEXT_LIMIT,
+    compactSummary: summary,
+  });
+  recordRestore(store, {
+    checkpoint,
+    intoSession: sessionId,
+    detection,
+    now,
+    notes: 'SessionStart compact',
+  });
+  return {
+    context: prompt,
+    userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} after the compaction: ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
+  };
+}
+
+async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOutput> {
+  const { payload, home, env, now } = run;
+  if (!payload.cwd) return {};
+  const restore = await restoreAtStartup(store, {
+    sessionId: payload.sessionId!,
+    cwd: payload.cwd,
+    home,
+    env,
+    now,
+  });
+  if (restore === null) return {};
+  const { checkpoint, detection } = restore;
+  const prompt = renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT });
+  const what =
+    restore.kind === 'handoff'
+      ? `from your handoff of session ${checkpoint.sessionId.slice(0, 8)}`
+      : `from the interrupted session ${checkpoint.sessionId.slice(0, 8)} (${detection.interruptionReason})`;
+  return {
+    context: prompt,
+    userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} ${what}: ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
+  };
+}
+
+export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
+  const { payload, home, now } = run;
   const { sessionId, source } = payload;
   if (!sessionId) return {};
   saveHookMemory(home, sessionId, { ...loadHookMemory(home, sessionId), agentPid: findAgentPid() });
   return withStore(home, async (store) => {
-    const at = new Date(now).toISOString();
     store.sessions.touch(
       { sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd },
-      at,
+      new Date(now).toISOString(),
     );
-    const checkpoint =
-      source === 'compact'
-        ? store.checkpoints.getMostRecent(sessionId)
-        : source === 'startup' && payload.cwd
-          ? store.checkpoints.getMostRecentForCwd(payload.cwd)
-          : null;
-    if (!checkpoint) return {};
-    if (source === 'startup' && checkpoint.sessionId === sessionId) return {};
-    const plan = await planResume(store, checkpoint, home, now);
-    // After a compaction the checkpoint is always worth having; at startup only when interrupted.
-    if (source !== 'compact' && !plan.detection.shouldResume) return {};
-    const prompt = renderResumePrompt(checkpoint, plan.detection, { maxChars: HOOK_TEXT_LIMIT });
-    store.resumes.record({
-      checkpointId: checkpoint.id,
-      sessionId,
-      restoredAt: at,
-      interruptionReason: source === 'compact' ? 'compaction' : plan.detection.interruptionReason,
-      timeSinceCheckpoint: now - Date.parse(checkpoint.createdAt),
-      resumeConfidence: plan.detection.confidence,
-      notes: `SessionStart ${source}`,
-    });
-    const what =
-      source === 'compact'
-        ? 'after compaction'
-        : `from the interrupted session ${checkpoint.sessionId.slice(0, 8)} (${plan.detection.interruptionReason})`;
-    return {
-      context: prompt,
-      userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} ${what}: ${checkpoint.taskState.items.length} tasks, ${checkpoint.conversationState.userRequests.length} requests.`,
-    };
+    if (source === 'compact') return restoreAfterCompaction(store, run);
+    if (source === 'startup') return restoreIntoNewSession(store, run);
+    return {};
   });
 }

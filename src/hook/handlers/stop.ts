@@ -17,6 +17,6 @@ export async function handleStop({ payload, env, home, now }: HookRun): Promise<
   });
   const a = context.assessment;
   return {
-    userMessage: `shim: context at ${Math.round(a.percent)}% of the auto-compact threshold (${a.level}). To continue in a fresh session without losing anything: \`shim handoff\`, then start a new session (it resumes automatically).`,
+    userMessage: `shim: context at ${Math.round(a.percent)}% of the auto-compact threshold (${a.level}). To continue in a fresh session without losing anything: run \`shim handoff\`, then start a new session in this project — it picks the handoff up.`,
   };
 }

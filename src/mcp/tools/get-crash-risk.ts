@@ -78,26 +78,29 @@ function recommend(status: SessionStatus): string {
   }
 }
 
-/** When the hooks' interval policy takes the next checkpoint, from the last one they took. */
-async function getNextCheckpointIn(
+/** The session's newest stored checkpoint: when, and at how many tool calls. */
+async function getLastCheckpoint(
   deps: McpDeps,
   sessionId: string,
+): Promise<{ at: number; toolCalls: number } | null> {
+  const stored = await withStore(deps.home, (s) => s.checkpoints.getMostRecent(sessionId));
+  if (stored) return { at: Date.parse(stored.createdAt), toolCalls: stored.signals.toolCallCount };
+  // None stored yet: one the hooks started in the background may still be on its way.
+  const memory = loadHookMemory(deps.home, sessionId);
+  return memory.lastCheckpointAt !== null
+    ? { at: memory.lastCheckpointAt, toolCalls: memory.toolCallsAtCheckpoint }
+    : null;
+}
+
+/** When the hooks' interval policy takes the next checkpoint, from the last one stored. */
+function getNextCheckpointIn(
+  last: { at: number; toolCalls: number } | null,
   toolCalls: number,
   at: number,
-): Promise<{ toolCalls: number; minutes: number } | undefined> {
-  const memory = loadHookMemory(deps.home, sessionId);
-  let last: { at: number; toolCalls: number } | null =
-    memory.lastCheckpointAt !== null
-      ? { at: memory.lastCheckpointAt, toolCalls: memory.toolCallsAtCheckpoint }
-      : null;
-  if (!last) {
-    const stored = await withStore(deps.home, (s) => s.checkpoints.getMostRecent(sessionId));
-    if (stored)
-      last = { at: Date.parse(stored.createdAt), toolCalls: stored.signals.toolCallCount };
-  }
+): { toolCalls: number; minutes: number } | undefined {
   if (!last) return undefined;
   const policy = DEFAULT_CHECKPOINT_POLICY;
-  const calls = Math.max(toolCalls, memory.hookToolCalls) - last.toolCalls;
+  const calls = Math.max(0, toolCalls - last.toolCalls);
   return {
     toolCalls: Math.max(0, policy.toolCallInterval - calls),
     minutes: Math.max(0, Math.ceil((policy.timeIntervalMs - (at - last.at)) / 60_000)),
@@ -109,15 +112,22 @@ export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void
     guard(deps, name, async () => {
       const caller = await identifyCaller(deps);
       const at = now(deps);
+      const last = await getLastCheckpoint(deps, caller.sessionId);
       const status = await getSessionStatus({
         transcript: caller.transcriptPath,
         cwd: deps.cwd,
         env: deps.env,
         home: deps.home,
         now: at,
+        toolCallsAtCheckpoint: last?.toolCalls ?? null,
       });
       const recommendation = recommend(status);
-      const next = await getNextCheckpointIn(deps, caller.sessionId, status.activity.toolCalls, at);
+      const memory = loadHookMemory(deps.home, caller.sessionId);
+      const next = getNextCheckpointIn(
+        last,
+        Math.max(status.activity.toolCalls, memory.hookToolCalls),
+        at,
+      );
       const signals = status.assessment.signals;
       const text = [
         `riskLevel: ${status.assessment.risk} (session ${short(caller.sessionId)})`,

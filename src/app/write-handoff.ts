@@ -1,0 +1,54 @@
+/**
+ * Writing a handoff document under SHIM_HOME/handoffs/ and recording it, for every writer: the
+ * user (`shim handoff`: the next session in the project picks it up once), the PreCompact hook,
+ * and the levels (an automatic handoff at L2; at L3 one that keeps everything: every request,
+ * the whole task list, every decision, the full diff summary).
+ * @module
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Checkpoint } from '../core/checkpoint.ts';
+import { renderHandoff, type HandoffOptions } from '../core/handoff.ts';
+import type { ResumeDetection } from '../core/resume.ts';
+import { findProjectRoot } from '../capture/project.ts';
+import type { HandoffKind } from '../store/handoff-repository.ts';
+import { ensureDir } from '../store/home.ts';
+import type { Store } from './open-store.ts';
+
+/** L3 keeps everything the checkpoint holds: no budget cut below its own limits. */
+const MAX_PRESERVATION_CHARS = 1_000_000;
+
+/** A file name no session id can turn into a path elsewhere, unique per checkpoint. */
+export function handoffFileName(checkpoint: Checkpoint): string {
+  const session = checkpoint.sessionId.replace(/[^\w-]/g, '_').slice(0, 100) || 'session';
+  return `${session}-${String(checkpoint.checkpointNumber).padStart(3, '0')}.md`;
+}
+
+export type WrittenHandoff = { path: string; document: string };
+
+export function writeHandoff(
+  store: Store,
+  home: string,
+  request: {
+    checkpoint: Checkpoint;
+    kind: HandoffKind;
+    detection: ResumeDetection | null;
+    now: number;
+  },
+): WrittenHandoff {
+  const { checkpoint, kind } = request;
+  const options: HandoffOptions = kind === 'level_L3' ? { maxChars: MAX_PRESERVATION_CHARS } : {};
+  const document = renderHandoff(checkpoint, request.detection, options);
+  const path = join(ensureDir(home, 'handoffs'), handoffFileName(checkpoint));
+  writeFileSync(path, `${document}\n`, { mode: 0o600 });
+  const cwd = checkpoint.source.cwd;
+  store.handoffs.record({
+    checkpointId: checkpoint.id,
+    sessionId: checkpoint.sessionId,
+    project: cwd ? findProjectRoot(cwd) : null,
+    path,
+    kind,
+    createdAt: new Date(request.now).toISOString(),
+  });
+  return { path, document };
+}
