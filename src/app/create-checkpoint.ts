@@ -198,7 +198,10 @@ async function buildAndStore(
       cliVersion: state.cliVersion,
       model: state.model,
     },
-    limited.createdAt,
+    // A dead session's checkpoint must not make it look recently active: its last activity counts.
+    request.interrupted && state.lastActivityAt !== null
+      ? new Date(Math.min(state.lastActivityAt, request.now)).toISOString()
+      : limited.createdAt,
   );
   return {
     checkpoint: stored.checkpoint,

@@ -130,7 +130,13 @@ async function takeInterrupted(
   });
   return {
     checkpoint: live.checkpoint,
-    detection: { ...plan.detection, lastCheckpointId: live.checkpoint.id },
+    detection: {
+      ...plan.detection,
+      lastCheckpointId: live.checkpoint.id,
+      explanation: live.fresh
+        ? `${plan.detection.explanation} Its transcript held more than that checkpoint, so checkpoint #${live.checkpoint.checkpointNumber} was built from it.`
+        : plan.detection.explanation,
+    },
     kind: 'interrupted',
   };
 }

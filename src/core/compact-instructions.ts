@@ -29,26 +29,30 @@ const quote = (text: string, max: number) => JSON.stringify(truncate(oneLine(tex
 function render(c: Checkpoint, requestChars: number, listMax: number): string {
   const requests = c.conversationState.userRequests;
   const items = c.taskState.items;
+  let point = 0;
+  const n = () => ++point;
   const lines: string[] = [
     'Context checkpoint (shim): when you write the summary, keep these facts exactly — they are what later work depends on, and summaries tend to lose them.',
   ];
   if (requests.length > 0) {
     lines.push(
       '',
-      `1. Every one of the user's ${requests.length} requests, in order, quoted word for word (not paraphrased), the most recent marked as such:`,
+      requests.length === 1
+        ? `${n()}. The user's request, quoted word for word (not paraphrased):`
+        : `${n()}. Every one of the user's ${requests.length} requests, in order, quoted word for word (not paraphrased), the most recent marked as such:`,
     );
     requests.forEach((r, i) => {
       // The first and the newest say what the work is for and what is wanted now.
       const max = i === 0 || i === requests.length - 1 ? requestChars * 2 : requestChars;
       lines.push(
-        `   ${i + 1}. ${quote(r, max)}${i === requests.length - 1 ? ' (most recent)' : ''}`,
+        `   ${i + 1}. ${quote(r, max)}${i === requests.length - 1 && i > 0 ? ' (most recent)' : ''}`,
       );
     });
   }
   if (items.length > 0) {
     lines.push(
       '',
-      '2. The task list with each task’s exact status (completed / in progress / pending):',
+      `${n()}. The task list with each task’s exact status (completed / in progress / pending):`,
     );
     for (const item of items.slice(0, listMax * 2)) {
       const id = item.id ? `#${item.id} ` : '';
@@ -61,17 +65,17 @@ function render(c: Checkpoint, requestChars: number, listMax: number): string {
     ...(c.userPreferences.customInstructions ? ['the project instructions in CLAUDE.md'] : []),
   ].filter((s) => s.trim() !== '');
   if (standing.length > 0) {
-    lines.push('', '3. The standing instructions the user gave (keep following them):');
+    lines.push('', `${n()}. The standing instructions the user gave (keep following them):`);
     for (const s of standing.slice(0, listMax)) lines.push(`   - ${truncate(oneLine(s), 200)}`);
   }
   const files = [...new Set(c.fileState.modifiedFiles.map((f) => f.replace(/ \(new\)$/, '')))];
   if (files.length > 0) {
-    lines.push('', '4. The files changed and not yet committed:');
+    lines.push('', `${n()}. The files changed and not yet committed:`);
     lines.push(`   ${files.slice(0, listMax).join(', ')}${files.length > listMax ? ', …' : ''}`);
   }
   const checks = c.toolState.checks ?? [];
   if (checks.length > 0) {
-    lines.push('', '5. The last result of each check command:');
+    lines.push('', `${n()}. The last result of each check command:`);
     for (const k of checks)
       lines.push(`   - \`${truncate(k.command, 120)}\`: ${k.status} (${k.at})`);
   }

@@ -221,9 +221,12 @@ function buildSituation(
         .join('; ')} (see Pending operations).`,
     );
   }
-  if (reason === 'compaction' && options.compactSummary) {
-    const gaps = describeSummaryGaps(c, options.compactSummary);
-    if (gaps !== null) lines.push(gaps);
+  if (reason === 'compaction') {
+    const gaps = options.compactSummary ? describeSummaryGaps(c, options.compactSummary) : null;
+    lines.push(
+      gaps ??
+        "Summaries like Claude Code's tend to drop the user's later requests, exact task statuses and the last check results: all of them are below.",
+    );
   }
   const core = lines.length + 1;
   lines.push(

@@ -74,7 +74,7 @@ export class SessionRepository {
           `INSERT INTO sessions (session_id, transcript_path, cwd, started_at, last_seen_at, cli_version, model)
            VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT(session_id) DO UPDATE SET
-             last_seen_at = excluded.last_seen_at,
+             last_seen_at = MAX(last_seen_at, excluded.last_seen_at),
              transcript_path = COALESCE(excluded.transcript_path, transcript_path),
              cwd = COALESCE(excluded.cwd, cwd),
              cli_version = COALESCE(excluded.cli_version, cli_version),
@@ -104,6 +104,15 @@ export class SessionRepository {
     });
   }
 
+  /** The session runs again (`--continue`, `--resume`): an earlier clean end no longer holds. */
+  reopen(sessionId: string): void {
+    withWriteTransaction(this.#db, () => {
+      this.#db
+        .prepare('UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE session_id = ?')
+        .run(sessionId);
+    });
+  }
+
   /** Records that `sessionId` was restored from a checkpoint of an earlier session. */
   setResumedFrom(
     sessionId: string,
@@ -129,7 +138,7 @@ export class SessionRepository {
     const row = this.#db
       .prepare(
         `SELECT * FROM sessions WHERE ${project.sql}${excludeSession !== undefined ? ' AND session_id <> ?' : ''}
-         ORDER BY last_seen_at DESC LIMIT 1`,
+         ORDER BY last_seen_at DESC, started_at DESC LIMIT 1`,
       )
       .get(...project.params, ...(excludeSession !== undefined ? [excludeSession] : [])) as
       Row | undefined;

@@ -92,6 +92,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
       { sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd },
       new Date(now).toISOString(),
     );
+    if (source === 'resume') store.sessions.reopen(sessionId);
     if (source === 'compact') return restoreAfterCompaction(store, run);
     if (source === 'startup') return restoreIntoNewSession(store, run);
     return {};

@@ -1,0 +1,317 @@
+/**
+ * Restores under the real Claude Code CLI (pinned 2.1.330), offline against the mock Messages
+ * API: (a) kill -9 while a long command runs, right after a TaskCreate and a TaskUpdate; (b) a
+ * second kill -9 in the resumed session; (c) an auto-compaction steered and restored; (d) two
+ * projects that never see each other's work. SHIM_SKIP_E2E=1 skips them.
+ *
+ *   node scripts/build.mjs && node scripts/test.mjs test/e2e/restore
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { BIN } from '../helpers/cli.ts';
+import {
+  ALL_HOOK_EVENTS,
+  claudeInstallProblem,
+  createScratch,
+  describeRun,
+  E2E_SKIP,
+  pollUntil,
+  readJsonl,
+  runClaude,
+  shellQuote,
+  spawnClaude,
+  type Scratch,
+} from './claude.ts';
+import { startMockApi, type MockApi, type RecordedRequest, type Scenario } from './mock-api.ts';
+
+const skip = E2E_SKIP || claudeInstallProblem() || false;
+
+const FIRST_REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
+const SECOND_REQUEST = 'Also make the QUOKKA-7 export reuse the same parser.';
+const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
+/** Task tools are off in `-p` unless named (reference: claude-code-offline-e2e.md §3). */
+const TOOLS = ['--tools', 'Bash,Read,TaskCreate,TaskUpdate'];
+
+/** `.claude/settings.json` of `project` running this checkout's shim for every event. */
+function installShimHooks(project: string): void {
+  const hooks = Object.fromEntries(
+    ALL_HOOK_EVENTS.map((event) => [
+      event,
+      [
+        {
+          matcher: '*',
+          hooks: [
+            {
+              type: 'command',
+              command: `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook ${event}`,
+              timeout: 30,
+            },
+          ],
+        },
+      ],
+    ]),
+  );
+  mkdirSync(join(project, '.claude'), { recursive: true });
+  writeFileSync(
+    join(project, '.claude', 'settings.json'),
+    `${JSON.stringify({ hooks }, null, 2)}\n`,
+  );
+}
+
+/** A second git project beside the scratch one, sharing its HOME (and so SHIM_HOME). */
+function addProject(scratch: Scratch, name: string): Scratch {
+  const project = join(scratch.root, name);
+  mkdirSync(project);
+  spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: project });
+  installShimHooks(project);
+  return { ...scratch, project };
+}
+
+async function setup(
+  t: TestContext,
+  scenario: Scenario,
+): Promise<{ scratch: Scratch; mock: MockApi; shimHome: string }> {
+  const scratch = createScratch('shim-e2e-restore-');
+  const mock = await startMockApi(scenario);
+  t.after(async () => {
+    await mock.close();
+    scratch.cleanup();
+  });
+  installShimHooks(scratch.project);
+  // A command that runs long enough to be killed mid-way (the Bash tool refuses `sleep N; …`).
+  writeFileSync(join(scratch.project, 'slow.sh'), 'sleep 60\n');
+  return { scratch, mock, shimHome: join(scratch.home, '.shim') };
+}
+
+const bash = (command: string) => ({
+  content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
+});
+const taskCreate = (subject: string) => ({
+  content: [
+    {
+      type: 'tool_use' as const,
+      name: 'TaskCreate',
+      input: { subject, description: `${subject} (details)`, activeForm: subject },
+    },
+  ],
+});
+const taskUpdate = (taskId: string, status: string) => ({
+  content: [{ type: 'tool_use' as const, name: 'TaskUpdate', input: { taskId, status } }],
+});
+
+/** The text of every message and system block of a request, for assertions with context. */
+function textOf(request: RecordedRequest): string {
+  return JSON.stringify(request.body?.messages ?? []) + JSON.stringify(request.body?.system ?? '');
+}
+
+/** The first request the model got in a run (not the title or other side requests). */
+function firstModelRequest(mock: MockApi): RecordedRequest {
+  const first = mock.requests.find((r) => r.kind === 'step' || r.kind === 'final');
+  assert.ok(first, 'the run sent a request to the model');
+  return first;
+}
+
+/**
+ * Kills the CLI once its transcript shows `marker` and shim's hooks have recorded the agent's
+ * process (how a later session tells a crash from a session still running).
+ */
+async function killWhenTranscriptHas(
+  run: ReturnType<typeof spawnClaude>,
+  marker: string,
+  shimHome: string,
+): Promise<void> {
+  await pollUntil(
+    () =>
+      run.transcriptPath &&
+      existsSync(run.transcriptPath) &&
+      readJsonl(run.transcriptPath).some((e) => JSON.stringify(e).includes(marker))
+        ? true
+        : null,
+    30_000,
+  );
+  const memory = join(shimHome, 'cache', 'hooks', `${run.sessionId}.json`);
+  await pollUntil(
+    () =>
+      existsSync(memory) &&
+      (JSON.parse(readFileSync(memory, 'utf8')) as { agentPid?: number | null }).agentPid
+        ? true
+        : null,
+    15_000,
+  );
+  run.kill('SIGKILL');
+  await run.result;
+}
+
+function shim(home: string, cwd: string, args: string[]) {
+  return spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, SHIM_HOME: join(home, '.shim') },
+  });
+}
+
+function triggers(shimHome: string): string[] {
+  const db = new DatabaseSync(join(shimHome, 'shim.db'), { readOnly: true, timeout: 5000 });
+  try {
+    return (
+      db.prepare('SELECT triggered_by FROM checkpoints ORDER BY created_at').all() as Array<{
+        triggered_by: string;
+      }>
+    ).map((r) => r.triggered_by);
+  } finally {
+    db.close();
+  }
+}
+
+describe('restores under the real Claude Code CLI', { skip }, () => {
+  test('(a) kill -9 mid-command after TaskCreate + TaskUpdate, (b) a second kill -9: the third session still carries the first request and open tasks', async (t) => {
+    const { scratch, mock, shimHome } = await setup(t, {
+      steps: [taskCreate('Parse the CSV header strictly'), bash('echo parsed')],
+      final: { content: [{ type: 'text', text: 'First part done.' }] },
+    });
+    const first = await runClaude({ scratch, mock, prompt: FIRST_REQUEST, args: TOOLS });
+    assert.equal(first.exitCode, 0, describeRun(first));
+
+    // The same session takes a second request, then dies while a long command runs.
+    mock.reset({
+      steps: [
+        taskUpdate('1', 'in_progress'),
+        taskCreate('Write the QUOKKA-7 export tests'),
+        bash('sh slow.sh'),
+      ],
+      final: { content: [{ type: 'text', text: 'never reached' }] },
+    });
+    const killed = spawnClaude({
+      scratch,
+      mock,
+      prompt: SECOND_REQUEST,
+      args: [...TOOLS, '--continue'],
+    });
+    await killWhenTranscriptHas(killed, 'sh slow.sh', shimHome);
+
+    // (a) The next session's first request carries all of it.
+    mock.reset({
+      steps: [bash('echo resumed'), bash('sh slow.sh')],
+      final: { content: [{ type: 'text', text: 'never reached' }] },
+    });
+    const second = spawnClaude({ scratch, mock, prompt: 'continue', args: TOOLS });
+    await killWhenTranscriptHas(second, 'sh slow.sh', shimHome);
+    const restored = textOf(firstModelRequest(mock));
+    assert.ok(restored.includes(RESTORE_HEAD), 'the first request carries the restore');
+    for (const needle of [
+      FIRST_REQUEST,
+      SECOND_REQUEST,
+      'sh slow.sh',
+      'Parse the CSV header strictly — **in progress**',
+      'Write the QUOKKA-7 export tests',
+    ]) {
+      assert.ok(restored.includes(needle), `the restore names ${needle}`);
+    }
+    assert.match(restored, /interrupted/i, 'the command is named as interrupted');
+    assert.ok(triggers(shimHome).includes('crash_recovery'), 'built from the live transcript');
+
+    // (b) The second session died too: the third still carries the original request and tasks.
+    mock.reset({ steps: [], final: { content: [{ type: 'text', text: 'Resumed again.' }] } });
+    const third = await runClaude({ scratch, mock, prompt: 'go on', args: TOOLS });
+    assert.equal(third.exitCode, 0, describeRun(third));
+    const again = textOf(firstModelRequest(mock));
+    assert.ok(again.includes(RESTORE_HEAD), 'the third session is restored too');
+    for (const needle of [
+      FIRST_REQUEST,
+      SECOND_REQUEST,
+      'Parse the CSV header strictly',
+      'Write the QUOKKA-7 export tests',
+    ]) {
+      assert.ok(again.includes(needle), `the third session still has ${needle}`);
+    }
+  });
+
+  test('(c) auto-compaction: the summary request carries shim instructions; the restore is framed as a compaction with the last test result and no stale level note', async (t) => {
+    const { scratch, mock } = await setup(t, {
+      steps: [
+        bash('npm test'),
+        bash('echo two'),
+        {
+          ...bash('echo three'),
+          usage: { input_tokens: 1000, cache_read_input_tokens: 168_900, output_tokens: 100 },
+        },
+      ],
+      final: { content: [{ type: 'text', text: 'Finished after compaction.' }] },
+      summary: {
+        content: [
+          { type: 'text', text: '<analysis>ok</analysis>\n<summary>Ran commands.</summary>' },
+        ],
+      },
+    });
+    writeFileSync(
+      join(scratch.project, 'package.json'),
+      `${JSON.stringify({ name: 'p', scripts: { test: 'echo 12 passing' } })}\n`,
+    );
+    const run = await runClaude({
+      scratch,
+      mock,
+      prompt: FIRST_REQUEST,
+      env: { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' },
+    });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    const summary = mock.requests.find((r) => r.kind === 'summary');
+    assert.ok(summary, 'Claude Code compacted');
+    const summaryText = textOf(summary);
+    assert.ok(
+      summaryText.includes('Context checkpoint (shim)'),
+      "the compaction request carries shim's PreCompact instructions",
+    );
+    assert.ok(summaryText.includes('ZEBRA-42 importer'), 'they quote the request');
+
+    const after = mock.requests
+      .slice(summary.index + 1)
+      .find((r) => r.kind === 'step' || r.kind === 'final');
+    assert.ok(after, 'a request followed the compaction');
+    const restore = textOf(after);
+    assert.ok(restore.includes(RESTORE_HEAD), 'the first request after it carries the restore');
+    assert.ok(
+      restore.includes('Claude Code compacted this conversation'),
+      'framed as a compaction',
+    );
+    assert.ok(!/crashed|without a clean end|still running/.test(restore), 'not framed as a crash');
+    assert.match(restore, /last test run `npm test`: passing/, 'the last test result is stated');
+    assert.ok(!restore.includes('[shim] Context is at'), 'no stale level note');
+  });
+
+  test('(d) two projects: nothing of project A reaches a session in project B', async (t) => {
+    const { scratch, mock, shimHome } = await setup(t, {
+      steps: [taskCreate('Import the ZEBRA-42 rows'), bash('sh slow.sh')],
+      final: { content: [{ type: 'text', text: 'never reached' }] },
+    });
+    const killed = spawnClaude({ scratch, mock, prompt: FIRST_REQUEST, args: TOOLS });
+    await killWhenTranscriptHas(killed, 'sh slow.sh', shimHome);
+
+    const projectB = addProject(scratch, 'project-b');
+    mock.reset({ steps: [], final: { content: [{ type: 'text', text: 'Hello from B.' }] } });
+    const inB = await runClaude({ scratch: projectB, mock, prompt: 'What is in this repo?' });
+    assert.equal(inB.exitCode, 0, describeRun(inB));
+    for (const request of mock.requests) {
+      assert.ok(!textOf(request).includes('ZEBRA-42'), `request ${request.index} leaks project A`);
+      assert.ok(!textOf(request).includes(RESTORE_HEAD), 'no restore in project B');
+    }
+    const printed = shim(scratch.home, projectB.project, ['resume', '--print']);
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.ok(printed.stdout.includes('What is in this repo?'), "B's own session");
+    assert.ok(!printed.stdout.includes('ZEBRA-42'), "resume --print in B never prints A's work");
+    const empty = join(scratch.root, 'empty');
+    mkdirSync(empty);
+    const none = shim(scratch.home, empty, ['resume', '--print']);
+    assert.equal(none.status, 1);
+    assert.equal(none.stdout, '');
+    assert.match(none.stderr, /no checkpoints in project .*empty/);
+    // Project A still gets its own restore.
+    mock.reset({ steps: [], final: { content: [{ type: 'text', text: 'Back in A.' }] } });
+    const inA = await runClaude({ scratch, mock, prompt: 'continue', args: TOOLS });
+    assert.equal(inA.exitCode, 0, describeRun(inA));
+    assert.ok(textOf(firstModelRequest(mock)).includes('ZEBRA-42'), 'A is restored in A');
+  });
+});
