@@ -6,7 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { withStore } from '../src/app/open-store.ts';
-import { compareWithCompactionSummaries } from '../src/app/fidelity.ts';
+import {
+  FIDELITY_PARTS,
+  formatShare,
+  measureRestoreFidelity,
+  summarizeFidelity,
+  type FidelityPoint,
+} from '../src/app/fidelity.ts';
+import { HOOK_RESTORE_CHARS } from '../src/core/resume-prompt.ts';
 import { planResume } from '../src/app/plan-resume.ts';
 import { assessSession } from '../src/core/assess.ts';
 import { buildCheckpoint } from '../src/core/build-checkpoint.ts';
@@ -16,7 +23,13 @@ import { CheckpointRepository } from '../src/store/checkpoint-repository.ts';
 import { openDatabase, withWriteTransaction } from '../src/store/database.ts';
 import type { SessionState } from '../src/core/session.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
-import { fixturePath, listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
+import {
+  fixturePath,
+  listFixtures,
+  listTrainingFixtures,
+  makeTempDir,
+  TRAINING_DIR,
+} from '../test/helpers/fixtures.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -190,23 +203,47 @@ export async function runCheckpointBench(
   results.resumeDetectionMs = median(detect);
   results.storeFile = join(home, 'shim.db');
 
-  // Fidelity: what survives a compaction in shim's resume prompt vs Claude Code's own summary.
-  let shimFound = 0;
-  let claudeFound = 0;
-  let items = 0;
-  let compactions = 0;
-  for (const name of listFixtures()) {
-    for (const c of compareWithCompactionSummaries(fixturePath(name))) {
-      compactions++;
-      shimFound += c.shim.found;
-      claudeFound += c.claude.found;
-      items += c.shim.total;
+  // Fidelity: what shim's restore carries at every auto compaction and at mid-session cuts of the
+  // real sessions (curated + training), beside Claude Code's own summary of the same compaction.
+  const points: Array<FidelityPoint & { source: string }> = [];
+  const paths = [
+    ...listFixtures().map((n) => fixturePath(n)),
+    ...listTrainingFixtures().map((n) => join(TRAINING_DIR, `${n}.gz`)),
+  ];
+  for (const path of paths) {
+    for (const p of await measureRestoreFidelity(path, { maxChars: HOOK_RESTORE_CHARS })) {
+      points.push({ ...p, source: path });
     }
   }
+  const fidelity = summarizeFidelity(points);
+  const compactions = points.filter((p) => p.kind === 'compaction');
   report(
-    `requests/files/open tasks carried (${compactions} compactions)`,
-    `${shimFound}/${items}`,
-    `Claude Code's compaction summary: ${claudeFound}/${items}`,
+    `restore fidelity: ${paths.length} real sessions, ${compactions.length} auto compactions + ${points.length - compactions.length} mid-session cuts`,
+    `median ${fidelity.medianChars} chars`,
+    `max ${fidelity.maxChars} chars (hook limit ${HOOK_RESTORE_CHARS}); target: median ≤ 12,000`,
   );
-  results.fidelity = { shimFound, claudeFound, items, compactions };
+  for (const part of FIDELITY_PARTS) {
+    report(
+      `  ${part}`,
+      formatShare(fidelity.shim[part]),
+      `at compactions: shim ${formatShare(fidelity.shimAtClaude[part])} vs Claude Code's summary ${formatShare(fidelity.claude[part])}`,
+    );
+  }
+  for (const n of [1, 2]) {
+    const at = summarizeFidelity(compactions.filter((p) => p.compaction === n));
+    report(
+      `  compaction #${n} (${at.points}): all requests`,
+      formatShare(at.shim.requests),
+      `first request ${formatShare(at.shim.firstRequest)}; Claude Code: all ${formatShare(at.claude.requests)}, first ${formatShare(at.claude.firstRequest)}`,
+    );
+  }
+  results.fidelity = {
+    points: points.length,
+    compactions: compactions.length,
+    medianChars: fidelity.medianChars,
+    maxChars: fidelity.maxChars,
+    shim: fidelity.shim,
+    shimAtCompactions: fidelity.shimAtClaude,
+    claude: fidelity.claude,
+  };
 }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { assistantLine, toolUseBlock } from './helpers/transcript-builders.ts';
 
 const ESC = '\u001b[';
 const FIXTURE = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
@@ -390,5 +391,76 @@ describe('PreCompact blocking (opt-in)', () => {
     };
     appendFileSync(s.transcript, `${JSON.stringify(tooLong)}\n`);
     assert.equal(hook(s, 'PreCompact', { trigger: 'auto' }), null);
+  });
+});
+
+describe('restore-related hook behaviour', () => {
+  const bigResponse = (id: string, tokens: number) =>
+    JSON.stringify({
+      ...assistantLine({
+        id,
+        usage: { input: 10, cacheRead: tokens, output: 20 },
+        content: [toolUseBlock(`${id}_t`, 'Bash', { command: 'echo more' })],
+      }),
+      sessionId: SESSION,
+      cwd: CWD,
+      version: '2.1.39',
+    });
+
+  test('at L3 a handoff with maximum preservation is written beside the urgent checkpoint', () => {
+    const s = setup(31);
+    hook(s, 'PostToolUse', { tool_name: 'Read' });
+    grow(s, 31, 264);
+    const critical = hook(s, 'PostToolUse', { tool_name: 'Bash' });
+    assert.match(critical?.systemMessage ?? '', /Checkpoint #\d+ saved\. Handoff written\./);
+    const handoffs = readdirSync(join(s.home, 'handoffs'));
+    assert.equal(handoffs.length, 1);
+    const doc = readFileSync(join(s.home, 'handoffs', handoffs[0]!), 'utf8');
+    assert.match(doc, /## Context to reload/);
+    assert.doesNotMatch(doc, /cut to fit/);
+  });
+
+  test('past the threshold the model gets no level note: the compaction comes first', () => {
+    const s = setup(31);
+    appendFileSync(s.transcript, `${bigResponse('msg_over', 170_000)}\n`);
+    const over = hook(s, 'PostToolUse', { tool_name: 'Bash' });
+    assert.match(over?.systemMessage ?? '', /\(L3\)/);
+    assert.equal(over?.hookSpecificOutput, undefined, 'no stale note for the model');
+  });
+
+  test('PreCompact prints instructions for the summary where Claude Code takes them (2.1.241+)', () => {
+    const home = makeTempDir('shim-hooks-');
+    const transcript = join(home, 'session.jsonl');
+    writeFileSync(
+      transcript,
+      `${LINES.slice(0, 200)
+        .map((l) => l.replace(/"version":"2\.1\.39"/g, '"version":"2.1.330"'))
+        .join('\n')}\n`,
+    );
+    const r = spawnSync(process.execPath, [BIN, 'hook', 'PreCompact'], {
+      input: JSON.stringify({
+        session_id: SESSION,
+        transcript_path: transcript,
+        cwd: CWD,
+        hook_event_name: 'PreCompact',
+        trigger: 'auto',
+      }),
+      encoding: 'utf8',
+      env: { ...process.env, SHIM_HOME: home },
+    });
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /^Context checkpoint \(shim\)/);
+    assert.match(r.stdout, /Implement the following plan/);
+    assert.match(r.stdout, /\[in_progress\]|\[pending\]|\[completed\]/);
+    assert.ok(r.stdout.length <= 10_000);
+  });
+
+  test('the Stop hint tells the truth: a handoff is picked up by the next session here', () => {
+    const s = setup(200);
+    const stop = hook(s, 'Stop', { stop_hook_active: false });
+    assert.match(
+      stop?.systemMessage ?? '',
+      /run `shim handoff`, then start a new session in this project — it picks the handoff up/,
+    );
   });
 });

@@ -1,111 +1,276 @@
 /**
- * Restore fidelity against Claude Code's own compaction summary: for a compaction in a real
- * transcript, which of the user's requests, the files the agent changed and the open tasks does
- * each text carry into the next session?
+ * Restore fidelity: what shim's restore carries into the next session, measured on a real
+ * transcript at every auto compaction (beside Claude Code's own summary of that compaction) and
+ * at cut points mid-session (where a crash would have stopped it). Five parts are scored — the
+ * session's first request, its newest request, every request, the recently changed files and
+ * the open tasks — each as found / total in the text that would be injected.
+ *
+ * An item counts as carried when its opening words (the first 60 characters, whitespace folded)
+ * appear in the text; a file, by its base name (summaries shorten paths). Requests shorter than
+ * 20 characters ("yes", "continue") are not scored: they would be "found" anywhere.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { assessSession } from '../core/assess.ts';
 import { buildCheckpoint } from '../core/build-checkpoint.ts';
-import { applyCheckpointLimits } from '../core/checkpoint.ts';
+import { applyCheckpointLimits, type Checkpoint } from '../core/checkpoint.ts';
+import { isOpenTaskStatus, type ResumeDetection } from '../core/resume.ts';
 import { renderResumePrompt } from '../core/resume-prompt.ts';
-import { readTranscript } from '../transcript/reader.ts';
+import type { SessionState } from '../core/session.ts';
+import {
+  readCompressedTranscript,
+  readTranscript,
+  type ReadOptions,
+} from '../transcript/reader.ts';
+import { isCompressed } from './replay.ts';
 
-export type FidelityItems = { requests: string[]; files: string[]; openTasks: string[] };
+export const FIDELITY_PARTS = [
+  'firstRequest',
+  'lastRequest',
+  'requests',
+  'files',
+  'openTasks',
+] as const;
+export type FidelityPart = (typeof FIDELITY_PARTS)[number];
+
 export type FidelityScore = { found: number; total: number; missing: string[] };
-export type FidelityComparison = {
-  compactionLine: number;
-  items: FidelityItems;
-  shim: FidelityScore;
-  claude: FidelityScore;
+export type PartScores = Record<FidelityPart, FidelityScore>;
+
+export type FidelityPoint = {
+  /** `compaction`: just before an auto compaction; `cut`: a mid-session stop. */
+  kind: 'compaction' | 'cut';
+  /** The transcript line the state reflects. */
+  line: number;
+  /** 1-based number of the compaction in the session (compaction points only). */
+  compaction: number | null;
+  shim: PartScores;
+  /** Claude Code's own summary of this compaction (compaction points with a summary only). */
+  claude: PartScores | null;
   shimChars: number;
-  claudeChars: number;
+  claudeChars: number | null;
 };
 
-/** A request counts as carried when its first 60 characters (whitespace folded) appear. */
-const keyOf = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 60);
-const fold = (text: string) => text.replace(/\s+/g, ' ');
+export type FidelityOptions = {
+  /** Characters the restore may use: the hook output limit by default, as it is injected. */
+  maxChars: number;
+  /** Fractions of the transcript's lines where a crash is simulated. */
+  cuts?: readonly number[];
+  /** Recently changed files scored: the newest N. */
+  recentFiles?: number;
+};
 
-function score(text: string, items: FidelityItems): FidelityScore {
-  const haystack = fold(text);
-  const missing: string[] = [];
-  let found = 0;
-  const all = [
-    ...items.requests.map((r) => ({ label: `request: ${keyOf(r)}`, needle: keyOf(r) })),
-    // Files by base name: summaries often shorten paths.
-    ...items.files.map((f) => ({ label: `file: ${f}`, needle: f.split('/').pop()! })),
-    ...items.openTasks.map((t) => ({ label: `task: ${t}`, needle: keyOf(t) })),
-  ];
-  for (const item of all) {
-    if (haystack.includes(item.needle)) found++;
-    else missing.push(item.label);
-  }
-  return { found, total: all.length, missing };
+const MIN_REQUEST_CHARS = 20;
+const fold = (text: string) => text.replace(/\s+/g, ' ').trim();
+const keyOf = (text: string) => fold(text).slice(0, 60);
+
+type Items = Record<FidelityPart, Array<{ label: string; needle: string }>>;
+
+function itemsAt(state: SessionState, recentFiles: number): Items {
+  const requests = state.requestLog
+    .map((r) => keyOf(r.text))
+    .filter((k) => k.length >= MIN_REQUEST_CHARS)
+    .map((k) => ({ label: `request: ${k}`, needle: k }));
+  const tasks = (
+    state.tasks.length > 0
+      ? state.tasks.map((t) => ({ content: t.subject || t.description || '', status: t.status }))
+      : state.todos
+  )
+    .filter((t) => isOpenTaskStatus(t.status) && keyOf(t.content) !== '')
+    .map((t) => ({ label: `task: ${keyOf(t.content)}`, needle: keyOf(t.content) }));
+  const files = state.filesChanged
+    .slice(-recentFiles)
+    .map((f) => ({ label: `file: ${f}`, needle: f.split('/').pop() ?? f }));
+  return {
+    firstRequest: requests.slice(0, 1),
+    lastRequest: requests.slice(-1),
+    requests,
+    files,
+    openTasks: tasks,
+  };
 }
 
-/** Compares, at every compaction of `path`, shim's resume prompt with Claude Code's summary. */
-export function compareWithCompactionSummaries(path: string): FidelityComparison[] {
-  const lines = readFileSync(path, 'utf8').split('\n');
-  const summaries = new Map<number, string>();
-  lines.forEach((line, index) => {
-    if (!line.includes('"isCompactSummary":true')) return;
-    const entry = JSON.parse(line) as { message?: { content?: unknown } };
-    const content = entry.message?.content;
-    const text =
-      typeof content === 'string'
-        ? content
-        : Array.isArray(content)
-          ? content.map((b: { text?: string }) => b.text ?? '').join('\n')
-          : '';
-    summaries.set(index + 1, text);
-  });
-  const comparisons: FidelityComparison[] = [];
-  const final = readTranscript(path, null).cursor.state;
-  for (const compaction of final.compactions) {
-    const summaryLine = [...summaries.keys()].find((l) => l > compaction.line);
-    if (summaryLine === undefined) continue;
-    const state = readTranscript(path, null, { untilLine: compaction.line - 1 }).cursor.state;
-    const assessment = assessSession(state, {
-      env: {},
-      history: [],
-      now: state.lastActivityAt ?? 0,
-    });
-    const checkpoint = {
-      ...applyCheckpointLimits(
-        buildCheckpoint({
-          id: 'fidelity',
-          sessionId: state.sessionId ?? 'fidelity',
-          createdAt: new Date(state.lastActivityAt ?? 0).toISOString(),
-          trigger: 'pre_compact',
-          reason: null,
-          state,
-          assessment,
-          git: null,
-          transcriptPath: path,
-        }),
-      ),
-      checkpointNumber: 1,
+function score(text: string, items: Items): PartScores {
+  const haystack = fold(text);
+  const scores = {} as PartScores;
+  for (const part of FIDELITY_PARTS) {
+    const missing = items[part].filter((i) => !haystack.includes(i.needle)).map((i) => i.label);
+    scores[part] = {
+      found: items[part].length - missing.length,
+      total: items[part].length,
+      missing,
     };
-    const prompt = renderResumePrompt(checkpoint, null);
-    const items: FidelityItems = {
-      requests: state.prompts.map((p) => p.text).filter((t) => keyOf(t).length >= 20),
-      files: [...state.filesChanged],
-      openTasks: (state.tasks.length
-        ? state.tasks.map((t) => ({ c: t.subject, s: t.status }))
-        : state.todos.map((t) => ({ c: t.content, s: t.status }))
-      )
-        .filter((t) => t.s !== 'completed' && t.s !== 'deleted')
-        .map((t) => t.c),
-    };
-    const summary = summaries.get(summaryLine)!;
-    comparisons.push({
-      compactionLine: compaction.line,
-      items,
-      shim: score(prompt, items),
-      claude: score(summary, items),
-      shimChars: prompt.length,
-      claudeChars: summary.length,
-    });
   }
-  return comparisons;
+  return scores;
+}
+
+function checkpointAt(state: SessionState, path: string, interrupted: boolean): Checkpoint {
+  const now = state.lastActivityAt ?? 0;
+  const assessment = assessSession(state, { env: {}, history: [], now });
+  return {
+    ...applyCheckpointLimits(
+      buildCheckpoint({
+        id: 'fidelity',
+        sessionId: state.sessionId ?? 'fidelity',
+        createdAt: new Date(now).toISOString(),
+        trigger: interrupted ? 'crash_recovery' : 'pre_compact',
+        reason: null,
+        state,
+        assessment,
+        git: null,
+        transcriptPath: path,
+        interrupted,
+      }),
+    ),
+    checkpointNumber: 1,
+  };
+}
+
+function detection(reason: 'compaction' | 'crash'): ResumeDetection {
+  return {
+    shouldResume: true,
+    lastCheckpointId: 'fidelity',
+    interruptionReason: reason,
+    timeSinceInterruption: 0,
+    confidence: 1,
+    explanation: reason === 'compaction' ? 'Claude Code compacted the session.' : 'It died.',
+  };
+}
+
+function readAll(path: string, options: ReadOptions): Promise<SessionState> | SessionState {
+  return isCompressed(path)
+    ? readCompressedTranscript(path, options)
+    : readTranscript(path, null, options).cursor.state;
+}
+
+/** Scores the restore at every auto compaction of `path` and at the cut points. */
+export async function measureRestoreFidelity(
+  path: string,
+  options: FidelityOptions,
+): Promise<FidelityPoint[]> {
+  const recentFiles = options.recentFiles ?? 10;
+  // A first pass finds where the auto compactions are, and how long the session is.
+  const final = await readAll(path, {});
+  const boundaries = new Set(
+    final.compactions.filter((c) => c.trigger === 'auto').map((c) => c.line),
+  );
+  const cuts = new Set(
+    (options.cuts ?? [0.25, 0.5, 0.75]).map((f) => Math.max(1, Math.round(final.parse.lines * f))),
+  );
+  const points: FidelityPoint[] = [];
+  let before: SessionState | null = null;
+  let awaiting: { point: FidelityPoint; state: SessionState } | null = null;
+  let compactions = 0;
+  const restore = (state: SessionState, kind: 'compaction' | 'cut') =>
+    renderResumePrompt(
+      checkpointAt(state, path, kind === 'cut'),
+      detection(kind === 'cut' ? 'crash' : 'compaction'),
+      { maxChars: options.maxChars },
+    );
+  await readAll(path, {
+    onEntry: (entry, line, state) => {
+      // The state as the compaction began: the entry just before its boundary.
+      if (boundaries.has(line + 1)) before = structuredClone(state);
+      if (entry.kind === 'compact' && boundaries.has(line)) {
+        compactions++;
+        const at = before ?? structuredClone(state);
+        const prompt = restore(at, 'compaction');
+        const point: FidelityPoint = {
+          kind: 'compaction',
+          line: line - 1,
+          compaction: compactions,
+          shim: score(prompt, itemsAt(at, recentFiles)),
+          claude: null,
+          shimChars: prompt.length,
+          claudeChars: null,
+        };
+        points.push(point);
+        awaiting = { point, state: at };
+        before = null;
+      } else if (entry.kind === 'user' && entry.isCompactSummary && awaiting !== null) {
+        const text = entry.text ?? '';
+        awaiting.point.claude = score(text, itemsAt(awaiting.state, recentFiles));
+        awaiting.point.claudeChars = text.length;
+        awaiting = null;
+      }
+      if (cuts.has(line) && state.promptCount > 0) {
+        const snapshot = structuredClone(state);
+        const prompt = restore(snapshot, 'cut');
+        points.push({
+          kind: 'cut',
+          line,
+          compaction: null,
+          shim: score(prompt, itemsAt(snapshot, recentFiles)),
+          claude: null,
+          shimChars: prompt.length,
+          claudeChars: null,
+        });
+      }
+    },
+  });
+  return points;
+}
+
+export type FidelityTotals = Record<FidelityPart, { found: number; total: number }>;
+
+export type FidelitySummary = {
+  points: number;
+  shim: FidelityTotals;
+  /** Claude Code's summaries, at the compaction points that have one. */
+  claude: FidelityTotals;
+  /** The same compaction points scored for shim, for a side-by-side comparison. */
+  shimAtClaude: FidelityTotals;
+  medianChars: number;
+  maxChars: number;
+  /** Every item shim missed, with where. */
+  missing: string[];
+};
+
+function emptyTotals(): FidelityTotals {
+  return Object.fromEntries(
+    FIDELITY_PARTS.map((p) => [p, { found: 0, total: 0 }]),
+  ) as FidelityTotals;
+}
+
+function add(totals: FidelityTotals, scores: PartScores): void {
+  for (const part of FIDELITY_PARTS) {
+    totals[part].found += scores[part].found;
+    totals[part].total += scores[part].total;
+  }
+}
+
+/** Totals over points (from any number of transcripts), labelled for the misses. */
+export function summarizeFidelity(
+  points: ReadonlyArray<FidelityPoint & { source?: string }>,
+): FidelitySummary {
+  const shim = emptyTotals();
+  const claude = emptyTotals();
+  const shimAtClaude = emptyTotals();
+  const missing: string[] = [];
+  for (const p of points) {
+    add(shim, p.shim);
+    if (p.claude) {
+      add(claude, p.claude);
+      add(shimAtClaude, p.shim);
+    }
+    for (const part of FIDELITY_PARTS) {
+      for (const m of p.shim[part].missing) {
+        missing.push(`${p.source ?? ''}:${p.line} (${p.kind}) ${part} ${m}`);
+      }
+    }
+  }
+  const chars = points.map((p) => p.shimChars).sort((a, b) => a - b);
+  return {
+    points: points.length,
+    shim,
+    claude,
+    shimAtClaude,
+    medianChars: chars.length ? chars[Math.floor((chars.length - 1) / 2)]! : 0,
+    maxChars: chars.length ? chars[chars.length - 1]! : 0,
+    missing: [...new Set(missing)],
+  };
+}
+
+/** "99.2% (1234/1244)" */
+export function formatShare(t: { found: number; total: number }): string {
+  const pct = t.total === 0 ? 100 : (t.found / t.total) * 100;
+  return `${pct.toFixed(1)}% (${t.found}/${t.total})`;
 }

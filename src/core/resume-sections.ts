@@ -421,29 +421,49 @@ function filePath(path: string): string {
   return path.endsWith(' (new)') ? `${code(path.slice(0, -6))} (new)` : code(path);
 }
 
+/** A path as short as it can be said: relative to the repository or the working directory. */
+function shortPath(path: string, bases: ReadonlyArray<string | null>): string {
+  for (const base of bases) {
+    if (base !== null && path.startsWith(`${base}/`)) return path.slice(base.length + 1);
+  }
+  return path;
+}
+
 function buildFiles(c: Checkpoint): Section | undefined {
   const f = c.fileState;
-  const modified = uniq(f.modifiedFiles);
-  const staged = uniq(f.stagedFiles);
+  const bases = [f.repoRoot, c.source.cwd];
+  const short = (paths: readonly string[]) => uniq(paths.map((p) => shortPath(p, bases)));
+  const modified = short(f.modifiedFiles);
+  const staged = short(f.stagedFiles);
   const inPlay = new Set([...modified, ...staged]);
-  const active = uniq(f.activeFiles).filter((p) => !inPlay.has(p));
+  const active = short(f.activeFiles).filter((p) => !inPlay.has(p));
   if (modified.length + staged.length + active.length === 0) return undefined;
   // The snapshot section already names the branch and HEAD when there is one.
   const showGit = f.snapshot === null;
+  const where = f.repoRoot ?? c.source.cwd;
   const repo =
-    f.repoRoot !== null
-      ? `Repository ${code(f.repoRoot)}${showGit && f.branch !== null ? `, branch ${code(f.branch)}` : ''}${
+    where !== null
+      ? `${f.repoRoot !== null ? 'Repository' : 'Working directory'} ${code(where)}${showGit && f.branch !== null ? `, branch ${code(f.branch)}` : ''}${
           showGit && f.head !== null ? `, HEAD ${code(shortSha(f.head) ?? '')}` : ''
-        }.`
+        }; paths below are relative to it.`
       : null;
   const list = (title: string, paths: string[], max: number) =>
     paths.length === 0
       ? null
       : `${title} (${paths.length}):\n${bullets(first(paths.map(filePath), max))}`;
+  // Without git the list is the files the agent changed, oldest first: the newest matter most.
+  const newest = (max: number) =>
+    modified.length > max
+      ? `Most recently changed: ${modified
+          .slice(-max)
+          .map((p) => code(p.replace(/ \(new\)$/, '')))
+          .join(', ')}.`
+      : null;
   const render = (max: number, withActive: boolean) =>
     [
       repo,
       list('Modified, not committed', modified, max),
+      newest(max),
       list('Staged', staged, max),
       withActive ? list('Also in play (read or edited recently)', active, max) : null,
     ]
@@ -456,6 +476,8 @@ function buildFiles(c: Checkpoint): Section | undefined {
     [
       repo,
       `${modified.length} modified, ${staged.length} staged, ${active.length} other files in play (lists cut for size).`,
+      newest(10) ??
+        `Modified: ${modified.map((p) => code(p.replace(/ \(new\)$/, ''))).join(', ')}.`,
     ]
       .filter((x) => x !== null)
       .join('\n'),

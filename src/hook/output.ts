@@ -3,8 +3,9 @@
  * 10,000 characters; longer text is cut here, where the cut can say so.
  * @module
  */
+import { HOOK_TEXT_LIMIT } from '../core/hook-limits.ts';
 
-export const HOOK_TEXT_LIMIT = 9500;
+export { HOOK_TEXT_LIMIT };
 
 export type HookOutput = {
   /** Added to the model's context (hookSpecificOutput.additionalContext). */

@@ -188,3 +188,59 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** The user entry Claude Code writes after a compact boundary, holding its summary. */
+export function compactSummaryLine(summary: string, options: EnvelopeOptions = {}): RawEntry {
+  return {
+    ...envelope(options),
+    type: 'user',
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    message: {
+      role: 'user',
+      content: `This session is being continued from a previous conversation that ran out of context. Summary:\n${summary}`,
+    },
+  };
+}
+
+/**
+ * A long session: `requests` user requests, each answered by a Bash call and its result, with an
+ * auto compaction after every `compactEvery` requests (Claude Code's summary keeps only the
+ * newest request, as the real ones often do). Requests are long and distinct.
+ */
+export function buildLongSession(options: {
+  requests: number;
+  compactEvery: number;
+  requestText?: (i: number) => string;
+}): RawEntry[] {
+  const text =
+    options.requestText ??
+    ((i: number) =>
+      `Request ${i + 1}: please change module-${i + 1} so that it validates its input and reports errors with line numbers; ${'keep the public API unchanged and document the change. '.repeat(6)}`);
+  const entries: RawEntry[] = [];
+  let context = 20_000;
+  for (let i = 0; i < options.requests; i++) {
+    const at = new Date(Date.parse('2026-03-01T10:00:00.000Z') + i * 60_000).toISOString();
+    entries.push(userPromptLine(text(i), { timestamp: at }));
+    context += 9_000;
+    entries.push(
+      assistantLine({
+        id: `msg_long_${i}`,
+        timestamp: at,
+        usage: { input: 10, cacheRead: context, output: 50 },
+        content: [toolUseBlock(`toolu_long_${i}`, 'Bash', { command: `echo step ${i + 1}` })],
+      }),
+    );
+    entries.push(
+      toolResultLine({ toolUseId: `toolu_long_${i}`, content: `step ${i + 1}`, timestamp: at }),
+    );
+    if ((i + 1) % options.compactEvery === 0 && i + 1 < options.requests) {
+      entries.push(compactBoundaryLine({ trigger: 'auto', preTokens: context, timestamp: at }));
+      entries.push(
+        compactSummaryLine(`The user last asked: ${text(i).slice(0, 80)}`, { timestamp: at }),
+      );
+      context = 30_000;
+    }
+  }
+  return entries;
+}

@@ -2,6 +2,7 @@
  * `shim_check_resume` (seed 000 §4.3): was an earlier session of this project interrupted with
  * work left, and if so, the prompt that carries it on.
  */
+import { findProjectRoot } from '../../capture/project.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -107,10 +108,10 @@ async function tryIdentifyCaller(deps: McpDeps): Promise<Caller | null> {
   }
 }
 
-/** The newest checkpoint taken in `cwd` by a session other than the caller's. */
+/** The newest checkpoint taken in the project of `cwd` by a session other than the caller's. */
 function findPreviousCheckpoint(store: Store, cwd: string, caller: Caller | null) {
   const summary = store.checkpoints
-    .list({ cwd, limit: LOOK_BACK })
+    .list({ project: findProjectRoot(cwd), limit: LOOK_BACK })
     .find((c) => c.sessionId !== caller?.sessionId);
   return summary ? store.checkpoints.getById(summary.id) : null;
 }

@@ -1,4 +1,5 @@
 /** `shim_list_checkpoints`: the checkpoints of this project (or all), newest first, one line each. */
+import { findProjectRoot } from '../../capture/project.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -61,7 +62,7 @@ export function registerListCheckpointsTool(server: McpServer, deps: McpDeps): v
       const cwd = resolve(deps.cwd);
       const rows = await withStore(deps.home, ({ checkpoints }) =>
         checkpoints.list({
-          ...(scope === 'project' ? { cwd } : {}),
+          ...(scope === 'project' ? { project: findProjectRoot(cwd) } : {}),
           ...(sessionId ? { sessionId } : {}),
           limit,
         }),
