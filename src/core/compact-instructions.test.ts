@@ -22,7 +22,12 @@ describe("instructions for Claude Code's own summary", () => {
       toolState: {
         ...makeTypicalCheckpoint().toolState,
         checks: [
-          { kind: 'test' as const, command: 'npm test', status: 'passing' as const, at: '2026-02-12T04:00:00.000Z' },
+          {
+            kind: 'test' as const,
+            command: 'npm test',
+            status: 'passing' as const,
+            at: '2026-02-12T04:00:00.000Z',
+          },
         ],
       },
     };
@@ -30,7 +35,8 @@ describe("instructions for Claude Code's own summary", () => {
     for (const r of c.conversationState.userRequests) {
       assert.ok(text.includes(JSON.stringify(r.replace(/\s+/g, ' '))), r);
     }
-    for (const i of c.taskState.items) assert.ok(text.includes(`[${i.status}] #${i.id} ${i.content}`));
+    for (const i of c.taskState.items)
+      assert.ok(text.includes(`[${i.status}] #${i.id} ${i.content}`));
     assert.match(text, /the project instructions in CLAUDE\.md/);
     assert.match(text, /`npm test`: passing/);
     assert.match(text, /^1\. Every one of the user's 3 requests/m);

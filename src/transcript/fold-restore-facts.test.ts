@@ -38,7 +38,11 @@ describe('requests across compactions', () => {
 
   it('past the limit drops the second-oldest, never the first', () => {
     const state = foldAll(
-      buildLongSession({ requests: LIMITS.requestLog + 5, compactEvery: 1000, requestText: (i) => `ask ${i}` }),
+      buildLongSession({
+        requests: LIMITS.requestLog + 5,
+        compactEvery: 1000,
+        requestText: (i) => `ask ${i}`,
+      }),
     );
     assert.equal(state.requestLog.length, LIMITS.requestLog);
     assert.equal(state.requestLog[0]?.text, 'ask 0');
