@@ -12,7 +12,9 @@
  * @module
  */
 import type * as SecretlintCore from '@secretlint/core';
+import { isBenignAssignedValue, scanGitleaks } from './gitleaks-scan.ts';
 import {
+  GENERIC,
   SPECIFIC,
   applyFindings,
   dropRedacted,
@@ -137,12 +139,71 @@ function toFinding(text: string, message: SecretlintMessage, shift: number): Raw
 // ---------------------------------------------------------------------------------------------
 // Public API
 
-/** Both layers over `text`, merged. */
+/**
+ * gitleaks' formats decide where they know a format: a match one of its provider rules turns
+ * down (a documented example key, a placeholder, too little entropy) silences the other layers
+ * on that text too, and a value assigned to a secret-like key is let through when gitleaks'
+ * generic rule calls it benign (a word, an identifier, a version).
+ */
+function withGitleaks(text: string, others: RawFinding[]): RawFinding[] {
+  const rejected: RawFinding[] = [];
+  const found = scanGitleaks(text, rejected);
+  const benign = rejected.filter((r) => r.priority > GENERIC);
+  const kept = others.filter((f) => {
+    if (benign.some((r) => r.start < f.end && f.start < r.end)) return false;
+    if (looksMadeUp(text.slice(f.start, f.end))) return false;
+    if (f.rule !== 'secret-assignment') return true;
+    const value = text.slice(f.start, f.end);
+    const lineStart = text.lastIndexOf('\n', f.start) + 1;
+    const lineEnd = text.indexOf('\n', f.end);
+    const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+    return !isBenignAssignedValue(value, line) && !isVersionLike(value);
+  });
+  return [...found, ...kept];
+}
+
+/**
+ * A made-up value in documentation or tests: mostly runs of counting characters (`abcd`, `1234`,
+ * `klmnopqrst`), or words that say so (`…TokenHere`, `RANDOMSTRING`, `EXAMPLE`). A real key has
+ * neither: the chance of a 4-character counting run at a given place of a random key is ~1e-6.
+ */
+export function looksMadeUp(value: string): boolean {
+  if (
+    /example|here\b|here$|random|sample|placeholder|dummy|changeme|your[-_]?(?:api|key|token|secret)|#{4,}/i.test(
+      value,
+    )
+  )
+    return true;
+  const alnum = value.replace(/[^A-Za-z0-9]/g, '');
+  if (alnum.length < 8) return false;
+  let counted = 0;
+  let run = 1;
+  for (let i = 1; i <= alnum.length; i++) {
+    const step = i < alnum.length ? alnum.charCodeAt(i) - alnum.charCodeAt(i - 1) : 0;
+    if (step === 1 && /[a-z0-9]/i.test(alnum[i]!) && /[a-z0-9]/i.test(alnum[i - 1]!)) run++;
+    else {
+      if (run >= 4) counted += run;
+      run = 1;
+    }
+  }
+  // A group repeated three times (`1234-1234-1234`) is a pattern someone typed, not a key.
+  if (/([A-Za-z0-9]{4,})[^A-Za-z0-9]?\1[^A-Za-z0-9]?\1/.test(value)) return true;
+  return counted / alnum.length >= 0.3;
+}
+
+/** `jjwt-jackson-0.11.2`, `SalesResults-1.2`: a name with a version, not a secret. */
+function isVersionLike(value: string): boolean {
+  return /^[A-Za-z][\w.-]*?[-_@]v?\d+(?:\.\d+)+$/.test(value);
+}
+
+/** All layers over `text`, merged. */
 async function scan(text: string): Promise<Finding[]> {
   if (text.length < MIN_SECRET_TEXT) return [];
   const lint = await loadSecretlint();
   const fromSecretlint = await lint(text);
-  return mergeFindings(dropRedacted(text, [...fromSecretlint, ...scanOwnRules(text)]));
+  return mergeFindings(
+    dropRedacted(text, withGitleaks(text, [...fromSecretlint, ...scanOwnRules(text)])),
+  );
 }
 
 /**
@@ -161,7 +222,9 @@ export async function redactText(text: string): Promise<{ text: string; findings
  */
 export function redactTextSync(text: string): { text: string; findings: Finding[] } {
   const findings =
-    text.length < MIN_SECRET_TEXT ? [] : mergeFindings(dropRedacted(text, scanOwnRules(text)));
+    text.length < MIN_SECRET_TEXT
+      ? []
+      : mergeFindings(dropRedacted(text, withGitleaks(text, scanOwnRules(text))));
   return { text: applyFindings(text, findings), findings };
 }
 

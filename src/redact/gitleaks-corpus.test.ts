@@ -1,0 +1,47 @@
+/**
+ * Breadth at gitleaks' level: its rules' sample secrets (test/fixtures/secrets, generated from
+ * gitleaks' own rule sources by scripts/import-gitleaks.mjs) are redacted, and its
+ * near-misses are left alone — by the full redactor and by the synchronous one the hot path uses.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loadSecretCorpus, scoreRedaction } from '../../test/helpers/secret-corpus.ts';
+import { GITLEAKS_RULES } from './gitleaks-rules.ts';
+import { redactText, redactTextSync, redactValue } from './redact.ts';
+
+const samples = loadSecretCorpus();
+const rate = (n: number, total: number) => `${((n / total) * 100).toFixed(1)}% (${n}/${total})`;
+
+describe('the gitleaks corpus', () => {
+  test('covers every imported rule with a true positive', () => {
+    const covered = new Set(samples.filter((s) => s.kind === 'tp').map((s) => s.rule));
+    assert.ok(GITLEAKS_RULES.length >= 200, `${GITLEAKS_RULES.length} rules`);
+    for (const rule of GITLEAKS_RULES) assert.ok(covered.has(rule.id), rule.id);
+  });
+
+  for (const [name, redact] of [
+    ['redactText', async (t: string) => (await redactText(t)).text],
+    ['redactTextSync', (t: string) => redactTextSync(t).text],
+  ] as const) {
+    test(`${name}: ≥ 99% of the true positives redacted, ≤ 5% of the false positives altered`, async () => {
+      const score = await scoreRedaction(samples, redact);
+      const recall = score.redacted / score.truePositives;
+      const altered = score.altered / score.falsePositives;
+      assert.ok(
+        recall >= 0.99,
+        `recall ${rate(score.redacted, score.truePositives)}; missed: ${score.missed.map((s) => s.rule).join(', ')}`,
+      );
+      assert.ok(
+        altered <= 0.05,
+        `altered ${rate(score.altered, score.falsePositives)}: ${score.wronglyAltered.map((s) => s.rule).join(', ')}`,
+      );
+    });
+  }
+
+  test('redactValue finds the same secrets inside a structure', async () => {
+    const tps = samples.filter((s) => s.kind === 'tp').slice(0, 120);
+    const { value } = await redactValue({ items: tps.map((s) => ({ note: s.text })) });
+    const leaked = tps.filter((s, i) => value.items[i]!.note.includes(s.secret!));
+    assert.ok(leaked.length <= 1, leaked.map((s) => s.rule).join(', '));
+  });
+});
