@@ -15,6 +15,7 @@ import { loadCursor, saveCursor } from '../store/cursor-cache.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
 import { readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import { scrubSessionState } from '../transcript/scrub.ts';
 import { isCompressed } from './replay.ts';
 
 export type StatusRequest = {
@@ -68,9 +69,11 @@ export function resolveTranscriptPath(
 
 /** Reads the transcript through the cursor cache (the whole file when it is compressed). */
 export async function loadSessionState(path: string, home: string): Promise<SessionState> {
-  if (isCompressed(path)) return readCompressedTranscript(path);
+  if (isCompressed(path)) return scrubSessionState(await readCompressedTranscript(path));
   const cached = loadCursor(home, path);
   const result = readTranscript(path, cached);
+  // The cached state and all that is built from it hold no secret the redactor knows.
+  scrubSessionState(result.cursor.state);
   if (result.bytesRead > 0 || result.restarted || !cached) {
     try {
       saveCursor(home, path, result.cursor);

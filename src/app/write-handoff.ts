@@ -5,14 +5,15 @@
  * the whole task list, every decision, the full diff summary).
  * @module
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.ts';
 import { renderHandoff, type HandoffOptions } from '../core/handoff.ts';
 import type { ResumeDetection } from '../core/resume.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import type { HandoffKind } from '../store/handoff-repository.ts';
+import { safeFileName } from '../core/fnv-hash.ts';
 import { ensureDir } from '../store/home.ts';
+import { writeFileSafely } from '../store/safe-file.ts';
 import type { Store } from './open-store.ts';
 
 /** L3 keeps everything the checkpoint holds: no budget cut below its own limits. */
@@ -20,8 +21,7 @@ const MAX_PRESERVATION_CHARS = 1_000_000;
 
 /** A file name no session id can turn into a path elsewhere, unique per checkpoint. */
 export function handoffFileName(checkpoint: Checkpoint): string {
-  const session = checkpoint.sessionId.replace(/[^\w-]/g, '_').slice(0, 100) || 'session';
-  return `${session}-${String(checkpoint.checkpointNumber).padStart(3, '0')}.md`;
+  return `${safeFileName(checkpoint.sessionId)}-${String(checkpoint.checkpointNumber).padStart(3, '0')}.md`;
 }
 
 export type WrittenHandoff = { path: string; document: string };
@@ -40,7 +40,7 @@ export function writeHandoff(
   const options: HandoffOptions = kind === 'level_L3' ? { maxChars: MAX_PRESERVATION_CHARS } : {};
   const document = renderHandoff(checkpoint, request.detection, options);
   const path = join(ensureDir(home, 'handoffs'), handoffFileName(checkpoint));
-  writeFileSync(path, `${document}\n`, { mode: 0o600 });
+  writeFileSafely(path, `${document}\n`);
   const cwd = checkpoint.source.cwd;
   store.handoffs.record({
     checkpointId: checkpoint.id,

@@ -9,7 +9,8 @@ export type AppErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'CHECKPOINT_NOT_FOUND'
   | 'CHECKPOINT_INVALID'
-  | 'GIT_FAILED';
+  | 'GIT_FAILED'
+  | 'UNSAFE_PATH';
 
 /** An expected failure: `message` says what happened, `hint` how to fix it. */
 export class AppError extends Error {

@@ -6,7 +6,7 @@
  */
 
 /** Bump when the shape changes; cached cursors of another version are discarded. */
-export const SESSION_STATE_VERSION = 3;
+export const SESSION_STATE_VERSION = 4;
 
 /** Ring sizes: enough for forecasts and checkpoints, small enough to cache per session. */
 export const LIMITS = {
@@ -181,6 +181,8 @@ export type SessionState = {
   firstPrompt: PromptRecord | null;
   /** Last line of conversation content (not compaction bookkeeping): what a checkpoint must cover. */
   lastContentLine: number;
+  /** Text of records up to this line has been redacted (transcript/scrub.ts). */
+  scrubbedLine: number;
   toolCalls: number;
   /** toolCalls when the last compaction happened: Claude Code's own checkpoint. */
   toolCallsAtCompaction: number;
@@ -240,6 +242,7 @@ export function createSessionState(): SessionState {
     requestLog: [],
     firstPrompt: null,
     lastContentLine: 0,
+    scrubbedLine: 0,
     toolCalls: 0,
     toolCallsAtCompaction: 0,
     toolFailures: 0,

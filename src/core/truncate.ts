@@ -46,3 +46,43 @@ export function summarizeValue(value: unknown, max: number, depthLimit = 6): str
   walk(value, 0);
   return truncate(out, max);
 }
+
+/** Characters a secret token is made of (keys, base64, URLs with credentials). */
+const TOKEN_CHAR = /[A-Za-z0-9_\-+/=.~%:@]/;
+/** Longer runs are data (a hash dump, a minified line), not one secret: cut them anywhere. */
+export const MAX_TOKEN = 256;
+
+/**
+ * Like {@link truncate}, but never cuts inside a token: a run of token characters the cut would
+ * split is dropped whole. Text cut before redaction must not leave half a secret behind — the
+ * half no rule recognises anymore.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max < 1) return '';
+  const hard = Math.max(0, max - 1);
+  let cut = hard;
+  if (TOKEN_CHAR.test(text[cut] ?? '')) {
+    let end = hard;
+    while (end < text.length && end - hard < MAX_TOKEN && TOKEN_CHAR.test(text[end] ?? '')) end++;
+    while (cut > 0 && end - cut < MAX_TOKEN && TOKEN_CHAR.test(text[cut - 1] ?? '')) cut--;
+    // A run longer than any secret is data: cut it where the limit falls.
+    if (end - cut >= MAX_TOKEN) cut = hard;
+  }
+  return `${text.slice(0, cut)}…`;
+}
+
+/** The last `max` characters of `text`, starting after a token rather than inside one. */
+export function clipStart(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const hard = text.length - max;
+  let start = hard;
+  if (TOKEN_CHAR.test(text[start - 1] ?? '')) {
+    let begin = hard;
+    while (begin > 0 && hard - begin < MAX_TOKEN && TOKEN_CHAR.test(text[begin - 1] ?? '')) begin--;
+    while (start < text.length && start - begin < MAX_TOKEN && TOKEN_CHAR.test(text[start] ?? ''))
+      start++;
+    if (start - begin >= MAX_TOKEN) start = hard;
+  }
+  return text.slice(start);
+}

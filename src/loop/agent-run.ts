@@ -7,7 +7,7 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { getProcessStartTime, isProcessAlive, signalTree } from '../capture/process-tree.ts';
 
 export type AgentLaunch = {
@@ -30,8 +30,11 @@ export type AgentProcess = {
 
 /** Starts the agent detached (own process group), stdout/stderr appended to files. */
 export function launchAgent(launch: AgentLaunch): Promise<AgentProcess> {
-  const out = openSync(launch.stdoutPath, 'a', 0o600);
-  const err = openSync(launch.stderrPath, 'a', 0o600);
+  // Never through a link planted in the run directory.
+  const appendOnly =
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+  const out = openSync(launch.stdoutPath, appendOnly, 0o600);
+  const err = openSync(launch.stderrPath, appendOnly, 0o600);
   return new Promise((resolve, reject) => {
     let child;
     try {

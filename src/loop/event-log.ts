@@ -15,6 +15,7 @@
  */
 import {
   closeSync,
+  constants,
   existsSync,
   fdatasyncSync,
   fstatSync,
@@ -33,6 +34,7 @@ import { gunzipSync } from 'node:zlib';
 import { AppError } from '../core/errors.ts';
 import type { Database } from '../store/database.ts';
 import { ensureDir } from '../store/home.ts';
+import { assertNotSymlink } from '../store/safe-file.ts';
 import { appendLog } from '../store/log.ts';
 import { LoopRepository, type LoopEventRecord } from '../store/loop-repository.ts';
 
@@ -178,8 +180,15 @@ function fsyncDir(dir: string): void {
 
 /** Writes `data` to `path` through a temp file, fsynced, renamed into place. */
 export function writeFileDurably(path: string, data: Uint8Array): void {
-  const temp = `${path}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
+  const temp = `${path}.${process.pid}.tmp`;
+  assertNotSymlink(path);
+  // Exclusive create: a link planted as the temp file is not followed.
+  try {
+    unlinkSync(temp);
+  } catch {
+    // none left over
+  }
+  const fd = openSync(temp, 'wx', 0o600);
   try {
     writeAll(fd, data);
     fsyncSync(fd);
@@ -267,7 +276,11 @@ export class RunEventLog {
     const created = !existsSync(path);
     let fd: number;
     try {
-      fd = openSync(path, 'a', 0o600);
+      fd = openSync(
+        path,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o600,
+      );
     } catch (error) {
       throw new AppError(
         'STORE_UNAVAILABLE',

@@ -9,7 +9,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectLoopGarbage } from '../app/collect-loop-garbage.ts';
 import { createCheckpoint } from '../app/create-checkpoint.ts';
@@ -38,6 +38,7 @@ import {
 import { truncate } from '../core/truncate.ts';
 import { redactText, redactTextSync } from '../redact/redact.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
+import { writeFileSafely } from '../store/safe-file.ts';
 import type { Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
@@ -850,7 +851,7 @@ class Supervisor {
       summary = truncate((await redactText(summary)).text, LOOP_SUMMARY_MAX_CHARS);
       const path = join(getRunDir(this.#deps.home, this.runId), `summary-${number}.md`);
       try {
-        writeFileSync(path, `${summary}\n`, { mode: 0o600 });
+        writeFileSafely(path, `${summary}\n`);
       } catch {
         // the summary is also in the prompt and the event
       }

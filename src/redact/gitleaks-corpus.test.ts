@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadSecretCorpus, scoreRedaction } from '../../test/helpers/secret-corpus.ts';
-import { GITLEAKS_RULES } from './gitleaks-rules.ts';
+import { getGitleaksRules } from './gitleaks-rules.ts';
 import { redactText, redactTextSync, redactValue } from './redact.ts';
 
 const samples = loadSecretCorpus();
@@ -15,8 +15,8 @@ const rate = (n: number, total: number) => `${((n / total) * 100).toFixed(1)}% (
 describe('the gitleaks corpus', () => {
   test('covers every imported rule with a true positive', () => {
     const covered = new Set(samples.filter((s) => s.kind === 'tp').map((s) => s.rule));
-    assert.ok(GITLEAKS_RULES.length >= 200, `${GITLEAKS_RULES.length} rules`);
-    for (const rule of GITLEAKS_RULES) assert.ok(covered.has(rule.id), rule.id);
+    assert.ok(getGitleaksRules().length >= 200, `${getGitleaksRules().length} rules`);
+    for (const rule of getGitleaksRules()) assert.ok(covered.has(rule.id), rule.id);
   });
 
   for (const [name, redact] of [

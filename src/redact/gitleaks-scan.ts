@@ -6,7 +6,7 @@
  * @module
  */
 import { GENERIC, SPECIFIC, type RawFinding } from './rules.ts';
-import { GITLEAKS_RULES, GLOBAL_ALLOW, type GitleaksRule } from './gitleaks-rules.ts';
+import { getGitleaksRules, GLOBAL_ALLOW, type GitleaksRule } from './gitleaks-rules.ts';
 
 type Compiled = {
   rule: GitleaksRule;
@@ -62,7 +62,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function build(): Scanner {
   const byKeyword = new Map<string, Compiled[]>();
-  for (const rule of GITLEAKS_RULES) {
+  for (const rule of getGitleaksRules()) {
     const compiled: Compiled = {
       rule,
       pattern: new RegExp(rule.pattern, 'gd'),

@@ -5,25 +5,14 @@
  * @module
  */
 import { join, resolve } from 'node:path';
+import { fnvHash } from '../core/fnv-hash.ts';
 import { SESSION_STATE_VERSION } from '../core/session.ts';
 import type { TranscriptCursor } from '../transcript/reader.ts';
 import { ensureDir } from './home.ts';
 import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
 
-/** Two FNV-1a variants → 16 hex chars; node:crypto would add ~4 ms to every process start. */
-function hashPath(path: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ path.length;
-  for (let i = 0; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
-}
-
 function getCursorPath(home: string, transcriptPath: string): string {
-  const key = hashPath(resolve(transcriptPath));
+  const key = fnvHash(resolve(transcriptPath));
   return join(home, 'cache', 'cursors', `${key}.json`);
 }
 

@@ -10,6 +10,7 @@ import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import { ensureDir } from './home.ts';
+import { assertNotSymlink } from './safe-file.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.ts';
 
 export type Database = DatabaseSyncInstance;
@@ -102,6 +103,8 @@ export type OpenOptions = { migrateTo?: number; readOnly?: boolean };
 export function openDatabase(home: string, options: OpenOptions = {}): Database {
   ensureDir(home);
   const path = getDatabasePath(home);
+  // SQLite follows links: one planted as the database (or its journal) would redirect writes.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) assertNotSymlink(file);
   let db: Database;
   try {
     db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, readOnly: options.readOnly ?? false });

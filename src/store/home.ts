@@ -1,7 +1,7 @@
 /** Where shim keeps its state: SHIM_HOME, default ~/.shim, readable by the owner only. */
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ensureSafeDir } from './safe-file.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -10,10 +10,10 @@ export function getShimHome(env: Env = process.env): string {
   return configured ? resolve(configured) : join(homedir(), '.shim');
 }
 
-/** Creates `SHIM_HOME/<parts…>` (owner-only) and returns its path. */
+/**
+ * Creates `SHIM_HOME/<parts…>` (owner-only) and returns its path; a symbolic link planted as one
+ * of its directories is refused (safe-file.ts).
+ */
 export function ensureDir(home: string, ...parts: string[]): string {
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  const dir = join(home, ...parts);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
+  return ensureSafeDir(home, ...parts.flatMap((p) => p.split(/[\\/]+/).filter((s) => s !== '')));
 }

@@ -7,10 +7,11 @@
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMPTY_HOOK_MEMORY, type HookMemory } from '../core/hook-policy.ts';
+import { safeFileName } from '../core/fnv-hash.ts';
 import { ensureDir } from './home.ts';
 import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
 
-const safeName = (sessionId: string) => sessionId.replace(/[^\w-]/g, '_').slice(0, 100);
+const safeName = safeFileName;
 
 function getMemoryPath(home: string, sessionId: string): string {
   return join(home, 'cache', 'hooks', `${safeName(sessionId)}.json`);

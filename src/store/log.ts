@@ -1,7 +1,7 @@
 /** shim's own log (SHIM_HOME/logs/shim.log, JSON lines): where hooks and commands report trouble. */
-import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDir } from './home.ts';
+import { appendFileSafely } from './safe-file.ts';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
@@ -19,7 +19,8 @@ export function appendLog(
   try {
     ensureDir(home, 'logs');
     const entry = { at: new Date().toISOString(), level, pid: process.pid, message, ...data };
-    appendFileSync(getLogPath(home), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    // A link planted as the log is refused, not appended through (doctor reports it).
+    appendFileSafely(getLogPath(home), `${JSON.stringify(entry)}\n`);
   } catch {
     // the log is best effort
   }

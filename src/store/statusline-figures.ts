@@ -1,5 +1,6 @@
 /** What the statusline last saw for a session: Claude Code's own exact figures, for the hooks. */
 import { join } from 'node:path';
+import { safeFileName } from '../core/fnv-hash.ts';
 import { ensureDir } from './home.ts';
 import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
 
@@ -12,7 +13,7 @@ export type StatuslineFigures = {
 const MAX_AGE_MS = 30 * 60 * 1000;
 
 function getFiguresPath(home: string, sessionId: string): string {
-  return join(home, 'cache', 'statusline', `${sessionId.replace(/[^\w-]/g, '_')}.json`);
+  return join(home, 'cache', 'statusline', `${safeFileName(sessionId)}.json`);
 }
 
 export function readStatuslineFigures(

@@ -7,6 +7,7 @@
  * of tens of megabytes.
  * @module
  */
+import { clip, clipStart } from '../core/truncate.ts';
 
 export type Usage = {
   input: number;
@@ -123,7 +124,10 @@ const RESULT_HEAD_CHARS = 2000 - RESULT_TAIL_CHARS - RESULT_MARKER.length;
 /** The start and the end of a long text: runners print their verdict last. */
 function headAndTail(text: string): string {
   if (text.length <= 2000) return text;
-  return `${text.slice(0, RESULT_HEAD_CHARS)}${RESULT_MARKER}${text.slice(-RESULT_TAIL_CHARS)}`;
+  // Cut between tokens: half a secret is one no redaction rule recognises anymore.
+  const head = clip(text, RESULT_HEAD_CHARS + 1).slice(0, -1);
+  const tail = clipStart(text, RESULT_TAIL_CHARS);
+  return `${head}${RESULT_MARKER}${tail}`;
 }
 
 /** Text of a tool_result's content (a string or an array of text blocks), its start and end. */

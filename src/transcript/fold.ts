@@ -17,7 +17,37 @@ import {
   type TodoItem,
 } from '../core/session.ts';
 import { classifyCheckCommand } from '../core/check-command.ts';
-import { summarizeValue, truncate } from '../core/truncate.ts';
+import { clip, clipStart, MAX_TOKEN, summarizeValue } from '../core/truncate.ts';
+import { secretFree } from './scrub.ts';
+
+/**
+ * A copy of a tool input with its strings redacted, as far as a rendering of `budget`
+ * characters can show them: the rendering escapes quotes and newlines, which hides secrets
+ * from the patterns, so they are found in the strings themselves first.
+ */
+function redactInput(input: unknown, budget: number): unknown {
+  let left = budget;
+  const walk = (v: unknown, depth: number): unknown => {
+    if (left <= 0) return '';
+    if (typeof v === 'string') {
+      const kept = v.length > left + MAX_TOKEN ? clip(v, left + MAX_TOKEN) : v;
+      left -= kept.length;
+      return secretFree(kept);
+    }
+    if (v === null || typeof v !== 'object' || depth > 6) return v;
+    if (Array.isArray(v)) return v.slice(0, 50).map((item) => walk(item, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(v).slice(0, 50)) {
+      out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
+    }
+    return out;
+  };
+  return walk(input, 0);
+}
+
+/** Tool input as the state keeps it: strings redacted, rendered, cut between tokens. */
+const summarizeInput = (input: unknown, max: number) =>
+  clip(summarizeValue(redactInput(input, max + MAX_TOKEN), max + MAX_TOKEN), max);
 import {
   getContextTokens,
   isObject,
@@ -35,7 +65,8 @@ export type FoldListener = {
 const TOKENS_PER_SUMMARY_CHAR = 1 / 3.5;
 const PROMPT_TOO_LONG = /^\s*Prompt is too long/i;
 
-function noteError(state: SessionState, pattern: string): void {
+function noteError(state: SessionState, raw: string): void {
+  const pattern = secretFree(raw);
   const i = state.errorPatterns.indexOf(pattern);
   if (i >= 0) state.errorPatterns.splice(i, 1);
   pushBounded(state.errorPatterns, pattern, LIMITS.errorPatterns);
@@ -68,10 +99,11 @@ function readTodos(value: unknown): TodoItem[] | null {
   for (const item of value.slice(0, LIMITS.todos)) {
     if (!isObject(item) || typeof item.content !== 'string') continue;
     const todo: TodoItem = {
-      content: truncate(item.content, 300),
+      content: secretFree(clip(item.content, 300)),
       status: typeof item.status === 'string' ? item.status : 'pending',
     };
-    if (typeof item.activeForm === 'string') todo.activeForm = truncate(item.activeForm, 300);
+    if (typeof item.activeForm === 'string')
+      todo.activeForm = secretFree(clip(item.activeForm, 300));
     todos.push(todo);
   }
   return todos;
@@ -90,7 +122,8 @@ function readToolMeta(name: string, input: unknown): Record<string, string> | un
     const meta: Record<string, string> = {};
     for (const key of keys) {
       const v = input[key];
-      if (typeof v === 'string' || typeof v === 'number') meta[key] = truncate(String(v), 500);
+      if (typeof v === 'string' || typeof v === 'number')
+        meta[key] = secretFree(clip(String(v), 500));
     }
     return meta;
   };
@@ -113,15 +146,20 @@ function foldAssistantText(
   const last = state.assistantTexts[state.assistantTexts.length - 1];
   // One response streams its text blocks as separate lines: keep them together.
   if (last && state.current && last.line >= state.current.firstLine) {
-    last.text = truncate(`${last.text}\n${text}`, LIMITS.assistantTextChars);
+    last.text = clip(`${last.text}\n${text}`, LIMITS.assistantTextChars);
+    // New text in an old record: scrub.ts goes by line, so the record moves to this one.
+    last.line = line;
   } else {
     pushBounded(
       state.assistantTexts,
-      { line, text: truncate(text, LIMITS.assistantTextChars), at },
+      { line, text: clip(text, LIMITS.assistantTextChars), at },
       LIMITS.assistantTexts,
     );
   }
-  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+  if (!DECISION.test(text)) return;
+  // Redacted whole before it is cut into sentences: a sentence alone may lose the context
+  // (`looker_token =` on the line before) that shows its value is a secret.
+  for (const sentence of secretFree(text).split(/(?<=[.!?])\s+|\n+/)) {
     const trimmed = sentence.trim().replace(/^[-*•\d.)\s]+/, '');
     if (trimmed.length >= 20 && trimmed.length <= LIMITS.decisionChars && DECISION.test(trimmed)) {
       touchBounded(state.decisions, trimmed, LIMITS.decisions);
@@ -155,7 +193,7 @@ function foldToolTargets(
       {
         id,
         kind: 'shell',
-        description: truncate(input.command, 300),
+        description: clip(input.command, 300),
         startedAt: at,
         line,
         done: false,
@@ -174,7 +212,7 @@ function foldToolTargets(
       {
         id,
         kind: 'subagent',
-        description: truncate(description, 300),
+        description: clip(description, 300),
         startedAt: at,
         line,
         done: false,
@@ -214,7 +252,7 @@ function foldAssistant(
       state.lastPromptTooLongLine = line;
       noteError(state, 'prompt_too_long');
     } else if (e.apiError) {
-      noteError(state, `api_error: ${truncate(e.text.replace(/\s+/g, ' '), 60)}`);
+      noteError(state, `api_error: ${clip(e.text.replace(/\s+/g, ' '), 60)}`);
     }
     return;
   }
@@ -256,7 +294,7 @@ function foldAssistant(
     const pending: PendingToolCall = {
       id: use.id,
       tool: use.name,
-      args: summarizeValue(use.input, LIMITS.toolArgChars),
+      args: summarizeInput(use.input, LIMITS.toolArgChars),
       at: e.at,
       line,
     };
@@ -274,7 +312,7 @@ function applyTaskResult(state: SessionState, pending: PendingToolCall, result: 
     if (typeof id !== 'string' && typeof id !== 'number') return;
     const item: TaskItem = {
       id: String(id),
-      subject: truncate(String(task.subject ?? pending.meta?.subject ?? ''), 300),
+      subject: secretFree(clip(String(task.subject ?? pending.meta?.subject ?? ''), 300)),
       status: 'pending',
     };
     if (pending.meta?.description) item.description = pending.meta.description;
@@ -310,10 +348,10 @@ function readPromptText(text: string): string | null {
 /** A user request: in full among the recent ones, by its opening words in the log of all. */
 function foldPrompt(state: SessionState, text: string, line: number, at: number | null): void {
   state.promptCount++;
-  const full = { line, text: truncate(text, LIMITS.promptChars), at };
+  const full = { line, text: clip(text, LIMITS.promptChars), at };
   pushBounded(state.prompts, full, LIMITS.prompts);
   state.firstPrompt ??= full;
-  state.requestLog.push({ line, text: truncate(text, LIMITS.requestLogChars), at });
+  state.requestLog.push({ line, text: clip(text, LIMITS.requestLogChars), at });
   // The first request says what the work is for: past the limit, the second-oldest goes.
   if (state.requestLog.length > LIMITS.requestLog) state.requestLog.splice(1, 1);
 }
@@ -336,11 +374,11 @@ function foldCheck(
     state.checks,
     {
       kind,
-      command: truncate(command, 200),
+      command: clip(command, 200),
       success,
       output:
         tail.length > LIMITS.checkOutputChars
-          ? `…${tail.slice(-(LIMITS.checkOutputChars - 1))}`
+          ? `…${clipStart(tail, LIMITS.checkOutputChars - 1)}`
           : tail,
       at,
       line,
@@ -387,7 +425,7 @@ function foldUser(state: SessionState, e: UserEntry, line: number): void {
         id: result.toolUseId,
         tool,
         args: pending?.args ?? '',
-        result: truncate(result.text, LIMITS.toolResultChars),
+        result: clip(result.text, LIMITS.toolResultChars),
         success,
         latencyMs: pending?.at != null && e.at !== null ? Math.max(0, e.at - pending.at) : null,
         at: e.at,
@@ -476,7 +514,7 @@ export function foldEntry(
       state.apiErrorCount++;
       pushBounded(
         state.apiErrors,
-        { at: entry.at, line, status: entry.status, message: truncate(entry.message, 200) },
+        { at: entry.at, line, status: entry.status, message: clip(entry.message, 200) },
         LIMITS.apiErrors,
       );
       noteError(state, `api_error ${entry.status ?? ''}`.trim() + ` ${entry.message}`);

@@ -15,13 +15,13 @@ import {
   readSync,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { openDatabase, type Database } from '../../store/database.ts';
 import { ensureDir, type Env } from '../../store/home.ts';
 import { getLogPath } from '../../store/log.ts';
+import { findPlantedLinks, writeFileSafely } from '../../store/safe-file.ts';
 import { SHIM_HOOKS } from './hook-spec.ts';
 import { findShimHooks } from './hooks-merge.ts';
 import { probeCommand } from './hook-probe.ts';
@@ -254,7 +254,7 @@ function homeCheck(home: string): DoctorCheck {
     ensureDir(home);
     accessSync(home, constants.W_OK);
     const probe = join(home, `.doctor-${process.pid}`);
-    writeFileSync(probe, 'ok', { mode: 0o600 });
+    writeFileSafely(probe, 'ok');
     unlinkSync(probe);
   } catch (error) {
     return check(
@@ -277,8 +277,36 @@ function homeCheck(home: string): DoctorCheck {
       `chmod 700 ${home}`,
     );
   }
+  const links = findPlantedLinks(home, SHIM_FILES);
+  if (links.length > 0) {
+    return check(
+      'home',
+      'SHIM_HOME',
+      'fail',
+      true,
+      `symbolic links where shim keeps its own files: ${links.join(', ')} (shim refuses to write through them)`,
+      `remove them: rm ${links.join(' ')}`,
+    );
+  }
   return check('home', 'SHIM_HOME', 'ok', true, `${home} is writable and owner-only`);
 }
+
+/** shim's own files and directories under SHIM_HOME: none of them may be a link. */
+const SHIM_FILES = [
+  'shim.db',
+  'shim.db-wal',
+  'shim.db-shm',
+  'config.json',
+  'logs',
+  'logs/shim.log',
+  'cache',
+  'cache/cursors',
+  'cache/hooks',
+  'cache/statusline',
+  'handoffs',
+  'backups',
+  'loops',
+];
 
 function databaseCheck(home: string): { check: DoctorCheck; db: Database | null } {
   let db: Database;
