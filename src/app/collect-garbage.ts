@@ -8,17 +8,41 @@ import { withStore } from './open-store.ts';
 
 export type GarbageResult = {
   retentionDays: number;
+  maxStoreMB: number | null;
+  /** Nothing was deleted: these are what would be. */
+  dryRun: boolean;
   deletedCheckpoints: number;
   deletedSnapshots: number;
   deletedCursors: number;
+  /** The store file's size before and after (after: compacted when a size cap applied). */
+  storeBytes: { before: number; after: number };
 };
 
-export async function collectGarbage(options: {
+export type GarbageRequest = {
   home: string;
   retentionDays: number;
   now: number;
-}): Promise<GarbageResult> {
-  const { home, retentionDays, now } = options;
+  /** Also delete the oldest checkpoints until the store is under this size. */
+  maxStoreMB?: number | null;
+  dryRun?: boolean;
+  /** Called with the number of checkpoints about to go; false cancels (a confirmation). */
+  confirm?: (checkpoints: number) => Promise<boolean> | boolean;
+};
+
+function storeBytes(home: string): number {
+  let total = 0;
+  for (const f of ['shim.db', 'shim.db-wal']) {
+    try {
+      total += statSync(join(home, f)).size;
+    } catch {
+      // not there
+    }
+  }
+  return total;
+}
+
+export async function collectGarbage(request: GarbageRequest): Promise<GarbageResult> {
+  const { home, retentionDays, now } = request;
   if (!Number.isFinite(retentionDays) || retentionDays < 0) {
     throw new AppError(
       'USAGE',
@@ -26,24 +50,57 @@ export async function collectGarbage(options: {
       'e.g. shim gc --retention-days 30',
     );
   }
-  const { deleted, snapshots } = await withStore(home, ({ checkpoints }) =>
-    checkpoints.cleanup(retentionDays, now),
+  const maxStoreMB = request.maxStoreMB ?? null;
+  const before = storeBytes(home);
+  const base = {
+    retentionDays,
+    maxStoreMB,
+    dryRun: request.dryRun === true,
+    deletedSnapshots: 0,
+    deletedCursors: 0,
+  };
+  const doomed = await withStore(home, ({ checkpoints }) =>
+    checkpoints.planCleanup({
+      retentionDays,
+      now,
+      maxBytes: maxStoreMB === null ? null : maxStoreMB * 1024 * 1024,
+    }),
   );
+  const snapshots = doomed.filter((d) => d.ref !== null);
+  if (request.dryRun) {
+    return {
+      ...base,
+      deletedCheckpoints: doomed.length,
+      deletedSnapshots: snapshots.length,
+      storeBytes: { before, after: before },
+    };
+  }
+  if (doomed.length > 0 && request.confirm && !(await request.confirm(doomed.length))) {
+    return { ...base, deletedCheckpoints: 0, storeBytes: { before, after: before } };
+  }
+  const deleted = await withStore(home, ({ checkpoints, db }) => {
+    const n = checkpoints.deleteCheckpoints(
+      doomed.map((d) => d.id),
+      now,
+      retentionDays,
+    );
+    // Deleted rows leave free pages behind: under a size cap the file itself must shrink.
+    if (n > 0 && maxStoreMB !== null && storeBytes(home) > maxStoreMB * 1024 * 1024)
+      db.exec('VACUUM');
+    return n;
+  });
   let deletedSnapshots = 0;
   for (const snapshot of snapshots) {
     // The ref lives in the repository the session worked in; gone directories took it with them.
-    if (
-      snapshot.cwd &&
-      existsSync(snapshot.cwd) &&
-      deleteSnapshot(snapshot.cwd, snapshot.checkpointId)
-    )
+    if (snapshot.cwd && existsSync(snapshot.cwd) && deleteSnapshot(snapshot.cwd, snapshot.id))
       deletedSnapshots++;
   }
   return {
-    retentionDays,
+    ...base,
     deletedCheckpoints: deleted,
     deletedSnapshots,
     deletedCursors: removeStaleCursors(home, now, retentionDays),
+    storeBytes: { before, after: storeBytes(home) },
   };
 }
 

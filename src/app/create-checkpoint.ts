@@ -18,7 +18,8 @@ import {
 import { AppError } from '../core/errors.ts';
 import type { SessionState } from '../core/session.ts';
 import { truncate } from '../core/truncate.ts';
-import { captureGitState, commitWip } from '../capture/git.ts';
+import { captureGitState, commitWip, deleteSnapshot } from '../capture/git.ts';
+import { findProjectRoot } from '../capture/project.ts';
 import { redactValue } from '../redact/redact.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
@@ -105,7 +106,11 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
       'pass a session transcript with at least one prompt or response',
     );
   }
-  const config = await loadConfig(request.home);
+  // A checkpoint must not fail over a config file: a bad one leaves the defaults.
+  const config = await loadConfig(request.home, {
+    lenient: true,
+    projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
+  });
   const db = request.db ?? openDatabase(request.home);
   try {
     return await buildAndStore(request, path, state, config, db, started);
@@ -157,6 +162,47 @@ async function buildAndStore(
         request.snapshot === false ? {} : { snapshot: { checkpointId: id } },
       )
     : null;
+  try {
+    return await finishCheckpoint({
+      request,
+      path,
+      state,
+      db,
+      started,
+      id,
+      git,
+      workTree,
+      previous,
+      ancestor,
+      assessment,
+    });
+  } catch (error) {
+    // The snapshot belongs to a checkpoint that was never stored: nothing may point at it.
+    if (git?.snapshot && git.repoRoot) deleteSnapshot(git.repoRoot, id);
+    throw error;
+  }
+}
+
+/** What is known once git has been captured: the rest of building and storing. */
+type Captured = {
+  request: CheckpointRequest;
+  path: string;
+  state: SessionState;
+  db: Database;
+  started: number;
+  id: string;
+  git: GitFacts | null;
+  workTree: string | null;
+  previous: Checkpoint | null;
+  ancestor: Checkpoint | null;
+  assessment: Assessment;
+};
+
+async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
+  const { request, path, state, db, started, id, git, workTree } = captured;
+  const { previous, ancestor, assessment } = captured;
+  const sessionId =
+    state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
   const wipCommit =
     request.wipCommit && git?.repoRoot
       ? commitWip(

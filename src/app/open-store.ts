@@ -1,6 +1,7 @@
 /** Opens the store for a command and always closes it. */
 import { CheckpointRepository } from '../store/checkpoint-repository.ts';
-import { openDatabase, type Database } from '../store/database.ts';
+import { openDatabase, recoverDatabase, type Database } from '../store/database.ts';
+import { isCorruptionError } from '../store/recover-database.ts';
 import { HandoffRepository } from '../store/handoff-repository.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SessionRepository } from '../store/session-repository.ts';
@@ -28,10 +29,19 @@ export async function withStore<T>(
   home: string,
   work: (store: Store) => T | Promise<T>,
 ): Promise<T> {
-  const db = openDatabase(home);
-  try {
-    return await work(createStore(db));
-  } finally {
-    db.close();
+  for (let attempt = 0; ; attempt++) {
+    const db = openDatabase(home);
+    try {
+      return await work(createStore(db));
+    } catch (error) {
+      // A damaged page met mid-work: the store is rebuilt from what is readable, then the work
+      // runs once more on it — nothing is written into a malformed database.
+      if (attempt > 0 || !isCorruptionError(error)) throw error;
+      if (db.isOpen) db.close();
+      recoverDatabase(home, (error as Error).message);
+      continue;
+    } finally {
+      if (db.isOpen) db.close();
+    }
   }
 }

@@ -48,6 +48,7 @@ export async function planResume(
   checkpoint: Checkpoint,
   home: string,
   now: number,
+  options: { resumeWindowDays?: number } = {},
 ): Promise<ResumePlan> {
   const session = store.sessions.get(checkpoint.sessionId);
   const ended =
@@ -61,5 +62,11 @@ export async function planResume(
     agentAlive: ended ? null : isAgentAlive(loadHookMemory(home, checkpoint.sessionId).agentPid),
     now,
   };
-  return { checkpoint, detection: detectResume(evidence), evidence };
+  const maxAgeMs =
+    options.resumeWindowDays !== undefined ? options.resumeWindowDays * 86_400_000 : undefined;
+  return {
+    checkpoint,
+    detection: detectResume(evidence, maxAgeMs !== undefined ? { maxAgeMs } : {}),
+    evidence,
+  };
 }

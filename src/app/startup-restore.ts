@@ -34,6 +34,10 @@ export type StartupRequest = {
   home: string;
   env: Env;
   now: number;
+  /** false: only a handoff the user wrote is picked up (config `restoreAtStartup`). */
+  restoreInterrupted?: boolean;
+  /** Checkpoints older than this are not resumed (config `resumeWindowDays`). */
+  resumeWindowDays?: number;
 };
 
 function handoffDetection(checkpoint: Checkpoint, createdAt: string, now: number): ResumeDetection {
@@ -116,7 +120,13 @@ async function takeInterrupted(
 ): Promise<StartupRestore | null> {
   const latest = await findPreviousSessionCheckpoint(store, root, request);
   if (latest === null) return null;
-  const plan = await planResume(store, latest, request.home, request.now);
+  const plan = await planResume(
+    store,
+    latest,
+    request.home,
+    request.now,
+    request.resumeWindowDays !== undefined ? { resumeWindowDays: request.resumeWindowDays } : {},
+  );
   if (!plan.detection.shouldResume) return null;
   const live = await checkpointFromLiveTranscript({
     store,
@@ -151,7 +161,8 @@ export async function restoreAtStartup(
 ): Promise<StartupRestore | null> {
   const root = findProjectRoot(request.cwd);
   const restore =
-    (await takeHandoff(store, root, request)) ?? (await takeInterrupted(store, root, request));
+    (await takeHandoff(store, root, request)) ??
+    (request.restoreInterrupted === false ? null : await takeInterrupted(store, root, request));
   if (restore === null) return null;
   recordRestore(store, {
     checkpoint: restore.checkpoint,

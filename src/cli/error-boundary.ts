@@ -6,6 +6,11 @@
 import { AppError } from '../core/errors.ts';
 import { getShimHome } from '../store/home.ts';
 import { appendLog, getLogPath } from '../store/log.ts';
+import {
+  describeRecovery,
+  markRecoveryShown,
+  readRecoveryNotice,
+} from '../store/recover-database.ts';
 
 export class ExitError extends Error {
   readonly exitCode: number;
@@ -15,10 +20,25 @@ export class ExitError extends Error {
   }
 }
 
+/** Says once, on stderr, that the store was found corrupt and rebuilt (recover-database.ts). */
+function reportStoreRecovery(): void {
+  try {
+    const home = getShimHome();
+    const notice = readRecoveryNotice(home);
+    if (!notice || notice.shownOnStderr) return;
+    process.stderr.write(`${describeRecovery(notice)}\n`);
+    markRecoveryShown(home, 'stderr');
+  } catch {
+    // a notice is not worth failing a command for
+  }
+}
+
 export async function runWithErrorBoundary(run: () => Promise<void>): Promise<void> {
   try {
     await run();
+    reportStoreRecovery();
   } catch (error) {
+    reportStoreRecovery();
     const home = getShimHome();
     if (error instanceof ExitError) {
       process.exitCode = error.exitCode;
@@ -32,11 +52,18 @@ export async function runWithErrorBoundary(run: () => Promise<void>): Promise<vo
       return;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    appendLog(home, 'error', 'unexpected error', { error: detail, argv: process.argv.slice(2) });
+    const logged = appendLog(home, 'error', 'unexpected error', {
+      error: detail,
+      argv: process.argv.slice(2),
+    });
     process.stderr.write(
       `shim: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
     );
-    process.stderr.write(`      this is a bug in shim; details are in ${getLogPath(home)}\n`);
+    process.stderr.write(
+      logged
+        ? `      this is a bug in shim; details are in ${getLogPath(home)}\n`
+        : `      this is a bug in shim; the log could not be written either:\n${detail}\n`,
+    );
     process.exitCode = 1;
   }
 }

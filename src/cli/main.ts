@@ -6,6 +6,8 @@
 import { Command, Option } from 'commander';
 import { runWithErrorBoundary } from './error-boundary.ts';
 import type { CheckpointOptions } from './commands/checkpoint.ts';
+import type { GcOptions } from './commands/gc.ts';
+import { numberOption } from './number-option.ts';
 import type { LoopCommandOptions } from './commands/loop.ts';
 import { getVersion } from './version.ts';
 
@@ -231,14 +233,38 @@ program
   .description(
     'delete old checkpoints (each session keeps its newest), their snapshot refs, stale caches and old loop runs',
   )
-  .option('--retention-days <n>', 'keep checkpoints and loop runs newer than this', '30')
+  .option(
+    '--retention-days <n>',
+    'keep checkpoints and loop runs newer than this (default: config retention.days, 30)',
+    numberOption({ min: 0, unit: 'days' }),
+  )
+  .option(
+    '--max-store-mb <n>',
+    'also delete the oldest checkpoints until the store is under this size',
+    numberOption({ min: 1, unit: 'megabytes' }),
+  )
   .option(
     '--loop-hot-days <n>',
     'finished loop runs older than this are compacted (events gzipped, agent output dropped)',
-    '7',
+    numberOption({ min: 0, unit: 'days' }),
   )
+  .option('--dry-run', 'say what would be deleted, delete nothing')
+  .option('-y, --yes', 'do not ask before deleting more than 5 checkpoints')
+  .addOption(new Option('--auto', 'the daily clean-up the SessionEnd hook starts').hideHelp())
   .option('--json', 'print what was deleted as JSON')
-  .action((options: { retentionDays: string; loopHotDays: string; json?: boolean }) =>
+  .addHelpText(
+    'after',
+    `
+On a terminal, shim asks before deleting more than 5 checkpoints (--yes skips the question).
+shim also cleans up by itself once a day at the end of a session (config.json "retention":
+{"auto": true, "days": 30, "maxStoreMB": 500}; "auto": false turns it off).
+
+Examples:
+  shim gc --dry-run                  what would go
+  shim gc --retention-days 14 --yes
+  shim gc --max-store-mb 200`,
+  )
+  .action((options: GcOptions) =>
     runWithErrorBoundary(async () => (await import('./commands/gc.ts')).runGc(options)),
   );
 
@@ -362,6 +388,30 @@ loop
       runWithErrorBoundary(async () =>
         (await import('./commands/loop.ts')).runLoopLogs(run, options),
       ),
+  );
+
+program
+  .command('config')
+  .description('show the configuration in effect, and where each value comes from')
+  .option('--cwd <dir>', 'for the project of this directory instead of the current one')
+  .option('--json', 'settings, their sources and any problems as JSON')
+  .addHelpText(
+    'after',
+    `
+Settings come from $SHIM_HOME/config.json, then the project's .claude/shim.json and .shim.json
+(later files win). Keys:
+  enabled                      false turns shim off (e.g. in one project's .shim.json)
+  checkpoints.everyToolCalls   background checkpoint every N tool calls (5)
+  checkpoints.everyMinutes     … and every N minutes of activity (10)
+  restoreAtStartup             inject an interrupted session into the next one (true)
+  resumeWindowDays             older checkpoints are not resumed (7)
+  retention.auto / .days / .maxStoreMB   daily clean-up at session end (true / 30 / 500)
+  levels.L1/L2/L3, risk, learnFromHistory, blockAutoCompact, loopRetention
+
+Exits 1 when a file has a problem (the hooks then run on the defaults for that file).`,
+  )
+  .action((options: { json?: boolean; cwd?: string }) =>
+    runWithErrorBoundary(async () => (await import('./commands/config.ts')).runConfig(options)),
   );
 
 program

@@ -18,36 +18,49 @@ export async function checkpointInBackground(
   env: Env,
   home: string,
 ): Promise<void> {
+  if (!payload.transcriptPath) return;
+  await runShimInBackground(
+    [
+      'checkpoint',
+      '--transcript',
+      payload.transcriptPath,
+      '--trigger',
+      trigger,
+      '--reason',
+      reason,
+    ],
+    payload.cwd,
+    env,
+    home,
+  );
+}
+
+/** Starts `shim <args>` detached (its own process group, no stdio); the hook returns at once. */
+export async function runShimInBackground(
+  args: string[],
+  cwd: string | null,
+  env: Env,
+  home: string,
+): Promise<void> {
   const bin = process.argv[1];
-  if (!payload.transcriptPath || !bin) return;
+  if (!bin) return;
   try {
     // Loaded here: most hook calls never spawn anything.
     const { spawn } = await import('node:child_process');
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        'checkpoint',
-        '--transcript',
-        payload.transcriptPath,
-        '--trigger',
-        trigger,
-        '--reason',
-        reason,
-      ],
-      {
-        // The session's directory may not exist here (a moved project): spawn would fail in it.
-        cwd: payload.cwd && existsSync(payload.cwd) ? payload.cwd : process.cwd(),
-        env: { ...env, SHIM_HOME: home },
-        detached: true,
-        stdio: 'ignore',
-      },
-    );
+    const child = spawn(process.execPath, [bin, ...args], {
+      // The session's directory may not exist here (a moved project): spawn would fail in it.
+      cwd: cwd && existsSync(cwd) ? cwd : process.cwd(),
+      env: { ...env, SHIM_HOME: home },
+      detached: true,
+      stdio: 'ignore',
+    });
     child.on('error', (error) =>
-      appendLog(home, 'error', 'background checkpoint did not start', { error: String(error) }),
+      appendLog(home, 'error', `background shim ${args[0]} did not start`, {
+        error: String(error),
+      }),
     );
     child.unref();
   } catch (error) {
-    appendLog(home, 'error', 'background checkpoint did not start', { error: String(error) });
+    appendLog(home, 'error', `background shim ${args[0]} did not start`, { error: String(error) });
   }
 }

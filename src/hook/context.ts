@@ -9,11 +9,10 @@ import { assessSession, type Assessment } from '../core/assess.ts';
 import type { SessionState } from '../core/session.ts';
 import { loadCompactHistory } from '../claude/compact-history.ts';
 import { loadSessionState } from '../app/status.ts';
-import { loadConfig, type ShimConfig } from '../store/config.ts';
-import type { Env } from '../store/home.ts';
+import type { ShimConfig } from '../store/config.ts';
 import { readStatuslineFigures } from '../store/statusline-figures.ts';
 import type { HookMemory } from '../core/hook-policy.ts';
-import type { HookPayload } from './payload.ts';
+import type { HookRun } from './run.ts';
 
 export type HookContext = {
   state: SessionState;
@@ -22,16 +21,13 @@ export type HookContext = {
 };
 
 export async function loadHookContext(
-  payload: HookPayload,
-  env: Env,
-  home: string,
-  now: number,
+  run: HookRun,
   memory?: HookMemory,
 ): Promise<HookContext | null> {
+  const { payload, env, home, now, config } = run;
   // Claude Code writes the transcript asynchronously: early events can come before the file.
   if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
   const state = await loadSessionState(payload.transcriptPath, home);
-  const config = await loadConfig(home);
   const figures = readStatuslineFigures(home, payload.sessionId, now);
   const history = config.learnFromHistory
     ? loadCompactHistory(home, { env, maxAgeMs: Number.POSITIVE_INFINITY })

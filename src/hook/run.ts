@@ -6,13 +6,29 @@
  */
 import type { Env } from '../store/home.ts';
 import { getShimHome } from '../store/home.ts';
+import { findProjectRoot } from '../capture/project.ts';
+import { fnvHash } from '../core/fnv-hash.ts';
+import { describeConfigProblem, loadConfig, type ShimConfig } from '../store/config.ts';
+import { claimOnce } from '../store/hook-memory.ts';
 import { appendLog } from '../store/log.ts';
+import {
+  describeRecovery,
+  markRecoveryShown,
+  readRecoveryNotice,
+} from '../store/recover-database.ts';
 import { loadHeavy } from './load-heavy.ts';
 import { renderHookOutput, type HookOutput } from './output.ts';
 import { parsePayload, type HookPayload } from './payload.ts';
 import { readStdin } from './stdin.ts';
 
-export type HookRun = { payload: HookPayload; env: Env; home: string; now: number };
+export type HookRun = {
+  payload: HookPayload;
+  env: Env;
+  home: string;
+  now: number;
+  /** Loaded leniently: a bad file leaves the defaults and a problem to report. */
+  config: ShimConfig;
+};
 
 type Handler = (run: HookRun) => Promise<HookOutput>;
 
@@ -59,14 +75,49 @@ export async function runHook(
     const handler = await load();
     // `shim doctor` probes with this session id: the handler must load, but touch nothing.
     if (payload.sessionId === DOCTOR_SESSION) return '';
-    const output = await handler({ payload, env, home, now });
-    return renderHookOutput(event, output);
+    const config = await loadConfig(home, {
+      lenient: true,
+      projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
+    });
+    if (!config.enabled) return '';
+    const output = await handler({ payload, env, home, now, config });
+    return renderHookOutput(event, withNotices(output, config, payload.sessionId, home));
   } catch (error) {
     appendLog(home, 'error', `hook ${event} failed`, {
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
     return '';
   }
+}
+
+/**
+ * What the user must hear about shim itself, once per session: a config file that could not be
+ * used (shim runs on the defaults meanwhile), a corrupt store that was rebuilt.
+ */
+function withNotices(
+  output: HookOutput,
+  config: ShimConfig,
+  sessionId: string | null,
+  home: string,
+): HookOutput {
+  const notices: string[] = [];
+  if (config.problems.length > 0 && sessionId) {
+    const key = `config-${fnvHash(config.problems.map(describeConfigProblem).join('\n'))}`;
+    if (claimOnce(home, sessionId, key)) {
+      for (const p of config.problems) {
+        notices.push(
+          `shim: ${describeConfigProblem(p)} — using the defaults for that file until it is fixed (${p.fix}).`,
+        );
+      }
+    }
+  }
+  const recovery = readRecoveryNotice(home);
+  if (recovery && !recovery.shownInHook) {
+    notices.push(describeRecovery(recovery));
+    markRecoveryShown(home, 'hook');
+  }
+  if (notices.length === 0) return output;
+  return { ...output, userMessage: [output.userMessage, ...notices].filter(Boolean).join('\n') };
 }
 
 /** The process entry: read stdin, run, print, exit 0. */

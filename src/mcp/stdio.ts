@@ -4,6 +4,7 @@
  * @module
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpDeps } from './context.ts';
 import { createMcpServer } from './server.ts';
 
@@ -14,6 +15,24 @@ export async function runStdioServer(deps: McpDeps): Promise<void> {
   console.debug = console.error;
   const server = createMcpServer(deps);
   const transport = new StdioServerTransport();
+  // A line that is not JSON, or not a JSON-RPC message, gets the error reply JSON-RPC 2.0
+  // requires (id null: it could not be read) instead of silence that leaves the client waiting.
+  transport.onerror = (error) => {
+    const parse = error instanceof SyntaxError;
+    if (!parse && !/Zod/.test(error.name) && !/Zod/.test(error.constructor.name)) return;
+    transport
+      .send({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: parse ? -32700 : -32600,
+          message: parse
+            ? `Parse error: ${error.message}`
+            : `Invalid Request: not a JSON-RPC 2.0 message`,
+        },
+      } as unknown as JSONRPCMessage)
+      .catch(() => {});
+  };
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
   });

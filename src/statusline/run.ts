@@ -11,6 +11,7 @@ import { getLevel, toPercent } from '../core/level.ts';
 import { createSessionState } from '../core/session.ts';
 import { loadCompactHistory } from '../claude/compact-history.ts';
 import { loadSessionState } from '../app/status.ts';
+import { findProjectRoot } from '../capture/project.ts';
 import { loadConfig } from '../store/config.ts';
 import { getShimHome, type Env } from '../store/home.ts';
 import { loadHookMemory } from '../store/hook-memory.ts';
@@ -66,7 +67,12 @@ export async function renderForInput(
   const sessionId = typeof input.session_id === 'string' ? input.session_id : null;
   const transcript = typeof input.transcript_path === 'string' ? input.transcript_path : null;
   const reported = readReportedContext(input);
-  const config = await loadConfig(home);
+  const cwd = typeof input.cwd === 'string' ? input.cwd : null;
+  const config = await loadConfig(home, {
+    lenient: true,
+    projectRoot: cwd ? findProjectRoot(cwd) : null,
+  });
+  if (!config.enabled) return '';
   const history = config.learnFromHistory
     ? loadCompactHistory(home, { env, maxAgeMs: Number.POSITIVE_INFINITY })
     : [];

@@ -414,6 +414,66 @@ export class CheckpointRepository {
   }
 
   /**
+   * Checkpoints that clean-up would delete: older than `retentionDays`, and — to bring the store
+   * under `maxBytes` — the oldest others too. Each session's newest is always kept, so an old
+   * interrupted session can still be resumed.
+   */
+  planCleanup(options: {
+    retentionDays: number;
+    now: number;
+    maxBytes?: number | null;
+  }): Array<{ id: string; cwd: string | null; ref: string | null }> {
+    const cutoff = new Date(options.now - options.retentionDays * 86_400_000).toISOString();
+    const candidates = this.#db
+      .prepare(
+        `SELECT id, snapshot_ref, cwd, created_at, compressed_size FROM checkpoints c
+         WHERE id <> (SELECT id FROM checkpoints k WHERE k.session_id = c.session_id
+                      ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1)
+         ORDER BY created_at`,
+      )
+      .all() as Array<{
+      id: string;
+      snapshot_ref: string | null;
+      cwd: string | null;
+      created_at: string;
+      compressed_size: number | null;
+    }>;
+    const doomed = candidates.filter((c) => c.created_at < cutoff);
+    if (options.maxBytes != null) {
+      const page = this.#db.prepare('PRAGMA page_size').get() as { page_size: number };
+      const pages = this.#db.prepare('PRAGMA page_count').get() as { page_count: number };
+      let excess = page.page_size * pages.page_count - options.maxBytes;
+      // Each deleted checkpoint frees about its sections plus its row and index entries.
+      for (const c of doomed) excess -= (c.compressed_size ?? 0) + 1024;
+      for (const c of candidates) {
+        if (excess <= 0) break;
+        if (c.created_at < cutoff) continue;
+        doomed.push(c);
+        excess -= (c.compressed_size ?? 0) + 1024;
+      }
+    }
+    return doomed.map((d) => ({ id: d.id, cwd: d.cwd, ref: d.snapshot_ref }));
+  }
+
+  /** Deletes the given checkpoints (and their restore records); returns how many went. */
+  deleteCheckpoints(ids: readonly string[], now: number, retentionDays: number): number {
+    const cutoff = new Date(now - retentionDays * 86_400_000).toISOString();
+    const db = this.#db;
+    return withWriteTransaction(db, () => {
+      const deleteEvents = db.prepare('DELETE FROM resume_events WHERE checkpoint_id = ?');
+      const deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE id = ?');
+      let deleted = 0;
+      for (const id of ids) {
+        deleteEvents.run(id);
+        deleted += Number(deleteCheckpoint.run(id).changes);
+      }
+      db.prepare('DELETE FROM signal_history WHERE recorded_at < ?').run(cutoff);
+      db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
+      return deleted;
+    });
+  }
+
+  /**
    * Deletes checkpoints older than `retentionDays`, keeping each session's newest one so an
    * old interrupted session can still be resumed. Returns the deleted ids and the snapshot refs to delete.
    */
@@ -425,31 +485,18 @@ export class CheckpointRepository {
     ids: string[];
     snapshots: Array<{ checkpointId: string; cwd: string | null; ref: string }>;
   } {
-    const cutoff = new Date(now - retentionDays * 86_400_000).toISOString();
-    const db = this.#db;
-    return withWriteTransaction(db, () => {
-      const doomed = db
-        .prepare(
-          `SELECT id, snapshot_ref, cwd FROM checkpoints c WHERE created_at < ?
-             AND id <> (SELECT id FROM checkpoints k WHERE k.session_id = c.session_id
-                        ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1)`,
-        )
-        .all(cutoff) as Array<{ id: string; snapshot_ref: string | null; cwd: string | null }>;
-      const deleteEvents = db.prepare('DELETE FROM resume_events WHERE checkpoint_id = ?');
-      const deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE id = ?');
-      for (const { id } of doomed) {
-        deleteEvents.run(id);
-        deleteCheckpoint.run(id);
-      }
-      db.prepare('DELETE FROM signal_history WHERE recorded_at < ?').run(cutoff);
-      db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
-      return {
-        deleted: doomed.length,
-        ids: doomed.map((d) => d.id),
-        snapshots: doomed.flatMap((d) =>
-          d.snapshot_ref ? [{ checkpointId: d.id, cwd: d.cwd, ref: d.snapshot_ref }] : [],
-        ),
-      };
-    });
+    const doomed = this.planCleanup({ retentionDays, now });
+    const deleted = this.deleteCheckpoints(
+      doomed.map((d) => d.id),
+      now,
+      retentionDays,
+    );
+    return {
+      deleted,
+      ids: doomed.map((d) => d.id),
+      snapshots: doomed.flatMap((d) =>
+        d.ref ? [{ checkpointId: d.id, cwd: d.cwd, ref: d.ref }] : [],
+      ),
+    };
   }
 }

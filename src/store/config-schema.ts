@@ -28,6 +28,31 @@ export const configSchema = z.strictObject({
   learnFromHistory: z.boolean().optional(),
   /** Block proactive auto-compaction after saving a handoff (opt-in, default false). */
   blockAutoCompact: z.boolean().optional(),
+  /** shim off entirely (false), e.g. in one project's `.shim.json`. */
+  enabled: z.boolean().optional(),
+  /** How often the hooks checkpoint in the background. */
+  checkpoints: z
+    .strictObject({
+      everyToolCalls: z.number().int().min(1).max(10_000).optional(),
+      everyMinutes: z
+        .number()
+        .min(0.5)
+        .max(24 * 60)
+        .optional(),
+    })
+    .optional(),
+  /** Inject the interrupted session's state into a new session of the project (default true). */
+  restoreAtStartup: z.boolean().optional(),
+  /** Checkpoints older than this are not resumed (default 7). */
+  resumeWindowDays: z.number().min(0).max(3650).optional(),
+  /** Automatic clean-up of old checkpoints (at the end of a session, at most daily). */
+  retention: z
+    .strictObject({
+      auto: z.boolean().optional(),
+      days: z.number().min(1).max(3650).optional(),
+      maxStoreMB: z.number().min(1).max(1_000_000).optional(),
+    })
+    .optional(),
   /** shim loop runs: days kept hot after they end, and days kept at all. */
   loopRetention: z
     .strictObject({

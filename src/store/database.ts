@@ -6,10 +6,17 @@
  * @module
  */
 import { DatabaseSync, type DatabaseSyncInstance } from '@photostructure/sqlite';
-import { chmodSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import { ensureDir } from './home.ts';
+import {
+  checkIntegrity,
+  isAsLeftClean,
+  isCorruptionError,
+  recordCleanClose,
+  recoverCorruptDatabase,
+} from './recover-database.ts';
 import { assertNotSymlink } from './safe-file.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.ts';
 
@@ -99,12 +106,39 @@ export function withBusyRetry<T>(work: () => T): T {
 
 export type OpenOptions = { migrateTo?: number; readOnly?: boolean };
 
-/** Opens (creating if needed) SHIM_HOME/shim.db, owner-only, migrated to the latest schema. */
+/**
+ * Opens (creating if needed) SHIM_HOME/shim.db, owner-only, migrated to the latest schema. A
+ * corrupt database is moved aside and replaced by a fresh one holding every row still readable
+ * (recover-database.ts): shim never writes into, or acknowledges into, a malformed store.
+ */
 export function openDatabase(home: string, options: OpenOptions = {}): Database {
   ensureDir(home);
   const path = getDatabasePath(home);
   // SQLite follows links: one planted as the database (or its journal) would redirect writes.
   for (const file of [path, `${path}-wal`, `${path}-shm`]) assertNotSymlink(file);
+  if (options.readOnly) return openPrepared(home, path, options);
+  const existed = existsSync(path);
+  try {
+    const db = openPrepared(home, path, options);
+    // After an unclean state (a writer killed, the file changed by something else) the whole
+    // file is checked before anything is written into it.
+    const problem = existed && !isAsLeftClean(home, path) ? checkIntegrity(db) : null;
+    if (problem === null) return db;
+    db.close();
+    throw new Error(`database disk image is malformed: ${problem}`);
+  } catch (error) {
+    const cause = error instanceof AppError && error.cause !== undefined ? error.cause : error;
+    if (!isCorruptionError(cause) || !existsSync(path)) throw error;
+    let fresh: Database | null = null;
+    recoverCorruptDatabase(home, path, String((cause as Error).message ?? cause), () => {
+      fresh = openPrepared(home, path, options);
+      return fresh;
+    });
+    return fresh ?? openPrepared(home, path, options);
+  }
+}
+
+function openPrepared(home: string, path: string, options: OpenOptions): Database {
   let db: Database;
   try {
     db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, readOnly: options.readOnly ?? false });
@@ -129,6 +163,7 @@ export function openDatabase(home: string, options: OpenOptions = {}): Database 
         migrate(db, options.migrateTo);
       });
       restrictPermissions(path);
+      recordCloseOf(db, home, path);
     }
     return db;
   } catch (error) {
@@ -143,6 +178,18 @@ export function openDatabase(home: string, options: OpenOptions = {}): Database 
   }
 }
 
+/** A clean close records the file as it was left, so the next open can skip the check. */
+function recordCloseOf(db: Database, home: string, path: string): void {
+  const close = db.close.bind(db);
+  Object.defineProperty(db, 'close', {
+    configurable: true,
+    value: () => {
+      close();
+      recordCleanClose(home, path);
+    },
+  });
+}
+
 function restrictPermissions(path: string): void {
   for (const file of [dirname(path), path, `${path}-wal`, `${path}-shm`]) {
     try {
@@ -151,4 +198,20 @@ function restrictPermissions(path: string): void {
       // -wal / -shm may not exist yet; they inherit the umask of the creating process
     }
   }
+}
+
+/**
+ * For corruption found in the middle of work (SQLite reports it when it reads a damaged page):
+ * moves the database aside and builds a fresh one from what is readable. The caller's
+ * connection must be closed first.
+ */
+export function recoverDatabase(home: string, reason: string): void {
+  const path = getDatabasePath(home);
+  if (!existsSync(path)) return;
+  let fresh: Database | null = null;
+  recoverCorruptDatabase(home, path, reason, () => {
+    fresh = openPrepared(home, path, {});
+    return fresh;
+  });
+  (fresh as Database | null)?.close();
 }

@@ -9,19 +9,23 @@ export function getLogPath(home: string): string {
   return join(home, 'logs', 'shim.log');
 }
 
-/** Appends one entry. Never throws: logging must not be the thing that breaks a hook. */
+/**
+ * Appends one entry; false when it could not. Never throws: logging must not be the thing that
+ * breaks a hook.
+ */
 export function appendLog(
   home: string,
   level: LogLevel,
   message: string,
   data: Record<string, unknown> = {},
-): void {
+): boolean {
   try {
     ensureDir(home, 'logs');
     const entry = { at: new Date().toISOString(), level, pid: process.pid, message, ...data };
     // A link planted as the log is refused, not appended through (doctor reports it).
     appendFileSafely(getLogPath(home), `${JSON.stringify(entry)}\n`);
+    return true;
   } catch {
-    // the log is best effort
+    return false; // the log is best effort
   }
 }

@@ -13,10 +13,11 @@ import {
   mkdirSync,
   openSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { AppError } from '../core/errors.ts';
 
 function unsafeLink(path: string): AppError {
@@ -46,7 +47,7 @@ export function assertNotSymlink(path: string): void {
  * choice); every directory below it must be a real one.
  */
 export function ensureSafeDir(home: string, ...parts: string[]): string {
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  makeHome(home);
   let dir = home;
   for (const part of parts) {
     dir = join(dir, part);
@@ -104,6 +105,55 @@ export function appendFileSafely(path: string, data: string, mode = 0o600): void
   } finally {
     closeSync(fd);
   }
+}
+
+const REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'read-only file system',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EEXIST: 'it exists and is not a directory',
+  ENOSPC: 'no space left on the device',
+  ENOENT: 'a directory cannot be created there',
+};
+
+/**
+ * Creates SHIM_HOME and its missing parents one level at a time (Node's recursive mkdir loops
+ * forever under /proc), with a clear error when it cannot.
+ */
+function makeHome(home: string): void {
+  const missing: string[] = [];
+  for (let dir = home; ; dir = dirname(dir)) {
+    let stat: ReturnType<typeof lstatSync> | null = null;
+    try {
+      stat = statSync(dir);
+    } catch {
+      // missing: created below
+    }
+    if (stat) {
+      if (!stat.isDirectory()) throw homeError(home, dir, 'ENOTDIR');
+      break;
+    }
+    missing.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+      if (code === 'EEXIST' && statSync(dir).isDirectory()) continue;
+      throw homeError(home, dir, code);
+    }
+  }
+}
+
+function homeError(home: string, at: string, code: string): AppError {
+  return new AppError(
+    'STORE_UNAVAILABLE',
+    `cannot use ${home} as SHIM_HOME: ${at}: ${REASONS[code] ?? code}`,
+    'set SHIM_HOME to a directory you can write (default ~/.shim)',
+  );
 }
 
 /** Symbolic links among SHIM_HOME's own files and directories (for `shim doctor`). */

@@ -66,6 +66,7 @@ describe('shim doctor', () => {
       statusline: 'ok',
       mcp: 'ok',
       home: 'ok',
+      config: 'ok',
       database: 'ok',
       activity: 'warn',
       log: 'ok',

@@ -22,6 +22,9 @@ import { openDatabase, type Database } from '../../store/database.ts';
 import { ensureDir, type Env } from '../../store/home.ts';
 import { getLogPath } from '../../store/log.ts';
 import { findPlantedLinks, writeFileSafely } from '../../store/safe-file.ts';
+import { findProjectRoot } from '../../capture/project.ts';
+import { describeConfigProblem, loadConfig } from '../../store/config.ts';
+import { describeRecovery, readRecoveryNotice } from '../../store/recover-database.ts';
 import { SHIM_HOOKS } from './hook-spec.ts';
 import { findShimHooks } from './hooks-merge.ts';
 import { probeCommand } from './hook-probe.ts';
@@ -246,6 +249,48 @@ function statusLineCheck(sources: SettingsSource[], invocation: ShimInvocation):
     effective.label === 'user'
       ? 'shim install (it keeps your statusline and shows it next to shim’s)'
       : `shim install --project, or remove "statusLine" from ${effective.path}`,
+  );
+}
+
+/** config.json and the project's files: each problem named with its line and the fix. */
+async function configCheck(options: DoctorOptions): Promise<DoctorCheck> {
+  const config = await loadConfig(options.home, {
+    lenient: true,
+    projectRoot: findProjectRoot(options.cwd),
+  });
+  if (config.problems.length === 0) {
+    const custom = Object.values(config.sources).filter((s) => s !== 'default');
+    return check(
+      'config',
+      'configuration',
+      'ok',
+      true,
+      custom.length === 0
+        ? 'defaults (no config file)'
+        : `valid (${[...new Set(custom)].join(', ')}); \`shim config\` shows it`,
+    );
+  }
+  return check(
+    'config',
+    'configuration',
+    'fail',
+    true,
+    `${config.problems.map(describeConfigProblem).join('; ')} — the hooks run on the defaults for ${config.problems.length === 1 ? 'that file' : 'those files'}`,
+    config.problems[0]!.fix,
+  );
+}
+
+/** A corrupt store shim moved aside and rebuilt (said until a week has passed). */
+function recoveryCheck(home: string): DoctorCheck | null {
+  const notice = readRecoveryNotice(home);
+  if (!notice || Date.now() - Date.parse(notice.at) > 7 * 86_400_000) return null;
+  return check(
+    'store-recovery',
+    'store recovery',
+    'warn',
+    false,
+    describeRecovery(notice).replace(/^shim: /, ''),
+    `inspect or delete ${notice.movedTo} once you no longer need it`,
   );
 }
 
@@ -560,6 +605,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const hooks = hooksCheck(sources, options.invocation);
   const statusLine = statusLineCheck(sources, options.invocation);
   const home = homeCheck(options.home);
+  const config = await configCheck(options);
+  const recovered = recoveryCheck(options.home);
   const database = databaseCheck(options.home);
   let activity: DoctorCheck;
   try {
@@ -577,6 +624,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     statusLine,
     mcpCheck(options),
     home,
+    config,
+    ...(recovered ? [recovered] : []),
     database.check,
     activity,
     log,

@@ -59,6 +59,26 @@ export function formatJson(value: Json, style: JsonStyle): string {
   return `${style.bom ? '\uFEFF' : ''}${text}${style.finalNewline ? style.newline : ''}`;
 }
 
+/** Deeper than any real settings file; deep enough values overflow the stack when walked. */
+const MAX_DEPTH = 100;
+
+/** The deepest nesting of objects and arrays in JSON text (strings skipped). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') max = Math.max(max, ++depth);
+    else if (c === '}' || c === ']') depth--;
+  }
+  return max;
+}
+
 /**
  * Parses a settings file. Whitespace only counts as `{}`; anything else that is not a JSON object
  * is refused with the reason and where to look.
@@ -66,6 +86,14 @@ export function formatJson(value: Json, style: JsonStyle): string {
 export function parseSettingsText(text: string, path: string): JsonObject {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (body.trim() === '') return {};
+  const depth = nestingDepth(body);
+  if (depth > MAX_DEPTH) {
+    throw new AppError(
+      'CONFIG_INVALID',
+      `${path} nests ${depth} levels deep (a settings file needs a handful); shim did not touch it`,
+      'the file is damaged or generated wrongly: fix or replace it, then run the command again',
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(body);

@@ -1,40 +1,96 @@
-import { collectGarbage } from '../../app/collect-garbage.ts';
+import { createInterface } from 'node:readline/promises';
+import { collectGarbage, type GarbageResult } from '../../app/collect-garbage.ts';
 import { collectLoopGarbage, describeLoopGarbage } from '../../app/collect-loop-garbage.ts';
-import { AppError } from '../../core/errors.ts';
+import { loadConfig } from '../../store/config.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
+import { readJsonFile, writeJsonFileAtomic } from '../../store/json-file.ts';
+import { ensureDir } from '../../store/home.ts';
+import { join } from 'node:path';
+import { formatBytes } from '../format/units.ts';
 
-function days(value: string, name: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new AppError('USAGE', `${name} must be a number of days, got "${value}"`);
-  return n;
+export type GcOptions = {
+  retentionDays?: number;
+  maxStoreMb?: number;
+  loopHotDays?: number;
+  dryRun?: boolean;
+  yes?: boolean;
+  auto?: boolean;
+  json?: boolean;
+};
+
+/** More than this many checkpoints are not deleted on a terminal without a yes. */
+const ASK_ABOVE = 5;
+/** `--auto` runs at most this often (it is started at the end of every session). */
+const AUTO_EVERY_MS = 24 * 3_600_000;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+async function askToDelete(count: number): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(
+      `Delete ${plural(count, 'checkpoint')} (and their git snapshot refs)? [y/N] `,
+    );
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
 }
 
-export async function runGc(options: {
-  retentionDays: string;
-  loopHotDays: string;
-  json?: boolean;
-}): Promise<void> {
+function describe(result: GarbageResult, verb: string): string {
+  const cap =
+    result.maxStoreMB !== null ? ` or to keep the store under ${result.maxStoreMB} MB` : '';
+  return (
+    `${verb} ${plural(result.deletedCheckpoints, 'checkpoint')} older than ${result.retentionDays} days${cap} ` +
+    `(each session keeps its newest), ${plural(result.deletedSnapshots, 'git snapshot ref')}, ` +
+    `${plural(result.deletedCursors, 'stale transcript cursor')}` +
+    (result.dryRun
+      ? ''
+      : `; store ${formatBytes(result.storeBytes.before)} → ${formatBytes(result.storeBytes.after)}`)
+  );
+}
+
+export async function runGc(options: GcOptions): Promise<void> {
   const home = getShimHome();
-  const retentionDays = days(options.retentionDays, '--retention-days');
-  const hotDays = days(options.loopHotDays, '--loop-hot-days');
+  const config = await loadConfig(home, { lenient: options.auto === true });
   const now = Date.now();
-  const result = await collectGarbage({ home, retentionDays, now });
-  const db = openDatabase(home);
-  let loops;
-  try {
-    loops = collectLoopGarbage({ db, home, now, hotDays, retentionDays });
-  } finally {
-    db.close();
+  if (options.auto) {
+    // Started by the SessionEnd hook: once a day at most, and only when the user has it on.
+    const marker = join(ensureDir(home, 'cache'), 'gc-last.json');
+    const last = readJsonFile(marker) as { at?: number } | null;
+    if (!config.retention.auto || (last?.at !== undefined && now - last.at < AUTO_EVERY_MS)) return;
+    writeJsonFileAtomic(marker, { at: now });
   }
-  if (options.json) process.stdout.write(`${JSON.stringify({ ...result, loops }, null, 2)}\n`);
-  else {
-    process.stdout.write(
-      `deleted ${result.deletedCheckpoints} checkpoint${result.deletedCheckpoints === 1 ? '' : 's'} older than ${retentionDays} days ` +
-        `(each session keeps its newest), ${result.deletedSnapshots} git snapshot ref${result.deletedSnapshots === 1 ? '' : 's'}, ` +
-        `${result.deletedCursors} stale transcript cursor${result.deletedCursors === 1 ? '' : 's'}\n` +
-        `${describeLoopGarbage(loops)}\n`,
-    );
+  const retentionDays = options.retentionDays ?? config.retention.days;
+  const hotDays = options.loopHotDays ?? config.loopRetention.hotDays;
+  const maxStoreMB = options.maxStoreMb ?? (options.auto ? config.retention.maxStoreMB : null);
+  const interactive =
+    process.stdin.isTTY === true && !options.yes && !options.json && !options.auto;
+  const result = await collectGarbage({
+    home,
+    retentionDays,
+    now,
+    maxStoreMB,
+    dryRun: options.dryRun === true,
+    ...(interactive ? { confirm: (n: number) => (n > ASK_ABOVE ? askToDelete(n) : true) } : {}),
+  });
+  let loops = null;
+  if (!options.dryRun) {
+    const db = openDatabase(home);
+    try {
+      loops = collectLoopGarbage({ db, home, now, hotDays, retentionDays });
+    } finally {
+      db.close();
+    }
   }
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ ...result, loops }, null, 2)}\n`);
+    return;
+  }
+  if (options.auto) return;
+  process.stdout.write(
+    `${describe(result, options.dryRun ? 'would delete' : 'deleted')}\n` +
+      (loops ? `${describeLoopGarbage(loops)}\n` : 'loop runs: not touched in a dry run\n'),
+  );
 }

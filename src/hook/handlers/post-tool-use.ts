@@ -13,16 +13,20 @@ import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memo
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
 
-export async function handlePostToolUse({ payload, env, home, now }: HookRun): Promise<HookOutput> {
+export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
+  const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
   const memory = loadHookMemory(home, payload.sessionId);
-  const context = await loadHookContext(payload, env, home, now, memory);
+  const context = await loadHookContext(run, memory);
   if (!context) return {};
   // This event is itself a finished tool call, even before the transcript shows its result.
   const toolCalls = Math.max(context.state.toolCalls, memory.hookToolCalls + 1);
   const state = { ...context.state, toolCalls };
   const { assessment } = context;
-  const decision = decideAfterToolUse(state, assessment, memory, now);
+  const decision = decideAfterToolUse(state, assessment, memory, now, {
+    toolCallInterval: config.checkpoints.everyToolCalls,
+    timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
+  });
   saveHookMemory(home, payload.sessionId, {
     ...decision.memory,
     hookToolCalls: toolCalls,

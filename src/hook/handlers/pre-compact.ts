@@ -17,7 +17,6 @@ import {
 } from '../../core/compact-instructions.ts';
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
-import { loadConfig } from '../../store/config.ts';
 import { appendLog } from '../../store/log.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
@@ -47,7 +46,13 @@ async function saveHandoff(
   }
 }
 
-export async function handlePreCompact({ payload, env, home, now }: HookRun): Promise<HookOutput> {
+export async function handlePreCompact({
+  payload,
+  env,
+  home,
+  now,
+  config,
+}: HookRun): Promise<HookOutput> {
   const saved = await checkpointNow(
     payload,
     'pre_compact',
@@ -58,7 +63,6 @@ export async function handlePreCompact({ payload, env, home, now }: HookRun): Pr
   );
   if (!saved) return {};
   const { checkpoint } = saved;
-  const config = await loadConfig(home);
   const block =
     config.blockAutoCompact &&
     payload.trigger === 'auto' &&

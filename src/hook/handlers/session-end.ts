@@ -1,10 +1,20 @@
-/** SessionEnd: a final checkpoint, and the clean end recorded with Claude Code's reason. */
+/**
+ * SessionEnd: a final checkpoint, the clean end recorded with Claude Code's reason, and the
+ * daily clean-up of old checkpoints started in the background.
+ */
 import { withStore } from '../../app/open-store.ts';
+import { runShimInBackground } from '../checkpoint-action.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
 
-export async function handleSessionEnd({ payload, env, home, now }: HookRun): Promise<HookOutput> {
+export async function handleSessionEnd({
+  payload,
+  env,
+  home,
+  now,
+  config,
+}: HookRun): Promise<HookOutput> {
   if (!payload.sessionId) return {};
   const sessionId = payload.sessionId;
   const reason = payload.reason ?? 'other';
@@ -12,5 +22,7 @@ export async function handleSessionEnd({ payload, env, home, now }: HookRun): Pr
   await withStore(home, ({ sessions }) =>
     sessions.end(sessionId, reason, new Date(Date.now()).toISOString()),
   );
+  // The daily clean-up (config `retention`), after the session, in its own process.
+  if (config.retention.auto) await runShimInBackground(['gc', '--auto'], payload.cwd, env, home);
   return {};
 }

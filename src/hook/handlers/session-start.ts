@@ -68,6 +68,8 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
     home,
     env,
     now,
+    restoreInterrupted: run.config.restoreAtStartup,
+    resumeWindowDays: run.config.resumeWindowDays,
   });
   if (restore === null) return {};
   const { checkpoint, detection } = restore;

@@ -4,8 +4,9 @@ import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
 
-export async function handleStop({ payload, env, home, now }: HookRun): Promise<HookOutput> {
-  const context = await loadHookContext(payload, env, home, now);
+export async function handleStop(run: HookRun): Promise<HookOutput> {
+  const { payload, home } = run;
+  const context = await loadHookContext(run);
   if (!context || !payload.sessionId || context.assessment.percent < 50) return {};
   const band = Math.floor(context.assessment.percent / 10);
   const memory = loadHookMemory(home, payload.sessionId);

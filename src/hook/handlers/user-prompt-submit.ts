@@ -3,13 +3,8 @@ import { loadHookContext } from '../context.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../run.ts';
 
-export async function handleUserPromptSubmit({
-  payload,
-  env,
-  home,
-  now,
-}: HookRun): Promise<HookOutput> {
-  const context = await loadHookContext(payload, env, home, now);
+export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> {
+  const context = await loadHookContext(run);
   if (!context || context.assessment.level === 'L0') return {};
   const a = context.assessment;
   const turns = a.forecast.turnsToCompact;
