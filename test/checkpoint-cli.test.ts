@@ -134,6 +134,16 @@ describe('list, show, resume, handoff, gc', () => {
     );
     const text = shim(home, ['list', '--all']);
     assert.match(text.stdout, new RegExp(saved.checkpointId.slice(0, 8)));
+    // Context is shown as the share of the auto-compact threshold, as everywhere else.
+    const [row] = json<Array<{ contextPercent: number | null }>>(
+      shim(home, ['list', '--all', '--json']),
+    );
+    assert.equal(typeof row!.contextPercent, 'number');
+    assert.match(text.stdout, new RegExp(` ${Math.round(row!.contextPercent!)}% `));
+    assert.match(text.stdout, /share of the auto-compact threshold/);
+    const bad = shim(home, ['list', '-n', 'abc']);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /abc/);
     const shown = shim(home, ['show', '--all', saved.checkpointId.slice(0, 6)]);
     assert.equal(shown.status, 0, shown.stderr);
     assert.match(shown.stdout, /^---\n/);

@@ -308,6 +308,16 @@ test('every fixture replays without errors', () => {
   }
 });
 
+test('replaying a file that is not a transcript is an error, not an empty table', () => {
+  const run = shim(['replay', resolve('package.json')]);
+  assert.equal(run.status, 1);
+  assert.equal(run.stdout, '');
+  assert.match(run.stderr, /package\.json is not a Claude Code transcript/);
+  const jsonl = join(makeTempDir(), 'other.jsonl');
+  writeFileSync(jsonl, '{"level":"info","msg":"hello"}\n{"level":"warn","msg":"bye"}\n');
+  assert.equal(shim(['replay', jsonl]).status, 1);
+});
+
 test('--help teaches the commands', () => {
   const run = shim(['--help']);
   assert.equal(run.status, 0);

@@ -1,6 +1,6 @@
 /** End-to-end: install, uninstall and doctor through the built binary, on temp settings files. */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { DoctorReport } from '../src/claude/settings/doctor.ts';
@@ -131,6 +131,42 @@ describe('shim install / uninstall', () => {
     assert.ok(!after.includes('shim.js'));
     assert.match(after, /"command": "bash ~\/\.claude\/statusline\.sh --compact"/);
   });
+});
+
+describe('shim uninstall: what shim leaves behind', () => {
+  test('says what is left in SHIM_HOME; --purge --yes deletes it and the snapshot refs', () => {
+    const w = world();
+    json<InstallResult>(shim(w, ['install', '--json']));
+    const backups = readdirSync(join(w.home, 'backups'));
+    assert.ok(
+      backups.every((b) => /^(settings|claude)-\d{4}-/.test(b)),
+      backups.join(', '),
+    );
+    const plain = shim(w, ['uninstall']);
+    assert.equal(plain.status, 0, plain.stderr);
+    assert.match(plain.stdout, /Still here: .*shim uninstall --purge/s);
+    assert.ok(existsSync(w.home));
+    json<InstallResult>(shim(w, ['install', '--json']));
+    const purged = json<{ purged: { refs: number; home: boolean } }>(
+      shim(w, ['uninstall', '--purge', '--yes', '--json']),
+    );
+    assert.deepEqual(purged.purged, { refs: 0, home: true });
+    assert.equal(existsSync(w.home), false);
+    assert.equal(existsSync(w.settings), true);
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
+  });
+});
+
+describe('the launcher: help for the hot-path commands', () => {
+  for (const command of ['hook', 'statusline']) {
+    test(`shim ${command} --help prints usage and runs nothing`, () => {
+      const w = world();
+      const run = shim(w, [command, '--help']);
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, new RegExp(`^Usage: shim ${command}`));
+      assert.equal(existsSync(join(w.home, 'logs')), false);
+    });
+  }
 });
 
 describe('shim install / uninstall: the MCP server', () => {

@@ -13,8 +13,8 @@ import { getVersion } from './version.ts';
 
 const program = new Command('shim')
   .description(
-    'Keeps Claude Code from losing its work: predicts context exhaustion before it happens,\n' +
-      'checkpoints the working state and restores it into the next session.',
+    'Keeps Claude Code from losing its work.\n' +
+      'Predicts context exhaustion before it happens, checkpoints the working state, and restores it into the next session.',
   )
   .version(getVersion(), '-v, --version')
   .enablePositionalOptions()
@@ -134,11 +134,11 @@ program
   .option('-s, --session <id>', 'only this session (wherever it ran)')
   .option('--cwd <dir>', 'the project of this directory instead of the current one')
   .option('--all', 'every project')
-  .option('-n, --limit <n>', 'how many', '20')
+  .option('-n, --limit <n>', 'how many', numberOption({ min: 1, max: 100_000, integer: true }), 20)
   .option('--json', 'print them as JSON')
   .addHelpText('after', SCOPE_HELP)
   .action(
-    (options: { session?: string; cwd?: string; all?: boolean; limit: string; json?: boolean }) =>
+    (options: { session?: string; cwd?: string; all?: boolean; limit: number; json?: boolean }) =>
       runWithErrorBoundary(async () => (await import('./commands/list.ts')).runList(options)),
   );
 
@@ -160,7 +160,12 @@ program
   .argument('<query...>', 'words (all must match); "quoted phrases"; word* for a prefix')
   .option('--all', 'every project, not only this one')
   .option('--cwd <dir>', 'the project of this directory instead of the current one')
-  .option('-n, --limit <n>', 'how many sessions', '10')
+  .option(
+    '-n, --limit <n>',
+    'how many sessions (1–50)',
+    numberOption({ min: 1, max: 50, integer: true }),
+    10,
+  )
   .option('--json', 'print the result as JSON')
   .addHelpText(
     'after',
@@ -175,7 +180,7 @@ Examples:
   shim search database.ts --json`,
   )
   .action(
-    (query: string[], options: { all?: boolean; cwd?: string; json?: boolean; limit: string }) =>
+    (query: string[], options: { all?: boolean; cwd?: string; json?: boolean; limit: number }) =>
       runWithErrorBoundary(async () =>
         (await import('./commands/search.ts')).runSearch(query, options),
       ),
@@ -359,9 +364,9 @@ loop
   .command('list')
   .description('loop runs of this directory, newest first')
   .option('--all', 'every directory')
-  .option('-n, --limit <n>', 'how many', '20')
+  .option('-n, --limit <n>', 'how many', numberOption({ min: 1, integer: true }), 20)
   .option('--json', 'print them as JSON')
-  .action((options: { all?: boolean; limit: string; json?: boolean }) =>
+  .action((options: { all?: boolean; limit: number; json?: boolean }) =>
     runWithErrorBoundary(async () => (await import('./commands/loop.ts')).runLoopList(options)),
   );
 
@@ -442,11 +447,23 @@ program
   .description("remove shim's hooks and statusline from Claude Code's settings, restoring yours")
   .addOption(new Option('--user', 'from ~/.claude/settings.json (default)').conflicts('project'))
   .addOption(new Option('--project', 'from .claude/settings.json of the current directory'))
+  .option(
+    '--purge',
+    "also delete $SHIM_HOME (checkpoints, handoffs, logs) and shim's git snapshot refs",
+  )
+  .option('-y, --yes', 'with --purge: do not ask first')
   .option('--json', 'print the result as JSON')
-  .action((options: { user?: boolean; project?: boolean; json?: boolean }) =>
-    runWithErrorBoundary(async () =>
-      (await import('./commands/uninstall.ts')).runUninstall(options),
-    ),
+  .action(
+    (options: {
+      user?: boolean;
+      project?: boolean;
+      json?: boolean;
+      purge?: boolean;
+      yes?: boolean;
+    }) =>
+      runWithErrorBoundary(async () =>
+        (await import('./commands/uninstall.ts')).runUninstall(options),
+      ),
   );
 
 program

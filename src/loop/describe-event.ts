@@ -15,7 +15,7 @@ const money = (value: unknown): string => `$${(num(value) ?? 0).toFixed(2)}`;
 function describeData(name: string, d: Data): string {
   switch (name) {
     case 'loop.started':
-      return `started: ${truncate(str(d.goal), 80)} (threshold ${num(d.thresholdPercent)}%, at most ${num(d.maxIterations)} iterations, ${num(d.maxRestarts)} restarts)`;
+      return `started: ${truncate(str(d.goal), 80)} (threshold ${num(d.thresholdPercent)}%, at most ${plural(num(d.maxIterations) ?? 0, 'iteration')}, ${plural(num(d.maxRestarts) ?? 0, 'restart')})`;
     case 'loop.resumed':
       return d.agentAlive === true
         ? 're-attached to the running agent'

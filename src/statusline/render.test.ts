@@ -75,6 +75,13 @@ describe('renderStatusline: layout', () => {
 });
 
 describe('renderStatusline: segments', () => {
+  test('one turn left is singular', () => {
+    assert.match(
+      renderStatusline(view({ turnsToCompact: 1 }), 120, false),
+      /\[~1 turn to compact\]/,
+    );
+  });
+
   test('0 turns to compaction reads "compact due"', () => {
     assert.equal(
       renderStatusline(view({ turnsToCompact: 0 }), 120, false),

@@ -42,7 +42,9 @@ export function renderStatusline(view: StatuslineView, columns: number, color: b
   optional.push(`[risk: ${paint(color, RISK_COLORS[view.risk], view.risk)}]`);
   if (view.turnsToCompact !== null && view.autoCompact) {
     optional.push(
-      view.turnsToCompact === 0 ? '[compact due]' : `[~${view.turnsToCompact} turns to compact]`,
+      view.turnsToCompact === 0
+        ? '[compact due]'
+        : `[~${view.turnsToCompact} turn${view.turnsToCompact === 1 ? '' : 's'} to compact]`,
     );
   }
   optional.push(

@@ -40,9 +40,8 @@ function readReportedContext(input: Obj): { tokens: number | null; window: numbe
   return { tokens, window: num(cw.context_window_size) };
 }
 
-function runWrapped(encoded: string, input: string): string {
+function runWrapped(command: string, input: string): string {
   try {
-    const command = Buffer.from(encoded, 'base64').toString('utf8');
     const r = spawnSync('/bin/sh', ['-c', command], { input, encoding: 'utf8', timeout: 2000 });
     return (r.stdout ?? '').replace(/\s+$/, '');
   } catch {
@@ -119,9 +118,16 @@ export async function renderForInput(
 /** The process entry. Always exits 0: an empty line is better than a broken statusline. */
 export async function main(args: string[]): Promise<void> {
   const input = await readStdin();
+  // --wrap-command '<command>' (readable), or --wrap <base64> written by older installs.
+  const plainIndex = args.indexOf('--wrap-command');
   const wrapIndex = args.indexOf('--wrap');
-  const wrapped =
-    wrapIndex >= 0 && args[wrapIndex + 1] ? runWrapped(args[wrapIndex + 1]!, input) : '';
+  const command =
+    plainIndex >= 0 && args[plainIndex + 1] !== undefined
+      ? args[plainIndex + 1]!
+      : wrapIndex >= 0 && args[wrapIndex + 1]
+        ? Buffer.from(args[wrapIndex + 1]!, 'base64').toString('utf8')
+        : null;
+  const wrapped = command ? runWrapped(command, input) : '';
   const columns = Number(process.env.COLUMNS) || 120;
   const color = !process.env.NO_COLOR;
   let ours = '';

@@ -31,6 +31,8 @@ export type CheckpointSummary = {
   progress: number;
   operation: string | null;
   contextWindowUsage: number | null;
+  /** Percent of the auto-compact threshold in use (null for rows that predate the source). */
+  contextPercent: number | null;
   messageCount: number | null;
   toolCallCount: number | null;
   size: CheckpointSize;
@@ -70,7 +72,19 @@ type Row = {
 
 const SUMMARY_COLUMNS = `id, session_id, checkpoint_number, created_at, triggered_by, crash_risk, progress, operation,
   context_window_usage, message_count, tool_call_count, uncompressed_size, compressed_size, compression_ratio,
-  restored_at, cwd, transcript_path, snapshot_ref`;
+  restored_at, cwd, transcript_path, snapshot_ref, source`;
+
+/** contextTokens / compactThreshold of a row's source, as a percent with one decimal. */
+function thresholdPercent(source: string | null): number | null {
+  if (!source) return null;
+  try {
+    const s = JSON.parse(source) as { contextTokens?: number; compactThreshold?: number };
+    if (!s.compactThreshold || s.contextTokens === undefined) return null;
+    return Math.round((s.contextTokens / s.compactThreshold) * 1000) / 10;
+  } catch {
+    return null;
+  }
+}
 
 function toSummary(row: Row): CheckpointSummary {
   return {
@@ -83,6 +97,7 @@ function toSummary(row: Row): CheckpointSummary {
     progress: row.progress,
     operation: row.operation,
     contextWindowUsage: row.context_window_usage,
+    contextPercent: thresholdPercent(row.source),
     messageCount: row.message_count,
     toolCallCount: row.tool_call_count,
     size: {

@@ -112,7 +112,9 @@ export function createScratch(prefix = 'shim-e2e-'): Scratch {
   });
   if (git.status !== 0) throw new Error(`git init failed in ${project}: ${git.stderr}`);
   const cleanup = (): void => {
-    if (process.env.SHIM_E2E_KEEP !== '1') rmSync(root, { recursive: true, force: true });
+    if (process.env.SHIM_E2E_KEEP !== '1')
+      // A hook's background `shim gc --auto` may still be writing into the home: retry.
+      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   return { root, home, project, tmp, cleanup };
 }

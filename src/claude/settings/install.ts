@@ -125,7 +125,7 @@ function writeRecorded(
   },
 ): string | null {
   const { home } = options;
-  const backupPath = plan.bytes === null ? null : writeBackup(home, plan.bytes, now);
+  const backupPath = plan.bytes === null ? null : writeBackup(home, plan.bytes, now, plan.path);
   const { createdDir } = writeSettingsFile(plan.path, plan.nextText, plan.bytes);
   saveInstallRecord(
     home,

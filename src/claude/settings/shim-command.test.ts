@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
@@ -34,16 +35,30 @@ describe('shim commands', () => {
     assert.equal(quoteForShell('a"b`c\\d'), '"a\\"b\\`c\\\\d"');
   });
 
-  test('the statusline wraps the original command as base64 and gets it back', () => {
+  test('the statusline wraps the original command readably and gets it back', () => {
     const original = `bash -c 'printf "%s" "$(git branch --show-current)"' | cut -c1-20`;
     const command = statusLineCommand(spaced, original);
-    assert.match(command, / statusline --wrap [A-Za-z0-9+/=]+$/);
+    assert.match(command, / statusline --wrap-command 'bash -c '\\''printf/);
     assert.deepEqual(parseShimCommand(command), {
       kind: 'statusline',
       launcher: [spaced.node],
       bin: spaced.bin,
       wrapped: original,
     });
+    const words = spawnSync(
+      '/bin/sh',
+      ['-c', `printf '%s' ${command.split(' --wrap-command ')[1]}`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(words.stdout, original, 'the shell reads back exactly the command');
+  });
+
+  test('a statusline wrapped by an older install (base64) is still understood', () => {
+    const original = 'echo mine';
+    const old = `node /x/bin/shim.cjs statusline --wrap ${Buffer.from(original).toString('base64')}`;
+    assert.equal((parseShimCommand(old) as { wrapped: string }).wrapped, original);
   });
 
   test('recognises shim hooks by the bundle name and verb, whatever the paths', () => {

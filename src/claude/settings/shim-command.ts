@@ -34,12 +34,19 @@ export function hookCommand(invocation: ShimInvocation, event: string): string {
   return `${prefix(invocation)} hook ${event}`;
 }
 
-/** The statusline command; with `wrapped`, shim also runs the user's own command and shows both. */
+/**
+ * The statusline command; with `wrapped`, shim also runs the user's own command and shows both.
+ * The user's command is kept readable in the settings file (`--wrap-command '<command>'`);
+ * older installs wrote it base64-encoded (`--wrap <base64>`), which is still understood.
+ */
 export function statusLineCommand(invocation: ShimInvocation, wrapped?: string): string {
   const base = `${prefix(invocation)} statusline`;
-  return wrapped === undefined
-    ? base
-    : `${base} --wrap ${Buffer.from(wrapped, 'utf8').toString('base64')}`;
+  return wrapped === undefined ? base : `${base} --wrap-command ${quoteSingle(wrapped)}`;
+}
+
+/** A single-quoted shell word: everything literal, `'` written as `'\''`. */
+function quoteSingle(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -107,13 +114,15 @@ export function parseShimCommand(command: string): ParsedShimCommand | null {
       return { kind: 'hook', launcher, bin: words[i]!, event: words[i + 2] ?? null };
     }
     if (verb === 'statusline') {
+      const plainIndex = words.indexOf('--wrap-command', i + 2);
       const wrapIndex = words.indexOf('--wrap', i + 2);
+      const plain = plainIndex >= 0 ? words[plainIndex + 1] : undefined;
       const encoded = wrapIndex >= 0 ? words[wrapIndex + 1] : undefined;
       return {
         kind: 'statusline',
         launcher,
         bin: words[i]!,
-        wrapped: encoded === undefined ? null : decodeBase64(encoded),
+        wrapped: plain ?? (encoded === undefined ? null : decodeBase64(encoded)),
       };
     }
   }

@@ -141,7 +141,7 @@ function uninstallFile(path: string, home: string, now: Date | undefined, plan: 
     if (record) forgetInstallRecord(home, path);
     return { changed: false, method: 'nothing-to-do', changes: [], backupPath: null, notes };
   }
-  const backupPath = writeBackup(home, bytes, now ?? new Date());
+  const backupPath = writeBackup(home, bytes, now ?? new Date(), path);
   writeSettingsFile(path, formatJson(planned.settings, detectJsonStyle(text)), bytes);
   forgetInstallRecord(home, path);
   return { changed: true, method: 'surgical', changes: planned.changes, backupPath, notes };

@@ -5,14 +5,21 @@ import { renderTable } from '../format/table.ts';
 import { colorRisk, dim } from '../format/text.ts';
 import { formatAge, formatBytes } from '../format/units.ts';
 
+/** At most `max` characters, cut after a whole word, marked with an ellipsis. */
+function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max - 1);
+  return `${text.slice(0, cut > max / 2 ? cut : max - 1)}…`;
+}
+
 export async function runList(options: {
   session?: string;
   cwd?: string;
   all?: boolean;
-  limit: string;
+  limit: number;
   json?: boolean;
 }): Promise<void> {
-  const limit = Math.max(1, Number.parseInt(options.limit, 10) || 20);
+  const limit = options.limit;
   // A session id is explicit: its checkpoints wherever it ran.
   const scope = resolveScope({ ...options, all: options.all || !!options.session }, process.cwd());
   const where = options.session ? `session ${options.session}` : describeScope(scope);
@@ -57,15 +64,15 @@ export async function runList(options: {
       formatAge(now - Date.parse(r.createdAt)),
       r.triggeredBy,
       colorRisk(r.crashRisk),
-      r.contextWindowUsage === null ? '' : `${Math.round(r.contextWindowUsage * 100)}%`,
+      r.contextPercent === null ? '' : `${Math.round(r.contextPercent)}%`,
       `${Math.round(r.progress * 100)}%`,
       formatBytes(r.size.compressed),
       r.restoredAt ? 'yes' : '',
-      (r.operation ?? '').replace(/\s+/g, ' ').slice(0, 50),
+      cutAtWord((r.operation ?? '').replace(/\s+/g, ' '), 50),
     ]),
     ['left', 'left', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left', 'left'],
   );
   process.stdout.write(
-    `${dim(`checkpoints of ${where}, newest first${scope.kind === 'project' && !options.session ? ' (--all: every project)' : ''}`)}\n${table}\n${dim('context is of the raw window; `shim show <id>` for the full checkpoint')}\n`,
+    `${dim(`checkpoints of ${where}, newest first${scope.kind === 'project' && !options.session ? ' (--all: every project)' : ''}`)}\n${table}\n${dim('context is the share of the auto-compact threshold in use; `shim show <id>` for the full checkpoint')}\n`,
   );
 }

@@ -146,13 +146,13 @@ function liveStatus(run: LoopRunRecord): string {
 
 export async function runLoopList(options: {
   json?: boolean;
-  limit?: string;
+  limit?: number;
   all?: boolean;
 }): Promise<void> {
   const db = openDatabase(getShimHome());
   try {
     const repo = new LoopRepository(db);
-    const limit = Math.max(1, Number.parseInt(options.limit ?? '20', 10) || 20);
+    const limit = options.limit ?? 20;
     const runs = repo.listRuns({ ...(options.all ? {} : { cwd: process.cwd() }), limit });
     if (options.json) {
       process.stdout.write(

@@ -8,6 +8,8 @@ import {
   EVALUATION_HORIZON,
 } from '../../core/evaluate.ts';
 import { resolve } from 'node:path';
+import { AppError } from '../../core/errors.ts';
+import { holdsTranscriptEntries } from '../../transcript/sniff.ts';
 import { loadConfig } from '../../store/config.ts';
 import { getShimHome } from '../../store/home.ts';
 import { REPLAY_HEADER, renderReplayLine } from '../format/replay-text.ts';
@@ -38,6 +40,14 @@ export async function runReplay(
       if (buffer.length >= FLUSH_EVERY) flush();
     },
   });
+  const empty = state.sessionId === null && state.turns === 0 && state.promptCount === 0;
+  if (empty && !holdsTranscriptEntries(resolve(transcript))) {
+    throw new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `${transcript} is not a Claude Code transcript (none of its ${state.parse.lines} lines is a session entry)`,
+      'pass a session file from ~/.claude/projects/<project>/<session>.jsonl',
+    );
+  }
   if (options.evaluate) {
     const risk = scoreRisk(events);
     const forecast = summarizeForecast(scoreForecast(events));

@@ -1,18 +1,14 @@
 import { resolve } from 'node:path';
 import { withStore } from '../../app/open-store.ts';
 import { searchCheckpoints } from '../../app/search-checkpoints.ts';
-import { AppError } from '../../core/errors.ts';
 import { getShimHome } from '../../store/home.ts';
 import { bold, dim } from '../format/text.ts';
 import { formatAge } from '../format/units.ts';
 
-export type SearchOptions = { all?: boolean; cwd?: string; json?: boolean; limit: string };
+export type SearchOptions = { all?: boolean; cwd?: string; json?: boolean; limit: number };
 
 export async function runSearch(words: string[], options: SearchOptions): Promise<void> {
-  const limit = Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
-    throw new AppError('USAGE', `--limit must be 1–50, got "${options.limit}"`, 'e.g. --limit 20');
-  }
+  const limit = options.limit;
   const query = words.join(' ');
   const cwd = resolve(process.cwd(), options.cwd ?? '.');
   const result = await withStore(getShimHome(), (store) =>

@@ -14,6 +14,7 @@ import {
   renderBar,
 } from './text.ts';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const LABEL_WIDTH = 10;
 const label = (name: string) => bold(name.padEnd(LABEL_WIDTH));
 const indent = ' '.repeat(LABEL_WIDTH + 2);
@@ -35,8 +36,10 @@ function describeForecast(status: SessionStatus): string {
         ? ` (~${formatDuration(forecast.minutesToCompact * 60_000)})`
         : '';
     parts.push(`~${turns} more response${turns === 1 ? '' : 's'}${when} before auto-compaction`);
-  } else {
+  } else if (forecast.growthPerTurn <= 0) {
     parts.push('context is not growing');
+  } else {
+    parts.push('too irregular to forecast the responses left');
   }
   return parts.join(' · ');
 }
@@ -80,7 +83,7 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
         .join(', ')})`
     : '';
   lines.push(
-    `  ${label('Activity')}${act.responses} responses · ${act.prompts} prompts · ${act.toolCalls} tool calls (${act.toolFailures} failed)${compactions}`,
+    `  ${label('Activity')}${plural(act.responses, 'response')} · ${plural(act.prompts, 'prompt')} · ${plural(act.toolCalls, 'tool call')} (${act.toolFailures} failed)${compactions}`,
   );
   const work: string[] = [];
   for (const [name, items] of [

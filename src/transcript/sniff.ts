@@ -1,0 +1,53 @@
+/**
+ * Whether a file holds Claude Code transcript entries at all: a line that is a JSON object with a
+ * string `type` and a `sessionId` or `uuid`. Used where "nothing happened in it" and "it is not a
+ * transcript" must be told apart (a subagent's sidechain transcript folds to nothing, yet is one).
+ * @module
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+
+const SNIFF_BYTES = 256 * 1024;
+
+function looksLikeEntry(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    const value = JSON.parse(line) as Record<string, unknown>;
+    return (
+      typeof value.type === 'string' &&
+      (typeof value.sessionId === 'string' || typeof value.uuid === 'string')
+    );
+  } catch {
+    return false;
+  }
+}
+
+function readHead(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const n = readSync(fd, buffer, 0, SNIFF_BYTES, 0);
+    const head = buffer.subarray(0, n);
+    if (path.endsWith('.gz')) {
+      try {
+        return gunzipSync(head, {
+          finishFlush: 2 /* Z_SYNC_FLUSH: a cut-off head still inflates */,
+        })
+          .subarray(0, SNIFF_BYTES)
+          .toString('utf8');
+      } catch {
+        return '';
+      }
+    }
+    return head.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True when one of the first lines (up to 256 KB) is a Claude Code transcript entry. */
+export function holdsTranscriptEntries(path: string): boolean {
+  return readHead(path)
+    .split('\n')
+    .some((line) => looksLikeEntry(line.trim()));
+}
