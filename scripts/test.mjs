@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { ensureE2eClaude } from './install-e2e-claude.mjs';
 
 const roots = ['src', 'test'];
 const only = process.argv.slice(2);
@@ -16,6 +17,15 @@ const walk = (dir) => {
 };
 for (const root of roots) walk(root);
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+// The e2e tests run the real, pinned Claude Code CLI; it lives outside shim's dependencies.
+if (process.env.SHIM_SKIP_E2E !== '1' && !process.env.SHIM_CLAUDE_BIN) {
+  try {
+    ensureE2eClaude();
+  } catch (error) {
+    // The e2e install test fails with this message; everything else still runs.
+    process.stderr.write(`${error.message}\n`);
+  }
+}
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()],

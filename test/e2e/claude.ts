@@ -1,6 +1,7 @@
 /**
- * Runs the pinned real Claude Code CLI (node_modules/.bin/claude, devDependency
- * @anthropic-ai/claude-code) offline against test/e2e/mock-api.ts, in a scratch HOME and project.
+ * Runs the pinned real Claude Code CLI (.e2e/claude-code/node_modules/.bin/claude, pinned by
+ * package.json "e2e.claudeCode" and installed there on demand by scripts/install-e2e-claude.mjs,
+ * which `npm test` runs first) offline against test/e2e/mock-api.ts, in a scratch HOME and project.
  *
  *   const scratch = createScratch();       // <tmp>/home, <tmp>/project (a git repo), <tmp>/tmp
  *   const mock = await startMockApi({ steps: [...] });
@@ -40,17 +41,17 @@ import { listDescendants, signalQuietly } from '../../src/capture/process-tree.t
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
-const PINNED_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
+const PINNED_BIN = join(ROOT, '.e2e', 'claude-code', 'node_modules', '.bin', 'claude');
 
 /** The pinned CLI, as npm links it; SHIM_CLAUDE_BIN overrides it (no version check then). */
 export const CLAUDE_BIN = process.env.SHIM_CLAUDE_BIN || PINNED_BIN;
 
-/** The version pinned in package.json devDependencies. */
+/** The version pinned in package.json "e2e": { "claudeCode": … }. */
 export const CLAUDE_VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    devDependencies?: Record<string, string>;
+    e2e?: { claudeCode?: string };
   }
-).devDependencies?.['@anthropic-ai/claude-code'];
+).e2e?.claudeCode;
 
 /** `skip` option for e2e tests: a reason string when SHIM_SKIP_E2E=1, else false. */
 export const E2E_SKIP: string | false =
@@ -61,8 +62,8 @@ export const FAKE_API_KEY = 'sk-ant-api03-shim-e2e-fake-key-0000000000';
 /** Why the pinned native CLI cannot be used (missing, stub, wrong version), or null if it can. */
 export function claudeInstallProblem(): string | null {
   const hint =
-    'Install it with `npm install` (the postinstall of @anthropic-ai/claude-code must run: ' +
-    '`npm install-scripts ls`), or set SHIM_SKIP_E2E=1 to skip the e2e tests.';
+    'Install it with `npm run test:e2e:install` (`npm test` does it first), ' +
+    'or set SHIM_SKIP_E2E=1 to skip the e2e tests.';
   if (!existsSync(CLAUDE_BIN)) return `Claude Code CLI not found at ${CLAUDE_BIN}. ${hint}`;
   const result = spawnSync(CLAUDE_BIN, ['--version'], {
     encoding: 'utf8',
