@@ -1,5 +1,33 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+/**
+ * The layers, lowest first (docs/ARCHITECTURE.md). A layer imports only layers below it; the
+ * layers of one rank (the front doors; store and capture) do not import each other.
+ */
+const LAYERS = [
+  ['core'],
+  ['redact'],
+  ['transcript'],
+  ['store', 'capture'],
+  ['claude'],
+  ['app'],
+  ['hook', 'statusline', 'mcp', 'loop'],
+  ['cli'],
+];
+const layerZones = LAYERS.flatMap((rank, index) =>
+  rank.map((layer) => ({
+    target: `./src/${layer}`,
+    from: [
+      ...LAYERS.slice(index + 1)
+        .flat()
+        .map((above) => `./src/${above}`),
+      ...rank.filter((sibling) => sibling !== layer).map((sibling) => `./src/${sibling}`),
+    ],
+    message: `${layer} may not import this: imports point down the layers (docs/ARCHITECTURE.md).`,
+  })),
+).filter((zone) => zone.from.length > 0);
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test/fixtures/', 'plugin-dist/', '.bench/'] },
@@ -24,6 +52,16 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test-helper.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [importX.createNodeResolver()] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

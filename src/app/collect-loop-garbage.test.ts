@@ -19,7 +19,7 @@ import {
   getRunDir,
   readRunEvents,
   RunEventLog,
-} from '../loop/event-log.ts';
+} from '../store/loop-event-log.ts';
 import { LoopRepository, type LoopRunStatus } from '../store/loop-repository.ts';
 import { collectLoopGarbage, describeLoopGarbage } from './collect-loop-garbage.ts';
 

@@ -9,7 +9,7 @@
  * plain log is gone.
  * @module
  */
-import { isProcessAlive } from '../capture/process-tree.ts';
+import { getLoopRunLiveness } from './loop-run-liveness.ts';
 import {
   existsSync,
   lstatSync,
@@ -28,14 +28,10 @@ import {
   LOOPS_DIR,
   getRunDirPath,
   writeFileDurably,
-} from '../loop/event-log.ts';
+} from '../store/loop-event-log.ts';
 import type { Database } from '../store/database.ts';
 import { appendLog } from '../store/log.ts';
-import {
-  ACTIVE_LOOP_STATUSES,
-  LoopRepository,
-  type LoopRunRecord,
-} from '../store/loop-repository.ts';
+import { LoopRepository, type LoopRunRecord } from '../store/loop-repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -60,10 +56,10 @@ export type LoopGarbageResult = {
   freedBytes: number;
 };
 
-/** A run a supervisor may still be working on: running/waiting, with a live (or unknown) pid. */
+/** A run a supervisor may still be working on is never touched. */
 function mayBeActive(run: LoopRunRecord): boolean {
-  if (!ACTIVE_LOOP_STATUSES.includes(run.status)) return false;
-  return run.supervisorPid === null || isProcessAlive(run.supervisorPid);
+  const liveness = getLoopRunLiveness(run);
+  return liveness === 'supervised' || liveness === 'unknown';
 }
 
 /** Total size of the files under `path` (0 when it does not exist). */

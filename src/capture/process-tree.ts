@@ -86,3 +86,15 @@ export function signalTree(pgid: number, signal: NodeJS.Signals): void {
   signalQuietly(-pgid, signal);
   for (const pid of tree) signalQuietly(pid, signal);
 }
+
+/**
+ * Whether a live pid runs shim (its command line names shim or its loop), so that a pid reused
+ * by another program is not taken for a supervisor. Unknown (no /proc) counts as yes.
+ */
+export function looksLikeShimProcess(pid: number): boolean {
+  try {
+    return /shim|loop/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return true;
+  }
+}

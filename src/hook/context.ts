@@ -12,7 +12,7 @@ import { loadSessionState } from '../app/status.ts';
 import type { ShimConfig } from '../store/config.ts';
 import { readStatuslineFigures } from '../store/statusline-figures.ts';
 import type { HookMemory } from '../core/hook-policy.ts';
-import type { HookRun } from './run.ts';
+import type { HookRun } from './hook-run.ts';
 
 export type HookContext = {
   state: SessionState;

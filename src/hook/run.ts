@@ -18,19 +18,11 @@ import {
 } from '../store/recover-database.ts';
 import { loadHeavy } from './load-heavy.ts';
 import { renderHookOutput, type HookOutput } from './output.ts';
-import { parsePayload, type HookPayload } from './payload.ts';
-import { readStdin } from './stdin.ts';
+import { parsePayload } from './payload.ts';
+import { readStdin } from '../capture/stdin.ts';
+import type { HookHandler } from './hook-run.ts';
 
-export type HookRun = {
-  payload: HookPayload;
-  env: Env;
-  home: string;
-  now: number;
-  /** Loaded leniently: a bad file leaves the defaults and a problem to report. */
-  config: ShimConfig;
-};
-
-type Handler = (run: HookRun) => Promise<HookOutput>;
+type Handler = HookHandler;
 
 /** Handlers load on demand: an event pays only for its own code. */
 const HANDLERS: Record<string, () => Promise<Handler>> = {

@@ -1,7 +1,7 @@
 /** One event of a loop run as one line a person reads (progress output, logs, the summary). */
 import { renderContextBar } from '../core/loop/context-monitor.ts';
 import { truncate } from '../core/truncate.ts';
-import type { LoopEvent } from './event-log.ts';
+import type { LoopEvent } from '../store/loop-event-log.ts';
 
 type Data = Record<string, unknown>;
 

@@ -4,6 +4,7 @@
  * the final result. Fed line by line; never throws on what the agent prints.
  * @module
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parseStreamLine, type AgentEvent } from '../claude/stream-json.ts';
 import { checkContextUsage } from '../core/loop/context-monitor.ts';
 import { isLimitMessage } from '../core/loop/usage-limit.ts';
@@ -203,5 +204,29 @@ export class IterationMonitor {
       default:
         return;
     }
+  }
+}
+
+/** Feeds the monitor every line already consumed, so a re-attached iteration knows its past. */
+export async function replayConsumedLines(
+  path: string,
+  upTo: number,
+  monitor: IterationMonitor,
+): Promise<void> {
+  if (upTo <= 0) return;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return;
+  }
+  try {
+    const buffer = Buffer.alloc(upTo);
+    const read = readSync(fd, buffer, 0, upTo, 0);
+    for (const line of buffer.toString('utf8', 0, read).split('\n')) {
+      if (line) monitor.accept(line);
+    }
+  } finally {
+    closeSync(fd);
   }
 }

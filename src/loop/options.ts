@@ -10,6 +10,7 @@ import { DEFAULT_COMPLETION_MARKER } from '../core/loop/loop-prompt.ts';
 import { DEFAULT_STUCK_POLICY, type StuckPolicy } from '../core/loop/stuck.ts';
 import { AppError } from '../core/errors.ts';
 import type { Env } from '../store/home.ts';
+import { z } from 'zod';
 
 export const MAX_RESTARTS_CAP = 5;
 
@@ -219,4 +220,45 @@ export function parseLoopOptions(
     limitMarginMs: LOOP_DEFAULTS.limitMarginMs,
     retryBaseMs: LOOP_DEFAULTS.retryBaseMs,
   };
+}
+
+/**
+ * The options a run was started with, as stored in its row. Fields an older shim did not store
+ * take today's defaults; a run without a goal or an agent to run cannot be resumed.
+ */
+const storedOptionsSchema = z.object({
+  goal: z.string().min(1),
+  goalSource: z.string().catch('--goal'),
+  maxIterations: z.number().int().min(1).catch(LOOP_DEFAULTS.maxIterations),
+  maxRestarts: z.number().int().min(0).max(MAX_RESTARTS_CAP).catch(LOOP_DEFAULTS.maxRestarts),
+  thresholdPercent: z.number().min(10).max(100).catch(LOOP_DEFAULTS.thresholdPercent),
+  testCommand: z.string().nullable().catch(null),
+  testTimeoutMs: z.number().positive().catch(LOOP_DEFAULTS.testTimeoutMs),
+  iterationTimeoutMs: z.number().positive().catch(LOOP_DEFAULTS.iterationTimeoutMs),
+  budgetUsd: z.number().positive().nullable().catch(null),
+  claudeBin: z.string().min(1),
+  agentArgs: z.array(z.string()).catch([]),
+  completionMarker: z.string().min(1).catch(DEFAULT_COMPLETION_MARKER),
+  stuck: z
+    .object({
+      noChangeIterations: z.number().int().min(1),
+      sameErrorCount: z.number().int().min(1),
+      identicalOutputs: z.number().int().min(1),
+    })
+    .catch({ ...DEFAULT_STUCK_POLICY }),
+  safePointWaitMs: z.number().min(0).catch(LOOP_DEFAULTS.safePointWaitMs),
+  limitMarginMs: z.number().min(0).catch(LOOP_DEFAULTS.limitMarginMs),
+  retryBaseMs: z.number().min(0).catch(LOOP_DEFAULTS.retryBaseMs),
+}) satisfies z.ZodType<LoopOptions>;
+
+export function readStoredLoopOptions(runId: string, stored: unknown): LoopOptions {
+  const parsed = storedOptionsSchema.safeParse(stored ?? {});
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
+    throw usage(
+      `loop run ${runId} cannot be resumed: its stored options lack ${fields}`,
+      'start a new run with shim loop --goal …',
+    );
+  }
+  return parsed.data;
 }

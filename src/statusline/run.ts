@@ -17,7 +17,7 @@ import { getShimHome, type Env } from '../store/home.ts';
 import { loadHookMemory } from '../store/hook-memory.ts';
 import { writeStatuslineFigures } from '../store/statusline-figures.ts';
 import { appendLog } from '../store/log.ts';
-import { readStdin } from '../hook/stdin.ts';
+import { readStdin } from '../capture/stdin.ts';
 import { renderStatusline } from './render.ts';
 
 type Obj = Record<string, unknown>;

@@ -1,6 +1,6 @@
 /**
  * What the store knows about `shim loop` runs (migration 4): the run itself, its iterations, and
- * an index of its event log. The log file (loop/event-log.ts) is the source of truth; the
+ * an index of its event log. The log file (store/loop-event-log.ts) is the source of truth; the
  * `loop_events` rows only make it queryable, with `data` cut to {@link LOOP_EVENT_DATA_MAX}
  * characters of JSON. Every write takes the lock up front (BEGIN IMMEDIATE).
  * @module

@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { LoopRepository } from '../../src/store/loop-repository.ts';
-import { getEventsPath, readRunEvents } from '../../src/loop/event-log.ts';
+import { getEventsPath, readRunEvents } from '../../src/store/loop-event-log.ts';
 import { isProcessAlive } from '../../src/capture/process-tree.ts';
 import { BIN } from '../helpers/cli.ts';
 import { createLoopWorld, done, respond, FAKE_CLAUDE, type LoopWorld } from './loop-harness.ts';

@@ -8,10 +8,10 @@ import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
 import { LoopRepository, type LoopRunRecord } from '../../store/loop-repository.ts';
 import { describeEvent } from '../../loop/describe-event.ts';
-import { followRunEvents, readRunEvents, type LoopEvent } from '../../loop/event-log.ts';
+import { followRunEvents, readRunEvents, type LoopEvent } from '../../store/loop-event-log.ts';
 import { parseLoopOptions, resolveClaudeBin, type RawLoopOptions } from '../../loop/options.ts';
-import { resumeLoop, startLoop, type LoopResult } from '../../loop/supervisor.ts';
-import { isProcessAlive } from '../../capture/process-tree.ts';
+import { resumeLoop, startLoop, type LoopResult } from '../../loop/start-loop.ts';
+import { getLoopRunLiveness } from '../../app/loop-run-liveness.ts';
 import { ExitError } from '../error-boundary.ts';
 import { renderTable } from '../format/table.ts';
 import { bold, dim, renderBar } from '../format/text.ts';
@@ -135,13 +135,8 @@ function findRun(repo: LoopRepository, id: string | undefined, cwd: string): Loo
 
 /** What a run's status means now: a "running" run whose supervisor died is resumable. */
 function liveStatus(run: LoopRunRecord): string {
-  if (
-    (run.status === 'running' || run.status === 'waiting') &&
-    !isProcessAlive(run.supervisorPid)
-  ) {
-    return 'orphaned';
-  }
-  return run.status;
+  const liveness = getLoopRunLiveness(run);
+  return liveness === 'orphaned' || liveness === 'unknown' ? 'orphaned' : run.status;
 }
 
 export async function runLoopList(options: {

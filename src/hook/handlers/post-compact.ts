@@ -1,7 +1,7 @@
 /** PostCompact: notes the compaction in the session record (the restore happens at SessionStart). */
 import { withStore } from '../../app/open-store.ts';
 import type { HookOutput } from '../output.ts';
-import type { HookRun } from '../run.ts';
+import type { HookRun } from '../hook-run.ts';
 
 export async function handlePostCompact({ payload, home, now }: HookRun): Promise<HookOutput> {
   if (!payload.sessionId) return {};

@@ -11,7 +11,7 @@ import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookContext } from '../context.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import type { HookOutput } from '../output.ts';
-import type { HookRun } from '../run.ts';
+import type { HookRun } from '../hook-run.ts';
 
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;

@@ -20,7 +20,7 @@ import type { SessionState } from '../../core/session.ts';
 import { appendLog } from '../../store/log.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
-import type { HookRun } from '../run.ts';
+import type { HookRun } from '../hook-run.ts';
 
 /** True when the compaction is recovering from a context-limit error rather than preventing one. */
 export function isReactiveCompaction(state: SessionState): boolean {

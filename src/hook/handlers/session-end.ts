@@ -6,7 +6,7 @@ import { withStore } from '../../app/open-store.ts';
 import { runShimInBackground } from '../checkpoint-action.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
-import type { HookRun } from '../run.ts';
+import type { HookRun } from '../hook-run.ts';
 
 export async function handleSessionEnd({
   payload,

@@ -14,7 +14,7 @@ import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import { readLastCompactSummary } from '../../transcript/compact-summary.ts';
 import { HOOK_TEXT_LIMIT, type HookOutput } from '../output.ts';
-import type { HookRun } from '../run.ts';
+import type { HookRun } from '../hook-run.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -2,7 +2,7 @@
 import { loadHookContext } from '../context.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import type { HookOutput } from '../output.ts';
-import type { HookRun } from '../run.ts';
+import type { HookRun } from '../hook-run.ts';
 
 export async function handleStop(run: HookRun): Promise<HookOutput> {
   const { payload, home } = run;

@@ -1,7 +1,7 @@
 /** UserPromptSubmit: from L1 on, one factual line for the model about where the context stands. */
 import { loadHookContext } from '../context.ts';
 import type { HookOutput } from '../output.ts';
-import type { HookRun } from '../run.ts';
+import type { HookRun } from '../hook-run.ts';
 
 export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> {
   const context = await loadHookContext(run);

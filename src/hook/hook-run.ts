@@ -1,0 +1,20 @@
+/**
+ * What every hook handler is given. Kept apart from the entry file (run.ts), which loads the
+ * handlers lazily, so that handlers and entry do not import each other.
+ * @module
+ */
+import type { ShimConfig } from '../store/config.ts';
+import type { Env } from '../store/home.ts';
+import type { HookOutput } from './output.ts';
+import type { HookPayload } from './payload.ts';
+
+export type HookRun = {
+  payload: HookPayload;
+  env: Env;
+  home: string;
+  now: number;
+  /** Loaded leniently: a bad file leaves the defaults and a problem to report. */
+  config: ShimConfig;
+};
+
+export type HookHandler = (run: HookRun) => Promise<HookOutput>;

@@ -1,0 +1,54 @@
+/**
+ * What the supervisor keeps between iterations, stored as JSON in the run row (`state`) and read
+ * back through a schema: a run written by an older shim, or damaged, resumes with defaults for
+ * what it lacks instead of crashing on a missing field.
+ * @module
+ */
+import { z } from 'zod';
+
+const fingerprintSchema = z.object({
+  workspace: z.string().nullable(),
+  errorSignature: z.string().nullable(),
+  output: z.string().nullable(),
+});
+
+export const loopStateSchema = z.object({
+  nextMode: z.enum(['fresh', 'continue']).catch('fresh'),
+  /** The summary a fresh session gets ahead of the goal. */
+  pendingSummary: z.string().nullable().catch(null),
+  /** A note for the next continue prompt (a failed test, an interruption). */
+  note: z.string().nullable().catch(null),
+  fingerprints: z.array(fingerprintSchema).catch([]),
+  errorPatterns: z
+    .array(z.object({ signature: z.string(), count: z.number(), example: z.string() }))
+    .catch([]),
+  testStatus: z
+    .object({ command: z.string(), passed: z.boolean().nullable(), outputTail: z.string() })
+    .nullable()
+    .catch(null),
+  limitAttempts: z.number().int().min(0).catch(0),
+  transientErrors: z.number().int().min(0).catch(0),
+  consecutiveCrashes: z.number().int().min(0).catch(0),
+  stuckRestarted: z.boolean().catch(false),
+  threshold: z
+    .object({ compactThreshold: z.number(), windowTokens: z.number(), detail: z.string() })
+    .nullable()
+    .catch(null),
+  /** The agent process of the iteration in flight (pid reuse is told by its start time). */
+  agent: z
+    .object({ pid: z.number().int(), startTime: z.string().nullable() })
+    .nullable()
+    .catch(null),
+});
+
+export type LoopState = z.infer<typeof loopStateSchema>;
+
+export function initialLoopState(): LoopState {
+  return readLoopState({});
+}
+
+/** The state as stored (any JSON, or nothing); each field that is missing or wrong is defaulted. */
+export function readLoopState(stored: unknown): LoopState {
+  const object = stored && typeof stored === 'object' && !Array.isArray(stored) ? stored : {};
+  return loopStateSchema.parse(object);
+}

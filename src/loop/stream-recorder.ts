@@ -1,0 +1,113 @@
+/**
+ * Turns what the monitor read in the agent's stream into the run's record: the session id, the
+ * context readings, tool calls, API errors and compactions become events and row updates.
+ *
+ * Events read from the stream carry the byte offset of their line. A resumed supervisor re-reads
+ * lines past the last saved offset; what it had already logged from them is skipped, so a kill -9
+ * neither loses nor repeats an event.
+ * @module
+ */
+import { truncate } from '../core/truncate.ts';
+import type { LoopIterationRecord } from '../store/loop-repository.ts';
+import type { LoopEventName } from '../store/loop-event-log.ts';
+import type { IterationMonitor, MonitorSignal } from './iteration-monitor.ts';
+import type { RunJournal } from './run-journal.ts';
+
+export class StreamRecorder {
+  readonly #journal: RunJournal;
+  readonly #record: LoopIterationRecord;
+  readonly #monitor: IterationMonitor;
+  readonly #thresholdPercent: number;
+  /** `name@offset` of stream events a killed supervisor had logged past its saved offset. */
+  readonly #alreadyLogged: Set<string>;
+
+  constructor(
+    journal: RunJournal,
+    record: LoopIterationRecord,
+    monitor: IterationMonitor,
+    options: { thresholdPercent: number; alreadyLogged?: Set<string> },
+  ) {
+    this.#journal = journal;
+    this.#record = record;
+    this.#monitor = monitor;
+    this.#thresholdPercent = options.thresholdPercent;
+    this.#alreadyLogged = options.alreadyLogged ?? new Set();
+  }
+
+  #emit(endOffset: number, name: LoopEventName, data: Record<string, unknown>): void {
+    if (this.#alreadyLogged.delete(`${name}@${endOffset}`)) return;
+    this.#journal.emit(name, { ...data, line: endOffset }, this.#record.number);
+  }
+
+  record(signal: MonitorSignal, endOffset: number): void {
+    const journal = this.#journal;
+    const number = this.#record.number;
+    switch (signal.kind) {
+      case 'session':
+        if (this.#record.sessionId !== signal.sessionId) {
+          this.#record.sessionId = signal.sessionId;
+          journal.repo.updateIteration(journal.runId, number, {
+            sessionId: signal.sessionId,
+            streamOffset: endOffset,
+          });
+          journal.saveRun({ sessionId: signal.sessionId });
+        }
+        this.#emit(endOffset, 'loop.agent_session', {
+          sessionId: signal.sessionId,
+          model: signal.model,
+          cliVersion: signal.cliVersion,
+        });
+        return;
+      case 'context': {
+        const stats = this.#monitor.stats;
+        journal.repo.updateIteration(journal.runId, number, {
+          streamOffset: endOffset,
+          responses: stats.responses,
+          toolCalls: stats.toolCalls,
+          lastContextTokens: signal.tokens,
+          peakContextTokens: stats.peakContextTokens,
+          peakPercent: stats.peakPercent,
+        });
+        journal.saveContext(signal.tokens, signal.percent);
+        this.#emit(endOffset, 'loop.context_usage', {
+          tokens: signal.tokens,
+          percent: signal.percent,
+          compactThreshold: this.#monitor.threshold?.compactThreshold ?? null,
+          thresholdPercent: this.#thresholdPercent,
+        });
+        if (signal.crossed)
+          this.#emit(endOffset, 'loop.context_exhaustion_warning', {
+            tokens: signal.tokens,
+            percent: signal.percent,
+            thresholdPercent: this.#thresholdPercent,
+            action: 'ending the iteration at the next safe point',
+          });
+        return;
+      }
+      case 'tool_call':
+        this.#emit(endOffset, 'loop.tool_call', {
+          name: signal.name,
+          input: truncate(JSON.stringify(signal.input), 200),
+        });
+        return;
+      case 'api_error':
+        this.#emit(endOffset, 'loop.agent_error', {
+          text: truncate(signal.text, 500),
+          status: signal.status,
+          limit: signal.limit,
+          resetsAt: signal.resetsAt,
+        });
+        return;
+      case 'compaction':
+        this.#emit(endOffset, 'loop.compaction', {
+          trigger: signal.trigger,
+          preTokens: signal.preTokens,
+        });
+        return;
+      case 'tool_error':
+      case 'result':
+      case 'safe_point':
+        return;
+    }
+  }
+}
