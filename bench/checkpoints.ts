@@ -1,5 +1,5 @@
 /**
- * Checkpoint figures (seed 000 §5): build + store on the largest fixture, compressed sizes,
+ * Checkpoint figures (docs/specification.md, "The store"): build + store on the largest fixture, compressed sizes,
  * most-recent lookup among 100,000 checkpoints, resume detection.
  */
 import { spawnSync } from 'node:child_process';

@@ -9,10 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createStore } from '../src/app/open-store.ts';
 import { searchCheckpoints, type SearchRequest } from '../src/app/search-checkpoints.ts';
 import type { CheckpointDraft } from '../src/core/checkpoint.ts';
-import {
-  CheckpointRepository,
-  indexCheckpointForSearch,
-} from '../src/store/checkpoint-repository.ts';
+import { CheckpointRepository } from '../src/store/checkpoint-repository.ts';
+import { indexCheckpointForSearch } from '../src/store/checkpoint-search.ts';
 import { openDatabase, withWriteTransaction } from '../src/store/database.ts';
 import { listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
 import { buildFixtureDraft } from '../test/helpers/store.ts';

@@ -305,9 +305,13 @@ export async function runMalformed(
           ['statusline', '--wrap-command', command],
           JSON.stringify(statuslinePayload(sandbox, transcript())),
         );
-        return outcome.ms > 15_000
-          ? `took ${outcome.ms.toFixed(0)} ms`
-          : problemOf(outcome, 'statusline');
+        // The user's own command's output is relayed as it is; shim's segment must follow it.
+        if (outcome.ms > 15_000) return `took ${outcome.ms.toFixed(0)} ms`;
+        if (outcome.status !== 0) return `exited ${outcome.status}`;
+        return (
+          crashIn(outcome.stderr) ??
+          (outcome.stdout.includes('[CTX') ? null : "shim's own segment is missing")
+        );
       },
     });
 

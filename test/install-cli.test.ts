@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { DoctorReport } from '../src/claude/settings/doctor.ts';
+import type { DoctorReport } from '../src/app/doctor/run-doctor.ts';
 import type { InstallResult } from '../src/claude/settings/install.ts';
 import { SHIM_HOOKS } from '../src/claude/settings/hook-spec.ts';
 import { REALISTIC_SETTINGS } from '../src/claude/settings/settings-fixture.test-helper.ts';

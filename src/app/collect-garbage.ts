@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { deleteSnapshot } from '../capture/git.ts';
-import { AppError } from '../core/errors.ts';
+import { checkRetentionDays } from '../core/retention-days.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { withStore } from './open-store.ts';
 
@@ -43,13 +43,7 @@ function storeBytes(home: string): number {
 
 export async function collectGarbage(request: GarbageRequest): Promise<GarbageResult> {
   const { home, retentionDays, now } = request;
-  if (!Number.isFinite(retentionDays) || retentionDays < 0) {
-    throw new AppError(
-      'USAGE',
-      `--retention-days must be a number of days ≥ 0, got ${String(retentionDays)}`,
-      'e.g. shim gc --retention-days 30',
-    );
-  }
+  checkRetentionDays('--retention-days', retentionDays);
   const maxStoreMB = request.maxStoreMB ?? null;
   const before = storeBytes(home);
   const base = {

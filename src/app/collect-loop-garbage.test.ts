@@ -21,7 +21,8 @@ import {
   RunEventLog,
 } from '../store/loop-event-log.ts';
 import { LoopRepository, type LoopRunStatus } from '../store/loop-repository.ts';
-import { collectLoopGarbage, describeLoopGarbage } from './collect-loop-garbage.ts';
+import { describeLoopGarbage } from '../cli/format/loop-garbage-text.ts';
+import { collectLoopGarbage } from './collect-loop-garbage.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-03-31T12:00:00.000Z');

@@ -1,5 +1,5 @@
 /**
- * Hot/cold retention for `shim loop` runs (seed 003). A finished run stays hot for `hotDays`:
+ * Hot/cold retention for `shim loop` runs (docs/specification.md, "Retention"). A finished run stays hot for `hotDays`:
  * everything kept. Then it is compacted (cold): the event log gzipped, the raw agent streams
  * deleted (summary*.md kept), the per-response `loop.context_usage` rows dropped from the index
  * (they stay in the compressed log). After `retentionDays` the run and its directory go.
@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { AppError } from '../core/errors.ts';
+import { checkRetentionDays } from '../core/retention-days.ts';
 import {
   COMPRESSED_EVENTS_FILE,
   EVENTS_FILE,
@@ -81,20 +81,10 @@ const isKept = (name: string) =>
   name === EVENTS_FILE ||
   (name.startsWith('summary') && name.endsWith('.md'));
 
-function validateDays(name: string, value: number): void {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new AppError(
-      'USAGE',
-      `${name} must be a number of days ≥ 0, got ${String(value)}`,
-      'e.g. shim gc --retention-days 30',
-    );
-  }
-}
-
 export function collectLoopGarbage(options: LoopGarbageOptions): LoopGarbageResult {
   const { db, home, now, hotDays = 7, retentionDays = 30, dryRun = false } = options;
-  validateDays('hot days', hotDays);
-  validateDays('--retention-days', retentionDays);
+  checkRetentionDays('hot days', hotDays);
+  checkRetentionDays('--retention-days', retentionDays);
   const repo = new LoopRepository(db);
   const result: LoopGarbageResult = { compacted: [], deleted: [], freedBytes: 0 };
   const known = new Set<string>();
@@ -214,21 +204,4 @@ function removeOrphans(
     }
   }
   return freed;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** One line for `shim gc`: what happened (or, with dryRun, would happen) to loop runs. */
-export function describeLoopGarbage(result: LoopGarbageResult, dryRun = false): string {
-  if (result.compacted.length === 0 && result.deleted.length === 0)
-    return 'loop runs: nothing to collect';
-  const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
-  const [compact, del, free] = dryRun
-    ? ['would compact', 'would delete', 'would free']
-    : ['compacted', 'deleted', 'freed'];
-  return `loop runs: ${compact} ${runs(result.compacted.length)}, ${del} ${runs(result.deleted.length)}, ${free} ${formatBytes(result.freedBytes)}`;
 }

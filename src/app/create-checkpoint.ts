@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { assessSession, type Assessment } from '../core/assess.ts';
+import type { Assessment } from '../core/assess.ts';
 import { buildCheckpoint, type GitFacts } from '../core/build-checkpoint.ts';
 import {
   applyCheckpointLimits,
@@ -26,9 +26,9 @@ import { loadConfig, type ShimConfig } from '../store/config.ts';
 import { openDatabase, type Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import { SessionRepository } from '../store/session-repository.ts';
-import { readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
-import { isCompressed } from './replay.ts';
-import { getHistorySamples, loadSessionState, resolveTranscriptPath } from './status.ts';
+import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import { assessLiveSession } from './assess-live-session.ts';
+import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
 
 export type CheckpointRequest = {
   transcript?: string;
@@ -43,7 +43,7 @@ export type CheckpointRequest = {
   reason?: string | null;
   /** Take a git snapshot of uncommitted work (default true). */
   snapshot?: boolean;
-  /** Seed 004's WIP commit: also commit all changes to the current branch. Opt-in: it moves the branch. */
+  /** The specified WIP commit (docs/specification.md): also commit all changes to the current branch. Opt-in: it moves the branch. */
   wipCommit?: boolean;
   /** An open database to reuse (hooks); otherwise one is opened and closed. */
   db?: Database;
@@ -52,6 +52,8 @@ export type CheckpointRequest = {
    * were interrupted rather than still running.
    */
   interrupted?: boolean;
+  /** Called from a hook: take the cached compaction history at any age (no transcript scan). */
+  hotPath?: boolean;
 };
 
 export type CheckpointResult = {
@@ -140,18 +142,13 @@ async function buildAndStore(
     state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
   const { previous, ancestor } = readLineage(db, sessionId);
   // The count the risk model weighs is since the last stored checkpoint, not since the start.
-  const previousCalls = previous?.signals.toolCallCount;
-  const toolCallsSinceCheckpoint =
-    previousCalls !== undefined && previousCalls <= state.toolCalls
-      ? state.toolCalls - previousCalls
-      : undefined;
-  const assessment = assessSession(state, {
+  const assessment = assessLiveSession(state, {
+    home: request.home,
     env: request.env,
-    history: getHistorySamples(request.home, request.env, config),
     now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
-    levels: config.levels,
-    risk: config.risk,
-    ...(toolCallsSinceCheckpoint !== undefined ? { toolCallsSinceCheckpoint } : {}),
+    config,
+    ...(request.hotPath ? { hotPath: true } : {}),
+    toolCallsAtCheckpoint: previous?.signals.toolCallCount ?? null,
   });
   const id = randomUUID();
   // The session's own directory when it exists here; a transcript from elsewhere has no tree.

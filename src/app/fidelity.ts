@@ -21,7 +21,7 @@ import {
   readTranscript,
   type ReadOptions,
 } from '../transcript/reader.ts';
-import { isCompressed } from './replay.ts';
+import { isCompressed } from '../transcript/reader.ts';
 
 export const FIDELITY_PARTS = [
   'firstRequest',

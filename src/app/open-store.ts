@@ -3,6 +3,7 @@ import { CheckpointRepository } from '../store/checkpoint-repository.ts';
 import { openDatabase, recoverDatabase, type Database } from '../store/database.ts';
 import { isCorruptionError } from '../store/recover-database.ts';
 import { HandoffRepository } from '../store/handoff-repository.ts';
+import { LoopRepository } from '../store/loop-repository.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SessionRepository } from '../store/session-repository.ts';
 
@@ -12,6 +13,7 @@ export type Store = {
   sessions: SessionRepository;
   resumes: ResumeRepository;
   handoffs: HandoffRepository;
+  loops: LoopRepository;
 };
 
 /** The repositories over an open database. */
@@ -22,6 +24,7 @@ export function createStore(db: Database): Store {
     sessions: new SessionRepository(db),
     resumes: new ResumeRepository(db),
     handoffs: new HandoffRepository(db),
+    loops: new LoopRepository(db),
   };
 }
 

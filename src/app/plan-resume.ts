@@ -14,7 +14,7 @@ import {
 } from '../core/resume.ts';
 import { isAgentAlive } from '../capture/agent-process.ts';
 import { loadHookMemory } from '../store/hook-memory.ts';
-import { loadSessionState } from './status.ts';
+import { loadSessionState } from './read-session.ts';
 import type { Store } from './open-store.ts';
 
 export type ResumePlan = {

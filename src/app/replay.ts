@@ -10,6 +10,7 @@ import type { CrashRisk, RiskThresholds } from '../core/risk.ts';
 import type { SessionState } from '../core/session.ts';
 import type { FoldListener } from '../transcript/fold.ts';
 import {
+  isCompressed,
   readCompressedTranscript,
   readTranscript,
   type ReadOptions,
@@ -47,10 +48,6 @@ export type ReplayOptions = {
   levels?: LevelThresholds;
   onEvent: (event: ReplayEvent, detail: ReplayDetail | null) => void;
 };
-
-export function isCompressed(path: string): boolean {
-  return path.endsWith('.gz');
-}
 
 /** Replays `path`, calling `onEvent` in file order; returns the final session state. */
 export async function replayTranscript(

@@ -16,7 +16,7 @@ import type { ResumeDetection } from '../core/resume.ts';
 import type { Env } from '../store/home.ts';
 import { createCheckpoint } from './create-checkpoint.ts';
 import type { Store } from './open-store.ts';
-import { loadSessionState } from './status.ts';
+import { loadSessionState } from './read-session.ts';
 
 export type LiveCheckpointRequest = {
   store: Store;

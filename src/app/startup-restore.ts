@@ -15,7 +15,7 @@ import { loadHookMemory } from '../store/hook-memory.ts';
 import type { Env } from '../store/home.ts';
 import type { Store } from './open-store.ts';
 import { planResume } from './plan-resume.ts';
-import { loadSessionState } from './status.ts';
+import { loadSessionState } from './read-session.ts';
 import { checkpointFromLiveTranscript, recordRestore } from './restore-session.ts';
 
 /** A user's handoff is for the next session: one older than this is stale. */

@@ -1,22 +1,16 @@
 /**
  * `shim status`: the context state of one session — where it stands, how fast it grows, how
- * close compaction is — read incrementally through the cursor cache.
+ * close compaction is — read incrementally through the cursor cache (read-session.ts).
  * @module
  */
-import { resolve } from 'node:path';
-import { assessSession, type Assessment } from '../core/assess.ts';
+import type { Assessment } from '../core/assess.ts';
 import { AppError } from '../core/errors.ts';
-import type { CompactSample } from '../core/compact-threshold.ts';
 import type { CompactionRecord, ParseStats, SessionState } from '../core/session.ts';
-import { loadCompactHistory } from '../claude/compact-history.ts';
-import { findLatestSession, findSessionById } from '../claude/sessions.ts';
-import { loadConfig, type ShimConfig } from '../store/config.ts';
-import { loadCursor, saveCursor } from '../store/cursor-cache.ts';
+import { loadConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
-import { readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
-import { scrubSessionState } from '../transcript/scrub.ts';
-import { isCompressed } from './replay.ts';
+import { assessLiveSession } from './assess-live-session.ts';
+import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
 
 export type StatusRequest = {
   transcript?: string;
@@ -57,45 +51,6 @@ export type SessionStatus = {
   };
   parse: ParseStats;
 };
-
-/** Picks the transcript: an explicit path, a session id, or the latest session of `cwd`. */
-export function resolveTranscriptPath(
-  request: Pick<StatusRequest, 'transcript' | 'sessionId' | 'cwd' | 'env'>,
-): string {
-  if (request.transcript) return resolve(request.cwd, request.transcript);
-  if (request.sessionId) return findSessionById(request.sessionId, request.cwd, request.env).path;
-  return findLatestSession(request.cwd, request.env).path;
-}
-
-/** Reads the transcript through the cursor cache (the whole file when it is compressed). */
-export async function loadSessionState(path: string, home: string): Promise<SessionState> {
-  if (isCompressed(path)) return scrubSessionState(await readCompressedTranscript(path));
-  const cached = loadCursor(home, path);
-  const result = readTranscript(path, cached);
-  // The cached state and all that is built from it hold no secret the redactor knows.
-  scrubSessionState(result.cursor.state);
-  if (result.bytesRead > 0 || result.restarted || !cached) {
-    try {
-      saveCursor(home, path, result.cursor);
-    } catch (error) {
-      appendLog(home, 'warn', 'could not cache the transcript cursor', {
-        path,
-        error: String(error),
-      });
-    }
-  }
-  return result.cursor.state;
-}
-
-export function getHistorySamples(
-  home: string,
-  env: Env,
-  config: ShimConfig,
-  enabled?: boolean,
-): CompactSample[] {
-  if (!(enabled ?? config.learnFromHistory)) return [];
-  return loadCompactHistory(home, { env });
-}
 
 function summarizeItems(
   items: ReadonlyArray<{ status: string; content?: string; subject?: string }>,
@@ -160,15 +115,13 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
       ...state.parse,
     });
   }
-  const assessment = assessSession(state, {
+  const assessment = assessLiveSession(state, {
+    home: request.home,
     env: request.env,
-    history: getHistorySamples(request.home, request.env, config, request.history),
     now: request.now,
-    levels: config.levels,
-    risk: config.risk,
-    ...(request.toolCallsAtCheckpoint != null && request.toolCallsAtCheckpoint <= state.toolCalls
-      ? { toolCallsSinceCheckpoint: state.toolCalls - request.toolCallsAtCheckpoint }
-      : {}),
+    config,
+    ...(request.history !== undefined ? { history: request.history } : {}),
+    toolCallsAtCheckpoint: request.toolCallsAtCheckpoint ?? null,
   });
   return buildStatus(path, state, assessment);
 }

@@ -1,5 +1,5 @@
 /**
- * Git state for checkpoints (seed 000 §2.1 `fileState`, seed 004): what is modified, staged and
+ * Git state for checkpoints (the checkpoint's `fileState`, docs/specification.md): what is modified, staged and
  * untracked, the uncommitted diff, and a snapshot commit of the whole working tree kept under a
  * hidden ref so "the state at checkpoint time" can always be brought back.
  *
@@ -563,7 +563,7 @@ const IN_PROGRESS: Array<[file: string, what: string]> = [
 ];
 
 /**
- * OPT-IN, and unlike everything else here it DOES touch the user's branch and index (seed 004,
+ * OPT-IN, and unlike everything else here it DOES touch the user's branch and index (docs/specification.md,
  * "commit WIP if uncommitted changes"): stages everything (`git add -A`: tracked and untracked,
  * .gitignore respected) and commits it to the current branch (or detached HEAD) with `message`.
  * Runs `git commit --no-verify` (a WIP commit is not expected to pass pre-commit checks), with

@@ -1,6 +1,6 @@
 /**
  * Where Claude Code keeps transcripts: `<config>/projects/<encoded cwd>/<session-id>.jsonl`
- * (reference claude-code.md §3.1).
+ * (docs/claude-code.md, "Transcripts").
  * @module
  */
 import { readdirSync, statSync } from 'node:fs';

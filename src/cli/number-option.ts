@@ -3,7 +3,7 @@
  * flag like `-n abc` must be an error that says what is expected, not a silent default.
  * @module
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from '@commander-js/extra-typings';
 
 export type NumberRule = { min?: number; max?: number; integer?: boolean; unit?: string };
 

@@ -1,7 +1,7 @@
 /**
  * What shim says at each level, to the user (a notice) and to the model (context). Advisory
  * and factual: it informs without overriding what the user asked (peers' imperative warnings
- * hijacked the agent; see reference peers.md, GSD #884).
+ * hijacked the agent; a peer's instruction-style alerts were reported doing exactly that).
  * @module
  */
 import type { Assessment } from './assess.ts';

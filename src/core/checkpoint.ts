@@ -1,6 +1,6 @@
 /**
- * The checkpoint model (seed 000 §2.1, seed 001 §1): everything a fresh session needs to carry
- * on as if nothing happened, with the seed's size limits enforced by truncation and checked by
+ * The checkpoint model (docs/specification.md, "The checkpoint model"): everything a fresh session needs to carry
+ * on as if nothing happened, with the specified size limits enforced by truncation and checked by
  * validation.
  * @module
  */
@@ -40,7 +40,7 @@ export type ConversationState = {
   currentContext: string;
   recentMessages: ConversationMessage[];
   /**
-   * Beyond the seed: every request of the user, oldest first — the first and the newest in full
+   * Beyond the specification: every request of the user, oldest first — the first and the newest in full
    * (up to a limit), the ones between by their opening words. Requests inherited from the
    * sessions this one was restored from come first.
    */
@@ -57,7 +57,7 @@ export type TaskState = {
   completedSteps: string[];
   nextSteps: string[];
   blockers: string[];
-  /** Beyond the seed: the exact task list (TodoWrite / TaskCreate) with statuses. */
+  /** Beyond the specification: the exact task list (TodoWrite / TaskCreate) with statuses. */
   items: TaskStateItem[];
 };
 
@@ -84,7 +84,7 @@ export type FileState = {
   stagedFiles: string[];
   /** At most 10 KB. */
   uncommittedDiff: string;
-  /** Beyond the seed. */
+  /** Beyond the specification. */
   repoRoot: string | null;
   branch: string | null;
   head: string | null;
@@ -136,7 +136,7 @@ export type ToolState = {
   pendingOperations: PendingOp[];
   /** The last 20. */
   recentToolCalls: ToolCallRecord[];
-  /** Beyond the seed: the last run of each check command. */
+  /** Beyond the specification: the last run of each check command. */
   checks?: CheckResult[];
 };
 
@@ -182,7 +182,7 @@ export type Checkpoint = {
 /** A checkpoint before the store has numbered it. */
 export type CheckpointDraft = Omit<Checkpoint, 'checkpointNumber'>;
 
-/** Seed 001 §4 limits, plus bounds on the lists the seed left open. */
+/** The specified limits, plus bounds on the lists the specification left open. */
 export const CHECKPOINT_LIMITS = {
   summaryChars: 1000,
   keyDecisions: 50,
@@ -327,7 +327,7 @@ export function applyCheckpointLimits<T extends CheckpointDraft>(checkpoint: T):
 
 export type ValidationResult = { valid: boolean; errors: string[] };
 
-/** Seed 001 §4 validation, extended to every limit above. */
+/** The specified validation, extended to every limit above. */
 export function validateCheckpoint(
   c: CheckpointDraft & { checkpointNumber?: number },
 ): ValidationResult {

@@ -13,7 +13,7 @@ export const DEFAULT_WINDOW = 200_000;
 export const EXTENDED_WINDOW = 1_000_000;
 
 /**
- * Auto-compact buffers measured on real transcripts (reference claude-code.md §3.7):
+ * Auto-compact buffers measured on real transcripts (docs/claude-code.md, "Context window and the auto-compact threshold"):
  * up to v2.1.20 compaction fired at window - 45k, from v2.1.21 at window - 33k.
  */
 const BUFFER_ERAS: ReadonlyArray<{ from: string; buffer: number }> = [
@@ -71,7 +71,7 @@ function readNumber(value: string | undefined, min: number, max: number): number
   return Math.min(max, Math.max(min, n));
 }
 
-/** Models that always run with the 1M window (reference claude-code.md §3.5). */
+/** Models that always run with the 1M window (docs/claude-code.md, "Context window and the auto-compact threshold"). */
 function isNativeExtendedModel(model: string): boolean {
   return /(sonnet-5|fable-5|mythos-5|opus-5|opus-4-([7-9]|\d\d)(?!\d))/.test(model);
 }

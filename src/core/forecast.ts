@@ -1,5 +1,5 @@
 /**
- * Exhaustion forecast (seed 004 MON-002/003): how fast the context grows and how many more
+ * Exhaustion forecast (docs/specification.md): how fast the context grows and how many more
  * model responses fit before auto-compaction.
  * @module
  */

@@ -1,9 +1,9 @@
 /**
- * The handoff document (seed 004, HND-001..006): YAML front-matter with the checkpoint's
+ * The handoff document (docs/specification.md, "Handoff document"): YAML front-matter with the checkpoint's
  * metadata, then the resume prompt's content organised as a document a human can read too.
  * The sections are the resume prompt's own (`resume-sections.ts`); only the layout differs.
  *
- * Seed 004 coverage: HND-001 the document; HND-002 git state, snapshot and modified files;
+ * What it covers of the specification: the document; git state, snapshot and modified files;
  * HND-004 next steps; HND-005 `contextToReload`; HND-006 key decisions. HND-003 (Linear issue
  * state) has no source in the checkpoint; the task list and progress stand in for it.
  * @module

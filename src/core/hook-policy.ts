@@ -11,7 +11,7 @@ import type { Level } from './level.ts';
 import type { SessionState } from './session.ts';
 
 export type CheckpointPolicy = {
-  /** Every N tool calls (seed 000 §2.2 default 5). */
+  /** Every N tool calls (default 5, docs/specification.md). */
   toolCallInterval: number;
   /** Every M minutes of activity (default 10). */
   timeIntervalMs: number;

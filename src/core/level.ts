@@ -1,4 +1,4 @@
-/** Context levels L0–L3 (seed 004), measured against the auto-compact threshold. */
+/** Context levels L0–L3 (docs/specification.md), measured against the auto-compact threshold. */
 
 export const LEVELS = ['L0', 'L1', 'L2', 'L3'] as const;
 export type Level = (typeof LEVELS)[number];

@@ -1,6 +1,6 @@
 /**
- * The resume prompt (seed 000 §3.2): markdown injected into a fresh session so the agent carries
- * on without asking. The seed's sections (situation, progress, context, next steps, files, tools,
+ * The resume prompt (docs/specification.md, "Resume"): markdown injected into a fresh session so the agent carries
+ * on without asking. The specified sections (situation, progress, context, next steps, files, tools,
  * blockers) plus what Claude Code's own compaction summary carries and more: the user's requests
  * verbatim, the exact task list, pending operations, the snapshot to restore, recent failures,
  * and explicit instructions to continue rather than restart.

@@ -1,5 +1,5 @@
 /**
- * Resume detection (seed 000 §3.1): given what the store knows about the previous session, decide
+ * Resume detection (docs/specification.md, "Resume"): given what the store knows about the previous session, decide
  * whether its last checkpoint should be restored into the session that is starting now, why that
  * session stopped, and how sure we are.
  *

@@ -1,10 +1,10 @@
 /**
- * Crash risk (seed 000 §1.2): safe / warning / danger with the factors that decided it.
+ * Crash risk (docs/specification.md, "Signals and crash risk"): safe / warning / danger with the factors that decided it.
  *
- * The seed counts signals in a warning and a danger zone (2+ danger → danger; 1 danger or 3+
+ * The specification counts signals in a warning and a danger zone (2+ danger → danger; 1 danger or 3+
  * warnings → warning). Counting alone would call a session at 99% of its compaction threshold
  * merely "warning", so the two context signals — occupancy of the auto-compact threshold and
- * the forecast turns to compaction — are decisive on their own; the rest keep the seed's rule.
+ * the forecast turns to compaction — are decisive on their own; the rest keep the specified rule.
  * @module
  */
 
@@ -29,7 +29,7 @@ export type RiskThresholds = { warning: RiskZone; danger: RiskZone };
 /** Tool failure rate is only meaningful over this many calls. */
 const MIN_CALLS_FOR_FAILURE_RATE = 10;
 
-/** Tuned for Claude Code sessions, which run far longer than the chats the seed assumed. */
+/** Tuned for Claude Code sessions, which run far longer than the chats the specification assumed. */
 export const DEFAULT_RISK_THRESHOLDS: RiskThresholds = {
   warning: {
     compactUsage: 0.7,

@@ -1,5 +1,5 @@
 /**
- * CrashSignals (seed 001 §1.6), computed from the session model.
+ * CrashSignals (docs/specification.md, "Signals and crash risk"), computed from the session model.
  * @module
  */
 import type { CrashRisk } from './risk.ts';
@@ -28,7 +28,7 @@ export type CrashSignals = {
   errorPatterns: string[];
   crashRisk: CrashRisk;
   riskFactors: string[];
-  /** Beyond the seed: the fraction of the auto-compact threshold in use, and tokens left to it. */
+  /** Beyond the specification: the fraction of the auto-compact threshold in use, and tokens left to it. */
   compactThresholdUsage: number;
   tokensUntilCompact: number;
 };

@@ -23,6 +23,7 @@ export async function checkpointNow(
       now,
       trigger,
       reason,
+      hotPath: true,
     });
   } catch (error) {
     appendLog(home, 'error', `${payload.event}: checkpoint failed`, {

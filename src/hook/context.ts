@@ -5,10 +5,10 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { assessSession, type Assessment } from '../core/assess.ts';
+import type { Assessment } from '../core/assess.ts';
 import type { SessionState } from '../core/session.ts';
-import { loadCompactHistory } from '../claude/compact-history.ts';
-import { loadSessionState } from '../app/status.ts';
+import { assessLiveSession } from '../app/assess-live-session.ts';
+import { loadSessionState } from '../app/read-session.ts';
 import type { ShimConfig } from '../store/config.ts';
 import { readStatuslineFigures } from '../store/statusline-figures.ts';
 import type { HookMemory } from '../core/hook-policy.ts';
@@ -29,22 +29,16 @@ export async function loadHookContext(
   if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
   const state = await loadSessionState(payload.transcriptPath, home);
   const figures = readStatuslineFigures(home, payload.sessionId, now);
-  const history = config.learnFromHistory
-    ? loadCompactHistory(home, { env, maxAgeMs: Number.POSITIVE_INFINITY })
-    : [];
-  const assessment = assessSession(state, {
+  const assessment = assessLiveSession(state, {
+    home,
     env,
-    history,
     now,
-    levels: config.levels,
-    risk: config.risk,
+    config,
+    hotPath: true,
     reportedWindow: figures?.windowTokens ?? null,
     // Counted from the hooks' own last checkpoint: the store is not opened on this path.
-    ...(memory &&
-    memory.lastCheckpointAt !== null &&
-    memory.toolCallsAtCheckpoint <= state.toolCalls
-      ? { toolCallsSinceCheckpoint: state.toolCalls - memory.toolCallsAtCheckpoint }
-      : {}),
+    toolCallsAtCheckpoint:
+      memory && memory.lastCheckpointAt !== null ? memory.toolCallsAtCheckpoint : null,
   });
   return { state, assessment, config };
 }

@@ -1,5 +1,5 @@
 /**
- * Hook protocol output (reference claude-code.md §1.4). Claude Code caps hook strings at
+ * Hook protocol output (docs/claude-code.md, "Hook events and payloads"). Claude Code caps hook strings at
  * 10,000 characters; longer text is cut here, where the cut can say so.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The hook payload Claude Code sends on stdin (reference claude-code.md §1.3), read leniently:
+ * The hook payload Claude Code sends on stdin (docs/claude-code.md, "Hook events and payloads"), read leniently:
  * fields come and go between versions, and a missing one must not break the hook.
  * @module
  */

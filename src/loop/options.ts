@@ -262,3 +262,23 @@ export function readStoredLoopOptions(runId: string, stored: unknown): LoopOptio
   }
   return parsed.data;
 }
+
+/** What `shim loop --resume` may change of a run: the agent binary, the iteration cap, the budget. */
+export function parseResumeOverrides(
+  raw: Pick<RawLoopOptions, 'claudeBin' | 'maxIterations' | 'budgetUsd'>,
+  env: Env,
+  cwd: string,
+): { claudeBin?: string; maxIterations?: number; budgetUsd?: number } {
+  const maxIterations = integer(raw.maxIterations, '--max-iterations', 1, 10_000);
+  const budget = raw.budgetUsd === undefined ? undefined : Number(raw.budgetUsd);
+  if (budget !== undefined && (!Number.isFinite(budget) || budget <= 0)) {
+    throw usage(`--budget-usd must be a positive amount in dollars, got "${raw.budgetUsd}"`);
+  }
+  return {
+    ...(raw.claudeBin || env.SHIM_CLAUDE_BIN
+      ? { claudeBin: resolveClaudeBin(raw.claudeBin, env, cwd) }
+      : {}),
+    ...(maxIterations !== undefined ? { maxIterations } : {}),
+    ...(budget !== undefined ? { budgetUsd: budget } : {}),
+  };
+}

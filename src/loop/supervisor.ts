@@ -12,7 +12,7 @@
  * @module
  */
 import { join } from 'node:path';
-import { getHistorySamples } from '../app/status.ts';
+import { getHistorySamples } from '../app/assess-live-session.ts';
 import { isProcessAlive } from '../capture/process-tree.ts';
 import { resolveCompactThreshold } from '../core/compact-threshold.ts';
 import { classifyIterationEnd } from '../core/loop/iteration-end.ts';

@@ -1,5 +1,5 @@
 /**
- * The statusline segments (seed 004): `[CTX ████████░░ 82% L2] [risk: warning] [~6 turns to
+ * The statusline segments (docs/specification.md, "Context levels…"): `[CTX ████████░░ 82% L2] [risk: warning] [~6 turns to
  * compact] [ckpt 3m ago]`, fitted to the terminal width by dropping the least useful segments
  * and narrowing the bar. Pure.
  * @module

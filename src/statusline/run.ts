@@ -6,11 +6,10 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
-import { assessSession } from '../core/assess.ts';
 import { getLevel, toPercent } from '../core/level.ts';
 import { createSessionState } from '../core/session.ts';
-import { loadCompactHistory } from '../claude/compact-history.ts';
-import { loadSessionState } from '../app/status.ts';
+import { assessLiveSession } from '../app/assess-live-session.ts';
+import { loadSessionState } from '../app/read-session.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { loadConfig } from '../store/config.ts';
 import { getShimHome, type Env } from '../store/home.ts';
@@ -72,17 +71,14 @@ export async function renderForInput(
     projectRoot: cwd ? findProjectRoot(cwd) : null,
   });
   if (!config.enabled) return '';
-  const history = config.learnFromHistory
-    ? loadCompactHistory(home, { env, maxAgeMs: Number.POSITIVE_INFINITY })
-    : [];
   const state = transcript ? await loadSessionState(transcript, home).catch(() => null) : null; // not written yet
   if (!state && reported.tokens === null) return '';
-  const assessment = assessSession(state ?? createSessionState(), {
+  const assessment = assessLiveSession(state ?? createSessionState(), {
+    home,
     env,
-    history,
     now,
-    levels: config.levels,
-    risk: config.risk,
+    config,
+    hotPath: true,
     reportedWindow: reported.window,
   });
   // Claude Code's own figure wins: the transcript may lag behind the last response.

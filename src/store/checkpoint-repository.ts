@@ -1,5 +1,5 @@
 /**
- * The checkpoint repository (seed 001 §5). Synchronous: hooks are short processes with nothing
+ * The checkpoint repository (docs/specification.md, "The store"). Synchronous: hooks are short processes with nothing
  * else to do. Numbers are assigned inside BEGIN IMMEDIATE, so they stay unique per session when
  * many processes save at once; compression happens before the lock is taken.
  * @module
@@ -16,6 +16,7 @@ import type {
 import type { CrashRisk } from '../core/risk.ts';
 import type { CrashSignals } from '../core/signals.ts';
 import { withWriteTransaction, type Database } from './database.ts';
+import { indexCheckpointForSearch } from './checkpoint-search.ts';
 import { matchProject } from './project-match.ts';
 import { compressJson, decompressJson, type Compressed } from './serialize.ts';
 
@@ -124,7 +125,7 @@ const EMPTY_SOURCE: CheckpointSource = {
   reason: null,
 };
 
-/** A section as a version-1 (seed 001) row may hold it: without the fields shim added later. */
+/** A section as a version-1 row (the specified schema) may hold it: without the fields shim added later. */
 type SeedSection<T, Added extends keyof T> = Omit<T, Added> & Partial<Pick<T, Added>>;
 
 function toCheckpoint(row: Row): Checkpoint {
@@ -134,7 +135,7 @@ function toCheckpoint(row: Row): Checkpoint {
     checkpointNumber: row.checkpoint_number,
     createdAt: row.created_at,
     triggeredBy: row.triggered_by as CheckpointTrigger,
-    // Version-1 (seed 001) rows predate the fields marked "beyond the seed": default them.
+    // Version-1 rows (the specified schema) predate the fields marked "beyond the specification": default them.
     conversationState: {
       userRequests: [],
       ...decompressJson<SeedSection<ConversationState, 'userRequests'>>(row.conversation_state),
@@ -191,63 +192,6 @@ function compressSections(draft: CheckpointDraft): { sections: Sections; size: C
       compressionRatio: compressed > 0 ? Math.round((uncompressed / compressed) * 100) / 100 : 0,
     },
   };
-}
-
-/** The full-text columns of `checkpoint_search` (migration 3), in table order. */
-export const SEARCH_FIELDS = [
-  'summary',
-  'decisions',
-  'requests',
-  'tasks',
-  'files',
-  'errors',
-] as const;
-export type SearchField = (typeof SEARCH_FIELDS)[number];
-
-const lines = (items: ReadonlyArray<string | null | undefined>) =>
-  items.filter((s): s is string => typeof s === 'string' && s.length > 0).join('\n');
-
-/** The text of a checkpoint that search looks at, one string per column. */
-export function toSearchDocument(c: CheckpointDraft): Record<SearchField, string> {
-  const { conversationState: conv, taskState: task, fileState: files } = c;
-  return {
-    summary: lines([
-      conv.summary,
-      conv.currentContext,
-      task.operation,
-      task.phase,
-      c.source.reason,
-    ]),
-    decisions: lines(conv.keyDecisions),
-    requests: lines(conv.userRequests),
-    tasks: lines([...task.items.map((i) => i.content), ...task.nextSteps, ...task.completedSteps]),
-    files: lines([
-      ...files.activeFiles,
-      ...files.modifiedFiles,
-      ...files.stagedFiles,
-      files.repoRoot,
-      files.branch,
-    ]),
-    errors: lines([
-      ...task.blockers,
-      ...c.toolState.recentToolCalls.filter((t) => !t.success).map((t) => `${t.tool}: ${t.result}`),
-    ]),
-  };
-}
-
-/**
- * Adds a stored checkpoint to the full-text index; does nothing when it is there already.
- * Runs inside the caller's write transaction.
- */
-export function indexCheckpointForSearch(db: Database, checkpoint: CheckpointDraft): void {
-  const added = db
-    .prepare('INSERT OR IGNORE INTO checkpoint_search_ids (checkpoint_id) VALUES (?)')
-    .run(checkpoint.id);
-  if (Number(added.changes) === 0) return;
-  const doc = toSearchDocument(checkpoint);
-  db.prepare(
-    `INSERT INTO checkpoint_search (rowid, ${SEARCH_FIELDS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(Number(added.lastInsertRowid), ...SEARCH_FIELDS.map((f) => doc[f]));
 }
 
 export class CheckpointRepository {

@@ -1,6 +1,6 @@
 /**
  * Crash safety and concurrency of the store, with real processes on a real SQLite file
- * (reliability.md §8, R2 and R5): writers killed with SIGKILL at random moments never lose an
+ * (an acknowledged checkpoint survives kill -9; concurrent writers get gap-free numbers): writers killed with SIGKILL at random moments never lose an
  * acknowledged checkpoint or corrupt the database, and many hook processes checkpointing the
  * same session at once all succeed with unique, gap-free numbers.
  * @module

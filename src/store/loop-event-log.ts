@@ -1,6 +1,6 @@
 /**
  * The event log of a `shim loop` run: `SHIM_HOME/loops/<run>/events.jsonl`, append-only JSON
- * lines, the source of truth for what the supervisor did (seed 003: event log = JSONL + SQLite
+ * lines, the source of truth for what the supervisor did (docs/specification.md, "Retention and the event log": JSONL + SQLite
  * index). The supervisor may be killed with SIGKILL at any moment, so:
  *
  * - each event is one `write()` of one complete line on an O_APPEND descriptor, then fdatasync;
@@ -38,7 +38,7 @@ import { assertNotSymlink } from './safe-file.ts';
 import { appendLog } from './log.ts';
 import { LoopRepository, type LoopEventRecord } from './loop-repository.ts';
 
-/** The names the supervisor logs (seed 002 style). */
+/** The names the supervisor logs (`loop.<what happened>`). */
 export const LOOP_EVENT_NAMES = [
   'loop.started',
   'loop.resumed',

@@ -7,6 +7,18 @@
  */
 import { AppError } from '../core/errors.ts';
 import { withWriteTransaction, type Database } from './database.ts';
+import {
+  column,
+  insertSql,
+  jsonObject,
+  jsonObjectOrNull,
+  parseJsonObject,
+  recordFromRow,
+  rowValues,
+  setClause,
+  type SqlValue,
+  type TableMapping,
+} from './table-mapping.ts';
 
 export type LoopRunStatus =
   'running' | 'waiting' | 'completed' | 'stopped' | 'failed' | 'interrupted';
@@ -106,202 +118,71 @@ export function truncateEventData(json: string | null): string | null {
 
 /** The indexed data parsed, or null when it is missing or was cut (read the log for it). */
 export function parseEventData(event: LoopEventRecord): Record<string, unknown> | null {
-  return parseObject(event.data);
+  return parseJsonObject(event.data);
 }
 
-type SqlValue = string | number | null;
-type Column = { column: string; toSql: (value: unknown) => SqlValue };
-
-const plain = (column: string): Column => ({ column, toSql: (value) => value as SqlValue });
-const json = (column: string): Column => ({
-  column,
-  toSql: (value) => (value === null ? null : JSON.stringify(value)),
-});
-
-/** camelCase field → column, for every field a patch may set (the keys are the only SQL). */
-const RUN_COLUMNS: Record<keyof LoopRunPatch, Column> = {
-  updatedAt: plain('updated_at'),
-  cwd: plain('cwd'),
-  goal: plain('goal'),
-  status: plain('status'),
-  stopReason: plain('stop_reason'),
-  options: json('options'),
-  startCommit: plain('start_commit'),
-  iteration: plain('iteration'),
-  restarts: plain('restarts'),
-  sessionId: plain('session_id'),
-  supervisorPid: plain('supervisor_pid'),
-  costUsd: plain('cost_usd'),
-  contextTokens: plain('context_tokens'),
-  contextPercent: plain('context_percent'),
-  lastEvent: plain('last_event'),
-  waitUntil: plain('wait_until'),
-  state: json('state'),
-  endedAt: plain('ended_at'),
-  compactedAt: plain('compacted_at'),
+/** The loop tables' columns, each spelled once (table-mapping.ts derives the SQL). */
+const RUN_FIELDS: TableMapping<LoopRunRecord> = {
+  runId: column('run_id'),
+  createdAt: column('created_at'),
+  updatedAt: column('updated_at'),
+  cwd: column('cwd'),
+  goal: column('goal'),
+  status: column('status'),
+  stopReason: column('stop_reason'),
+  options: jsonObject('options'),
+  startCommit: column('start_commit'),
+  iteration: column('iteration'),
+  restarts: column('restarts'),
+  sessionId: column('session_id'),
+  supervisorPid: column('supervisor_pid'),
+  costUsd: column('cost_usd'),
+  contextTokens: column('context_tokens'),
+  contextPercent: column('context_percent'),
+  lastEvent: column('last_event'),
+  waitUntil: column('wait_until'),
+  state: jsonObjectOrNull('state'),
+  endedAt: column('ended_at'),
+  compactedAt: column('compacted_at'),
 };
 
-const ITERATION_COLUMNS: Record<keyof LoopIterationPatch, Column> = {
-  sessionId: plain('session_id'),
-  mode: plain('mode'),
-  prompt: plain('prompt'),
-  startedAt: plain('started_at'),
-  endedAt: plain('ended_at'),
-  outcome: plain('outcome'),
-  agentPid: plain('agent_pid'),
-  exitCode: plain('exit_code'),
-  costUsd: plain('cost_usd'),
-  responses: plain('responses'),
-  toolCalls: plain('tool_calls'),
-  peakContextTokens: plain('peak_context_tokens'),
-  lastContextTokens: plain('last_context_tokens'),
-  peakPercent: plain('peak_percent'),
-  resultText: plain('result_text'),
-  streamOffset: plain('stream_offset'),
-  checkpointId: plain('checkpoint_id'),
+const ITERATION_FIELDS: TableMapping<LoopIterationRecord> = {
+  runId: column('run_id'),
+  number: column('number'),
+  sessionId: column('session_id'),
+  mode: column('mode'),
+  prompt: column('prompt'),
+  startedAt: column('started_at'),
+  endedAt: column('ended_at'),
+  outcome: column('outcome'),
+  agentPid: column('agent_pid'),
+  exitCode: column('exit_code'),
+  costUsd: column('cost_usd'),
+  responses: column('responses'),
+  toolCalls: column('tool_calls'),
+  peakContextTokens: column('peak_context_tokens'),
+  lastContextTokens: column('last_context_tokens'),
+  peakPercent: column('peak_percent'),
+  resultText: column('result_text'),
+  streamOffset: column('stream_offset'),
+  checkpointId: column('checkpoint_id'),
 };
 
-type RunRow = {
-  run_id: string;
-  created_at: string;
-  updated_at: string;
-  cwd: string;
-  goal: string;
-  status: string;
-  stop_reason: string | null;
-  options: string;
-  start_commit: string | null;
-  iteration: number;
-  restarts: number;
-  session_id: string | null;
-  supervisor_pid: number | null;
-  cost_usd: number;
-  context_tokens: number | null;
-  context_percent: number | null;
-  last_event: string | null;
-  wait_until: string | null;
-  state: string | null;
-  ended_at: string | null;
-  compacted_at: string | null;
+const EVENT_FIELDS: TableMapping<LoopEventRecord> = {
+  runId: column('run_id'),
+  seq: column('seq'),
+  at: column('at'),
+  name: column('name'),
+  iteration: column('iteration'),
+  correlationId: column('correlation_id'),
+  fileOffset: column('file_offset'),
+  data: column('data'),
 };
 
-type IterationRow = {
-  run_id: string;
-  number: number;
-  session_id: string | null;
-  mode: string;
-  prompt: string;
-  started_at: string;
-  ended_at: string | null;
-  outcome: string | null;
-  agent_pid: number | null;
-  exit_code: number | null;
-  cost_usd: number | null;
-  responses: number;
-  tool_calls: number;
-  peak_context_tokens: number | null;
-  last_context_tokens: number | null;
-  peak_percent: number | null;
-  result_text: string | null;
-  stream_offset: number;
-  checkpoint_id: string | null;
-};
-
-type EventRow = {
-  run_id: string;
-  seq: number;
-  at: string;
-  name: string;
-  iteration: number | null;
-  correlation_id: string | null;
-  file_offset: number;
-  data: string | null;
-};
-
-function parseObject(text: string | null): Record<string, unknown> | null {
-  if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-const toRun = (r: RunRow): LoopRunRecord => ({
-  runId: r.run_id,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  cwd: r.cwd,
-  goal: r.goal,
-  status: r.status as LoopRunStatus,
-  stopReason: r.stop_reason,
-  options: parseObject(r.options) ?? {},
-  startCommit: r.start_commit,
-  iteration: r.iteration,
-  restarts: r.restarts,
-  sessionId: r.session_id,
-  supervisorPid: r.supervisor_pid,
-  costUsd: r.cost_usd,
-  contextTokens: r.context_tokens,
-  contextPercent: r.context_percent,
-  lastEvent: r.last_event,
-  waitUntil: r.wait_until,
-  state: parseObject(r.state),
-  endedAt: r.ended_at,
-  compactedAt: r.compacted_at,
-});
-
-const toIteration = (r: IterationRow): LoopIterationRecord => ({
-  runId: r.run_id,
-  number: r.number,
-  sessionId: r.session_id,
-  mode: r.mode as LoopIterationMode,
-  prompt: r.prompt,
-  startedAt: r.started_at,
-  endedAt: r.ended_at,
-  outcome: r.outcome,
-  agentPid: r.agent_pid,
-  exitCode: r.exit_code,
-  costUsd: r.cost_usd,
-  responses: r.responses,
-  toolCalls: r.tool_calls,
-  peakContextTokens: r.peak_context_tokens,
-  lastContextTokens: r.last_context_tokens,
-  peakPercent: r.peak_percent,
-  resultText: r.result_text,
-  streamOffset: r.stream_offset,
-  checkpointId: r.checkpoint_id,
-});
-
-const toEvent = (r: EventRow): LoopEventRecord => ({
-  runId: r.run_id,
-  seq: r.seq,
-  at: r.at,
-  name: r.name,
-  iteration: r.iteration,
-  correlationId: r.correlation_id,
-  fileOffset: r.file_offset,
-  data: r.data,
-});
-
-/** `SET a = ?, b = ?` and its values for the patch's own, known fields. */
-function setClause(
-  columns: Readonly<Record<string, Column>>,
-  patch: object,
-): { sql: string; values: SqlValue[] } {
-  const parts: string[] = [];
-  const values: SqlValue[] = [];
-  for (const [key, value] of Object.entries(patch)) {
-    const column = Object.hasOwn(columns, key) ? columns[key] : undefined;
-    if (!column || value === undefined) continue;
-    parts.push(`${column.column} = ?`);
-    values.push(column.toSql(value));
-  }
-  return { sql: parts.join(', '), values };
-}
+type Row = Record<string, unknown>;
+const toRun = (row: Row) => recordFromRow(RUN_FIELDS, row);
+const toIteration = (row: Row) => recordFromRow(ITERATION_FIELDS, row);
+const toEvent = (row: Row) => recordFromRow(EVENT_FIELDS, row);
 
 export type ListEventsOptions = {
   afterSeq?: number;
@@ -337,36 +218,7 @@ export class LoopRepository {
       ...withoutUndefined(run),
     };
     withWriteTransaction(this.#db, () => {
-      this.#db
-        .prepare(
-          `INSERT INTO loop_runs (run_id, created_at, updated_at, cwd, goal, status, stop_reason, options,
-             start_commit, iteration, restarts, session_id, supervisor_pid, cost_usd, context_tokens,
-             context_percent, last_event, wait_until, state, ended_at, compacted_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          record.runId,
-          record.createdAt,
-          record.updatedAt,
-          record.cwd,
-          record.goal,
-          record.status,
-          record.stopReason,
-          JSON.stringify(record.options),
-          record.startCommit,
-          record.iteration,
-          record.restarts,
-          record.sessionId,
-          record.supervisorPid,
-          record.costUsd,
-          record.contextTokens,
-          record.contextPercent,
-          record.lastEvent,
-          record.waitUntil,
-          record.state === null ? null : JSON.stringify(record.state),
-          record.endedAt,
-          record.compactedAt,
-        );
+      this.#db.prepare(insertSql('loop_runs', RUN_FIELDS)).run(...rowValues(RUN_FIELDS, record));
     });
     return record;
   }
@@ -376,7 +228,7 @@ export class LoopRepository {
    * run as stored afterwards, or null when there is no such run.
    */
   updateRun(runId: string, patch: LoopRunPatch): LoopRunRecord | null {
-    const { sql, values } = setClause(RUN_COLUMNS, {
+    const { sql, values } = setClause(RUN_FIELDS, {
       ...patch,
       updatedAt: patch.updatedAt ?? new Date().toISOString(),
     });
@@ -388,7 +240,7 @@ export class LoopRepository {
 
   getRun(runId: string): LoopRunRecord | null {
     const row = this.#db.prepare('SELECT * FROM loop_runs WHERE run_id = ?').get(runId) as
-      RunRow | undefined;
+      Row | undefined;
     return row ? toRun(row) : null;
   }
 
@@ -401,10 +253,12 @@ export class LoopRepository {
       .prepare(
         `SELECT * FROM loop_runs WHERE substr(run_id, 1, ?) = ? ORDER BY created_at DESC LIMIT 11`,
       )
-      .all(prefix.length, prefix) as RunRow[];
+      .all(prefix.length, prefix) as Row[];
     if (rows.length === 0) return null;
     if (rows.length === 1) return toRun(rows[0]!);
-    const shown = rows.slice(0, 10).map((r) => `${r.run_id} (${r.created_at}, ${r.status})`);
+    const shown = rows
+      .slice(0, 10)
+      .map((r) => `${String(r.run_id)} (${String(r.created_at)}, ${String(r.status)})`);
     throw new AppError(
       'USAGE',
       `run id "${prefix}" is ambiguous: it starts ${rows.length > 10 ? 'more than 10' : rows.length} runs: ${shown.join(', ')}`,
@@ -420,7 +274,7 @@ export class LoopRepository {
     if (options.limit !== undefined) params.push(Math.max(0, Math.floor(options.limit)));
     const rows = this.#db
       .prepare(`SELECT * FROM loop_runs ${where} ORDER BY created_at DESC, rowid DESC ${limit}`)
-      .all(...params) as RunRow[];
+      .all(...params) as Row[];
     return rows.map(toRun);
   }
 
@@ -442,7 +296,7 @@ export class LoopRepository {
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
     const row = this.#db
       .prepare(`SELECT * FROM loop_runs ${where} ORDER BY created_at DESC, rowid DESC LIMIT 1`)
-      .get(...params) as RunRow | undefined;
+      .get(...params) as Row | undefined;
     return row ? toRun(row) : null;
   }
 
@@ -466,44 +320,10 @@ export class LoopRepository {
       ...withoutUndefined(iteration),
     };
     withWriteTransaction(this.#db, () => {
-      this.#db
-        .prepare(
-          `INSERT INTO loop_iterations (run_id, number, session_id, mode, prompt, started_at, ended_at,
-             outcome, agent_pid, exit_code, cost_usd, responses, tool_calls, peak_context_tokens,
-             last_context_tokens, peak_percent, result_text, stream_offset, checkpoint_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT(run_id, number) DO UPDATE SET
-             session_id = excluded.session_id, mode = excluded.mode, prompt = excluded.prompt,
-             started_at = excluded.started_at, ended_at = excluded.ended_at,
-             outcome = excluded.outcome, agent_pid = excluded.agent_pid,
-             exit_code = excluded.exit_code, cost_usd = excluded.cost_usd,
-             responses = excluded.responses, tool_calls = excluded.tool_calls,
-             peak_context_tokens = excluded.peak_context_tokens,
-             last_context_tokens = excluded.last_context_tokens,
-             peak_percent = excluded.peak_percent, result_text = excluded.result_text,
-             stream_offset = excluded.stream_offset, checkpoint_id = excluded.checkpoint_id`,
-        )
-        .run(
-          record.runId,
-          record.number,
-          record.sessionId,
-          record.mode,
-          record.prompt,
-          record.startedAt,
-          record.endedAt,
-          record.outcome,
-          record.agentPid,
-          record.exitCode,
-          record.costUsd,
-          record.responses,
-          record.toolCalls,
-          record.peakContextTokens,
-          record.lastContextTokens,
-          record.peakPercent,
-          record.resultText,
-          record.streamOffset,
-          record.checkpointId,
-        );
+      const upsert = insertSql('loop_iterations', ITERATION_FIELDS, {
+        conflictKeys: ['runId', 'number'],
+      });
+      this.#db.prepare(upsert).run(...rowValues(ITERATION_FIELDS, record));
     });
     return record;
   }
@@ -514,7 +334,7 @@ export class LoopRepository {
     number: number,
     patch: LoopIterationPatch,
   ): LoopIterationRecord | null {
-    const { sql, values } = setClause(ITERATION_COLUMNS, patch);
+    const { sql, values } = setClause(ITERATION_FIELDS, patch);
     return withWriteTransaction(this.#db, () => {
       if (sql)
         this.#db
@@ -527,14 +347,14 @@ export class LoopRepository {
   getIterations(runId: string): LoopIterationRecord[] {
     const rows = this.#db
       .prepare('SELECT * FROM loop_iterations WHERE run_id = ? ORDER BY number')
-      .all(runId) as IterationRow[];
+      .all(runId) as Row[];
     return rows.map(toIteration);
   }
 
   getIteration(runId: string, number: number): LoopIterationRecord | null {
     const row = this.#db
       .prepare('SELECT * FROM loop_iterations WHERE run_id = ? AND number = ?')
-      .get(runId, number) as IterationRow | undefined;
+      .get(runId, number) as Row | undefined;
     return row ? toIteration(row) : null;
   }
 
@@ -542,23 +362,11 @@ export class LoopRepository {
   indexEvents(events: readonly LoopEventRecord[]): number {
     if (events.length === 0) return 0;
     return withWriteTransaction(this.#db, () => {
-      const insert = this.#db.prepare(
-        `INSERT OR IGNORE INTO loop_events (run_id, seq, at, name, iteration, correlation_id, file_offset, data)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
+      const insert = this.#db.prepare(insertSql('loop_events', EVENT_FIELDS, { orIgnore: true }));
       let inserted = 0;
       for (const e of events) {
-        const result = insert.run(
-          e.runId,
-          e.seq,
-          e.at,
-          e.name,
-          e.iteration,
-          e.correlationId,
-          e.fileOffset,
-          truncateEventData(e.data),
-        );
-        inserted += Number(result.changes);
+        const values = rowValues(EVENT_FIELDS, { ...e, data: truncateEventData(e.data) });
+        inserted += Number(insert.run(...values).changes);
       }
       return inserted;
     });
@@ -596,7 +404,7 @@ export class LoopRepository {
     }
     const rows = this.#db
       .prepare(`SELECT * FROM loop_events WHERE ${conditions.join(' AND ')} ORDER BY seq ${limit}`)
-      .all(...params) as EventRow[];
+      .all(...params) as Row[];
     return rows.map(toEvent);
   }
 

@@ -13,7 +13,7 @@ import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.ts';
 import { ResumeRepository } from './resume-repository.ts';
 
 /**
- * A checkpoint as seed 001 §1 models it: none of the fields shim added beyond the seed
+ * A checkpoint as the specified model has it (docs/specification.md): none of the fields shim added beyond the specification
  * (user requests, task items, git facts, compact-threshold signals, source).
  */
 function omit<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
@@ -42,7 +42,7 @@ type SeedCheckpoint = ReturnType<typeof makeSeedCheckpoint>;
 
 /**
  * Inserts a checkpoint the way a version-1 repository does: each section gzipped (level 9), as
- * a blob or as base64 text (seed 001 §5 stores `compressed.toString('base64')`), no v2 columns.
+ * a blob or as base64 text (the specified repository stores `compressed.toString('base64')`), no v2 columns.
  */
 function insertV1Checkpoint(
   db: Database,
@@ -165,7 +165,7 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('migrations', () => {
-  test('are numbered 1..N in order, and version 1 is the seed 001 schema', () => {
+  test('are numbered 1..N in order, and version 1 is the specified schema', () => {
     assert.deepEqual(
       MIGRATIONS.map((m) => m.version),
       Array.from({ length: MIGRATIONS.length }, (_, i) => i + 1),
@@ -228,7 +228,7 @@ describe('migrations', () => {
       for (const seed of seeded.checkpoints) {
         const stored = repository.getById(seed.id);
         assert.ok(stored, seed.id);
-        // Everything the seed stored comes back as it was…
+        // Everything the specified schema stored comes back as it was…
         assert.deepEqual(stored.conversationState, {
           ...seed.conversationState,
           userRequests: [],
@@ -253,7 +253,7 @@ describe('migrations', () => {
         );
         assert.equal(stored.checkpointNumber, seed.checkpointNumber);
         assert.equal(stored.createdAt, seed.createdAt);
-        // …and what the seed did not have gets a default.
+        // …and what it did not have gets a default.
         assert.deepEqual(stored.source, {
           transcriptPath: null,
           transcriptLine: 0,
@@ -295,7 +295,7 @@ describe('migrations', () => {
     }
   });
 
-  test('a database a seed 001 implementation created itself (rollback journal) is adopted', () => {
+  test('a database another implementation of the specified schema created (rollback journal) is adopted', () => {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     const seedDb = new DatabaseSync(getDatabasePath(home));
     seedDb.exec(MIGRATIONS[0]!.sql);

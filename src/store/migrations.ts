@@ -1,5 +1,5 @@
 /**
- * Forward-only schema migrations. Version 1 is the seed 001 §2.1 schema exactly; later versions
+ * Forward-only schema migrations. Version 1 is the specified schema exactly (docs/specification.md, "The store"); later versions
  * add what shim needs. Each runs in its own transaction and records itself in schema_version.
  * @module
  */
@@ -9,7 +9,7 @@ export type Migration = { version: number; description: string; sql: string };
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    description: 'seed 001 schema: checkpoints, resume_events, signal_history',
+    description: 'specified schema: checkpoints, resume_events, signal_history',
     sql: `
 CREATE TABLE IF NOT EXISTS checkpoints (
   id TEXT PRIMARY KEY,

@@ -1,4 +1,4 @@
-/** Seed 001 §3: checkpoint sections as gzip (level 9) JSON, with their sizes recorded. */
+/** Checkpoint sections (docs/specification.md, "The store") as gzip (level 9) JSON, with their sizes recorded. */
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 export type Compressed = { data: Buffer; uncompressed: number };

@@ -204,6 +204,11 @@ export function readTranscript(
 }
 
 /** Reads a whole gzip-compressed transcript (an archived session); no cursor. */
+/** A gzipped transcript (fixtures, archives) is read whole; a live one incrementally. */
+export function isCompressed(path: string): boolean {
+  return path.endsWith('.gz');
+}
+
 export async function readCompressedTranscript(
   path: string,
   options: ReadOptions = {},

@@ -33,7 +33,7 @@ const skip = E2E_SKIP || claudeInstallProblem() || false;
 const FIRST_REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
 const SECOND_REQUEST = 'Also make the QUOKKA-7 export reuse the same parser.';
 const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
-/** Task tools are off in `-p` unless named (reference: claude-code-offline-e2e.md §3). */
+/** Task tools are off in `-p` unless named (docs/claude-code.md, "Task tools"). */
 const TOOLS = ['--tools', 'Bash,Read,TaskCreate,TaskUpdate'];
 
 /** `.claude/settings.json` of `project` running this checkout's shim for every event. */

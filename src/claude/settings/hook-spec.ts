@@ -1,6 +1,6 @@
 /**
  * Which Claude Code hook events shim listens to, with their matchers and timeouts (reference
- * claude-code.md §1.1, §1.5). The handler behind each one is `shim hook <Event>`.
+ * docs/claude-code.md, "Hook events and payloads"). The handler behind each one is `shim hook <Event>`.
  * @module
  */
 

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import { locateShimInvocation } from '../../claude/settings/bin-location.ts';
-import { runDoctor, type CheckStatus } from '../../claude/settings/doctor.ts';
+import { runDoctor, type CheckStatus } from '../../app/doctor/run-doctor.ts';
 import { getShimHome } from '../../store/home.ts';
 import { ExitError } from '../error-boundary.ts';
 

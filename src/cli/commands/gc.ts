@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { collectGarbage, type GarbageResult } from '../../app/collect-garbage.ts';
-import { collectLoopGarbage, describeLoopGarbage } from '../../app/collect-loop-garbage.ts';
+import { collectLoopGarbage } from '../../app/collect-loop-garbage.ts';
+import { describeLoopGarbage } from '../format/loop-garbage-text.ts';
 import { loadConfig } from '../../store/config.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';

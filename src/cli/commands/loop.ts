@@ -6,12 +6,11 @@
 import { AppError } from '../../core/errors.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
-import { LoopRepository, type LoopRunRecord } from '../../store/loop-repository.ts';
 import { describeEvent } from '../../loop/describe-event.ts';
 import { followRunEvents, readRunEvents, type LoopEvent } from '../../store/loop-event-log.ts';
-import { parseLoopOptions, resolveClaudeBin, type RawLoopOptions } from '../../loop/options.ts';
+import { parseLoopOptions, parseResumeOverrides, type RawLoopOptions } from '../../loop/options.ts';
 import { resumeLoop, startLoop, type LoopResult } from '../../loop/start-loop.ts';
-import { getLoopRunLiveness } from '../../app/loop-run-liveness.ts';
+import { findLoopRun, listLoopRuns } from '../../app/loop-runs.ts';
 import { ExitError } from '../error-boundary.ts';
 import { renderTable } from '../format/table.ts';
 import { bold, dim, renderBar } from '../format/text.ts';
@@ -99,13 +98,7 @@ export async function runLoopCommand(
       }
       result = await resumeLoop(
         typeof options.resume === 'string' ? options.resume : null,
-        {
-          ...(options.claudeBin || env.SHIM_CLAUDE_BIN
-            ? { claudeBin: resolveClaudeBin(options.claudeBin, env, cwd) }
-            : {}),
-          ...(options.maxIterations ? { maxIterations: Number(options.maxIterations) } : {}),
-          ...(options.budgetUsd ? { budgetUsd: Number(options.budgetUsd) } : {}),
-        },
+        parseResumeOverrides(options, env, cwd),
         deps,
       );
     } else {
@@ -121,127 +114,89 @@ export async function runLoopCommand(
   }
 }
 
-function findRun(repo: LoopRepository, id: string | undefined, cwd: string): LoopRunRecord {
-  const run = id ? repo.findRun(id) : (repo.latestRun({ cwd }) ?? repo.latestRun({}));
-  if (!run) {
-    throw new AppError(
-      'USAGE',
-      id ? `no loop run ${id}` : 'no loop runs yet',
-      id ? 'see `shim loop list`' : 'start one with shim loop --goal "…"',
-    );
-  }
-  return run;
-}
-
-/** What a run's status means now: a "running" run whose supervisor died is resumable. */
-function liveStatus(run: LoopRunRecord): string {
-  const liveness = getLoopRunLiveness(run);
-  return liveness === 'orphaned' || liveness === 'unknown' ? 'orphaned' : run.status;
-}
-
 export async function runLoopList(options: {
   json?: boolean;
   limit?: number;
   all?: boolean;
 }): Promise<void> {
-  const db = openDatabase(getShimHome());
-  try {
-    const repo = new LoopRepository(db);
-    const limit = options.limit ?? 20;
-    const runs = repo.listRuns({ ...(options.all ? {} : { cwd: process.cwd() }), limit });
-    if (options.json) {
-      process.stdout.write(
-        `${JSON.stringify(
-          runs.map((r) => ({ ...r, liveStatus: liveStatus(r) })),
-          null,
-          2,
-        )}\n`,
-      );
-      return;
-    }
-    if (runs.length === 0) {
-      process.stdout.write(
-        dim(
-          options.all
-            ? 'no loop runs yet\n'
-            : 'no loop runs in this directory (--all shows every directory)\n',
-        ),
-      );
-      return;
-    }
-    const now = Date.now();
-    const rows = runs.map((r) => [
-      r.runId,
-      liveStatus(r),
-      String(r.iteration),
-      String(r.restarts),
-      `$${r.costUsd.toFixed(2)}`,
-      r.contextPercent === null ? '—' : `${Math.round(r.contextPercent)}%`,
-      formatAge(now - Date.parse(r.createdAt)),
-      r.goal.replace(/\s+/g, ' ').slice(0, 50),
-    ]);
-    process.stdout.write(
-      `${renderTable(['run', 'status', 'iter', 'restarts', 'cost', 'context', 'started', 'goal'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'])}\n`,
-    );
-  } finally {
-    db.close();
+  const runs = await listLoopRuns(getShimHome(), {
+    cwd: options.all ? null : process.cwd(),
+    limit: options.limit ?? 20,
+  });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    return;
   }
+  if (runs.length === 0) {
+    process.stdout.write(
+      dim(
+        options.all
+          ? 'no loop runs yet\n'
+          : 'no loop runs in this directory (--all shows every directory)\n',
+      ),
+    );
+    return;
+  }
+  const now = Date.now();
+  const rows = runs.map((r) => [
+    r.runId,
+    r.liveStatus,
+    String(r.iteration),
+    String(r.restarts),
+    `$${r.costUsd.toFixed(2)}`,
+    r.contextPercent === null ? '—' : `${Math.round(r.contextPercent)}%`,
+    formatAge(now - Date.parse(r.createdAt)),
+    r.goal.replace(/\s+/g, ' ').slice(0, 50),
+  ]);
+  process.stdout.write(
+    `${renderTable(['run', 'status', 'iter', 'restarts', 'cost', 'context', 'started', 'goal'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'])}\n`,
+  );
 }
 
 export async function runLoopStatus(
   id: string | undefined,
   options: { json?: boolean },
 ): Promise<void> {
-  const home = getShimHome();
-  const db = openDatabase(home);
-  try {
-    const repo = new LoopRepository(db);
-    const run = findRun(repo, id, process.cwd());
-    const iterations = repo.getIterations(run.runId);
-    if (options.json) {
-      process.stdout.write(
-        `${JSON.stringify({ run: { ...run, liveStatus: liveStatus(run) }, iterations }, null, 2)}\n`,
-      );
-      return;
-    }
-    const percent = run.contextPercent ?? 0;
-    const threshold = Number((run.options as { thresholdPercent?: number }).thresholdPercent ?? 70);
-    const maxIterations = Number((run.options as { maxIterations?: number }).maxIterations ?? 0);
-    const lines = [
-      `${bold(`loop ${run.runId}`)}  ${liveStatus(run)}${run.stopReason ? ` — ${run.stopReason}` : ''}`,
-      `goal       ${run.goal.replace(/\s+/g, ' ').slice(0, 100)}`,
-      `directory  ${run.cwd}`,
-      `iteration  ${run.iteration} of ${maxIterations} · restarts ${run.restarts} · cost $${run.costUsd.toFixed(2)}`,
-      `context    ${renderBar(percent, 20)} ${Math.round(percent)}% of the auto-compact threshold (restart at ${threshold}%)`,
-      `session    ${run.sessionId ?? '—'}`,
-      `last event ${run.lastEvent ?? '—'}`,
-    ];
-    if (run.waitUntil) lines.push(`waiting    until ${run.waitUntil}`);
-    if (liveStatus(run) === 'orphaned' || run.status === 'interrupted') {
-      lines.push(dim(`continue it with: shim loop --resume ${run.runId}`));
-    }
-    if (iterations.length > 0) {
-      lines.push('');
-      lines.push(
-        renderTable(
-          ['#', 'mode', 'session', 'outcome', 'peak', 'tools', 'cost'],
-          iterations.map((i) => [
-            String(i.number),
-            i.mode,
-            (i.sessionId ?? '—').slice(0, 8),
-            i.outcome ?? (i.endedAt ? '?' : 'running'),
-            i.peakPercent === null ? '—' : `${Math.round(i.peakPercent)}%`,
-            String(i.toolCalls),
-            i.costUsd === null ? '—' : `$${i.costUsd.toFixed(2)}`,
-          ]),
-          ['right', 'left', 'left', 'left', 'right', 'right', 'right'],
-        ),
-      );
-    }
-    process.stdout.write(`${lines.join('\n')}\n`);
-  } finally {
-    db.close();
+  const { run, iterations } = await findLoopRun(getShimHome(), id, process.cwd());
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ run, iterations }, null, 2)}\n`);
+    return;
   }
+  const percent = run.contextPercent ?? 0;
+  const threshold = Number((run.options as { thresholdPercent?: number }).thresholdPercent ?? 70);
+  const maxIterations = Number((run.options as { maxIterations?: number }).maxIterations ?? 0);
+  const lines = [
+    `${bold(`loop ${run.runId}`)}  ${run.liveStatus}${run.stopReason ? ` — ${run.stopReason}` : ''}`,
+    `goal       ${run.goal.replace(/\s+/g, ' ').slice(0, 100)}`,
+    `directory  ${run.cwd}`,
+    `iteration  ${run.iteration} of ${maxIterations} · restarts ${run.restarts} · cost $${run.costUsd.toFixed(2)}`,
+    `context    ${renderBar(percent, 20)} ${Math.round(percent)}% of the auto-compact threshold (restart at ${threshold}%)`,
+    `session    ${run.sessionId ?? '—'}`,
+    `last event ${run.lastEvent ?? '—'}`,
+  ];
+  if (run.waitUntil) lines.push(`waiting    until ${run.waitUntil}`);
+  if (run.liveStatus === 'orphaned' || run.status === 'interrupted') {
+    lines.push(dim(`continue it with: shim loop --resume ${run.runId}`));
+  }
+  if (iterations.length > 0) {
+    lines.push('');
+    lines.push(
+      renderTable(
+        ['#', 'mode', 'session', 'outcome', 'peak', 'tools', 'cost'],
+        iterations.map((i) => [
+          String(i.number),
+          i.mode,
+          (i.sessionId ?? '—').slice(0, 8),
+          i.outcome ?? (i.endedAt ? '?' : 'running'),
+          i.peakPercent === null ? '—' : `${Math.round(i.peakPercent)}%`,
+          String(i.toolCalls),
+          i.costUsd === null ? '—' : `$${i.costUsd.toFixed(2)}`,
+        ]),
+        ['right', 'left', 'left', 'left', 'right', 'right', 'right'],
+      ),
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 export async function runLoopLogs(
@@ -249,13 +204,7 @@ export async function runLoopLogs(
   options: { json?: boolean; follow?: boolean; context?: boolean },
 ): Promise<void> {
   const home = getShimHome();
-  const db = openDatabase(home);
-  let run: LoopRunRecord;
-  try {
-    run = findRun(new LoopRepository(db), id, process.cwd());
-  } finally {
-    db.close();
-  }
+  const { run } = await findLoopRun(home, id, process.cwd());
   const print = (event: LoopEvent): void => {
     if (!options.context && !options.json && event.name === 'loop.context_usage') return;
     process.stdout.write(
@@ -267,8 +216,8 @@ export async function runLoopLogs(
   const events = readRunEvents(home, run.runId);
   for (const event of events) print(event);
   if (!options.follow) return;
-  if (liveStatus(run) !== 'running' && liveStatus(run) !== 'waiting') {
-    process.stderr.write(dim(`loop ${run.runId} is ${liveStatus(run)}; nothing more to follow\n`));
+  if (run.liveStatus !== 'running' && run.liveStatus !== 'waiting') {
+    process.stderr.write(dim(`loop ${run.runId} is ${run.liveStatus}; nothing more to follow\n`));
     return;
   }
   const controller = new AbortController();

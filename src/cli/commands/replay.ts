@@ -1,5 +1,5 @@
 import { replayTranscript, type ReplayEvent } from '../../app/replay.ts';
-import { getHistorySamples } from '../../app/status.ts';
+import { getHistorySamples } from '../../app/assess-live-session.ts';
 import {
   getAccuracy,
   scoreForecast,
@@ -22,7 +22,9 @@ export async function runReplay(
 ): Promise<void> {
   const home = getShimHome();
   const config = await loadConfig(home);
-  const history = getHistorySamples(home, process.env, config, options.history);
+  const history = getHistorySamples(home, process.env, config, {
+    ...(options.history !== undefined ? { enabled: options.history } : {}),
+  });
   const events: ReplayEvent[] = [];
   let buffer: string[] = options.json ? [] : [REPLAY_HEADER];
   const flush = () => {

@@ -2,6 +2,7 @@ import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
 import { withStore } from '../../app/open-store.ts';
 import { planResume } from '../../app/plan-resume.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
+import { recordRestore } from '../../app/restore-session.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { getShimHome } from '../../store/home.ts';
 import { bold, dim } from '../format/text.ts';
@@ -27,13 +28,11 @@ export async function runResume(options: ResumeOptions): Promise<void> {
       now,
     );
     if (options.record) {
-      store.resumes.record({
-        checkpointId: planned.checkpoint.id,
-        sessionId: planned.checkpoint.sessionId,
-        restoredAt: new Date(now).toISOString(),
-        interruptionReason: planned.detection.interruptionReason,
-        timeSinceCheckpoint: now - Date.parse(planned.checkpoint.createdAt),
-        resumeConfidence: planned.detection.confidence,
+      recordRestore(store, {
+        checkpoint: planned.checkpoint,
+        intoSession: planned.checkpoint.sessionId,
+        detection: planned.detection,
+        now,
         notes: 'shim resume --record',
       });
     }

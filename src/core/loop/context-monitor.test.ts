@@ -13,7 +13,7 @@ describe('checkContextUsage', () => {
     assert.equal(DEFAULT_THRESHOLD_PERCENT, 70);
   });
 
-  test('exhausted at exactly 70% of the threshold (seed 002)', () => {
+  test('exhausted at exactly 70% of the threshold (the specified default)', () => {
     assert.deepEqual(checkContextUsage(140_000, 200_000, 70), {
       percent: 70,
       exhausted: true,

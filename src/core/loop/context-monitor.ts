@@ -1,5 +1,5 @@
 /**
- * Context monitor for `shim loop` (seed 002): how full the running session's context is,
+ * Context monitor for `shim loop` (docs/specification.md, "The loop"): how full the running session's context is,
  * measured against the auto-compact threshold, and whether the loop should restart it with a
  * fresh session before Claude Code compacts.
  *

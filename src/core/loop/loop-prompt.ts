@@ -1,6 +1,6 @@
 /**
  * Prompts `shim loop` sends to Claude Code: the full prompt for a fresh session (the loop
- * summary first, seed 002, then the goal and the completion instructions), and a short one for
+ * summary first, docs/specification.md, then the goal and the completion instructions), and a short one for
  * continuing a session that already holds the goal.
  *
  * The completion marker is how the agent says "done". It must stand on a line by itself and the

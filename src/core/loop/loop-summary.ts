@@ -1,5 +1,5 @@
 /**
- * The loop summary (seed 002): at most 2,000 characters of markdown that a fresh session gets
+ * The loop summary (docs/specification.md, "The loop"): at most 2,000 characters of markdown that a fresh session gets
  * when `shim loop` restarts it: the goal, where the loop stands and why it restarted, files
  * modified since the loop began, error patterns, the test status and the newest log lines.
  *

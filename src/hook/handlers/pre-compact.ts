@@ -9,7 +9,7 @@
  * @module
  */
 import { withStore } from '../../app/open-store.ts';
-import { loadSessionState } from '../../app/status.ts';
+import { loadSessionState } from '../../app/read-session.ts';
 import { writeHandoff } from '../../app/write-handoff.ts';
 import {
   acceptsCompactInstructions,

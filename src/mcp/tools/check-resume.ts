@@ -1,11 +1,12 @@
 /**
- * `shim_check_resume` (seed 000 §4.3): was an earlier session of this project interrupted with
+ * `shim_check_resume` (docs/specification.md, "Resume"): was an earlier session of this project interrupted with
  * work left, and if so, the prompt that carries it on.
  */
 import { findProjectRoot } from '../../capture/project.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { recordRestore } from '../../app/restore-session.ts';
 import { withStore } from '../../app/open-store.ts';
 import { planResume, type ResumePlan } from '../../app/plan-resume.ts';
 import type { Checkpoint } from '../../core/checkpoint.ts';
@@ -147,13 +148,11 @@ export function registerCheckResumeTool(server: McpServer, deps: McpDeps): void 
         const plan = await planResume(store, checkpoint, deps.home, at);
         const apply = autoResume === true && plan.detection.shouldResume;
         if (apply) {
-          store.resumes.record({
-            checkpointId: checkpoint.id,
-            sessionId: caller?.sessionId ?? checkpoint.sessionId,
-            restoredAt: new Date(at).toISOString(),
-            interruptionReason: plan.detection.interruptionReason,
-            timeSinceCheckpoint: at - Date.parse(checkpoint.createdAt),
-            resumeConfidence: plan.detection.confidence,
+          recordRestore(store, {
+            checkpoint,
+            intoSession: caller?.sessionId ?? checkpoint.sessionId,
+            detection: plan.detection,
+            now: at,
             notes: 'MCP shim_check_resume autoResume',
           });
         }

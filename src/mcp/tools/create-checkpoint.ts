@@ -1,4 +1,4 @@
-/** `shim_checkpoint` (seed 000 §4.2): save the calling session's state at a moment the model picks. */
+/** `shim_checkpoint` (docs/specification.md, "Resume"): save the calling session's state at a moment the model picks. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { createCheckpoint } from '../../app/create-checkpoint.ts';

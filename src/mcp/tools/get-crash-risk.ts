@@ -1,4 +1,4 @@
-/** `shim_get_crash_risk` (seed 000 §4.1): how close the calling session is to losing its context. */
+/** `shim_get_crash_risk` (docs/specification.md, "Resume"): how close the calling session is to losing its context. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { withStore } from '../../app/open-store.ts';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { getLogPath } from '../../store/log.ts';
-import { runDoctor, type DoctorReport } from './doctor.ts';
-import { installShim } from './install.ts';
-import type { ShimInvocation } from './shim-command.ts';
+import { runDoctor, type DoctorReport } from './run-doctor.ts';
+import { installShim } from '../../claude/settings/install.ts';
+import type { ShimInvocation } from '../../claude/settings/shim-command.ts';
 
 /** A stand-in for dist/shim.js: reads the hook payload and exits with `code`. */
 function fakeShim(dir: string, code: number): ShimInvocation {

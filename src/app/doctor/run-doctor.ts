@@ -1,0 +1,63 @@
+/**
+ * `shim doctor`: checks that shim is wired into Claude Code and can do its job — settings valid,
+ * every hook event pointing at this shim, the hook command actually running, the statusline, the
+ * MCP server registration,
+ * SHIM_HOME and the database — and shows recent activity and errors. Each check says how to fix
+ * what it found. Healthy means every essential check passed. The checks are in
+ * settings-checks.ts (the Claude Code side) and store-checks.ts (shim's own).
+ * @module
+ */
+import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-check.ts';
+import {
+  hookRunsCheck,
+  hooksCheck,
+  mcpCheck,
+  readSources,
+  settingsChecks,
+  statusLineCheck,
+} from './settings-checks.ts';
+import {
+  activityCheck,
+  configCheck,
+  databaseCheck,
+  homeCheck,
+  logCheck,
+  recoveryCheck,
+} from './store-checks.ts';
+
+export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
+
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const now = options.now ?? new Date();
+  const sources = readSources(options);
+  const settings = settingsChecks(sources);
+  const hooks = hooksCheck(sources, options.invocation);
+  const statusLine = statusLineCheck(sources, options.invocation);
+  const home = homeCheck(options.home);
+  const config = await configCheck(options);
+  const recovered = recoveryCheck(options.home);
+  const database = databaseCheck(options.home);
+  let activity: DoctorCheck;
+  try {
+    activity = activityCheck(database.db, now);
+  } finally {
+    database.db?.close();
+  }
+  // Before the probe, so that what the probe itself logs or records is not reported.
+  const log = logCheck(options.home, now);
+  const hookRuns = await hookRunsCheck(options);
+  const checks = [
+    ...settings,
+    hooks,
+    hookRuns,
+    statusLine,
+    mcpCheck(options),
+    home,
+    config,
+    ...(recovered ? [recovered] : []),
+    database.check,
+    activity,
+    log,
+  ];
+  return { healthy: checks.every((c) => !c.essential || c.status === 'ok'), checks };
+}

@@ -1,0 +1,48 @@
+/**
+ * Reading a session: which transcript (a path, a session id, or the latest of a directory) and
+ * its folded state, through the cursor cache so a live session is read only from where the last
+ * reader stopped. Every caller that needs a session's state comes through here.
+ * @module
+ */
+import { resolve } from 'node:path';
+import type { SessionState } from '../core/session.ts';
+import { findLatestSession, findSessionById } from '../claude/sessions.ts';
+import { loadCursor, saveCursor } from '../store/cursor-cache.ts';
+import type { Env } from '../store/home.ts';
+import { appendLog } from '../store/log.ts';
+import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import { scrubSessionState } from '../transcript/scrub.ts';
+
+export type SessionLocator = {
+  transcript?: string;
+  sessionId?: string;
+  cwd: string;
+  env: Env;
+};
+
+/** Picks the transcript: an explicit path, a session id, or the latest session of `cwd`. */
+export function resolveTranscriptPath(request: SessionLocator): string {
+  if (request.transcript) return resolve(request.cwd, request.transcript);
+  if (request.sessionId) return findSessionById(request.sessionId, request.cwd, request.env).path;
+  return findLatestSession(request.cwd, request.env).path;
+}
+
+/** Reads the transcript through the cursor cache (the whole file when it is compressed). */
+export async function loadSessionState(path: string, home: string): Promise<SessionState> {
+  if (isCompressed(path)) return scrubSessionState(await readCompressedTranscript(path));
+  const cached = loadCursor(home, path);
+  const result = readTranscript(path, cached);
+  // The cached state and all that is built from it hold no secret the redactor knows.
+  scrubSessionState(result.cursor.state);
+  if (result.bytesRead > 0 || result.restarted || !cached) {
+    try {
+      saveCursor(home, path, result.cursor);
+    } catch (error) {
+      appendLog(home, 'warn', 'could not cache the transcript cursor', {
+        path,
+        error: String(error),
+      });
+    }
+  }
+  return result.cursor.state;
+}

@@ -1,0 +1,183 @@
+/**
+ * The commands about sessions and their checkpoints: status, replay, checkpoint, list, show,
+ * search, resume, handoff. Each loads its code only when it runs.
+ * @module
+ */
+import { Option, type Command } from '@commander-js/extra-typings';
+import { numberOption } from './number-option.ts';
+import { SCOPE_HELP } from './scope-help.ts';
+
+export function defineSessionCommands(program: Command): void {
+  program
+    .command('status')
+    .description(
+      "show how full a session's context is, its level, crash risk and compaction forecast",
+    )
+    .argument(
+      '[transcript]',
+      'a transcript .jsonl (or .jsonl.gz); default: the latest session of this directory',
+    )
+    .option('-s, --session <id>', 'a session id to look up under ~/.claude/projects')
+    .option('--json', 'print the full status as JSON')
+    .option('--no-history', 'do not learn the compaction threshold from your other transcripts')
+    .addHelpText(
+      'after',
+      `
+  Examples:
+    shim status                          latest session of the current directory
+    shim status --session 4d5611e5-…     a session by id
+    shim status ~/.claude/projects/-home-me-app/4d5611e5-….jsonl --json
+
+  Percentages are of the auto-compact threshold (where Claude Code will compact), with the share
+  of the raw context window shown beside it. Levels: L1 ≥ 70%, L2 ≥ 85%, L3 ≥ 95%.`,
+    )
+    .action(async (transcript, options) =>
+      (await import('./commands/status.ts')).runStatus(transcript, options),
+    );
+
+  program
+    .command('replay')
+    .description('replay a transcript as the live hooks would have seen it, response by response')
+    .argument('<transcript>', 'a transcript .jsonl (or .jsonl.gz)')
+    .option(
+      '--json',
+      'one JSON object per line: {"kind":"turn",…} per response, {"kind":"compact",…} per compaction',
+    )
+    .option('--no-history', 'do not learn the compaction threshold from your other transcripts')
+    .addOption(
+      new Option('--evaluate', 'also score the risk and forecast against what happened').hideHelp(
+        false,
+      ),
+    )
+    .addHelpText(
+      'after',
+      `
+  Each response is judged with only the lines written up to it (no look-ahead), so the output
+  shows when shim would have warned. --evaluate adds a score: how often "danger" came within 10
+  responses of an auto compaction, and how far off the turns-to-compact forecast was.`,
+    )
+    .action(async (transcript, options) =>
+      (await import('./commands/replay.ts')).runReplay(transcript, options),
+    );
+
+  program
+    .command('checkpoint')
+    .description('save the state of a session now: tasks, requests, files, git snapshot, signals')
+    .option(
+      '-t, --transcript <file>',
+      'the session transcript (default: the latest session of this directory)',
+    )
+    .option('-s, --session <id>', 'a session id to look up under ~/.claude/projects')
+    .option(
+      '--until-line <n>',
+      "use only the transcript's first N lines (the state as it was then)",
+    )
+    .option('-r, --reason <text>', 'why this checkpoint was taken (kept with it)')
+    .option('--trigger <name>', 'what triggered it', 'user_requested')
+    .option('--no-snapshot', 'do not snapshot uncommitted work under refs/shim/snapshots/')
+    .option(
+      '--wip-commit',
+      'also commit all changes to the current branch as a WIP commit (opt-in: moves your branch)',
+    )
+    .option('--json', 'print {"checkpointId","sessionId","size":{…}} for scripts')
+    .addHelpText(
+      'after',
+      `
+  Secrets (API keys, tokens, private keys, passwords in URLs, .env values) are redacted before
+  anything is stored. The git snapshot never touches your branch, index or working tree.
+
+  Examples:
+    shim checkpoint --reason "before the big refactor"
+    shim checkpoint --transcript session.jsonl --until-line 400 --json`,
+    )
+    .action(async (options) => (await import('./commands/checkpoint.ts')).runCheckpoint(options));
+
+  program
+    .command('list')
+    .description("list this project's checkpoints, newest first (--all: every project)")
+    .option('-s, --session <id>', 'only this session (wherever it ran)')
+    .option('--cwd <dir>', 'the project of this directory instead of the current one')
+    .option('--all', 'every project')
+    .option(
+      '-n, --limit <n>',
+      'how many',
+      numberOption({ min: 1, max: 100_000, integer: true }),
+      20,
+    )
+    .option('--json', 'print them as JSON')
+    .addHelpText('after', SCOPE_HELP)
+    .action(async (options) => (await import('./commands/list.ts')).runList(options));
+
+  program
+    .command('show')
+    .description('show one checkpoint of this project (an id or a unique prefix of one)')
+    .argument('<id>', 'checkpoint id or prefix (see `shim list`)')
+    .option('--json', 'the whole checkpoint as JSON')
+    .option('--cwd <dir>', 'the project of this directory instead of the current one')
+    .option('--all', 'any project')
+    .addHelpText('after', SCOPE_HELP)
+    .action(async (id, options) => (await import('./commands/show.ts')).runShow(id, options));
+
+  program
+    .command('search')
+    .description("search past sessions' checkpoints: requests, decisions, tasks, files, errors")
+    .argument('<query...>', 'words (all must match); "quoted phrases"; word* for a prefix')
+    .option('--all', 'every project, not only this one')
+    .option('--cwd <dir>', 'the project of this directory instead of the current one')
+    .option(
+      '-n, --limit <n>',
+      'how many sessions (1–50)',
+      numberOption({ min: 1, max: 50, integer: true }),
+      10,
+    )
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      `
+  One line per session (its best-matching checkpoint), best first. The same search as the MCP
+  tool shim_search.
+  ${SCOPE_HELP}
+
+  Examples:
+    shim search sqlite migration
+    shim search '"prompt is too long"' --all
+    shim search database.ts --json`,
+    )
+    .action(async (query, options) =>
+      (await import('./commands/search.ts')).runSearch(query, options),
+    );
+
+  program
+    .command('resume')
+    .description(
+      "decide whether to resume this project's newest checkpoint, and print the prompt that carries the work into a new session",
+    )
+    .option('-s, --session <id>', 'resume this session (wherever it ran)')
+    .option('--print', 'print only the resume prompt (markdown) to stdout')
+    .option('--json', 'the detection and the prompt as JSON')
+    .option('--record', 'record that the checkpoint was restored (it will not be offered again)')
+    .option('--cwd <dir>', 'the project of this directory instead of the current one')
+    .option('--all', 'the newest checkpoint of any project')
+    .addHelpText('after', SCOPE_HELP)
+    .action(async (options) => (await import('./commands/resume.ts')).runResume(options));
+
+  program
+    .command('handoff')
+    .description(
+      "write a handoff document for this project's newest checkpoint; the next session started here picks it up",
+    )
+    .option('-s, --session <id>', 'this session (wherever it ran)')
+    .option('-o, --out <file>', 'also write it here')
+    .option('--print', 'print the document to stdout')
+    .option('--cwd <dir>', 'the project of this directory instead of the current one')
+    .option('--all', 'the newest checkpoint of any project')
+    .addHelpText(
+      'after',
+      `
+  The document (markdown with YAML front-matter) is kept under $SHIM_HOME/handoffs/. The next
+  Claude Code session started in the checkpoint's project gets it injected once, even after a
+  clean /exit — start it with \`claude\` as usual.
+  ${SCOPE_HELP}`,
+    )
+    .action(async (options) => (await import('./commands/handoff.ts')).runHandoff(options));
+}

@@ -1,0 +1,88 @@
+/**
+ * The commands that set shim up and check it: config, install, uninstall, doctor, mcp.
+ * @module
+ */
+import { Option, type Command } from '@commander-js/extra-typings';
+
+export function defineSetupCommands(program: Command): void {
+  program
+    .command('config')
+    .description('show the configuration in effect, and where each value comes from')
+    .option('--cwd <dir>', 'for the project of this directory instead of the current one')
+    .option('--json', 'settings, their sources and any problems as JSON')
+    .addHelpText(
+      'after',
+      `
+  Settings come from $SHIM_HOME/config.json, then the project's .claude/shim.json and .shim.json
+  (later files win). Keys:
+    enabled                      false turns shim off (e.g. in one project's .shim.json)
+    checkpoints.everyToolCalls   background checkpoint every N tool calls (5)
+    checkpoints.everyMinutes     … and every N minutes of activity (10)
+    restoreAtStartup             inject an interrupted session into the next one (true)
+    resumeWindowDays             older checkpoints are not resumed (7)
+    retention.auto / .days / .maxStoreMB   daily clean-up at session end (true / 30 / 500)
+    levels.L1/L2/L3, risk, learnFromHistory, blockAutoCompact, loopRetention
+
+  Exits 1 when a file has a problem (the hooks then run on the defaults for that file).`,
+    )
+    .action(async (options) => (await import('./commands/config.ts')).runConfig(options));
+
+  program
+    .command('install')
+    .description(
+      "wire shim's hooks and statusline into Claude Code's settings (keeps all of yours)",
+    )
+    .addOption(
+      new Option(
+        '--user',
+        'into ~/.claude/settings.json (default; honours CLAUDE_CONFIG_DIR)',
+      ).conflicts('project'),
+    )
+    .addOption(new Option('--project', 'into .claude/settings.json of the current directory'))
+    .option('--dry-run', 'print what would change, as a diff, and write nothing')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      `
+  Hooks call node and shim by absolute path (no npx). An existing statusline keeps working: shim
+  shows its line next to yours. Running it again changes nothing; a backup of the file goes to
+  $SHIM_HOME/backups/ first, and \`shim uninstall\` undoes it exactly.`,
+    )
+    .action(async (options) => (await import('./commands/install.ts')).runInstall(options));
+
+  program
+    .command('uninstall')
+    .description("remove shim's hooks and statusline from Claude Code's settings, restoring yours")
+    .addOption(new Option('--user', 'from ~/.claude/settings.json (default)').conflicts('project'))
+    .addOption(new Option('--project', 'from .claude/settings.json of the current directory'))
+    .option(
+      '--purge',
+      "also delete $SHIM_HOME (checkpoints, handoffs, logs) and shim's git snapshot refs",
+    )
+    .option('-y, --yes', 'with --purge: do not ask first')
+    .option('--json', 'print the result as JSON')
+    .action(async (options) => (await import('./commands/uninstall.ts')).runUninstall(options));
+
+  program
+    .command('doctor')
+    .description(
+      'check that shim is wired into Claude Code and working; prints a fix for each problem',
+    )
+    .option('--json', 'print the checks as JSON')
+    .addHelpText('after', '\nExits 1 when an essential check fails.')
+    .action(async (options) => (await import('./commands/doctor.ts')).runDoctorCommand(options));
+
+  program
+    .command('mcp')
+    .description("serve shim's tools to an MCP client over stdio (crash risk, checkpoints, search)")
+    .addHelpText(
+      'after',
+      `
+  Tools: shim_get_crash_risk, shim_checkpoint, shim_check_resume, shim_list_checkpoints,
+  shim_get_checkpoint, shim_search. The calling session is the most recently written Claude Code
+  transcript of the directory the server runs in. stdout carries only the protocol.
+
+  Add it to Claude Code by hand: claude mcp add shim -- shim mcp`,
+    )
+    .action(async () => (await import('./commands/mcp.ts')).runMcp());
+}
