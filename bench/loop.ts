@@ -15,12 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getHeadCommit, getWorkspaceFingerprint } from '../src/capture/workspace.ts';
 import { checkContextUsage } from '../src/core/loop/context-monitor.ts';
-import {
-  getRunDir,
-  readRunEvents,
-  RunEventLog,
-  type LoopEvent,
-} from '../src/store/loop-event-log.ts';
+import { getRunDir, RunEventLog, type LoopEvent } from '../src/store/loop-event-log.ts';
+import { readRunEvents } from '../src/store/loop-event-reader.ts';
 import { IterationMonitor } from '../src/loop/iteration-monitor.ts';
 import { startLoop, type LoopResult } from '../src/loop/start-loop.ts';
 import type { Database } from '../src/store/database.ts';

@@ -1,7 +1,7 @@
 /** `shim gc`: old checkpoints, their git snapshot refs, and cursors of vanished transcripts. */
 import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { deleteSnapshot } from '../capture/git.ts';
+import { deleteSnapshot } from '../capture/git-snapshots.ts';
 import { checkRetentionDays } from '../core/retention-days.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { withStore } from './open-store.ts';

@@ -17,9 +17,9 @@ import {
   getCompressedEventsPath,
   getEventsPath,
   getRunDir,
-  readRunEvents,
   RunEventLog,
 } from '../store/loop-event-log.ts';
+import { readRunEvents } from '../store/loop-event-reader.ts';
 import { LoopRepository, type LoopRunStatus } from '../store/loop-repository.ts';
 import { describeLoopGarbage } from '../cli/format/loop-garbage-text.ts';
 import { collectLoopGarbage } from './collect-loop-garbage.ts';

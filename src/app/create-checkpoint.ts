@@ -18,7 +18,9 @@ import {
 import { AppError } from '../core/errors.ts';
 import type { SessionState } from '../core/session.ts';
 import { truncate } from '../core/truncate.ts';
-import { captureGitState, commitWip, deleteSnapshot } from '../capture/git.ts';
+import { captureGitState } from '../capture/git.ts';
+import { deleteSnapshot } from '../capture/git-snapshots.ts';
+import { commitWip } from '../capture/wip-commit.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { redactValue } from '../redact/redact.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';

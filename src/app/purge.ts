@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { deleteSnapshot, listSnapshots } from '../capture/git.ts';
+import { deleteSnapshot, listSnapshots } from '../capture/git-snapshots.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { getDatabasePath } from '../store/database.ts';
 import { withStore } from './open-store.ts';

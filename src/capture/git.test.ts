@@ -17,18 +17,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { AppError } from '../core/errors.ts';
-import {
-  capUtf8,
-  captureGitState,
-  commitWip,
-  deleteSnapshot,
-  listSnapshots,
-  parseBranchHeader,
-  parsePorcelainZ,
-  restoreSnapshot,
-  SNAPSHOT_REF_PREFIX,
-  TRUNCATION_MARKER,
-} from './git.ts';
+import { capUtf8, SNAPSHOT_REF_PREFIX, TRUNCATION_MARKER } from './git-run.ts';
+import { deleteSnapshot, listSnapshots, restoreSnapshot } from './git-snapshots.ts';
+import { captureGitState, parseBranchHeader, parsePorcelainZ } from './git.ts';
+import { commitWip } from './wip-commit.ts';
 
 // Every git in this file (ours and the module's) sees no system or user configuration and never
 // finds a repository above the temp directory.

@@ -3,10 +3,8 @@
  * untracked, the uncommitted diff, and a snapshot commit of the whole working tree kept under a
  * hidden ref so "the state at checkpoint time" can always be brought back.
  *
- * Everything goes through the `git` CLI (argument arrays, never a shell, `git -C <dir>`), with
- * `GIT_TERMINAL_PROMPT=0`, `LC_ALL=C`, `GIT_OPTIONAL_LOCKS=0` (so even `git status` never rewrites
- * the user's index) and without the repository-selecting variables (`GIT_DIR`, `GIT_INDEX_FILE`,
- * …) a parent process may have set. Nothing here talks to the network.
+ * git runs as git-run.ts says; restoring, listing and deleting snapshots is in
+ * git-snapshots.ts, the opt-in WIP commit in wip-commit.ts.
  *
  * Snapshots (`captureGitState(cwd, { snapshot: { checkpointId } })`):
  * - The user's branch, HEAD, index and working tree are never touched. The working tree is
@@ -33,14 +31,27 @@
  *   checkpoint is deleted; git's own gc then prunes the commits.
  * @module
  */
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { GitFacts } from '../core/build-checkpoint.ts';
 import type { GitSnapshot } from '../core/checkpoint.ts';
 import { CHECKPOINT_LIMITS } from '../core/checkpoint.ts';
 import { AppError } from '../core/errors.ts';
+
+import {
+  capUtf8,
+  gitOrThrow,
+  repoInfo,
+  runGit,
+  DIFF_READ_BYTES,
+  SNAPSHOT_IDENTITY,
+  SNAPSHOT_REF_PREFIX,
+  STATUS_READ_BYTES,
+  type GitCall,
+  type GitRun,
+  type RepoInfo,
+} from './git-run.ts';
 
 /** The facts the checkpoint builder needs (see GitFacts), plus why a snapshot failed. */
 export type GitCapture = GitFacts & {
@@ -51,6 +62,9 @@ export type GitCapture = GitFacts & {
   snapshotError?: string;
 };
 
+type StatusLists = Pick<GitCapture, 'modifiedFiles' | 'stagedFiles' | 'untrackedFiles'>;
+export type Status = StatusLists & { branch: string | null; clean: boolean };
+
 export type CaptureOptions = { snapshot?: { checkpointId: string } };
 
 export type SnapshotInfo = { checkpointId: string; ref: string; commit: string };
@@ -58,150 +72,6 @@ export type SnapshotInfo = { checkpointId: string; ref: string; commit: string }
 export type RestoreTarget = { branch?: string; worktree?: string };
 
 export type RestoreResult = { branch: string | null; worktree: string | null; commit: string };
-
-export const SNAPSHOT_REF_PREFIX = 'refs/shim/snapshots/';
-export const TRUNCATION_MARKER = '\n… (truncated)';
-
-const SNAPSHOT_IDENTITY = { name: 'shim', email: 'shim@localhost' };
-/** Generous: the diff is cut to 10 KB afterwards; this only bounds what is read. */
-const DIFF_READ_BYTES = 64 * 1024;
-const STATUS_READ_BYTES = 32 * 1024 * 1024;
-const SMALL_READ_BYTES = 1024 * 1024;
-const TIMEOUT_MS = 60_000;
-
-/** Variables that would make git ignore `-C <dir>` and look at some other repository or index. */
-const REPO_SELECTING_VARS = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE',
-  'GIT_PREFIX',
-  'GIT_IMPLICIT_WORK_TREE',
-  'GIT_GRAFT_FILE',
-  'GIT_REPLACE_REF_BASE',
-  'GIT_NO_REPLACE_OBJECTS',
-  'GIT_SHALLOW_FILE',
-  'GIT_QUARANTINE_PATH',
-];
-
-export type GitRun = {
-  /** Exit status 0. */
-  ok: boolean;
-  status: number | null;
-  stdout: Buffer;
-  stderr: string;
-  /** More output than `maxBuffer`: git was stopped and `stdout` is a prefix. */
-  overflow: boolean;
-  /** The git executable could not be started. */
-  missing: boolean;
-};
-
-type GitCall = { env?: Record<string, string>; maxBuffer?: number; config?: string[] };
-
-function gitEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of REPO_SELECTING_VARS) delete env[name];
-  return {
-    ...env,
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0',
-    LC_ALL: 'C',
-    LANGUAGE: 'C',
-    ...extra,
-  };
-}
-
-export function runGit(cwd: string, args: string[], call: GitCall = {}): GitRun {
-  const config = (call.config ?? []).flatMap((c) => ['-c', c]);
-  const result = spawnSync('git', [...config, '-C', cwd, ...args], {
-    env: gitEnv(call.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: call.maxBuffer ?? SMALL_READ_BYTES,
-    timeout: TIMEOUT_MS,
-    windowsHide: true,
-  });
-  const code = (result.error as NodeJS.ErrnoException | undefined)?.code;
-  const stdout = result.stdout ?? Buffer.alloc(0);
-  return {
-    ok: result.error === undefined && result.status === 0,
-    status: result.status,
-    stdout,
-    stderr: (result.stderr ?? Buffer.alloc(0)).toString('utf8').trim(),
-    overflow: code === 'ENOBUFS',
-    missing: code === 'ENOENT',
-  };
-}
-
-/** The first line of stdout, or null when git failed. */
-function gitLine(cwd: string, args: string[], call?: GitCall): string | null {
-  const run = runGit(cwd, args, call);
-  if (!run.ok) return null;
-  return run.stdout.toString('utf8').split('\n', 1)[0] ?? '';
-}
-
-function gitOrThrow(cwd: string, args: string[], call?: GitCall): string {
-  const run = runGit(cwd, args, call);
-  if (!run.ok) {
-    const why = run.missing ? 'git is not installed' : run.stderr || `exit ${run.status}`;
-    throw new Error(`git ${args[0] ?? ''} failed: ${why}`);
-  }
-  return run.stdout.toString('utf8').trim();
-}
-
-/** Cuts `text` to at most `maxBytes` UTF-8 bytes on a character boundary, marking the cut. */
-export function capUtf8(text: string, maxBytes: number, forceMarker = false): string {
-  if (!forceMarker && Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
-  const room = Math.max(0, maxBytes - Buffer.byteLength(TRUNCATION_MARKER, 'utf8'));
-  // Re-encoding a JS string always yields valid UTF-8, so backing up over continuation bytes
-  // (10xxxxxx) lands on the first byte of a character.
-  const bytes = Buffer.from(text, 'utf8');
-  let end = Math.min(room, bytes.length);
-  while (end > 0 && end < bytes.length && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-  return bytes.subarray(0, end).toString('utf8') + TRUNCATION_MARKER;
-}
-
-type RepoInfo = { root: string; gitDir: string; indexPath: string; head: string | null };
-
-const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
-
-/**
- * Top level, git dir, index path and HEAD in one process. `--verify -q HEAD^{commit}` comes last,
- * so in a repository without commits git prints the first three and exits 1; outside a
- * repository (or in a bare one) it prints nothing and exits 128.
- */
-function repoInfo(cwd: string): RepoInfo | null {
-  const run = runGit(cwd, [
-    'rev-parse',
-    '--show-toplevel',
-    '--absolute-git-dir',
-    '--git-path',
-    'index',
-    '--verify',
-    '-q',
-    'HEAD^{commit}',
-  ]);
-  if (run.missing || (run.status !== 0 && run.status !== 1)) return null;
-  const [root, gitDir, index, head] = run.stdout.toString('utf8').split('\n');
-  if (!root || !gitDir || !index) return null;
-  return {
-    root,
-    gitDir,
-    // --git-path is relative to the directory git ran in (-C cwd).
-    indexPath: resolve(cwd, index),
-    head: run.status === 0 && head !== undefined && OBJECT_ID.test(head) ? head : null,
-  };
-}
-
-function resolveCommit(root: string, rev: string): string | null {
-  if (rev.startsWith('-')) return null;
-  return gitLine(root, ['rev-parse', '-q', '--verify', `${rev}^{commit}`]) || null;
-}
-
-type StatusLists = Pick<GitCapture, 'modifiedFiles' | 'stagedFiles' | 'untrackedFiles'>;
-type Status = StatusLists & { branch: string | null; clean: boolean };
 
 /**
  * The branch from a `## …` header of `git status -b`: `main`, `main...origin/main [ahead 1]`,
@@ -266,7 +136,7 @@ export function parsePorcelainZ(output: string, complete = true): Status {
 }
 
 /** One `git status` for the branch and the three file lists (needs git 2.17 for --no-ahead-behind). */
-function readStatus(root: string): Status {
+export function readStatus(root: string): Status {
   const run = runGit(
     root,
     ['status', '--porcelain=v1', '-z', '-b', '--no-ahead-behind', '--untracked-files=all'],
@@ -278,10 +148,10 @@ function readStatus(root: string): Status {
   return parsePorcelainZ(run.stdout.toString('utf8'), !run.overflow);
 }
 
-const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
-const DIFF_CONFIG = ['core.quotePath=false'];
+export const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
+export const DIFF_CONFIG = ['core.quotePath=false'];
 
-function readDiff(root: string, head: string | null): string {
+export function readDiff(root: string, head: string | null): string {
   const limit = CHECKPOINT_LIMITS.diffBytes;
   const runs = head
     ? [
@@ -309,9 +179,9 @@ function readDiff(root: string, head: string | null): string {
   return capUtf8(text, limit, overflow);
 }
 
-const CHECKPOINT_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+export const CHECKPOINT_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 
-function snapshotRef(checkpointId: string): string {
+export function snapshotRef(checkpointId: string): string {
   if (
     !CHECKPOINT_ID.test(checkpointId) ||
     checkpointId.includes('..') ||
@@ -328,7 +198,7 @@ function snapshotRef(checkpointId: string): string {
   return SNAPSHOT_REF_PREFIX + checkpointId;
 }
 
-const identityEnv = {
+export const identityEnv = {
   GIT_AUTHOR_NAME: SNAPSHOT_IDENTITY.name,
   GIT_AUTHOR_EMAIL: SNAPSHOT_IDENTITY.email,
   GIT_COMMITTER_NAME: SNAPSHOT_IDENTITY.name,
@@ -339,7 +209,10 @@ const identityEnv = {
  * The tree of the working tree as `git add -A` sees it, built in a throwaway index. `skipped` is
  * git's complaint about files it could not read (left out, or at their indexed content).
  */
-function workingTreeTree(repo: RepoInfo, head: string | null): { tree: string; skipped?: string } {
+export function workingTreeTree(
+  repo: RepoInfo,
+  head: string | null,
+): { tree: string; skipped?: string } {
   const dir = mkdtempSync(join(tmpdir(), 'shim-git-'));
   try {
     const index = join(dir, 'index');
@@ -366,7 +239,7 @@ function workingTreeTree(repo: RepoInfo, head: string | null): { tree: string; s
   }
 }
 
-function takeSnapshot(
+export function takeSnapshot(
   repo: RepoInfo,
   status: Status,
   ref: string,
@@ -436,176 +309,4 @@ export function captureGitState(cwd: string, options: CaptureOptions = {}): GitC
     }
   }
   return capture;
-}
-
-function requireRepo(cwd: string): RepoInfo {
-  const repo = repoInfo(cwd);
-  if (repo !== null) return repo;
-  const gitMissing = runGit(cwd, ['--version']).missing;
-  throw gitMissing
-    ? new AppError('USAGE', 'git is not installed', 'Install git and make sure it is on PATH.')
-    : new AppError(
-        'USAGE',
-        `${cwd} is not inside a git working tree`,
-        'Run this from the repository the checkpoint was taken in.',
-      );
-}
-
-function resolveSnapshot(root: string, ref: string): { commit: string; shortId: string } {
-  const id = ref.startsWith(SNAPSHOT_REF_PREFIX) ? ref.slice(SNAPSHOT_REF_PREFIX.length) : ref;
-  const candidates =
-    !ref.startsWith('refs/') && CHECKPOINT_ID.test(ref) ? [SNAPSHOT_REF_PREFIX + ref, ref] : [ref];
-  for (const candidate of candidates) {
-    const commit = resolveCommit(root, candidate);
-    if (commit !== null) {
-      const shortId = candidate === ref && !ref.startsWith(SNAPSHOT_REF_PREFIX) ? commit : id;
-      return { commit, shortId: shortId.slice(0, 12).replace(/\.+$/, '') };
-    }
-  }
-  throw new AppError(
-    'USAGE',
-    `no snapshot or commit named "${ref}" in ${root}`,
-    'List snapshots with `git for-each-ref refs/shim/snapshots/`; the snapshot ref may have been deleted with its checkpoint.',
-  );
-}
-
-function validBranchName(root: string, name: string): boolean {
-  return !name.startsWith('-') && runGit(root, ['check-ref-format', '--branch', name]).ok;
-}
-
-function branchExists(root: string, name: string): boolean {
-  return runGit(root, ['show-ref', '--verify', '-q', `refs/heads/${name}`]).ok;
-}
-
-/**
- * Brings a snapshot's files back as a NEW branch (default) or a NEW worktree on a new branch.
- * `ref` is a checkpoint id, a `refs/shim/snapshots/…` ref, or any commit. Never checks anything
- * out over the current working tree, so uncommitted work there cannot be lost. The branch
- * defaults to `shim/restore-<first 12 characters of the checkpoint id or commit>`; an existing
- * branch or a non-empty existing worktree path is refused with an `AppError`.
- */
-export function restoreSnapshot(
-  cwd: string,
-  ref: string,
-  target: RestoreTarget = {},
-): RestoreResult {
-  const repo = requireRepo(cwd);
-  const { commit, shortId } = resolveSnapshot(repo.root, ref);
-  const branch = target.branch ?? `shim/restore-${shortId}`;
-  if (!validBranchName(repo.root, branch)) {
-    throw new AppError('USAGE', `"${branch}" is not a valid branch name`, 'Pick another --branch.');
-  }
-  if (branchExists(repo.root, branch)) {
-    throw new AppError(
-      'USAGE',
-      `branch ${branch} already exists`,
-      'Pick another branch name, or delete the branch first (git branch -D) if it is disposable.',
-    );
-  }
-  if (target.worktree === undefined) {
-    gitOrThrow(repo.root, ['branch', '--no-track', branch, commit]);
-    return { branch, worktree: null, commit };
-  }
-  const path = resolve(cwd, target.worktree);
-  if (existsSync(path) && (!statSync(path).isDirectory() || readdirSync(path).length > 0)) {
-    throw new AppError(
-      'USAGE',
-      `${path} already exists and is not empty`,
-      'Pick a new or empty directory for the restored worktree.',
-    );
-  }
-  const run = runGit(repo.root, ['worktree', 'add', '-q', '-b', branch, path, commit]);
-  if (!run.ok) {
-    throw new AppError(
-      'USAGE',
-      `git worktree add failed: ${run.stderr || `exit ${run.status}`}`,
-      'Check the path and branch name, then try again.',
-    );
-  }
-  return { branch, worktree: path, commit };
-}
-
-/** Every snapshot ref in the repository (shared by all its worktrees); [] outside one. */
-export function listSnapshots(cwd: string): SnapshotInfo[] {
-  const repo = repoInfo(cwd);
-  if (repo === null) return [];
-  const run = runGit(
-    repo.root,
-    ['for-each-ref', '--format=%(refname)%00%(objectname)', SNAPSHOT_REF_PREFIX],
-    { maxBuffer: STATUS_READ_BYTES },
-  );
-  if (!run.ok) return [];
-  const snapshots: SnapshotInfo[] = [];
-  for (const line of run.stdout.toString('utf8').split('\n')) {
-    const [ref, commit] = line.split('\0');
-    if (!ref || !commit) continue;
-    snapshots.push({ checkpointId: ref.slice(SNAPSHOT_REF_PREFIX.length), ref, commit });
-  }
-  return snapshots;
-}
-
-/** Deletes a checkpoint's snapshot ref; true when it existed. Git's gc later prunes the commit. */
-export function deleteSnapshot(cwd: string, checkpointId: string): boolean {
-  const ref = snapshotRef(checkpointId);
-  const repo = repoInfo(cwd);
-  if (repo === null) return false;
-  if (resolveCommit(repo.root, ref) === null) return false;
-  return runGit(repo.root, ['update-ref', '-d', ref]).ok;
-}
-
-/** Per-worktree markers of an operation that a WIP commit would get in the middle of. */
-const IN_PROGRESS: Array<[file: string, what: string]> = [
-  ['MERGE_HEAD', 'merge'],
-  ['rebase-merge', 'rebase'],
-  ['rebase-apply', 'rebase or am'],
-  ['CHERRY_PICK_HEAD', 'cherry-pick'],
-  ['REVERT_HEAD', 'revert'],
-];
-
-/**
- * OPT-IN, and unlike everything else here it DOES touch the user's branch and index (docs/specification.md,
- * "commit WIP if uncommitted changes"): stages everything (`git add -A`: tracked and untracked,
- * .gitignore respected) and commits it to the current branch (or detached HEAD) with `message`.
- * Runs `git commit --no-verify` (a WIP commit is not expected to pass pre-commit checks), with
- * the user's identity when configured and the `shim` identity otherwise. Returns the new commit,
- * or null when there was nothing to commit. Throws `AppError` outside a repository, during a
- * merge, rebase, cherry-pick or revert (staging would resolve conflicts with their markers in),
- * or when the commit fails.
- */
-export function commitWip(cwd: string, message: string): string | null {
-  const repo = requireRepo(cwd);
-  const busy = IN_PROGRESS.find(([file]) => existsSync(join(repo.gitDir, file)));
-  if (busy) {
-    throw new AppError(
-      'USAGE',
-      `a ${busy[1]} is in progress in ${repo.root}; not committing work in progress`,
-      `Finish or abort the ${busy[1]} first (staging now could commit conflict markers).`,
-    );
-  }
-  const add = runGit(repo.root, ['add', '-A']);
-  if (!add.ok) {
-    throw new AppError('USAGE', `git add failed: ${add.stderr}`, 'Resolve the problem and retry.');
-  }
-  const head = repo.head;
-  // Nothing staged relative to HEAD (or, without commits, nothing in the index at all).
-  const nothing = head
-    ? runGit(repo.root, ['diff', '--cached', '--quiet', '--no-ext-diff', head, '--']).status === 0
-    : runGit(repo.root, ['ls-files', '-z']).stdout.length === 0;
-  if (nothing) return null;
-  const env: Record<string, string> = {};
-  if (gitLine(repo.root, ['config', 'user.name']) === null) {
-    env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = SNAPSHOT_IDENTITY.name;
-  }
-  if (gitLine(repo.root, ['config', 'user.email']) === null) {
-    env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = SNAPSHOT_IDENTITY.email;
-  }
-  const commit = runGit(repo.root, ['commit', '-q', '--no-verify', '-m', message], { env });
-  if (!commit.ok) {
-    throw new AppError(
-      'USAGE',
-      `git commit failed: ${commit.stderr || `exit ${commit.status}`}`,
-      'Commit by hand, or resolve the problem git reports and retry.',
-    );
-  }
-  return resolveCommit(repo.root, 'HEAD');
 }

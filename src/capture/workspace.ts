@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runGit } from './git.ts';
+import { runGit } from './git-run.ts';
 
 const DIFF_BYTES = 64 * 1024 * 1024;
 

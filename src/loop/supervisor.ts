@@ -8,7 +8,8 @@
  * writes directly. A supervisor killed with -9 leaves nothing that `--resume` cannot pick up.
  * The pieces: following an iteration (follow-iteration.ts), recording its stream
  * (stream-recorder.ts), judging its end (judge-iteration.ts), restarts (restart.ts); the rules
- * they apply are pure, in core/loop.
+ * they apply are pure, in core/loop. What is left here (a little over 400 lines) is the order of
+ * things: start or re-attach, follow, judge, carry out the decision, wait, finish.
  * @module
  */
 import { join } from 'node:path';
@@ -21,7 +22,8 @@ import type { NextStep } from '../core/loop/next-step.ts';
 import type { ShimConfig } from '../store/config.ts';
 import type { Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
-import { getRunDir, readRunEvents, type LoopEvent } from '../store/loop-event-log.ts';
+import { getRunDir, type LoopEvent } from '../store/loop-event-log.ts';
+import { readRunEvents } from '../store/loop-event-reader.ts';
 import type { LoopIterationRecord, LoopRunStatus } from '../store/loop-repository.ts';
 import { launchAgent, stopAgent } from './agent-run.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';

@@ -7,6 +7,8 @@
  * No pattern matches across `"\n\0\n"`: whatever may span lines (private keys) stops at NUL,
  * and whatever may hold NUL (a negated class) stops at whitespace. So a scan over strings joined
  * by it never produces a match that spans two of them (see `LEAF_SEPARATOR` in redact.ts).
+ *
+ * Long because it is a table: one short rule per secret format, each with its own comment.
  * @module
  */
 

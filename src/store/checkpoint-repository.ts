@@ -2,6 +2,9 @@
  * The checkpoint repository (docs/specification.md, "The store"). Synchronous: hooks are short processes with nothing
  * else to do. Numbers are assigned inside BEGIN IMMEDIATE, so they stay unique per session when
  * many processes save at once; compression happens before the lock is taken.
+ *
+ * A little over 400 lines: the row mapping of a 30-column table, the version-1 defaults and the
+ * repository's queries belong together; the search index is apart (checkpoint-search.ts).
  * @module
  */
 import type {
@@ -87,13 +90,20 @@ function thresholdPercent(source: string | null): number | null {
   }
 }
 
-function toSummary(row: Row): CheckpointSummary {
+/** What names a checkpoint: the first fields of every view of a row. */
+function identityOf(row: Row) {
   return {
     id: row.id,
     sessionId: row.session_id,
     checkpointNumber: row.checkpoint_number,
     createdAt: row.created_at,
     triggeredBy: row.triggered_by as CheckpointTrigger,
+  };
+}
+
+function toSummary(row: Row): CheckpointSummary {
+  return {
+    ...identityOf(row),
     crashRisk: row.crash_risk as CrashRisk,
     progress: row.progress,
     operation: row.operation,
@@ -130,11 +140,7 @@ type SeedSection<T, Added extends keyof T> = Omit<T, Added> & Partial<Pick<T, Ad
 
 function toCheckpoint(row: Row): Checkpoint {
   return {
-    id: row.id,
-    sessionId: row.session_id,
-    checkpointNumber: row.checkpoint_number,
-    createdAt: row.created_at,
-    triggeredBy: row.triggered_by as CheckpointTrigger,
+    ...identityOf(row),
     // Version-1 rows (the specified schema) predate the fields marked "beyond the specification": default them.
     conversationState: {
       userRequests: [],

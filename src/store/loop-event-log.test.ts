@@ -22,15 +22,14 @@ import { openDatabase } from './database.ts';
 import { getLogPath } from './log.ts';
 import { LOOP_EVENT_DATA_MAX, LoopRepository } from './loop-repository.ts';
 import {
-  followRunEvents,
   getCompressedEventsPath,
   getEventsPath,
   getRunDir,
   LOOP_EVENT_NAMES,
-  readRunEvents,
   RunEventLog,
   type LoopEvent,
 } from './loop-event-log.ts';
+import { followRunEvents, readRunEvents } from './loop-event-reader.ts';
 
 let store: TempStore;
 beforeEach(() => {

@@ -18,25 +18,27 @@ import {
   constants,
   existsSync,
   fdatasyncSync,
-  fstatSync,
-  fsyncSync,
   ftruncateSync,
   openSync,
   readFileSync,
-  readSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { gunzipSync } from 'node:zlib';
 import { AppError } from '../core/errors.ts';
 import type { Database } from './database.ts';
-import { ensureDir } from './home.ts';
-import { assertNotSymlink } from './safe-file.ts';
 import { appendLog } from './log.ts';
 import { LoopRepository, type LoopEventRecord } from './loop-repository.ts';
+import { EVENTS_FILE, fsyncDir, getRunDir, restoreCompressed, writeAll } from './loop-run-files.ts';
+
+export {
+  COMPRESSED_EVENTS_FILE,
+  EVENTS_FILE,
+  getCompressedEventsPath,
+  getEventsPath,
+  getRunDir,
+  getRunDirPath,
+  LOOPS_DIR,
+  writeFileDurably,
+} from './loop-run-files.ts';
 
 /** The names the supervisor logs (`loop.<what happened>`). */
 export const LOOP_EVENT_NAMES = [
@@ -81,42 +83,6 @@ export type LoopEvent = {
   data: Record<string, unknown>;
 };
 
-export const LOOPS_DIR = 'loops';
-export const EVENTS_FILE = 'events.jsonl';
-export const COMPRESSED_EVENTS_FILE = 'events.jsonl.gz';
-
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-function checkRunId(runId: string): void {
-  if (!RUN_ID.test(runId) || runId.length > 200) {
-    throw new AppError(
-      'USAGE',
-      `"${runId}" is not a valid loop run id`,
-      'run ids are letters, digits, ".", "_" and "-"',
-    );
-  }
-}
-
-/** `SHIM_HOME/loops/<run>`, without creating it. */
-export function getRunDirPath(home: string, runId: string): string {
-  checkRunId(runId);
-  return join(home, LOOPS_DIR, runId);
-}
-
-/** `SHIM_HOME/loops/<run>`, created owner-only if needed. */
-export function getRunDir(home: string, runId: string): string {
-  checkRunId(runId);
-  return ensureDir(home, LOOPS_DIR, runId);
-}
-
-export function getEventsPath(home: string, runId: string): string {
-  return join(getRunDirPath(home, runId), EVENTS_FILE);
-}
-
-export function getCompressedEventsPath(home: string, runId: string): string {
-  return join(getRunDirPath(home, runId), COMPRESSED_EVENTS_FILE);
-}
-
 function asObject(value: unknown): Record<string, unknown> | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -152,7 +118,7 @@ type ScannedLine = { offset: number; text: string; event: LoopEvent | null };
  * The complete (newline-terminated) lines of `bytes`, with their byte offsets (plus `base`), and
  * how many bytes they span: anything after the last newline is a torn line.
  */
-function scanLines(bytes: Buffer, base = 0): { lines: ScannedLine[]; complete: number } {
+export function scanLines(bytes: Buffer, base = 0): { lines: ScannedLine[]; complete: number } {
   const lines: ScannedLine[] = [];
   let start = 0;
   for (;;) {
@@ -164,43 +130,6 @@ function scanLines(bytes: Buffer, base = 0): { lines: ScannedLine[]; complete: n
     start = newline + 1;
   }
   return { lines, complete: start };
-}
-
-function fsyncDir(dir: string): void {
-  let fd: number | null = null;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // not every platform can fsync a directory
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-}
-
-/** Writes `data` to `path` through a temp file, fsynced, renamed into place. */
-export function writeFileDurably(path: string, data: Uint8Array): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  assertNotSymlink(path);
-  // Exclusive create: a link planted as the temp file is not followed.
-  try {
-    unlinkSync(temp);
-  } catch {
-    // none left over
-  }
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeAll(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-}
-
-function writeAll(fd: number, data: Uint8Array): void {
-  let written = 0;
-  while (written < data.length) written += writeSync(fd, data, written);
 }
 
 const toRecord = (event: LoopEvent, fileOffset: number, dataJson: string): LoopEventRecord => ({
@@ -444,142 +373,5 @@ export class RunEventLog {
     }
     closeSync(this.#fd);
     this.#fd = null;
-  }
-}
-
-/**
- * A compacted run opened for writing: events.jsonl.gz becomes events.jsonl again. When both
- * exist (compaction was interrupted before it removed the plain file), the plain file wins.
- */
-function restoreCompressed(dir: string): boolean {
-  const plain = join(dir, EVENTS_FILE);
-  const compressed = join(dir, COMPRESSED_EVENTS_FILE);
-  if (!existsSync(compressed)) return false;
-  if (existsSync(plain)) {
-    unlinkSync(compressed);
-    fsyncDir(dir);
-    return false;
-  }
-  writeFileDurably(plain, gunzipSync(readFileSync(compressed)));
-  fsyncDir(dir);
-  unlinkSync(compressed);
-  fsyncDir(dir);
-  return true;
-}
-
-/** The bytes of the run's log (plain, else compressed), or null when it has none. */
-function readLogBytes(home: string, runId: string): Buffer | null {
-  try {
-    return readFileSync(getEventsPath(home, runId));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  try {
-    return gunzipSync(readFileSync(getCompressedEventsPath(home, runId)));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  return null;
-}
-
-/**
- * Every readable event of the run with seq above `afterSeq`, in file order: a torn last line and
- * unreadable lines are skipped. Reads events.jsonl.gz when the run was compacted; [] when the run
- * has no log.
- */
-export function readRunEvents(
-  home: string,
-  runId: string,
-  options: { afterSeq?: number } = {},
-): LoopEvent[] {
-  const bytes = readLogBytes(home, runId);
-  if (!bytes) return [];
-  const afterSeq = options.afterSeq ?? 0;
-  const events: LoopEvent[] = [];
-  let lastSeq = afterSeq;
-  for (const { event } of scanLines(bytes).lines) {
-    if (event === null || event.seq <= lastSeq) continue;
-    lastSeq = event.seq;
-    events.push(event);
-  }
-  return events;
-}
-
-export type FollowOptions = {
-  afterSeq?: number;
-  /** How often to look for new lines; default 500 ms. */
-  intervalMs?: number;
-  signal?: AbortSignal;
-  onEvent: (event: LoopEvent) => void | Promise<void>;
-};
-
-/**
- * Calls `onEvent` for every event above `afterSeq`, then for each complete line appended later,
- * polling until `signal` aborts (`shim loop logs --follow`). Waits for a log that does not exist yet.
- */
-export async function followRunEvents(
-  home: string,
-  runId: string,
-  options: FollowOptions,
-): Promise<void> {
-  const { intervalMs = 500, signal, onEvent } = options;
-  const path = getEventsPath(home, runId);
-  let lastSeq = options.afterSeq ?? 0;
-  let offset = 0;
-  let compressedRead = false;
-
-  const deliver = async (events: Iterable<LoopEvent | null>): Promise<void> => {
-    for (const event of events) {
-      if (signal?.aborted) return;
-      if (event === null || event.seq <= lastSeq) continue;
-      lastSeq = event.seq;
-      await onEvent(event);
-    }
-  };
-
-  while (!signal?.aborted) {
-    let fd: number | null = null;
-    try {
-      fd = openSync(path, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    if (fd === null) {
-      // A compacted run: its whole log at once (a restored log is then read from the start).
-      if (!compressedRead && existsSync(getCompressedEventsPath(home, runId))) {
-        compressedRead = true;
-        await deliver(readRunEvents(home, runId, { afterSeq: lastSeq }));
-      }
-      offset = 0;
-    } else {
-      let fresh: Buffer | null = null;
-      try {
-        const size = fstatSync(fd).size;
-        if (size < offset) offset = 0; // replaced or rewritten: seqs filter what was seen
-        if (size > offset) {
-          fresh = Buffer.alloc(size - offset);
-          let read = 0;
-          while (read < fresh.length) {
-            const n = readSync(fd, fresh, read, fresh.length - read, offset + read);
-            if (n === 0) break;
-            read += n;
-          }
-          fresh = fresh.subarray(0, read);
-        }
-      } finally {
-        closeSync(fd);
-      }
-      if (fresh) {
-        const { lines, complete } = scanLines(fresh, offset);
-        offset += complete;
-        await deliver(lines.map((l) => l.event));
-      }
-    }
-    if (signal?.aborted) break;
-    try {
-      await delay(intervalMs, undefined, signal ? { signal } : {});
-    } catch {
-      break; // aborted
-    }
   }
 }

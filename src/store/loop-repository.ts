@@ -3,6 +3,8 @@
  * an index of its event log. The log file (store/loop-event-log.ts) is the source of truth; the
  * `loop_events` rows only make it queryable, with `data` cut to {@link LOOP_EVENT_DATA_MAX}
  * characters of JSON. Every write takes the lock up front (BEGIN IMMEDIATE).
+ *
+ * A little over 400 lines: three tables' record types and mappings, and their queries.
  * @module
  */
 import { AppError } from '../core/errors.ts';

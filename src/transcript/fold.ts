@@ -3,6 +3,9 @@
  *
  * The state is mutated in place: this runs per line on every hook call and on cold parses of
  * tens of megabytes, and the state is owned by one reader at a time.
+ *
+ * Longer than most files on purpose: one fold per entry type, each short, sharing the state's
+ * bounded-list helpers; split apart they would only pass the same state between files.
  * @module
  */
 import {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LoopRepository } from '../../src/store/loop-repository.ts';
-import { readRunEvents } from '../../src/store/loop-event-log.ts';
+import { readRunEvents } from '../../src/store/loop-event-reader.ts';
 import { startLoop, type LoopResult } from '../../src/loop/start-loop.ts';
 import { LOOP_SUMMARY_MAX_CHARS } from '../../src/core/loop/loop-summary.ts';
 import { isProcessAlive } from '../../src/capture/process-tree.ts';

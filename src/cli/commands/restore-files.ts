@@ -1,6 +1,6 @@
 import { withStore } from '../../app/open-store.ts';
 import { findCheckpoint } from '../../app/find-checkpoint.ts';
-import { restoreSnapshot } from '../../capture/git.ts';
+import { restoreSnapshot } from '../../capture/git-snapshots.ts';
 import { AppError } from '../../core/errors.ts';
 import { getShimHome } from '../../store/home.ts';
 
