@@ -30,6 +30,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -113,11 +114,45 @@ export function createScratch(prefix = 'shim-e2e-'): Scratch {
   });
   if (git.status !== 0) throw new Error(`git init failed in ${project}: ${git.stderr}`);
   const cleanup = (): void => {
-    if (process.env.SHIM_E2E_KEEP !== '1')
-      // A hook's background `shim gc --auto` may still be writing into the home: retry.
-      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    if (process.env.SHIM_E2E_KEEP === '1') return;
+    // A hook's detached `shim checkpoint` or `shim gc --auto` may still be writing into the home
+    // (seconds on a loaded 2-core machine): let them finish, then stop stragglers, then remove.
+    settleProcessesUnder(root, 30_000);
+    rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   return { root, home, project, tmp, cleanup };
+}
+
+/** Our own processes (not this one) whose cwd or environment points under `root`. */
+function processesUnder(root: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      if (cwd === root || cwd.startsWith(`${root}/`) || environ.includes(`=${root}/`))
+        found.push(pid);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** Waits up to `timeoutMs` for processes working under `root` to exit, then SIGKILLs the rest. */
+function settleProcessesUnder(root: string, timeoutMs: number): void {
+  if (!existsSync('/proc/self/environ')) return;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + timeoutMs;
+  let pids = processesUnder(root);
+  while (pids.length > 0 && Date.now() < deadline) {
+    Atomics.wait(pause, 0, 0, 100);
+    pids = processesUnder(root);
+  }
+  for (const pid of pids) signalQuietly(pid, 'SIGKILL');
+  if (pids.length > 0) Atomics.wait(pause, 0, 0, 200);
 }
 
 /** Writes `<project>/.claude/settings.json`; returns its path. */
