@@ -9,17 +9,21 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { classifyCompaction } from '../core/compaction-kind.ts';
 import type { CompactSample } from '../core/compact-threshold.ts';
+import { getContextTokens, readEntry, type TranscriptEntry } from '../transcript/entry.ts';
 import { ensureDir, type Env } from '../store/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../store/json-file.ts';
 import { listAllTranscripts } from './sessions.ts';
 
-const CACHE_VERSION = 1;
+/** 2: samples carry the last response's context and the compaction's kind. */
+const CACHE_VERSION = 2;
 const MARKER = Buffer.from('"subtype":"compact_boundary"');
-const MODEL_KEY = Buffer.from('"model":"');
+const ASSISTANT_KEY = Buffer.from('"type":"assistant"');
+const USER_KEY = Buffer.from('"type":"user"');
 const CHUNK = 4 * 1024 * 1024;
-/** How far back from a boundary to look for the model that was in use. */
-const MODEL_LOOKBACK = 512 * 1024;
+/** How far back from a boundary to look for the last response. */
+const LOOKBACK = 512 * 1024;
 const MAX_SAMPLES = 500;
 
 type FileProgress = { size: number; offset: number };
@@ -59,19 +63,55 @@ function readCache(home: string): HistoryCache {
   return { v: CACHE_VERSION, scannedAt: 0, files: {}, samples: [] };
 }
 
-function findModelBefore(chunk: Buffer, end: number): string | null {
-  const floor = Math.max(0, end - MODEL_LOOKBACK);
-  let at = chunk.lastIndexOf(MODEL_KEY, end);
-  while (at >= floor && at !== -1) {
-    const start = at + MODEL_KEY.length;
-    const close = chunk.indexOf(0x22, start);
-    if (close !== -1 && close - start < 200) {
-      const model = chunk.toString('utf8', start, close);
-      if (model !== '<synthetic>') return model;
+type BeforeBoundary = {
+  model: string | null;
+  lastContextTokens: number | null;
+  inputSince: boolean;
+  toolsPending: boolean;
+  at: number | null;
+};
+
+/**
+ * Walks back from a boundary to the last main-chain response: its model and context, and
+ * whether a prompt or tool result came after it (a compaction with none was an idle one).
+ */
+function readBeforeBoundary(chunk: Buffer, end: number): BeforeBoundary {
+  const floor = Math.max(0, end - LOOKBACK);
+  const found: BeforeBoundary = {
+    model: null,
+    lastContextTokens: null,
+    inputSince: false,
+    toolsPending: false,
+    at: null,
+  };
+  let lineEnd = end - 1;
+  while (lineEnd > floor) {
+    const lineStart = chunk.lastIndexOf(0x0a, lineEnd - 1) + 1;
+    const line = chunk.subarray(lineStart, lineEnd);
+    const within = (key: Buffer) => line.indexOf(key) !== -1;
+    if (within(ASSISTANT_KEY) || within(USER_KEY)) {
+      let entry: TranscriptEntry | null;
+      try {
+        entry = readEntry(JSON.parse(line.toString('utf8')));
+      } catch {
+        entry = null;
+      }
+      if (entry && !entry.sidechain) {
+        if (entry.kind === 'user' && !entry.isCompactSummary && !entry.isMeta) {
+          found.inputSince = true;
+        } else if (entry.kind === 'assistant' && !entry.synthetic && entry.usage) {
+          found.model = entry.model || null;
+          found.lastContextTokens = getContextTokens(entry.usage);
+          found.toolsPending = !found.inputSince && entry.toolUses.length > 0;
+          found.at = entry.at;
+          return found;
+        }
+      }
     }
-    at = at === 0 ? -1 : chunk.lastIndexOf(MODEL_KEY, at - 1);
+    if (lineStart === 0) break;
+    lineEnd = lineStart - 1;
   }
-  return null;
+  return found;
 }
 
 /** Parses the boundary line around `markerAt` into a sample, if it is a main-chain auto one. */
@@ -80,15 +120,28 @@ function readSample(chunk: Buffer, markerAt: number, file: string): HistorySampl
   const lineEnd = chunk.indexOf(0x0a, markerAt);
   if (lineEnd === -1) return null;
   try {
-    const entry = JSON.parse(chunk.toString('utf8', lineStart, lineEnd)) as Record<string, unknown>;
-    const meta = (entry.compactMetadata ?? {}) as Record<string, unknown>;
-    if (entry.isSidechain === true || meta.trigger !== 'auto' || typeof meta.preTokens !== 'number')
-      return null;
+    const entry = readEntry(JSON.parse(chunk.toString('utf8', lineStart, lineEnd)));
+    if (entry.kind !== 'compact' || entry.sidechain || entry.trigger !== 'auto') return null;
+    if (entry.preTokens === null) return null;
+    const before = readBeforeBoundary(chunk, lineStart);
+    const gapMs =
+      entry.at !== null && before.at !== null ? Math.max(0, entry.at - before.at) : null;
+    const kind = classifyCompaction({
+      trigger: entry.trigger,
+      preTokens: entry.preTokens,
+      lastContextTokens: before.lastContextTokens,
+      inputSince: before.inputSince,
+      toolsPending: before.toolsPending,
+      gapMs,
+      idleMarker: entry.idle,
+    });
     return {
-      cliVersion: typeof entry.version === 'string' ? entry.version : null,
-      model: findModelBefore(chunk, lineStart),
-      preTokens: meta.preTokens,
-      at: typeof entry.timestamp === 'string' ? entry.timestamp : null,
+      cliVersion: entry.cliVersion,
+      model: before.model,
+      preTokens: entry.preTokens,
+      lastContextTokens: before.lastContextTokens,
+      kind,
+      at: entry.at === null ? null : new Date(entry.at).toISOString(),
       file,
     };
   } catch {

@@ -19,6 +19,7 @@ const usage = (input: number, cacheCreation: number, cacheRead: number, output =
   cacheCreation,
   cacheRead,
   output,
+  cleared: 0,
 });
 
 const NO_USAGE = usage(0, 0, 0, 0);

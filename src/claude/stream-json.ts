@@ -18,6 +18,7 @@ export type StreamUsage = {
   cacheCreation: number;
   cacheRead: number;
   output: number;
+  cleared: number;
 };
 export type ToolUse = { id: string; name: string; input: Record<string, unknown> };
 
@@ -157,11 +158,12 @@ function readAssistant(raw: Obj): AgentEvent[] {
       });
     }
   }
-  const usage: StreamUsage = readUsage(message.usage) ?? {
+  const usage: StreamUsage = readUsage(message.usage, message.context_management) ?? {
     input: 0,
     cacheCreation: 0,
     cacheRead: 0,
     output: 0,
+    cleared: 0,
   };
   return [
     {

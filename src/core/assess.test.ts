@@ -38,6 +38,11 @@ function compaction(changes: Partial<CompactionRecord> = {}): CompactionRecord {
     model: MODEL,
     afterTurn: 30,
     lastContextTokens: 165_000,
+    inputSince: true,
+    toolsPending: false,
+    gapMs: 5_000,
+    precomputed: false,
+    idleMarker: false,
     ...changes,
   };
 }
@@ -118,7 +123,8 @@ describe('assessSession: context size', () => {
     assert.equal(assessment.contextTokens, 28_000);
     assert.equal(assessment.contextSource, 'post-compact');
     assert.equal(assessment.estimatedContextTokens, 28_000);
-    assert.equal(assessment.percent, 16.7);
+    // The compaction confirms the 167,000 rule (its last response was at 165,000).
+    assert.equal(assessment.percent, 16.8);
     assert.equal(assessment.level, 'L0');
     assert.deepEqual(assessment.forecast, {
       growthPerTurn: null,
@@ -159,7 +165,10 @@ describe('assessSession: threshold', () => {
     const assessment = assessSession(state, options());
     assert.equal(assessment.compactThreshold, 165_000);
     assert.equal(assessment.thresholdSource, 'learned');
-    assert.equal(assessment.thresholdDetail, 'learned from 2 auto compactions (2.1.39)');
+    assert.equal(
+      assessment.thresholdDetail,
+      'learned from 2 auto compactions (at 165,000); the 2.1.21–2.1.42 rule says 167,000',
+    );
   });
 
   test('manual compactions and compactions without a size do not feed the threshold', () => {
@@ -184,19 +193,29 @@ describe('assessSession: threshold', () => {
       ],
     });
     assert.deepEqual(getSessionSamples(state), [
-      { cliVersion: '2.1.38', model: 'claude-opus-4-5', preTokens: 166_000 },
+      {
+        cliVersion: '2.1.38',
+        model: 'claude-opus-4-5',
+        preTokens: 166_000,
+        lastContextTokens: 165_000,
+        kind: 'threshold',
+      },
     ]);
   });
 
   test('history and the session’s own compactions are pooled', () => {
     const history = [
-      { cliVersion: CLI, model: MODEL, preTokens: 169_000 },
-      { cliVersion: CLI, model: MODEL, preTokens: 166_000 },
+      { cliVersion: CLI, model: MODEL, preTokens: 169_000, lastContextTokens: 160_000 },
+      { cliVersion: CLI, model: MODEL, preTokens: 162_000, lastContextTokens: 160_500 },
     ];
     const state = session([100_000], { compactions: [compaction({ preTokens: 168_000 })] });
     const assessment = assessSession(state, options({ history }));
-    assert.equal(assessment.compactThreshold, 166_000);
-    assert.equal(assessment.thresholdDetail, 'learned from 3 auto compactions (2.1.39)');
+    // The history's 162,000 caps it: the session's own last response (165,000) came later.
+    assert.equal(assessment.compactThreshold, 162_000);
+    assert.equal(
+      assessment.thresholdDetail,
+      'learned from 3 auto compactions (at 162,000); the 2.1.21–2.1.42 rule says 167,000',
+    );
   });
 
   test('a response above 200k moves the session to the 1M window', () => {
@@ -207,10 +226,12 @@ describe('assessSession: threshold', () => {
   });
 
   test('a compaction above 200k moves the session to the 1M window', () => {
-    const state = session([50_000], { compactions: [compaction({ preTokens: 400_000 })] });
+    const state = session([50_000], {
+      compactions: [compaction({ preTokens: 400_000, lastContextTokens: 395_000 })],
+    });
     const assessment = assessSession(state, options());
     assert.equal(assessment.windowTokens, 1_000_000);
-    assert.equal(assessment.compactThreshold, 400_000);
+    assert.equal(assessment.compactThreshold, 395_000);
   });
 
   test('a window Claude Code reported itself is used', () => {

@@ -8,6 +8,7 @@ import {
   type CompactSample,
   type ThresholdSource,
 } from './compact-threshold.ts';
+import { classifyCompaction } from './compaction-kind.ts';
 import { forecastCompaction, withMinimumBasis, type Forecast } from './forecast.ts';
 import {
   DEFAULT_LEVEL_THRESHOLDS,
@@ -66,7 +67,13 @@ export type Assessment = {
 export function getSessionSamples(state: SessionState): CompactSample[] {
   return state.compactions
     .filter((c) => c.trigger === 'auto' && c.preTokens !== null && c.preTokens > 0)
-    .map((c) => ({ cliVersion: c.cliVersion, model: c.model, preTokens: c.preTokens! }));
+    .map((c) => ({
+      cliVersion: c.cliVersion,
+      model: c.model,
+      preTokens: c.preTokens!,
+      lastContextTokens: c.lastContextTokens,
+      kind: classifyCompaction(c),
+    }));
 }
 
 function getContext(state: SessionState): { tokens: number; source: ContextSource } {

@@ -8,6 +8,7 @@ import {
   resolveCompactThreshold,
   type CompactSample,
   type CompactThreshold,
+  type SettingsWindows,
   type ThresholdInput,
 } from './compact-threshold.ts';
 
@@ -23,8 +24,9 @@ function sample(
   preTokens: number,
   cliVersion: string | null = CLI,
   model: string | null = MODEL,
+  lastContextTokens: number | null = null,
 ): CompactSample {
-  return { preTokens, cliVersion, model };
+  return { preTokens, cliVersion, model, lastContextTokens };
 }
 
 /** The fields that matter most, for compact comparisons. */
@@ -174,27 +176,62 @@ describe('getWindowTokens', () => {
   }
 });
 
-describe('resolveCompactThreshold: documented defaults', () => {
+describe('resolveCompactThreshold: each era by its rule', () => {
   test('Claude Code 2.1.20 compacts at 155k: the 200k window minus 45k', () => {
     assert.deepEqual(resolveCompactThreshold(input({ cliVersion: '2.1.20' })), {
       windowTokens: 200_000,
       compactThreshold: 155_000,
       autoCompact: true,
       source: 'default',
-      detail: 'documented default for Claude Code 2.1.20: window minus 45k',
+      detail: 'Claude Code 2.1.20 rule: window 200,000 − 45k buffer',
       sampleCount: 0,
+      era: '≤2.1.20',
+      compactWindow: 200_000,
+      windowSource: 'model',
+      nativeWarningAt: null,
+      blockingLimit: null,
+      backgroundSummaryAt: null,
     });
   });
 
   test('Claude Code 2.1.21 compacts at 167k: the 200k window minus 33k', () => {
-    assert.deepEqual(resolveCompactThreshold(input({ cliVersion: '2.1.21' })), {
+    const result = resolveCompactThreshold(input({ cliVersion: '2.1.21' }));
+    assert.equal(result.compactThreshold, 167_000);
+    assert.equal(result.era, '2.1.21–2.1.42');
+    assert.equal(result.detail, 'Claude Code 2.1.21 rule: window 200,000 − 33k buffer');
+  });
+
+  test('Claude Code 2.1.330: 200k − 20k output reserve − 13k, warning, block and background points', () => {
+    assert.deepEqual(resolveCompactThreshold(input({ cliVersion: '2.1.330' })), {
       windowTokens: 200_000,
       compactThreshold: 167_000,
       autoCompact: true,
       source: 'default',
-      detail: 'documented default for Claude Code 2.1.21: window minus 33k',
+      detail: 'Claude Code 2.1.330 rule: window 200,000 − 20,000 output reserve − 13k',
       sampleCount: 0,
+      era: '2.1.43+',
+      compactWindow: 200_000,
+      windowSource: 'model',
+      nativeWarningAt: 147_000,
+      blockingLimit: 177_000,
+      backgroundSummaryAt: 144_000,
     });
+  });
+
+  test('Claude Code 2.1.330 on a model with a small max output keeps only that much free', () => {
+    const result = resolveCompactThreshold(
+      input({ cliVersion: '2.1.330', model: 'claude-3-5-haiku-20241022' }),
+    );
+    assert.equal(result.compactThreshold, 200_000 - 8_192 - 13_000);
+    assert.equal(result.blockingLimit, 200_000 - 8_192 - 3_000);
+  });
+
+  test('CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE moves the block point', () => {
+    const env = { CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE: '190000' };
+    assert.equal(
+      resolveCompactThreshold(input({ cliVersion: '2.1.330', env })).blockingLimit,
+      190_000,
+    );
   });
 
   for (const [cliVersion, threshold] of [
@@ -202,7 +239,7 @@ describe('resolveCompactThreshold: documented defaults', () => {
     ['2.0.76', 155_000],
     ['2.1.9', 155_000],
     ['2.1.39', 167_000],
-    ['2.2.0', 167_000],
+    ['2.1.330', 167_000],
     ['3.0.0', 167_000],
   ] as const) {
     test(`Claude Code ${cliVersion} compacts at ${threshold / 1000}k`, () => {
@@ -210,29 +247,31 @@ describe('resolveCompactThreshold: documented defaults', () => {
     });
   }
 
-  test('an unknown CLI version gets the newest default', () => {
+  test('an unknown CLI version gets the newest era', () => {
     const result = resolveCompactThreshold(input({ cliVersion: null }));
     assert.equal(result.compactThreshold, 167_000);
-    assert.equal(
-      result.detail,
-      'documented default for Claude Code (unknown version): window minus 33k',
-    );
+    assert.equal(result.era, '2.1.43+');
+    assert.match(result.detail, /^Claude Code \(unknown version\) rule/);
   });
 
-  test('an unparseable CLI version gets the newest default', () => {
-    assert.equal(
-      resolveCompactThreshold(input({ cliVersion: 'nightly' })).compactThreshold,
-      167_000,
-    );
+  test('an unparseable CLI version gets the newest era', () => {
+    assert.equal(resolveCompactThreshold(input({ cliVersion: 'nightly' })).era, '2.1.43+');
   });
 
-  test('a 1M model compacts 33k before the end of its window', () => {
+  test('a 1M model compacts at 967k', () => {
     assert.deepEqual(pick(resolveCompactThreshold(input({ model: 'claude-sonnet-5' }))), {
       windowTokens: 1_000_000,
       compactThreshold: 967_000,
       source: 'default',
       sampleCount: 0,
     });
+  });
+
+  test('CLAUDE_CODE_DISABLE_1M_CONTEXT caps a 1M model at 200k', () => {
+    const env = { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' };
+    const result = resolveCompactThreshold(input({ model: 'claude-sonnet-5', env }));
+    assert.equal(result.windowTokens, 200_000);
+    assert.equal(result.compactThreshold, 167_000);
   });
 
   test('a 1M model on an old CLI compacts 45k before the end of its window', () => {
@@ -247,16 +286,122 @@ describe('resolveCompactThreshold: documented defaults', () => {
   });
 });
 
+function settingsFile(
+  scope: SettingsWindows['scope'],
+  autoCompactWindow: number | null,
+  modelWindows: Record<string, number> = {},
+): SettingsWindows {
+  return { scope, path: `/${scope}/settings.json`, autoCompactWindow, modelWindows };
+}
+
+describe('resolveCompactThreshold: autoCompactWindow in settings (2.1.43+)', () => {
+  const NOW = '2.1.330';
+
+  test('the setting sets the window compaction is computed from', () => {
+    const result = resolveCompactThreshold(
+      input({ cliVersion: NOW, settings: [settingsFile('project', 150_000)] }),
+    );
+    assert.equal(result.compactThreshold, 150_000 - 20_000 - 13_000);
+    assert.equal(result.source, 'settings');
+    assert.equal(result.windowSource, 'settings');
+    assert.equal(result.compactWindow, 150_000);
+    assert.equal(result.windowTokens, 200_000);
+    assert.match(result.detail, /150,000 from autoCompactWindow in project settings/);
+  });
+
+  test('the first file by precedence wins (managed, local, project, user)', () => {
+    const settings = [
+      settingsFile('managed', null),
+      settingsFile('local', 120_000),
+      settingsFile('project', 150_000),
+      settingsFile('user', 180_000),
+    ];
+    assert.equal(
+      resolveCompactThreshold(input({ cliVersion: NOW, settings })).compactWindow,
+      120_000,
+    );
+  });
+
+  test('modelSettings for the session model beats the top-level key of the same file', () => {
+    const settings = [settingsFile('user', 180_000, { 'claude-opus-4-6': 130_000 })];
+    assert.equal(
+      resolveCompactThreshold(input({ cliVersion: NOW, settings })).compactWindow,
+      130_000,
+    );
+    const other = [settingsFile('user', 180_000, { 'claude-sonnet-4-5': 130_000 })];
+    assert.equal(
+      resolveCompactThreshold(input({ cliVersion: NOW, settings: other })).compactWindow,
+      180_000,
+    );
+  });
+
+  test('the setting is at least 100k and never above the model window', () => {
+    const low = resolveCompactThreshold(
+      input({ cliVersion: NOW, settings: [settingsFile('user', 50_000)] }),
+    );
+    assert.equal(low.compactWindow, 100_000);
+    const high = resolveCompactThreshold(
+      input({ cliVersion: NOW, settings: [settingsFile('user', 500_000)] }),
+    );
+    assert.equal(high.compactWindow, 200_000);
+    assert.equal(high.source, 'default');
+  });
+
+  test('a 1M model with a 400k setting compacts at 367k', () => {
+    const result = resolveCompactThreshold(
+      input({
+        cliVersion: NOW,
+        model: 'claude-sonnet-5',
+        settings: [settingsFile('user', 400_000)],
+      }),
+    );
+    assert.equal(result.compactThreshold, 367_000);
+    assert.equal(result.blockingLimit, 977_000);
+  });
+
+  test('the env variable beats the setting', () => {
+    const result = resolveCompactThreshold(
+      input({
+        cliVersion: NOW,
+        env: { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '160000' },
+        settings: [settingsFile('managed', 120_000)],
+      }),
+    );
+    assert.equal(result.compactWindow, 160_000);
+    assert.equal(result.source, 'env');
+  });
+
+  test('eras before the setting existed ignore it', () => {
+    const result = resolveCompactThreshold(
+      input({ cliVersion: '2.1.39', settings: [settingsFile('user', 120_000)] }),
+    );
+    assert.equal(result.compactThreshold, 167_000);
+  });
+
+  test('learned samples do not apply to a window the user set', () => {
+    const result = resolveCompactThreshold(
+      input({
+        cliVersion: NOW,
+        settings: [settingsFile('user', 150_000)],
+        samples: [sample(160_000, NOW)],
+      }),
+    );
+    assert.equal(result.compactThreshold, 117_000);
+    assert.equal(result.sampleCount, 0);
+  });
+});
+
 describe('resolveCompactThreshold: environment overrides', () => {
   test('DISABLE_AUTO_COMPACT measures against the full window', () => {
-    assert.deepEqual(resolveCompactThreshold(input({ env: { DISABLE_AUTO_COMPACT: '1' } })), {
+    const result = resolveCompactThreshold(input({ env: { DISABLE_AUTO_COMPACT: '1' } }));
+    assert.deepEqual(pick(result), {
       windowTokens: 200_000,
       compactThreshold: 200_000,
-      autoCompact: false,
       source: 'disabled',
-      detail: 'auto-compaction is disabled; measuring against the full window',
       sampleCount: 0,
     });
+    assert.equal(result.autoCompact, false);
+    assert.equal(result.detail, 'auto-compaction is disabled; measuring against the full window');
   });
 
   test('DISABLE_COMPACT does the same, on a 1M window too', () => {
@@ -272,12 +417,8 @@ describe('resolveCompactThreshold: environment overrides', () => {
     const result = resolveCompactThreshold(
       input({ env: { DISABLE_AUTO_COMPACT: 'yes' }, samples: [sample(160_000)] }),
     );
-    assert.deepEqual(pick(result), {
-      windowTokens: 200_000,
-      compactThreshold: 200_000,
-      source: 'disabled',
-      sampleCount: 0,
-    });
+    assert.equal(result.source, 'disabled');
+    assert.equal(result.sampleCount, 0);
   });
 
   for (const value of ['0', 'false', 'no', '', 'maybe']) {
@@ -294,14 +435,13 @@ describe('resolveCompactThreshold: environment overrides', () => {
     const result = resolveCompactThreshold(
       input({ env: { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '150000' } }),
     );
-    assert.deepEqual(result, {
-      windowTokens: 200_000,
-      compactThreshold: 117_000,
-      autoCompact: true,
-      source: 'env',
-      detail: 'CLAUDE_CODE_AUTO_COMPACT_WINDOW=150000 minus the 33k buffer',
-      sampleCount: 0,
-    });
+    assert.equal(result.windowTokens, 200_000);
+    assert.equal(result.compactThreshold, 117_000);
+    assert.equal(result.source, 'env');
+    assert.equal(
+      result.detail,
+      'Claude Code 2.1.39 rule: window 150,000 − 33k buffer (CLAUDE_CODE_AUTO_COMPACT_WINDOW=150,000)',
+    );
   });
 
   test('CLAUDE_CODE_AUTO_COMPACT_WINDOW keeps the buffer of the CLI version', () => {
@@ -336,40 +476,35 @@ describe('resolveCompactThreshold: environment overrides', () => {
     assert.equal(result.sampleCount, 0);
   });
 
-  test('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE can lower the threshold', () => {
+  test('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE can lower the threshold (of the window before 2.1.43)', () => {
     const result = resolveCompactThreshold(
       input({ env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50' } }),
     );
-    assert.deepEqual(result, {
-      windowTokens: 200_000,
-      compactThreshold: 100_000,
-      autoCompact: true,
-      source: 'env',
-      detail: 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50% of 200000',
-      sampleCount: 0,
-    });
+    assert.equal(result.compactThreshold, 100_000);
+    assert.equal(result.source, 'env');
+    assert.equal(result.detail, 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50% of 200,000');
+  });
+
+  test('from 2.1.43 the PCT override is a share of the effective window (window − reserve)', () => {
+    const env = { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50' };
+    const result = resolveCompactThreshold(input({ cliVersion: '2.1.330', env }));
+    assert.equal(result.compactThreshold, 90_000);
+    assert.equal(result.nativeWarningAt, 70_000);
   });
 
   test('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE cannot raise the threshold', () => {
-    for (const pct of ['95', '100', '150']) {
-      const result = resolveCompactThreshold(
-        input({ env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: pct } }),
-      );
-      assert.deepEqual(
-        pick(result),
-        {
-          windowTokens: 200_000,
-          compactThreshold: 167_000,
-          source: 'default',
-          sampleCount: 0,
-        },
-        pct,
-      );
-    }
+    for (const cliVersion of ['2.1.39', '2.1.330'])
+      for (const pct of ['95', '100', '150']) {
+        const result = resolveCompactThreshold(
+          input({ cliVersion, env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: pct } }),
+        );
+        assert.equal(result.compactThreshold, 167_000, `${cliVersion} ${pct}`);
+        assert.equal(result.source, 'default');
+      }
   });
 
   test('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE lowers a learned threshold, but not above it', () => {
-    const samples = [sample(160_000)];
+    const samples = [sample(160_000, CLI, MODEL, 158_000)];
     const lowered = resolveCompactThreshold(
       input({ samples, env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '75' } }),
     );
@@ -378,7 +513,7 @@ describe('resolveCompactThreshold: environment overrides', () => {
     const kept = resolveCompactThreshold(
       input({ samples, env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90' } }),
     );
-    assert.equal(kept.compactThreshold, 160_000);
+    assert.equal(kept.compactThreshold, 158_000);
     assert.equal(kept.source, 'learned');
   });
 
@@ -390,7 +525,7 @@ describe('resolveCompactThreshold: environment overrides', () => {
     assert.equal(resolveCompactThreshold(input({ env })).compactThreshold, 75_000);
   });
 
-  test('CLAUDE_CODE_MAX_CONTEXT_TOKENS sets the window the default buffer is taken from', () => {
+  test('CLAUDE_CODE_MAX_CONTEXT_TOKENS sets the window the rule is applied to', () => {
     const env = { CLAUDE_CODE_MAX_CONTEXT_TOKENS: '150000' };
     assert.deepEqual(pick(resolveCompactThreshold(input({ env }))), {
       windowTokens: 150_000,
@@ -412,69 +547,72 @@ describe('resolveCompactThreshold: environment overrides', () => {
   }
 });
 
-describe('resolveCompactThreshold: learned samples', () => {
-  test('one auto compaction of the same model and era sets the threshold', () => {
-    assert.deepEqual(resolveCompactThreshold(input({ samples: [sample(165_500)] })), {
-      windowTokens: 200_000,
-      compactThreshold: 165_500,
-      autoCompact: true,
-      source: 'learned',
-      detail: 'learned from 1 auto compaction (2.1.39)',
-      sampleCount: 1,
-    });
-  });
-
-  test('with up to four samples the lowest one is the threshold', () => {
-    const samples = [sample(170_000), sample(165_000, '2.1.38'), sample(168_000), sample(172_000)];
+describe("resolveCompactThreshold: what the user's compactions show", () => {
+  test('compactions that agree with the rule confirm it', () => {
+    const samples = [sample(167_361, CLI, MODEL, 167_213), sample(170_485, CLI, MODEL, 167_543)];
     const result = resolveCompactThreshold(input({ samples }));
-    assert.equal(result.compactThreshold, 165_000);
-    assert.equal(result.detail, 'learned from 4 auto compactions (2.1.39, 2.1.38)');
+    assert.equal(result.compactThreshold, 167_000);
+    assert.equal(result.source, 'default');
+    assert.equal(result.sampleCount, 2);
+    assert.match(result.detail, /consistent with 2 auto compactions seen$/);
   });
 
-  test('with five samples the second lowest (the lower quartile) is the threshold', () => {
-    const samples = [164_000, 160_000, 163_000, 161_000, 162_000].map((t) => sample(t));
-    assert.equal(resolveCompactThreshold(input({ samples })).compactThreshold, 161_000);
-  });
-
-  test('with nine samples the third lowest is the threshold', () => {
-    const samples = [168, 160, 167, 161, 166, 162, 165, 163, 164].map((k) => sample(k * 1000));
-    assert.equal(resolveCompactThreshold(input({ samples })).compactThreshold, 162_000);
-  });
-
-  test('at most ten samples count, those of the nearest older versions first', () => {
-    // 2.1.28 and 2.1.29 are the oldest and would pull the threshold down if they counted.
-    const samples = [sample(150_000, '2.1.28'), sample(151_000, '2.1.29')];
-    for (let i = 0; i < 10; i++) samples.push(sample(166_000 + i * 100, `2.1.${30 + i}`));
+  test('compactions that contradict the rule replace it, never above a preTokens seen', () => {
+    const samples = [sample(150_500, CLI, MODEL, 149_000), sample(152_000, CLI, MODEL, 150_100)];
     const result = resolveCompactThreshold(input({ samples }));
-    assert.equal(result.sampleCount, 10);
-    assert.equal(result.compactThreshold, 166_200);
-    assert.equal(result.detail, 'learned from 10 auto compactions (2.1.39, 2.1.38, 2.1.37)');
+    assert.equal(result.compactThreshold, 150_100);
+    assert.equal(result.source, 'learned');
+    assert.equal(
+      result.detail,
+      'learned from 2 auto compactions (between 150,100 and 150,500); the 2.1.21–2.1.42 rule says 167,000',
+    );
   });
 
-  test('samples from newer CLI versions only fill in after the older ones', () => {
-    const samples = [sample(160_000, '2.1.35')];
-    for (let i = 0; i < 10; i++) samples.push(sample(166_000, '2.1.25'));
-    const result = resolveCompactThreshold(input({ cliVersion: '2.1.30', samples }));
-    assert.equal(result.compactThreshold, 166_000);
-    assert.equal(result.sampleCount, 10);
-  });
-
-  test('samples from before 2.1.21 are ignored by a 2.1.21+ session', () => {
-    const result = resolveCompactThreshold(input({ samples: [sample(150_000, '2.1.20')] }));
-    assert.deepEqual(pick(result), {
-      windowTokens: 200_000,
-      compactThreshold: 167_000,
-      source: 'default',
-      sampleCount: 0,
-    });
-  });
-
-  test('samples from 2.1.21 on are ignored by an older session', () => {
+  test('one compaction whose preTokens a big tool result inflated is taken at its lower end', () => {
+    // Seen: a last response at 150,210, preTokens 176,700 (the next compaction came at 157,925).
     const result = resolveCompactThreshold(
+      input({ cliVersion: '2.1.330', samples: [sample(176_700, '2.1.330', MODEL, 150_210)] }),
+    );
+    assert.equal(result.compactThreshold, 167_000);
+    assert.equal(result.source, 'default');
+  });
+
+  test('a sample without the last context is taken at its preTokens', () => {
+    const result = resolveCompactThreshold(input({ samples: [sample(160_000)] }));
+    assert.equal(result.compactThreshold, 160_000);
+    assert.equal(result.source, 'learned');
+  });
+
+  test('idle and put-off compactions are not learned from', () => {
+    const samples = [
+      { ...sample(150_000), kind: 'idle' as const },
+      { ...sample(190_000, CLI, MODEL, 189_000), kind: 'put-off' as const },
+    ];
+    const result = resolveCompactThreshold(input({ samples }));
+    assert.equal(result.compactThreshold, 167_000);
+    assert.equal(result.sampleCount, 0);
+  });
+
+  test('one sample far below the rest (another setting) is left out', () => {
+    const samples = [
+      sample(120_000, CLI, MODEL, 119_000),
+      sample(160_500, CLI, MODEL, 160_000),
+      sample(161_000, CLI, MODEL, 160_200),
+      sample(162_000, CLI, MODEL, 160_300),
+    ];
+    const result = resolveCompactThreshold(input({ samples }));
+    assert.equal(result.compactThreshold, 160_300);
+    assert.equal(result.sampleCount, 3);
+  });
+
+  test('samples from another era do not count', () => {
+    const result = resolveCompactThreshold(input({ samples: [sample(150_000, '2.1.20')] }));
+    assert.equal(result.compactThreshold, 167_000);
+    assert.equal(result.sampleCount, 0);
+    const old = resolveCompactThreshold(
       input({ cliVersion: '2.1.20', samples: [sample(166_000, '2.1.21')] }),
     );
-    assert.equal(result.compactThreshold, 155_000);
-    assert.equal(result.source, 'default');
+    assert.equal(old.compactThreshold, 155_000);
   });
 
   test('an old session learns from old samples', () => {
@@ -486,20 +624,6 @@ describe('resolveCompactThreshold: learned samples', () => {
     );
     assert.equal(result.compactThreshold, 153_000);
     assert.equal(result.sampleCount, 1);
-  });
-
-  test('a session of unparseable version does not learn from old-era samples', () => {
-    const result = resolveCompactThreshold(
-      input({ cliVersion: 'nightly', samples: [sample(150_000, '2.0.5')] }),
-    );
-    assert.equal(result.compactThreshold, 167_000);
-    assert.equal(result.source, 'default');
-  });
-
-  test('a sample without a CLI version counts as the newest era', () => {
-    const result = resolveCompactThreshold(input({ samples: [sample(166_000, null)] }));
-    assert.equal(result.compactThreshold, 166_000);
-    assert.equal(result.detail, 'learned from 1 auto compaction (?)');
   });
 
   test('samples of the same model are preferred over other models', () => {
@@ -518,28 +642,20 @@ describe('resolveCompactThreshold: learned samples', () => {
     assert.equal(result.compactThreshold, 166_000);
   });
 
-  test('samples of other models are used when there are none of the same model', () => {
-    const samples = [
-      sample(160_000, CLI, 'claude-sonnet-4-5'),
-      sample(164_000, CLI, 'claude-haiku-4-5'),
-    ];
-    const result = resolveCompactThreshold(input({ samples }));
-    assert.equal(result.compactThreshold, 160_000);
-    assert.equal(result.sampleCount, 2);
+  test('at most twenty samples count, those of the nearest older versions first', () => {
+    const samples = [sample(150_000, '2.1.22')];
+    for (let i = 0; i < 20; i++) samples.push(sample(166_000, `2.1.${23 + i}`));
+    const result = resolveCompactThreshold(input({ cliVersion: '2.1.42', samples }));
+    assert.equal(result.sampleCount, 20);
+    assert.equal(result.compactThreshold, 166_000);
   });
 
-  test('a 200k session ignores samples from 1M windows', () => {
-    const result = resolveCompactThreshold(input({ samples: [sample(900_000)] }));
-    assert.equal(result.compactThreshold, 167_000);
-    assert.equal(result.source, 'default');
-  });
-
-  test('a 1M session ignores samples from 200k windows', () => {
+  test('a 200k session ignores samples from 1M windows, and a 1M session those from 200k', () => {
+    assert.equal(resolveCompactThreshold(input({ samples: [sample(900_000)] })).sampleCount, 0);
     const result = resolveCompactThreshold(
       input({ model: 'claude-opus-4-7', samples: [sample(166_000, CLI, 'claude-opus-4-7')] }),
     );
     assert.equal(result.compactThreshold, 967_000);
-    assert.equal(result.source, 'default');
   });
 
   test('a 1M session learns from 1M samples', () => {
@@ -548,17 +664,5 @@ describe('resolveCompactThreshold: learned samples', () => {
     );
     assert.equal(result.compactThreshold, 950_000);
     assert.equal(result.source, 'learned');
-  });
-
-  test('samples larger than a window set by CLAUDE_CODE_MAX_CONTEXT_TOKENS are ignored', () => {
-    const env = { CLAUDE_CODE_MAX_CONTEXT_TOKENS: '150000' };
-    assert.equal(
-      resolveCompactThreshold(input({ env, samples: [sample(166_000)] })).compactThreshold,
-      117_000,
-    );
-    assert.equal(
-      resolveCompactThreshold(input({ env, samples: [sample(140_000)] })).compactThreshold,
-      140_000,
-    );
   });
 });

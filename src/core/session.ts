@@ -6,7 +6,7 @@
  */
 
 /** Bump when the shape changes; cached cursors of another version are discarded. */
-export const SESSION_STATE_VERSION = 4;
+export const SESSION_STATE_VERSION = 5;
 
 /** Ring sizes: enough for forecasts and checkpoints, small enough to cache per session. */
 export const LIMITS = {
@@ -68,6 +68,16 @@ export type CompactionRecord = {
   afterTurn: number;
   /** contextTokens of that response (what a monitor saw last). */
   lastContextTokens: number | null;
+  /** A prompt or tool result arrived after that response (a threshold compaction has one). */
+  inputSince: boolean;
+  /** A tool call was still waiting for its result. */
+  toolsPending: boolean;
+  /** ms from that response to the boundary. */
+  gapMs: number | null;
+  /** 2.1.330: the summary was prepared in the background. */
+  precomputed: boolean;
+  /** Claude Code said it compacted while idle. */
+  idleMarker: boolean;
 };
 
 export type PromptRecord = { line: number; text: string; at: number | null };
@@ -210,6 +220,8 @@ export type SessionState = {
   backgroundTasks: BackgroundTask[];
   latencies: number[];
   sidechainResponses: number;
+  /** The conversation moved on in this session (a `continued-in` entry). */
+  continuedIn: string | null;
   parse: ParseStats;
 };
 
@@ -264,6 +276,7 @@ export function createSessionState(): SessionState {
     backgroundTasks: [],
     latencies: [],
     sidechainResponses: 0,
+    continuedIn: null,
     parse: { lines: 0, badLines: 0, firstBadLine: null, nulLines: 0, oversizedLines: 0 },
   };
 }

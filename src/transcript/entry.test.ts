@@ -42,7 +42,7 @@ describe('readEntry', () => {
       id: 'msg_01',
       requestId: 'req_01',
       timestamp: TIMESTAMP,
-      usage: { input: 3, cacheCreation: 13835, cacheRead: 11515, output: 13 },
+      usage: { input: 3, cacheCreation: 13835, cacheRead: 11515, output: 13, cleared: 0 },
       content: [
         { type: 'thinking', thinking: 'hmm', signature: 'sig' },
         { type: 'text', text: 'Let me check.' },
@@ -54,7 +54,7 @@ describe('readEntry', () => {
       kind: 'assistant',
       key: 'msg_01:req_01',
       model: 'claude-opus-4-6',
-      usage: { input: 3, cacheCreation: 13835, cacheRead: 11515, output: 13 },
+      usage: { input: 3, cacheCreation: 13835, cacheRead: 11515, output: 13, cleared: 0 },
       synthetic: false,
       apiError: false,
       text: 'Let me check.',
@@ -73,7 +73,7 @@ describe('readEntry', () => {
       requestId: 'ignored',
       model: '<synthetic>',
       timestamp: TIMESTAMP,
-      usage: { input: 0, cacheCreation: 0, cacheRead: 0, output: 0 },
+      usage: { input: 0, cacheCreation: 0, cacheRead: 0, output: 0, cleared: 0 },
       content: [{ type: 'text', text: 'API Error: 529 {"type":"error"}' }],
       extra: { isApiErrorMessage: true },
     });
@@ -82,7 +82,7 @@ describe('readEntry', () => {
       kind: 'assistant',
       key: 'f3c1b8a4-0000-4000-8000-000000000001:ignored',
       model: '<synthetic>',
-      usage: { input: 0, cacheCreation: 0, cacheRead: 0, output: 0 },
+      usage: { input: 0, cacheCreation: 0, cacheRead: 0, output: 0, cleared: 0 },
       synthetic: true,
       apiError: true,
       text: 'API Error: 529 {"type":"error"}',
@@ -187,7 +187,47 @@ describe('readEntry', () => {
       trigger: 'manual',
       preTokens: 163509,
       postTokens: null,
+      precomputed: false,
+      idle: false,
     });
+  });
+
+  it('reads 2.1.330 compact metadata: postTokens, precomputed, and an idle compaction', () => {
+    const raw = {
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Compacted while idle, before the prompt cache expired',
+      compactMetadata: {
+        trigger: 'auto',
+        preTokens: 120_000,
+        postTokens: 11_000,
+        durationMs: 30_000,
+        precomputed: true,
+        preserved_segment: { head: 'a', tail: 'b' },
+      },
+    };
+    const entry = readEntry(raw);
+    assert.equal(entry.kind, 'compact');
+    assert.deepEqual(
+      entry.kind === 'compact' && [entry.postTokens, entry.precomputed, entry.idle],
+      [11_000, true, true],
+    );
+  });
+
+  it('reads a continued-in entry: the conversation moved to another session', () => {
+    const entry = readEntry({ type: 'continued-in', continuedInSessionId: 'next-session' });
+    assert.equal(entry.kind, 'continued');
+    assert.equal(entry.kind === 'continued' && entry.continuedInSessionId, 'next-session');
+  });
+
+  it('skips entry types it does not know', () => {
+    for (const type of ['cost-state', 'worktree-state', 'file-history-delta', 'ai-title'])
+      assert.deepEqual(readEntry({ type, sessionId: 'x' }), {
+        ...NO_ENVELOPE,
+        sessionId: 'x',
+        kind: 'other',
+        type,
+      });
   });
 
   it('reads postTokens and the older snake_case compact_metadata', () => {
@@ -202,6 +242,8 @@ describe('readEntry', () => {
       trigger: 'auto',
       preTokens: 170251,
       postTokens: 9000,
+      precomputed: false,
+      idle: false,
     });
   });
 
@@ -308,8 +350,23 @@ describe('readUsage', () => {
         cacheCreation: 0,
         cacheRead: 0,
         output: 0,
+        cleared: 0,
       },
     );
+  });
+
+  it('adds the tokens the server cleared (context_management.applied_edits)', () => {
+    const usage = readUsage(
+      { input_tokens: 10, cache_read_input_tokens: 90_000, output_tokens: 5 },
+      {
+        applied_edits: [
+          { type: 'clear_tool_uses_20250919', cleared_input_tokens: 30_000, cleared_tool_uses: 4 },
+          { type: 'clear_thinking', cleared_input_tokens: 'x' },
+        ],
+      },
+    );
+    assert.equal(usage?.cleared, 30_000);
+    assert.equal(getContextTokens(usage!), 120_010);
   });
 
   it('returns null when there is no usage object', () => {
@@ -321,7 +378,13 @@ describe('readUsage', () => {
 describe('getContextTokens', () => {
   it('sums input, cache creation and cache read tokens but not output', () => {
     assert.equal(
-      getContextTokens({ input: 3, cacheCreation: 13835, cacheRead: 11515, output: 999 }),
+      getContextTokens({
+        input: 3,
+        cacheCreation: 13835,
+        cacheRead: 11515,
+        output: 999,
+        cleared: 0,
+      }),
       25353,
     );
   });

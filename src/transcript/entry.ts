@@ -14,6 +14,8 @@ export type Usage = {
   cacheCreation: number;
   cacheRead: number;
   output: number;
+  /** Input tokens the server cleared from old tool results (context_management edits). */
+  cleared: number;
 };
 
 export type ToolUseBlock = { id: string; name: string; input: unknown };
@@ -57,7 +59,14 @@ export type CompactEntry = Envelope & {
   trigger: 'auto' | 'manual';
   preTokens: number | null;
   postTokens: number | null;
+  /** The summary was prepared in the background and swapped in (2.1.330 `precomputed`). */
+  precomputed: boolean;
+  /** Claude Code said it compacted while idle, before the prompt cache expired. */
+  idle: boolean;
 };
+
+/** The conversation moved to another session (`continued-in`). */
+export type ContinuedEntry = Envelope & { kind: 'continued'; continuedInSessionId: string };
 
 export type MicrocompactEntry = Envelope & { kind: 'microcompact'; tokensSaved: number };
 
@@ -70,7 +79,13 @@ export type ApiErrorEntry = Envelope & {
 export type OtherEntry = Envelope & { kind: 'other'; type: string | null };
 
 export type TranscriptEntry =
-  AssistantEntry | UserEntry | CompactEntry | MicrocompactEntry | ApiErrorEntry | OtherEntry;
+  | AssistantEntry
+  | UserEntry
+  | CompactEntry
+  | ContinuedEntry
+  | MicrocompactEntry
+  | ApiErrorEntry
+  | OtherEntry;
 
 type Obj = Record<string, unknown>;
 
@@ -101,19 +116,33 @@ function readEnvelope(raw: Obj): Envelope {
   };
 }
 
-export function readUsage(value: unknown): Usage | null {
+/** Tokens cleared on the server for this request: `context_management.applied_edits[]`. */
+export function readClearedTokens(contextManagement: unknown): number {
+  if (!isObject(contextManagement) || !Array.isArray(contextManagement.applied_edits)) return 0;
+  let cleared = 0;
+  for (const edit of contextManagement.applied_edits)
+    if (isObject(edit)) cleared += num(edit.cleared_input_tokens);
+  return cleared;
+}
+
+export function readUsage(value: unknown, contextManagement?: unknown): Usage | null {
   if (!isObject(value)) return null;
   return {
     input: num(value.input_tokens),
     cacheCreation: num(value.cache_creation_input_tokens),
     cacheRead: num(value.cache_read_input_tokens),
     output: num(value.output_tokens),
+    cleared: readClearedTokens(contextManagement),
   };
 }
 
-/** The context-window formula: everything the request sent, output excluded. */
+/**
+ * The context as Claude Code counts it toward compaction: everything the request sent, plus
+ * what the server cleared from it (the conversation still holds those tool results), output
+ * excluded.
+ */
 export function getContextTokens(usage: Usage): number {
-  return usage.input + usage.cacheCreation + usage.cacheRead;
+  return usage.input + usage.cacheCreation + usage.cacheRead + usage.cleared;
 }
 
 /** At most 2,000 characters of a result are kept: its start, a marker, and its end. */
@@ -170,7 +199,11 @@ function readAssistant(raw: Obj, env: Envelope): AssistantEntry | OtherEntry {
     kind: 'assistant',
     key: `${id}:${str(raw.requestId) ?? ''}`,
     model,
-    usage: readUsage(message.usage),
+    usage: readUsage(
+      message.usage,
+      message.context_management ??
+        (isObject(raw.context_management) ? raw.context_management : null),
+    ),
     synthetic: model === '<synthetic>',
     apiError: raw.isApiErrorMessage === true,
     text,
@@ -230,12 +263,15 @@ function readSystem(raw: Obj, env: Envelope): TranscriptEntry {
           : {};
       const pre = meta.preTokens ?? meta.pre_tokens;
       const post = meta.postTokens ?? meta.post_tokens;
+      const content = str(raw.content) ?? '';
       return {
         ...env,
         kind: 'compact',
         trigger: meta.trigger === 'manual' ? 'manual' : 'auto',
         preTokens: typeof pre === 'number' ? pre : null,
         postTokens: typeof post === 'number' ? post : null,
+        precomputed: meta.precomputed === true,
+        idle: meta.trigger === 'idle' || meta.idle === true || /\bidle\b/i.test(content),
       };
     }
     case 'microcompact_boundary': {
@@ -270,6 +306,12 @@ export function readEntry(raw: unknown): TranscriptEntry {
       return readUser(raw, env);
     case 'system':
       return readSystem(raw, env);
+    case 'continued-in': {
+      const next = str(raw.continuedInSessionId) ?? str(raw.continued_in_session_id);
+      return next
+        ? { ...env, kind: 'continued', continuedInSessionId: next }
+        : { ...env, kind: 'other', type: 'continued-in' };
+    }
     default:
       return { ...env, kind: 'other', type: str(raw.type) };
   }

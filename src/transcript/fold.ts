@@ -495,6 +495,18 @@ export function foldEntry(
         model: state.model,
         afterTurn: state.turns,
         lastContextTokens: state.lastResponse?.contextTokens ?? null,
+        inputSince:
+          state.appendedChars > 0 ||
+          (state.lastInputAt !== null &&
+            state.lastResponse?.at != null &&
+            state.lastInputAt > state.lastResponse.at),
+        toolsPending: state.pendingTools.length > 0,
+        gapMs:
+          entry.at !== null && state.lastResponse?.at != null
+            ? Math.max(0, entry.at - state.lastResponse.at)
+            : null,
+        precomputed: entry.precomputed,
+        idleMarker: entry.idle,
       };
       pushBounded(state.compactions, record, LIMITS.compactions);
       state.compactionCount++;
@@ -521,6 +533,9 @@ export function foldEntry(
         LIMITS.apiErrors,
       );
       noteError(state, `api_error ${entry.status ?? ''}`.trim() + ` ${entry.message}`);
+      return;
+    case 'continued':
+      state.continuedIn = entry.continuedInSessionId;
       return;
     case 'other':
       return;

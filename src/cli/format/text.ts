@@ -3,12 +3,7 @@ import pc from 'picocolors';
 import type { Level } from '../../core/level.ts';
 import type { CrashRisk } from '../../core/risk.ts';
 
-/** 164831 → "164,831". Not toLocaleString: loading ICU costs ~18 ms per process. */
-export function formatTokens(n: number): string {
-  const rounded = Math.round(n);
-  const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return rounded < 0 ? `-${digits}` : digits;
-}
+export { formatTokens } from '../../core/format-tokens.ts';
 
 /** "200k", "1M" */
 export function formatWindow(tokens: number): string {
