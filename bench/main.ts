@@ -6,14 +6,19 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getAccuracy, summarizeForecast } from '../src/core/evaluate.ts';
-import { evaluateReplays } from '../src/app/evaluate-replays.ts';
+import { evaluateLeaveOneOut } from '../src/app/evaluate-leave-one-out.ts';
 import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
 import { runCheckpointBench } from './checkpoints.ts';
 import { runHookBench } from './hooks.ts';
 import { runLoopBench } from './loop.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
-import { fixturePath, listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
+import {
+  fixturePath,
+  listFixtures,
+  listTrainingFixtures,
+  makeTempDir,
+  trainingFixturePath,
+} from '../test/helpers/fixtures.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'shim.cjs');
@@ -155,23 +160,44 @@ async function main(): Promise<void> {
   results.statusMs = median(status);
   results.statusRatio = ratio;
 
-  // 4. How well the live view predicted compactions on the real fixtures.
-  const { risk, forecast: forecastScore } = await evaluateReplays(listFixtures().map(fixturePath));
-  const rates = getAccuracy(risk);
-  const forecast = summarizeForecast(forecastScore);
-  process.stdout.write('\n');
-  report(
-    'crash-risk accuracy (danger ⇔ auto compaction ≤ 10 responses)',
-    `${(rates.accuracy * 100).toFixed(1)}%`,
-    `precision ${(rates.precision * 100).toFixed(1)}%, recall ${(rates.recall * 100).toFixed(1)}%, ${risk.scored} responses`,
+  // 4. How well the live view predicted compactions: every real session scored with only what
+  //    the others teach (leave-one-out), beside one constant threshold in the same run.
+  const sessions = [
+    ...listFixtures().map(fixturePath),
+    ...listTrainingFixtures().map(trainingFixturePath),
+  ];
+  const shim = await evaluateLeaveOneOut(sessions);
+  const constant = await evaluateLeaveOneOut(sessions, { fixedThreshold: 167_000 });
+  const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
+  process.stdout.write(
+    `\nleave-one-out on ${shim.sessions} real sessions (${shim.autoCompactions} auto compactions); targets in brackets\n`,
   );
   report(
-    'forecast error, last 10 responses before compactions',
-    `${forecast.meanAbsoluteError?.toFixed(2)} resp`,
-    `median ${forecast.medianAbsoluteError}, bias ${forecast.meanError?.toFixed(2)}, within ±2: ${forecast.withinTwo}/${forecast.withForecast}`,
+    'threshold within 3% of [last context, preTokens]',
+    pct(shim.thresholdConsistency.share),
+    `[≥ 97%] ${shim.thresholdConsistency.consistent}/${shim.thresholdConsistency.total}; constant 167k: ${pct(constant.thresholdConsistency.share)}`,
   );
-  results.risk = { ...risk, ...rates };
-  results.forecast = forecast;
+  report(
+    'L2 lead (responses from first L2 to compaction)',
+    `median ${shim.l2Lead.median}`,
+    `warned before ${pct(shim.l2Lead.warnedShare)}; constant 167k: median ${constant.l2Lead.median}`,
+  );
+  report(
+    'forecast hit (±max(1, 30%), last 10 responses)',
+    pct(shim.forecast.hitRate),
+    `[≥ 55%] mean error ${shim.forecast.meanAbsoluteError?.toFixed(2)} resp; constant 167k: ${pct(constant.forecast.hitRate)}, ${constant.forecast.meanAbsoluteError?.toFixed(2)} resp`,
+  );
+  report(
+    '80% interval: coverage / median width',
+    `${pct(shim.forecast.intervalCoverage)} / ${shim.forecast.medianIntervalWidth}`,
+    `[75–85% / ≤ 8] constant 167k: ${pct(constant.forecast.intervalCoverage)} / ${constant.forecast.medianIntervalWidth}`,
+  );
+  report(
+    'danger ⇔ auto compaction ≤ 10 responses',
+    `P ${pct(shim.danger.precision)}`,
+    `recall ${pct(shim.danger.recall)} [P ≥ 80%, R ≥ 95%], ${shim.danger.scored} responses; constant 167k: P ${pct(constant.danger.precision)}, R ${pct(constant.danger.recall)}`,
+  );
+  results.leaveOneOut = { shim, constant167k: constant };
 
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);

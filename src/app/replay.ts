@@ -5,6 +5,7 @@
  */
 import { assessSession, type Assessment } from '../core/assess.ts';
 import type { CompactSample } from '../core/compact-threshold.ts';
+import { classifyCompaction, type CompactionKind } from '../core/compaction-kind.ts';
 import type { Level, LevelThresholds } from '../core/level.ts';
 import type { CrashRisk, RiskThresholds } from '../core/risk.ts';
 import type { SessionState } from '../core/session.ts';
@@ -27,6 +28,9 @@ export type ReplayTurn = {
   level: Level;
   risk: CrashRisk;
   turnsToCompact: number | null;
+  /** The forecast's 80% interval. */
+  turnsToCompactLow: number | null;
+  turnsToCompactHigh: number | null;
 };
 
 export type ReplayCompact = {
@@ -34,6 +38,10 @@ export type ReplayCompact = {
   line: number;
   trigger: 'auto' | 'manual';
   preTokens: number | null;
+  /** Context of the last response before it. */
+  lastContextTokens: number | null;
+  /** threshold, idle, put-off or manual: only a threshold compaction says where the threshold is. */
+  compactionKind: CompactionKind;
 };
 
 export type ReplayEvent = ReplayTurn | ReplayCompact;
@@ -46,6 +54,10 @@ export type ReplayOptions = {
   history: readonly CompactSample[];
   risk?: RiskThresholds;
   levels?: LevelThresholds;
+  /** Evaluation baselines: judge every response against this threshold instead. */
+  fixedThreshold?: number;
+  /** Growth steps from other sessions, for the forecast's interval. */
+  growthProfile?: readonly number[];
   onEvent: (event: ReplayEvent, detail: ReplayDetail | null) => void;
 };
 
@@ -55,6 +67,7 @@ export async function replayTranscript(
   options: ReplayOptions,
 ): Promise<SessionState> {
   let pending: { event: ReplayTurn; detail: ReplayDetail } | null = null;
+  let lastThreshold: number | undefined;
   const listener: FoldListener = {
     onResponse: (response) => {
       if (pending && pending.event.turn === response.turn)
@@ -63,7 +76,14 @@ export async function replayTranscript(
     },
     onCompaction: (c) =>
       options.onEvent(
-        { kind: 'compact', line: c.line, trigger: c.trigger, preTokens: c.preTokens },
+        {
+          kind: 'compact',
+          line: c.line,
+          trigger: c.trigger,
+          preTokens: c.preTokens,
+          lastContextTokens: c.lastContextTokens,
+          compactionKind: classifyCompaction(c, lastThreshold),
+        },
         null,
       ),
   };
@@ -80,7 +100,10 @@ export async function replayTranscript(
         now,
         ...(options.risk ? { risk: options.risk } : {}),
         ...(options.levels ? { levels: options.levels } : {}),
+        ...(options.fixedThreshold !== undefined ? { fixedThreshold: options.fixedThreshold } : {}),
+        ...(options.growthProfile ? { growthProfile: options.growthProfile } : {}),
       });
+      lastThreshold = assessment.compactThreshold;
       pending = {
         event: {
           kind: 'turn',
@@ -93,6 +116,8 @@ export async function replayTranscript(
           level: assessment.level,
           risk: assessment.risk,
           turnsToCompact: assessment.forecast.turnsToCompact,
+          turnsToCompactLow: assessment.forecast.turnsToCompactLow,
+          turnsToCompactHigh: assessment.forecast.turnsToCompactHigh,
         },
         detail: { assessment, at: current.at },
       };

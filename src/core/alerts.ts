@@ -6,13 +6,14 @@
  */
 import type { Assessment } from './assess.ts';
 import type { Level } from './level.ts';
+import { formatTurnsLeft, pluralFor } from './turns-left-text.ts';
 
 function forecastText(a: Assessment): string {
   const turns = a.forecast.turnsToCompact;
   if (turns === null) return '';
-  return turns === 0
-    ? ' Auto-compaction is due now.'
-    : ` About ${turns} more response${turns === 1 ? '' : 's'} fit before auto-compaction.`;
+  if (turns === 0) return ' Auto-compaction is due now.';
+  const range = formatTurnsLeft(a.forecast)!.replace(/^~/, '');
+  return ` About ${range} more ${pluralFor(a.forecast, 'response')} fit before auto-compaction.`;
 }
 
 /** The one-line notice shown to the user when a level is first reached. */

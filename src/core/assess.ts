@@ -37,6 +37,10 @@ export type AssessOptions = {
   /** Without a checkpoint store, the calls since the last compaction count. */
   toolCallsSinceCheckpoint?: number;
   reportedWindow?: number | null;
+  /** Evaluation baselines only: this threshold instead of the resolved one. */
+  fixedThreshold?: number;
+  /** Growth steps from the user's other sessions, for the forecast's interval. */
+  growthProfile?: readonly number[];
 };
 
 export type ContextSource = 'usage' | 'post-compact' | 'none';
@@ -100,7 +104,7 @@ function hitContextLimitSinceCompaction(state: SessionState): boolean {
 }
 
 export function assessSession(state: SessionState, options: AssessOptions): Assessment {
-  const threshold = resolveCompactThreshold({
+  const resolved = resolveCompactThreshold({
     model: state.model,
     cliVersion: state.cliVersion,
     env: options.env,
@@ -108,10 +112,19 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
     observedMaxContext: getObservedMax(state),
     reportedWindow: options.reportedWindow ?? null,
   });
+  const threshold =
+    options.fixedThreshold === undefined
+      ? resolved
+      : { ...resolved, compactThreshold: options.fixedThreshold, detail: 'fixed for evaluation' };
   const context = getContext(state);
   const forecast = withMinimumBasis(
     context.source === 'usage'
-      ? forecastCompaction(getLiveResponses(state), threshold.compactThreshold)
+      ? forecastCompaction(
+          getLiveResponses(state),
+          threshold.compactThreshold,
+          undefined,
+          options.growthProfile,
+        )
       : forecastCompaction([], threshold.compactThreshold),
     context.tokens >= threshold.compactThreshold,
   );
@@ -124,6 +137,7 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
       compactUsage: context.tokens / threshold.compactThreshold,
       // With auto-compaction off the forecast runs to the window's hard limit: still a crash.
       turnsToCompact: forecast.turnsToCompact,
+      compactSoonProbability: forecast.compactSoonProbability,
       messageCount: state.promptCount + state.turns,
       sessionDurationMs,
       toolCallCount: state.toolCalls,

@@ -14,7 +14,12 @@ export type EvaluatedTurn = {
   risk: CrashRisk;
   turnsToCompact: number | null;
 };
-export type EvaluatedCompact = { kind: 'compact'; trigger: 'auto' | 'manual' };
+export type EvaluatedCompact = {
+  kind: 'compact';
+  trigger: 'auto' | 'manual';
+  /** An idle compaction is not exhaustion: turns before it are left out like a manual one's. */
+  compactionKind?: string;
+};
 export type EvaluatedEvent = EvaluatedTurn | EvaluatedCompact | { kind: string };
 
 export type RiskScore = {
@@ -55,7 +60,9 @@ function labelTurns(
     for (; i < events.length; i++) {
       const e = events[i]!;
       if (e.kind === 'compact') {
-        outcome = (e as EvaluatedCompact).trigger === 'auto' ? 'exhaustion' : 'manual';
+        const compact = e as EvaluatedCompact;
+        outcome =
+          compact.trigger === 'auto' && compact.compactionKind !== 'idle' ? 'exhaustion' : 'manual';
         break;
       }
       if (e.kind === 'turn' && ++seen > horizon - 1) break;

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FORECAST_WINDOW, forecastCompaction } from './forecast.ts';
+import {
+  FORECAST_WINDOW,
+  forecastCompaction,
+  simulateTurnsLeft,
+  withMinimumBasis,
+  type Forecast,
+} from './forecast.ts';
 import type { ResponseRecord } from './session.ts';
 
 const START = Date.parse('2026-03-01T12:00:00Z');
@@ -24,29 +30,29 @@ function responses(contexts: number[], firstTurn = 1): ResponseRecord[] {
   return contexts.map((tokens, i) => response(firstTurn + i, tokens));
 }
 
+const NOTHING: Omit<Forecast, 'basis'> = {
+  growthPerTurn: null,
+  growthPerMinute: null,
+  turnsToCompact: null,
+  turnsToCompactLow: null,
+  turnsToCompactHigh: null,
+  minutesToCompact: null,
+  minutesToCompactLow: null,
+  minutesToCompactHigh: null,
+  compactSoonProbability: null,
+};
+
 describe('forecastCompaction', () => {
   test('the growth rate is taken over the last 15 responses', () => {
     assert.equal(FORECAST_WINDOW, 15);
   });
 
   test('without responses there is no forecast', () => {
-    assert.deepEqual(forecastCompaction([], 167_000), {
-      growthPerTurn: null,
-      growthPerMinute: null,
-      turnsToCompact: null,
-      minutesToCompact: null,
-      basis: 0,
-    });
+    assert.deepEqual(forecastCompaction([], 167_000), { ...NOTHING, basis: 0 });
   });
 
   test('a single response is no basis for a rate', () => {
-    assert.deepEqual(forecastCompaction([response(1, 50_000)], 167_000), {
-      growthPerTurn: null,
-      growthPerMinute: null,
-      turnsToCompact: null,
-      minutesToCompact: null,
-      basis: 1,
-    });
+    assert.deepEqual(forecastCompaction([response(1, 50_000)], 167_000), { ...NOTHING, basis: 1 });
   });
 
   test('responses without a context size are not counted', () => {
@@ -132,8 +138,11 @@ describe('forecastCompaction', () => {
     const forecast = forecastCompaction(responses([...early, ...late]), 167_000);
     assert.equal(forecast.basis, 16);
     assert.equal(forecast.growthPerTurn, 1_000);
-    // 105k now, 62k left: 61 more responses of 1k fit below 167k.
-    assert.equal(forecast.turnsToCompact, 61);
+    // 105k now, 62k left: 61 more responses of 1k fit below 167k at the mean rate; the early
+    // 20k jumps are still among the last 30 steps, so the interval leans lower and pulls it in.
+    assert.ok(forecast.turnsToCompact! <= 61);
+    assert.ok(forecast.turnsToCompactLow! < forecast.turnsToCompact!);
+    assert.ok(forecast.turnsToCompactHigh! >= forecast.turnsToCompact!);
   });
 
   test('a smaller window looks at fewer responses', () => {
@@ -183,5 +192,81 @@ describe('forecastCompaction', () => {
     );
     assert.equal(forecast.growthPerMinute, null);
     assert.equal(forecast.minutesToCompact, null);
+  });
+});
+
+describe('forecastCompaction: the 80% interval', () => {
+  test('steady growth leaves no doubt: the interval is the estimate', () => {
+    const forecast = forecastCompaction(
+      responses([100_000, 110_000, 120_000, 130_000, 140_000]),
+      167_000,
+    );
+    assert.deepEqual(
+      [forecast.turnsToCompactLow, forecast.turnsToCompact, forecast.turnsToCompactHigh],
+      [2, 2, 2],
+    );
+    assert.equal(forecast.compactSoonProbability, 1);
+  });
+
+  test('growth in jumps gives a range around the estimate', () => {
+    // Mostly 500 tokens per response, every fourth one a 12k file read.
+    const contexts = [60_000];
+    for (let i = 1; i < 24; i++) contexts.push(contexts[i - 1]! + (i % 4 === 0 ? 12_000 : 500));
+    const forecast = forecastCompaction(responses(contexts), 167_000);
+    const { turnsToCompactLow: low, turnsToCompact: mid, turnsToCompactHigh: high } = forecast;
+    assert.ok(low! < high!, `${low}–${high}`);
+    assert.ok(low! <= mid! && mid! <= high!);
+    assert.ok(forecast.compactSoonProbability! > 0 && forecast.compactSoonProbability! < 1);
+  });
+
+  test('minutes follow the responses: the range in time comes from minutes per response', () => {
+    const forecast = forecastCompaction(
+      [
+        response(1, 100_000, START),
+        response(2, 110_000, START + MINUTE),
+        response(3, 120_000, START + 2 * MINUTE),
+      ],
+      167_000,
+    );
+    assert.equal(forecast.turnsToCompactLow, 4);
+    assert.equal(forecast.minutesToCompactLow, 5);
+    assert.equal(forecast.minutesToCompactHigh, 5);
+  });
+
+  test('the same session state always gives the same interval', () => {
+    const contexts = [60_000, 61_000, 75_000, 75_500, 90_000, 90_200, 91_000];
+    const a = forecastCompaction(responses(contexts), 167_000);
+    const b = forecastCompaction(responses(contexts), 167_000);
+    assert.deepEqual(a, b);
+  });
+
+  test('too few responses show neither the estimate nor the interval', () => {
+    const forecast = withMinimumBasis(
+      forecastCompaction(responses([100_000, 110_000, 120_000]), 167_000),
+      false,
+    );
+    assert.equal(forecast.turnsToCompactLow, null);
+    assert.equal(forecast.turnsToCompactHigh, null);
+    assert.equal(forecast.growthPerTurn, 10_000);
+  });
+});
+
+describe('simulateTurnsLeft', () => {
+  test('no steps, no simulation', () => {
+    assert.equal(simulateTurnsLeft(10_000, []), null);
+  });
+
+  test('a profile from other sessions fills in for a session with few steps', () => {
+    const own = [1_000];
+    const alone = simulateTurnsLeft(50_000, own)!;
+    const withProfile = simulateTurnsLeft(50_000, own, [10_000, 10_000, 10_000])!;
+    assert.deepEqual([alone.low, alone.high], [49, 49]);
+    assert.ok(withProfile.low < alone.low);
+  });
+
+  test('futures that never reach the threshold count as many', () => {
+    const result = simulateTurnsLeft(50_000, [0, -10])!;
+    assert.equal(result.high, 399);
+    assert.equal(result.soon, 0);
   });
 });

@@ -65,28 +65,70 @@ describe('assessCrashRisk: context usage', () => {
 });
 
 describe('assessCrashRisk: forecast', () => {
-  test('eight responses to compaction at 90% usage is danger', () => {
-    assert.deepEqual(assess({ compactUsage: 0.9, turnsToCompact: 8 }), {
+  test('ten responses to compaction at 93% usage is danger', () => {
+    assert.deepEqual(assess({ compactUsage: 0.93, turnsToCompact: 10 }), {
       risk: 'danger',
       riskFactors: [
-        'context at 90% of the auto-compact threshold (warning ≥ 70%)',
-        'auto-compaction forecast in 8 responses (danger ≤ 8)',
+        'context at 93% of the auto-compact threshold (warning ≥ 70%)',
+        'auto-compaction forecast in 10 responses (danger ≤ 10)',
       ],
     });
   });
 
+  test('eight responses to compaction at 90% usage is only a warning', () => {
+    assert.equal(assess({ compactUsage: 0.9, turnsToCompact: 8 }).risk, 'warning');
+  });
+
   test('one response to compaction is written in the singular', () => {
-    assert.deepEqual(assess({ compactUsage: 0.9, turnsToCompact: 1 }).riskFactors, [
-      'context at 90% of the auto-compact threshold (warning ≥ 70%)',
-      'auto-compaction forecast in 1 response (danger ≤ 8)',
+    assert.deepEqual(assess({ compactUsage: 0.93, turnsToCompact: 1 }).riskFactors, [
+      'context at 93% of the auto-compact threshold (warning ≥ 70%)',
+      'auto-compaction forecast in 1 response (danger ≤ 10)',
     ]);
     assert.deepEqual(assess({ compactUsage: 0.6, turnsToCompact: 1 }).riskFactors, [
       'auto-compaction forecast in 1 response (warning ≤ 20)',
     ]);
   });
 
-  test('nine responses to compaction at 90% usage is only a warning', () => {
-    assert.equal(assess({ compactUsage: 0.9, turnsToCompact: 9 }).risk, 'warning');
+  test('eleven responses to compaction at 93% usage is only a warning', () => {
+    assert.equal(assess({ compactUsage: 0.93, turnsToCompact: 11 }).risk, 'warning');
+  });
+
+  test('most likely futures compacting within ten responses is danger from 90% usage', () => {
+    assert.deepEqual(
+      assess({ compactUsage: 0.9, turnsToCompact: 14, compactSoonProbability: 0.75 }),
+      {
+        risk: 'danger',
+        riskFactors: [
+          'context at 90% of the auto-compact threshold (warning ≥ 70%)',
+          'auto-compaction forecast in 14 responses (warning ≤ 20)',
+          '75% of likely futures compact within 10 responses (danger ≥ 70%)',
+        ],
+      },
+    );
+    assert.equal(
+      assess({ compactUsage: 0.85, turnsToCompact: 14, compactSoonProbability: 0.75 }).risk,
+      'warning',
+    );
+  });
+
+  test('some likely futures compacting soon is a warning from 70% usage', () => {
+    assert.deepEqual(assess({ compactUsage: 0.69, compactSoonProbability: 0.4 }).risk, 'safe');
+    assert.deepEqual(assess({ compactUsage: 0.7, compactSoonProbability: 0.4 }).riskFactors, [
+      'context at 70% of the auto-compact threshold (warning ≥ 70%)',
+    ]);
+    assert.deepEqual(
+      assessCrashRisk(
+        { ...CALM, compactUsage: 0.75, compactSoonProbability: 0.4 },
+        {
+          ...DEFAULT_RISK_THRESHOLDS,
+          warning: { ...DEFAULT_RISK_THRESHOLDS.warning, compactUsage: 0.8 },
+        },
+      ),
+      {
+        risk: 'warning',
+        riskFactors: ['40% of likely futures compact within 10 responses (warning ≥ 30%)'],
+      },
+    );
   });
 
   test('a danger forecast below 90% usage only counts as a warning', () => {
@@ -130,9 +172,9 @@ describe('assessCrashRisk: secondary signals follow the seed counting rule', () 
     });
   });
 
-  test('two signals in the danger zone are danger', () => {
+  test('two signals in the danger zone are a warning while the context is far from full', () => {
     assert.deepEqual(assess({ messageCount: 600, sessionDurationMs: 6 * HOUR }), {
-      risk: 'danger',
+      risk: 'warning',
       riskFactors: ['600 messages (≥ 500)', 'session running 6h (≥ 6h)'],
     });
   });
@@ -186,7 +228,7 @@ describe('assessCrashRisk: secondary signals follow the seed counting rule', () 
     assert.deepEqual(
       assess({ toolCallCount: 10, toolFailureRate: 0.3, consecutiveToolFailures: 5 }),
       {
-        risk: 'danger',
+        risk: 'warning',
         riskFactors: ['tool failure rate 30% (≥ 30%)', '5 tool failures in a row (≥ 5)'],
       },
     );
@@ -203,11 +245,13 @@ describe('assessCrashRisk: secondary signals follow the seed counting rule', () 
     assert.equal(assess({ compactUsage: 0.96, messageCount: 300 }).risk, 'danger');
   });
 
-  test('secondary signals can raise a context warning to danger', () => {
-    const result = assess({ compactUsage: 0.8, messageCount: 500, consecutiveToolFailures: 6 });
+  test('secondary signals raise a context warning to danger from 90% usage', () => {
+    const below = assess({ compactUsage: 0.8, messageCount: 500, consecutiveToolFailures: 6 });
+    assert.equal(below.risk, 'warning');
+    const result = assess({ compactUsage: 0.9, messageCount: 500, consecutiveToolFailures: 6 });
     assert.equal(result.risk, 'danger');
     assert.deepEqual(result.riskFactors, [
-      'context at 80% of the auto-compact threshold (warning ≥ 70%)',
+      'context at 90% of the auto-compact threshold (warning ≥ 70%)',
       '500 messages (≥ 500)',
       '6 tool failures in a row (≥ 5)',
     ]);

@@ -12,6 +12,8 @@ function view(changes: Partial<StatuslineView> = {}): StatuslineView {
     level: 'L2',
     risk: 'warning',
     turnsToCompact: 6,
+    turnsToCompactLow: 6,
+    turnsToCompactHigh: 6,
     checkpointAgeMs: 3 * MINUTE,
     autoCompact: true,
     ...changes,
@@ -25,6 +27,18 @@ const strip = (s: string) => s.replace(ANSI, '');
 const FULL = '[CTX ████████░░ 82% L2] [risk: warning] [~6 turns to compact] [ckpt 3m ago]';
 
 describe('renderStatusline: layout', () => {
+  test('growth in jumps shows the 80% range of turns left', () => {
+    const line = renderStatusline(
+      view({ turnsToCompact: 6, turnsToCompactLow: 4, turnsToCompactHigh: 9 }),
+      120,
+      false,
+    );
+    assert.equal(
+      line,
+      '[CTX ████████░░ 82% L2] [risk: warning] [~4–9 turns to compact] [ckpt 3m ago]',
+    );
+  });
+
   test('at 120 columns the whole seed-004 line is shown', () => {
     assert.equal(renderStatusline(view(), 120, false), FULL);
   });
@@ -77,7 +91,11 @@ describe('renderStatusline: layout', () => {
 describe('renderStatusline: segments', () => {
   test('one turn left is singular', () => {
     assert.match(
-      renderStatusline(view({ turnsToCompact: 1 }), 120, false),
+      renderStatusline(
+        view({ turnsToCompact: 1, turnsToCompactLow: 1, turnsToCompactHigh: 1 }),
+        120,
+        false,
+      ),
       /\[~1 turn to compact\]/,
     );
   });

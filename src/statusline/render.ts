@@ -6,6 +6,7 @@
  */
 import type { Level } from '../core/level.ts';
 import type { CrashRisk } from '../core/risk.ts';
+import { formatTurnsLeft, pluralFor } from '../core/turns-left-text.ts';
 
 export type StatuslineView = {
   percent: number;
@@ -13,6 +14,9 @@ export type StatuslineView = {
   level: Level;
   risk: CrashRisk;
   turnsToCompact: number | null;
+  /** The forecast's 80% range; null ends when unknown. */
+  turnsToCompactLow: number | null;
+  turnsToCompactHigh: number | null;
   checkpointAgeMs: number | null;
   autoCompact: boolean;
 };
@@ -44,7 +48,7 @@ export function renderStatusline(view: StatuslineView, columns: number, color: b
     optional.push(
       view.turnsToCompact === 0
         ? '[compact due]'
-        : `[~${view.turnsToCompact} turn${view.turnsToCompact === 1 ? '' : 's'} to compact]`,
+        : `[${formatTurnsLeft(view)} ${pluralFor(view, 'turn')} to compact]`,
     );
   }
   optional.push(

@@ -103,6 +103,8 @@ export async function renderForInput(
       level: getLevel(percent, config.levels),
       risk: assessment.risk,
       turnsToCompact: assessment.forecast.turnsToCompact,
+      turnsToCompactLow: assessment.forecast.turnsToCompactLow,
+      turnsToCompactHigh: assessment.forecast.turnsToCompactHigh,
       checkpointAgeMs: memory?.lastCheckpointAt != null ? now - memory.lastCheckpointAt : null,
       autoCompact: assessment.autoCompact,
     },

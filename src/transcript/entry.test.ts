@@ -42,7 +42,7 @@ describe('readEntry', () => {
       id: 'msg_01',
       requestId: 'req_01',
       timestamp: TIMESTAMP,
-      usage: { input: 3, cacheCreation: 13835, cacheRead: 11515, output: 13, cleared: 0 },
+      usage: { input: 3, cacheCreation: 13835, cacheRead: 11515, output: 13 },
       content: [
         { type: 'thinking', thinking: 'hmm', signature: 'sig' },
         { type: 'text', text: 'Let me check.' },
@@ -73,7 +73,7 @@ describe('readEntry', () => {
       requestId: 'ignored',
       model: '<synthetic>',
       timestamp: TIMESTAMP,
-      usage: { input: 0, cacheCreation: 0, cacheRead: 0, output: 0, cleared: 0 },
+      usage: { input: 0, cacheCreation: 0, cacheRead: 0, output: 0 },
       content: [{ type: 'text', text: 'API Error: 529 {"type":"error"}' }],
       extra: { isApiErrorMessage: true },
     });

@@ -1,5 +1,6 @@
 /** The readable `shim replay` timeline. */
 import type { ReplayDetail, ReplayEvent } from '../../app/replay.ts';
+import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
 import { colorLevel, colorRisk, dim, bold, formatPercent, formatTokens } from './text.ts';
 
 export const REPLAY_HEADER = dim(
@@ -18,7 +19,7 @@ export function renderReplayLine(event: ReplayEvent, detail: ReplayDetail | null
       ? dim('–')
       : turns === 0
         ? 'compaction due'
-        : `~${turns} response${turns === 1 ? '' : 's'} to compact`;
+        : `${formatTurnsLeft(event)} ${pluralFor(event, 'response')} to compact`;
   return [
     String(event.line).padStart(6),
     String(event.turn).padStart(5),

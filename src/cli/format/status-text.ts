@@ -2,6 +2,7 @@
 import { LEVEL_NAMES } from '../../core/level.ts';
 import type { SessionStatus } from '../../app/status.ts';
 import { truncate } from '../../core/truncate.ts';
+import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
 import {
   bold,
   colorLevel,
@@ -30,12 +31,17 @@ function describeForecast(status: SessionStatus): string {
   if (forecast.growthPerMinute !== null)
     parts.push(`${formatTokens(forecast.growthPerMinute)} tokens/min`);
   if (forecast.turnsToCompact !== null) {
-    const turns = forecast.turnsToCompact;
+    const low = forecast.minutesToCompactLow;
+    const high = forecast.minutesToCompactHigh;
     const when =
-      forecast.minutesToCompact !== null
-        ? ` (~${formatDuration(forecast.minutesToCompact * 60_000)})`
-        : '';
-    parts.push(`~${turns} more response${turns === 1 ? '' : 's'}${when} before auto-compaction`);
+      low !== null && high !== null && low !== high
+        ? ` (~${formatDuration(low * 60_000)}–${formatDuration(high * 60_000)})`
+        : forecast.minutesToCompact !== null
+          ? ` (~${formatDuration(forecast.minutesToCompact * 60_000)})`
+          : '';
+    parts.push(
+      `${formatTurnsLeft(forecast)} more ${pluralFor(forecast, 'response')}${when} before auto-compaction (80% range)`,
+    );
   } else if (forecast.growthPerTurn <= 0) {
     parts.push('context is not growing');
   } else {

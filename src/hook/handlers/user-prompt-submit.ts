@@ -1,4 +1,5 @@
 /** UserPromptSubmit: from L1 on, one factual line for the model about where the context stands. */
+import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
 import { loadHookContext } from '../context.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
@@ -13,7 +14,7 @@ export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> 
       ? ''
       : turns === 0
         ? ' Auto-compaction is due.'
-        : ` About ${turns} more responses fit before auto-compaction.`;
+        : ` About ${formatTurnsLeft(a.forecast)!.replace(/^~/, '')} more ${pluralFor(a.forecast, 'response')} fit before auto-compaction.`;
   return {
     context: `[shim] Context is at ${Math.round(a.percent)}% of the auto-compact threshold (${a.level}).${forecast} Progress is checkpointed and will be restored after compaction; carry on with the user's request.`,
   };

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { withStore } from '../../app/open-store.ts';
 import { getSessionStatus, type SessionStatus } from '../../app/status.ts';
 import { DEFAULT_CHECKPOINT_POLICY } from '../../core/hook-policy.ts';
+import { formatTurnsLeft } from '../../core/turns-left-text.ts';
 import { loadHookMemory } from '../../store/hook-memory.ts';
 import {
   answer,
@@ -59,7 +60,9 @@ function recommend(status: SessionStatus): string {
   const turns = a.forecast.turnsToCompact;
   const where =
     `context is at ${a.percent}% of the auto-compact threshold (${a.level})` +
-    (turns !== null ? `, about ${turns} responses before compaction` : '');
+    (turns !== null
+      ? `, about ${formatTurnsLeft(a.forecast)!.replace(/^~/, '')} responses before compaction`
+      : '');
   const why = a.riskFactors.length > 0 ? ` Factors: ${a.riskFactors.join('; ')}.` : '';
   switch (a.risk) {
     case 'danger':
