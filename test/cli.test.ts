@@ -12,6 +12,7 @@ import {
   listFixtures,
   makeTempDir,
 } from './helpers/fixtures.ts';
+import { buildLongSession, toJsonl } from './helpers/transcript-builders.ts';
 
 function shim(args: string[], env: Record<string, string> = {}, cwd?: string): Run {
   return runShim(makeTempDir('shim-home-'), args, { env, ...(cwd ? { cwd } : {}) });
@@ -53,12 +54,16 @@ describe('shim replay --json', () => {
       'risk',
       'turn',
       'turnsToCompact',
+      'turnsToCompactHigh',
+      'turnsToCompactLow',
       'windowTokens',
     ];
     for (const e of events) {
       assert.deepEqual(
         Object.keys(e).sort(),
-        e.kind === 'turn' ? turnKeys : ['kind', 'line', 'preTokens', 'trigger'],
+        e.kind === 'turn'
+          ? turnKeys
+          : ['compactionKind', 'kind', 'lastContextTokens', 'line', 'preTokens', 'trigger'],
       );
     }
     assert.equal(events.filter((e) => e.kind === 'compact').length, 2);
@@ -152,8 +157,9 @@ describe('shim status', () => {
       activity: { compactions: unknown[]; tasks: { total: number } };
     };
     assert.equal(status.cliVersion, '2.1.42');
-    assert.equal(status.assessment.thresholdSource, 'learned');
-    assert.equal(status.assessment.compactThreshold, 170485);
+    // Its own compaction (last response 167,543, preTokens 170,485) confirms the 2.1.42 rule.
+    assert.equal(status.assessment.thresholdSource, 'default');
+    assert.equal(status.assessment.compactThreshold, 167000);
     assert.equal(status.activity.compactions.length, 1);
     assert.ok(status.activity.tasks.total > 0);
     for (const field of [
@@ -211,9 +217,11 @@ describe('shim status', () => {
     const home = makeTempDir();
     const dir = join(home, 'claude', 'projects', '-some-other-project');
     mkdirSync(dir, { recursive: true });
+    // Another session of this user compacted at 146k (a lowered threshold): that is evidence
+    // against the 167k rule, so it is learned.
     writeFileSync(
       join(dir, 'other.jsonl'),
-      readFileSync(fixturePath('spotter-4d5611e5-auto-compact-v2.1.39.jsonl')),
+      toJsonl(buildLongSession({ requests: 15, compactEvery: 14 })),
     );
     const run = shim(
       [
@@ -227,7 +235,7 @@ describe('shim status', () => {
       assessment: { compactThreshold: number; thresholdSource: string };
     };
     assert.equal(status.assessment.thresholdSource, 'learned');
-    assert.equal(status.assessment.compactThreshold, 170251);
+    assert.equal(status.assessment.compactThreshold, 146000);
     const without = shim(
       [
         'status',

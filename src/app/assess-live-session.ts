@@ -9,7 +9,11 @@ import type { CompactSample } from '../core/compact-threshold.ts';
 import type { SessionState } from '../core/session.ts';
 import { loadCompactHistory } from '../claude/compact-history.ts';
 import type { ShimConfig } from '../store/config.ts';
+import { pickThresholdEnv } from '../core/compact-window.ts';
 import type { Env } from '../store/home.ts';
+import { appendLog } from '../store/log.ts';
+import { recordInputs } from '../store/recorded-inputs.ts';
+import { getThresholdInputs, type ThresholdInputs } from './threshold-inputs.ts';
 
 export type HistoryOptions = {
   /** Override config.learnFromHistory (`--history` / `--no-history`). */
@@ -46,13 +50,37 @@ export type LiveAssessmentRequest = {
   reportedWindow?: number | null;
   /** Tool calls the session had made at its newest checkpoint; null when there is none. */
   toolCallsAtCheckpoint?: number | null;
+  /** Hooks and the statusline run inside Claude Code: they record what they resolved. */
+  insideClaudeCode?: 'hook' | 'statusline';
+  /** Where Claude Code's managed settings are (tests); the platform's place otherwise. */
+  managedSettingsPath?: string;
 };
 
-export function assessLiveSession(state: SessionState, request: LiveAssessmentRequest): Assessment {
+export type LiveAssessment = Assessment & {
+  /** Where the threshold's environment and settings came from. */
+  inputsSource: ThresholdInputs['source'];
+  inputsRecordedAt: number | null;
+};
+
+export function assessLiveSession(
+  state: SessionState,
+  request: LiveAssessmentRequest,
+): LiveAssessment {
   const { config } = request;
   const atCheckpoint = request.toolCallsAtCheckpoint ?? null;
-  return assessSession(state, {
+  const inside = request.insideClaudeCode !== undefined;
+  const inputs = getThresholdInputs({
+    home: request.home,
     env: request.env,
+    sessionId: state.sessionId,
+    cwd: state.cwd,
+    insideClaudeCode: inside,
+    reportedWindow: request.reportedWindow ?? null,
+    ...(request.managedSettingsPath ? { managedSettingsPath: request.managedSettingsPath } : {}),
+  });
+  const assessment = assessSession(state, {
+    env: inputs.env,
+    settings: inputs.settings,
     history: getHistorySamples(request.home, request.env, config, {
       ...(request.history !== undefined ? { enabled: request.history } : {}),
       ...(request.hotPath ? { hotPath: true } : {}),
@@ -60,10 +88,36 @@ export function assessLiveSession(state: SessionState, request: LiveAssessmentRe
     now: request.now,
     levels: config.levels,
     risk: config.risk,
-    ...(request.reportedWindow != null ? { reportedWindow: request.reportedWindow } : {}),
+    ...(inputs.reportedWindow != null ? { reportedWindow: inputs.reportedWindow } : {}),
     // Counted since the newest checkpoint; a count from another transcript (bigger) is ignored.
     ...(atCheckpoint !== null && atCheckpoint <= state.toolCalls
       ? { toolCallsSinceCheckpoint: state.toolCalls - atCheckpoint }
       : {}),
   });
+  if (inside && state.sessionId) {
+    try {
+      recordInputs(
+        request.home,
+        {
+          sessionId: state.sessionId,
+          by: request.insideClaudeCode ?? 'hook',
+          env: pickThresholdEnv(request.env),
+          settings: inputs.settings,
+          model: state.model,
+          windowTokens: request.reportedWindow ?? null,
+          compactThreshold: assessment.compactThreshold,
+        },
+        request.now,
+      );
+    } catch (error) {
+      appendLog(request.home, 'warn', 'could not record the threshold inputs', {
+        error: String(error),
+      });
+    }
+  }
+  return {
+    ...assessment,
+    inputsSource: inputs.source,
+    inputsRecordedAt: inputs.recorded?.recordedAt ?? null,
+  };
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { assessSession, type Assessment } from '../core/assess.ts';
-import type { CompactSample } from '../core/compact-threshold.ts';
+import type { CompactSample, SettingsWindows } from '../core/compact-threshold.ts';
 import { classifyCompaction, type CompactionKind } from '../core/compaction-kind.ts';
 import type { Level, LevelThresholds } from '../core/level.ts';
 import type { CrashRisk, RiskThresholds } from '../core/risk.ts';
@@ -54,6 +54,8 @@ export type ReplayOptions = {
   history: readonly CompactSample[];
   risk?: RiskThresholds;
   levels?: LevelThresholds;
+  /** Claude Code settings files that set a compaction window (see app/threshold-inputs.ts). */
+  settings?: readonly SettingsWindows[];
   /** Evaluation baselines: judge every response against this threshold instead. */
   fixedThreshold?: number;
   /** Growth steps from other sessions, for the forecast's interval. */
@@ -100,6 +102,7 @@ export async function replayTranscript(
         now,
         ...(options.risk ? { risk: options.risk } : {}),
         ...(options.levels ? { levels: options.levels } : {}),
+        ...(options.settings ? { settings: options.settings } : {}),
         ...(options.fixedThreshold !== undefined ? { fixedThreshold: options.fixedThreshold } : {}),
         ...(options.growthProfile ? { growthProfile: options.growthProfile } : {}),
       });

@@ -35,6 +35,8 @@ export type SessionStatus = {
   startedAt: string | null;
   lastActivityAt: string | null;
   assessment: Assessment;
+  /** Whose environment and settings the threshold came from. */
+  thresholdInputs: { source: 'claude-code' | 'recorded' | 'shell'; recordedAt: string | null };
   activity: {
     responses: number;
     prompts: number;
@@ -69,6 +71,10 @@ export function buildStatus(
   path: string,
   state: SessionState,
   assessment: Assessment,
+  inputs: { source: 'claude-code' | 'recorded' | 'shell'; recordedAt: number | null } = {
+    source: 'shell',
+    recordedAt: null,
+  },
 ): SessionStatus {
   return {
     transcriptPath: path,
@@ -80,6 +86,7 @@ export function buildStatus(
     startedAt: iso(state.startedAt),
     lastActivityAt: iso(state.lastActivityAt),
     assessment,
+    thresholdInputs: { source: inputs.source, recordedAt: iso(inputs.recordedAt) },
     activity: {
       responses: state.turns,
       prompts: state.promptCount,
@@ -123,5 +130,8 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
     ...(request.history !== undefined ? { history: request.history } : {}),
     toolCallsAtCheckpoint: request.toolCallsAtCheckpoint ?? null,
   });
-  return buildStatus(path, state, assessment);
+  return buildStatus(path, state, assessment, {
+    source: assessment.inputsSource,
+    recordedAt: assessment.inputsRecordedAt,
+  });
 }

@@ -6,6 +6,7 @@
 import {
   resolveCompactThreshold,
   type CompactSample,
+  type SettingsWindows,
   type ThresholdSource,
 } from './compact-threshold.ts';
 import { classifyCompaction } from './compaction-kind.ts';
@@ -37,6 +38,8 @@ export type AssessOptions = {
   /** Without a checkpoint store, the calls since the last compaction count. */
   toolCallsSinceCheckpoint?: number;
   reportedWindow?: number | null;
+  /** Claude Code settings files that set a compaction window, highest precedence first. */
+  settings?: readonly SettingsWindows[];
   /** Evaluation baselines only: this threshold instead of the resolved one. */
   fixedThreshold?: number;
   /** Growth steps from the user's other sessions, for the forecast's interval. */
@@ -55,6 +58,12 @@ export type Assessment = {
   compactThreshold: number;
   thresholdSource: ThresholdSource;
   thresholdDetail: string;
+  /** The Claude Code era whose rules applied, e.g. "2.1.43+". */
+  era: string;
+  /** Where Claude Code refuses to send ("prompt too long" guard); null where not known. */
+  blockingLimit: number | null;
+  /** Claude Code's own "context low" warning point; null where not known. */
+  nativeWarningAt: number | null;
   autoCompact: boolean;
   /** contextTokens / compactThreshold × 100. */
   percent: number;
@@ -111,6 +120,7 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
     samples: [...options.history, ...getSessionSamples(state)],
     observedMaxContext: getObservedMax(state),
     reportedWindow: options.reportedWindow ?? null,
+    settings: options.settings ?? [],
   });
   const threshold =
     options.fixedThreshold === undefined
@@ -166,6 +176,9 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
     compactThreshold: threshold.compactThreshold,
     thresholdSource: threshold.source,
     thresholdDetail: threshold.detail,
+    era: threshold.era,
+    blockingLimit: threshold.blockingLimit,
+    nativeWarningAt: threshold.nativeWarningAt,
     autoCompact: threshold.autoCompact,
     percent,
     windowPercent: toPercent(context.tokens, threshold.windowTokens),

@@ -14,6 +14,27 @@ export const MIN_COMPACT_WINDOW = 100_000;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** The variables that move the window or the threshold: what hooks record per session. */
+export const THRESHOLD_ENV_KEYS = [
+  'CLAUDE_CODE_AUTO_COMPACT_WINDOW',
+  'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE',
+  'CLAUDE_CODE_DISABLE_1M_CONTEXT',
+  'CLAUDE_CODE_MAX_CONTEXT_TOKENS',
+  'CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE',
+  'DISABLE_AUTO_COMPACT',
+  'DISABLE_COMPACT',
+] as const;
+
+/** The threshold variables set in `env`, and only those. */
+export function pickThresholdEnv(env: Env): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const key of THRESHOLD_ENV_KEYS) {
+    const value = env[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked;
+}
+
 /** Where a settings value came from, highest precedence first: managed, local, project, user. */
 export type SettingsScope = 'managed' | 'local' | 'project' | 'user';
 

@@ -35,6 +35,7 @@ export async function loadHookContext(
     now,
     config,
     hotPath: true,
+    insideClaudeCode: 'hook',
     reportedWindow: figures?.windowTokens ?? null,
     // Counted from the hooks' own last checkpoint: the store is not opened on this path.
     toolCallsAtCheckpoint:

@@ -79,6 +79,7 @@ export async function renderForInput(
     now,
     config,
     hotPath: true,
+    insideClaudeCode: 'statusline',
     reportedWindow: reported.window,
   });
   // Claude Code's own figure wins: the transcript may lag behind the last response.

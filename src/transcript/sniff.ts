@@ -51,3 +51,26 @@ export function holdsTranscriptEntries(path: string): boolean {
     .split('\n')
     .some((line) => looksLikeEntry(line.trim()));
 }
+
+/** The session id and cwd of a transcript, from its first lines that carry them. */
+export function readSessionHead(path: string): { sessionId: string | null; cwd: string | null } {
+  let sessionId: string | null = null;
+  let cwd: string | null = null;
+  let head: string;
+  try {
+    head = readHead(path);
+  } catch {
+    return { sessionId, cwd };
+  }
+  for (const line of head.split('\n')) {
+    if (sessionId !== null && cwd !== null) break;
+    try {
+      const value = JSON.parse(line) as Record<string, unknown>;
+      if (sessionId === null && typeof value.sessionId === 'string') sessionId = value.sessionId;
+      if (cwd === null && typeof value.cwd === 'string') cwd = value.cwd;
+    } catch {
+      // a torn or foreign line
+    }
+  }
+  return { sessionId, cwd };
+}

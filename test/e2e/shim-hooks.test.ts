@@ -180,6 +180,84 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     );
   });
 
+  test("5. autoCompactWindow in the project settings: shim's threshold is where Claude Code compacts", async (t) => {
+    const { scratch, mock, shimHome } = await setup(t, {
+      steps: [
+        {
+          ...bash('echo one'),
+          usage: { input_tokens: 1000, cache_read_input_tokens: 40_000, output_tokens: 100 },
+        },
+        {
+          ...bash('echo two'),
+          usage: { input_tokens: 1000, cache_read_input_tokens: 79_000, output_tokens: 100 },
+        },
+        {
+          ...bash('echo three'),
+          usage: { input_tokens: 1000, cache_read_input_tokens: 89_000, output_tokens: 100 },
+        },
+      ],
+      final: { content: [{ type: 'text', text: 'Finished after compaction.' }] },
+      summary: {
+        content: [
+          { type: 'text', text: '<analysis>ok</analysis>\n<summary>Ran some commands.</summary>' },
+        ],
+      },
+    });
+    // The window comes from settings.json, not from the environment: 120,000 − 20,000 reserve
+    // − 13,000 = 87,000.
+    const settingsPath = join(scratch.project, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(settingsPath, JSON.stringify({ ...settings, autoCompactWindow: 120_000 }));
+    const run = await runClaude({ scratch, mock, prompt: REQUEST });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    const entries = readJsonl<{
+      subtype?: string;
+      compactMetadata?: { trigger?: string; preTokens?: number };
+    }>(run.transcriptPath);
+    const boundary = entries.find((e) => e.subtype === 'compact_boundary');
+    assert.equal(boundary?.compactMetadata?.trigger, 'auto', 'Claude Code auto-compacted');
+    // Claude Code compacted after the 90k response, not after the 80k one.
+    assert.ok(boundary!.compactMetadata!.preTokens! >= 87_000, JSON.stringify(boundary));
+
+    const inputsDir = join(shimHome, 'cache', 'inputs');
+    const [recordedFile] = readdirSync(inputsDir);
+    const recorded = JSON.parse(readFileSync(join(inputsDir, recordedFile!), 'utf8')) as {
+      compactThreshold: number;
+      settings: Array<{ scope: string; autoCompactWindow: number }>;
+    };
+    assert.equal(recorded.compactThreshold, 87_000);
+    assert.deepEqual(
+      recorded.settings.map((f) => [f.scope, f.autoCompactWindow]),
+      [['project', 120_000]],
+    );
+
+    const replay = spawnSync(process.execPath, [BIN, 'replay', run.transcriptPath, '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, SHIM_HOME: shimHome, HOME: scratch.home },
+    });
+    assert.equal(replay.status, 0, replay.stderr);
+    const events = replay.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            kind: string;
+            contextTokens?: number;
+            compactThreshold?: number;
+            level?: string;
+          },
+      );
+    const turns = events.filter((e) => e.kind === 'turn');
+    const at80k = turns.find((e) => e.contextTokens === 80_000);
+    const at90k = turns.find((e) => e.contextTokens === 90_000);
+    assert.equal(at80k?.compactThreshold, 87_000);
+    assert.equal(at80k?.level, 'L2', 'below the threshold, warned');
+    assert.equal(at90k?.level, 'L3', 'past it: the compaction Claude Code then performed');
+    const compactIndex = events.findIndex((e) => e.kind === 'compact');
+    assert.ok(compactIndex > events.indexOf(at90k!), 'the compaction came after the 90k response');
+  });
+
   test('3. killed mid-task: the next session in the project gets the resume context', async (t) => {
     const { scratch, mock, shimHome } = await setup(t, {
       steps: [bash('echo started'), bash('sleep 30')],

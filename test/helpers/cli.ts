@@ -9,10 +9,11 @@ export type Run = { status: number | null; stdout: string; stderr: string };
 export function runShim(
   home: string,
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; input?: string } = {},
 ): Run {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     encoding: 'utf8',
+    ...(options.input !== undefined ? { input: options.input } : {}),
     cwd: options.cwd ?? process.cwd(),
     env: {
       ...process.env,

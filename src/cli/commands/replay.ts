@@ -9,7 +9,8 @@ import {
 } from '../../core/evaluate.ts';
 import { resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
-import { holdsTranscriptEntries } from '../../transcript/sniff.ts';
+import { holdsTranscriptEntries, readSessionHead } from '../../transcript/sniff.ts';
+import { getThresholdInputs } from '../../app/threshold-inputs.ts';
 import { loadConfig } from '../../store/config.ts';
 import { getShimHome } from '../../store/home.ts';
 import { REPLAY_HEADER, renderReplayLine } from '../format/replay-text.ts';
@@ -31,8 +32,19 @@ export async function runReplay(
     if (buffer.length) process.stdout.write(`${buffer.join('\n')}\n`);
     buffer = [];
   };
-  const state = await replayTranscript(resolve(transcript), {
+  // Judged with Claude Code's environment and settings as the session's hooks recorded them.
+  const head = readSessionHead(resolve(transcript));
+  const inputs = getThresholdInputs({
+    home,
     env: process.env,
+    sessionId: head.sessionId,
+    cwd: head.cwd,
+    insideClaudeCode: false,
+    reportedWindow: null,
+  });
+  const state = await replayTranscript(resolve(transcript), {
+    env: inputs.env,
+    settings: inputs.settings,
     history,
     risk: config.risk,
     levels: config.levels,

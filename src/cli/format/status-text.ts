@@ -50,6 +50,14 @@ function describeForecast(status: SessionStatus): string {
   return parts.join(' · ');
 }
 
+function describeInputs(status: SessionStatus): string {
+  const { source, recordedAt } = status.thresholdInputs;
+  if (source === 'recorded')
+    return `env and settings as this session's hooks saw them inside Claude Code (recorded ${recordedAt ?? '?'})`;
+  if (source === 'claude-code') return 'env and settings read inside Claude Code';
+  return 'env from this shell and the Claude Code settings files (no hook has recorded this session yet)';
+}
+
 export function renderStatusText(status: SessionStatus, columns = 100): string {
   const a = status.assessment;
   const lines: string[] = [];
@@ -74,6 +82,11 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
     lines.push(
       `${indent}${formatPercent(a.windowPercent)} of the ${formatWindow(a.windowTokens)} window · threshold: ${a.thresholdDetail}`,
     );
+    if (a.blockingLimit !== null && a.autoCompact)
+      lines.push(
+        `${indent}Claude Code warns from ${formatTokens(a.nativeWarningAt ?? 0)} and blocks at ${formatTokens(a.blockingLimit)}`,
+      );
+    lines.push(dim(`${indent}${describeInputs(status)}`));
   }
   lines.push(`  ${label('Level')}${colorLevel(a.level, `${a.level} ${LEVEL_NAMES[a.level]}`)}`);
   lines.push(`  ${label('Risk')}${colorRisk(a.risk)}`);
