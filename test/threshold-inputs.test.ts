@@ -133,3 +133,26 @@ describe('threshold inputs: one truth for every front door', () => {
     assert.equal(status(home, transcript).assessment.compactThreshold, 490_000);
   });
 });
+
+describe('continued-in', () => {
+  test('status of a session whose conversation moved on shows the session it continued in', () => {
+    const root = makeTempDir('shim-continued-');
+    const home = join(root, 'shim');
+    const project = join(root, 'project');
+    mkdirSync(project);
+    const next = writeSession(root, 'sess-next', project);
+    const first = join(root, 'sess-first.jsonl');
+    writeFileSync(
+      first,
+      toJsonl([
+        userPromptLine('Start.', { extra: { sessionId: 'sess-first', cwd: project } }),
+        { type: 'continued-in', continuedInSessionId: 'sess-next', sessionId: 'sess-first' },
+      ]),
+    );
+    const run = runShim(home, ['status', first, '--json', '--no-history']);
+    assert.equal(run.status, 0, run.stderr);
+    const result = JSON.parse(run.stdout) as { sessionId: string; transcriptPath: string };
+    assert.equal(result.sessionId, 'sess-next');
+    assert.equal(result.transcriptPath, next);
+  });
+});

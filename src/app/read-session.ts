@@ -4,7 +4,9 @@
  * reader stopped. Every caller that needs a session's state comes through here.
  * @module
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { safeFileName } from '../core/fnv-hash.ts';
 import type { SessionState } from '../core/session.ts';
 import { findLatestSession, findSessionById } from '../claude/sessions.ts';
 import { loadCursor, saveCursor } from '../store/cursor-cache.ts';
@@ -45,4 +47,27 @@ export async function loadSessionState(path: string, home: string): Promise<Sess
     }
   }
   return result.cursor.state;
+}
+
+/** How many `continued-in` hops are followed before giving up (a loop or a long chain). */
+const MAX_CONTINUATIONS = 10;
+
+/**
+ * A transcript whose conversation moved to another session (a `continued-in` entry) stands for
+ * that session: the newest one of the chain whose transcript sits beside it, read instead.
+ */
+export async function followContinuations(
+  path: string,
+  state: SessionState,
+  home: string,
+): Promise<{ path: string; state: SessionState; hops: number }> {
+  let current = { path, state, hops: 0 };
+  const seen = new Set([path]);
+  while (current.state.continuedIn && current.hops < MAX_CONTINUATIONS) {
+    const next = join(dirname(current.path), `${safeFileName(current.state.continuedIn)}.jsonl`);
+    if (seen.has(next) || !existsSync(next)) break;
+    seen.add(next);
+    current = { path: next, state: await loadSessionState(next, home), hops: current.hops + 1 };
+  }
+  return current;
 }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { getAccuracy, summarizeForecast } from '../core/evaluate.ts';
-import { fixturePath, listFixtures } from '../../test/helpers/fixtures.ts';
+import { fixturePath, listFixtures, makeTempDir } from '../../test/helpers/fixtures.ts';
 import { evaluateReplays } from './evaluate-replays.ts';
 import { replayTranscript, type ReplayEvent } from './replay.ts';
 
@@ -32,5 +34,67 @@ describe('prediction quality on the real fixtures', () => {
     const before = events.slice(0, compactAt).filter((e) => e.kind === 'turn');
     // The compaction's own preTokens must not leak into the threshold of the turns before it.
     for (const t of before) assert.equal(t.compactThreshold, 167000);
+  });
+});
+
+describe('replay of 2.1.330 transcripts', () => {
+  const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 10, minute)).toISOString();
+  const envelope = (minute: number) => ({
+    sessionId: 'idle-session',
+    version: '2.1.330',
+    cwd: '/p',
+    timestamp: at(minute),
+  });
+  const response = (n: number, minute: number, cacheRead: number, cleared = 0) => ({
+    ...envelope(minute),
+    type: 'assistant',
+    requestId: `r${n}`,
+    message: {
+      id: `m${n}`,
+      model: 'claude-opus-4-6',
+      content: [{ type: 'text', text: 'done' }],
+      usage: { input_tokens: 10, cache_read_input_tokens: cacheRead, output_tokens: 5 },
+      ...(cleared
+        ? {
+            context_management: {
+              applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_input_tokens: cleared }],
+            },
+          }
+        : {}),
+    },
+  });
+
+  async function replayLines(lines: unknown[]): Promise<ReplayEvent[]> {
+    const dir = makeTempDir('shim-replay-');
+    const path = join(dir, 'idle-session.jsonl');
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const events: ReplayEvent[] = [];
+    await replayTranscript(path, { env: {}, history: [], onEvent: (e) => events.push(e) });
+    return events;
+  }
+
+  test('a response after server-side clearing counts the cleared tokens, as Claude Code does', async () => {
+    const events = await replayLines([
+      { ...envelope(0), type: 'user', message: { role: 'user', content: 'go' } },
+      response(1, 1, 90_000, 40_000),
+    ]);
+    const turn = events.find((e) => e.kind === 'turn');
+    assert.equal(turn?.kind === 'turn' && turn.contextTokens, 130_010);
+  });
+
+  test('a compaction after the turn ended and half an hour of quiet is an idle one', async () => {
+    const events = await replayLines([
+      { ...envelope(0), type: 'user', message: { role: 'user', content: 'go' } },
+      response(1, 1, 120_000),
+      {
+        ...envelope(35),
+        type: 'system',
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        compactMetadata: { trigger: 'auto', preTokens: 120_015, postTokens: 9_000 },
+      },
+    ]);
+    const compact = events.find((e) => e.kind === 'compact');
+    assert.equal(compact?.kind === 'compact' && compact.compactionKind, 'idle');
   });
 });

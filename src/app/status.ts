@@ -10,7 +10,7 @@ import { loadConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
 import { assessLiveSession } from './assess-live-session.ts';
-import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
+import { followContinuations, loadSessionState, resolveTranscriptPath } from './read-session.ts';
 
 export type StatusRequest = {
   transcript?: string;
@@ -107,8 +107,13 @@ export function buildStatus(
 
 export async function getSessionStatus(request: StatusRequest): Promise<SessionStatus> {
   const config = await loadConfig(request.home);
-  const path = resolveTranscriptPath(request);
-  const state = await loadSessionState(path, request.home);
+  const requested = resolveTranscriptPath(request);
+  const followed = await followContinuations(
+    requested,
+    await loadSessionState(requested, request.home),
+    request.home,
+  );
+  const { path, state } = followed;
   if (state.parse.badLines > 0 && state.sessionId === null && state.turns === 0) {
     throw new AppError(
       'TRANSCRIPT_UNREADABLE',
