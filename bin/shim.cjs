@@ -8,7 +8,7 @@ const HELP = {
 
 Runs one Claude Code hook event; the payload comes on stdin as JSON. Claude Code runs this
 itself once \`shim install\` has wired it (SessionStart, UserPromptSubmit, PreToolUse,
-PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop, SessionEnd). It never blocks
+PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop, SessionEnd, PostModelSwitch). It never blocks
 or breaks the agent: problems go to $SHIM_HOME/logs/shim.log and it exits 0.
 
 Try it: echo '{"session_id":"x","transcript_path":"/path/to/session.jsonl"}' | shim hook PostToolUse

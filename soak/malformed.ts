@@ -35,6 +35,7 @@ const HOOK_EVENTS = [
   'PostCompact',
   'Stop',
   'SessionEnd',
+  'PostModelSwitch',
 ] as const;
 
 /** Whole stdin texts that are not what a front door expects. */

@@ -28,11 +28,14 @@ function checkpoint(home: string, extra: string[] = []) {
   return runShim(home, ['checkpoint', '--transcript', fixturePath(TASKS), '--json', ...extra]);
 }
 
+/** "ok", or what is wrong (a check that cannot even run on a damaged file says so by throwing). */
 function integrity(path: string): string {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     return (db.prepare('PRAGMA integrity_check').get() as { integrity_check: string })
       .integrity_check;
+  } catch (error) {
+    return String(error);
   } finally {
     db.close();
   }

@@ -4,6 +4,8 @@
  * One use case for the CLI, the hooks and the MCP server.
  * @module
  */
+import { ResumeRepository } from '../store/resume-repository.ts';
+import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -235,6 +237,19 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     );
   }
   const stored = new CheckpointRepository(db).save(limited);
+  // Sampled with each checkpoint (bounded per session); restores into this session that it has
+  // worked on since count as successes.
+  new SignalHistoryRepository(db).record({
+    sessionId: limited.sessionId,
+    recordedAt: limited.createdAt,
+    signals: limited.signals,
+    crashRisk: limited.signals.crashRisk,
+  });
+  new ResumeRepository(db).markOutcome(
+    limited.sessionId,
+    limited.signals.messageCount,
+    request.trigger === 'session_end',
+  );
   new SessionRepository(db).touch(
     {
       sessionId: limited.sessionId,

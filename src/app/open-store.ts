@@ -1,4 +1,6 @@
 /** Opens the store for a command and always closes it. */
+import { CompactionSummaryRepository } from '../store/compaction-summary-repository.ts';
+import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { CheckpointRepository } from '../store/checkpoint-repository.ts';
 import { openDatabase, recoverDatabase, type Database } from '../store/database.ts';
 import { isCorruptionError } from '../store/recover-database.ts';
@@ -14,6 +16,8 @@ export type Store = {
   resumes: ResumeRepository;
   handoffs: HandoffRepository;
   loops: LoopRepository;
+  compactionSummaries: CompactionSummaryRepository;
+  signals: SignalHistoryRepository;
 };
 
 /** The repositories over an open database. */
@@ -25,6 +29,8 @@ export function createStore(db: Database): Store {
     resumes: new ResumeRepository(db),
     handoffs: new HandoffRepository(db),
     loops: new LoopRepository(db),
+    compactionSummaries: new CompactionSummaryRepository(db),
+    signals: new SignalHistoryRepository(db),
   };
 }
 

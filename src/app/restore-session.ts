@@ -9,6 +9,7 @@
  * from it (`crash_recovery`, or `pre_compact` for a compaction) and restores that one.
  * @module
  */
+import { overallShare, scoreCarried } from '../core/carried-items.ts';
 import { existsSync } from 'node:fs';
 import type { Checkpoint } from '../core/checkpoint.ts';
 import { AppError } from '../core/errors.ts';
@@ -87,6 +88,11 @@ export function recordRestore(
     detection: ResumeDetection;
     now: number;
     notes: string;
+    /** The text injected, scored against the checkpoint (and Claude Code's summary, if any). */
+    restoreText?: string;
+    compactSummary?: string | null;
+    /** Messages in the receiving session now (0 for a new session). */
+    messagesAtRestore?: number;
   },
 ): void {
   const at = new Date(restore.now).toISOString();
@@ -99,6 +105,13 @@ export function recordRestore(
     timeSinceCheckpoint: Math.max(0, restore.now - Date.parse(checkpoint.createdAt)),
     resumeConfidence: restore.detection.confidence,
     notes: restore.notes,
+    ...(restore.restoreText !== undefined
+      ? { fidelityScore: overallShare(scoreCarried(checkpoint, restore.restoreText)) }
+      : {}),
+    ...(restore.compactSummary
+      ? { claudeFidelityScore: overallShare(scoreCarried(checkpoint, restore.compactSummary)) }
+      : {}),
+    messagesAtRestore: restore.messagesAtRestore ?? null,
   });
   if (checkpoint.sessionId !== restore.intoSession) {
     store.sessions.setResumedFrom(

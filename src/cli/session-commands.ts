@@ -109,6 +109,31 @@ export function defineSessionCommands(program: Command): void {
     .action(async (options) => (await import('./commands/list.ts')).runList(options));
 
   program
+    .command('stats')
+    .description(
+      "how shim has done here: checkpoints by trigger, restores and their outcome, what shim's restore carried beside Claude Code's summary",
+    )
+    .option('--cwd <dir>', 'the project of this directory instead of the current one')
+    .option('--all', 'every project')
+    .option(
+      '-n, --limit <n>',
+      'how many sessions, newest first',
+      numberOption({ min: 1, max: 100_000, integer: true }),
+      20,
+    )
+    .option('--json', 'print them as JSON')
+    .addHelpText(
+      'after',
+      `
+  A restore "went on working" once the session it went into has more messages than it had at
+  the restore; it "ended without a new message" when that session ended first. At compactions
+  (Claude Code 2.1.330 hands its summary to the PostCompact hook) both texts are scored against
+  the checkpoint: the share of its requests, changed files and open tasks each one carries.
+${SCOPE_HELP}`,
+    )
+    .action(async (options) => (await import('./commands/stats.ts')).runStats(options));
+
+  program
     .command('show')
     .description('show one checkpoint of this project (an id or a unique prefix of one)')
     .argument('<id>', 'checkpoint id or prefix (see `shim list`)')

@@ -26,6 +26,10 @@ const EMPTY_FIELDS: Omit<HookPayload, 'event' | 'raw'> = {
   prompt: null,
   toolName: null,
   toolInput: null,
+  compactSummary: null,
+  contextTokens: null,
+  fromModel: null,
+  toModel: null,
 };
 
 describe('parsePayload', () => {
@@ -119,5 +123,28 @@ describe('parsePayload', () => {
       const text = JSON.stringify({ tool_name: 'Bash', tool_input: toolInput });
       assert.equal(parsePayload(text, 'PreToolUse').payload.toolInput, null);
     }
+  });
+});
+
+describe('2.1.330 fields', () => {
+  test('PostCompact summary, context tokens and model switches are read', () => {
+    const { payload } = parsePayload(
+      JSON.stringify({
+        hook_event_name: 'PostModelSwitch',
+        compact_summary: 'The user asked for X.',
+        context_tokens: 181_234.4,
+        from_model: 'claude-sonnet-5',
+        to_model: 'claude-opus-4-6',
+      }),
+      'PostModelSwitch',
+    );
+    assert.equal(payload.compactSummary, 'The user asked for X.');
+    assert.equal(payload.contextTokens, 181_234);
+    assert.deepEqual([payload.fromModel, payload.toModel], ['claude-sonnet-5', 'claude-opus-4-6']);
+  });
+
+  test('a context_tokens that is not a number is ignored', () => {
+    const { payload } = parsePayload(JSON.stringify({ context_tokens: 'many' }), 'SessionStart');
+    assert.equal(payload.contextTokens, null);
   });
 });

@@ -15,6 +15,13 @@ export type HookPayload = {
   prompt: string | null;
   toolName: string | null;
   toolInput: Record<string, unknown> | null;
+  /** PostCompact: Claude Code's own summary. */
+  compactSummary: string | null;
+  /** SessionStart (resume, fork) and model switches: the context Claude Code counts. */
+  contextTokens: number | null;
+  /** PreModelSwitch / PostModelSwitch. */
+  fromModel: string | null;
+  toModel: string | null;
   raw: Record<string, unknown>;
 };
 
@@ -55,6 +62,13 @@ export function parsePayload(
         typeof toolInput === 'object' && toolInput !== null && !Array.isArray(toolInput)
           ? (toolInput as Record<string, unknown>)
           : null,
+      compactSummary: str(raw.compact_summary),
+      contextTokens:
+        typeof raw.context_tokens === 'number' && Number.isFinite(raw.context_tokens)
+          ? Math.max(0, Math.round(raw.context_tokens))
+          : null,
+      fromModel: str(raw.from_model),
+      toModel: str(raw.to_model),
       raw,
     },
     error,

@@ -433,6 +433,7 @@ export class CheckpointRepository {
         deleted += Number(deleteCheckpoint.run(id).changes);
       }
       db.prepare('DELETE FROM signal_history WHERE recorded_at < ?').run(cutoff);
+      db.prepare('DELETE FROM compaction_summaries WHERE recorded_at < ?').run(cutoff);
       db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
       return deleted;
     });

@@ -170,7 +170,7 @@ describe('migrations', () => {
       MIGRATIONS.map((m) => m.version),
       Array.from({ length: MIGRATIONS.length }, (_, i) => i + 1),
     );
-    assert.equal(LATEST_SCHEMA_VERSION, 5);
+    assert.equal(LATEST_SCHEMA_VERSION, 6);
     const db = openDatabase(home, { migrateTo: 1 });
     try {
       assert.deepEqual(tables(db), [
@@ -210,14 +210,25 @@ describe('migrations', () => {
           .prepare('SELECT version FROM schema_version ORDER BY version')
           .all()
           .map((r) => r.version),
-        [1, 2, 3, 4, 5],
+        [1, 2, 3, 4, 5, 6],
       );
       for (const column of ['source', 'cwd', 'transcript_path', 'snapshot_ref'])
         assert.ok(columns(db, 'checkpoints').includes(column), column);
       assert.ok(tables(db).includes('sessions') && tables(db).includes('events'));
       for (const table of ['loop_runs', 'loop_iterations', 'loop_events'])
         assert.ok(tables(db).includes(table), table);
-      assert.deepEqual(dump(db, 'resume_events'), before.resume_events);
+      // Every old row and value is there; version 6 adds two columns, empty for old restores.
+      assert.deepEqual(
+        dump(db, 'resume_events').map((row) => {
+          const { messages_at_restore, claude_fidelity_score, ...rest } = row as Record<
+            string,
+            unknown
+          >;
+          assert.deepEqual([messages_at_restore, claude_fidelity_score], [null, null]);
+          return rest;
+        }),
+        before.resume_events,
+      );
       assert.deepEqual(dump(db, 'signal_history'), before.signal_history);
       assert.equal(
         db.prepare('SELECT COUNT(*) AS n FROM checkpoints').get()?.n,
@@ -342,7 +353,7 @@ describe('migrations', () => {
         db.close();
       }
     }
-    assert.equal(before.versions.length, 5);
+    assert.equal(before.versions.length, 6);
   });
 
   test('migrateTo stops at the requested version, and a later open finishes the job', () => {
@@ -429,7 +440,7 @@ describe('concurrent migration', () => {
     const seeded = seedV1(v1);
     v1.close();
     await openConcurrently(8);
-    assert.deepEqual(versions(), [1, 2, 3, 4, 5]);
+    assert.deepEqual(versions(), [1, 2, 3, 4, 5, 6]);
     const db = openDatabase(home);
     try {
       const repository = new CheckpointRepository(db);
@@ -444,7 +455,7 @@ describe('concurrent migration', () => {
     for (let round = 0; round < 3; round++) {
       rmSync(home, { recursive: true, force: true });
       await openConcurrently(8);
-      assert.deepEqual(versions(), [1, 2, 3, 4, 5], `round ${round}`);
+      assert.deepEqual(versions(), [1, 2, 3, 4, 5, 6], `round ${round}`);
     }
   });
 });

@@ -208,6 +208,26 @@ CREATE TABLE IF NOT EXISTS handoffs (
 );
 CREATE INDEX IF NOT EXISTS idx_handoffs_project ON handoffs(project, created_at DESC);`,
   },
+  {
+    version: 6,
+    description: "Claude Code's compaction summaries (PostCompact), to compare with shim's restore",
+    // summary: redacted and clipped; checkpoint_id: the session's newest checkpoint when the
+    // summary arrived (what shim's restore is built from). resume_events: the session's message
+    // count at the restore (success = it grew since) and how much of the checkpoint Claude
+    // Code's summary carried (fidelity_score: how much shim's restore carried).
+    sql: `
+CREATE TABLE IF NOT EXISTS compaction_summaries (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  trigger TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  checkpoint_id TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_compaction_summaries_session ON compaction_summaries(session_id, recorded_at DESC);
+ALTER TABLE resume_events ADD COLUMN messages_at_restore INTEGER;
+ALTER TABLE resume_events ADD COLUMN claude_fidelity_score REAL;`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -51,6 +51,9 @@ describe('ResumeRepository.record', () => {
         resumeConfidence: 0.85,
         success: true,
         notes: 'via shim resume',
+        fidelityScore: null,
+        claudeFidelityScore: null,
+        messagesAtRestore: null,
       },
     ]);
     assert.deepEqual(checkpointColumns(), {
@@ -115,5 +118,36 @@ describe('ResumeRepository.record', () => {
     store.resumes.record(event({ success: true }));
     assert.equal(store.resumes.listForCheckpoint(checkpointId).length, 1);
     assert.equal(checkpointColumns().restored_at, at(10));
+  });
+});
+
+describe('ResumeRepository.markOutcome', () => {
+  const outcome = () =>
+    store.resumes.listForCheckpoint(checkpointId).map((e) => [e.messagesAtRestore, e.success]);
+
+  test('a restored session that grew since the restore went on working', () => {
+    store.resumes.record(
+      event({ messagesAtRestore: 40, fidelityScore: 1, claudeFidelityScore: 0.5 }),
+    );
+    store.resumes.markOutcome(sessionId, 40, false);
+    assert.deepEqual(outcome(), [[40, null]]);
+    store.resumes.markOutcome(sessionId, 43, false);
+    assert.deepEqual(outcome(), [[40, true]]);
+    const [stored] = store.resumes.listForCheckpoint(checkpointId);
+    assert.deepEqual([stored!.fidelityScore, stored!.claudeFidelityScore], [1, 0.5]);
+  });
+
+  test('one that ended without a new message did not', () => {
+    store.resumes.record(event({ messagesAtRestore: 0 }));
+    store.resumes.markOutcome(sessionId, 0, true);
+    assert.deepEqual(outcome(), [[0, false]]);
+    store.resumes.markOutcome(sessionId, 5, false);
+    assert.deepEqual(outcome(), [[0, false]], 'a decided outcome stays');
+  });
+
+  test('restores recorded without a message count are left alone', () => {
+    store.resumes.record(event());
+    store.resumes.markOutcome(sessionId, 10, true);
+    assert.deepEqual(outcome(), [[null, null]]);
   });
 });

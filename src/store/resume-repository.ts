@@ -11,6 +11,12 @@ export type ResumeEventInput = {
   resumeConfidence: number;
   success?: boolean | null;
   notes?: string | null;
+  /** Share of the checkpoint's requests, files and open tasks the restore text carried. */
+  fidelityScore?: number | null;
+  /** The same share for Claude Code's own compaction summary, when there was one. */
+  claudeFidelityScore?: number | null;
+  /** Messages in the receiving session when it was restored: it went on working once it has more. */
+  messagesAtRestore?: number | null;
 };
 
 export type ResumeEvent = ResumeEventInput & { id: string };
@@ -29,7 +35,8 @@ export class ResumeRepository {
       this.#db
         .prepare(
           `INSERT INTO resume_events (id, checkpoint_id, session_id, restored_at, interruption_reason,
-             time_since_checkpoint, resume_confidence, success, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             time_since_checkpoint, resume_confidence, success, notes, fidelity_score,
+             claude_fidelity_score, messages_at_restore) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -41,6 +48,9 @@ export class ResumeRepository {
           event.resumeConfidence,
           event.success === undefined || event.success === null ? null : event.success ? 1 : 0,
           event.notes ?? null,
+          event.fidelityScore ?? null,
+          event.claudeFidelityScore ?? null,
+          event.messagesAtRestore ?? null,
         );
       this.#db
         .prepare(
@@ -49,6 +59,28 @@ export class ResumeRepository {
         .run(event.restoredAt, event.success === false ? 0 : 1, event.checkpointId);
     });
     return { ...event, id };
+  }
+
+  /**
+   * The restores into `sessionId` whose outcome is open: success once the session has more
+   * messages than it had at the restore; when it ends without, not a success.
+   */
+  markOutcome(sessionId: string, messagesNow: number, ended: boolean): void {
+    withWriteTransaction(this.#db, () => {
+      this.#db
+        .prepare(
+          `UPDATE resume_events SET success = 1 WHERE session_id = ? AND success IS NULL
+             AND messages_at_restore IS NOT NULL AND messages_at_restore < ?`,
+        )
+        .run(sessionId, messagesNow);
+      if (ended)
+        this.#db
+          .prepare(
+            `UPDATE resume_events SET success = 0 WHERE session_id = ? AND success IS NULL
+               AND messages_at_restore IS NOT NULL`,
+          )
+          .run(sessionId);
+    });
   }
 
   listForCheckpoint(checkpointId: string): ResumeEvent[] {
@@ -65,6 +97,9 @@ export class ResumeRepository {
       resumeConfidence: Number(r.resume_confidence),
       success: r.success === null ? null : r.success === 1,
       notes: (r.notes as string | null) ?? null,
+      fidelityScore: (r.fidelity_score as number | null) ?? null,
+      claudeFidelityScore: (r.claude_fidelity_score as number | null) ?? null,
+      messagesAtRestore: (r.messages_at_restore as number | null) ?? null,
     }));
   }
 }

@@ -174,7 +174,7 @@ describe('install and uninstall', () => {
     assert.ok(result.notes.some((n) => n.includes('committed')));
     assert.equal(
       findShimHooks(parseSettingsText(readFileSync(projectSettings, 'utf8'), 'x')).length,
-      9,
+      SHIM_HOOKS.length,
     );
     assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS, 'user settings untouched');
 

@@ -1,16 +1,29 @@
-/** PostCompact: notes the compaction in the session record (the restore happens at SessionStart). */
+/**
+ * PostCompact: notes the compaction in the session record and keeps Claude Code's own summary
+ * (redacted) beside the checkpoint shim restores from, so SessionStart can say what the summary
+ * left out and `shim stats` can count it. The restore itself happens at SessionStart.
+ * @module
+ */
 import { withStore } from '../../app/open-store.ts';
+import { redactTextSync } from '../../redact/redact.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handlePostCompact({ payload, home, now }: HookRun): Promise<HookOutput> {
   if (!payload.sessionId) return {};
   const sessionId = payload.sessionId;
-  await withStore(home, ({ sessions }) =>
-    sessions.touch(
-      { sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd },
-      new Date(now).toISOString(),
-    ),
-  );
+  const at = new Date(now).toISOString();
+  await withStore(home, ({ sessions, checkpoints, compactionSummaries }) => {
+    sessions.touch({ sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd }, at);
+    if (payload.compactSummary) {
+      compactionSummaries.save({
+        sessionId,
+        recordedAt: at,
+        trigger: payload.trigger ?? 'auto',
+        summary: redactTextSync(payload.compactSummary).text,
+        checkpointId: checkpoints.getMostRecent(sessionId)?.id ?? null,
+      });
+    }
+  });
   return {};
 }

@@ -16,6 +16,9 @@ import { readLastCompactSummary } from '../../transcript/compact-summary.ts';
 import { HOOK_TEXT_LIMIT, type HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
 
+/** A PostCompact summary older than this belongs to an earlier compaction. */
+const SUMMARY_MAX_AGE_MS = 10 * 60_000;
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookOutput> {
@@ -41,7 +44,12 @@ async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookO
     explanation:
       'Claude Code compacted this session; its exact state is restored on top of the summary.',
   };
-  const summary = payload.transcriptPath ? readLastCompactSummary(payload.transcriptPath) : null;
+  // PostCompact handed over Claude Code's summary (2.1.330); older versions leave it in the
+  // transcript.
+  const recent = new Date(now - SUMMARY_MAX_AGE_MS).toISOString();
+  const summary =
+    store.compactionSummaries.getLatest(sessionId, recent)?.summary ??
+    (payload.transcriptPath ? readLastCompactSummary(payload.transcriptPath) : null);
   const prompt = renderResumePrompt(checkpoint, detection, {
     maxChars: HOOK_TEXT_LIMIT,
     compactSummary: summary,
@@ -52,6 +60,9 @@ async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookO
     detection,
     now,
     notes: 'SessionStart compact',
+    restoreText: prompt,
+    compactSummary: summary,
+    messagesAtRestore: checkpoint.signals.messageCount,
   });
   return {
     context: prompt,

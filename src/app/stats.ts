@@ -1,0 +1,72 @@
+/**
+ * `shim stats`: how shim has done for the user — per session and overall, checkpoints by
+ * trigger, restores and whether the restored session went on working, and at compactions how
+ * much of the session shim's restore carried beside Claude Code's own summary.
+ * @module
+ */
+import { listSessionStats, type SessionStatsRow } from '../store/stats-queries.ts';
+import type { Store } from './open-store.ts';
+import type { Scope } from './project-scope.ts';
+
+export type StatsTotals = {
+  sessions: number;
+  checkpoints: number;
+  checkpointsByTrigger: Record<string, number>;
+  restores: number;
+  restoresSucceeded: number;
+  restoresFailed: number;
+  /** Mean over the restores that were scored. */
+  restoreFidelity: number | null;
+  claudeSummaryFidelity: number | null;
+  compactionSummaries: number;
+  signalSamples: Record<string, number>;
+};
+
+export type Stats = { scope: Scope; totals: StatsTotals; sessions: SessionStatsRow[] };
+
+function add(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
+}
+
+/** Mean of the sessions' means, weighted by their restores. */
+function weightedMean(
+  rows: readonly SessionStatsRow[],
+  pick: (r: SessionStatsRow) => number | null,
+) {
+  let sum = 0;
+  let weight = 0;
+  for (const row of rows) {
+    const value = pick(row);
+    if (value === null) continue;
+    sum += value * row.restores;
+    weight += row.restores;
+  }
+  return weight === 0 ? null : sum / weight;
+}
+
+export function collectStats(store: Store, scope: Scope, limit: number): Stats {
+  const sessions = listSessionStats(store.db, scope.kind === 'project' ? scope.root : null, limit);
+  const byTrigger: Record<string, number> = {};
+  const signals: Record<string, number> = {};
+  for (const s of sessions) {
+    add(byTrigger, s.checkpointsByTrigger);
+    add(signals, s.signalSamples);
+  }
+  const sum = (pick: (r: SessionStatsRow) => number) => sessions.reduce((n, r) => n + pick(r), 0);
+  return {
+    scope,
+    sessions,
+    totals: {
+      sessions: sessions.length,
+      checkpoints: Object.values(byTrigger).reduce((a, b) => a + b, 0),
+      checkpointsByTrigger: byTrigger,
+      restores: sum((r) => r.restores),
+      restoresSucceeded: sum((r) => r.restoresSucceeded),
+      restoresFailed: sum((r) => r.restoresFailed),
+      restoreFidelity: weightedMean(sessions, (r) => r.restoreFidelity),
+      claudeSummaryFidelity: weightedMean(sessions, (r) => r.claudeSummaryFidelity),
+      compactionSummaries: sum((r) => r.compactionSummaries),
+      signalSamples: signals,
+    },
+  };
+}

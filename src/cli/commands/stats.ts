@@ -1,0 +1,61 @@
+import { withStore } from '../../app/open-store.ts';
+import { describeScope, resolveScope } from '../../app/project-scope.ts';
+import { collectStats, type Stats } from '../../app/stats.ts';
+import { getShimHome } from '../../store/home.ts';
+import { renderTable } from '../format/table.ts';
+import { bold, dim } from '../format/text.ts';
+
+const pct = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
+const counts = (byKey: Record<string, number>) =>
+  Object.entries(byKey)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ') || '–';
+
+function renderStats(stats: Stats): string {
+  const t = stats.totals;
+  const lines = [
+    `${bold('shim stats')} · ${describeScope(stats.scope)} · ${t.sessions} session${t.sessions === 1 ? '' : 's'}`,
+    '',
+    `  checkpoints   ${t.checkpoints} (${counts(t.checkpointsByTrigger)})`,
+    `  restores      ${t.restores}: went on working ${t.restoresSucceeded}, ended without a new message ${t.restoresFailed}, open ${t.restores - t.restoresSucceeded - t.restoresFailed}`,
+    `  carried       shim's restore ${pct(t.restoreFidelity)} of the requests, files and open tasks; Claude Code's summary ${pct(t.claudeSummaryFidelity)} (${t.compactionSummaries} summar${t.compactionSummaries === 1 ? 'y' : 'ies'} kept)`,
+    `  risk samples  ${counts(t.signalSamples)}`,
+  ];
+  if (stats.sessions.length > 0) {
+    lines.push('');
+    lines.push(
+      renderTable(
+        ['session', 'last checkpoint', 'checkpoints', 'restores', 'ok', 'shim', 'Claude'],
+        stats.sessions.map((s) => [
+          s.sessionId.slice(0, 8),
+          s.lastSeenAt?.slice(0, 16).replace('T', ' ') ?? '–',
+          String(Object.values(s.checkpointsByTrigger).reduce((a, b) => a + b, 0)),
+          String(s.restores),
+          String(s.restoresSucceeded),
+          pct(s.restoreFidelity),
+          pct(s.claudeSummaryFidelity),
+        ]),
+      ),
+    );
+  }
+  lines.push(
+    dim(
+      "\n  shim / Claude: share of the session's requests, changed files and open tasks carried into the next context",
+    ),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runStats(options: {
+  cwd?: string;
+  all?: boolean;
+  limit: number;
+  json?: boolean;
+}): Promise<void> {
+  const scope = resolveScope(options, process.cwd());
+  const stats = await withStore(getShimHome(), (store) =>
+    collectStats(store, scope, options.limit),
+  );
+  process.stdout.write(options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats));
+}
