@@ -30,7 +30,17 @@ const layerZones = LAYERS.flatMap((rank, index) =>
 ).filter((zone) => zone.from.length > 0);
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test/fixtures/', 'plugin-dist/', '.bench/', '.soak/', '.e2e/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'test/fixtures/',
+      'plugin-dist/',
+      '.bench/',
+      '.soak/',
+      '.e2e/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
