@@ -1,6 +1,6 @@
 /** PostModelSwitch (2.1.330): the session is re-levelled against the new model's window. */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
@@ -82,5 +82,27 @@ describe('PostModelSwitch', () => {
     assert.match(out.systemMessage ?? '', /compacts at 967,000 of a 1,000,000 window/);
     assert.match(out.systemMessage ?? '', /at 16% \(L0\)/);
     assert.equal(existsSync(join(s.home, 'shim.db')), false);
+  });
+});
+
+describe('SessionStart context_tokens (resume, fork)', () => {
+  test("Claude Code's own count is checked against shim's; a disagreement is logged", () => {
+    const s = session('claude-opus-4-6', 150_000);
+    const start = (contextTokens: number) => {
+      const input = JSON.stringify({
+        session_id: 'sess-switch',
+        transcript_path: s.path,
+        cwd: s.project,
+        hook_event_name: 'SessionStart',
+        source: 'resume',
+        context_tokens: contextTokens,
+      });
+      const run = runShim(s.home, ['hook', 'SessionStart'], { input });
+      assert.equal(run.status, 0, run.stderr);
+      const log = join(s.home, 'logs', 'shim.log');
+      return existsSync(log) ? readFileSync(log, 'utf8') : '';
+    };
+    assert.doesNotMatch(start(150_900), /differs from Claude Code/);
+    assert.match(start(190_000), /differs from Claude Code's.*"shim":150010.*"claudeCode":190000/);
   });
 });

@@ -13,6 +13,8 @@ import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import { readLastCompactSummary } from '../../transcript/compact-summary.ts';
+import { appendLog } from '../../store/log.ts';
+import { loadHookContext } from '../context.ts';
 import { HOOK_TEXT_LIMIT, type HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
 
@@ -95,11 +97,36 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   };
 }
 
+/** Counts further apart than this (and 5%) mean shim's reading of the transcript is off. */
+const COUNT_TOLERANCE = 2_000;
+
+/**
+ * On resume and fork 2.1.330 says how much context it counts: a check of shim's own count, logged
+ * when they disagree (a new kind of entry, clearing shim does not see), never shown to the agent.
+ */
+async function compareContextCount(run: HookRun): Promise<void> {
+  const claudeCode = run.payload.contextTokens;
+  if (claudeCode === null) return;
+  const context = await loadHookContext(run);
+  if (!context || context.assessment.contextSource !== 'usage') return;
+  const shim = context.assessment.contextTokens;
+  if (Math.abs(shim - claudeCode) > Math.max(COUNT_TOLERANCE, claudeCode * 0.05)) {
+    appendLog(run.home, 'warn', "shim's context count differs from Claude Code's", {
+      sessionId: run.payload.sessionId,
+      shim,
+      claudeCode,
+      model: context.state.model,
+      cliVersion: context.state.cliVersion,
+    });
+  }
+}
+
 export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
   const { payload, home, now } = run;
   const { sessionId, source } = payload;
   if (!sessionId) return {};
   saveHookMemory(home, sessionId, { ...loadHookMemory(home, sessionId), agentPid: findAgentPid() });
+  if (source === 'resume' || source === 'fork') await compareContextCount(run);
   return withStore(home, async (store) => {
     store.sessions.touch(
       { sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd },
