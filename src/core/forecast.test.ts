@@ -43,8 +43,8 @@ const NOTHING: Omit<Forecast, 'basis'> = {
 };
 
 describe('forecastCompaction', () => {
-  test('the growth rate is taken over the last 15 responses', () => {
-    assert.equal(FORECAST_WINDOW, 15);
+  test('the growth rate is taken over the last 10 responses (chosen leave-one-out)', () => {
+    assert.equal(FORECAST_WINDOW, 10);
   });
 
   test('without responses there is no forecast', () => {
@@ -131,12 +131,12 @@ describe('forecastCompaction', () => {
     assert.equal(forecast.turnsToCompact, 2);
   });
 
-  test('only the last 16 responses (15 steps) set the rate', () => {
+  test('only the last 11 responses (10 steps) set the rate', () => {
     // Fast early growth (20k per response) then 1k per response over the last 15 steps.
     const early = [10_000, 30_000, 50_000, 70_000];
     const late = Array.from({ length: 16 }, (_, i) => 90_000 + i * 1_000);
     const forecast = forecastCompaction(responses([...early, ...late]), 167_000);
-    assert.equal(forecast.basis, 16);
+    assert.equal(forecast.basis, 11);
     assert.equal(forecast.growthPerTurn, 1_000);
     // 105k now, 62k left: 61 more responses of 1k fit below 167k at the mean rate; the early
     // 20k jumps are still among the last 30 steps, so the interval leans lower and pulls it in.

@@ -11,7 +11,7 @@
 import type { ResponseRecord } from './session.ts';
 
 /** How many recent responses the growth rate is taken over. */
-export const FORECAST_WINDOW = 15;
+export const FORECAST_WINDOW = 10;
 /** How many recent growth steps the interval draws from. */
 export const INTERVAL_WINDOW = 30;
 /** Simulated futures per forecast: enough for stable 10th/90th percentiles, < 1 ms. */
