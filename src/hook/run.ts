@@ -15,7 +15,7 @@ import {
   describeRecovery,
   markRecoveryShown,
   readRecoveryNotice,
-} from '../store/recover-database.ts';
+} from '../store/recovery-notice.ts';
 import { loadHeavy } from './load-heavy.ts';
 import { renderHookOutput, type HookOutput } from './output.ts';
 import { parsePayload } from './payload.ts';

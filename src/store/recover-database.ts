@@ -14,6 +14,14 @@ import { DatabaseSync } from '@photostructure/sqlite';
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
+import { writeRecoveryNotice, type RecoveryNotice } from './recovery-notice.ts';
+
+export {
+  describeRecovery,
+  markRecoveryShown,
+  readRecoveryNotice,
+  type RecoveryNotice,
+} from './recovery-notice.ts';
 import { ensureDir } from './home.ts';
 
 type Db = InstanceType<typeof DatabaseSync>;
@@ -25,45 +33,7 @@ export function isCorruptionError(error: unknown): boolean {
   return CORRUPT.test(error instanceof Error ? error.message : String(error));
 }
 
-export type RecoveryNotice = {
-  at: string;
-  /** Where the corrupt file was moved. */
-  movedTo: string;
-  reason: string;
-  /** Rows copied into the fresh store, per table. */
-  salvaged: Record<string, number>;
-  /** Rows that could not be read. */
-  lost: number;
-  shownOnStderr: boolean;
-  shownInHook: boolean;
-};
-
-const NOTICE = ['cache', 'store-recovered.json'] as const;
 const CLEAN = ['cache', 'store-clean.json'] as const;
-
-export function readRecoveryNotice(home: string): RecoveryNotice | null {
-  const value = readJsonFile(join(home, ...NOTICE)) as RecoveryNotice | null;
-  return value && typeof value.movedTo === 'string' ? value : null;
-}
-
-export function markRecoveryShown(home: string, where: 'stderr' | 'hook'): void {
-  const notice = readRecoveryNotice(home);
-  if (!notice) return;
-  try {
-    writeJsonFileAtomic(join(home, ...NOTICE), {
-      ...notice,
-      ...(where === 'stderr' ? { shownOnStderr: true } : { shownInHook: true }),
-    });
-  } catch {
-    // shown again next time: better than never
-  }
-}
-
-/** One line a user can act on. */
-export function describeRecovery(n: RecoveryNotice): string {
-  const copied = Object.values(n.salvaged).reduce((a, b) => a + b, 0);
-  return `shim: the store was corrupt (${n.reason}); it was moved to ${n.movedTo} and ${copied} rows were copied into a fresh one${n.lost > 0 ? ` (${n.lost} could not be read)` : ''}`;
-}
 
 type FileStamp = { size: number; mtimeMs: number };
 
@@ -212,7 +182,7 @@ export function recoverCorruptDatabase(
   };
   try {
     ensureDir(home, 'cache');
-    writeJsonFileAtomic(join(home, ...NOTICE), notice);
+    writeRecoveryNotice(home, notice);
   } catch {
     // the recovery stands; only the notice is lost
   }
