@@ -14,6 +14,12 @@ const counts = (byKey: Record<string, number>) =>
 
 function renderStats(stats: Stats): string {
   const t = stats.totals;
+  if (t.sessions === 0) {
+    const hint = stats.scope.kind === 'project' ? ', or see every project with --all' : '';
+    return dim(
+      `no checkpoints in ${describeScope(stats.scope)} yet — shim's hooks take them as you work (\`shim install\`)${hint}\n`,
+    );
+  }
   const lines = [
     `${bold('shim stats')} · ${describeScope(stats.scope)} · ${t.sessions} session${t.sessions === 1 ? '' : 's'}`,
     '',
