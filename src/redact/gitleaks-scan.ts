@@ -8,13 +8,36 @@
 import { GENERIC, SPECIFIC, type RawFinding } from './rules.ts';
 import { getGitleaksRules, GLOBAL_ALLOW, type GitleaksRule } from './gitleaks-rules.ts';
 
+type Allow = { patterns: RegExp[]; stopwords: string[]; target: string };
+
+/**
+ * One rule, its regular expressions built the first time a keyword of it occurs: most rules
+ * never run in a given process, and building all of them cost every hook ~5 ms.
+ */
 type Compiled = {
   rule: GitleaksRule;
-  pattern: RegExp;
+  pattern?: RegExp;
   /** A `<identifier> <operator> <value>` rule: it needs an operator shortly after its keyword. */
-  assignment: boolean;
-  allow: Array<{ patterns: RegExp[]; stopwords: string[]; target: string }>;
+  assignment?: boolean;
+  allow?: Allow[];
 };
+
+function patternOf(c: Compiled): RegExp {
+  return (c.pattern ??= new RegExp(c.rule.pattern, 'gd'));
+}
+
+function isAssignment(c: Compiled): boolean {
+  return (c.assignment ??=
+    c.rule.pattern.includes(ASSIGNMENT_OPERATOR) && !hasTopLevelAlternation(c.rule.pattern));
+}
+
+function allowOf(c: Compiled): Allow[] {
+  return (c.allow ??= (c.rule.allow ?? []).map((a) => ({
+    patterns: (a.patterns ?? []).map((p) => new RegExp(p)),
+    stopwords: a.stopwords ?? [],
+    target: a.target ?? 'secret',
+  })));
+}
 
 type Scanner = {
   keywords: RegExp;
@@ -63,17 +86,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function build(): Scanner {
   const byKeyword = new Map<string, Compiled[]>();
   for (const rule of getGitleaksRules()) {
-    const compiled: Compiled = {
-      rule,
-      pattern: new RegExp(rule.pattern, 'gd'),
-      assignment:
-        rule.pattern.includes(ASSIGNMENT_OPERATOR) && !hasTopLevelAlternation(rule.pattern),
-      allow: (rule.allow ?? []).map((a) => ({
-        patterns: (a.patterns ?? []).map((p) => new RegExp(p)),
-        stopwords: a.stopwords ?? [],
-        target: a.target ?? 'secret',
-      })),
-    };
+    const compiled: Compiled = { rule };
     for (const keyword of rule.keywords) {
       const list = byKeyword.get(keyword) ?? [];
       list.push(compiled);
@@ -113,7 +126,7 @@ function isAllowed(s: Scanner, c: Compiled, secret: string, match: string, line:
   const lower = secret.toLowerCase();
   if (s.globalPatterns.some((p) => p.test(secret))) return true;
   if (s.globalStopwords.some((w) => lower.includes(w))) return true;
-  for (const a of c.allow) {
+  for (const a of allowOf(c)) {
     const target = a.target === 'match' ? match : a.target === 'line' ? line : secret;
     if (a.patterns.some((p) => p.test(target))) return true;
     if (a.stopwords.some((w) => lower.includes(w))) return true;
@@ -178,7 +191,7 @@ export function scanGitleaks(text: string, rejected?: RawFinding[]): RawFinding[
     let near: number[] | undefined;
     for (const c of s.byKeyword.get(keyword) ?? []) {
       near ??= at.filter((p) => hasOperatorNear(text, p, keyword));
-      const use = c.assignment ? near : at;
+      const use = isAssignment(c) ? near : at;
       if (use.length === 0) continue;
       const list = positions.get(c);
       if (list) list.push(...use);
@@ -188,10 +201,10 @@ export function scanGitleaks(text: string, rejected?: RawFinding[]): RawFinding[
   const findings: RawFinding[] = [];
   const seen = new Set<string>();
   for (const [c, at] of positions) {
-    const after = c.assignment ? ASSIGNMENT_WINDOW_AFTER : WINDOW_AFTER;
+    const after = isAssignment(c) ? ASSIGNMENT_WINDOW_AFTER : WINDOW_AFTER;
     for (const [from, to] of windowsAround(at, text.length, after)) {
       const window = from === 0 && to === text.length ? text : text.slice(from, to);
-      for (const m of window.matchAll(c.pattern)) {
+      for (const m of window.matchAll(patternOf(c))) {
         // The secret group, else the first group that holds one; a group too short to be the
         // secret (a repeated `([a-z0-9]{4}-)` inside a URL) means the whole match is.
         let group = c.rule.secretGroup ?? m.slice(1).findIndex((g) => g !== undefined) + 1;
