@@ -12,6 +12,7 @@ import type { ShimConfig } from '../store/config.ts';
 import { pickThresholdEnv } from '../core/compact-window.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
+import { loadGrowthProfile } from '../store/growth-profile.ts';
 import { recordInputs } from '../store/recorded-inputs.ts';
 import { getThresholdInputs, type ThresholdInputs } from './threshold-inputs.ts';
 
@@ -78,13 +79,15 @@ export function assessLiveSession(
     reportedWindow: request.reportedWindow ?? null,
     ...(request.managedSettingsPath ? { managedSettingsPath: request.managedSettingsPath } : {}),
   });
+  const learn = request.history ?? config.learnFromHistory;
   const assessment = assessSession(state, {
     env: inputs.env,
     settings: inputs.settings,
     history: getHistorySamples(request.home, request.env, config, {
-      ...(request.history !== undefined ? { enabled: request.history } : {}),
+      enabled: learn,
       ...(request.hotPath ? { hotPath: true } : {}),
     }),
+    ...(learn ? { growthProfile: loadGrowthProfile(request.home, state.sessionId) } : {}),
     now: request.now,
     levels: config.levels,
     risk: config.risk,

@@ -18,7 +18,8 @@ import {
   type CheckpointTrigger,
 } from '../core/checkpoint.ts';
 import { AppError } from '../core/errors.ts';
-import type { SessionState } from '../core/session.ts';
+import { getGrowthSteps } from '../core/forecast.ts';
+import { getLiveResponses, type SessionState } from '../core/session.ts';
 import { truncate } from '../core/truncate.ts';
 import { captureGitState } from '../capture/git.ts';
 import { deleteSnapshot } from '../capture/git-snapshots.ts';
@@ -29,6 +30,8 @@ import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-r
 import { loadConfig, type ShimConfig } from '../store/config.ts';
 import { openDatabase, type Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
+import { recordGrowthSteps } from '../store/growth-profile.ts';
+import { appendLog } from '../store/log.ts';
 import { SessionRepository } from '../store/session-repository.ts';
 import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
 import { assessLiveSession } from './assess-live-session.ts';
@@ -154,6 +157,7 @@ async function buildAndStore(
     ...(request.hotPath ? { hotPath: true } : {}),
     toolCallsAtCheckpoint: previous?.signals.toolCallCount ?? null,
   });
+  rememberGrowth(request.home, sessionId, state, request.now);
   const id = randomUUID();
   // The session's own directory when it exists here; a transcript from elsewhere has no tree.
   const workTree = state.cwd === null ? request.cwd : isDirectory(state.cwd) ? state.cwd : null;
@@ -181,6 +185,20 @@ async function buildAndStore(
     // The snapshot belongs to a checkpoint that was never stored: nothing may point at it.
     if (git?.snapshot && git.repoRoot) deleteSnapshot(git.repoRoot, id);
     throw error;
+  }
+}
+
+/** The window's growth joins the user's profile for other sessions' forecasts (best effort). */
+function rememberGrowth(home: string, sessionId: string, state: SessionState, now: number): void {
+  try {
+    recordGrowthSteps(
+      home,
+      { sessionId, compactions: state.compactions.length },
+      getGrowthSteps(getLiveResponses(state)),
+      now,
+    );
+  } catch (error) {
+    appendLog(home, 'warn', 'could not record the growth profile', { error: String(error) });
   }
 }
 

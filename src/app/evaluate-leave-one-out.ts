@@ -17,6 +17,7 @@ import {
 } from '../core/evaluation-metrics.ts';
 import { getGrowthSteps } from '../core/forecast.ts';
 import type { ResponseRecord } from '../core/session.ts';
+import { STEPS_PER_SESSION } from '../store/growth-profile.ts';
 import { readTranscript } from '../transcript/reader.ts';
 import { replayTranscript, type ReplayEvent } from './replay.ts';
 
@@ -32,28 +33,32 @@ export type EvaluationReport = {
 export type EvaluationOptions = {
   /** Judge every response against this threshold (the baseline). */
   fixedThreshold?: number;
-  /** Use the other sessions' growth steps for the interval. */
-  useProfile?: boolean;
+  /** Leave the other sessions' growth steps out of the interval (live, they are in). */
+  withoutProfile?: boolean;
   onProgress?: (done: number, total: number) => void;
 };
 
 type Learned = { samples: CompactSample[]; steps: number[] };
 
-/** What one session teaches the others: its compactions and its growth steps. */
+/**
+ * What one session teaches the others: its compactions, and each window's newest growth steps
+ * as the live profile keeps them (store/growth-profile.ts).
+ */
 function learnFrom(path: string): Learned {
   const steps: number[] = [];
   let window: ResponseRecord[] = [];
+  const keep = () => steps.push(...getGrowthSteps(window).slice(-STEPS_PER_SESSION));
   const state = readTranscript(path, null, {
     finalize: true,
     listener: {
       onResponse: (response) => window.push(response),
       onCompaction: () => {
-        steps.push(...getGrowthSteps(window));
+        keep();
         window = [];
       },
     },
   }).cursor.state;
-  steps.push(...getGrowthSteps(window));
+  keep();
   return { samples: getSessionSamples(state), steps };
 }
 
@@ -78,7 +83,7 @@ export async function evaluateLeaveOneOut(
       env: {},
       history: others.flatMap((l) => l.samples),
       ...(options.fixedThreshold !== undefined ? { fixedThreshold: options.fixedThreshold } : {}),
-      ...(options.useProfile ? { growthProfile: others.flatMap((l) => l.steps) } : {}),
+      ...(options.withoutProfile ? {} : { growthProfile: others.flatMap((l) => l.steps) }),
       onEvent: (e) => events.push(e),
     });
     autoCompactions += events.filter((e) => e.kind === 'compact' && e.trigger === 'auto').length;

@@ -28,7 +28,7 @@ const MAX_SIMULATED_TURNS = 100;
 /** "Soon" is within this many responses: what danger means (docs/specification.md). */
 export const SOON_HORIZON = 10;
 /** The user's other sessions weigh as much as this many of the session's own steps. */
-const PROFILE_WEIGHT = 8;
+const PROFILE_WEIGHT = 2;
 
 /**
  * Fewer responses than this since a compaction give a rate, but no turns-to-compact: the first
