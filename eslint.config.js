@@ -13,7 +13,7 @@ const LAYERS = [
   ['store', 'capture'],
   ['claude'],
   ['app'],
-  ['hook', 'statusline', 'mcp', 'loop'],
+  ['hook', 'statusline', 'mcp', 'loop', 'mod'],
   ['cli'],
 ];
 const layerZones = LAYERS.flatMap((rank, index) =>
@@ -91,6 +91,18 @@ export default tseslint.config(
         { patterns: ['node:*', '../transcript/*', '../store/*', '../app/*', '../cli/*'] },
       ],
       'no-restricted-globals': ['error', 'process'],
+    },
+  },
+  {
+    // Claude Code loads the mod only if it imports nothing (docs/claude-code.md, "Mods").
+    files: ['src/mod/register.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['*'] }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportDeclaration[importKind!="type"]', message: 'a mod imports nothing' },
+        { selector: 'ImportExpression', message: 'a mod imports nothing' },
+      ],
     },
   },
   {

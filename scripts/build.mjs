@@ -1,6 +1,7 @@
 // Builds the bundles bin/shim.cjs loads:
 // - dist/hook.cjs and dist/statusline.cjs: one CommonJS file each, for the per-call hot paths;
-// - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks.
+// - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks;
+// - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
@@ -34,6 +35,18 @@ await Promise.all([
     // Less to parse on every tool call; names stay readable in stack traces.
     minifyWhitespace: true,
     minifySyntax: true,
+  }),
+  // shim's Claude Code mod: one self-contained ES module, readable (Claude Code checks its source
+  // before it runs it: no imports, `$` spelled out at each call).
+  build({
+    entryPoints: { 'shim-mod': 'src/mod/register.ts' },
+    outdir: 'dist',
+    bundle: false,
+    format: 'esm',
+    target: 'node20',
+    outExtension: { '.js': '.js' },
+    legalComments: 'none',
+    logLevel: 'warning',
   }),
   build({
     ...common,

@@ -107,7 +107,7 @@ describe('MCP server (in-memory transport)', () => {
     rmSync(world.root, { recursive: true, force: true });
   });
 
-  test('lists six tools, each with a description and all four annotations', async () => {
+  test('lists seven tools, each with a description and all four annotations', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'shim_check_resume',
@@ -115,6 +115,7 @@ describe('MCP server (in-memory transport)', () => {
       'shim_get_checkpoint',
       'shim_get_crash_risk',
       'shim_list_checkpoints',
+      'shim_mod_event',
       'shim_search',
     ]);
     for (const tool of tools) {

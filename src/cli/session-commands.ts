@@ -19,7 +19,10 @@ export function defineSessionCommands(program: Command): void {
     )
     .option('-s, --session <id>', 'a session id to look up under ~/.claude/projects')
     .option('--json', 'print the full status as JSON')
-    .option('--no-history', 'do not learn from your other sessions (where Claude Code compacts, how context grows)')
+    .option(
+      '--no-history',
+      'do not learn from your other sessions (where Claude Code compacts, how context grows)',
+    )
     .addHelpText(
       'after',
       `
@@ -43,7 +46,10 @@ export function defineSessionCommands(program: Command): void {
       '--json',
       'one JSON object per line: {"kind":"turn",…} per response, {"kind":"compact",…} per compaction',
     )
-    .option('--no-history', 'do not learn from your other sessions (where Claude Code compacts, how context grows)')
+    .option(
+      '--no-history',
+      'do not learn from your other sessions (where Claude Code compacts, how context grows)',
+    )
     .addOption(
       new Option('--evaluate', 'also score the risk and forecast against what happened').hideHelp(
         false,

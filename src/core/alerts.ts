@@ -52,3 +52,11 @@ export function getModelGuidance(level: Level, a: Assessment): string | null {
       return level satisfies never;
   }
 }
+
+/**
+ * At or past the threshold Claude Code compacts before the model's next request: a note for the
+ * model would arrive after the compaction, stale. The restore that follows says it all.
+ */
+export function isCompactionDue(assessment: { percent: number; autoCompact: boolean }): boolean {
+  return assessment.autoCompact && assessment.percent >= 100;
+}

@@ -11,6 +11,7 @@ import { registerCreateCheckpointTool } from './tools/create-checkpoint.ts';
 import { registerGetCheckpointTool } from './tools/get-checkpoint.ts';
 import { registerGetCrashRiskTool } from './tools/get-crash-risk.ts';
 import { registerListCheckpointsTool } from './tools/list-checkpoints.ts';
+import { registerModEventTool } from './tools/mod-event.ts';
 import { registerSearchCheckpointsTool } from './tools/search-checkpoints.ts';
 
 export type { McpDeps } from './context.ts';
@@ -33,5 +34,6 @@ export function createMcpServer(deps: McpDeps): McpServer {
   registerListCheckpointsTool(server, deps);
   registerGetCheckpointTool(server, deps);
   registerSearchCheckpointsTool(server, deps);
+  registerModEventTool(server, deps);
   return server;
 }

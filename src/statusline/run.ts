@@ -17,7 +17,7 @@ import { loadHookMemory } from '../store/hook-memory.ts';
 import { writeStatuslineFigures } from '../store/statusline-figures.ts';
 import { appendLog } from '../store/log.ts';
 import { readStdin } from '../capture/stdin.ts';
-import { renderStatusline } from './render.ts';
+import { renderStatusline } from '../core/status-line.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj =>

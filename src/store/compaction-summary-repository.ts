@@ -15,6 +15,9 @@ export type CompactionSummary = {
 /** Summaries are clipped: the comparison needs their words, not megabytes. */
 export const MAX_SUMMARY_CHARS = 40_000;
 
+/** Two reports of a summary this close together are of one compaction (a summary takes a model call). */
+const SAME_COMPACTION_MS = 60_000;
+
 export class CompactionSummaryRepository {
   readonly #db: Database;
 
@@ -34,6 +37,17 @@ export class CompactionSummaryRepository {
         .run(id, entry.sessionId, entry.recordedAt, entry.trigger, summary, entry.checkpointId);
     });
     return { ...entry, summary, id };
+  }
+
+  /**
+   * Saves unless the session already has a summary from the same compaction (recorded within
+   * SAME_COMPACTION_MS): the PostCompact hook and shim's mod both report one.
+   */
+  saveOnce(entry: Omit<CompactionSummary, 'id'>): boolean {
+    const since = new Date(Date.parse(entry.recordedAt) - SAME_COMPACTION_MS).toISOString();
+    if (this.getLatest(entry.sessionId, since)) return false;
+    this.save(entry);
+    return true;
   }
 
   /** The newest summary of the session recorded at or after `since` (ISO). */

@@ -16,7 +16,7 @@ export async function handlePostCompact({ payload, home, now }: HookRun): Promis
   await withStore(home, ({ sessions, checkpoints, compactionSummaries }) => {
     sessions.touch({ sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd }, at);
     if (payload.compactSummary) {
-      compactionSummaries.save({
+      compactionSummaries.saveOnce({
         sessionId,
         recordedAt: at,
         trigger: payload.trigger ?? 'auto',

@@ -3,19 +3,24 @@
  * alert?), and tell the user and the model once per level reached.
  * @module
  */
-import { getModelGuidance, getUserAlert } from '../../core/alerts.ts';
+import { getModelGuidance, getUserAlert, isCompactionDue } from '../../core/alerts.ts';
 import { decideAfterToolUse } from '../../core/hook-policy.ts';
-import { checkpointInBackground } from '../checkpoint-action.ts';
+import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookContext } from '../context.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import { isModWatching, loadModWatch, type ModWatch } from '../../store/mod-watch.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
+  // shim's mod sees every response as it happens: it does the watching, this call only hands the
+  // model the note the mod cannot give (one watcher per session, nothing counted twice).
+  const watch = loadModWatch(home, payload.sessionId);
+  if (isModWatching(watch, now)) return deliverModGuidance(home, payload.sessionId, watch);
   const memory = loadHookMemory(home, payload.sessionId);
   const context = await loadHookContext(run, memory);
   if (!context) return {};
@@ -76,10 +81,9 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   };
 }
 
-/**
- * At or past the threshold Claude Code compacts before the model's next request: a note for the
- * model would arrive after the compaction, stale. The restore that follows says it all.
- */
-function isCompactionDue(assessment: { percent: number; autoCompact: boolean }): boolean {
-  return assessment.autoCompact && assessment.percent >= 100;
+/** The mod's note for the model at a level it reached, once. */
+function deliverModGuidance(home: string, sessionId: string, watch: ModWatch): HookOutput {
+  const guidance = watch.guidance;
+  if (!guidance || !claimOnce(home, sessionId, `guidance-${guidance.key}`)) return {};
+  return { context: guidance.text };
 }

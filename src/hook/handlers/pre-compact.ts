@@ -8,6 +8,7 @@
  * blocking would fail the request.
  * @module
  */
+import { compactionClaimKey } from '../../app/mod-compaction.ts';
 import { withStore } from '../../app/open-store.ts';
 import { loadSessionState } from '../../app/read-session.ts';
 import { writeHandoff } from '../../app/write-handoff.ts';
@@ -17,6 +18,7 @@ import {
 } from '../../core/compact-instructions.ts';
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
+import { claimOnce } from '../../store/hook-memory.ts';
 import { appendLog } from '../../store/log.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
@@ -53,6 +55,11 @@ export async function handlePreCompact({
   now,
   config,
 }: HookRun): Promise<HookOutput> {
+  // shim's mod may have prepared this compaction already (session.compact): once is enough.
+  if (payload.transcriptPath && payload.sessionId) {
+    const state = await loadSessionState(payload.transcriptPath, home);
+    if (!claimOnce(home, payload.sessionId, compactionClaimKey(state))) return {};
+  }
   const saved = await checkpointNow(
     payload,
     'pre_compact',

@@ -3,7 +3,7 @@
  * daily clean-up of old checkpoints started in the background.
  */
 import { withStore } from '../../app/open-store.ts';
-import { runShimInBackground } from '../checkpoint-action.ts';
+import { runShimInBackground } from '../../app/run-in-background.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';

@@ -1,41 +1,43 @@
 /**
- * Checkpoints taken by hooks: in-process when the event must not proceed without one
- * (PreCompact, a risky command, SessionEnd, the danger zone), otherwise in a detached
- * background process so the agent does not wait for git and redaction.
+ * shim commands started detached, so the agent does not wait for them: checkpoints that can
+ * happen in the background (in-process ones are for events that must not proceed without one:
+ * PreCompact, a risky command, SessionEnd, the danger zone) and housekeeping.
  * @module
  */
 import { existsSync } from 'node:fs';
 import type { CheckpointTrigger } from '../core/checkpoint.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
-import type { HookPayload } from './payload.ts';
 
-/** Starts `shim checkpoint` detached; the hook returns at once. */
+/** Where a session is: its transcript and the directory it runs in. */
+export type SessionPlace = { transcriptPath: string | null; cwd: string | null };
+
+/** Starts `shim checkpoint` detached; the caller returns at once. */
 export async function checkpointInBackground(
-  payload: HookPayload,
+  session: SessionPlace,
   trigger: CheckpointTrigger,
   reason: string,
   env: Env,
   home: string,
 ): Promise<void> {
-  if (!payload.transcriptPath) return;
+  if (!session.transcriptPath) return;
   await runShimInBackground(
     [
       'checkpoint',
       '--transcript',
-      payload.transcriptPath,
+      session.transcriptPath,
       '--trigger',
       trigger,
       '--reason',
       reason,
     ],
-    payload.cwd,
+    session.cwd,
     env,
     home,
   );
 }
 
-/** Starts `shim <args>` detached (its own process group, no stdio); the hook returns at once. */
+/** Starts `shim <args>` detached (its own process group, no stdio); the caller returns at once. */
 export async function runShimInBackground(
   args: string[],
   cwd: string | null,

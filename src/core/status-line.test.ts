@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { renderStatusline, type StatuslineView } from './render.ts';
+import { renderStatusline, type StatuslineView } from './status-line.ts';
 
 const MINUTE = 60_000;
 

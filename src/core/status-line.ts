@@ -4,9 +4,9 @@
  * and narrowing the bar. Pure.
  * @module
  */
-import type { Level } from '../core/level.ts';
-import type { CrashRisk } from '../core/risk.ts';
-import { formatTurnsLeft, pluralFor } from '../core/turns-left-text.ts';
+import type { Level } from './level.ts';
+import type { CrashRisk } from './risk.ts';
+import { formatTurnsLeft, pluralFor } from './turns-left-text.ts';
 
 export type StatuslineView = {
   percent: number;

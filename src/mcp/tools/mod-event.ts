@@ -1,0 +1,159 @@
+/**
+ * `shim_mod_event`: the door shim's Claude Code mod reports through. A mod runs inside Claude Code
+ * with no file system; it calls this long-lived server instead of starting a process: each
+ * response's usage (`step`), and each compaction before (`compact`) and after (`compacted`) it.
+ * Not a tool for the model, and the description says so.
+ * @module
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, sep } from 'node:path';
+import { z } from 'zod';
+import { observeStep } from '../../app/observe-step.ts';
+import { prepareCompaction, recordCompactionSummary } from '../../app/mod-compaction.ts';
+import { loadSessionState } from '../../app/read-session.ts';
+import { findProjectRoot } from '../../capture/project.ts';
+import { getProjectsDir } from '../../claude/sessions.ts';
+import { AppError } from '../../core/errors.ts';
+import type { SessionState } from '../../core/session.ts';
+import { loadConfig } from '../../store/config.ts';
+import { answer, guard, now, type McpDeps } from '../context.ts';
+
+const name = 'shim_mod_event';
+
+/** Between reads of a transcript the usage comes from the mod; the rest may be this old. */
+export const STATE_REFRESH_MS = 5_000;
+
+const count = z.number().int().nonnegative().optional();
+const inputSchema = {
+  event: z.enum(['step', 'compact', 'compacted']),
+  transcriptPath: z.string().min(1).max(4096),
+  turnId: z.string().max(200).optional(),
+  step: z.number().int().nonnegative().optional(),
+  usage: z
+    .object({
+      input_tokens: count,
+      output_tokens: count,
+      cache_read_input_tokens: count,
+      cache_creation_input_tokens: count,
+      model: z.string().max(200).optional(),
+    })
+    .optional(),
+  trigger: z.enum(['auto', 'manual']).optional(),
+  summary: z.string().max(200_000).optional(),
+};
+
+const config = {
+  title: "shim's Claude Code mod",
+  description:
+    "Internal: shim's Claude Code mod reports each response's usage and each compaction here. " +
+    'Not for the model: do not call it; use shim_get_crash_risk or shim_checkpoint instead.',
+  inputSchema,
+  annotations: {
+    title: "shim's Claude Code mod",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+};
+
+/** The mod reads the text blocks only (`$.mcp.call`): the facts go there as JSON. */
+const reply = (facts: Record<string, unknown>) => answer(JSON.stringify(facts), facts);
+
+/** Only a Claude Code transcript: a caller cannot point shim at any other file. */
+function checkTranscript(path: string, deps: McpDeps): string {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    throw new AppError(
+      'TRANSCRIPT_NOT_FOUND',
+      `no transcript at ${path}`,
+      'pass $.session.info().transcriptPath',
+    );
+  }
+  let projects: string;
+  try {
+    projects = realpathSync(getProjectsDir(deps.env));
+  } catch {
+    projects = getProjectsDir(deps.env);
+  }
+  if (!real.startsWith(projects + sep) || !real.endsWith('.jsonl') || !statSync(real).isFile())
+    throw new AppError(
+      'UNSAFE_PATH',
+      `${path} is not a Claude Code transcript under ${projects}`,
+      'pass $.session.info().transcriptPath',
+    );
+  return real;
+}
+
+export function registerModEventTool(server: McpServer, deps: McpDeps): void {
+  const states = new Map<string, { state: SessionState; readAt: number }>();
+  /** The transcript's state, read again only when the last read is older than STATE_REFRESH_MS. */
+  const getState = async (path: string, at: number, fresh = false): Promise<SessionState> => {
+    const cached = states.get(path);
+    if (!fresh && cached && at - cached.readAt < STATE_REFRESH_MS) return cached.state;
+    const state = await loadSessionState(path, deps.home);
+    states.set(path, { state, readAt: at });
+    return state;
+  };
+
+  server.registerTool(name, config, (input) =>
+    guard(deps, name, async () => {
+      const at = now(deps);
+      const path = checkTranscript(input.transcriptPath, deps);
+      if (input.event === 'step') {
+        const state = await getState(path, at);
+        const shim = await loadConfig(deps.home, {
+          lenient: true,
+          projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
+        });
+        const seen = await observeStep({
+          home: deps.home,
+          env: deps.env,
+          now: at,
+          config: shim,
+          transcriptPath: path,
+          cwd: state.cwd,
+          state,
+          observation: {
+            turnId: input.turnId ?? '',
+            step: input.step ?? 0,
+            usage: input.usage ?? {},
+            at,
+          },
+        });
+        return reply({ ...seen, off: !shim.enabled });
+      }
+      if (input.event === 'compact') {
+        const state = await getState(path, at, true);
+        const prepared = await prepareCompaction({
+          home: deps.home,
+          env: deps.env,
+          now: at,
+          transcriptPath: path,
+          cwd: state.cwd,
+          state,
+          trigger: input.trigger ?? 'auto',
+        });
+        return reply({
+          instructions: prepared.instructions,
+          checkpointNumber: prepared.checkpoint?.checkpointNumber ?? null,
+        });
+      }
+      const state = await getState(path, at, true);
+      const recorded = input.summary
+        ? await recordCompactionSummary({
+            home: deps.home,
+            now: at,
+            sessionId: state.sessionId ?? basename(path, '.jsonl'),
+            transcriptPath: path,
+            trigger: input.trigger ?? 'auto',
+            summary: input.summary,
+          })
+        : false;
+      return reply({ recorded });
+    }),
+  );
+}

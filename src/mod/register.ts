@@ -1,0 +1,182 @@
+/**
+ * shim's Claude Code mod: the plugin's hooks module (Claude Code 2.1.287+; what loads and how is
+ * in docs/claude-code.md, "Mods"). It sees each response's usage the moment Claude Code has it
+ * (`turn.step`) and each compaction (`session.compact`), without starting a process: it reports
+ * them to shim's MCP server (`shim_mod_event`), which is already running, and pins the line
+ * shim answers under the prompt (`$.ui.status`).
+ *
+ * Claude Code checks a hooks module before it runs: no imports but its own files, `on` called with
+ * a literal event name, and `$` only ever spelled `$.noun.event(...)` at the call site. Hence one
+ * file, and the repeated `$.` calls below.
+ *
+ * It never holds up a turn: step reports are queued and not awaited, each call is bounded in
+ * time, and the first failure turns the mod off for the session with one notice (the command
+ * hooks, where installed, keep watching).
+ */
+
+type Usage = {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  model?: string;
+};
+type McpAnswer = { isError?: boolean; content?: Array<{ type: string; text?: string }> };
+type Dollar = {
+  mcp: { call(server: string, tool: string, args: Record<string, unknown>): Promise<McpAnswer> };
+  session: { info(): Promise<{ transcriptPath?: string }> };
+  ui: { status(text: string): Promise<unknown>; toast(text: string): Promise<unknown> };
+};
+type StepEvent = { turnId?: string; index?: number };
+type StepResult = { usage?: Usage } | undefined;
+type CompactEvent = { trigger?: string; instructions?: string; messages?: unknown[] };
+type CompactResult = { messages?: Array<{ role?: string; text?: string }> } | undefined;
+type Next<E, R> = (e: E) => Promise<R>;
+type StreamNext<E, R> = (e: E) => AsyncGenerator<unknown, R, unknown>;
+type On = {
+  (
+    event: 'turn.step',
+    hook: (
+      $: Dollar,
+      e: StepEvent,
+      next: StreamNext<StepEvent, StepResult>,
+    ) => AsyncGenerator<unknown, StepResult, unknown>,
+  ): void;
+  (
+    event: 'session.compact',
+    hook: (
+      $: Dollar,
+      e: CompactEvent,
+      next: Next<CompactEvent, CompactResult>,
+    ) => Promise<CompactResult>,
+  ): void;
+};
+
+const SERVER = 'shim';
+const TOOL = 'shim_mod_event';
+/** A step report waits this long for shim; the turn itself never waits. */
+const STEP_TIMEOUT_MS = 5_000;
+/** Before a compaction shim saves a checkpoint (git, SQLite): longer, and the compaction waits. */
+const COMPACT_TIMEOUT_MS = 8_000;
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function textOf(answer: McpAnswer): string {
+  return (answer.content ?? []).map((block) => block.text ?? '').join('');
+}
+
+/** The answer's JSON (`$.mcp.call` hands over the text blocks only), or an error in shim's words. */
+function resultOf(answer: McpAnswer): Record<string, unknown> {
+  const text = textOf(answer);
+  if (answer.isError) throw new Error(text.split('\n')[0] || 'shim answered an error');
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== 'object' || value === null) throw new Error('shim answered no object');
+  return value as Record<string, unknown>;
+}
+
+export function register(on: On): void {
+  const mod = { off: false, transcriptPath: '', queue: Promise.resolve() };
+  const turnOff = (error: unknown): boolean => {
+    if (mod.off) return false;
+    mod.off = true;
+    console.error(
+      `shim mod off for this session: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return true;
+  };
+
+  on('turn.step', async function* ($, e, next) {
+    const result = yield* next(e);
+    const usage = result?.usage;
+    if (mod.off || !usage) return result;
+    const report = {
+      turnId: String(e.turnId ?? ''),
+      step: Number(e.index ?? 0),
+      usage: { ...usage },
+    };
+    // Queued, not awaited: reports reach shim in order while the session goes on.
+    mod.queue = mod.queue.then(async () => {
+      if (mod.off) return;
+      const started = Date.now();
+      try {
+        if (!mod.transcriptPath) {
+          const info = await within($.session.info(), STEP_TIMEOUT_MS, '$.session.info');
+          mod.transcriptPath = String(info.transcriptPath ?? '');
+          if (!mod.transcriptPath) throw new Error('Claude Code gave no transcript path');
+        }
+        const answer = await within(
+          $.mcp.call(SERVER, TOOL, {
+            event: 'step',
+            transcriptPath: mod.transcriptPath,
+            ...report,
+          }),
+          STEP_TIMEOUT_MS,
+          TOOL,
+        );
+        const seen = resultOf(answer);
+        if (typeof seen.status === 'string' && seen.status) await $.ui.status(seen.status);
+        if (typeof seen.notice === 'string' && seen.notice) await $.ui.toast(seen.notice);
+        console.error(`shim mod: step ${report.step} reported in ${Date.now() - started} ms`);
+      } catch (error) {
+        if (turnOff(error)) {
+          try {
+            await $.ui.status(
+              'shim: mod off for this session (see ~/.shim/logs); hooks keep watching',
+            );
+          } catch {
+            // nothing more to say
+          }
+        }
+      }
+    });
+    return result;
+  });
+
+  on('session.compact', async ($, e, next) => {
+    if (mod.off) return next(e);
+    const trigger = e.trigger === 'manual' ? 'manual' : 'auto';
+    let instructions: string | null = null;
+    try {
+      if (!mod.transcriptPath) {
+        const info = await within($.session.info(), STEP_TIMEOUT_MS, '$.session.info');
+        mod.transcriptPath = String(info.transcriptPath ?? '');
+      }
+      const answer = await within(
+        $.mcp.call(SERVER, TOOL, { event: 'compact', transcriptPath: mod.transcriptPath, trigger }),
+        COMPACT_TIMEOUT_MS,
+        TOOL,
+      );
+      const prepared = resultOf(answer);
+      if (typeof prepared.instructions === 'string' && prepared.instructions)
+        instructions = prepared.instructions;
+    } catch (error) {
+      turnOff(error);
+    }
+    const given = e.instructions ? `${e.instructions}\n\n` : '';
+    const result = await next(instructions ? { ...e, instructions: given + instructions } : e);
+    const summary = result?.messages?.[0]?.text;
+    if (!mod.off && typeof summary === 'string' && summary) {
+      try {
+        await within(
+          $.mcp.call(SERVER, TOOL, {
+            event: 'compacted',
+            transcriptPath: mod.transcriptPath,
+            trigger,
+            summary,
+          }),
+          STEP_TIMEOUT_MS,
+          TOOL,
+        );
+      } catch (error) {
+        turnOff(error);
+      }
+    }
+    return result;
+  });
+}
