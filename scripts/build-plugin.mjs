@@ -5,7 +5,8 @@
 //   <outDir>/.claude-plugin/marketplace.json   marketplace "shim-local" with one plugin, ./shim
 //   <outDir>/shim/.claude-plugin/plugin.json
 //   <outDir>/shim/hooks/hooks.json             from src/claude/settings/hook-spec.ts (same table
-//                                              as `shim install`), commands under ${CLAUDE_PLUGIN_ROOT}
+//                                              as `shim install`), commands under ${CLAUDE_PLUGIN_ROOT},
+//                                              and `modules`: shim's mod, hooks/shim-mod.js
 //   <outDir>/shim/.mcp.json                    only once getShimMcpEntries() returns servers
 //   <outDir>/shim/bin, dist                    prebuilt: the plugin installer builds nothing
 //   <outDir>/shim/package.json, package-lock.json   runtime dependencies only; Claude Code
@@ -41,6 +42,8 @@ const MARKETPLACE = 'shim-local';
 const PLUGIN = 'shim';
 /** How hooks and MCP servers start shim from the installed plugin (shell form: `sh -c`). */
 const PLUGIN_BIN = '${CLAUDE_PLUGIN_ROOT}/bin/shim.cjs';
+/** shim's mod, beside hooks.json (a hooks module is named relative to it). */
+const MOD_FILE = 'shim-mod.js';
 
 const args = process.argv.slice(2);
 const flags = new Set(args.filter((a) => a.startsWith('--')));
@@ -56,7 +59,13 @@ const pluginDir = join(outDir, PLUGIN);
 const rootPkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 if (!flags.has('--no-build')) run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], ROOT);
-for (const needed of ['bin/shim.cjs', 'dist/hook.cjs', 'dist/hook-heavy.cjs', 'dist/cli.js']) {
+for (const needed of [
+  'bin/shim.cjs',
+  'dist/hook.cjs',
+  'dist/hook-heavy.cjs',
+  'dist/cli.js',
+  'dist/shim-mod.js',
+]) {
   if (!existsSync(join(ROOT, needed))) {
     console.error(`build-plugin: ${needed} is missing; run \`node scripts/build.mjs\` first`);
     process.exit(1);
@@ -105,9 +114,14 @@ writeJson(join(pluginDir, '.claude-plugin', 'plugin.json'), {
   network: { hosts: [] },
 });
 
+// shim's mod (Claude Code 2.1.287+ loads it; older versions ignore `modules`): it sees each
+// response's usage in-process and reports to the plugin's MCP server. The command hooks stay for
+// older versions and for what a mod cannot do; while the mod watches, PostToolUse stands aside.
+cpSync(join(ROOT, 'dist', 'shim-mod.js'), join(pluginDir, 'hooks', MOD_FILE));
 writeJson(join(pluginDir, 'hooks', 'hooks.json'), {
   description:
-    "shim's hooks: checkpoints into SHIM_HOME (default ~/.shim), restores after compaction",
+    "shim's hooks and mod: checkpoints into SHIM_HOME (default ~/.shim), restores after compaction",
+  modules: [`./${MOD_FILE}`],
   hooks: Object.fromEntries(
     SHIM_HOOKS.map((spec) => [
       spec.event,

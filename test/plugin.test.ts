@@ -164,9 +164,14 @@ describe('shim as a Claude Code plugin', () => {
     );
   });
 
-  test("hooks.json: shim install's events, matchers and timeouts, run from ${CLAUDE_PLUGIN_ROOT}", () => {
-    const hooksJson = readJson<{ hooks: Record<string, HookGroup[]> }>(
+  test("hooks.json: shim install's events, matchers and timeouts, run from ${CLAUDE_PLUGIN_ROOT}, and shim's mod", () => {
+    const hooksJson = readJson<{ hooks: Record<string, HookGroup[]>; modules: string[] }>(
       join(plugin, 'hooks', 'hooks.json'),
+    );
+    assert.deepEqual(hooksJson.modules, ['./shim-mod.js']);
+    assert.equal(
+      readFileSync(join(plugin, 'hooks', 'shim-mod.js'), 'utf8'),
+      readFileSync(join(ROOT, 'dist', 'shim-mod.js'), 'utf8'),
     );
     const found = Object.entries(hooksJson.hooks).flatMap(([event, groups]) =>
       groups.flatMap((group) =>
@@ -368,10 +373,23 @@ describe('shim as a Claude Code plugin', () => {
         scratch,
         mock,
         prompt: 'Please build the ZEBRA-42 importer.',
-        args: extraArgs,
+        args: ['--debug', ...extraArgs],
         env: npmCache,
       });
       assert.equal(run.exitCode, 0, describeRun(run));
+      const debugDir = join(scratch.home, '.claude', 'debug');
+      const debug = readdirSync(debugDir)
+        .map((f) => readFileSync(join(debugDir, f), 'utf8'))
+        .join('\n');
+      // shim's mod loaded, reported each response to the plugin's MCP server and pinned shim's
+      // line; its reports ran no tool hooks.
+      assert.match(
+        debug,
+        /hooks module shim@\S+ loaded \(worker, environment \d+, tier user\); events: turn\.step,session\.compact/,
+      );
+      assert.match(debug, /\$\.ui\.status \(shim\): shim \[CTX/);
+      assert.doesNotMatch(debug, /shim mod off/);
+      assert.doesNotMatch(debug, /Hooks: PostToolUse\S*:mcp__plugin_shim_shim__shim_mod_event/);
       // The plugin's .mcp.json: Claude Code started `node ${CLAUDE_PLUGIN_ROOT}/bin/shim.cjs mcp`.
       const init = run.events.find((e) => e.type === 'system' && e.subtype === 'init') as
         { tools?: string[]; mcp_servers?: Array<{ name: string; status: string }> } | undefined;

@@ -66,7 +66,9 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
     reportedWindow: figures?.windowTokens ?? null,
     toolCallsAtCheckpoint: memory.lastCheckpointAt !== null ? memory.toolCallsAtCheckpoint : null,
   });
-  const toolCalls = Math.max(live.toolCalls, memory.hookToolCalls);
+  // A response's tool calls count from the moment it asks for them: the mod reports before
+  // they run, the hook after (the same count once they have).
+  const toolCalls = Math.max(live.toolCalls + live.pendingTools.length, memory.hookToolCalls);
   const decision = decideAfterToolUse({ ...live, toolCalls }, assessment, memory, now, {
     toolCallInterval: config.checkpoints.everyToolCalls,
     timeIntervalMs: config.checkpoints.everyMinutes * 60_000,

@@ -52,7 +52,12 @@ type On = {
   ): void;
 };
 
-const SERVER = 'shim';
+/**
+ * Where shim's MCP server is: the plugin's own server is named `plugin:<plugin>:<server>`; the one
+ * `shim install` registers is `shim`. The first that answers is kept.
+ */
+const SERVERS = ['plugin:shim:shim', 'shim'];
+const NO_SERVER = /no connected MCP tool/;
 const TOOL = 'shim_mod_event';
 /** A step report waits this long for shim; the turn itself never waits. */
 const STEP_TIMEOUT_MS = 5_000;
@@ -65,6 +70,27 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
     timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Calls shim's server by the name that answers (SERVERS), remembered once found. `call` is a
+ * closure around `$.mcp.call`: Claude Code wants `$` spelled out where it is used.
+ */
+async function callShim(
+  mod: { server: string },
+  call: (server: string) => Promise<McpAnswer>,
+  ms: number,
+): Promise<McpAnswer> {
+  for (const server of mod.server ? [mod.server] : SERVERS) {
+    try {
+      const answer = await within(call(server), ms, TOOL);
+      mod.server = server;
+      return answer;
+    } catch (error) {
+      if (!NO_SERVER.test(String(error))) throw error;
+    }
+  }
+  throw new Error(`shim's MCP server is not connected (tried ${SERVERS.join(', ')})`);
 }
 
 function textOf(answer: McpAnswer): string {
@@ -81,7 +107,7 @@ function resultOf(answer: McpAnswer): Record<string, unknown> {
 }
 
 export function register(on: On): void {
-  const mod = { off: false, transcriptPath: '', queue: Promise.resolve() };
+  const mod = { off: false, transcriptPath: '', server: '', queue: Promise.resolve() };
   const turnOff = (error: unknown): boolean => {
     if (mod.off) return false;
     mod.off = true;
@@ -110,14 +136,15 @@ export function register(on: On): void {
           mod.transcriptPath = String(info.transcriptPath ?? '');
           if (!mod.transcriptPath) throw new Error('Claude Code gave no transcript path');
         }
-        const answer = await within(
-          $.mcp.call(SERVER, TOOL, {
-            event: 'step',
-            transcriptPath: mod.transcriptPath,
-            ...report,
-          }),
+        const answer = await callShim(
+          mod,
+          (server) =>
+            $.mcp.call(server, TOOL, {
+              event: 'step',
+              transcriptPath: mod.transcriptPath,
+              ...report,
+            }),
           STEP_TIMEOUT_MS,
-          TOOL,
         );
         const seen = resultOf(answer);
         if (typeof seen.status === 'string' && seen.status) await $.ui.status(seen.status);
@@ -147,10 +174,15 @@ export function register(on: On): void {
         const info = await within($.session.info(), STEP_TIMEOUT_MS, '$.session.info');
         mod.transcriptPath = String(info.transcriptPath ?? '');
       }
-      const answer = await within(
-        $.mcp.call(SERVER, TOOL, { event: 'compact', transcriptPath: mod.transcriptPath, trigger }),
+      const answer = await callShim(
+        mod,
+        (server) =>
+          $.mcp.call(server, TOOL, {
+            event: 'compact',
+            transcriptPath: mod.transcriptPath,
+            trigger,
+          }),
         COMPACT_TIMEOUT_MS,
-        TOOL,
       );
       const prepared = resultOf(answer);
       if (typeof prepared.instructions === 'string' && prepared.instructions)
@@ -163,15 +195,16 @@ export function register(on: On): void {
     const summary = result?.messages?.[0]?.text;
     if (!mod.off && typeof summary === 'string' && summary) {
       try {
-        await within(
-          $.mcp.call(SERVER, TOOL, {
-            event: 'compacted',
-            transcriptPath: mod.transcriptPath,
-            trigger,
-            summary,
-          }),
+        await callShim(
+          mod,
+          (server) =>
+            $.mcp.call(server, TOOL, {
+              event: 'compacted',
+              transcriptPath: mod.transcriptPath,
+              trigger,
+              summary,
+            }),
           STEP_TIMEOUT_MS,
-          TOOL,
         );
       } catch (error) {
         turnOff(error);

@@ -6,7 +6,7 @@
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/mod
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import {
@@ -14,11 +14,14 @@ import {
   createScratch,
   describeRun,
   E2E_SKIP,
+  pollUntil,
   runClaude,
   type Scratch,
 } from './claude.ts';
-import { startMockApi } from './mock-api.ts';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { startMockApi, type Scenario } from './mock-api.ts';
 import { BIN } from '../helpers/cli.ts';
+import { REPO_ROOT } from '../helpers/store.ts';
 
 const skip = E2E_SKIP || claudeInstallProblem() || false;
 
@@ -39,11 +42,10 @@ async function runWithPlugin(
   scratch: Scratch,
   plugin: string,
   extraArgs: string[] = [],
+  scenario: Scenario = { steps: [], final: { content: [{ type: 'text', text: 'Done.' }] } },
+  env: Record<string, string> = {},
 ) {
-  const mock = await startMockApi({
-    steps: [],
-    final: { content: [{ type: 'text', text: 'Done.' }] },
-  });
+  const mock = await startMockApi(scenario);
   t.after(async () => {
     await mock.close();
     scratch.cleanup();
@@ -51,16 +53,49 @@ async function runWithPlugin(
   const run = await runClaude({
     scratch,
     mock,
-    prompt: 'Say done.',
+    prompt: 'Please build the ZEBRA-42 importer and keep the CSV parser strict.',
     args: ['--plugin-dir', plugin, '--debug', ...extraArgs],
+    env,
   });
   const debugDir = join(scratch.home, '.claude', 'debug');
   const debug = readdirSync(debugDir)
     .filter((f) => f.endsWith('.txt'))
     .map((f) => readFileSync(join(debugDir, f), 'utf8'))
     .join('\n');
-  return { run, debug };
+  return { run, debug, mock };
 }
+
+/** shim's own mod as the plugin carries it (dist/shim-mod.js), with no command hooks at all. */
+function writeShimMod(scratch: Scratch): string {
+  return writeModPlugin(
+    scratch,
+    'shim',
+    readFileSync(join(REPO_ROOT, 'dist', 'shim-mod.js'), 'utf8'),
+  );
+}
+
+/** `--mcp-config` with shim's MCP server (named "shim", as `shim install` registers it). */
+function writeShimMcp(scratch: Scratch): string {
+  const config = join(scratch.root, 'mcp.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        shim: {
+          command: process.execPath,
+          args: [BIN, 'mcp'],
+          env: { SHIM_HOME: join(scratch.home, '.shim') },
+        },
+      },
+    }),
+  );
+  return config;
+}
+
+const bashAt = (command: string, context: number) => ({
+  content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
+  usage: { input_tokens: 1000, cache_read_input_tokens: context - 1000, output_tokens: 100 },
+});
 
 describe('Claude Code mods under the real CLI', { skip }, () => {
   test('a mod loads offline from --plugin-dir, sees each turn with its usage, and a throwing handler leaves the session working', async (t) => {
@@ -150,5 +185,115 @@ export function register(on) {
       /\$\.mcp\.call \(bridge\): mcp__shim__shim_get_crash_risk answered in \d+ms/,
     );
     assert.match(debug, /\$\.ui\.status \(bridge\): shim: safe/);
+  });
+
+  test("shim's mod: each response's usage re-levels the session with no hook process, its line is pinned, the level's notice shown once", async (t) => {
+    const scratch = createScratch('shim-e2e-shim-mod-');
+    const shimHome = join(scratch.home, '.shim');
+    // 200k window (threshold 167,000): 30k → 90k → 125k (L1, 74.9%) → 150k (L2, 89.8%) → 155k.
+    const { run, debug } = await runWithPlugin(
+      t,
+      scratch,
+      writeShimMod(scratch),
+      ['--mcp-config', writeShimMcp(scratch)],
+      {
+        steps: [30_000, 90_000, 125_000, 150_000].map((c, i) => bashAt(`echo step${i}`, c)),
+        final: {
+          content: [{ type: 'text', text: 'Done.' }],
+          usage: { input_tokens: 1000, cache_read_input_tokens: 154_000, output_tokens: 100 },
+        },
+      },
+      { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' },
+    );
+    assert.equal(run.exitCode, 0, describeRun(run));
+    // No command hook ran: no process per tool call.
+    assert.doesNotMatch(debug, /Hooks: (PreToolUse|PostToolUse)/);
+    // The level moved with the usage the mod reported, and its line followed.
+    const lines = [...debug.matchAll(/\$\.ui\.status \(shim\): (shim \[CTX[^\n]*)/g)].map(
+      (m) => m[1]!,
+    );
+    assert.ok(
+      lines.some((l) => /L0\]/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /L2\]/.test(l)),
+      lines.join('\n'),
+    );
+    const watch = await pollUntil(() => {
+      const path = join(shimHome, 'cache', 'mod', `${run.sessionId}.json`);
+      const value = existsSync(path)
+        ? (JSON.parse(readFileSync(path, 'utf8')) as { level: string; percent: number })
+        : null;
+      return value && value.percent >= 92 ? value : null;
+    }, 10_000);
+    assert.equal(watch.level, 'L2');
+    assert.equal(watch.percent, 92.8, '154,000 + 1,000 of 167,000');
+    // Each level's notice once (L1, then L2), shown by the mod.
+    const toasts = [...debug.matchAll(/\$\.ui\.toast \(shim\): ([^\n]*)/g)].map((m) => m[1]!);
+    assert.equal(toasts.filter((x) => /L1/.test(x)).length, 1, toasts.join('\n'));
+    assert.equal(toasts.filter((x) => /L2/.test(x)).length, 1, toasts.join('\n'));
+    assert.doesNotMatch(debug, /shim mod off/);
+  });
+
+  test("shim's mod before a compaction: checkpoint and instructions in Claude Code's summary request, its summary kept", async (t) => {
+    const scratch = createScratch('shim-e2e-shim-mod-');
+    const shimHome = join(scratch.home, '.shim');
+    const { run, debug, mock } = await runWithPlugin(
+      t,
+      scratch,
+      writeShimMod(scratch),
+      ['--mcp-config', writeShimMcp(scratch)],
+      {
+        steps: [bashAt('echo one', 30_000), bashAt('echo two', 169_900)],
+        final: { content: [{ type: 'text', text: 'Finished after compaction.' }] },
+        summary: {
+          content: [
+            { type: 'text', text: '<analysis>ok</analysis>\n<summary>Ran two commands.</summary>' },
+          ],
+        },
+      },
+      { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' },
+    );
+    assert.equal(run.exitCode, 0, describeRun(run));
+    const summaryRequests = mock.requests.filter((r) => r.kind === 'summary');
+    assert.ok(summaryRequests.length > 0, 'Claude Code compacted');
+    assert.ok(
+      mock
+        .requestsContaining('Context checkpoint (shim): when you write the summary')
+        .some((r) => r.kind === 'summary'),
+      "shim's instructions reached the summary request",
+    );
+    const db = new DatabaseSync(join(shimHome, 'shim.db'), { readOnly: true, timeout: 5000 });
+    t.after(() => db.close());
+    const kinds = (
+      db.prepare('SELECT triggered_by FROM checkpoints').all() as Array<{ triggered_by: string }>
+    ).map((r) => r.triggered_by);
+    assert.ok(kinds.includes('pre_compact'), kinds.join(', '));
+    const summaries = db.prepare('SELECT summary FROM compaction_summaries').all() as Array<{
+      summary: string;
+    }>;
+    assert.equal(summaries.length, 1);
+    assert.match(summaries[0]!.summary, /Ran two commands\./);
+    assert.doesNotMatch(debug, /shim mod off/);
+  });
+
+  test("shim's mod without shim's MCP server: one notice, the mod turns itself off, the session finishes", async (t) => {
+    const scratch = createScratch('shim-e2e-shim-mod-');
+    const { run, debug } = await runWithPlugin(t, scratch, writeShimMod(scratch), [], {
+      steps: ['one', 'two', 'three'].map((n, i) => bashAt(`echo ${n}`, 20_000 * (i + 1))),
+      final: { content: [{ type: 'text', text: 'Done.' }] },
+    });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    assert.ok(
+      run.events.some((e) => (e as { type?: string }).type === 'result'),
+      'the turn finished',
+    );
+    assert.equal(
+      [...debug.matchAll(/shim mod off for this session: shim's MCP server is not connected/g)]
+        .length,
+      1,
+    );
+    assert.equal([...debug.matchAll(/\$\.ui\.status \(shim\): shim: mod off/g)].length, 1);
   });
 });

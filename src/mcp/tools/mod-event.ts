@@ -21,8 +21,8 @@ import { answer, guard, now, type McpDeps } from '../context.ts';
 
 const name = 'shim_mod_event';
 
-/** Between reads of a transcript the usage comes from the mod; the rest may be this old. */
-export const STATE_REFRESH_MS = 5_000;
+/** Claude Code may report a response before its transcript file exists: wait this long for it. */
+const TRANSCRIPT_WAIT_MS = 2_000;
 
 const count = z.number().int().nonnegative().optional();
 const inputSchema = {
@@ -61,17 +61,20 @@ const config = {
 /** The mod reads the text blocks only (`$.mcp.call`): the facts go there as JSON. */
 const reply = (facts: Record<string, unknown>) => answer(JSON.stringify(facts), facts);
 
-/** Only a Claude Code transcript: a caller cannot point shim at any other file. */
-function checkTranscript(path: string, deps: McpDeps): string {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    throw new AppError(
-      'TRANSCRIPT_NOT_FOUND',
-      `no transcript at ${path}`,
-      'pass $.session.info().transcriptPath',
-    );
+/**
+ * Only a Claude Code transcript: a caller cannot point shim at any other file. Null while the
+ * file is not there yet (a first response can come before it).
+ */
+async function checkTranscript(path: string, deps: McpDeps): Promise<string | null> {
+  let real: string | null = null;
+  const deadline = Date.now() + TRANSCRIPT_WAIT_MS;
+  while (real === null) {
+    try {
+      real = realpathSync(path);
+    } catch {
+      if (Date.now() >= deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
   let projects: string;
   try {
@@ -89,22 +92,17 @@ function checkTranscript(path: string, deps: McpDeps): string {
 }
 
 export function registerModEventTool(server: McpServer, deps: McpDeps): void {
-  const states = new Map<string, { state: SessionState; readAt: number }>();
-  /** The transcript's state, read again only when the last read is older than STATE_REFRESH_MS. */
-  const getState = async (path: string, at: number, fresh = false): Promise<SessionState> => {
-    const cached = states.get(path);
-    if (!fresh && cached && at - cached.readAt < STATE_REFRESH_MS) return cached.state;
-    const state = await loadSessionState(path, deps.home);
-    states.set(path, { state, readAt: at });
-    return state;
-  };
+  // Usage comes from the mod; everything else from the transcript, read from where the cursor
+  // cache left it (a few lines per response in this warm process).
+  const getState = (path: string): Promise<SessionState> => loadSessionState(path, deps.home);
 
   server.registerTool(name, config, (input) =>
     guard(deps, name, async () => {
       const at = now(deps);
-      const path = checkTranscript(input.transcriptPath, deps);
+      const path = await checkTranscript(input.transcriptPath, deps);
+      if (path === null) return reply({ pending: 'the transcript is not written yet' });
       if (input.event === 'step') {
-        const state = await getState(path, at);
+        const state = await getState(path);
         const shim = await loadConfig(deps.home, {
           lenient: true,
           projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
@@ -127,7 +125,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
         return reply({ ...seen, off: !shim.enabled });
       }
       if (input.event === 'compact') {
-        const state = await getState(path, at, true);
+        const state = await getState(path);
         const prepared = await prepareCompaction({
           home: deps.home,
           env: deps.env,
@@ -142,7 +140,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
           checkpointNumber: prepared.checkpoint?.checkpointNumber ?? null,
         });
       }
-      const state = await getState(path, at, true);
+      const state = await getState(path);
       const recorded = input.summary
         ? await recordCompactionSummary({
             home: deps.home,
