@@ -13,6 +13,7 @@ export function loadHeavy(): Promise<typeof Heavy> {
   // The bundle is CommonJS: `require` it. `import()` of a .cjs file makes Node's ES-module loader
   // lex the whole 300 KB bundle for its export names first (~30 ms per blocking checkpoint).
   return globalThis.__SHIM_BUNDLE__
-    ? Promise.resolve(require(BUNDLE) as typeof Heavy)
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+      Promise.resolve(require(BUNDLE) as typeof Heavy)
     : import('./heavy.ts');
 }
