@@ -11,6 +11,7 @@ import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
 import { runCheckpointBench } from './checkpoints.ts';
 import { runHookBench } from './hooks.ts';
 import { runLoopBench } from './loop.ts';
+import { runModBench } from './mod.ts';
 import { runRiskyCheckpointBench } from './risky-checkpoint.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
 import {
@@ -203,6 +204,7 @@ async function main(): Promise<void> {
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);
   runRiskyCheckpointBench(report, results);
+  await runModBench(report, results);
 
   process.stdout.write('\n');
   await runCheckpointBench(report, results);

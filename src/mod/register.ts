@@ -119,6 +119,7 @@ export function register(on: On): void {
 
   on('turn.step', async function* ($, e, next) {
     const result = yield* next(e);
+    const inTurn = performance.now();
     const usage = result?.usage;
     if (mod.off || !usage) return result;
     const report = {
@@ -127,6 +128,7 @@ export function register(on: On): void {
       usage: { ...usage },
     };
     // Queued, not awaited: reports reach shim in order while the session goes on.
+    let turnMs = 0;
     mod.queue = mod.queue.then(async () => {
       if (mod.off) return;
       const started = Date.now();
@@ -149,7 +151,10 @@ export function register(on: On): void {
         const seen = resultOf(answer);
         if (typeof seen.status === 'string' && seen.status) await $.ui.status(seen.status);
         if (typeof seen.notice === 'string' && seen.notice) await $.ui.toast(seen.notice);
-        console.error(`shim mod: step ${report.step} reported in ${Date.now() - started} ms`);
+        // What `npm run bench` reads from Claude Code's --debug log.
+        console.error(
+          `shim mod: step ${report.step}: ${turnMs.toFixed(3)} ms in the turn, reported in ${Date.now() - started} ms`,
+        );
       } catch (error) {
         if (turnOff(error)) {
           try {
@@ -162,6 +167,7 @@ export function register(on: On): void {
         }
       }
     });
+    turnMs = performance.now() - inTurn;
     return result;
   });
 
