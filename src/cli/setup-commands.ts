@@ -41,12 +41,18 @@ export function defineSetupCommands(program: Command): void {
     .addOption(new Option('--project', 'into .claude/settings.json of the current directory'))
     .option('--dry-run', 'print what would change, as a diff, and write nothing')
     .option('--json', 'print the result as JSON')
+    .option('--mod', "also set up shim's mod without asking `claude --version`")
+    .option('--no-mod', 'hooks only, even where Claude Code loads mods')
     .addHelpText(
       'after',
       `
   Hooks call node and shim by absolute path (no npx). An existing statusline keeps working: shim
   shows its line next to yours. Running it again changes nothing; a backup of the file goes to
-  $SHIM_HOME/backups/ first, and \`shim uninstall\` undoes it exactly.`,
+  $SHIM_HOME/backups/ first, and \`shim uninstall\` undoes it exactly.
+
+  Where \`claude --version\` says 2.1.287 or later, shim's mod is set up too: a plugin under
+  $SHIM_HOME/mod that Claude Code loads in-process, which sees each response's usage as it
+  happens and reports it to shim's MCP server, so the per-tool-call hook has nothing left to do.`,
     )
     .action(async (options) => (await import('./commands/install.ts')).runInstall(options));
 

@@ -6,6 +6,7 @@
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/mod
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
@@ -295,5 +296,67 @@ export function register(on) {
       1,
     );
     assert.equal([...debug.matchAll(/\$\.ui\.status \(shim\): shim: mod off/g)].length, 1);
+  });
+
+  test("shim install --mod: Claude Code loads shim's mod from SHIM_HOME/mod through the settings file, beside the hooks and MCP server; uninstall takes it out", async (t) => {
+    const scratch = createScratch('shim-e2e-shim-mod-');
+    t.after(() => scratch.cleanup());
+    const shimHome = join(scratch.home, '.shim');
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: scratch.home, SHIM_HOME: shimHome };
+    delete env.CLAUDE_CONFIG_DIR;
+    const install = spawnSync(process.execPath, [BIN, 'install', '--user', '--mod', '--json'], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.equal(install.status, 0, install.stderr);
+    const settingsPath = join(scratch.home, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as {
+      enabledPlugins?: Record<string, boolean>;
+      extraKnownMarketplaces?: Record<string, { source: { source: string; path: string } }>;
+    };
+    assert.deepEqual(settings.enabledPlugins, { 'shim-mod@shim-mod': true });
+    assert.deepEqual(settings.extraKnownMarketplaces, {
+      'shim-mod': { source: { source: 'directory', path: join(shimHome, 'mod') } },
+    });
+
+    const mock = await startMockApi({
+      steps: ['one', 'two', 'three'].map((n, i) => bashAt(`echo ${n}`, 20_000 * (i + 1))),
+      final: { content: [{ type: 'text', text: 'Done.' }] },
+    });
+    t.after(() => mock.close());
+    const run = await runClaude({
+      scratch,
+      mock,
+      prompt: 'Run three commands.',
+      args: ['--debug'],
+      env: { SHIM_HOME: shimHome },
+    });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    const debugDir = join(scratch.home, '.claude', 'debug');
+    const debug = readdirSync(debugDir)
+      .map((f) => readFileSync(join(debugDir, f), 'utf8'))
+      .join('\n');
+    assert.match(
+      debug,
+      /hooks module shim-mod@shim-mod loaded \(worker, environment \d+, tier user\)/,
+    );
+    assert.match(debug, /\$\.ui\.status \(shim-mod\): shim \[CTX/);
+    assert.doesNotMatch(debug, /shim mod off/);
+    // The mod reported through the server `shim install` registered, and no tool hook ran for it.
+    assert.match(debug, /\$\.mcp\.call \(shim-mod\): mcp__shim__shim_mod_event answered/);
+    assert.doesNotMatch(debug, /Hooks: PostToolUse\S*:mcp__shim__shim_mod_event/);
+
+    const uninstall = spawnSync(process.execPath, [BIN, 'uninstall', '--user', '--json'], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.equal(uninstall.status, 0, uninstall.stderr);
+    const after = existsSync(settingsPath)
+      ? (JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>)
+      : {};
+    assert.ok(
+      !('enabledPlugins' in after) && !('extraKnownMarketplaces' in after),
+      JSON.stringify(after),
+    );
   });
 });

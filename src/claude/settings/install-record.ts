@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ensureDir } from '../../store/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../../store/json-file.ts';
 import type { CreatedContainers } from './hooks-merge.ts';
+import type { ModContainers } from './mod-plugin.ts';
 import type { SettingsScope } from './settings-file.ts';
 import type { StatusLineBefore } from './statusline-merge.ts';
 
@@ -34,6 +35,8 @@ export type InstallRecord = {
   statusLine: StatusLineBefore | null;
   /** In a file of MCP servers: shim added the `mcpServers` object itself. */
   mcpServersKey?: boolean;
+  /** shim's mod: whether shim created `extraKnownMarketplaces` / `enabledPlugins` for it. */
+  modContainers?: ModContainers;
 };
 
 type RecordsFile = { version: 1; installs: Record<string, InstallRecord> };
@@ -108,6 +111,7 @@ export function nextInstallRecord(input: {
   created: CreatedContainers;
   statusLineBefore: InstallRecord['statusLine'];
   mcpServersKey?: boolean;
+  modContainers?: ModContainers;
   scope: SettingsScope;
   path: string;
   invocation: { node: string; bin: string };
@@ -128,6 +132,15 @@ export function nextInstallRecord(input: {
     original = untouched ? previous.original : null;
   }
   const mcpServersKey = (input.mcpServersKey ?? false) || (previous?.mcpServersKey ?? false);
+  const before = previous?.modContainers;
+  const made = input.modContainers;
+  const modContainers =
+    made || before
+      ? {
+          marketplaces: (made?.marketplaces ?? false) || (before?.marketplaces ?? false),
+          plugins: (made?.plugins ?? false) || (before?.plugins ?? false),
+        }
+      : undefined;
   return {
     settingsPath: input.path,
     scope: input.scope,
@@ -140,5 +153,6 @@ export function nextInstallRecord(input: {
     created: previous ? unionCreated(previous.created, input.created) : input.created,
     statusLine: input.statusLineBefore ?? previous?.statusLine ?? null,
     ...(mcpServersKey ? { mcpServersKey } : {}),
+    ...(modContainers ? { modContainers } : {}),
   };
 }

@@ -381,3 +381,84 @@ describe('install and uninstall: the MCP server', () => {
     assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
   });
 });
+
+describe("shim install with shim's mod", () => {
+  function modSource(w: World): string {
+    const path = join(w.project, 'shim-mod.js');
+    writeFileSync(path, 'export function register(on) {}\n');
+    return path;
+  }
+
+  test('declares SHIM_HOME/mod as a marketplace, enables its plugin, writes the plugin; again: no change', () => {
+    const w = world();
+    const mod = { source: modSource(w), version: '9.9.9' };
+    const first = installShim(options(w, { mod }));
+    assert.ok(first.changes.some((c) => c.kind === 'mod-added'));
+    const settings = parseSettingsText(readFileSync(w.settings, 'utf8'), w.settings);
+    assert.deepEqual(settings.enabledPlugins, { 'shim-mod@shim-mod': true });
+    assert.deepEqual(settings.extraKnownMarketplaces, {
+      'shim-mod': { source: { source: 'directory', path: join(w.home, 'mod') } },
+    });
+    const plugin = join(w.home, 'mod', 'shim-mod');
+    assert.deepEqual(JSON.parse(readFileSync(join(plugin, 'hooks', 'hooks.json'), 'utf8')), {
+      modules: ['./shim-mod.js'],
+    });
+    assert.equal(
+      readFileSync(join(plugin, 'hooks', 'shim-mod.js'), 'utf8'),
+      readFileSync(mod.source, 'utf8'),
+    );
+    assert.equal(
+      (
+        JSON.parse(
+          readFileSync(join(w.home, 'mod', '.claude-plugin', 'marketplace.json'), 'utf8'),
+        ) as { name: string }
+      ).name,
+      'shim-mod',
+    );
+    assert.equal(installShim(options(w, { mod })).changed, false);
+  });
+
+  test("keeps the user's plugins and marketplaces; uninstall takes out shim's only", () => {
+    const w = world(
+      JSON.stringify({
+        enabledPlugins: { 'other@market': true },
+        extraKnownMarketplaces: { market: { source: { source: 'github', repo: 'me/market' } } },
+      }),
+    );
+    installShim(options(w, { mod: { source: modSource(w), version: '1.0.0' } }));
+    // An edit after the install: uninstall has to go entry by entry.
+    const edited = parseSettingsText(readFileSync(w.settings, 'utf8'), w.settings);
+    writeFileSync(w.settings, JSON.stringify({ ...edited, theme: 'dark' }, null, 2));
+    const removed = uninstallShim({
+      scope: 'user',
+      home: w.home,
+      env: { CLAUDE_CONFIG_DIR: w.claude },
+      cwd: w.project,
+    });
+    assert.equal(removed.method, 'surgical');
+    assert.ok(removed.changes.some((c) => c.kind === 'mod-removed'));
+    const after = parseSettingsText(readFileSync(w.settings, 'utf8'), w.settings);
+    assert.deepEqual(after.enabledPlugins, { 'other@market': true });
+    assert.deepEqual(after.extraKnownMarketplaces, {
+      market: { source: { source: 'github', repo: 'me/market' } },
+    });
+    assert.equal(after.theme, 'dark');
+  });
+
+  test('containers shim created go away with it', () => {
+    const w = world('{}');
+    installShim(options(w, { mod: { source: modSource(w), version: '1.0.0' } }));
+    writeFileSync(w.settings, readFileSync(w.settings, 'utf8').replace('{', '{"theme": "dark",'));
+    uninstallShim({
+      scope: 'user',
+      home: w.home,
+      env: { CLAUDE_CONFIG_DIR: w.claude },
+      cwd: w.project,
+    });
+    const after = parseSettingsText(readFileSync(w.settings, 'utf8'), w.settings);
+    assert.ok(
+      !('enabledPlugins' in after) && !('extraKnownMarketplaces' in after),
+      JSON.stringify(after),
+    );
+  });
+});

@@ -40,9 +40,10 @@ import {
   type SettingsScope,
 } from './settings-file.ts';
 import { hookCommand, type ShimInvocation } from './shim-command.ts';
+import { addShimMod, getModMarketplaceDir, writeModPlugin, type ModChange } from './mod-plugin.ts';
 import { addShimStatusLine, readStatusLine, type StatusLineChange } from './statusline-merge.ts';
 
-export type SettingsChange = HookChange | StatusLineChange | McpChange;
+export type SettingsChange = HookChange | StatusLineChange | McpChange | ModChange;
 
 export type InstallOptions = {
   scope: SettingsScope;
@@ -52,6 +53,11 @@ export type InstallOptions = {
   cwd: string;
   invocation: ShimInvocation;
   now?: Date;
+  /**
+   * shim's mod (Claude Code 2.1.287+), set up under SHIM_HOME/mod and enabled in the settings
+   * file: the mod file to copy and the version to stamp; null or absent for hooks only.
+   */
+  mod?: { source: string; version: string } | null;
 };
 
 export type InstallResult = {
@@ -122,6 +128,7 @@ function writeRecorded(
     created: CreatedContainers;
     statusLineBefore: InstallRecord['statusLine'];
     mcpServersKey?: boolean;
+    modContainers?: InstallRecord['modContainers'];
   },
 ): string | null {
   const { home } = options;
@@ -155,16 +162,19 @@ export function installShim(options: InstallOptions): InstallResult {
 
   const hooks = addShimHooks(settings, desiredHooks(invocation), path);
   const status = addShimStatusLine(hooks.settings, invocation);
+  const mod = options.mod
+    ? addShimMod(status.settings, getModMarketplaceDir(options.home), path)
+    : { settings: status.settings, changes: [], created: { marketplaces: false, plugins: false } };
   const settingsChanges: SettingsChange[] = [
     ...hooks.changes,
     ...(status.change ? [status.change] : []),
+    ...mod.changes,
   ];
   const settingsPlan: FilePlan = {
     path,
     bytes: file.bytes,
     text: file.text,
-    nextText:
-      settingsChanges.length > 0 ? formatJson(status.settings, file.style) : (file.text ?? ''),
+    nextText: settingsChanges.length > 0 ? formatJson(mod.settings, file.style) : (file.text ?? ''),
     hadShim: containsShim(settings),
   };
 
@@ -237,10 +247,13 @@ export function installShim(options: InstallOptions): InstallResult {
   if (!changed) return result;
 
   const now = options.now ?? new Date();
+  // The mod's files first: settings that enable a plugin that is not there yet would be wrong.
+  if (options.mod) writeModPlugin(options.home, options.mod.source, options.mod.version);
   if (settingsChanges.length > 0) {
     result.backupPath = writeRecorded(settingsPlan, options, now, {
       created: hooks.created,
       statusLineBefore: status.before,
+      ...(mod.changes.length > 0 ? { modContainers: mod.created } : {}),
     });
   }
   if (mcp.changes.length > 0) {

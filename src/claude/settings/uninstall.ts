@@ -12,6 +12,7 @@ import { writeBackup } from './backup.ts';
 import { removeShimHooks } from './hooks-merge.ts';
 import { getMcpConfigPath } from './mcp-entries.ts';
 import { removeShimMcpServers } from './mcp-merge.ts';
+import { removeShimMod } from './mod-plugin.ts';
 import type { SettingsChange } from './install.ts';
 import {
   forgetInstallRecord,
@@ -66,9 +67,10 @@ function withoutShim(
 ): { settings: JsonObject; changes: SettingsChange[]; note: string | null } {
   const hooks = removeShimHooks(settings, record?.created ?? null, path);
   const status = removeShimStatusLine(hooks.settings, record?.statusLine ?? null);
+  const mod = removeShimMod(status.settings, record?.modContainers ?? null, path);
   return {
-    settings: status.settings,
-    changes: [...hooks.changes, ...(status.change ? [status.change] : [])],
+    settings: mod.settings,
+    changes: [...hooks.changes, ...(status.change ? [status.change] : []), ...mod.changes],
     note: status.note,
   };
 }

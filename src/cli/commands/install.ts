@@ -1,6 +1,11 @@
 import { locateShimInvocation } from '../../claude/settings/bin-location.ts';
 import { describeChange } from '../../claude/settings/describe-change.ts';
 import { installShim } from '../../claude/settings/install.ts';
+import { getBuiltModPath, MODS_SINCE } from '../../claude/settings/mod-plugin.ts';
+import { detectClaudeVersion } from '../../claude/cli-version.ts';
+import { compareVersions } from '../../core/version.ts';
+import { existsSync } from 'node:fs';
+import { getVersion } from '../version.ts';
 import { hookCommand } from '../../claude/settings/shim-command.ts';
 import { getShimHome } from '../../store/home.ts';
 import { dim } from '../format/text.ts';
@@ -10,10 +15,41 @@ export type InstallCommandOptions = {
   user?: boolean;
   dryRun?: boolean;
   json?: boolean;
+  /** true: --mod, false: --no-mod, undefined: when the Claude Code on PATH loads mods. */
+  mod?: boolean;
 };
+
+/** Whether to set up shim's mod, and what to say about it. */
+function decideMod(
+  wanted: boolean | undefined,
+  bin: string,
+): { mod: { source: string; version: string } | null; note: string | null } {
+  if (wanted === false) return { mod: null, note: null };
+  const source = getBuiltModPath(bin);
+  if (!existsSync(source))
+    return {
+      mod: null,
+      note: `shim's mod was not set up: ${source} is missing (build shim first)`,
+    };
+  const mod = { source, version: getVersion() };
+  if (wanted === true) return { mod, note: null };
+  const version = detectClaudeVersion(process.env);
+  if (version === null)
+    return {
+      mod: null,
+      note: `no \`claude\` on PATH to ask its version: hooks only. With Claude Code ${MODS_SINCE} or later, \`shim install --mod\` adds shim's mod`,
+    };
+  if (compareVersions(version, MODS_SINCE) < 0)
+    return {
+      mod: null,
+      note: `Claude Code ${version} loads no mods (${MODS_SINCE}+): hooks only; run \`shim install\` again after upgrading`,
+    };
+  return { mod, note: null };
+}
 
 export async function runInstall(options: InstallCommandOptions): Promise<void> {
   const invocation = locateShimInvocation();
+  const decided = decideMod(options.mod, invocation.bin);
   const result = installShim({
     scope: options.project ? 'project' : 'user',
     dryRun: options.dryRun ?? false,
@@ -21,7 +57,9 @@ export async function runInstall(options: InstallCommandOptions): Promise<void> 
     env: process.env,
     cwd: process.cwd(),
     invocation,
+    mod: decided.mod,
   });
+  if (decided.note) result.notes.push(decided.note);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
