@@ -140,6 +140,9 @@ export default tseslint.config(
   },
   {
     files: ['bin/*.cjs'],
+    languageOptions: {
+      globals: { __dirname: 'readonly', module: 'readonly', performance: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

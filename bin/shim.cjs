@@ -27,9 +27,93 @@ if (
 ) {
   process.stdout.write(HELP[command]);
 } else if (command === 'hook') {
-  require('../dist/hook.cjs').main(rest[0]);
+  loadBundle('hook.cjs').main(rest[0]);
 } else if (command === 'statusline') {
-  require('../dist/statusline.cjs').main(rest);
+  loadBundle('statusline.cjs').main(rest);
 } else {
   import('../dist/cli.js');
+}
+
+/**
+ * Loads a per-call bundle with V8's code cache (SHIM_HOME/cache/v8): compiling the bundle and the
+ * functions a call runs costs every hook process a few milliseconds, and Node 20 has no compile
+ * cache of its own. The cache is keyed by the bundle's size, mtime, Node version and arch, written
+ * once after a call that had none (at exit, with the functions that call compiled), never through
+ * a symbolic link; anything unusable falls back to a plain require.
+ */
+function loadBundle(name) {
+  const path = require('node:path');
+  const file = path.join(__dirname, '..', 'dist', name);
+  try {
+    const fs = require('node:fs');
+    const vm = require('node:vm');
+    const Module = require('node:module');
+    const configured = (process.env.SHIM_HOME || '').trim();
+    const home = configured
+      ? path.resolve(configured)
+      : path.join(require('node:os').homedir(), '.shim');
+    const dir = path.join(home, 'cache', 'v8');
+    const stat = fs.statSync(file);
+    const key = `${name}-${stat.size}-${Math.floor(stat.mtimeMs)}-${process.version}-${process.arch}`;
+    const cachePath = path.join(dir, `${key}.bin`);
+    let cached;
+    try {
+      if (!fs.lstatSync(cachePath).isSymbolicLink()) cached = fs.readFileSync(cachePath);
+    } catch {
+      // no cache yet
+    }
+    const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), {
+      filename: file,
+      cachedData: cached,
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    const bundle = new Module(file, module);
+    bundle.filename = file;
+    bundle.paths = Module._nodeModulePaths(path.dirname(file));
+    script
+      .runInThisContext()
+      .call(
+        bundle.exports,
+        bundle.exports,
+        Module.createRequire(file),
+        bundle,
+        file,
+        path.dirname(file),
+      );
+    bundle.loaded = true;
+    if (!cached || script.cachedDataRejected) {
+      process.once('exit', () => saveCodeCache(fs, path, dir, name, cachePath, script));
+    }
+    return bundle.exports;
+  } catch {
+    return require(file);
+  }
+}
+
+function saveCodeCache(fs, path, dir, name, cachePath, script) {
+  try {
+    // Only into a SHIM_HOME the call itself made usable, one level at a time: a recursive mkdir
+    // under an unusable place (/proc/…) can spin forever.
+    const cache = path.dirname(dir);
+    const home = path.dirname(cache);
+    if (!fs.lstatSync(home).isDirectory()) return;
+    for (const level of [cache, dir]) {
+      try {
+        fs.mkdirSync(level, { mode: 0o700 });
+      } catch (error) {
+        if (error.code !== 'EEXIST') return;
+      }
+      if (!fs.lstatSync(level).isDirectory()) return; // a symbolic link or a file: not ours
+    }
+    // Caches of earlier builds of this bundle go.
+    for (const old of fs.readdirSync(dir)) {
+      if (old.startsWith(`${name}-`) && path.join(dir, old) !== cachePath)
+        fs.rmSync(path.join(dir, old), { force: true });
+    }
+    const temp = `${cachePath}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, script.createCachedData(), { flag: 'wx', mode: 0o600 });
+    fs.renameSync(temp, cachePath);
+  } catch {
+    // a cache is an optimisation: without it the next call compiles again
+  }
 }
