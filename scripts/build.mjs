@@ -18,24 +18,29 @@ const common = {
   logLevel: 'warning',
 };
 
+const perCall = {
+  ...common,
+  outdir: 'dist',
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  define: { 'globalThis.__SHIM_BUNDLE__': 'true' },
+  // Less to parse on every tool call; names stay readable in stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+};
+
 await Promise.all([
   build({
-    ...common,
+    ...perCall,
     // The light half runs on every tool call; the heavy half (store, checkpoints, restores) is
     // its own file, loaded by the light one only for the events that need it.
-    entryPoints: {
-      hook: 'src/hook/run.ts',
-      'hook-heavy': 'src/hook/heavy.ts',
-      statusline: 'src/statusline/run.ts',
-    },
-    outdir: 'dist',
-    format: 'cjs',
-    outExtension: { '.js': '.cjs' },
-    define: { 'globalThis.__SHIM_BUNDLE__': 'true' },
-    // Less to parse on every tool call; names stay readable in stack traces.
-    minifyWhitespace: true,
-    minifySyntax: true,
+    entryPoints: { hook: 'src/hook/run.ts', statusline: 'src/statusline/run.ts' },
+    // bin/shim.cjs compiles these two with V8's code cache, and Node 20 drops a script's dynamic
+    // import() support when it comes from a cache: their few lazy imports (built-ins) become
+    // require() calls instead.
+    supported: { 'dynamic-import': false },
   }),
+  build({ ...perCall, entryPoints: { 'hook-heavy': 'src/hook/heavy.ts' } }),
   // shim's Claude Code mod: one self-contained ES module, readable (Claude Code checks its source
   // before it runs it: no imports, `$` spelled out at each call).
   build({
