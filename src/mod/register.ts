@@ -93,6 +93,12 @@ async function callShim(
   throw new Error(`shim's MCP server is not connected (tried ${SERVERS.join(', ')})`);
 }
 
+/** One line, short enough for the status line under the prompt. */
+function reasonOf(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
 function textOf(answer: McpAnswer): string {
   return (answer.content ?? []).map((block) => block.text ?? '').join('');
 }
@@ -111,9 +117,7 @@ export function register(on: On): void {
   const turnOff = (error: unknown): boolean => {
     if (mod.off) return false;
     mod.off = true;
-    console.error(
-      `shim mod off for this session: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    console.error(`shim mod off for this session: ${reasonOf(error)}`);
     return true;
   };
 
@@ -159,7 +163,7 @@ export function register(on: On): void {
         if (turnOff(error)) {
           try {
             await $.ui.status(
-              'shim: mod off for this session (see ~/.shim/logs); hooks keep watching',
+              `shim: mod off for this session (${reasonOf(error)}); hooks keep watching`,
             );
           } catch {
             // nothing more to say

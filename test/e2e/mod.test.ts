@@ -295,7 +295,14 @@ export function register(on) {
         .length,
       1,
     );
-    assert.equal([...debug.matchAll(/\$\.ui\.status \(shim\): shim: mod off/g)].length, 1);
+    assert.equal(
+      [
+        ...debug.matchAll(
+          /\$\.ui\.status \(shim\): shim: mod off for this session \(shim.s MCP server is not connected/g,
+        ),
+      ].length,
+      1,
+    );
   });
 
   test("shim install --mod: Claude Code loads shim's mod from SHIM_HOME/mod through the settings file, beside the hooks and MCP server; uninstall takes it out", async (t) => {
