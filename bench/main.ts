@@ -156,7 +156,7 @@ async function main(): Promise<void> {
   report(
     `shim status (${sizeMb.toFixed(0)} MB transcript, warm cursor)`,
     fmt(median(status)),
-    `${ratio.toFixed(2)}× node -e ''`,
+    `${ratio.toFixed(2)}× node -e '' (target ≤ 1.5×)`,
   );
   results.nodeBaselineMs = median(baseline);
   results.statusMs = median(status);
