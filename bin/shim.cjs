@@ -54,7 +54,12 @@ function loadBundle(name) {
       : path.join(require('node:os').homedir(), '.shim');
     const dir = path.join(home, 'cache', 'v8');
     const stat = fs.statSync(file);
-    const key = `${name}-${stat.size}-${Math.floor(stat.mtimeMs)}-${process.version}-${process.arch}`;
+    // V8 refuses a cache made under other flags: they are part of the key, so no two setups
+    // keep overwriting each other's.
+    const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
+    let hash = 0;
+    for (let i = 0; i < flags.length; i++) hash = (Math.imul(hash, 31) + flags.charCodeAt(i)) | 0;
+    const key = `${name}-${stat.size}-${Math.floor(stat.mtimeMs)}-${process.version}-${process.arch}-${(hash >>> 0).toString(36)}`;
     const cachePath = path.join(dir, `${key}.bin`);
     let cached;
     try {
@@ -105,9 +110,10 @@ function saveCodeCache(fs, path, dir, name, cachePath, script) {
       }
       if (!fs.lstatSync(level).isDirectory()) return; // a symbolic link or a file: not ours
     }
-    // Caches of earlier builds of this bundle go.
+    // Caches of earlier builds of this bundle go (other flags' caches of this build stay).
+    const build = path.basename(cachePath).replace(/-[a-z0-9]+\.bin$/, '-');
     for (const old of fs.readdirSync(dir)) {
-      if (old.startsWith(`${name}-`) && path.join(dir, old) !== cachePath)
+      if (old.startsWith(`${name}-`) && !old.startsWith(build))
         fs.rmSync(path.join(dir, old), { force: true });
     }
     const temp = `${cachePath}.${process.pid}.tmp`;

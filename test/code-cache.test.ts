@@ -26,7 +26,7 @@ describe('per-call bundles with the code cache', () => {
     assert.match(first.stdout, /CTX/);
     const cached = readdirSync(join(home, 'cache', 'v8'));
     assert.equal(cached.length, 1);
-    assert.match(cached[0]!, /^statusline\.cjs-\d+-\d+-v\d+\.\d+\.\d+-\w+\.bin$/);
+    assert.match(cached[0]!, /^statusline\.cjs-\d+-\d+-v\d+\.\d+\.\d+-\w+-\w+\.bin$/);
     const second = runShim(home, ['statusline'], { input });
     assert.equal(second.status, 0, second.stderr);
     assert.equal(second.stdout, first.stdout);
