@@ -6,12 +6,13 @@
  * long a report takes to reach shim off the turn, and the whole run's wall time per step.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ALL_HOOK_EVENTS,
   claudeInstallProblem,
   createScratch,
+  readDebugLog,
   runClaude,
   shellQuote,
   writeProjectSettings,
@@ -91,11 +92,7 @@ async function session(mode: Mode): Promise<{ wallMs: number; debug: string }> {
     const wallMs = performance.now() - started;
     if (run.exitCode !== 0)
       throw new Error(`claude (${mode}) exited ${run.exitCode}: ${run.stderr}`);
-    const dir = join(scratch.home, '.claude', 'debug');
-    const debug = readdirSync(dir)
-      .map((f) => readFileSync(join(dir, f), 'utf8'))
-      .join('\n');
-    return { wallMs, debug };
+    return { wallMs, debug: readDebugLog(scratch) };
   } finally {
     await mock.close();
     scratch.cleanup();

@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createCheckpoint } from '../src/app/create-checkpoint.ts';
 import { encodeProjectDir } from '../src/claude/sessions.ts';
-import { createMcpServer } from '../src/mcp/server.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { connectInMemory } from './helpers/mcp-client.ts';
 
 /** The earlier, interrupted session: a task list, two auto compactions' worth of work. */
 const PREVIOUS = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
@@ -51,19 +50,14 @@ function makeWorld(): World {
   };
 }
 
-async function connect(world: World): Promise<Client> {
-  const server = createMcpServer({
+function connect(world: World): Promise<Client> {
+  return connectInMemory({
     home: world.home,
     cwd: world.project,
     env: world.env,
     now: () => NOW,
     version: '0.0.0-test',
   });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: 'shim-test', version: '1.0.0' });
-  await client.connect(clientTransport);
-  return client;
 }
 
 async function call(

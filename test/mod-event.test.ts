@@ -13,13 +13,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { encodeProjectDir } from '../src/claude/sessions.ts';
-import { createMcpServer } from '../src/mcp/server.ts';
 import { runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
+import { connectInMemory } from './helpers/mcp-client.ts';
 import {
   assistantLine,
   toJsonl,
@@ -63,18 +62,13 @@ function makeWorld(): World {
   return { root, home: env.SHIM_HOME, project, env, transcript };
 }
 
-async function connect(world: World): Promise<Client> {
-  const server = createMcpServer({
+function connect(world: World): Promise<Client> {
+  return connectInMemory({
     home: world.home,
     cwd: world.project,
     env: world.env,
     version: '0.0.0-test',
   });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: 'shim-test', version: '1.0.0' });
-  await client.connect(clientTransport);
-  return client;
 }
 
 const step = (world: World, context: number, index: number) => ({

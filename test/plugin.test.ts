@@ -28,6 +28,7 @@ import {
   describeRun,
   E2E_SKIP,
   pollUntil,
+  readDebugLog,
   runClaude,
   type Scratch,
 } from './e2e/claude.ts';
@@ -377,10 +378,7 @@ describe('shim as a Claude Code plugin', () => {
         env: npmCache,
       });
       assert.equal(run.exitCode, 0, describeRun(run));
-      const debugDir = join(scratch.home, '.claude', 'debug');
-      const debug = readdirSync(debugDir)
-        .map((f) => readFileSync(join(debugDir, f), 'utf8'))
-        .join('\n');
+      const debug = readDebugLog(scratch);
       // shim's mod loaded, reported each response to the plugin's MCP server and pinned shim's
       // line; its reports ran no tool hooks.
       assert.match(

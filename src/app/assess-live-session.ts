@@ -14,6 +14,8 @@ import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
 import { loadGrowthProfile } from '../store/growth-profile.ts';
 import { recordInputs } from '../store/recorded-inputs.ts';
+import { readStatuslineFigures } from '../store/statusline-figures.ts';
+import type { HookMemory } from '../core/hook-policy.ts';
 import { getThresholdInputs, type ThresholdInputs } from './threshold-inputs.ts';
 
 export type HistoryOptions = {
@@ -123,4 +125,35 @@ export function assessLiveSession(
     inputsSource: inputs.source,
     inputsRecordedAt: inputs.recorded?.recordedAt ?? null,
   };
+}
+
+/**
+ * A session assessed from inside Claude Code (a hook, or the server shim's mod reports to): the
+ * window the statusline last reported, and tool calls counted from the hooks' own last
+ * checkpoint (the store is not opened on these paths).
+ */
+export function assessInsideClaudeCode(
+  state: SessionState,
+  request: {
+    home: string;
+    env: Env;
+    now: number;
+    config: ShimConfig;
+    sessionId: string | null;
+    memory: HookMemory | null | undefined;
+  },
+): LiveAssessment {
+  const { home, env, now, config, memory } = request;
+  const figures = readStatuslineFigures(home, request.sessionId, now);
+  return assessLiveSession(state, {
+    home,
+    env,
+    now,
+    config,
+    hotPath: true,
+    insideClaudeCode: 'hook',
+    reportedWindow: figures?.windowTokens ?? null,
+    toolCallsAtCheckpoint:
+      memory && memory.lastCheckpointAt !== null ? memory.toolCallsAtCheckpoint : null,
+  });
 }

@@ -16,8 +16,7 @@ import type { ShimConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../store/hook-memory.ts';
 import { loadModWatch, saveModWatch } from '../store/mod-watch.ts';
-import { readStatuslineFigures } from '../store/statusline-figures.ts';
-import { assessLiveSession } from './assess-live-session.ts';
+import { assessInsideClaudeCode } from './assess-live-session.ts';
 import { checkpointInBackground } from './run-in-background.ts';
 
 /** The width the mod's status line is fitted to (Claude Code wraps a longer one). */
@@ -55,17 +54,7 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
   const observed = [...(watch?.observed ?? []), request.observation];
   const live = withObservedResponses(state, observed);
   const memory = loadHookMemory(home, sessionId);
-  const figures = readStatuslineFigures(home, sessionId, now);
-  const assessment = assessLiveSession(live, {
-    home,
-    env,
-    now,
-    config,
-    hotPath: true,
-    insideClaudeCode: 'hook',
-    reportedWindow: figures?.windowTokens ?? null,
-    toolCallsAtCheckpoint: memory.lastCheckpointAt !== null ? memory.toolCallsAtCheckpoint : null,
-  });
+  const assessment = assessInsideClaudeCode(live, { home, env, now, config, sessionId, memory });
   // A response's tool calls count from the moment it asks for them: the mod reports before
   // they run, the hook after (the same count once they have).
   const toolCalls = Math.max(live.toolCalls + live.pendingTools.length, memory.hookToolCalls);

@@ -7,10 +7,9 @@
 import { existsSync } from 'node:fs';
 import type { Assessment } from '../core/assess.ts';
 import type { SessionState } from '../core/session.ts';
-import { assessLiveSession } from '../app/assess-live-session.ts';
+import { assessInsideClaudeCode } from '../app/assess-live-session.ts';
 import { loadSessionState } from '../app/read-session.ts';
 import type { ShimConfig } from '../store/config.ts';
-import { readStatuslineFigures } from '../store/statusline-figures.ts';
 import type { HookMemory } from '../core/hook-policy.ts';
 import type { HookRun } from './hook-run.ts';
 
@@ -28,18 +27,13 @@ export async function loadHookContext(
   // Claude Code writes the transcript asynchronously: early events can come before the file.
   if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
   const state = await loadSessionState(payload.transcriptPath, home);
-  const figures = readStatuslineFigures(home, payload.sessionId, now);
-  const assessment = assessLiveSession(state, {
+  const assessment = assessInsideClaudeCode(state, {
     home,
     env,
     now,
     config,
-    hotPath: true,
-    insideClaudeCode: 'hook',
-    reportedWindow: figures?.windowTokens ?? null,
-    // Counted from the hooks' own last checkpoint: the store is not opened on this path.
-    toolCallsAtCheckpoint:
-      memory && memory.lastCheckpointAt !== null ? memory.toolCallsAtCheckpoint : null,
+    sessionId: payload.sessionId,
+    memory,
   });
   return { state, assessment, config };
 }

@@ -100,6 +100,16 @@ export type Scratch = {
   cleanup(): void;
 };
 
+/** Everything the CLI wrote to its --debug log in this scratch HOME, one file after another. */
+export function readDebugLog(scratch: Scratch): string {
+  const dir = join(scratch.home, '.claude', 'debug');
+  if (!existsSync(dir)) return '';
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+}
+
 /** A scratch HOME and project dir (git-initialised), under a fresh temp dir (realpath'd). */
 export function createScratch(prefix = 'shim-e2e-'): Scratch {
   const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import {
@@ -16,6 +16,7 @@ import {
   describeRun,
   E2E_SKIP,
   pollUntil,
+  readDebugLog,
   runClaude,
   type Scratch,
 } from './claude.ts';
@@ -58,11 +59,7 @@ async function runWithPlugin(
     args: ['--plugin-dir', plugin, '--debug', ...extraArgs],
     env,
   });
-  const debugDir = join(scratch.home, '.claude', 'debug');
-  const debug = readdirSync(debugDir)
-    .filter((f) => f.endsWith('.txt'))
-    .map((f) => readFileSync(join(debugDir, f), 'utf8'))
-    .join('\n');
+  const debug = readDebugLog(scratch);
   return { run, debug, mock };
 }
 
@@ -166,19 +163,7 @@ export function register(on) {
 }
 `,
     );
-    const config = join(scratch.root, 'mcp.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: {
-          shim: {
-            command: process.execPath,
-            args: [BIN, 'mcp'],
-            env: { SHIM_HOME: join(scratch.home, '.shim') },
-          },
-        },
-      }),
-    );
+    const config = writeShimMcp(scratch);
     const { run, debug } = await runWithPlugin(t, scratch, plugin, ['--mcp-config', config]);
     assert.equal(run.exitCode, 0, describeRun(run));
     assert.match(
@@ -339,10 +324,7 @@ export function register(on) {
       env: { SHIM_HOME: shimHome },
     });
     assert.equal(run.exitCode, 0, describeRun(run));
-    const debugDir = join(scratch.home, '.claude', 'debug');
-    const debug = readdirSync(debugDir)
-      .map((f) => readFileSync(join(debugDir, f), 'utf8'))
-      .join('\n');
+    const debug = readDebugLog(scratch);
     assert.match(
       debug,
       /hooks module shim-mod@shim-mod loaded \(worker, environment \d+, tier user\)/,
