@@ -156,6 +156,21 @@ describe('shim_mod_event', () => {
     assert.equal(cursors(), cursorsBefore, 'the transcript was not read');
   });
 
+  test('shim disabled in its config: the mod is told so and nothing is recorded', async () => {
+    const other = makeWorld();
+    mkdirSync(other.home, { recursive: true });
+    writeFileSync(join(other.home, 'config.json'), '{ "enabled": false }\n');
+    const quiet = await connect(other);
+    try {
+      const answer = await report(quiet, step(other, 150_000, 0));
+      assert.match(String(answer.off), /disabled/);
+      assert.equal(answer.status, undefined);
+      assert.throws(() => readFileSync(join(other.home, 'cache', 'mod', `${SESSION}.json`)));
+    } finally {
+      await quiet.close();
+    }
+  });
+
   test('only a Claude Code transcript: any other file is refused', async () => {
     const elsewhere = join(world.root, 'notes.jsonl');
     writeFileSync(elsewhere, '{}\n');

@@ -101,12 +101,14 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
       const at = now(deps);
       const path = await checkTranscript(input.transcriptPath, deps);
       if (path === null) return reply({ pending: 'the transcript is not written yet' });
+      const state = await getState(path);
+      const shim = await loadConfig(deps.home, {
+        lenient: true,
+        projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
+      });
+      // shim switched off in its config (for this project): the mod goes quiet, as the hooks do.
+      if (!shim.enabled) return reply({ off: 'shim is disabled in its config' });
       if (input.event === 'step') {
-        const state = await getState(path);
-        const shim = await loadConfig(deps.home, {
-          lenient: true,
-          projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
-        });
         const seen = await observeStep({
           home: deps.home,
           env: deps.env,
@@ -122,10 +124,9 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
             at,
           },
         });
-        return reply({ ...seen, off: !shim.enabled });
+        return reply({ ...seen });
       }
       if (input.event === 'compact') {
-        const state = await getState(path);
         const prepared = await prepareCompaction({
           home: deps.home,
           env: deps.env,
@@ -140,7 +141,6 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
           checkpointNumber: prepared.checkpoint?.checkpointNumber ?? null,
         });
       }
-      const state = await getState(path);
       const recorded = input.summary
         ? await recordCompactionSummary({
             home: deps.home,
