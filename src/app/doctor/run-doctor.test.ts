@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { getLogPath } from '../../store/log.ts';
 import { runDoctor, type DoctorReport } from './run-doctor.ts';
@@ -65,6 +65,7 @@ describe('shim doctor', () => {
       'hook-runs': 'ok',
       statusline: 'ok',
       mcp: 'ok',
+      mod: 'ok',
       home: 'ok',
       config: 'ok',
       database: 'ok',
@@ -75,6 +76,27 @@ describe('shim doctor', () => {
     assert.match(report.checks.find((c) => c.id === 'hooks')!.detail, new RegExp(w.invocation.bin));
     const mcp = report.checks.find((c) => c.id === 'mcp')!;
     assert.ok(mcp.detail.includes(`"shim" in ${join(w.claude, '.claude.json')}`), mcp.detail);
+  });
+
+  test("shim's mod: not set up, set up by this shim, a copy from another version", async () => {
+    const { w, opts } = setup();
+    installShim({ ...opts, scope: 'user' });
+    const mod = async () => (await runDoctor(opts)).checks.find((c) => c.id === 'mod')!;
+    assert.match((await mod()).detail, /not set up/);
+    const source = join(dirname(w.invocation.bin), 'shim-mod.js');
+    writeFileSync(source, 'export function register(on) {}\n');
+    installShim({ ...opts, scope: 'user', mod: { source, version: '1.0.0' } });
+    // The shim that runs doctor has its built mod next to its bin: the same file.
+    const built = join(dirname(w.invocation.bin), '..', 'dist', 'shim-mod.js');
+    writeFileSync(built, 'export function register(on) {}\n');
+    const enabled = await mod();
+    assert.equal(enabled.status, 'ok');
+    assert.match(enabled.detail, /enabled in user settings; no report yet/);
+    writeFileSync(built, 'export function register(on) { /* newer */ }\n');
+    const stale = await mod();
+    assert.equal(stale.status, 'warn');
+    assert.match(stale.detail, /from another shim version/);
+    assert.equal((await runDoctor(opts)).healthy, true, 'information only');
   });
 
   test('the MCP server: missing or stale is a warning with the fix, never unhealthy', async () => {

@@ -1,10 +1,11 @@
 /**
  * Doctor checks of the Claude Code side: the settings files, every hook event pointing at this
- * shim, the hook command actually running, the statusline and the MCP server registration.
+ * shim, the hook command actually running, the statusline, the MCP server registration and the
+ * mod.
  * @module
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { SHIM_HOOKS } from '../../claude/settings/hook-spec.ts';
 import { findShimHooks } from '../../claude/settings/hooks-merge.ts';
 import { probeCommand } from '../../claude/settings/hook-probe.ts';
@@ -31,7 +32,13 @@ import {
   type ShimInvocation,
 } from '../../claude/settings/shim-command.ts';
 import { readStatusLine } from '../../claude/settings/statusline-merge.ts';
-import { check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
+import {
+  getBuiltModPath,
+  getModMarketplaceDir,
+  MOD_PLUGIN,
+  MOD_PLUGIN_KEY,
+} from '../../claude/settings/mod-plugin.ts';
+import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
 
 type SettingsSource = {
   label: 'user' | 'project' | 'local';
@@ -318,4 +325,78 @@ export async function hookRunsCheck(options: DoctorOptions): Promise<DoctorCheck
     true,
     `SessionStart exits 0 in ${result.durationMs} ms`,
   );
+}
+
+/**
+ * shim's mod: which settings file enables it, whether the copy under SHIM_HOME/mod is this shim's,
+ * and when it last reported. Information only: hooks alone are a complete setup.
+ */
+export function modCheck(sources: SettingsSource[], options: DoctorOptions): DoctorCheck {
+  const title = 'mod (Claude Code 2.1.287+)';
+  const enabledIn = sources.filter(
+    (s) =>
+      isJsonObject(s.settings?.enabledPlugins) &&
+      s.settings.enabledPlugins[MOD_PLUGIN_KEY] === true,
+  );
+  if (enabledIn.length === 0) {
+    return check(
+      'mod',
+      title,
+      'ok',
+      false,
+      'not set up: the hooks watch every tool call',
+      'with Claude Code 2.1.287 or later: shim install --mod',
+    );
+  }
+  const installed = join(getModMarketplaceDir(options.home), MOD_PLUGIN, 'hooks', 'shim-mod.js');
+  const built = getBuiltModPath(options.invocation.bin);
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const where = enabledIn.map((s) => s.title).join(', ');
+  const copy = read(installed);
+  if (copy === null)
+    return check(
+      'mod',
+      title,
+      'warn',
+      false,
+      `enabled in ${where}, but ${installed} is missing`,
+      'shim install --mod',
+    );
+  const seen = lastModReport(options.home);
+  const last =
+    seen === null
+      ? 'no report yet'
+      : `last report ${ago((options.now ?? new Date()).getTime() - seen)}`;
+  const current = read(built);
+  if (current !== null && current !== copy)
+    return check(
+      'mod',
+      title,
+      'warn',
+      false,
+      `enabled in ${where}; ${installed} is from another shim version (${last})`,
+      'shim install --mod (refreshes the copy)',
+    );
+  return check('mod', title, 'ok', false, `enabled in ${where}; ${last}`);
+}
+
+/** The newest time shim's mod reported on any session (SHIM_HOME/cache/mod). */
+function lastModReport(home: string): number | null {
+  const dir = join(home, 'cache', 'mod');
+  let newest: number | null = null;
+  try {
+    for (const file of readdirSync(dir)) {
+      const at = statSync(join(dir, file)).mtimeMs;
+      if (newest === null || at > newest) newest = at;
+    }
+  } catch {
+    // none yet
+  }
+  return newest;
 }
