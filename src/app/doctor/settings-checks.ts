@@ -332,7 +332,7 @@ export async function hookRunsCheck(options: DoctorOptions): Promise<DoctorCheck
  * and when it last reported. Information only: hooks alone are a complete setup.
  */
 export function modCheck(sources: SettingsSource[], options: DoctorOptions): DoctorCheck {
-  const title = 'mod (Claude Code 2.1.287+)';
+  const title = 'mod';
   const enabledIn = sources.filter(
     (s) =>
       isJsonObject(s.settings?.enabledPlugins) &&
@@ -344,7 +344,7 @@ export function modCheck(sources: SettingsSource[], options: DoctorOptions): Doc
       title,
       'ok',
       false,
-      'not set up: the hooks watch every tool call',
+      'not set up: the hooks watch every tool call (Claude Code 2.1.287+ can load it: shim install --mod)',
       'with Claude Code 2.1.287 or later: shim install --mod',
     );
   }
