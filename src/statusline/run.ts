@@ -5,7 +5,6 @@
  * previous statusline runs first and shim's segments follow on the same line.
  * @module
  */
-import { spawnSync } from 'node:child_process';
 import { getLevel, toPercent } from '../core/level.ts';
 import { createSessionState } from '../core/session.ts';
 import { assessLiveSession } from '../app/assess-live-session.ts';
@@ -39,8 +38,11 @@ function readReportedContext(input: Obj): { tokens: number | null; window: numbe
   return { tokens, window: num(cw.context_window_size) };
 }
 
-function runWrapped(command: string, input: string): string {
+async function runWrapped(command: string, input: string): Promise<string> {
   try {
+    // Loaded only to wrap a statusline: node:child_process (with net and stream) costs a render
+    // ~4 ms it does not otherwise need.
+    const { spawnSync } = await import('node:child_process');
     const r = spawnSync('/bin/sh', ['-c', command], { input, encoding: 'utf8', timeout: 2000 });
     return (r.stdout ?? '').replace(/\s+$/, '');
   } catch {
@@ -126,7 +128,7 @@ export async function main(args: string[]): Promise<void> {
       : wrapIndex >= 0 && args[wrapIndex + 1]
         ? Buffer.from(args[wrapIndex + 1]!, 'base64').toString('utf8')
         : null;
-  const wrapped = command ? runWrapped(command, input) : '';
+  const wrapped = command ? await runWrapped(command, input) : '';
   const columns = Number(process.env.COLUMNS) || 120;
   const color = !process.env.NO_COLOR;
   let ours = '';
