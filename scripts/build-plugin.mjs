@@ -256,6 +256,10 @@ The plugin registers the same hooks, matchers and timeouts as \`shim install\` (
 each running \`node "\${CLAUDE_PLUGIN_ROOT}/bin/shim.cjs" hook <Event>\`. Use either the plugin
 or \`shim install\` for the hooks, not both: with both, every hook runs twice.
 
+It also carries shim's mod (\`hooks/${MOD_FILE}\`, loaded by Claude Code 2.1.287 and later, ignored
+by older versions): it sees each response's usage in-process and reports it to the plugin's MCP
+server, so the PostToolUse hook has nothing left to do while it runs.
+
 ## State
 
 All of shim's state (the checkpoint database \`shim.db\`, handoffs, caches, the log) lives under
