@@ -5,7 +5,7 @@
  * it — as gitleaks decides. Pure, synchronous and lazy: patterns compile on first use.
  * @module
  */
-import { GENERIC, SPECIFIC, type RawFinding } from './rules.ts';
+import { GENERIC, SPECIFIC, type RawFinding } from './findings.ts';
 import { getGitleaksRules, GLOBAL_ALLOW, type GitleaksRule } from './gitleaks-rules.ts';
 
 type Allow = { patterns: RegExp[]; stopwords: string[]; target: string };

@@ -6,7 +6,8 @@
  * - secretlint's recommended preset (`@secretlint/core` + `@secretlint/secretlint-rule-preset-
  *   recommend`, 11.x: the last line that runs on Node 20), loaded on first use through dynamic
  *   `import()` so that commands which never redact never pay for it;
- * - our own regular expressions (./rules.ts) for what the preset misses or reports too coarsely.
+ * - our own regular expressions (./rules.ts) for what the preset misses or reports too coarsely;
+ *   findings of all layers merge as ./findings.ts says.
  *
  * `redactTextSync` is the lighter fallback for code that cannot await: our rules only.
  * @module
@@ -19,12 +20,12 @@ import {
   applyFindings,
   dropRedacted,
   mergeFindings,
-  scanOwnRules,
   type Finding,
   type RawFinding,
-} from './rules.ts';
+} from './findings.ts';
+import { scanOwnRules } from './rules.ts';
 
-export type { Finding } from './rules.ts';
+export type { Finding } from './findings.ts';
 
 /**
  * Joins the strings of a value for a single scan. Every rule stops at `\n` (secretlint's scan

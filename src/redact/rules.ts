@@ -11,16 +11,17 @@
  * Long because it is a table: one short rule per secret format, each with its own comment.
  * @module
  */
-
-/** A secret found in a text: `[start, end)` are UTF-16 offsets into that text. */
-export type Finding = { rule: string; start: number; end: number };
-
-/** A finding before merging; `priority` decides which rule names a merged replacement. */
-export type RawFinding = Finding & { priority: number };
-
-/** Provider-specific rules win the name of a merged replacement over the generic ones. */
-export const SPECIFIC = 2;
-export const GENERIC = 1;
+import { GENERIC, SPECIFIC, type RawFinding } from './findings.ts';
+import {
+  hasDigit,
+  isEnvName,
+  isMemberExpression,
+  isPath,
+  isPlaceholder,
+  looksGenerated,
+  looksRandom,
+  notMasked,
+} from './value-shape.ts';
 
 /** A rule with its own scanner. */
 export type ScanRule = { name: string; scan: (text: string) => RawFinding[] };
@@ -45,82 +46,6 @@ export type RegexRule = {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers for `accept`
-
-const hasDigit = (s: string) => /[0-9]/.test(s);
-const hasUpper = (s: string) => /[A-Z]/.test(s);
-const hasLower = (s: string) => /[a-z]/.test(s);
-
-/** Mixed case with digits, or a long hex string: what generated tokens look like. */
-function looksGenerated(s: string): boolean {
-  if (/^[0-9a-f]{32,}$/i.test(s)) return true;
-  return hasDigit(s) && hasUpper(s) && hasLower(s);
-}
-
-/** Letters and digits, no whitespace, long enough: a generated key rather than a name. */
-function looksRandom(s: string, minLength: number): boolean {
-  if (s.length < minLength || /\s/.test(s)) return false;
-  return hasDigit(s) && (hasUpper(s) || hasLower(s));
-}
-
-const ALREADY_REDACTED = '[REDACTED:';
-
-/** Documentation keys: `sk_live_XXXXXXXXXXXXXXXX`, `ghp_xxxx…`. */
-const isMasked = (s: string) => /x{4}|X{4}/.test(s);
-const notMasked = (s: string) => !isMasked(s);
-
-/**
- * Values that stand for a secret without being one: templates, environment lookups, masks,
- * documentation placeholders, type names.
- */
-export function isPlaceholder(value: string): boolean {
-  const v = value.trim();
-  if (v === '') return true;
-  if (v.includes(ALREADY_REDACTED)) return true;
-  // $VAR ${VAR} $(cmd) %VAR% {{var}} {var} <your key>
-  if (/^(?:\$|%[A-Za-z_]|\{|<)/.test(v)) return true;
-  if (/\$\{[^}]*\}|\{\{[^}]*\}\}/.test(v)) return true;
-  // process.env.X, os.environ['X'], os.getenv("X"), import.meta.env.X, ENV["X"]
-  if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|env\[|ENV\[|getenv\()/.test(v)) {
-    return true;
-  }
-  // masks: ****, xxxx, also inside a value (`github_pat_xxxx`, `sk-abc***`)
-  if (/^(?:\*+|x{3,}|X{3,}|\.{3,}|…+|-+|_+)$/.test(v)) return true;
-  if (/\*{3,}|xxxx|XXXX/.test(v)) return true;
-  // ellipses: `sk-...` is documentation, but `Abc123Def456Ghi789…` is a secret cut short by
-  // truncation, and what is left of it still has to go.
-  if (/\.\.\.|…/.test(v) && v.replace(/\.{3,}|…/g, '').length < 12) return true;
-  if (/^(?:your|my|the|insert|enter|replace|put|add|paste)[\s_-]/i.test(v)) return true;
-  if (/[\s_-](?:here|goes[\s_-]here)$/i.test(v)) return true;
-  if (
-    /^(?:null|undefined|none|nil|true|false|required|optional|string|str|int|number|boolean|bool|any|object|secret|password|token|key|redacted|changeme|change[_-]me|placeholder|example|dummy|test|todo|tbd|fixme|n\/a)$/i.test(
-      v,
-    )
-  ) {
-    return true;
-  }
-  return false;
-}
-
-/** An environment variable name, as in `TOKEN=GITHUB_TOKEN`. */
-const isEnvName = (v: string) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v);
-
-/** A code expression rather than a literal: `config.apiKey`, `self.token`. */
-const isMemberExpression = (v: string) => /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v);
-
-/**
- * A path such as `~/.ssh/id_ed25519`, `./key.pem`, `/home/me/.aws/credentials` or `/srv/sa.json`.
- * Narrow on purpose: a base64 secret may start with `/` too.
- */
-function isPath(v: string): boolean {
-  if (!/^[\w.@~/-]+$/.test(v)) return false;
-  if (/^(?:~|\.{1,2})\//.test(v)) return true;
-  if (!v.startsWith('/')) return false;
-  return (
-    /^\/(?:home|Users|root|etc|var|tmp|opt|usr|run|mnt|srv|data|secrets|workspace|app|Volumes)\//.test(
-      v,
-    ) || /\/[\w@-]*\.[a-z0-9]{1,6}$/.test(v)
-  );
-}
 
 // ---------------------------------------------------------------------------------------------
 // Secret assignments: KEY=value, "key": "value", key: value, --password value
@@ -499,75 +424,4 @@ export function scanOwnRules(text: string, rules: readonly Rule[] = OWN_RULES): 
     }
   }
   return findings;
-}
-
-/**
- * Sorts findings and merges the overlapping ones; a merged replacement is named after its most
- * specific, then longest, contributor.
- */
-export function mergeFindings(raw: readonly RawFinding[]): Finding[] {
-  const sorted = raw
-    .filter((f) => f.end > f.start)
-    .sort((a, b) => a.start - b.start || b.end - a.end);
-  const merged: Finding[] = [];
-  let current: RawFinding | undefined;
-  let best: RawFinding | undefined;
-  const flush = () => {
-    if (current && best) merged.push({ rule: best.rule, start: current.start, end: current.end });
-  };
-  for (const f of sorted) {
-    if (current && f.start < current.end) {
-      current = { ...current, end: Math.max(current.end, f.end) };
-      if (
-        best &&
-        (f.priority > best.priority ||
-          (f.priority === best.priority && f.end - f.start > best.end - best.start))
-      ) {
-        best = f;
-      }
-      continue;
-    }
-    flush();
-    current = { ...f };
-    best = f;
-  }
-  flush();
-  return merged;
-}
-
-export const redactionMarker = (rule: string) => `[REDACTED:${rule}]`;
-
-/**
- * Drops findings that lie wholly inside earlier `[REDACTED:…]` markers, so that redacting a
- * redacted text changes nothing (`https://[REDACTED:github]@host` is not a user and password).
- */
-export function dropRedacted(text: string, raw: RawFinding[]): RawFinding[] {
-  if (raw.length === 0 || !text.includes(ALREADY_REDACTED)) return raw;
-  const markers: Array<[number, number]> = [];
-  for (const m of text.matchAll(/\[REDACTED:[A-Za-z0-9_-]*\]/g)) {
-    markers.push([m.index, m.index + m[0].length]);
-  }
-  const covered = (start: number, end: number) => {
-    let at = start;
-    for (const [a, b] of markers) {
-      if (b <= at) continue;
-      if (a > at) return false;
-      at = b;
-      if (at >= end) return true;
-    }
-    return false;
-  };
-  return raw.filter((f) => !covered(f.start, f.end));
-}
-
-/** Replaces merged, sorted, non-overlapping `findings` in `text`. */
-export function applyFindings(text: string, findings: readonly Finding[], offset = 0): string {
-  if (findings.length === 0) return text;
-  let out = '';
-  let at = 0;
-  for (const f of findings) {
-    out += text.slice(at, f.start - offset) + redactionMarker(f.rule);
-    at = f.end - offset;
-  }
-  return out + text.slice(at);
 }

@@ -1,0 +1,83 @@
+/**
+ * What a candidate secret value looks like: generated or random, masked, a placeholder, an
+ * environment variable's name, a code expression, a path. The rules' \`accept\` checks are built
+ * from these, so that a rule can match broadly and still spare what is plainly not a secret.
+ * @module
+ */
+
+export const hasDigit = (s: string) => /[0-9]/.test(s);
+const hasUpper = (s: string) => /[A-Z]/.test(s);
+const hasLower = (s: string) => /[a-z]/.test(s);
+
+/** Mixed case with digits, or a long hex string: what generated tokens look like. */
+export function looksGenerated(s: string): boolean {
+  if (/^[0-9a-f]{32,}$/i.test(s)) return true;
+  return hasDigit(s) && hasUpper(s) && hasLower(s);
+}
+
+/** Letters and digits, no whitespace, long enough: a generated key rather than a name. */
+export function looksRandom(s: string, minLength: number): boolean {
+  if (s.length < minLength || /\s/.test(s)) return false;
+  return hasDigit(s) && (hasUpper(s) || hasLower(s));
+}
+
+export const ALREADY_REDACTED = '[REDACTED:';
+
+/** Documentation keys: `sk_live_XXXXXXXXXXXXXXXX`, `ghp_xxxx…`. */
+export const isMasked = (s: string) => /x{4}|X{4}/.test(s);
+export const notMasked = (s: string) => !isMasked(s);
+
+/**
+ * Values that stand for a secret without being one: templates, environment lookups, masks,
+ * documentation placeholders, type names.
+ */
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  if (v === '') return true;
+  if (v.includes(ALREADY_REDACTED)) return true;
+  // $VAR ${VAR} $(cmd) %VAR% {{var}} {var} <your key>
+  if (/^(?:\$|%[A-Za-z_]|\{|<)/.test(v)) return true;
+  if (/\$\{[^}]*\}|\{\{[^}]*\}\}/.test(v)) return true;
+  // process.env.X, os.environ['X'], os.getenv("X"), import.meta.env.X, ENV["X"]
+  if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|env\[|ENV\[|getenv\()/.test(v)) {
+    return true;
+  }
+  // masks: ****, xxxx, also inside a value (`github_pat_xxxx`, `sk-abc***`)
+  if (/^(?:\*+|x{3,}|X{3,}|\.{3,}|…+|-+|_+)$/.test(v)) return true;
+  if (/\*{3,}|xxxx|XXXX/.test(v)) return true;
+  // ellipses: `sk-...` is documentation, but `Abc123Def456Ghi789…` is a secret cut short by
+  // truncation, and what is left of it still has to go.
+  if (/\.\.\.|…/.test(v) && v.replace(/\.{3,}|…/g, '').length < 12) return true;
+  if (/^(?:your|my|the|insert|enter|replace|put|add|paste)[\s_-]/i.test(v)) return true;
+  if (/[\s_-](?:here|goes[\s_-]here)$/i.test(v)) return true;
+  if (
+    /^(?:null|undefined|none|nil|true|false|required|optional|string|str|int|number|boolean|bool|any|object|secret|password|token|key|redacted|changeme|change[_-]me|placeholder|example|dummy|test|todo|tbd|fixme|n\/a)$/i.test(
+      v,
+    )
+  ) {
+    return true;
+  }
+  return false;
+}
+
+/** An environment variable name, as in `TOKEN=GITHUB_TOKEN`. */
+export const isEnvName = (v: string) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v);
+
+/** A code expression rather than a literal: `config.apiKey`, `self.token`. */
+export const isMemberExpression = (v: string) =>
+  /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v);
+
+/**
+ * A path such as `~/.ssh/id_ed25519`, `./key.pem`, `/home/me/.aws/credentials` or `/srv/sa.json`.
+ * Narrow on purpose: a base64 secret may start with `/` too.
+ */
+export function isPath(v: string): boolean {
+  if (!/^[\w.@~/-]+$/.test(v)) return false;
+  if (/^(?:~|\.{1,2})\//.test(v)) return true;
+  if (!v.startsWith('/')) return false;
+  return (
+    /^\/(?:home|Users|root|etc|var|tmp|opt|usr|run|mnt|srv|data|secrets|workspace|app|Volumes)\//.test(
+      v,
+    ) || /\/[\w@-]*\.[a-z0-9]{1,6}$/.test(v)
+  );
+}
