@@ -45,9 +45,6 @@ export type RegexRule = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Helpers for `accept`
-
-// ---------------------------------------------------------------------------------------------
 // Secret assignments: KEY=value, "key": "value", key: value, --password value
 
 /** camelCase / kebab / dotted key → snake_case, lower case. */
