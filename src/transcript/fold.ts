@@ -4,8 +4,8 @@
  * The state is mutated in place: this runs per line on every hook call and on cold parses of
  * tens of megabytes, and the state is owned by one reader at a time.
  *
- * Longer than most files on purpose: one fold per entry type, each short, sharing the state's
- * bounded-list helpers; split apart they would only pass the same state between files.
+ * One fold per entry type; what the task tools say is folded in fold-tasks.ts, tool inputs are
+ * summarised by tool-input-summary.ts.
  * @module
  */
 import {
@@ -16,41 +16,12 @@ import {
   type PendingToolCall,
   type ResponseRecord,
   type SessionState,
-  type TaskItem,
-  type TodoItem,
 } from '../core/session.ts';
 import { classifyCheckCommand } from '../core/check-command.ts';
-import { clip, clipStart, MAX_TOKEN, summarizeValue } from '../core/truncate.ts';
+import { clip, clipStart } from '../core/truncate.ts';
 import { secretFree } from './scrub.ts';
-
-/**
- * A copy of a tool input with its strings redacted, as far as a rendering of `budget`
- * characters can show them: the rendering escapes quotes and newlines, which hides secrets
- * from the patterns, so they are found in the strings themselves first.
- */
-function redactInput(input: unknown, budget: number): unknown {
-  let left = budget;
-  const walk = (v: unknown, depth: number): unknown => {
-    if (left <= 0) return '';
-    if (typeof v === 'string') {
-      const kept = v.length > left + MAX_TOKEN ? clip(v, left + MAX_TOKEN) : v;
-      left -= kept.length;
-      return secretFree(kept);
-    }
-    if (v === null || typeof v !== 'object' || depth > 6) return v;
-    if (Array.isArray(v)) return v.slice(0, 50).map((item) => walk(item, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(v).slice(0, 50)) {
-      out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
-    }
-    return out;
-  };
-  return walk(input, 0);
-}
-
-/** Tool input as the state keeps it: strings redacted, rendered, cut between tokens. */
-const summarizeInput = (input: unknown, max: number) =>
-  clip(summarizeValue(redactInput(input, max + MAX_TOKEN), max + MAX_TOKEN), max);
+import { applyTaskResult, foldTaskResult, readToolMeta, readTodos } from './fold-tasks.ts';
+import { summarizeInput } from './tool-input-summary.ts';
 import {
   getContextTokens,
   isObject,
@@ -94,46 +65,6 @@ export function finalizeResponse(state: SessionState, listener?: FoldListener): 
   state.lastResponse = record;
   if (record.latencyMs !== null) pushBounded(state.latencies, record.latencyMs, LIMITS.latencies);
   listener?.onResponse?.(record);
-}
-
-function readTodos(value: unknown): TodoItem[] | null {
-  if (!Array.isArray(value)) return null;
-  const todos: TodoItem[] = [];
-  for (const item of value.slice(0, LIMITS.todos)) {
-    if (!isObject(item) || typeof item.content !== 'string') continue;
-    const todo: TodoItem = {
-      content: secretFree(clip(item.content, 300)),
-      status: typeof item.status === 'string' ? item.status : 'pending',
-    };
-    if (typeof item.activeForm === 'string')
-      todo.activeForm = secretFree(clip(item.activeForm, 300));
-    todos.push(todo);
-  }
-  return todos;
-}
-
-function upsertTask(state: SessionState, task: TaskItem): void {
-  const existing = state.tasks.find((t) => t.id === task.id);
-  if (existing) Object.assign(existing, task);
-  else pushBounded(state.tasks, task, LIMITS.tasks);
-}
-
-/** Task tools carry what the result lacks in their input; keep the few fields we need. */
-function readToolMeta(name: string, input: unknown): Record<string, string> | undefined {
-  if (!isObject(input)) return undefined;
-  const pick = (...keys: string[]) => {
-    const meta: Record<string, string> = {};
-    for (const key of keys) {
-      const v = input[key];
-      if (typeof v === 'string' || typeof v === 'number')
-        meta[key] = secretFree(clip(String(v), 500));
-    }
-    return meta;
-  };
-  if (name === 'TaskCreate') return pick('subject', 'description');
-  if (name === 'TaskUpdate') return pick('taskId', 'status', 'subject', 'description');
-  if (name === 'Bash') return pick('command');
-  return undefined;
 }
 
 /** A sentence where the assistant states a choice worth carrying into the next session. */
@@ -228,17 +159,6 @@ function foldToolTargets(
   }
 }
 
-/** Results finish subagents and tell background shells their ids. */
-function foldTaskResult(state: SessionState, toolUseId: string, text: string): void {
-  const task = state.backgroundTasks.find((t) => t.id === toolUseId);
-  if (!task) return;
-  if (task.kind === 'subagent') task.done = true;
-  else {
-    const shellId = /\bID:\s*([\w-]+)/i.exec(text)?.[1];
-    if (shellId) task.id = shellId;
-  }
-}
-
 function foldAssistant(
   state: SessionState,
   e: AssistantEntry,
@@ -304,34 +224,6 @@ function foldAssistant(
     const meta = readToolMeta(use.name, use.input);
     if (meta) pending.meta = meta;
     pushBounded(state.pendingTools, pending, LIMITS.pendingTools);
-  }
-}
-
-function applyTaskResult(state: SessionState, pending: PendingToolCall, result: unknown): void {
-  const structured = isObject(result) ? result : {};
-  if (pending.tool === 'TaskCreate') {
-    const task = isObject(structured.task) ? structured.task : {};
-    const id = task.id ?? structured.taskId;
-    if (typeof id !== 'string' && typeof id !== 'number') return;
-    const item: TaskItem = {
-      id: String(id),
-      subject: secretFree(clip(String(task.subject ?? pending.meta?.subject ?? ''), 300)),
-      status: 'pending',
-    };
-    if (pending.meta?.description) item.description = pending.meta.description;
-    upsertTask(state, item);
-  } else if (pending.tool === 'TaskUpdate') {
-    const id = structured.taskId ?? pending.meta?.taskId;
-    if (typeof id !== 'string' && typeof id !== 'number') return;
-    const change = isObject(structured.statusChange) ? structured.statusChange : {};
-    const status = typeof change.to === 'string' ? change.to : pending.meta?.status;
-    const existing = state.tasks.find((t) => t.id === String(id));
-    const item: TaskItem = existing
-      ? { ...existing }
-      : { id: String(id), subject: pending.meta?.subject ?? '', status: 'pending' };
-    if (status) item.status = status;
-    if (pending.meta?.subject) item.subject = pending.meta.subject;
-    upsertTask(state, item);
   }
 }
 
