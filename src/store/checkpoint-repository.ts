@@ -3,202 +3,25 @@
  * else to do. Numbers are assigned inside BEGIN IMMEDIATE, so they stay unique per session when
  * many processes save at once; compression happens before the lock is taken.
  *
- * A little over 400 lines: the row mapping of a 30-column table, the version-1 defaults and the
- * repository's queries belong together; the search index is apart (checkpoint-search.ts).
+ * How a checkpoint maps to its row is in checkpoint-rows.ts; the search index is apart
+ * (checkpoint-search.ts).
  * @module
  */
-import type {
-  Checkpoint,
-  CheckpointDraft,
-  CheckpointSource,
-  CheckpointTrigger,
-  ConversationState,
-  FileState,
-  TaskState,
-} from '../core/checkpoint.ts';
-import type { CrashRisk } from '../core/risk.ts';
-import type { CrashSignals } from '../core/signals.ts';
+import type { Checkpoint, CheckpointDraft } from '../core/checkpoint.ts';
 import { withWriteTransaction, type Database } from './database.ts';
 import { indexCheckpointForSearch } from './checkpoint-search.ts';
 import { matchProject } from './project-match.ts';
-import { compressJson, decompressJson, type Compressed } from './serialize.ts';
+import {
+  compressSections,
+  SUMMARY_COLUMNS,
+  toCheckpoint,
+  toSummary,
+  type CheckpointSize,
+  type CheckpointSummary,
+  type Row,
+} from './checkpoint-rows.ts';
 
-export type CheckpointSize = { uncompressed: number; compressed: number; compressionRatio: number };
-
-export type CheckpointSummary = {
-  id: string;
-  sessionId: string;
-  checkpointNumber: number;
-  createdAt: string;
-  triggeredBy: CheckpointTrigger;
-  crashRisk: CrashRisk;
-  progress: number;
-  operation: string | null;
-  contextWindowUsage: number | null;
-  /** Percent of the auto-compact threshold in use (null for rows that predate the source). */
-  contextPercent: number | null;
-  messageCount: number | null;
-  toolCallCount: number | null;
-  size: CheckpointSize;
-  restoredAt: string | null;
-  cwd: string | null;
-  transcriptPath: string | null;
-  snapshotRef: string | null;
-};
-
-type Row = {
-  id: string;
-  session_id: string;
-  checkpoint_number: number;
-  created_at: string;
-  triggered_by: string;
-  conversation_state: Uint8Array;
-  task_state: Uint8Array;
-  file_state: Uint8Array;
-  tool_state: Uint8Array;
-  signals: Uint8Array;
-  user_preferences: Uint8Array | null;
-  crash_risk: string;
-  progress: number;
-  operation: string | null;
-  context_window_usage: number | null;
-  message_count: number | null;
-  tool_call_count: number | null;
-  uncompressed_size: number | null;
-  compressed_size: number | null;
-  compression_ratio: number | null;
-  restored_at: string | null;
-  source: string | null;
-  cwd: string | null;
-  transcript_path: string | null;
-  snapshot_ref: string | null;
-};
-
-const SUMMARY_COLUMNS = `id, session_id, checkpoint_number, created_at, triggered_by, crash_risk, progress, operation,
-  context_window_usage, message_count, tool_call_count, uncompressed_size, compressed_size, compression_ratio,
-  restored_at, cwd, transcript_path, snapshot_ref, source`;
-
-/** contextTokens / compactThreshold of a row's source, as a percent with one decimal. */
-function thresholdPercent(source: string | null): number | null {
-  if (!source) return null;
-  try {
-    const s = JSON.parse(source) as { contextTokens?: number; compactThreshold?: number };
-    if (!s.compactThreshold || s.contextTokens === undefined) return null;
-    return Math.round((s.contextTokens / s.compactThreshold) * 1000) / 10;
-  } catch {
-    return null;
-  }
-}
-
-/** What names a checkpoint: the first fields of every view of a row. */
-function identityOf(row: Row) {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    checkpointNumber: row.checkpoint_number,
-    createdAt: row.created_at,
-    triggeredBy: row.triggered_by as CheckpointTrigger,
-  };
-}
-
-function toSummary(row: Row): CheckpointSummary {
-  return {
-    ...identityOf(row),
-    crashRisk: row.crash_risk as CrashRisk,
-    progress: row.progress,
-    operation: row.operation,
-    contextWindowUsage: row.context_window_usage,
-    contextPercent: thresholdPercent(row.source),
-    messageCount: row.message_count,
-    toolCallCount: row.tool_call_count,
-    size: {
-      uncompressed: row.uncompressed_size ?? 0,
-      compressed: row.compressed_size ?? 0,
-      compressionRatio: row.compression_ratio ?? 0,
-    },
-    restoredAt: row.restored_at,
-    cwd: row.cwd,
-    transcriptPath: row.transcript_path,
-    snapshotRef: row.snapshot_ref,
-  };
-}
-
-const EMPTY_SOURCE: CheckpointSource = {
-  transcriptPath: null,
-  transcriptLine: 0,
-  cwd: null,
-  model: null,
-  cliVersion: null,
-  contextTokens: 0,
-  compactThreshold: 0,
-  level: 'L0',
-  reason: null,
-};
-
-/** A section as a version-1 row (the specified schema) may hold it: without the fields shim added later. */
-type SeedSection<T, Added extends keyof T> = Omit<T, Added> & Partial<Pick<T, Added>>;
-
-function toCheckpoint(row: Row): Checkpoint {
-  return {
-    ...identityOf(row),
-    // Version-1 rows (the specified schema) predate the fields marked "beyond the specification": default them.
-    conversationState: {
-      userRequests: [],
-      ...decompressJson<SeedSection<ConversationState, 'userRequests'>>(row.conversation_state),
-    },
-    taskState: { items: [], ...decompressJson<SeedSection<TaskState, 'items'>>(row.task_state) },
-    fileState: {
-      repoRoot: null,
-      branch: null,
-      head: null,
-      snapshot: null,
-      ...decompressJson<SeedSection<FileState, 'repoRoot' | 'branch' | 'head' | 'snapshot'>>(
-        row.file_state,
-      ),
-    },
-    toolState: decompressJson(row.tool_state),
-    signals: {
-      compactThresholdUsage: 0,
-      tokensUntilCompact: 0,
-      ...decompressJson<SeedSection<CrashSignals, 'compactThresholdUsage' | 'tokensUntilCompact'>>(
-        row.signals,
-      ),
-    },
-    userPreferences: row.user_preferences ? decompressJson(row.user_preferences) : {},
-    // Version-1 rows predate the source column.
-    source: row.source ? (JSON.parse(row.source) as CheckpointSource) : EMPTY_SOURCE,
-  };
-}
-
-type Sections = Record<
-  'conversation' | 'task' | 'file' | 'tool' | 'signals' | 'preferences',
-  Compressed
->;
-
-function compressSections(draft: CheckpointDraft): { sections: Sections; size: CheckpointSize } {
-  const sections: Sections = {
-    conversation: compressJson(draft.conversationState),
-    task: compressJson(draft.taskState),
-    file: compressJson(draft.fileState),
-    tool: compressJson(draft.toolState),
-    signals: compressJson(draft.signals),
-    preferences: compressJson(draft.userPreferences),
-  };
-  let uncompressed = 0;
-  let compressed = 0;
-  for (const s of Object.values(sections)) {
-    uncompressed += s.uncompressed;
-    compressed += s.data.length;
-  }
-  return {
-    sections,
-    size: {
-      uncompressed,
-      compressed,
-      compressionRatio: compressed > 0 ? Math.round((uncompressed / compressed) * 100) / 100 : 0,
-    },
-  };
-}
+export type { CheckpointSize, CheckpointSummary } from './checkpoint-rows.ts';
 
 export class CheckpointRepository {
   readonly #db: Database;
