@@ -3,17 +3,23 @@
  * transcript at every auto compaction (beside Claude Code's own summary of that compaction) and
  * at cut points mid-session (where a crash would have stopped it). Five parts are scored — the
  * session's first request, its newest request, every request, the recently changed files and
- * the open tasks — each as found / total in the text that would be injected.
- *
- * An item counts as carried when its opening words (the first 60 characters, whitespace folded)
- * appear in the text; a file, by its base name (summaries shorten paths). Requests shorter than
- * 20 characters ("yes", "continue") are not scored: they would be "found" anywhere.
+ * the open tasks — each as found / total in the text that would be injected, scored as
+ * core/carried-items.ts says.
  * @module
  */
 import { assessSession } from '../core/assess.ts';
 import { buildCheckpoint } from '../core/build-checkpoint.ts';
 import { applyCheckpointLimits, type Checkpoint } from '../core/checkpoint.ts';
-import { isOpenTaskStatus, type ResumeDetection } from '../core/resume.ts';
+import {
+  CARRIED_PARTS,
+  carriedItems,
+  scoreCarriedItems,
+  type CarriedItems,
+  type CarriedPart,
+  type CarriedScore,
+  type CarriedScores,
+} from '../core/carried-items.ts';
+import type { ResumeDetection } from '../core/resume.ts';
 import { renderResumePrompt } from '../core/resume-prompt.ts';
 import type { SessionState } from '../core/session.ts';
 import {
@@ -23,17 +29,11 @@ import {
 } from '../transcript/reader.ts';
 import { isCompressed } from '../transcript/reader.ts';
 
-export const FIDELITY_PARTS = [
-  'firstRequest',
-  'lastRequest',
-  'requests',
-  'files',
-  'openTasks',
-] as const;
-export type FidelityPart = (typeof FIDELITY_PARTS)[number];
-
-export type FidelityScore = { found: number; total: number; missing: string[] };
-export type PartScores = Record<FidelityPart, FidelityScore>;
+/** The parts and their scoring are core/carried-items.ts's, which `shim stats` uses too. */
+export const FIDELITY_PARTS = CARRIED_PARTS;
+export type FidelityPart = CarriedPart;
+export type FidelityScore = CarriedScore;
+export type PartScores = CarriedScores;
 
 export type FidelityPoint = {
   /** `compaction`: just before an auto compaction; `cut`: a mid-session stop. */
@@ -58,48 +58,22 @@ export type FidelityOptions = {
   recentFiles?: number;
 };
 
-const MIN_REQUEST_CHARS = 20;
-const fold = (text: string) => text.replace(/\s+/g, ' ').trim();
-const keyOf = (text: string) => fold(text).slice(0, 60);
-
-type Items = Record<FidelityPart, Array<{ label: string; needle: string }>>;
-
-function itemsAt(state: SessionState, recentFiles: number): Items {
-  const requests = state.requestLog
-    .map((r) => keyOf(r.text))
-    .filter((k) => k.length >= MIN_REQUEST_CHARS)
-    .map((k) => ({ label: `request: ${k}`, needle: k }));
-  const tasks = (
-    state.tasks.length > 0
-      ? state.tasks.map((t) => ({ content: t.subject || t.description || '', status: t.status }))
-      : state.todos
-  )
-    .filter((t) => isOpenTaskStatus(t.status) && keyOf(t.content) !== '')
-    .map((t) => ({ label: `task: ${keyOf(t.content)}`, needle: keyOf(t.content) }));
-  const files = state.filesChanged
-    .slice(-recentFiles)
-    .map((f) => ({ label: `file: ${f}`, needle: f.split('/').pop() ?? f }));
-  return {
-    firstRequest: requests.slice(0, 1),
-    lastRequest: requests.slice(-1),
-    requests,
-    files,
-    openTasks: tasks,
-  };
-}
-
-function score(text: string, items: Items): PartScores {
-  const haystack = fold(text);
-  const scores = {} as PartScores;
-  for (const part of FIDELITY_PARTS) {
-    const missing = items[part].filter((i) => !haystack.includes(i.needle)).map((i) => i.label);
-    scores[part] = {
-      found: items[part].length - missing.length,
-      total: items[part].length,
-      missing,
-    };
-  }
-  return scores;
+/** What the session itself knew at this point: the truth a restore is scored against. */
+function itemsAt(state: SessionState, recentFiles: number): CarriedItems {
+  return carriedItems(
+    {
+      requests: state.requestLog.map((r) => r.text),
+      files: state.filesChanged,
+      tasks:
+        state.tasks.length > 0
+          ? state.tasks.map((t) => ({
+              content: t.subject || t.description || '',
+              status: t.status,
+            }))
+          : state.todos,
+    },
+    recentFiles,
+  );
 }
 
 function checkpointAt(state: SessionState, path: string, interrupted: boolean): Checkpoint {
@@ -177,7 +151,7 @@ export async function measureRestoreFidelity(
           kind: 'compaction',
           line: line - 1,
           compaction: compactions,
-          shim: score(prompt, itemsAt(at, recentFiles)),
+          shim: scoreCarriedItems(prompt, itemsAt(at, recentFiles)),
           claude: null,
           shimChars: prompt.length,
           claudeChars: null,
@@ -187,7 +161,7 @@ export async function measureRestoreFidelity(
         before = null;
       } else if (entry.kind === 'user' && entry.isCompactSummary && awaiting !== null) {
         const text = entry.text ?? '';
-        awaiting.point.claude = score(text, itemsAt(awaiting.state, recentFiles));
+        awaiting.point.claude = scoreCarriedItems(text, itemsAt(awaiting.state, recentFiles));
         awaiting.point.claudeChars = text.length;
         awaiting = null;
       }
@@ -198,7 +172,7 @@ export async function measureRestoreFidelity(
           kind: 'cut',
           line,
           compaction: null,
-          shim: score(prompt, itemsAt(snapshot, recentFiles)),
+          shim: scoreCarriedItems(prompt, itemsAt(snapshot, recentFiles)),
           claude: null,
           shimChars: prompt.length,
           claudeChars: null,

@@ -28,16 +28,25 @@ const fold = (text: string) => text.replace(/\s+/g, ' ').trim();
 const keyOf = (text: string) => fold(text).slice(0, 60);
 
 type Item = { label: string; needle: string };
+export type CarriedItems = Record<CarriedPart, Item[]>;
 
-function itemsOf(checkpoint: Checkpoint): Record<CarriedPart, Item[]> {
-  const requests = checkpoint.conversationState.userRequests
+/** What a restore should carry, from wherever it is known (a checkpoint, a session's state). */
+export type CarriedSource = {
+  requests: readonly string[];
+  /** Changed files, oldest first: the newest `recentFiles` are scored. */
+  files: readonly string[];
+  tasks: ReadonlyArray<{ content: string; status: string }>;
+};
+
+export function carriedItems(source: CarriedSource, recentFiles = RECENT_FILES): CarriedItems {
+  const requests = source.requests
     .map(keyOf)
     .filter((k) => k.length >= MIN_REQUEST_CHARS)
     .map((k) => ({ label: `request: ${k}`, needle: k }));
-  const files = checkpoint.fileState.modifiedFiles
-    .slice(-RECENT_FILES)
+  const files = source.files
+    .slice(-recentFiles)
     .map((f) => ({ label: `file: ${f}`, needle: f.split('/').pop() ?? f }));
-  const openTasks = checkpoint.taskState.items
+  const openTasks = source.tasks
     .filter((t) => isOpenTaskStatus(t.status) && keyOf(t.content) !== '')
     .map((t) => ({ label: `task: ${keyOf(t.content)}`, needle: keyOf(t.content) }));
   return {
@@ -50,8 +59,19 @@ function itemsOf(checkpoint: Checkpoint): Record<CarriedPart, Item[]> {
 }
 
 export function scoreCarried(checkpoint: Checkpoint, text: string): CarriedScores {
+  return scoreCarriedItems(
+    text,
+    carriedItems({
+      requests: checkpoint.conversationState.userRequests,
+      files: checkpoint.fileState.modifiedFiles,
+      tasks: checkpoint.taskState.items,
+    }),
+  );
+}
+
+/** found / total of each part's items in `text` (whitespace folded). */
+export function scoreCarriedItems(text: string, items: CarriedItems): CarriedScores {
   const haystack = fold(text);
-  const items = itemsOf(checkpoint);
   const scores = {} as CarriedScores;
   for (const part of CARRIED_PARTS) {
     const missing = items[part].filter((i) => !haystack.includes(i.needle)).map((i) => i.label);
