@@ -8,18 +8,10 @@ import { listSessionStats, type SessionStatsRow } from '../store/stats-queries.t
 import type { Store } from './open-store.ts';
 import type { Scope } from './project-scope.ts';
 
-export type StatsTotals = {
+/** The sessions' counts added up (fidelities: means weighted by the sessions' restores). */
+export type StatsTotals = Omit<SessionStatsRow, 'sessionId' | 'cwd' | 'lastSeenAt'> & {
   sessions: number;
   checkpoints: number;
-  checkpointsByTrigger: Record<string, number>;
-  restores: number;
-  restoresSucceeded: number;
-  restoresFailed: number;
-  /** Mean over the restores that were scored. */
-  restoreFidelity: number | null;
-  claudeSummaryFidelity: number | null;
-  compactionSummaries: number;
-  signalSamples: Record<string, number>;
 };
 
 export type Stats = { scope: Scope; totals: StatsTotals; sessions: SessionStatsRow[] };
