@@ -199,6 +199,15 @@ async function main(): Promise<void> {
     `P ${pct(shim.danger.precision)}`,
     `recall ${pct(shim.danger.recall)} [P ≥ 80%, R ≥ 95%], ${shim.danger.scored} responses; constant 167k: P ${pct(constant.danger.precision)}, R ${pct(constant.danger.recall)}`,
   );
+  // Why danger cannot be both precise and complete: just inside the horizon looks like just outside.
+  for (const b of shim.dangerByDistance) {
+    const q = b.forecastQuartiles ? b.forecastQuartiles.join('/') : '–';
+    report(
+      `  ${b.from}–${b.to} responses before (${b.positive ? 'positive' : 'negative'})`,
+      `${b.responses}`,
+      `≥ 90%: ${pct(b.nearThreshold)}, usage median ${b.medianPercent ?? '–'}%, estimate ${q}, danger ${pct(b.flagged)}`,
+    );
+  }
   results.leaveOneOut = { shim, constant167k: constant };
 
   process.stdout.write('\n');

@@ -10,7 +10,10 @@ import type { CompactSample } from '../core/compact-threshold.ts';
 import { getAccuracy, mergeRiskScores, scoreRisk, type RiskScore } from '../core/evaluate.ts';
 import {
   scoreSession,
+  summarizeDistances,
   summarizeForecasts,
+  type DistanceBucket,
+  type DistanceSample,
   type ForecastSample,
   type ForecastSummary,
   type MetricEvent,
@@ -28,6 +31,8 @@ export type EvaluationReport = {
   l2Lead: { median: number | null; warnedShare: number | null; compactions: number };
   forecast: ForecastSummary;
   danger: RiskScore & { precision: number; recall: number; accuracy: number };
+  /** Responses by distance to the auto compaction that followed them (docs/forecast.md). */
+  dangerByDistance: DistanceBucket[];
 };
 
 export type EvaluationOptions = {
@@ -73,6 +78,7 @@ export async function evaluateLeaveOneOut(
   const risks: RiskScore[] = [];
   const forecasts: ForecastSample[] = [];
   const leads: number[] = [];
+  const distances: DistanceSample[] = [];
   let consistent = 0;
   let total = 0;
   let autoCompactions = 0;
@@ -93,6 +99,7 @@ export async function evaluateLeaveOneOut(
     total += metrics.thresholds.total;
     leads.push(...metrics.l2Leads);
     forecasts.push(...metrics.forecasts);
+    distances.push(...metrics.distances);
     options.onProgress?.(i + 1, paths.length);
   }
   const risk = mergeRiskScores(risks);
@@ -107,5 +114,6 @@ export async function evaluateLeaveOneOut(
     },
     forecast: summarizeForecasts(forecasts),
     danger: { ...risk, ...getAccuracy(risk) },
+    dangerByDistance: summarizeDistances(distances),
   };
 }

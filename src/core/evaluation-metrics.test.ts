@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import {
   isHit,
   scoreSession,
+  summarizeDistances,
   summarizeForecasts,
   type MetricCompact,
   type MetricEvent,
@@ -15,6 +16,7 @@ function turn(n: number, changes: Partial<MetricTurn> = {}): MetricTurn {
     turn: n,
     level: 'L0',
     risk: 'safe',
+    percent: 50,
     compactThreshold: 167_000,
     turnsToCompact: null,
     turnsToCompactLow: null,
@@ -108,5 +110,44 @@ describe('summarizeForecasts', () => {
       intervalCoverage: 2 / 3,
       medianIntervalWidth: 4,
     });
+  });
+});
+
+describe('summarizeDistances', () => {
+  test('groups the responses before each auto compaction by distance; idle and manual ones say nothing', () => {
+    const window = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        turn(i + 1, {
+          percent: 80 + i,
+          turnsToCompact: n - 1 - i,
+          risk: n - 1 - i <= 5 ? 'danger' : 'safe',
+        }),
+      );
+    const events: MetricEvent[] = [
+      ...window(16),
+      compact(),
+      ...window(12),
+      compact({ trigger: 'manual', compactionKind: 'manual' }),
+      ...window(12),
+      compact({ compactionKind: 'idle' }),
+    ];
+    const buckets = summarizeDistances(scoreSession(events).distances);
+    assert.deepEqual(
+      buckets.map((b) => [b.from, b.to, b.positive, b.responses]),
+      [
+        [0, 3, true, 4],
+        [4, 7, true, 4],
+        [8, 9, true, 2],
+        [10, 11, false, 2],
+        [12, 14, false, 3],
+        [15, 20, false, 1],
+      ],
+    );
+    const near = buckets[0]!;
+    assert.equal(near.medianPercent, 93, '95, 94, 93, 92: the lower middle');
+    assert.equal(near.nearThreshold, 1);
+    assert.deepEqual(near.forecastQuartiles, [0, 1, 2]);
+    assert.equal(near.flagged, 1);
+    assert.equal(buckets[2]!.flagged, 0);
   });
 });

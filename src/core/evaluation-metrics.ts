@@ -15,6 +15,8 @@ export type MetricTurn = {
   turn: number;
   level: Level;
   risk: CrashRisk;
+  /** Context as a share of the threshold, in percent. */
+  percent: number;
   compactThreshold: number;
   turnsToCompact: number | null;
   turnsToCompactLow: number | null;
@@ -48,6 +50,16 @@ export type SessionMetrics = {
   /** Responses from the first L2 (or higher) of a window to its compaction; 0 when none warned. */
   l2Leads: number[];
   forecasts: ForecastSample[];
+  /** Every response of a window that ended in an auto compaction (not idle): how far before it. */
+  distances: DistanceSample[];
+};
+
+export type DistanceSample = {
+  /** Responses that completed after this one before the compaction. */
+  before: number;
+  percent: number;
+  turnsToCompact: number | null;
+  danger: boolean;
 };
 
 /** Splits the events into windows, each ending at a compaction (or at the end). */
@@ -72,11 +84,20 @@ export function scoreSession(events: readonly MetricEvent[]): SessionMetrics {
     thresholds: { consistent: 0, total: 0 },
     l2Leads: [],
     forecasts: [],
+    distances: [],
   };
   for (const { turns, end } of windows(events)) {
-    if (!end || end.trigger !== 'auto' || end.compactionKind !== 'threshold') continue;
     const last = turns[turns.length - 1];
-    if (!last) continue;
+    if (!end || !last || end.trigger !== 'auto' || end.compactionKind === 'idle') continue;
+    for (const t of turns) {
+      metrics.distances.push({
+        before: last.turn - t.turn,
+        percent: t.percent,
+        turnsToCompact: t.turnsToCompact,
+        danger: t.risk === 'danger',
+      });
+    }
+    if (end.compactionKind !== 'threshold') continue;
     if (end.preTokens !== null && end.lastContextTokens !== null) {
       metrics.thresholds.total++;
       const lower = Math.min(end.lastContextTokens, end.preTokens) * (1 - THRESHOLD_TOLERANCE);
@@ -134,4 +155,63 @@ export function summarizeForecasts(samples: readonly ForecastSample[]): Forecast
       withInterval.map((s) => (s.high === null ? Number.POSITIVE_INFINITY : s.high - s.low!)),
     ),
   };
+}
+
+/** The rows of the danger table: responses grouped by how far before an auto compaction they were. */
+export const DISTANCE_BUCKETS = [
+  [0, 3],
+  [4, 7],
+  [8, 9],
+  [10, 11],
+  [12, 14],
+  [15, 20],
+] as const;
+
+export type DistanceBucket = {
+  from: number;
+  to: number;
+  /** Inside the danger horizon (an auto compaction within the next 10 responses). */
+  positive: boolean;
+  responses: number;
+  /** Share at ≥ 90% of the threshold. */
+  nearThreshold: number | null;
+  medianPercent: number | null;
+  /** Quartiles (25/50/75%) of the estimated responses left. */
+  forecastQuartiles: [number, number, number] | null;
+  /** Share judged danger. */
+  flagged: number | null;
+};
+
+const quantile = (sorted: readonly number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]!;
+
+/**
+ * Why danger cannot be both precise and complete: responses just inside the horizon look like
+ * those just outside it. One row per DISTANCE_BUCKETS entry.
+ */
+export function summarizeDistances(
+  samples: readonly DistanceSample[],
+  horizon = FORECAST_HORIZON,
+): DistanceBucket[] {
+  return DISTANCE_BUCKETS.map(([from, to]) => {
+    const rows = samples.filter((s) => s.before >= from && s.before <= to);
+    const percents = rows.map((r) => r.percent).sort((a, b) => a - b);
+    const forecasts = rows
+      .map((r) => r.turnsToCompact)
+      .filter((f): f is number => f !== null)
+      .sort((a, b) => a - b);
+    const share = (n: number) => (rows.length ? n / rows.length : null);
+    return {
+      from,
+      to,
+      positive: to < horizon,
+      responses: rows.length,
+      nearThreshold: share(rows.filter((r) => r.percent >= 90).length),
+      medianPercent: percents.length ? quantile(percents, 0.5) : null,
+      forecastQuartiles: forecasts.length
+        ? [quantile(forecasts, 0.25), quantile(forecasts, 0.5), quantile(forecasts, 0.75)]
+        : null,
+      flagged: share(rows.filter((r) => r.danger).length),
+    };
+  });
 }
