@@ -170,6 +170,7 @@ async function main(): Promise<void> {
   ];
   const shim = await evaluateLeaveOneOut(sessions);
   const constant = await evaluateLeaveOneOut(sessions, { fixedThreshold: 167_000 });
+  const ownStepsOnly = await evaluateLeaveOneOut(sessions, { withoutProfile: true });
   const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
   process.stdout.write(
     `\nleave-one-out on ${shim.sessions} real sessions (${shim.autoCompactions} auto compactions); targets in brackets\n`,
@@ -195,6 +196,12 @@ async function main(): Promise<void> {
     `[75–85% / ≤ 8] constant 167k: ${pct(constant.forecast.intervalCoverage)} / ${constant.forecast.medianIntervalWidth}`,
   );
   report(
+    '  the same without the growth profile',
+    `${pct(ownStepsOnly.forecast.intervalCoverage)} / ${ownStepsOnly.forecast.medianIntervalWidth}`,
+    `each session's own steps only; mean error ${ownStepsOnly.forecast.meanAbsoluteError?.toFixed(2)} resp`,
+  );
+
+  report(
     'danger ⇔ auto compaction ≤ 10 responses',
     `P ${pct(shim.danger.precision)}`,
     `recall ${pct(shim.danger.recall)} [P ≥ 80%, R ≥ 95%], ${shim.danger.scored} responses; constant 167k: P ${pct(constant.danger.precision)}, R ${pct(constant.danger.recall)}`,
@@ -208,7 +215,7 @@ async function main(): Promise<void> {
       `≥ 90%: ${pct(b.nearThreshold)}, usage median ${b.medianPercent ?? '–'}%, estimate ${q}, danger ${pct(b.flagged)}`,
     );
   }
-  results.leaveOneOut = { shim, constant167k: constant };
+  results.leaveOneOut = { shim, constant167k: constant, withoutProfile: ownStepsOnly };
 
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);
