@@ -124,7 +124,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
             at,
           },
         });
-        return reply({ ...seen });
+        return reply(seen);
       }
       if (input.event === 'compact') {
         const prepared = await prepareCompaction({
