@@ -27,7 +27,8 @@ if (
 ) {
   process.stdout.write(HELP[command]);
 } else if (command === 'hook') {
-  loadBundle('hook.cjs').main(rest[0]);
+  // The hooks' heavy half (checkpoints, restores) loads through the same cache.
+  loadBundle('hook.cjs').main(rest[0], loadBundle);
 } else if (command === 'statusline') {
   loadBundle('statusline.cjs').main(rest);
 } else {

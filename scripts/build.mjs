@@ -40,7 +40,15 @@ await Promise.all([
     // require() calls instead.
     supported: { 'dynamic-import': false },
   }),
-  build({ ...perCall, entryPoints: { 'hook-heavy': 'src/hook/heavy.ts' } }),
+  build({
+    ...perCall,
+    entryPoints: { 'hook-heavy': 'src/hook/heavy.ts' },
+    // Loaded with the code cache too (through the launcher), so no dynamic import() either; and
+    // secretlint is bundled in: loading its ES modules from node_modules costs a blocking
+    // checkpoint ~25 ms of Node's ES-module loader on every call (docs/hot-path.md).
+    external: ['@photostructure/sqlite', 'zod'],
+    supported: { 'dynamic-import': false },
+  }),
   // shim's Claude Code mod: one self-contained ES module, readable (Claude Code checks its source
   // before it runs it: no imports, `$` spelled out at each call).
   build({

@@ -4,10 +4,10 @@
  * drops a cached script's dynamic import(): a compressed transcript needs node:zlib loaded late).
  */
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { runShim } from './helpers/cli.ts';
+import { BIN, runShim } from './helpers/cli.ts';
 import { FIXTURE_DIR, makeTempDir } from './helpers/fixtures.ts';
 
 const GZ = 'entire-2372de7ea2ff-auto-compact-155k-todowrite-v2.1.5.jsonl.gz';
@@ -31,5 +31,55 @@ describe('per-call bundles with the code cache', () => {
     assert.equal(second.status, 0, second.stderr);
     assert.equal(second.stdout, first.stdout);
     assert.deepEqual(readdirSync(join(home, 'cache', 'v8')), cached, 'kept, not rewritten');
+  });
+
+  test("a blocking checkpoint runs the hooks' heavy half from the cache too", () => {
+    const dir = makeTempDir('shim-code-cache-heavy-');
+    const home = join(dir, 'shim');
+    const transcript = join(dir, 'session.jsonl');
+    const key = 'shpat_Zq9mWxY2vBnK7pLrT4sGhJ8dFcXeA3Nu';
+    writeFileSync(
+      transcript,
+      `${JSON.stringify({
+        type: 'user',
+        sessionId: 'heavy',
+        uuid: 'u1',
+        timestamp: '2026-11-25T00:00:00.000Z',
+        cwd: dir,
+        message: { role: 'user', content: `deploy with token ${key} please` },
+      })}\n`,
+    );
+    const risky = (id: string) =>
+      runShim(home, ['hook', 'PreToolUse'], {
+        cwd: dir,
+        input: JSON.stringify({
+          session_id: 'heavy',
+          transcript_path: transcript,
+          cwd: dir,
+          hook_event_name: 'PreToolUse',
+          tool_name: 'Bash',
+          tool_use_id: id,
+          tool_input: { command: 'git reset --hard' },
+        }),
+      });
+    const first = risky('toolu_1');
+    assert.match(first.stdout, /checkpoint #1 saved/, first.stderr);
+    const cached = readdirSync(join(home, 'cache', 'v8')).sort();
+    assert.deepEqual(
+      cached.map((f) => f.replace(/\.cjs-.*/, '')),
+      ['hook-heavy', 'hook'],
+    );
+    const second = risky('toolu_2');
+    assert.match(second.stdout, /checkpoint #2 saved/, second.stderr);
+    assert.deepEqual(readdirSync(join(home, 'cache', 'v8')).sort(), cached, 'kept, not rewritten');
+    // secretlint is inside the bundle: no ES-module loading from node_modules on this path.
+    const heavy = readFileSync(join(BIN, '..', '..', 'dist', 'hook-heavy.cjs'), 'utf8');
+    assert.doesNotMatch(heavy, /require\("@secretlint\//);
+    // Nothing shim wrote holds the secret: store, cursor cache, handoffs.
+    for (const file of readdirSync(home, { recursive: true, encoding: 'utf8' })) {
+      const path = join(home, file);
+      if (!statSync(path).isFile()) continue;
+      assert.ok(!readFileSync(path).includes(key), `${file} holds the secret`);
+    }
   });
 });

@@ -16,7 +16,7 @@ import {
   markRecoveryShown,
   readRecoveryNotice,
 } from '../store/recovery-notice.ts';
-import { loadHeavy } from './load-heavy.ts';
+import { loadHeavy, useBundleLoader, type BundleLoader } from './load-heavy.ts';
 import { renderHookOutput, type HookOutput } from './output.ts';
 import { parsePayload } from './payload.ts';
 import { readStdin } from '../capture/stdin.ts';
@@ -114,8 +114,12 @@ function withNotices(
   return { ...output, userMessage: [output.userMessage, ...notices].filter(Boolean).join('\n') };
 }
 
-/** The process entry: read stdin, run, print, exit 0. */
-export async function main(event: string | undefined): Promise<void> {
+/**
+ * The process entry: read stdin, run, print, exit 0. `loadBundle` is bin/shim.cjs's loader for
+ * the heavy half (compiled from V8's code cache).
+ */
+export async function main(event: string | undefined, loadBundle?: BundleLoader): Promise<void> {
+  if (loadBundle) useBundleLoader(loadBundle);
   const input = await readStdin();
   const out = await runHook(event ?? '', input, process.env);
   if (out) process.stdout.write(`${out}\n`);

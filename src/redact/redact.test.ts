@@ -527,9 +527,28 @@ describe('redactTextSync', () => {
     }
   });
 
-  test('does not know the secretlint-only rules', () => {
-    const key = 'shpat_' + gen(B62, 32);
-    assert.equal(redactTextSync(`token ${key}.`).text, `token ${key}.`);
+  test('finds what secretlint finds: the cursor cache is scrubbed without secretlint', async () => {
+    // One sample per secret format of secretlint's recommended preset.
+    const samples = [
+      `token shpat_${gen(B62, 32)}.`,
+      `secret shpss_${gen(B62, 40)} here`,
+      `key SG.${gen(B62, 22)}.${gen(B62, 43)} here`,
+      `use lin_api_${gen(B62, 40)} now`,
+      `tok ghp_${gen(B62, 36)} and github_pat_${gen(B62, 82)}`,
+      `https://hooks.slack.com/services/T${gen(B62, 8)}/B${gen(B62, 8)}/${gen(B62, 24)}`,
+      `AKIA${gen('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)} aws_secret_access_key = ${gen(B62, 40)}`,
+      `sk-proj-${gen(B62, 48)} sk-ant-api03-${gen(B62, 93)}AA`,
+      `mongodb://admin:${gen(B62, 12)}@db.example.com:27017/app https://user:${gen(B62, 12)}@example.com/x`,
+      `-----BEGIN RSA PRIVATE KEY-----\n${gen(B62, 64)}\n${gen(B62, 64)}\n-----END RSA PRIVATE KEY-----`,
+    ];
+    for (const sample of samples) {
+      const full = await redactText(sample);
+      assert.notEqual(full.text, sample, `secretlint finds nothing in ${sample}`);
+      const remaining = redactTextSync(sample).text;
+      for (const [start, end] of full.findings.map((f) => [f.start, f.end] as const)) {
+        assert.ok(!remaining.includes(sample.slice(start, end)), `sync left ${sample}`);
+      }
+    }
   });
 });
 

@@ -293,6 +293,14 @@ export const OWN_RULES: readonly Rule[] = [
     accept: notMasked,
   },
   {
+    // Shopify access tokens and shared secrets. gitleaks' rules take hex only; secretlint's take
+    // any letters, and the cursor cache is scrubbed with these rules alone (no secretlint).
+    name: 'shopify',
+    pattern: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,64}(?![A-Za-z0-9_])/g,
+    priority: SPECIFIC,
+    accept: notMasked,
+  },
+  {
     name: 'stripe',
     pattern:
       /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})(?![A-Za-z0-9_])/g,
