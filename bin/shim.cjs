@@ -31,6 +31,12 @@ if (
   loadBundle('hook.cjs').main(rest[0], loadBundle);
 } else if (command === 'statusline') {
   loadBundle('statusline.cjs').main(rest);
+} else if (command === 'status') {
+  // The command people run to look at a session: its plain forms from a small bundle of their
+  // own; help and mistakes from the full CLI.
+  loadBundle('status.cjs')
+    .main(rest)
+    .then((handled) => handled || import('../dist/cli.js'));
 } else {
   import('../dist/cli.js');
 }

@@ -63,6 +63,8 @@ for (const needed of [
   'bin/shim.cjs',
   'dist/hook.cjs',
   'dist/hook-heavy.cjs',
+  'dist/statusline.cjs',
+  'dist/status.cjs',
   'dist/cli.js',
   'dist/shim-mod.js',
 ]) {

@@ -1,5 +1,6 @@
 // Builds the bundles bin/shim.cjs loads:
-// - dist/hook.cjs and dist/statusline.cjs: one CommonJS file each, for the per-call hot paths;
+// - dist/hook.cjs, dist/statusline.cjs and dist/status.cjs: one CommonJS file each, for the
+//   per-call hot paths and `shim status`;
 // - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks;
 // - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module).
 import { build } from 'esbuild';
@@ -34,8 +35,12 @@ await Promise.all([
     ...perCall,
     // The light half runs on every tool call; the heavy half (store, checkpoints, restores) is
     // its own file, loaded by the light one only for the events that need it.
-    entryPoints: { hook: 'src/hook/run.ts', statusline: 'src/statusline/run.ts' },
-    // bin/shim.cjs compiles these two with V8's code cache, and Node 20 drops a script's dynamic
+    entryPoints: {
+      hook: 'src/hook/run.ts',
+      statusline: 'src/statusline/run.ts',
+      status: 'src/cli/status-main.ts',
+    },
+    // bin/shim.cjs compiles these with V8's code cache, and Node 20 drops a script's dynamic
     // import() support when it comes from a cache: their few lazy imports (built-ins) become
     // require() calls instead.
     supported: { 'dynamic-import': false },

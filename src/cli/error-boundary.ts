@@ -10,7 +10,7 @@ import {
   describeRecovery,
   markRecoveryShown,
   readRecoveryNotice,
-} from '../store/recover-database.ts';
+} from '../store/recovery-notice.ts';
 
 export class ExitError extends Error {
   readonly exitCode: number;
