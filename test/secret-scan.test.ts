@@ -25,6 +25,7 @@ import {
 } from './helpers/transcript-builders.ts';
 
 const SESSION = 'a1b2c3d4-0000-4000-8000-00000000beef';
+const DIST = join(BIN, '..', '..', 'dist');
 
 /** The corpus secrets the redactor catches on their own (its recall is tested elsewhere). */
 const secrets = loadSecretCorpus()
@@ -135,13 +136,14 @@ function shim(args: string[]): void {
 }
 
 /** Every file under `dir`, as text; the database as all its values, gzip sections opened. */
-function everythingStored(dir: string): string[] {
+function everythingStored(dir: string, enter: (dir: string) => boolean = () => true): string[] {
   const texts: string[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     const stat = statSync(path);
-    if (stat.isDirectory()) texts.push(...everythingStored(path));
-    else if (/\.db(?:-wal|-shm)?$/.test(name)) continue;
+    if (stat.isDirectory()) {
+      if (enter(path)) texts.push(...everythingStored(path, enter));
+    } else if (/\.db(?:-wal|-shm)?$/.test(name)) continue;
     else {
       const bytes = readFileSync(path);
       texts.push(
@@ -224,7 +226,22 @@ describe('no secret at rest or in output', () => {
   test('none of them is stored raw under SHIM_HOME (database, caches, handoffs, logs)', () => {
     const stored = [...everythingStored(home), ...everythingInTheDatabase()].join('\n');
     assert.ok(stored.length > 10_000, 'there is something to scan');
-    const found = secrets.filter((s) => stored.includes(s.secret!));
+    // V8's code caches (cache/v8) hold shim's own compiled bundles, whose secret rules spell out
+    // a few fixed "secrets" (gitleaks' pattern for a short-lived Bedrock key is the key itself):
+    // those count only where they are not part of shim's shipped code.
+    const shipped = readdirSync(DIST)
+      .filter((f) => f.endsWith('.cjs'))
+      .map((f) => readFileSync(join(DIST, f), 'utf8'))
+      .join('\n');
+    const userData = [
+      ...everythingStored(home, (dir) => dir !== join(home, 'cache', 'v8')),
+      ...everythingInTheDatabase(),
+    ].join('\n');
+    const found = secrets.filter(
+      (s) =>
+        userData.includes(s.secret!) ||
+        (stored.includes(s.secret!) && !shipped.includes(s.secret!)),
+    );
     assert.deepEqual(
       found.map((s) => `${s.rule}: ${s.secret}`),
       [],
