@@ -31,7 +31,20 @@ export function resolveTranscriptPath(request: SessionLocator): string {
 
 /** Reads the transcript through the cursor cache (the whole file when it is compressed). */
 export async function loadSessionState(path: string, home: string): Promise<SessionState> {
-  if (isCompressed(path)) return scrubSessionState(await readCompressedTranscript(path));
+  return (await loadSessionStateAt(path, home)).state;
+}
+
+/**
+ * The state and the byte offset of the transcript it was folded up to (null for a compressed
+ * transcript, read whole).
+ */
+export async function loadSessionStateAt(
+  path: string,
+  home: string,
+): Promise<{ state: SessionState; offset: number | null }> {
+  if (isCompressed(path)) {
+    return { state: scrubSessionState(await readCompressedTranscript(path)), offset: null };
+  }
   const cached = loadCursor(home, path);
   const result = readTranscript(path, cached);
   // The cached state and all that is built from it hold no secret the redactor knows.
@@ -46,7 +59,7 @@ export async function loadSessionState(path: string, home: string): Promise<Sess
       });
     }
   }
-  return result.cursor.state;
+  return { state: result.cursor.state, offset: result.cursor.offset };
 }
 
 /** How many `continued-in` hops are followed before giving up (a loop or a long chain). */

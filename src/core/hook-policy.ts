@@ -8,6 +8,7 @@ import type { Assessment } from './assess.ts';
 import type { CheckpointTrigger } from './checkpoint.ts';
 import { classifyCheckCommand } from './check-command.ts';
 import type { Level } from './level.ts';
+import type { QuietWindow } from './quiet-window.ts';
 import type { SessionState } from './session.ts';
 
 export type CheckpointPolicy = {
@@ -41,6 +42,8 @@ export type HookMemory = {
   agentPid: number | null;
   /** Tool calls counted from PostToolUse events: the transcript can lag behind the hook. */
   hookToolCalls: number;
+  /** While it holds, PostToolUse skips its full look (quiet-window.ts). */
+  quiet: QuietWindow | null;
 };
 
 export const EMPTY_HOOK_MEMORY: HookMemory = {
@@ -54,6 +57,7 @@ export const EMPTY_HOOK_MEMORY: HookMemory = {
   stopNoticeBand: 0,
   agentPid: null,
   hookToolCalls: 0,
+  quiet: null,
 };
 
 const LEVEL_RANK: Record<Level, number> = { L0: 0, L1: 1, L2: 2, L3: 3 };

@@ -8,13 +8,15 @@ import { existsSync } from 'node:fs';
 import type { Assessment } from '../core/assess.ts';
 import type { SessionState } from '../core/session.ts';
 import { assessInsideClaudeCode } from '../app/assess-live-session.ts';
-import { loadSessionState } from '../app/read-session.ts';
+import { loadSessionStateAt } from '../app/read-session.ts';
 import type { ShimConfig } from '../store/config.ts';
 import type { HookMemory } from '../core/hook-policy.ts';
 import type { HookRun } from './hook-run.ts';
 
 export type HookContext = {
   state: SessionState;
+  /** Transcript bytes folded into `state` (null for a compressed transcript). */
+  offset: number | null;
   assessment: Assessment;
   config: ShimConfig;
 };
@@ -26,7 +28,7 @@ export async function loadHookContext(
   const { payload, env, home, now, config } = run;
   // Claude Code writes the transcript asynchronously: early events can come before the file.
   if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
-  const state = await loadSessionState(payload.transcriptPath, home);
+  const { state, offset } = await loadSessionStateAt(payload.transcriptPath, home);
   const assessment = assessInsideClaudeCode(state, {
     home,
     env,
@@ -35,5 +37,5 @@ export async function loadHookContext(
     sessionId: payload.sessionId,
     memory,
   });
-  return { state, assessment, config };
+  return { state, offset, assessment, config };
 }

@@ -1,0 +1,80 @@
+/**
+ * What a quiet PostToolUse (core/quiet-window.ts) needs from the transcript bytes appended since
+ * the last full look: the newest response's context, and whether anything happened there that
+ * only a full look may judge. Reads no more than it must and folds nothing.
+ * @module
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { getContextTokens, readEntry } from './entry.ts';
+
+export type TailLook = {
+  /** The newest main-chain response's context; null when the tail holds none. */
+  contextTokens: number | null;
+  /** A compaction, a failed tool call, an API or context-limit error, a move to another session. */
+  eventful: boolean;
+};
+
+/**
+ * JSON keys and values that only appear when something happened. Inside a string value the
+ * quotes would be escaped (`\"is_error\":true`), so message text cannot spell them; the plain
+ * error text can, which only costs a full look.
+ */
+const EVENTFUL = [
+  '"compact_boundary"',
+  '"microcompact_boundary"',
+  '"isCompactSummary":true',
+  '"is_error":true',
+  '"isApiErrorMessage":true',
+  '"subtype":"api_error"',
+  '"continued-in"',
+  'Prompt is too long',
+];
+
+/** Reads the appended bytes only up to this much; more means a full look anyway. */
+export const MAX_TAIL_BYTES = 1024 * 1024;
+
+export function lookAtTail(text: string): TailLook {
+  if (EVENTFUL.some((marker) => text.includes(marker)))
+    return { contextTokens: null, eventful: true };
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (!line.includes('"usage"') || !line.includes('"assistant"')) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      continue; // the line Claude Code is still writing
+    }
+    const entry = readEntry(raw);
+    if (entry.kind !== 'assistant' || entry.sidechain || entry.synthetic || !entry.usage) continue;
+    const tokens = getContextTokens(entry.usage);
+    if (tokens > 0) return { contextTokens: tokens, eventful: false };
+  }
+  return { contextTokens: null, eventful: false };
+}
+
+/**
+ * The transcript's bytes from `offset` on, as text; null when the file is shorter than that
+ * (rewritten), longer by more than MAX_TAIL_BYTES, or unreadable.
+ */
+export function readTail(path: string, offset: number): string | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    if (size < offset || size - offset > MAX_TAIL_BYTES) return null;
+    const buffer = Buffer.allocUnsafe(size - offset);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, offset + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

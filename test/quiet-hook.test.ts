@@ -1,0 +1,111 @@
+/**
+ * PostToolUse's quiet window as Claude Code runs the hook: after a full look, ordinary tool
+ * calls far from every threshold skip the fold (the cursor cache is not touched); a command, a
+ * big jump of the context or a compaction brings the full look back, with its alert.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { BIN, runShim } from './helpers/cli.ts';
+import { makeTempDir } from './helpers/fixtures.ts';
+import {
+  assistantLine,
+  SESSION_ID,
+  toJsonl,
+  toolResultLine,
+  toolUseBlock,
+  userPromptLine,
+} from './helpers/transcript-builders.ts';
+
+type Setup = { home: string; transcript: string; calls: number };
+
+function setup(): Setup {
+  const dir = makeTempDir('shim-quiet-');
+  const transcript = join(dir, `${SESSION_ID}.jsonl`);
+  writeFileSync(transcript, toJsonl([userPromptLine('Refactor the parser')]));
+  return { home: join(dir, 'shim'), transcript, calls: 0 };
+}
+
+/** One response calling `tool` with `context` tokens, its result, then the PostToolUse hook. */
+function toolCall(s: Setup, tool: string, context: number) {
+  const id = `toolu_${++s.calls}`;
+  const input = tool === 'Bash' ? { command: 'ls' } : { file_path: `/src/f${s.calls}.ts` };
+  appendFileSync(
+    s.transcript,
+    toJsonl([
+      assistantLine({
+        id: `msg_${s.calls}`,
+        usage: { input: 5, cacheCreation: 1000, cacheRead: context - 1005, output: 40 },
+        content: [toolUseBlock(id, tool, input)],
+      }),
+      toolResultLine({ toolUseId: id, content: 'done' }),
+    ]),
+  );
+  const r = spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+    input: JSON.stringify({
+      session_id: SESSION_ID,
+      transcript_path: s.transcript,
+      cwd: '/home/user/project',
+      hook_event_name: 'PostToolUse',
+      tool_name: tool,
+      tool_input: input,
+      tool_response: {},
+    }),
+    encoding: 'utf8',
+    env: { ...process.env, SHIM_HOME: s.home, CLAUDE_CONFIG_DIR: join(s.home, 'no-claude') },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+/** The cursor cache's text: rewritten by every full look that folded something. */
+function cursor(s: Setup): string {
+  const dir = join(s.home, 'cache', 'cursors');
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+}
+
+/** Waits for the checkpoint the first full look started in the background (it folds too). */
+async function checkpointSaved(s: Setup): Promise<void> {
+  for (const end = Date.now() + 15_000; Date.now() < end;) {
+    const list = runShim(s.home, ['list', '--all', '--json']);
+    if (list.status === 0 && (JSON.parse(list.stdout) as unknown[]).length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the background checkpoint was not saved');
+}
+
+function memory(s: Setup): { hookToolCalls: number; quiet: { callsLeft: number } | null } {
+  return JSON.parse(readFileSync(join(s.home, 'cache', 'hooks', `${SESSION_ID}.json`), 'utf8'));
+}
+
+describe('PostToolUse quiet window', () => {
+  test('ordinary calls far from the threshold skip the fold; a command does not', async () => {
+    const s = setup();
+    assert.equal(toolCall(s, 'Read', 20_000), '');
+    assert.equal(memory(s).quiet?.callsLeft, 4, 'a window after the first full look');
+    await checkpointSaved(s);
+    const folded = cursor(s);
+    assert.equal(toolCall(s, 'Read', 22_000), '');
+    assert.equal(toolCall(s, 'Grep', 24_000), '');
+    assert.ok(cursor(s) === folded, 'no fold inside the window');
+    assert.equal(memory(s).hookToolCalls, 3, 'the calls are still counted');
+    assert.equal(memory(s).quiet?.callsLeft, 2);
+    toolCall(s, 'Bash', 26_000);
+    assert.ok(cursor(s) !== folded, 'a command may be a milestone: full look');
+    assert.equal(memory(s).hookToolCalls, 4);
+  });
+
+  test('a jump of the context past the bound gets its full look and its alert', () => {
+    const s = setup();
+    toolCall(s, 'Read', 20_000);
+    assert.ok(memory(s).quiet);
+    // 125k of Claude Code 2.1.39's 167k threshold for Opus 4.6: 75%, level L1.
+    const out = toolCall(s, 'Read', 125_000);
+    assert.match(out, /L1/);
+    assert.equal(memory(s).quiet, null, 'no window at L1');
+  });
+});
