@@ -4,8 +4,16 @@
  * in the same run (interleaved), and the peer `ccusage statusline` on the same input.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import type { QuietWindow } from '../src/core/quiet-window.ts';
 import { makeTempDir } from '../test/helpers/fixtures.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
@@ -60,15 +68,42 @@ export function runHookBench(
         sessionId?: string;
       }
     ).sessionId ?? 'bench';
-  const hookInput = JSON.stringify({
-    session_id: sessionId,
-    transcript_path: transcript,
-    cwd: home,
-    hook_event_name: 'PostToolUse',
-    tool_name: 'Read',
-    tool_input: { file_path: '/x' },
-    tool_response: {},
-  });
+  const postToolUse = (tool: string) =>
+    JSON.stringify({
+      session_id: sessionId,
+      transcript_path: transcript,
+      cwd: home,
+      hook_event_name: 'PostToolUse',
+      tool_name: tool,
+      tool_input: tool === 'Bash' ? { command: 'ls' } : { file_path: '/x' },
+      tool_response: {},
+    });
+  const hookInput = postToolUse('Read');
+  // A command may be a milestone: PostToolUse always takes its full look for one.
+  const fullLookInput = postToolUse('Bash');
+  const memoryPath = join(home, 'shim', 'cache', 'hooks', `${sessionId}.json`);
+  const quietWindow = () => {
+    try {
+      return (JSON.parse(readFileSync(memoryPath, 'utf8')) as { quiet?: QuietWindow | null }).quiet;
+    } catch {
+      return null;
+    }
+  };
+  // Claude Code reports the newest response's usage: the one appended before each call.
+  const usage = (
+    JSON.parse(appendLines[0]!) as {
+      message: {
+        usage: {
+          input_tokens: number;
+          cache_creation_input_tokens: number;
+          cache_read_input_tokens: number;
+          output_tokens: number;
+        };
+      };
+    }
+  ).message.usage;
+  const context =
+    usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
   const statusInput = JSON.stringify({
     session_id: sessionId,
     transcript_path: transcript,
@@ -84,19 +119,25 @@ export function runHookBench(
       total_lines_removed: 2,
     },
     context_window: {
-      total_input_tokens: 122010,
-      total_output_tokens: 300,
+      total_input_tokens: context,
+      total_output_tokens: usage.output_tokens,
       context_window_size: 200000,
-      used_percentage: 61,
-      remaining_percentage: 39,
+      used_percentage: Math.round(context / 2000),
+      remaining_percentage: 100 - Math.round(context / 2000),
       current_usage: {
-        input_tokens: 10,
-        cache_creation_input_tokens: 2000,
-        cache_read_input_tokens: 120000,
-        output_tokens: 300,
+        input_tokens: usage.input_tokens,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens,
+        output_tokens: usage.output_tokens,
       },
     },
   });
+  // A render that folds the transcript rewrites its cursor cache; one in the quiet window not.
+  const cursorDir = join(home, 'shim', 'cache', 'cursors');
+  const cursorStamp = () =>
+    readdirSync(cursorDir)
+      .map((f) => statSync(join(cursorDir, f)).mtimeMs)
+      .join();
   // Warm the cursor cache once, as the session's earlier hooks would have.
   time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, env);
 
@@ -104,19 +145,38 @@ export function runHookBench(
   const runs = 20;
   const baseline: number[] = [];
   const hook: number[] = [];
+  const quiet: number[] = [];
+  const fullLook: number[] = [];
   const statusline: number[] = [];
+  const statuslineQuiet: number[] = [];
+  const statuslineFull: number[] = [];
   const peer: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const tag = `hk${i}_`;
+  const appendResponse = (tag: string) =>
     appendFileSync(
       transcript,
       appendLines
         .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
         .join('\n') + '\n',
     );
+  for (let i = 0; i < runs; i++) {
+    appendResponse(`hk${i}_`);
     baseline.push(time(process.execPath, ['-e', ''], '', env));
-    hook.push(time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, env));
-    statusline.push(time(process.execPath, [BIN, 'statusline'], statusInput, env));
+    // An ordinary tool call: inside the quiet window when the last full look granted one.
+    const before = quietWindow();
+    const ms = time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, env);
+    const after = quietWindow();
+    hook.push(ms);
+    const wasQuiet =
+      before && after && after.offset === before.offset && after.callsLeft === before.callsLeft - 1;
+    (wasQuiet ? quiet : fullLook).push(ms);
+    if (i % 2 === 1) {
+      appendResponse(`hb${i}_`);
+      fullLook.push(time(process.execPath, [BIN, 'hook', 'PostToolUse'], fullLookInput, env));
+    }
+    const stamp = cursorStamp();
+    const renderMs = time(process.execPath, [BIN, 'statusline'], statusInput, env);
+    statusline.push(renderMs);
+    (cursorStamp() === stamp ? statuslineQuiet : statuslineFull).push(renderMs);
     if (havePeer) peer.push(time(CCUSAGE, ['statusline'], statusInput, env));
   }
   const base = median(baseline);
@@ -124,12 +184,32 @@ export function runHookBench(
   report(
     'shim hook PostToolUse (20 MB transcript, +1 response)',
     fmt(median(hook)),
-    `${(median(hook) / base).toFixed(2)}× node (target ≤ 1.3×)`,
+    `${(median(hook) / base).toFixed(2)}× node (target ≤ 1.3×); ${quiet.length} of ${hook.length} ordinary calls quiet`,
+  );
+  report(
+    '  inside the quiet window',
+    quiet.length > 0 ? fmt(median(quiet)) : '–',
+    quiet.length > 0 ? `${(median(quiet) / base).toFixed(2)}× node` : 'no call was quiet',
+  );
+  report(
+    '  full look (fold, redaction, forecast)',
+    fmt(median(fullLook)),
+    `${(median(fullLook) / base).toFixed(2)}× node`,
   );
   report(
     'shim statusline (same transcript)',
     fmt(median(statusline)),
-    `${(median(statusline) / base).toFixed(2)}× node (target ≤ 1.3×)`,
+    `${(median(statusline) / base).toFixed(2)}× node (target ≤ 1.3×); ${statuslineQuiet.length} of ${statusline.length} renders quiet`,
+  );
+  report(
+    '  inside the quiet window',
+    statuslineQuiet.length > 0 ? fmt(median(statuslineQuiet)) : '–',
+    statuslineQuiet.length > 0 ? `${(median(statuslineQuiet) / base).toFixed(2)}× node` : 'none',
+  );
+  report(
+    '  folding the new response',
+    statuslineFull.length > 0 ? fmt(median(statuslineFull)) : '–',
+    statuslineFull.length > 0 ? `${(median(statuslineFull) / base).toFixed(2)}× node` : 'none',
   );
   report(
     'ccusage@20.0.24 statusline (peer, same input)',
@@ -140,8 +220,13 @@ export function runHookBench(
     nodeMs: base,
     postToolUseMs: median(hook),
     postToolUseRatio: median(hook) / base,
+    postToolUseQuietMs: quiet.length > 0 ? median(quiet) : null,
+    postToolUseFullLookMs: median(fullLook),
+    quietCalls: quiet.length,
     statuslineMs: median(statusline),
     statuslineRatio: median(statusline) / base,
+    statuslineQuietMs: statuslineQuiet.length > 0 ? median(statuslineQuiet) : null,
+    statuslineFoldMs: statuslineFull.length > 0 ? median(statuslineFull) : null,
     ccusageStatuslineMs: havePeer ? median(peer) : null,
   };
 }

@@ -26,11 +26,15 @@ if (
   rest.some((a) => a === '--help' || a === '-h')
 ) {
   process.stdout.write(HELP[command]);
+} else if (command === 'hook' && (rest[0] === 'PostToolUse' || rest[0] === 'PostToolUseFailure')) {
+  // After every tool call: most calls need no look at the session, answered from a small bundle
+  // that hands the rest to the full hook.
+  loadBundle('hook-quick.cjs').main(rest[0], loadBundle);
 } else if (command === 'hook') {
   // The hooks' heavy half (checkpoints, restores) loads through the same cache.
   loadBundle('hook.cjs').main(rest[0], loadBundle);
 } else if (command === 'statusline') {
-  loadBundle('statusline.cjs').main(rest);
+  loadBundle('statusline.cjs').main(rest, loadBundle);
 } else if (command === 'status') {
   // The command people run to look at a session: its plain forms from a small bundle of their
   // own; help and mistakes from the full CLI.

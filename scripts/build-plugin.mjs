@@ -62,8 +62,10 @@ if (!flags.has('--no-build')) run(process.execPath, [join(ROOT, 'scripts', 'buil
 for (const needed of [
   'bin/shim.cjs',
   'dist/hook.cjs',
+  'dist/hook-quick.cjs',
   'dist/hook-heavy.cjs',
   'dist/statusline.cjs',
+  'dist/statusline-full.cjs',
   'dist/status.cjs',
   'dist/cli.js',
   'dist/shim-mod.js',

@@ -1,6 +1,6 @@
 // Builds the bundles bin/shim.cjs loads:
-// - dist/hook.cjs, dist/statusline.cjs and dist/status.cjs: one CommonJS file each, for the
-//   per-call hot paths and `shim status`;
+// - dist/hook.cjs, dist/hook-quick.cjs (PostToolUse's answers without a look), dist/statusline.cjs
+//   and dist/status.cjs: one CommonJS file each, for the per-call hot paths and `shim status`;
 // - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks;
 // - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module).
 import { build } from 'esbuild';
@@ -37,7 +37,9 @@ await Promise.all([
     // its own file, loaded by the light one only for the events that need it.
     entryPoints: {
       hook: 'src/hook/run.ts',
+      'hook-quick': 'src/hook/quick-run.ts',
       statusline: 'src/statusline/run.ts',
+      'statusline-full': 'src/statusline/full-basis.ts',
       status: 'src/cli/status-main.ts',
     },
     // bin/shim.cjs compiles these with V8's code cache, and Node 20 drops a script's dynamic

@@ -78,6 +78,31 @@ async function checkpointSaved(s: Setup): Promise<void> {
   throw new Error('the background checkpoint was not saved');
 }
 
+/** The statusline as Claude Code runs it, reporting `context` tokens in use. */
+function statusline(s: Setup, context: number): string {
+  const r = spawnSync(process.execPath, [BIN, 'statusline'], {
+    input: JSON.stringify({
+      session_id: SESSION_ID,
+      transcript_path: s.transcript,
+      cwd: '/home/user/project',
+      model: { id: 'claude-opus-4-6', display_name: 'Opus' },
+      version: '2.1.39',
+      context_window: {
+        context_window_size: 200_000,
+        current_usage: {
+          input_tokens: 5,
+          cache_creation_input_tokens: 1000,
+          cache_read_input_tokens: context - 1005,
+        },
+      },
+    }),
+    encoding: 'utf8',
+    env: { ...process.env, SHIM_HOME: s.home, NO_COLOR: '1', COLUMNS: '120' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
 function memory(s: Setup): { hookToolCalls: number; quiet: { callsLeft: number } | null } {
   return JSON.parse(readFileSync(join(s.home, 'cache', 'hooks', `${SESSION_ID}.json`), 'utf8'));
 }
@@ -107,5 +132,23 @@ describe('PostToolUse quiet window', () => {
     const out = toolCall(s, 'Read', 125_000);
     assert.match(out, /L1/);
     assert.equal(memory(s).quiet, null, 'no window at L1');
+  });
+
+  test('the statusline draws from the window without a fold, until the context passes its bound', async () => {
+    const s = setup();
+    toolCall(s, 'Read', 20_000);
+    await checkpointSaved(s);
+    const folded = cursor(s);
+    toolCall(s, 'Read', 30_000);
+    // 30k of the 167k threshold: 18%, L0, from Claude Code's own figure.
+    assert.match(statusline(s, 30_000), /\[CTX [█░]+ 18% L0\] \[risk: safe\]/);
+    assert.ok(cursor(s) === folded, 'no fold for the quiet render');
+    // Past half the threshold the window says nothing: a full render folds the new lines.
+    appendFileSync(
+      s.transcript,
+      toJsonl([assistantLine({ id: 'msg_big', usage: { cacheRead: 90_000 } })]),
+    );
+    assert.match(statusline(s, 90_000), /54% L0/);
+    assert.ok(cursor(s) !== folded, 'a full render folds');
   });
 });

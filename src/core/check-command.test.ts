@@ -45,3 +45,65 @@ test('commands that merely mention a check are not checks', () => {
     assert.equal(classifyCheckCommand(command), null, command);
   }
 });
+
+test('every runner each kind names is recognised (none is lost to the quick first look)', () => {
+  const expected: Array<[string, string]> = [
+    ...[
+      'yarn test',
+      'bun run test',
+      'jest',
+      'mocha',
+      'ava',
+      'rspec spec',
+      'phpunit',
+      'tox -e py3',
+      'ctest',
+      'nox',
+      'python3 -m unittest',
+      'dotnet test',
+      'mix test',
+      'swift test',
+      'zig test src/main.zig',
+      'deno test',
+      'bun test',
+      'gradle test',
+      './gradlew test',
+      'mvn test',
+      'make check',
+      'playwright test',
+    ].map((c): [string, string] => [c, 'test']),
+    ...['vue-tsc --noEmit', 'yarn types', 'pyright', 'cargo check'].map((c): [string, string] => [
+      c,
+      'typecheck',
+    ]),
+    ...[
+      'flake8',
+      'pylint src',
+      'golangci-lint run',
+      'rubocop',
+      'biome check .',
+      'shellcheck a.sh',
+      'stylelint "**/*.css"',
+      'oxlint',
+      'cargo clippy',
+      'prettier --check .',
+      'pnpm format',
+    ].map((c): [string, string] => [c, 'lint']),
+    ...[
+      'go build ./...',
+      'dotnet build',
+      'swift build',
+      'zig build',
+      'gradle build',
+      './gradlew assemble',
+      'mvn package',
+      'vite build',
+      'webpack',
+      'tsup',
+      'esbuild src/a.ts --bundle',
+      'next build',
+    ].map((c): [string, string] => [c, 'build']),
+  ];
+  for (const [command, kind] of expected)
+    assert.equal(classifyCheckCommand(command), kind, command);
+});

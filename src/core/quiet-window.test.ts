@@ -8,7 +8,7 @@ import {
   type HookMemory,
 } from './hook-policy.ts';
 import { DEFAULT_LEVEL_THRESHOLDS } from './level.ts';
-import { getQuietWindow, MAX_QUIET_MS, type QuietWindow } from './quiet-window.ts';
+import { forecastAfter, getQuietWindow, MAX_QUIET_MS, type QuietWindow } from './quiet-window.ts';
 import { createSessionState, type SessionState } from './session.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -80,7 +80,10 @@ function windowFor(state: SessionState, memory: HookMemory): QuietWindow | null 
 describe('getQuietWindow', () => {
   test('at L0, far from every threshold: below half the threshold, until the next checkpoint', () => {
     const window = windowFor(session({ toolCalls: 20 }), checkpointed(20, 4 * MINUTE));
-    assert.deepEqual(window, {
+    const { view, ...bounds } = window!;
+    assert.equal(view.compactThreshold, THRESHOLD);
+    assert.equal(view.risk, 'safe');
+    assert.deepEqual(bounds, {
       offset: 1234,
       tokensBelow: Math.floor(THRESHOLD * 0.5),
       callsLeft: 4, // the fifth call after the checkpoint is the interval checkpoint: a full look
@@ -162,5 +165,21 @@ describe('getQuietWindow', () => {
       }
     }
     assert.ok(granted > 40, `windows granted: ${granted}`);
+  });
+
+  test('the forecast moves one response closer per response the window sees', () => {
+    const window = windowFor(session({ toolCalls: 20 }), checkpointed(20));
+    const view = {
+      ...window!.view,
+      turnsToCompact: 40,
+      turnsToCompactLow: 30,
+      turnsToCompactHigh: 3,
+    };
+    assert.deepEqual(
+      [forecastAfter(view, 4).turnsToCompact, forecastAfter(view, 4).turnsToCompactLow],
+      [36, 26],
+    );
+    assert.equal(forecastAfter(view, 4).turnsToCompactHigh, 1, 'never below one');
+    assert.equal(forecastAfter({ ...view, turnsToCompact: null }, 4).turnsToCompact, null);
   });
 });

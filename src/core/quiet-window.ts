@@ -19,11 +19,26 @@ import type { LevelThresholds } from './level.ts';
 import {
   assessCrashRisk,
   DEFAULT_RISK_THRESHOLDS,
+  type CrashRisk,
   type RiskInput,
   type RiskThresholds,
 } from './risk.ts';
 
+/** What the statusline shows besides the context itself, as the full look found it. */
+export type QuietView = {
+  /** The context at the full look (the statusline's figure when no newer one is known). */
+  contextTokens: number;
+  compactThreshold: number;
+  windowTokens: number;
+  risk: CrashRisk;
+  turnsToCompact: number | null;
+  turnsToCompactLow: number | null;
+  turnsToCompactHigh: number | null;
+  autoCompact: boolean;
+};
+
 export type QuietWindow = {
+  view: QuietView;
   /** Transcript bytes folded at the full look: a quiet call reads only what came after. */
   offset: number;
   /** The context (tokens) the window holds below. */
@@ -115,5 +130,29 @@ export function getQuietWindow(request: QuietRequest): QuietWindow | null {
   };
   const probes = [input, lowest, highest];
   if (!probes.every(same)) return null;
-  return { offset: request.offset, tokensBelow, callsLeft, until };
+  const view: QuietView = {
+    contextTokens: a.contextTokens,
+    compactThreshold: a.compactThreshold,
+    windowTokens: a.windowTokens,
+    risk: a.risk,
+    turnsToCompact: a.forecast.turnsToCompact,
+    turnsToCompactLow: a.forecast.turnsToCompactLow,
+    turnsToCompactHigh: a.forecast.turnsToCompactHigh,
+    autoCompact: a.autoCompact,
+  };
+  return { view, offset: request.offset, tokensBelow, callsLeft, until };
+}
+
+/**
+ * The forecast `responses` later: each response the model makes is one fewer to the compaction
+ * (the full look's growth model is kept until the next full look).
+ */
+export function forecastAfter(view: QuietView, responses: number): QuietView {
+  const less = (turns: number | null) => (turns === null ? null : Math.max(1, turns - responses));
+  return {
+    ...view,
+    turnsToCompact: less(view.turnsToCompact),
+    turnsToCompactLow: less(view.turnsToCompactLow),
+    turnsToCompactHigh: less(view.turnsToCompactHigh),
+  };
 }

@@ -4,6 +4,9 @@
  * @module
  */
 
+/** The session id `shim doctor` probes the hooks with: they must load, but touch nothing. */
+export const DOCTOR_SESSION = 'doctor';
+
 export type HookPayload = {
   event: string;
   sessionId: string | null;

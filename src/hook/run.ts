@@ -16,9 +16,10 @@ import {
   markRecoveryShown,
   readRecoveryNotice,
 } from '../store/recovery-notice.ts';
-import { loadHeavy, useBundleLoader, type BundleLoader } from './load-heavy.ts';
+import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
+import { loadHeavy } from './load-heavy.ts';
 import { renderHookOutput, type HookOutput } from './output.ts';
-import { parsePayload } from './payload.ts';
+import { DOCTOR_SESSION, parsePayload } from './payload.ts';
 import { readStdin } from '../capture/stdin.ts';
 import type { HookHandler } from './hook-run.ts';
 
@@ -41,9 +42,6 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
 };
 
 export const HOOK_EVENTS = Object.keys(HANDLERS);
-
-/** The session id `shim doctor` uses to check that hooks run. */
-export const DOCTOR_SESSION = 'doctor';
 
 /** Runs one hook; resolves to the text for stdout (possibly empty). Never rejects. */
 export async function runHook(
@@ -119,8 +117,16 @@ function withNotices(
  * the heavy half (compiled from V8's code cache).
  */
 export async function main(event: string | undefined, loadBundle?: BundleLoader): Promise<void> {
+  await mainWithInput(event, await readStdin(), loadBundle);
+}
+
+/** The same, for an input already read (dist/hook-quick.cjs hands over what it could not answer). */
+export async function mainWithInput(
+  event: string | undefined,
+  input: string,
+  loadBundle?: BundleLoader,
+): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
-  const input = await readStdin();
   const out = await runHook(event ?? '', input, process.env);
   if (out) process.stdout.write(`${out}\n`);
   process.exitCode = 0;

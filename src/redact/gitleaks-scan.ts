@@ -39,8 +39,10 @@ function allowOf(c: Compiled): Allow[] {
   })));
 }
 
-type Scanner = {
+export type Scanner = {
   keywords: RegExp;
+  /** The keywords by their first character, longest first (the alternation's order). */
+  byFirstChar: Map<string, string[]>;
   byKeyword: Map<string, Compiled[]>;
   globalPatterns: RegExp[];
   globalStopwords: string[];
@@ -95,8 +97,11 @@ function build(): Scanner {
   }
   // Longest first, so a keyword that contains another is found too (both are looked up).
   const keywords = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
+  const byFirstChar = new Map<string, string[]>();
+  for (const k of keywords) byFirstChar.set(k[0]!, [...(byFirstChar.get(k[0]!) ?? []), k]);
   return {
     keywords: new RegExp(keywords.map(escapeRegExp).join('|'), 'g'),
+    byFirstChar,
     byKeyword,
     globalPatterns: GLOBAL_ALLOW.patterns.map((p) => new RegExp(p)),
     globalStopwords: GLOBAL_ALLOW.stopwords,
@@ -134,6 +139,35 @@ function isAllowed(s: Scanner, c: Compiled, secret: string, match: string, line:
   return false;
 }
 
+/**
+ * Texts up to this long are searched for keywords position by position: compiling the
+ * alternation of all keywords costs the first scan in a process ~1.5 ms, and hooks scan short
+ * texts in fresh processes.
+ */
+export const SHORT_TEXT = 4096;
+
+/**
+ * The keywords in `lower` as the alternation (longest first) finds them: at each place the
+ * longest keyword that starts there, the search going on after it.
+ */
+export function findKeywords(s: Scanner, lower: string): Array<[keyword: string, at: number]> {
+  const found: Array<[string, number]> = [];
+  if (lower.length > SHORT_TEXT) {
+    for (const m of lower.matchAll(s.keywords)) found.push([m[0], m.index]);
+    return found;
+  }
+  for (let i = 0; i < lower.length;) {
+    const keyword = s.byFirstChar.get(lower[i]!)?.find((k) => lower.startsWith(k, i));
+    if (keyword === undefined) {
+      i++;
+    } else {
+      found.push([keyword, i]);
+      i += keyword.length;
+    }
+  }
+  return found;
+}
+
 /** Where each keyword occurs in `lower` (one pass); a keyword inside a longer one found too. */
 function keywordHits(s: Scanner, lower: string): Map<string, number[]> {
   const hits = new Map<string, number[]>();
@@ -142,14 +176,19 @@ function keywordHits(s: Scanner, lower: string): Map<string, number[]> {
     if (list) list.push(at);
     else hits.set(k, [at]);
   };
-  for (const m of lower.matchAll(s.keywords)) {
-    add(m[0], m.index);
+  for (const [keyword, at] of findKeywords(s, lower)) {
+    add(keyword, at);
     // The scan reports the longest keyword at a place: `sk_` inside `rk_sk_` is looked up here.
     for (const k of s.byKeyword.keys()) {
-      if (k.length < m[0].length && m[0].includes(k)) add(k, m.index + m[0].indexOf(k));
+      if (k.length < keyword.length && keyword.includes(k)) add(k, at + keyword.indexOf(k));
     }
   }
   return hits;
+}
+
+/** The scanner, built on first use. */
+export function getScanner(): Scanner {
+  return (scanner ??= build());
 }
 
 /** How far before and after a keyword a rule's match may reach (identifier, value, long keys). */
@@ -182,8 +221,7 @@ function windowsAround(
  * other scanners use them to stay quiet too.
  */
 export function scanGitleaks(text: string, rejected?: RawFinding[]): RawFinding[] {
-  scanner ??= build();
-  const s = scanner;
+  const s = getScanner();
   const hits = keywordHits(s, text.toLowerCase());
   if (hits.size === 0) return [];
   const positions = new Map<Compiled, number[]>();

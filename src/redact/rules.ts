@@ -23,12 +23,19 @@ import {
   notMasked,
 } from './value-shape.ts';
 
+/**
+ * Lower-case strings of which every match holds at least one: a rule runs only on a text that
+ * has one. Compiling a rule's expression is most of what the first scan in a process costs
+ * (every hook and statusline is a fresh process), and most texts hold none of them.
+ */
+type Anchors = { anchors?: readonly string[] };
+
 /** A rule with its own scanner. */
-export type ScanRule = { name: string; scan: (text: string) => RawFinding[] };
+export type ScanRule = Anchors & { name: string; scan: (text: string) => RawFinding[] };
 
 export type Rule = RegexRule | ScanRule;
 
-export type RegexRule = {
+export type RegexRule = Anchors & {
   name: string;
   /** Must have the `g` flag, and the `d` flag when `group` is set. */
   pattern: RegExp;
@@ -269,24 +276,28 @@ function acceptPrivateKey(secret: string): boolean {
 export const OWN_RULES: readonly Rule[] = [
   {
     name: 'private-key',
+    anchors: ['-----begin'],
     pattern: PRIVATE_KEY,
     priority: SPECIFIC,
     accept: acceptPrivateKey,
   },
   {
     name: 'anthropic',
+    anchors: ['sk-ant-'],
     pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{24,}/g,
     priority: SPECIFIC,
     accept: notMasked,
   },
   {
     name: 'openai',
+    anchors: ['sk-'],
     pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?([A-Za-z0-9_-]{20,})/dg,
     priority: SPECIFIC,
     accept: (s, m) => notMasked(s) && looksGenerated(m[1] ?? ''),
   },
   {
     name: 'github',
+    anchors: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
     pattern:
       /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{30,255})(?![A-Za-z0-9_])/g,
     priority: SPECIFIC,
@@ -296,12 +307,14 @@ export const OWN_RULES: readonly Rule[] = [
     // Shopify access tokens and shared secrets. gitleaks' rules take hex only; secretlint's take
     // any letters, and the cursor cache is scrubbed with these rules alone (no secretlint).
     name: 'shopify',
+    anchors: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
     pattern: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,64}(?![A-Za-z0-9_])/g,
     priority: SPECIFIC,
     accept: notMasked,
   },
   {
     name: 'stripe',
+    anchors: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'],
     pattern:
       /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})(?![A-Za-z0-9_])/g,
     priority: SPECIFIC,
@@ -309,6 +322,7 @@ export const OWN_RULES: readonly Rule[] = [
   },
   {
     name: 'slack',
+    anchors: ['xox', 'xapp-', 'hooks.slack.com'],
     pattern:
       /(?<![A-Za-z0-9-])(?:xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
     priority: SPECIFIC,
@@ -316,24 +330,28 @@ export const OWN_RULES: readonly Rule[] = [
   },
   {
     name: 'google-api-key',
+    anchors: ['aiza'],
     pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
     priority: SPECIFIC,
     accept: notMasked,
   },
   {
     name: 'google-oauth',
+    anchors: ['ya29.', 'gocspx-'],
     pattern: /(?<![A-Za-z0-9_-])(?:ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{20,})/g,
     priority: SPECIFIC,
     accept: notMasked,
   },
   {
     name: 'aws-access-key-id',
+    anchors: ['akia', 'asia', 'abia', 'acca'],
     pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
     priority: SPECIFIC,
     accept: notMasked,
   },
   {
     name: 'aws-secret-access-key',
+    anchors: ['secret'],
     pattern:
       /(?<![A-Za-z0-9_])(?:\\?["'])?(?:aws_?)?secret_?access_?key(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
     group: 1,
@@ -341,18 +359,21 @@ export const OWN_RULES: readonly Rule[] = [
   },
   {
     name: 'npm',
+    anchors: ['npm_'],
     pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g,
     priority: SPECIFIC,
     accept: notMasked,
   },
   {
     name: 'jwt',
+    anchors: ['eyj'],
     pattern:
       /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_-])/g,
     priority: SPECIFIC,
   },
   {
     name: 'connection-string',
+    anchors: ['://'],
     pattern: URL_PASSWORD,
     group: 3,
     priority: SPECIFIC,
@@ -361,6 +382,7 @@ export const OWN_RULES: readonly Rule[] = [
   },
   {
     name: 'bearer-token',
+    anchors: ['bearer'],
     pattern: BEARER,
     group: 1,
     priority: GENERIC,
@@ -368,14 +390,22 @@ export const OWN_RULES: readonly Rule[] = [
   },
   {
     name: 'authorization',
+    anchors: ['authorization'],
     pattern: AUTHORIZATION,
     group: 1,
     priority: GENERIC,
     accept: (s) => !isPlaceholder(s),
   },
-  { name: 'secret-assignment', scan: scanAssignments },
   {
     name: 'secret-assignment',
+    scan: scanAssignments,
+    // Every keyword of KEY_END holds one of these.
+    anchors: ['key', 'token', 'secret', 'pass', 'pw', 'credential', 'auth'],
+  },
+  {
+    name: 'secret-assignment',
+    // `--user` and `--proxy-user` hold `-u`.
+    anchors: ['-u', '--http-password'],
     pattern: CLI_USER,
     group: 1,
     priority: GENERIC,
@@ -383,6 +413,7 @@ export const OWN_RULES: readonly Rule[] = [
   },
   {
     name: 'secret-assignment',
+    anchors: ['pass', 'token', 'secret', 'api-key', 'apikey', 'access-key'],
     pattern: CLI_FLAG,
     group: [1, 2, 3],
     priority: GENERIC,
@@ -397,10 +428,16 @@ function secretGroup(m: RegExpExecArray, group: RegexRule['group']): number | un
   return group.find((g) => m[g] !== undefined);
 }
 
-/** Runs every rule of `rules` over `text`. */
+/** Runs every rule of `rules` over `text` (those whose anchors it holds). */
 export function scanOwnRules(text: string, rules: readonly Rule[] = OWN_RULES): RawFinding[] {
   const findings: RawFinding[] = [];
+  let lower: string | undefined;
   for (const rule of rules) {
+    if (rule.anchors) {
+      lower ??= text.toLowerCase();
+      const has = lower;
+      if (!rule.anchors.some((anchor) => has.includes(anchor))) continue;
+    }
     if ('scan' in rule) {
       findings.push(...rule.scan(text));
       continue;

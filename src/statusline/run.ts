@@ -6,9 +6,8 @@
  * @module
  */
 import { getLevel, toPercent } from '../core/level.ts';
-import { createSessionState } from '../core/session.ts';
-import { assessLiveSession } from '../app/assess-live-session.ts';
-import { loadSessionState } from '../app/read-session.ts';
+import { loadBundled, useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
+import type * as FullBasis from './full-basis.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { loadConfig } from '../store/config.ts';
 import { getShimHome, type Env } from '../store/home.ts';
@@ -17,6 +16,8 @@ import { writeStatuslineFigures } from '../store/statusline-figures.ts';
 import { appendLog } from '../store/log.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { renderStatusline } from '../core/status-line.ts';
+import { forecastAfter, type QuietView, type QuietWindow } from '../core/quiet-window.ts';
+import { lookAtTail, readTail } from '../transcript/tail-look.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj =>
@@ -73,20 +74,21 @@ export async function renderForInput(
     projectRoot: cwd ? findProjectRoot(cwd) : null,
   });
   if (!config.enabled) return '';
-  const state = transcript ? await loadSessionState(transcript, home).catch(() => null) : null; // not written yet
-  if (!state && reported.tokens === null) return '';
-  const assessment = assessLiveSession(state ?? createSessionState(), {
-    home,
-    env,
-    now,
-    config,
-    hotPath: true,
-    insideClaudeCode: 'statusline',
-    reportedWindow: reported.window,
-  });
-  // Claude Code's own figure wins: the transcript may lag behind the last response.
-  const tokens = reported.tokens ?? assessment.contextTokens;
-  const percent = toPercent(tokens, assessment.compactThreshold);
+  const memory = sessionId ? loadHookMemory(home, sessionId) : null;
+  // Inside the hooks' quiet window only the context can differ from their last full look: the
+  // line is drawn from that look without folding the transcript (docs/hot-path.md).
+  const quiet =
+    memory?.quiet && transcript
+      ? viewInQuietWindow(memory.quiet, transcript, reported.tokens, now)
+      : null;
+  let basis: QuietView | null = quiet;
+  if (!basis) {
+    const full = globalThis.__SHIM_BUNDLE__
+      ? (loadBundled('statusline-full.cjs') as typeof FullBasis)
+      : await import('./full-basis.ts');
+    basis = await full.assessForStatusline({ transcript, home, env, now, config, reported });
+    if (!basis) return '';
+  }
   if (sessionId) {
     try {
       writeStatuslineFigures(home, sessionId, {
@@ -98,26 +100,46 @@ export async function renderForInput(
       // the line still renders
     }
   }
-  const memory = sessionId ? loadHookMemory(home, sessionId) : null;
+  const percent = toPercent(basis.contextTokens, basis.compactThreshold);
   return renderStatusline(
     {
       percent,
-      windowPercent: toPercent(tokens, assessment.windowTokens),
+      windowPercent: toPercent(basis.contextTokens, basis.windowTokens),
       level: getLevel(percent, config.levels),
-      risk: assessment.risk,
-      turnsToCompact: assessment.forecast.turnsToCompact,
-      turnsToCompactLow: assessment.forecast.turnsToCompactLow,
-      turnsToCompactHigh: assessment.forecast.turnsToCompactHigh,
+      risk: basis.risk,
+      turnsToCompact: basis.turnsToCompact,
+      turnsToCompactLow: basis.turnsToCompactLow,
+      turnsToCompactHigh: basis.turnsToCompactHigh,
       checkpointAgeMs: memory?.lastCheckpointAt != null ? now - memory.lastCheckpointAt : null,
-      autoCompact: assessment.autoCompact,
+      autoCompact: basis.autoCompact,
     },
     columns,
     color,
   );
 }
 
-/** The process entry. Always exits 0: an empty line is better than a broken statusline. */
-export async function main(args: string[]): Promise<void> {
+/**
+ * The line's basis from the quiet window, when the transcript since the hooks' last full look
+ * holds nothing eventful and the context stays below the window's bound; null otherwise.
+ */
+function viewInQuietWindow(
+  quiet: QuietWindow,
+  transcript: string,
+  reportedTokens: number | null,
+  now: number,
+): QuietView | null {
+  if (now >= quiet.until) return null;
+  const tail = readTail(transcript, quiet.offset);
+  if (tail === null) return null;
+  const look = lookAtTail(tail);
+  if (look.eventful) return null;
+  const contextTokens = reportedTokens ?? look.contextTokens ?? quiet.view.contextTokens;
+  if (contextTokens >= quiet.tokensBelow) return null;
+  return { ...forecastAfter(quiet.view, look.responses), contextTokens };
+}
+
+export async function main(args: string[], loadBundle?: BundleLoader): Promise<void> {
+  if (loadBundle) useBundleLoader(loadBundle);
   const input = await readStdin();
   // --wrap-command '<command>' (readable), or --wrap <base64> written by older installs.
   const plainIndex = args.indexOf('--wrap-command');

@@ -24,8 +24,8 @@ describe('lookAtTail', () => {
         assistantLine({ id: 'msg_2', usage: usage(30_000) }),
         assistantLine({ id: 'msg_side', usage: usage(90_000), sidechain: true }),
       ]) + JSON.stringify(assistantLine({ id: 'msg_3', usage: usage(99_000) })).slice(0, 200);
-    assert.deepEqual(lookAtTail(text), { contextTokens: 31_005, eventful: false });
-    assert.deepEqual(lookAtTail(''), { contextTokens: null, eventful: false });
+    assert.deepEqual(lookAtTail(text), { contextTokens: 31_005, responses: 2, eventful: false });
+    assert.deepEqual(lookAtTail(''), { contextTokens: null, responses: 0, eventful: false });
   });
 
   test('a compaction, a failed call or an API error needs a full look', () => {

@@ -10,6 +10,8 @@ import { getContextTokens, readEntry } from './entry.ts';
 export type TailLook = {
   /** The newest main-chain response's context; null when the tail holds none. */
   contextTokens: number | null;
+  /** Main-chain responses (with usage) in the tail. */
+  responses: number;
   /** A compaction, a failed tool call, an API or context-limit error, a move to another session. */
   eventful: boolean;
 };
@@ -34,11 +36,13 @@ const EVENTFUL = [
 export const MAX_TAIL_BYTES = 1024 * 1024;
 
 export function lookAtTail(text: string): TailLook {
-  if (EVENTFUL.some((marker) => text.includes(marker)))
-    return { contextTokens: null, eventful: true };
-  const lines = text.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
+  if (EVENTFUL.some((marker) => text.includes(marker))) {
+    return { contextTokens: null, responses: 0, eventful: true };
+  }
+  let contextTokens: number | null = null;
+  // A response is streamed as several lines with the same message: counted once.
+  const responses = new Set<string>();
+  for (const line of text.split('\n')) {
     if (!line.includes('"usage"') || !line.includes('"assistant"')) continue;
     let raw: unknown;
     try {
@@ -49,9 +53,11 @@ export function lookAtTail(text: string): TailLook {
     const entry = readEntry(raw);
     if (entry.kind !== 'assistant' || entry.sidechain || entry.synthetic || !entry.usage) continue;
     const tokens = getContextTokens(entry.usage);
-    if (tokens > 0) return { contextTokens: tokens, eventful: false };
+    if (tokens === 0) continue;
+    contextTokens = tokens;
+    responses.add(entry.key);
   }
-  return { contextTokens: null, eventful: false };
+  return { contextTokens, responses: responses.size, eventful: false };
 }
 
 /**

@@ -10,30 +10,17 @@ import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookContext } from '../context.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
-import { isModWatching, loadModWatch, type ModWatch } from '../../store/mod-watch.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
 import { getQuietWindow } from '../../core/quiet-window.ts';
-import type { HookMemory } from '../../core/hook-policy.ts';
-import type { HookPayload } from '../payload.ts';
-import { lookAtTail, readTail } from '../../transcript/tail-look.ts';
+import { answerWithoutLooking } from './post-tool-use-quick.ts';
 
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
-  // shim's mod sees every response as it happens: it does the watching, this call only hands the
-  // model the note the mod cannot give (one watcher per session, nothing counted twice).
-  const watch = loadModWatch(home, payload.sessionId);
-  if (isModWatching(watch, now)) return deliverModGuidance(home, payload.sessionId, watch);
+  const quick = answerWithoutLooking(run);
+  if (quick) return quick;
   const memory = loadHookMemory(home, payload.sessionId);
-  if (staysQuiet(payload, memory, now)) {
-    saveHookMemory(home, payload.sessionId, {
-      ...memory,
-      hookToolCalls: memory.hookToolCalls + 1,
-      quiet: { ...memory.quiet, callsLeft: memory.quiet.callsLeft - 1 },
-    });
-    return {};
-  }
   const context = await loadHookContext(run, memory);
   if (!context) return {};
   // This event is itself a finished tool call, even before the transcript shows its result.
@@ -106,34 +93,4 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
     userMessage: getUserAlert(decision.alert, assessment, note),
     context: isCompactionDue(assessment) ? null : getModelGuidance(decision.alert, assessment),
   };
-}
-
-/** The mod's note for the model at a level it reached, once. */
-function deliverModGuidance(home: string, sessionId: string, watch: ModWatch): HookOutput {
-  const guidance = watch.guidance;
-  if (!guidance || !claimOnce(home, sessionId, `guidance-${guidance.key}`)) return {};
-  return { context: guidance.text };
-}
-
-/** Tools whose call may be a milestone (a commit, a test run, a task finished): a full look. */
-const MAY_BE_MILESTONE = /^(?:Bash|Task|Todo)/;
-
-/**
- * True when this call falls inside the quiet window the last full look granted: a successful
- * call of an ordinary tool, and the transcript since then holds nothing eventful and no response
- * whose context reaches the window's bound.
- */
-function staysQuiet(
-  payload: HookPayload,
-  memory: HookMemory,
-  now: number,
-): memory is HookMemory & { quiet: NonNullable<HookMemory['quiet']> } {
-  const quiet = memory.quiet;
-  if (!quiet || quiet.callsLeft < 1 || now >= quiet.until) return false;
-  if (payload.event !== 'PostToolUse' || !payload.toolName || !payload.transcriptPath) return false;
-  if (MAY_BE_MILESTONE.test(payload.toolName)) return false;
-  const tail = readTail(payload.transcriptPath, quiet.offset);
-  if (tail === null) return false;
-  const look = lookAtTail(tail);
-  return !look.eventful && (look.contextTokens === null || look.contextTokens < quiet.tokensBelow);
 }

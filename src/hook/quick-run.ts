@@ -1,0 +1,59 @@
+/**
+ * The entry of dist/hook-quick.cjs, which bin/shim.cjs runs for PostToolUse and
+ * PostToolUseFailure: the answers that need no look at the session (handlers/post-tool-use-
+ * quick.ts) from a bundle a fraction of the full hook's size; everything else, and anything
+ * unusual (a config problem or a store recovery to report, a bad payload), is handed to the full
+ * hook (dist/hook.cjs) with the input already read.
+ * @module
+ */
+import { findProjectRoot } from '../capture/project.ts';
+import { readStdin } from '../capture/stdin.ts';
+import { loadConfig } from '../store/config.ts';
+import { getShimHome, type Env } from '../store/home.ts';
+import { appendLog } from '../store/log.ts';
+import { readRecoveryNotice } from '../store/recovery-notice.ts';
+import { answerWithoutLooking } from './handlers/post-tool-use-quick.ts';
+import { loadBundled, useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
+import { renderHookOutput } from './output.ts';
+import { DOCTOR_SESSION, parsePayload } from './payload.ts';
+import type * as FullHook from './run.ts';
+
+/** stdout's text when the quick paths answer; null when the full hook must run. */
+export async function answerQuickly(
+  event: string,
+  input: string,
+  env: Env,
+  now = Date.now(),
+): Promise<string | null> {
+  const home = getShimHome(env);
+  try {
+    const { payload, error } = parsePayload(input, event);
+    if (error || !payload.sessionId || payload.sessionId === DOCTOR_SESSION) return null;
+    const config = await loadConfig(home, {
+      lenient: true,
+      projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
+    });
+    if (!config.enabled) return '';
+    // Notices about shim itself are the full hook's to give.
+    if (config.problems.length > 0 || readRecoveryNotice(home)?.shownInHook === false) return null;
+    const output = answerWithoutLooking({ payload, env, home, now, config });
+    return output ? renderHookOutput(event, output) : null;
+  } catch (error) {
+    appendLog(home, 'warn', `hook ${event}: quick answer failed, looking fully`, {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return null;
+  }
+}
+
+export async function main(event: string | undefined, loadBundle: BundleLoader): Promise<void> {
+  useBundleLoader(loadBundle);
+  const input = await readStdin();
+  const out = await answerQuickly(event ?? '', input, process.env);
+  if (out === null) {
+    await (loadBundled('hook.cjs') as typeof FullHook).mainWithInput(event, input, loadBundle);
+    return;
+  }
+  if (out) process.stdout.write(`${out}\n`);
+  process.exitCode = 0;
+}

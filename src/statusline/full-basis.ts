@@ -1,0 +1,46 @@
+/**
+ * The statusline's basis from a full look: the transcript folded through the cursor cache and
+ * assessed. Its own bundle (dist/statusline-full.cjs), loaded only by renders outside the hooks'
+ * quiet window.
+ * @module
+ */
+import { assessLiveSession } from '../app/assess-live-session.ts';
+import { loadSessionState } from '../app/read-session.ts';
+import type { QuietView } from '../core/quiet-window.ts';
+import { createSessionState } from '../core/session.ts';
+import type { ShimConfig } from '../store/config.ts';
+import type { Env } from '../store/home.ts';
+
+export async function assessForStatusline(request: {
+  transcript: string | null;
+  home: string;
+  env: Env;
+  now: number;
+  config: ShimConfig;
+  /** Claude Code's own figures from the statusline input. */
+  reported: { tokens: number | null; window: number | null };
+}): Promise<QuietView | null> {
+  const { transcript, home, reported } = request;
+  const state = transcript ? await loadSessionState(transcript, home).catch(() => null) : null; // not written yet
+  if (!state && reported.tokens === null) return null;
+  const assessment = assessLiveSession(state ?? createSessionState(), {
+    home,
+    env: request.env,
+    now: request.now,
+    config: request.config,
+    hotPath: true,
+    insideClaudeCode: 'statusline',
+    reportedWindow: reported.window,
+  });
+  return {
+    // Claude Code's own figure wins: the transcript may lag behind the last response.
+    contextTokens: reported.tokens ?? assessment.contextTokens,
+    compactThreshold: assessment.compactThreshold,
+    windowTokens: assessment.windowTokens,
+    risk: assessment.risk,
+    turnsToCompact: assessment.forecast.turnsToCompact,
+    turnsToCompactLow: assessment.forecast.turnsToCompactLow,
+    turnsToCompactHigh: assessment.forecast.turnsToCompactHigh,
+    autoCompact: assessment.autoCompact,
+  };
+}
