@@ -184,6 +184,13 @@ function recordCloseOf(db: Database, home: string, path: string): void {
   Object.defineProperty(db, 'close', {
     configurable: true,
     value: () => {
+      // The driver closes late while a statement is still unfinalized (at exit), and the last
+      // close copies the WAL into the file: done now, so the file is as recorded from here on.
+      try {
+        db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } catch {
+        // busy with another process's transaction: the next open then checks the file
+      }
       close();
       recordCleanClose(home, path);
     },
