@@ -162,7 +162,7 @@ async function buildAndStore(
   // The session's own directory when it exists here; a transcript from elsewhere has no tree.
   const workTree = state.cwd === null ? request.cwd : isDirectory(state.cwd) ? state.cwd : null;
   const git: GitFacts | null = workTree
-    ? captureGitState(
+    ? await captureGitState(
         workTree,
         request.snapshot === false ? {} : { snapshot: { checkpointId: id } },
       )

@@ -5,7 +5,7 @@
  * may have set. Nothing here talks to the network.
  * @module
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export const SNAPSHOT_REF_PREFIX = 'refs/shim/snapshots/';
@@ -82,6 +82,67 @@ export function runGit(cwd: string, args: string[], call: GitCall = {}): GitRun 
     overflow: code === 'ENOBUFS',
     missing: code === 'ENOENT',
   };
+}
+
+/**
+ * runGit without waiting: for the git processes of a checkpoint that do not depend on each other
+ * (status and diff beside the snapshot), which then run at the same time.
+ */
+export function runGitAsync(cwd: string, args: string[], call: GitCall = {}): Promise<GitRun> {
+  const config = (call.config ?? []).flatMap((c) => ['-c', c]);
+  const maxBuffer = call.maxBuffer ?? SMALL_READ_BYTES;
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    let settled = false;
+    const settle = (run: GitRun) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(run);
+    };
+    const child = spawn('git', [...config, '-C', cwd, ...args], {
+      env: gitEnv(call.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (overflow) return;
+      size += chunk.length;
+      if (size <= maxBuffer) {
+        out.push(chunk);
+        return;
+      }
+      // As spawnSync does past maxBuffer: keep what fits, stop git.
+      overflow = true;
+      out.push(chunk.subarray(0, chunk.length - (size - maxBuffer)));
+      child.kill();
+    });
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      settle({
+        ok: false,
+        status: null,
+        stdout: Buffer.alloc(0),
+        stderr: error.message,
+        overflow: false,
+        missing: error.code === 'ENOENT',
+      }),
+    );
+    child.on('close', (status) =>
+      settle({
+        ok: !overflow && status === 0,
+        status,
+        stdout: Buffer.concat(out),
+        stderr: Buffer.concat(err).toString('utf8').trim(),
+        overflow,
+        missing: false,
+      }),
+    );
+  });
 }
 
 /** The first line of stdout, or null when git failed. */

@@ -161,7 +161,7 @@ function assertAppError(fn: () => unknown, message: RegExp): void {
 }
 
 describe('parsePorcelainZ', () => {
-  it('sorts entries into modified, staged and untracked, renames by their new path', () => {
+  it('sorts entries into modified, staged and untracked, renames by their new path', async () => {
     const out = [
       ' M a.txt',
       'M  b.txt',
@@ -184,7 +184,7 @@ describe('parsePorcelainZ', () => {
     });
   });
 
-  it('reads the branch header and reports a clean tree', () => {
+  it('reads the branch header and reports a clean tree', async () => {
     assert.deepEqual(parsePorcelainZ('## feature/x\0'), {
       modifiedFiles: [],
       stagedFiles: [],
@@ -199,7 +199,7 @@ describe('parsePorcelainZ', () => {
     assert.equal(parseBranchHeader('## café [gone]'), 'café');
   });
 
-  it('drops a cut-off last entry of truncated output', () => {
+  it('drops a cut-off last entry of truncated output', async () => {
     assert.deepEqual(parsePorcelainZ(' M a.txt\0?? b.t', false).untrackedFiles, []);
     assert.deepEqual(parsePorcelainZ('R  new.txt\0', false).stagedFiles, []);
     assert.equal(parsePorcelainZ('## main\0', false).clean, false);
@@ -207,7 +207,7 @@ describe('parsePorcelainZ', () => {
 });
 
 describe('capUtf8', () => {
-  it('leaves short text alone and cuts long text on a character boundary', () => {
+  it('leaves short text alone and cuts long text on a character boundary', async () => {
     assert.equal(capUtf8('short', 100), 'short');
     for (const unit of ['a', 'é', '€', '😀']) {
       const text = unit.repeat(5000);
@@ -221,9 +221,9 @@ describe('capUtf8', () => {
 });
 
 describe('captureGitState', () => {
-  it('returns nulls outside a repository and never throws', () => {
+  it('returns nulls outside a repository and never throws', async () => {
     const dir = freshDir('plain');
-    const capture = captureGitState(dir, { snapshot: { checkpointId: 'cp-outside' } });
+    const capture = await captureGitState(dir, { snapshot: { checkpointId: 'cp-outside' } });
     assert.deepEqual(capture, {
       repoRoot: null,
       branch: null,
@@ -234,17 +234,17 @@ describe('captureGitState', () => {
       uncommittedDiff: '',
       snapshot: null,
     });
-    assert.equal(captureGitState(join(dir, 'does-not-exist'), {}).repoRoot, null);
+    assert.equal((await captureGitState(join(dir, 'does-not-exist'), {})).repoRoot, null);
     assert.deepEqual(listSnapshots(dir), []);
     assert.equal(deleteSnapshot(dir, 'cp-outside'), false);
   });
 
-  it('returns nulls when git is not installed', () => {
+  it('returns nulls when git is not installed', async () => {
     const repo = newRepo({ files: { 'a.txt': 'a\n' } });
     const path = process.env.PATH;
     process.env.PATH = freshDir('empty-path');
     try {
-      const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-nogit' } });
+      const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-nogit' } });
       assert.equal(capture.repoRoot, null);
       assert.equal(capture.snapshot, null);
       assertAppError(() => restoreSnapshot(repo, 'HEAD', {}), /git is not installed/);
@@ -253,10 +253,10 @@ describe('captureGitState', () => {
     }
   });
 
-  it('lists modified, staged and untracked files relative to the root, ignoring ignored ones', () => {
+  it('lists modified, staged and untracked files relative to the root, ignoring ignored ones', async () => {
     const repo = busyRepo();
     mkdirSync(join(repo, 'src', 'deep'), { recursive: true });
-    const capture = captureGitState(join(repo, 'src', 'deep'), {});
+    const capture = await captureGitState(join(repo, 'src', 'deep'), {});
     assert.equal(capture.repoRoot, realpathSync(repo));
     assert.equal(capture.branch, 'main');
     assert.equal(capture.head, git(repo, 'rev-parse', 'HEAD').trim());
@@ -270,22 +270,22 @@ describe('captureGitState', () => {
     assert.doesNotMatch(capture.uncommittedDiff, /secret/);
   });
 
-  it('handles paths with spaces, newlines and non-ASCII characters', () => {
+  it('handles paths with spaces, newlines and non-ASCII characters', async () => {
     const repo = newRepo({ files: { 'with space.txt': 'a\n' } });
     write(repo, { 'with space.txt': 'b\n', 'line\nbreak.txt': 'x\n', 'café ☕.txt': 'y\n' });
-    const capture = captureGitState(repo, {});
+    const capture = await captureGitState(repo, {});
     assert.deepEqual(capture.modifiedFiles, ['with space.txt']);
     assert.deepEqual(capture.untrackedFiles.sort(), ['café ☕.txt', 'line\nbreak.txt'].sort());
     assert.match(capture.uncommittedDiff, /diff --git a\/with space\.txt b\/with space\.txt/);
   });
 
-  it('caps a large diff at 10 KB on a character boundary', () => {
+  it('caps a large diff at 10 KB on a character boundary', async () => {
     const repo = newRepo({ files: { 'big.txt': 'start\n', 'wide.txt': 'start\n' } });
     write(repo, {
       'big.txt': 'x'.repeat(100).concat('\n').repeat(2000),
       'wide.txt': '€😀 '.repeat(30).concat('\n').repeat(2000),
     });
-    const capture = captureGitState(repo, {});
+    const capture = await captureGitState(repo, {});
     const bytes = Buffer.byteLength(capture.uncommittedDiff);
     assert.ok(bytes <= 10 * 1024, `${bytes} bytes`);
     assert.ok(bytes > 9 * 1024, `${bytes} bytes is cut too short`);
@@ -293,21 +293,21 @@ describe('captureGitState', () => {
     assert.ok(!capture.uncommittedDiff.includes('\uFFFD'));
     // Cut inside the multibyte file too.
     write(repo, { 'big.txt': 'start\n' });
-    const wide = captureGitState(repo, {}).uncommittedDiff;
+    const wide = (await captureGitState(repo, {})).uncommittedDiff;
     assert.ok(Buffer.byteLength(wide) <= 10 * 1024);
     assert.ok(wide.includes('€😀'));
     assert.ok(!wide.includes('\uFFFD'));
   });
 
-  it('works in a repository without commits', () => {
+  it('works in a repository without commits', async () => {
     const repo = newRepo();
-    assert.equal(captureGitState(repo, {}).branch, 'main');
+    assert.equal((await captureGitState(repo, {})).branch, 'main');
     write(repo, { 'a.txt': 'staged\n', 'b.txt': 'untracked\n', 'ignored.log': 'no\n' });
     write(repo, { '.gitignore': '*.log\n' });
     git(repo, 'add', 'a.txt');
     write(repo, { 'a.txt': 'staged\nthen edited\n' });
     const before = userState(repo);
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-unborn' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-unborn' } });
     assert.deepEqual(userState(repo), before);
     assert.equal(capture.head, null);
     assert.equal(capture.branch, 'main');
@@ -331,7 +331,7 @@ describe('captureGitState', () => {
     assert.throws(() => git(repo, 'rev-parse', '--verify', '-q', 'HEAD'));
   });
 
-  it('reports a detached HEAD as branch null', () => {
+  it('reports a detached HEAD as branch null', async () => {
     const repo = newRepo({ files: { 'a.txt': 'one\n' } });
     write(repo, { 'a.txt': 'two\n' });
     git(repo, 'commit', '-q', '-am', 'second');
@@ -339,7 +339,7 @@ describe('captureGitState', () => {
     write(repo, { 'a.txt': 'three\n' });
     const head = git(repo, 'rev-parse', 'HEAD').trim();
     const before = userState(repo);
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-detached' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-detached' } });
     assert.deepEqual(userState(repo), before);
     assert.equal(capture.branch, null);
     assert.equal(capture.head, head);
@@ -354,12 +354,12 @@ describe('captureGitState', () => {
 });
 
 describe('snapshots', () => {
-  it('leave the branch, HEAD, index and working tree exactly as they were', () => {
+  it('leave the branch, HEAD, index and working tree exactly as they were', async () => {
     const repo = busyRepo();
     const before = userState(repo);
     const indexBytes = readFileSync(indexPath(repo));
     const tempsBefore = shimTempDirs();
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-1' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-1' } });
     assert.deepEqual(readFileSync(indexPath(repo)), indexBytes);
     assert.deepEqual(userState(repo), before);
     assert.deepEqual(shimTempDirs(), tempsBefore, 'no temporary index left behind');
@@ -376,9 +376,9 @@ describe('snapshots', () => {
     );
   });
 
-  it('hold exactly the working tree: untracked files in, ignored and deleted files out', () => {
+  it('hold exactly the working tree: untracked files in, ignored and deleted files out', async () => {
     const repo = busyRepo();
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-content' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-content' } });
     assert.ok(capture.snapshot);
     const expected = listFiles(repo);
     delete expected['ignored.log'];
@@ -387,12 +387,12 @@ describe('snapshots', () => {
     assert.ok(!('gone.txt' in expected) && 'new file.txt' in expected && 'kept.txt' in expected);
   });
 
-  it('need no configured identity and are never signed', () => {
+  it('need no configured identity and are never signed', async () => {
     const repo = newRepo({ user: false });
     git(repo, 'config', 'commit.gpgSign', 'true');
     git(repo, 'config', 'gpg.program', 'false');
     write(repo, { 'a.txt': 'a\n' });
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-anon' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-anon' } });
     assert.ok(capture.snapshot, capture.snapshotError);
     assert.equal(
       git(repo, 'log', '-1', '--format=%an <%ae>', capture.snapshot.commit).trim(),
@@ -403,23 +403,23 @@ describe('snapshots', () => {
   it(
     'leave out files git cannot read instead of failing',
     { skip: process.getuid?.() === 0 ? 'root can read every file' : false },
-    () => {
+    async () => {
       const repo = newRepo({ files: { 'a.txt': 'a\n' } });
       write(repo, { 'a.txt': 'b\n', 'secret.txt': 'unreadable\n' });
       chmodSync(join(repo, 'secret.txt'), 0o000);
-      const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-unreadable' } });
+      const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-unreadable' } });
       assert.ok(capture.snapshot);
       assert.match(capture.snapshotError ?? '', /secret\.txt/);
       assert.deepEqual(commitFiles(repo, capture.snapshot.commit), { 'a.txt': 'b\n' });
     },
   );
 
-  it('fall back to an index read from HEAD when the index cannot be copied, leaving it alone', () => {
+  it('fall back to an index read from HEAD when the index cannot be copied, leaving it alone', async () => {
     const repo = newRepo({ files: { 'a.txt': 'a\n', 'b.txt': 'b\n' } });
     write(repo, { 'a.txt': 'changed\n', 'c.txt': 'new\n' });
     writeFileSync(indexPath(repo), 'not an index');
     const tempsBefore = shimTempDirs();
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-bad-index' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-bad-index' } });
     assert.ok(capture.snapshot, capture.snapshotError);
     assert.deepEqual(commitFiles(repo, capture.snapshot.commit), {
       'a.txt': 'changed\n',
@@ -430,17 +430,17 @@ describe('snapshots', () => {
     assert.deepEqual(shimTempDirs(), tempsBefore);
   });
 
-  it('pin HEAD itself when nothing is uncommitted', () => {
+  it('pin HEAD itself when nothing is uncommitted', async () => {
     const repo = newRepo({ files: { 'a.txt': 'a\n', '.gitignore': '*.log\n' } });
     write(repo, { 'x.log': 'ignored\n' });
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-clean' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-clean' } });
     assert.ok(capture.snapshot);
     assert.equal(capture.snapshot.commit, capture.head);
     assert.equal(git(repo, 'rev-parse', 'refs/shim/snapshots/cp-clean').trim(), capture.head);
     assert.equal(git(repo, 'rev-list', '--all', '--count').trim(), '1', 'no new commit');
   });
 
-  it('work in a linked worktree without touching it or the main one', () => {
+  it('work in a linked worktree without touching it or the main one', async () => {
     const repo = newRepo({ files: { 'a.txt': 'a\n' } });
     write(repo, { 'main-only.txt': 'main\n' });
     const linked = join(freshDir('wt'), 'linked');
@@ -449,7 +449,7 @@ describe('snapshots', () => {
     git(linked, 'add', 'new.txt');
     const mainBefore = userState(repo);
     const linkedBefore = userState(linked);
-    const capture = captureGitState(linked, { snapshot: { checkpointId: 'cp-linked' } });
+    const capture = await captureGitState(linked, { snapshot: { checkpointId: 'cp-linked' } });
     assert.deepEqual(userState(repo), mainBefore);
     assert.deepEqual(userState(linked), linkedBefore);
     assert.equal(capture.repoRoot, realpathSync(linked));
@@ -468,7 +468,7 @@ describe('snapshots', () => {
     );
   });
 
-  it('work in a repository with a submodule, recording it at its commit', () => {
+  it('work in a repository with a submodule, recording it at its commit', async () => {
     const sub = newRepo({ files: { 'lib.txt': 'lib\n' } });
     const repo = newRepo({ files: { 'a.txt': 'a\n' } });
     git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/sub');
@@ -476,7 +476,7 @@ describe('snapshots', () => {
     write(repo, { 'a.txt': 'b\n', 'vendor/sub/lib.txt': 'edited inside the submodule\n' });
     const before = userState(repo);
     const subBefore = userState(join(repo, 'vendor/sub'));
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-super' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-super' } });
     assert.deepEqual(userState(repo), before);
     assert.deepEqual(userState(join(repo, 'vendor/sub')), subBefore);
     assert.ok(capture.snapshot, capture.snapshotError);
@@ -487,7 +487,7 @@ describe('snapshots', () => {
       new RegExp(`^160000 commit ${subCommit}`),
     );
     // And from inside the submodule, which has its own state.
-    const inner = captureGitState(join(repo, 'vendor/sub'), {
+    const inner = await captureGitState(join(repo, 'vendor/sub'), {
       snapshot: { checkpointId: 'cp-sub' },
     });
     assert.equal(inner.repoRoot, realpathSync(join(repo, 'vendor/sub')));
@@ -496,7 +496,7 @@ describe('snapshots', () => {
     assert.deepEqual(userState(join(repo, 'vendor/sub')), subBefore);
   });
 
-  it('refuse checkpoint ids that are not valid ref names before running git', () => {
+  it('refuse checkpoint ids that are not valid ref names before running git', async () => {
     const repo = newRepo({ files: { 'a.txt': 'a\n' } });
     for (const id of ['', '../x', 'a b', 'x.lock', '-x', 'a..b', 'a/b']) {
       assertAppError(
@@ -507,11 +507,11 @@ describe('snapshots', () => {
     assert.deepEqual(listSnapshots(repo), []);
   });
 
-  it('are listed and deleted by checkpoint id', () => {
+  it('are listed and deleted by checkpoint id', async () => {
     const repo = newRepo({ files: { 'a.txt': 'a\n' } });
     write(repo, { 'a.txt': 'b\n' });
-    const one = captureGitState(repo, { snapshot: { checkpointId: 'cp-a' } }).snapshot;
-    const two = captureGitState(repo, { snapshot: { checkpointId: 'cp-b' } }).snapshot;
+    const one = (await captureGitState(repo, { snapshot: { checkpointId: 'cp-a' } })).snapshot;
+    const two = (await captureGitState(repo, { snapshot: { checkpointId: 'cp-b' } })).snapshot;
     assert.ok(one && two);
     assert.deepEqual(listSnapshots(repo), [
       { checkpointId: 'cp-a', ref: 'refs/shim/snapshots/cp-a', commit: one.commit },
@@ -528,9 +528,15 @@ describe('snapshots', () => {
 });
 
 describe('restoreSnapshot', () => {
-  function snapshotted(): { repo: string; commit: string; files: Record<string, string> } {
+  async function snapshotted(): Promise<{
+    repo: string;
+    commit: string;
+    files: Record<string, string>;
+  }> {
     const repo = busyRepo();
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-restore-0123456789' } });
+    const capture = await captureGitState(repo, {
+      snapshot: { checkpointId: 'cp-restore-0123456789' },
+    });
     assert.ok(capture.snapshot);
     const files = listFiles(repo);
     delete files['ignored.log'];
@@ -538,8 +544,8 @@ describe('restoreSnapshot', () => {
     return { repo, commit: capture.snapshot.commit, files };
   }
 
-  it('creates a new branch holding exactly the snapshot, without touching the checkout', () => {
-    const { repo, commit, files } = snapshotted();
+  it('creates a new branch holding exactly the snapshot, without touching the checkout', async () => {
+    const { repo, commit, files } = await snapshotted();
     const before = userState(repo);
     const result = restoreSnapshot(repo, 'cp-restore-0123456789', {});
     assert.deepEqual(result, { branch: 'shim/restore-cp-restore-0', worktree: null, commit });
@@ -564,8 +570,8 @@ describe('restoreSnapshot', () => {
     assert.equal(git(repo, 'rev-parse', 'main').trim(), before.head?.trim());
   });
 
-  it('creates a new worktree holding exactly the snapshot, untracked files included', () => {
-    const { repo, commit, files } = snapshotted();
+  it('creates a new worktree holding exactly the snapshot, untracked files included', async () => {
+    const { repo, commit, files } = await snapshotted();
     const before = userState(repo);
     const target = join(freshDir('restore'), 'restored');
     const result = restoreSnapshot(repo, 'cp-restore-0123456789', { worktree: target });
@@ -591,8 +597,8 @@ describe('restoreSnapshot', () => {
     );
   });
 
-  it('refuses unknown refs and places that are not repositories', () => {
-    const { repo } = snapshotted();
+  it('refuses unknown refs and places that are not repositories', async () => {
+    const { repo } = await snapshotted();
     assertAppError(
       () => restoreSnapshot(repo, 'cp-nope', {}),
       /no snapshot or commit named "cp-nope"/,
@@ -608,10 +614,10 @@ describe('restoreSnapshot', () => {
     );
   });
 
-  it('restores a snapshot taken before the first commit', () => {
+  it('restores a snapshot taken before the first commit', async () => {
     const repo = newRepo();
     write(repo, { 'only.txt': 'first\n' });
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-first' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-first' } });
     assert.ok(capture.snapshot);
     const target = join(freshDir('restore'), 'first');
     restoreSnapshot(repo, 'cp-first', { worktree: target });
@@ -620,7 +626,7 @@ describe('restoreSnapshot', () => {
 });
 
 describe('commitWip', () => {
-  it('commits tracked and untracked changes to the current branch, not ignored files', () => {
+  it('commits tracked and untracked changes to the current branch, not ignored files', async () => {
     const repo = busyRepo();
     const head = git(repo, 'rev-parse', 'HEAD').trim();
     const commit = commitWip(repo, 'WIP: checkpoint');
@@ -640,7 +646,7 @@ describe('commitWip', () => {
     assert.equal(git(repo, 'rev-parse', 'main').trim(), commit);
   });
 
-  it('works before the first commit and without a configured identity', () => {
+  it('works before the first commit and without a configured identity', async () => {
     const repo = newRepo({ user: false });
     assert.equal(commitWip(repo, 'empty'), null);
     write(repo, { 'a.txt': 'a\n' });
@@ -650,7 +656,7 @@ describe('commitWip', () => {
     assertAppError(() => commitWip(freshDir('plain'), 'x'), /not inside a git working tree/);
   });
 
-  it('refuses to commit in the middle of a merge', () => {
+  it('refuses to commit in the middle of a merge', async () => {
     const repo = newRepo({ files: { 'a.txt': 'base\n' } });
     git(repo, 'checkout', '-q', '-b', 'other');
     write(repo, { 'a.txt': 'other\n' });
@@ -663,7 +669,7 @@ describe('commitWip', () => {
     assertAppError(() => commitWip(repo, 'WIP'), /merge is in progress/);
     assert.deepEqual(userState(repo), before);
     // Capturing is fine: the conflict shows up as modified.
-    const capture = captureGitState(repo, { snapshot: { checkpointId: 'cp-merge' } });
+    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-merge' } });
     assert.deepEqual(capture.modifiedFiles, ['a.txt']);
     assert.ok(capture.snapshot);
     assert.deepEqual(userState(repo), before);

@@ -20,9 +20,11 @@
  *   reachable even if the branch is later reset or rebased: the caller can always restore from
  *   `snapshot.ref`. (When status lists only changes that `git add -A` does not record, such as
  *   edits inside a submodule, the snapshot is a new commit whose tree equals HEAD's.)
- * - Cost: 3 git processes without a snapshot (rev-parse, status, diff), +1 for a snapshot of a
- *   clean tree (update-ref), +4 otherwise (add, write-tree, commit-tree, update-ref). Untracked
- *   files are hashed on every snapshot (they have no stat data in the index to reuse).
+ * - Cost: 3 git processes without a snapshot (rev-parse, status, diff), +3 for a snapshot of a
+ *   clean tree (add, write-tree, update-ref), +4 otherwise (add, write-tree, commit-tree,
+ *   update-ref). status and diff run beside the add and write-tree, so a snapshot waits for
+ *   about five of them in a row. Untracked files are hashed on every snapshot (they have no stat
+ *   data in the index to reuse).
  * - Captured: the content of every non-ignored file in the working tree. Not captured: ignored
  *   files, the staged/unstaged split (recorded separately in `stagedFiles`/`modifiedFiles`), and
  *   uncommitted changes inside submodules (a submodule is recorded at its checked-out commit).
@@ -44,6 +46,7 @@ import {
   gitOrThrow,
   repoInfo,
   runGit,
+  runGitAsync,
   DIFF_READ_BYTES,
   SNAPSHOT_IDENTITY,
   SNAPSHOT_REF_PREFIX,
@@ -136,8 +139,8 @@ export function parsePorcelainZ(output: string, complete = true): Status {
 }
 
 /** One `git status` for the branch and the three file lists (needs git 2.17 for --no-ahead-behind). */
-export function readStatus(root: string): Status {
-  const run = runGit(
+export async function readStatus(root: string): Promise<Status> {
+  const run = await runGitAsync(
     root,
     ['status', '--porcelain=v1', '-z', '-b', '--no-ahead-behind', '--untracked-files=all'],
     { maxBuffer: STATUS_READ_BYTES },
@@ -151,23 +154,28 @@ export function readStatus(root: string): Status {
 export const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
 export const DIFF_CONFIG = ['core.quotePath=false'];
 
-export function readDiff(root: string, head: string | null): string {
+export async function readDiff(root: string, head: string | null): Promise<string> {
   const limit = CHECKPOINT_LIMITS.diffBytes;
-  const runs = head
-    ? [
-        runGit(root, [...DIFF_ARGS, head, '--'], {
-          maxBuffer: DIFF_READ_BYTES,
-          config: DIFF_CONFIG,
-        }),
-      ]
-    : [
-        // No commits yet: what is staged, then what changed since staging.
-        runGit(root, [...DIFF_ARGS, '--cached', '--'], {
-          maxBuffer: DIFF_READ_BYTES,
-          config: DIFF_CONFIG,
-        }),
-        runGit(root, [...DIFF_ARGS, '--'], { maxBuffer: DIFF_READ_BYTES, config: DIFF_CONFIG }),
-      ];
+  const runs = await Promise.all(
+    head
+      ? [
+          runGitAsync(root, [...DIFF_ARGS, head, '--'], {
+            maxBuffer: DIFF_READ_BYTES,
+            config: DIFF_CONFIG,
+          }),
+        ]
+      : [
+          // No commits yet: what is staged, then what changed since staging.
+          runGitAsync(root, [...DIFF_ARGS, '--cached', '--'], {
+            maxBuffer: DIFF_READ_BYTES,
+            config: DIFF_CONFIG,
+          }),
+          runGitAsync(root, [...DIFF_ARGS, '--'], {
+            maxBuffer: DIFF_READ_BYTES,
+            config: DIFF_CONFIG,
+          }),
+        ],
+  );
   let text = '';
   let overflow = false;
   for (const run of runs) {
@@ -239,23 +247,31 @@ export function workingTreeTree(
   }
 }
 
-export function takeSnapshot(
+export async function takeSnapshot(
   repo: RepoInfo,
-  status: Status,
+  status: Promise<Status>,
   ref: string,
   checkpointId: string,
-): { snapshot: GitSnapshot; skipped?: string } {
+): Promise<{ snapshot: GitSnapshot; skipped?: string }> {
   const { head } = repo;
   let commit: string;
   let skipped: string | undefined;
-  if (head !== null && status.clean) {
+  // The tree is built while `git status` runs; its answer decides whether a commit is needed.
+  let built: { tree: string; skipped?: string } | Error;
+  try {
+    built = workingTreeTree(repo, head);
+  } catch (error) {
+    built = error instanceof Error ? error : new Error(String(error));
+  }
+  const { clean, branch } = await status;
+  if (head !== null && clean) {
     // `git status` found nothing staged, modified or untracked: `git add -A` would give HEAD's
     // tree, so the ref pins HEAD itself and no commit is made.
     commit = head;
   } else {
-    const built = workingTreeTree(repo, head);
-    const tree = built.tree;
-    skipped = built.skipped;
+    if (built instanceof Error) throw built;
+    const { tree, skipped: unread } = built;
+    skipped = unread;
     const parent = head === null ? [] : ['-p', head];
     commit = gitOrThrow(
       repo.root,
@@ -264,7 +280,7 @@ export function takeSnapshot(
     );
   }
   gitOrThrow(repo.root, ['update-ref', '-m', `shim snapshot ${checkpointId}`, ref, commit]);
-  const snapshot: GitSnapshot = { ref, commit, head, branch: status.branch };
+  const snapshot: GitSnapshot = { ref, commit, head, branch };
   return skipped === undefined ? { snapshot } : { snapshot, skipped };
 }
 
@@ -274,8 +290,17 @@ export function takeSnapshot(
  * make is null with `snapshotError` saying why. Throws `AppError('USAGE')` only for a
  * checkpoint id that cannot be part of a ref name (a caller bug), before running anything.
  */
-export function captureGitState(cwd: string, options: CaptureOptions = {}): GitCapture {
+export function captureGitState(cwd: string, options: CaptureOptions = {}): Promise<GitCapture> {
+  // A bad id is the caller's bug: said at once, before any git runs.
   const ref = options.snapshot ? snapshotRef(options.snapshot.checkpointId) : null;
+  return capture(cwd, ref, options);
+}
+
+async function capture(
+  cwd: string,
+  ref: string | null,
+  options: CaptureOptions,
+): Promise<GitCapture> {
   const empty: GitCapture = {
     repoRoot: null,
     branch: null,
@@ -288,25 +313,32 @@ export function captureGitState(cwd: string, options: CaptureOptions = {}): GitC
   };
   const repo = repoInfo(cwd);
   if (repo === null) return empty;
+  // status and diff run beside the snapshot's git processes (the blocking checkpoint before a
+  // risky command waits for all of them).
   const status = readStatus(repo.root);
+  const diff = readDiff(repo.root, repo.head);
+  let snapshot: GitSnapshot | null = null;
+  let snapshotError: string | undefined;
+  if (ref !== null && options.snapshot) {
+    try {
+      const taken = await takeSnapshot(repo, status, ref, options.snapshot.checkpointId);
+      snapshot = taken.snapshot;
+      snapshotError = taken.skipped;
+    } catch (error) {
+      snapshotError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const { branch, modifiedFiles, stagedFiles, untrackedFiles } = await status;
   const capture: GitCapture = {
     ...empty,
     repoRoot: repo.root,
-    branch: status.branch,
+    branch,
     head: repo.head,
-    modifiedFiles: status.modifiedFiles,
-    stagedFiles: status.stagedFiles,
-    untrackedFiles: status.untrackedFiles,
-    uncommittedDiff: readDiff(repo.root, repo.head),
+    modifiedFiles,
+    stagedFiles,
+    untrackedFiles,
+    uncommittedDiff: await diff,
+    snapshot,
   };
-  if (ref !== null && options.snapshot) {
-    try {
-      const taken = takeSnapshot(repo, status, ref, options.snapshot.checkpointId);
-      capture.snapshot = taken.snapshot;
-      if (taken.skipped !== undefined) capture.snapshotError = taken.skipped;
-    } catch (error) {
-      capture.snapshotError = error instanceof Error ? error.message : String(error);
-    }
-  }
-  return capture;
+  return snapshotError === undefined ? capture : { ...capture, snapshotError };
 }
