@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
@@ -150,5 +150,38 @@ describe('PostToolUse quiet window', () => {
     );
     assert.match(statusline(s, 90_000), /54% L0/);
     assert.ok(cursor(s) !== folded, 'a full render folds');
+  });
+});
+
+describe('PostToolUse while the mod watches', () => {
+  test('counts every finished call and takes the interval checkpoint the count calls for', async () => {
+    const s = setup();
+    const modDir = join(s.home, 'cache', 'mod');
+    mkdirSync(modDir, { recursive: true });
+    const watching = () =>
+      writeFileSync(
+        join(modDir, `${SESSION_ID}.json`),
+        JSON.stringify({
+          v: 1,
+          sessionId: SESSION_ID,
+          seenAt: Date.now(),
+          observed: [],
+          level: 'L0',
+          percent: 12,
+          guidance: null,
+        }),
+      );
+    for (let i = 1; i <= 5; i++) {
+      watching();
+      assert.equal(toolCall(s, 'Bash', 20_000 + i * 1000), '');
+      assert.equal(memory(s).hookToolCalls, i);
+    }
+    assert.ok(
+      readdirSync(join(s.home, 'cache', 'hooks')).includes(
+        `${SESSION_ID}.ckpt-0-5-tool_call_interval`,
+      ),
+      'the fifth call claims the interval checkpoint',
+    );
+    await checkpointSaved(s);
   });
 });

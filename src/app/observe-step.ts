@@ -56,13 +56,17 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
   const memory = loadHookMemory(home, sessionId);
   const assessment = assessInsideClaudeCode(live, { home, env, now, config, sessionId, memory });
   // A response's tool calls count from the moment it asks for them: the mod reports before
-  // they run, the hook after (the same count once they have).
+  // they run, the hook after (the same count once they have). The finished calls stay the
+  // hook's to count.
   const toolCalls = Math.max(live.toolCalls + live.pendingTools.length, memory.hookToolCalls);
   const decision = decideAfterToolUse({ ...live, toolCalls }, assessment, memory, now, {
     toolCallInterval: config.checkpoints.everyToolCalls,
     timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
   });
-  saveHookMemory(home, sessionId, { ...decision.memory, hookToolCalls: toolCalls });
+  saveHookMemory(home, sessionId, {
+    ...decision.memory,
+    hookToolCalls: Math.max(live.toolCalls, memory.hookToolCalls),
+  });
 
   let checkpoint: string | null = null;
   const planned = decision.checkpoint;

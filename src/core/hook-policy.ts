@@ -103,6 +103,36 @@ function getMilestone(
   return { reason, tasksDone, testsFailing };
 }
 
+/**
+ * The checkpoint the counters alone call for: every N tool calls, every M minutes with calls
+ * since. What the PostToolUse hook still decides while shim's mod watches the session (the hook
+ * sees every finished call; the mod's reports can come after the transcript, or not at all once
+ * the session ends).
+ */
+export function dueByCount(
+  memory: Pick<HookMemory, 'lastCheckpointAt' | 'toolCallsAtCheckpoint'>,
+  toolCalls: number,
+  now: number,
+  policy: CheckpointPolicy,
+): { trigger: CheckpointTrigger; reason: string; urgent: false } | null {
+  const callsSince = toolCalls - memory.toolCallsAtCheckpoint;
+  if (callsSince >= policy.toolCallInterval) {
+    return {
+      trigger: 'tool_call_interval',
+      reason: `${callsSince} tool calls since the last checkpoint`,
+      urgent: false,
+    };
+  }
+  if (
+    memory.lastCheckpointAt !== null &&
+    now - memory.lastCheckpointAt >= policy.timeIntervalMs &&
+    callsSince > 0
+  ) {
+    return { trigger: 'time_interval', reason: 'time since the last checkpoint', urgent: false };
+  }
+  return null;
+}
+
 /** The PostToolUse decision: checkpoint on interval, time, level/risk transitions, milestones. */
 export function decideAfterToolUse(
   state: SessionState,
@@ -128,7 +158,7 @@ export function decideAfterToolUse(
     assessment.risk !== base.riskSeen &&
     (assessment.risk === 'danger' || (assessment.risk === 'warning' && base.riskSeen === 'safe'));
   next.riskSeen = assessment.risk;
-  const callsSince = state.toolCalls - base.toolCallsAtCheckpoint;
+  const byCount = dueByCount(base, state.toolCalls, now, policy);
   if (alert === 'L2' || alert === 'L3' || (riskRose && assessment.risk === 'danger')) {
     checkpoint = {
       trigger: 'danger_zone',
@@ -143,22 +173,8 @@ export function decideAfterToolUse(
     };
   } else if (milestone.reason) {
     checkpoint = { trigger: 'milestone', reason: milestone.reason, urgent: false };
-  } else if (callsSince >= policy.toolCallInterval) {
-    checkpoint = {
-      trigger: 'tool_call_interval',
-      reason: `${callsSince} tool calls since the last checkpoint`,
-      urgent: false,
-    };
-  } else if (
-    base.lastCheckpointAt !== null &&
-    now - base.lastCheckpointAt >= policy.timeIntervalMs &&
-    callsSince > 0
-  ) {
-    checkpoint = {
-      trigger: 'time_interval',
-      reason: 'time since the last checkpoint',
-      urgent: false,
-    };
+  } else if (byCount) {
+    checkpoint = byCount;
   } else if (base.lastCheckpointAt === null && state.toolCalls > 0) {
     checkpoint = {
       trigger: 'session_start',

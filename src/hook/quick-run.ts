@@ -36,7 +36,7 @@ export async function answerQuickly(
     if (!config.enabled) return '';
     // Notices about shim itself are the full hook's to give.
     if (config.problems.length > 0 || readRecoveryNotice(home)?.shownInHook === false) return null;
-    const output = answerWithoutLooking({ payload, env, home, now, config });
+    const output = await answerWithoutLooking({ payload, env, home, now, config });
     return output ? renderHookOutput(event, output) : null;
   } catch (error) {
     appendLog(home, 'warn', `hook ${event}: quick answer failed, looking fully`, {

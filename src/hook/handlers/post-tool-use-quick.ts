@@ -5,7 +5,8 @@
  * of its own (dist/hook-quick.cjs) and loads the full hook only when this has no answer.
  * @module
  */
-import type { HookMemory } from '../../core/hook-policy.ts';
+import { dueByCount, type HookMemory } from '../../core/hook-policy.ts';
+import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import { isModWatching, loadModWatch, type ModWatch } from '../../store/mod-watch.ts';
 import { lookAtTail, readTail } from '../../transcript/tail-look.ts';
@@ -14,13 +15,18 @@ import type { HookOutput } from '../output.ts';
 import type { HookPayload } from '../payload.ts';
 
 /** The answer when no look is needed; null when the full hook must look. */
-export function answerWithoutLooking(run: HookRun): HookOutput | null {
+export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | null> {
   const { payload, home, now } = run;
   if (!payload.sessionId) return {};
-  // shim's mod sees every response as it happens: one watcher per session, nothing counted twice.
-  const watch = loadModWatch(home, payload.sessionId);
-  if (isModWatching(watch, now)) return deliverModGuidance(home, payload.sessionId, watch);
   const memory = loadHookMemory(home, payload.sessionId);
+  // shim's mod sees every response as it happens and judges the usage; the hook still counts the
+  // finished calls (the mod's report of a response can come before the transcript shows its
+  // calls, or not at all once the session ends) and takes the checkpoints the count calls for.
+  const watch = loadModWatch(home, payload.sessionId);
+  if (isModWatching(watch, now)) {
+    await countCall(run, payload.sessionId, memory);
+    return deliverModGuidance(home, payload.sessionId, watch);
+  }
   if (!staysQuiet(payload, memory, now)) return null;
   saveHookMemory(home, payload.sessionId, {
     ...memory,
@@ -28,6 +34,28 @@ export function answerWithoutLooking(run: HookRun): HookOutput | null {
     quiet: { ...memory.quiet, callsLeft: memory.quiet.callsLeft - 1 },
   });
   return {};
+}
+
+/**
+ * One more finished call; the interval or time checkpoint when it is due, claimed with the key
+ * the mod's decision uses for the same call (a response's calls count from its report), so the
+ * two take it once.
+ */
+async function countCall(run: HookRun, sessionId: string, memory: HookMemory): Promise<void> {
+  const { payload, env, home, now, config } = run;
+  const toolCalls = memory.hookToolCalls + 1;
+  const due = dueByCount(memory, toolCalls, now, {
+    toolCallInterval: config.checkpoints.everyToolCalls,
+    timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
+  });
+  const claimed =
+    due && claimOnce(home, sessionId, `ckpt-${memory.epoch}-${toolCalls}-${due.trigger}`);
+  saveHookMemory(home, sessionId, {
+    ...memory,
+    hookToolCalls: toolCalls,
+    ...(claimed ? { lastCheckpointAt: now, toolCallsAtCheckpoint: toolCalls } : {}),
+  });
+  if (claimed) await checkpointInBackground(payload, due.trigger, due.reason, env, home);
 }
 
 /** The mod's note for the model at a level it reached, once. */

@@ -18,7 +18,7 @@ import { answerWithoutLooking } from './post-tool-use-quick.ts';
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
-  const quick = answerWithoutLooking(run);
+  const quick = await answerWithoutLooking(run);
   if (quick) return quick;
   const memory = loadHookMemory(home, payload.sessionId);
   const context = await loadHookContext(run, memory);
