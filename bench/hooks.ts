@@ -38,9 +38,10 @@ function ensurePeer(): boolean {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
+/** Claude Code reads a hook's and the statusline's answer through a pipe: so does this. */
 function time(command: string, args: string[], input: string, env: NodeJS.ProcessEnv): number {
   const start = performance.now();
-  const r = spawnSync(command, args, { input, env, stdio: ['pipe', 'ignore', 'pipe'] });
+  const r = spawnSync(command, args, { input, env, stdio: ['pipe', 'pipe', 'pipe'] });
   const ms = performance.now() - start;
   if (r.status !== 0)
     throw new Error(`${command} ${args.join(' ')} failed: ${r.stderr.toString()}`);

@@ -8,6 +8,7 @@
  */
 import { findProjectRoot } from '../capture/project.ts';
 import { readStdin } from '../capture/stdin.ts';
+import { writeStdout } from '../capture/stdout.ts';
 import { loadConfig } from '../store/config.ts';
 import { getShimHome, type Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
@@ -54,6 +55,6 @@ export async function main(event: string | undefined, loadBundle: BundleLoader):
     await (loadBundled('hook.cjs') as typeof FullHook).mainWithInput(event, input, loadBundle);
     return;
   }
-  if (out) process.stdout.write(`${out}\n`);
+  if (out) writeStdout(`${out}\n`);
   process.exitCode = 0;
 }

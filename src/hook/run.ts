@@ -21,6 +21,7 @@ import { loadHeavy } from './load-heavy.ts';
 import { renderHookOutput, type HookOutput } from './output.ts';
 import { DOCTOR_SESSION, parsePayload } from './payload.ts';
 import { readStdin } from '../capture/stdin.ts';
+import { writeStdout } from '../capture/stdout.ts';
 import type { HookHandler } from './hook-run.ts';
 
 type Handler = HookHandler;
@@ -128,6 +129,6 @@ export async function mainWithInput(
 ): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
   const out = await runHook(event ?? '', input, process.env);
-  if (out) process.stdout.write(`${out}\n`);
+  if (out) writeStdout(`${out}\n`);
   process.exitCode = 0;
 }

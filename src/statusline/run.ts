@@ -15,6 +15,7 @@ import { loadHookMemory } from '../store/hook-memory.ts';
 import { writeStatuslineFigures } from '../store/statusline-figures.ts';
 import { appendLog } from '../store/log.ts';
 import { readStdin } from '../capture/stdin.ts';
+import { writeStdout } from '../capture/stdout.ts';
 import { renderStatusline } from '../core/status-line.ts';
 import { forecastAfter, type QuietView, type QuietWindow } from '../core/quiet-window.ts';
 import { lookAtTail, readTail } from '../transcript/tail-look.ts';
@@ -163,9 +164,9 @@ export async function main(args: string[], loadBundle?: BundleLoader): Promise<v
   }
   if (wrapped) {
     const [first, ...rest] = wrapped.split('\n');
-    process.stdout.write(`${[ours ? `${first} │ ${ours}` : first, ...rest].join('\n')}\n`);
+    writeStdout(`${[ours ? `${first} │ ${ours}` : first, ...rest].join('\n')}\n`);
   } else if (ours) {
-    process.stdout.write(`${ours}\n`);
+    writeStdout(`${ours}\n`);
   }
   process.exitCode = 0;
 }

@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { makeTempDir } from '../../test/helpers/fixtures.ts';
+import { writeStdout } from './stdout.ts';
+
+test('writes all of a text, also beyond one pipe buffer', () => {
+  const file = join(makeTempDir('shim-stdout-'), 'out.txt');
+  const fd = openSync(file, 'w');
+  writeStdout('héllo\n', fd);
+  closeSync(fd);
+  assert.equal(readFileSync(file, 'utf8'), 'héllo\n');
+  // Through a real pipe, 1 MB: the reader is slower than the writer.
+  const code = `
+    const { writeStdout } = await import(${JSON.stringify(join(import.meta.dirname, 'stdout.ts'))});
+    writeStdout('x'.repeat(1024 * 1024) + '\\n');
+  `;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    encoding: 'utf8',
+    maxBuffer: 4 * 1024 * 1024,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.length, 1024 * 1024 + 1);
+});
