@@ -181,37 +181,28 @@ export function runHookBench(
     if (havePeer) peer.push(time(CCUSAGE, ['statusline'], statusInput, env));
   }
   const base = median(baseline);
+  /** A row's time and its ratio to node; '–' for a path no call took. */
+  const row = (name: string, times: number[], note = '') =>
+    report(
+      name,
+      times.length > 0 ? fmt(median(times)) : '–',
+      times.length > 0 ? `${(median(times) / base).toFixed(2)}× node${note}` : 'no call took it',
+    );
   report("node -e '' (same run)", fmt(base), 'baseline');
-  report(
+  row(
     'shim hook PostToolUse (20 MB transcript, +1 response)',
-    fmt(median(hook)),
-    `${(median(hook) / base).toFixed(2)}× node (target ≤ 1.3×); ${quiet.length} of ${hook.length} ordinary calls quiet`,
+    hook,
+    ` (target ≤ 1.3×); ${quiet.length} of ${hook.length} ordinary calls quiet`,
   );
-  report(
-    '  inside the quiet window',
-    quiet.length > 0 ? fmt(median(quiet)) : '–',
-    quiet.length > 0 ? `${(median(quiet) / base).toFixed(2)}× node` : 'no call was quiet',
-  );
-  report(
-    '  full look (fold, redaction, forecast)',
-    fmt(median(fullLook)),
-    `${(median(fullLook) / base).toFixed(2)}× node`,
-  );
-  report(
+  row('  inside the quiet window', quiet);
+  row('  full look (fold, redaction, forecast)', fullLook);
+  row(
     'shim statusline (same transcript)',
-    fmt(median(statusline)),
-    `${(median(statusline) / base).toFixed(2)}× node (target ≤ 1.3×); ${statuslineQuiet.length} of ${statusline.length} renders quiet`,
+    statusline,
+    ` (target ≤ 1.3×); ${statuslineQuiet.length} of ${statusline.length} renders quiet`,
   );
-  report(
-    '  inside the quiet window',
-    statuslineQuiet.length > 0 ? fmt(median(statuslineQuiet)) : '–',
-    statuslineQuiet.length > 0 ? `${(median(statuslineQuiet) / base).toFixed(2)}× node` : 'none',
-  );
-  report(
-    '  folding the new response',
-    statuslineFull.length > 0 ? fmt(median(statuslineFull)) : '–',
-    statuslineFull.length > 0 ? `${(median(statuslineFull) / base).toFixed(2)}× node` : 'none',
-  );
+  row('  inside the quiet window', statuslineQuiet);
+  row('  folding the new response', statuslineFull);
   report(
     'ccusage@20.0.24 statusline (peer, same input)',
     fmt(median(peer)),
