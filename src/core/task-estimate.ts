@@ -1,0 +1,123 @@
+/**
+ * How many context tokens finishing a session's open tasks will take (EST-001/004), learned from
+ * finished sessions: at every change of a task list with open tasks, what the session then spent
+ * (context growth, across compactions) until all of them were done. The model is a least-squares
+ * line in logs over the number of open tasks and the session's recent growth per response; its
+ * 80% range is the spread of what it missed on the sessions it learned from. Without history it
+ * falls back to the built-in prior (medians of 27 real sessions, docs/estimates.md). Pure.
+ * @module
+ */
+
+/** A moment a task list changed with open tasks. */
+export type TaskPoint = {
+  openTasks: number;
+  /** The session's context growth per response over its last responses (tokens). */
+  growthPerResponse: number;
+  /** Tokens spent until every open task was done; absent when they never were (still open). */
+  actual?: number;
+};
+
+export type TaskModel = {
+  /** log(tokens) = weights · [1, log(open), log(growth)]. */
+  weights: [number, number, number];
+  /** The 10% and 90% quantiles of log(actual / estimate) over the training points. */
+  low: number;
+  high: number;
+  /** Training points; 0 for the prior. */
+  points: number;
+};
+
+export type TaskEstimate = { tokens: number; low: number; high: number };
+
+/**
+ * No history: 7.2k tokens per open task, 80% between 2.6k and 21k (27 real sessions, 301
+ * points; docs/estimates.md).
+ */
+export const PRIOR_MODEL: TaskModel = {
+  weights: [Math.log(7_200), 1, 0],
+  low: Math.log(2_600 / 7_200),
+  high: Math.log(21_100 / 7_200),
+  points: 0,
+};
+
+/** Fewer points than this and the prior stands. */
+export const MIN_TRAINING_POINTS = 20;
+const RIDGE = 1;
+const MIN_GROWTH = 100;
+
+function features(p: TaskPoint): [number, number, number] {
+  return [
+    1,
+    Math.log(Math.max(1, p.openTasks)),
+    Math.log(Math.max(MIN_GROWTH, p.growthPerResponse)),
+  ];
+}
+
+const dot = (w: readonly number[], x: readonly number[]) => w.reduce((a, v, i) => a + v * x[i]!, 0);
+
+function quantile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(p * (sorted.length - 1))))]!;
+}
+
+/** Solves (XᵀX + λI')w = Xᵀy, the intercept not shrunk. */
+function leastSquares(rows: ReadonlyArray<readonly number[]>, y: readonly number[]): number[] {
+  const k = rows[0]!.length;
+  const a = Array.from({ length: k }, (_, i) =>
+    Array.from({ length: k }, (_, j) => (i === j && i > 0 ? RIDGE : 0)),
+  );
+  const b = new Array<number>(k).fill(0);
+  rows.forEach((x, n) => {
+    for (let i = 0; i < k; i++) {
+      b[i]! += x[i]! * y[n]!;
+      for (let j = 0; j < k; j++) a[i]![j]! += x[i]! * x[j]!;
+    }
+  });
+  for (let i = 0; i < k; i++) {
+    let pivot = i;
+    for (let r = i + 1; r < k; r++) if (Math.abs(a[r]![i]!) > Math.abs(a[pivot]![i]!)) pivot = r;
+    [a[i], a[pivot]] = [a[pivot]!, a[i]!];
+    [b[i], b[pivot]] = [b[pivot]!, b[i]!];
+    for (let r = 0; r < k; r++) {
+      if (r === i) continue;
+      const f = a[r]![i]! / a[i]![i]!;
+      for (let c = i; c < k; c++) a[r]![c]! -= f * a[i]![c]!;
+      b[r]! -= f * b[i]!;
+    }
+  }
+  return b.map((v, i) => v / a[i]![i]!);
+}
+
+/** The model learned from finished points (those with an actual); the prior with too few. */
+export function fitTaskModel(points: readonly TaskPoint[]): TaskModel {
+  const done = points.filter((p): p is TaskPoint & { actual: number } => (p.actual ?? 0) > 0);
+  if (done.length < MIN_TRAINING_POINTS) return PRIOR_MODEL;
+  const rows = done.map(features);
+  const y = done.map((p) => Math.log(p.actual));
+  const w = leastSquares(rows, y);
+  const residuals = rows.map((x, i) => y[i]! - dot(w, x)).sort((a, b) => a - b);
+  return {
+    weights: [w[0]!, w[1]!, w[2]!],
+    low: quantile(residuals, 0.1),
+    high: quantile(residuals, 0.9),
+    points: done.length,
+  };
+}
+
+export function estimateTaskTokens(model: TaskModel, point: TaskPoint): TaskEstimate {
+  const log = dot(model.weights, features(point));
+  return {
+    tokens: Math.round(Math.exp(log)),
+    low: Math.round(Math.exp(log + model.low)),
+    high: Math.round(Math.exp(log + model.high)),
+  };
+}
+
+/** The baseline the model is judged against: the historical median per open task × open tasks. */
+export function medianPerTaskBaseline(points: readonly TaskPoint[]): (p: TaskPoint) => number {
+  const perTask = points
+    .filter((p) => (p.actual ?? 0) > 0)
+    .map((p) => p.actual! / Math.max(1, p.openTasks))
+    .sort((a, b) => a - b);
+  const median = perTask.length > 0 ? quantile(perTask, 0.5) : Math.exp(PRIOR_MODEL.weights[0]);
+  return (p) => median * Math.max(1, p.openTasks);
+}
