@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { evaluateLeaveOneOut } from '../src/app/evaluate-leave-one-out.ts';
 import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
 import { runCheckpointBench } from './checkpoints.ts';
+import { evaluateTaskEstimates } from '../src/app/evaluate-task-estimates.ts';
 import { runHookBench } from './hooks.ts';
 import { runLoopBench } from './loop.ts';
 import { runModBench } from './mod.ts';
@@ -216,6 +217,17 @@ async function main(): Promise<void> {
     );
   }
   results.leaveOneOut = { shim, constant167k: constant, withoutProfile: ownStepsOnly };
+
+  // 5. Task estimates (issue 15): at every task-list change with open tasks, the tokens finishing
+  //    them took, estimated from the other sessions only.
+  const tasks = await evaluateTaskEstimates(sessions);
+  report(
+    'task estimate: median |log(estimate/actual)|',
+    tasks.modelError.toFixed(3),
+    `[≥ 30% below the baseline] baseline (median per task × open tasks) ${tasks.baselineError.toFixed(3)}: ${((1 - tasks.modelError / tasks.baselineError) * 100).toFixed(1)}% better; ${tasks.points} points in ${tasks.sessions} sessions`,
+  );
+  report('  actuals inside the 80% range', pct(tasks.coverage), '[70–90%]');
+  results.taskEstimates = tasks;
 
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);

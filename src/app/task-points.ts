@@ -51,6 +51,7 @@ export async function readTaskTimeline(
   let spent = 0;
   let last: number | null = null;
   let compactions = 0;
+  let stale: number | null = null;
   let signature = '';
   const history: number[] = [];
   const doneAt = new Map<string, number>();
@@ -74,10 +75,14 @@ export async function readTaskTimeline(
     lastLine = line;
     const context = state.current?.contextTokens ?? state.lastResponse?.contextTokens ?? null;
     if (state.compactionCount !== compactions) {
+      // A new window: its first response is no growth, and the old window's newest response
+      // (still the state's newest here) is not the new window's start.
       compactions = state.compactionCount;
       last = null;
+      stale = context;
     }
-    if (context !== null && context !== last) {
+    if (context !== null && context !== last && context !== stale) {
+      stale = null;
       if (last !== null) {
         spent += Math.max(0, context - last);
         history.push(spent);

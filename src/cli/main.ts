@@ -6,6 +6,7 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import { runWithErrorBoundary } from './error-boundary.ts';
+import { defineEstimateCommand } from './estimate-command.ts';
 import { defineLoopCommand } from './loop-command.ts';
 import { defineSessionCommands } from './session-commands.ts';
 import { defineSetupCommands } from './setup-commands.ts';
@@ -32,6 +33,7 @@ Start with: shim install   (then use Claude Code as usual; shim doctor checks it
   );
 
 defineSessionCommands(program);
+defineEstimateCommand(program);
 defineStoreCommands(program);
 defineLoopCommand(program);
 defineSetupCommands(program);

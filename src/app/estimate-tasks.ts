@@ -1,0 +1,159 @@
+/**
+ * "Will the open tasks fit?" (EST-001/002): the tokens finishing a session's open tasks will take,
+ * learned from the user's other sessions, against the context left before the next compaction
+ * and the room a fresh session has.
+ * @module
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { getProjectsDir } from '../claude/sessions.ts';
+import { estimateTaskTokens, fitTaskModel, type TaskPoint } from '../core/task-estimate.ts';
+import { loadConfig } from '../store/config.ts';
+import type { Env } from '../store/home.ts';
+import { assessLiveSession } from './assess-live-session.ts';
+import { resolveTranscriptPath } from './read-session.ts';
+import { readTaskTimeline } from './task-points.ts';
+
+/** What a fresh session carries before any work (system prompt, tools) when nothing says more. */
+const FRESH_SESSION_BASE = 20_000;
+
+export type EstimateRequest = {
+  transcript?: string;
+  sessionId?: string;
+  /** The session as it was at this line (1-based); the whole transcript without it. */
+  untilLine?: number;
+  /** Where the sessions to learn from are; Claude Code's projects folder by default. */
+  historyDir?: string;
+  cwd: string;
+  env: Env;
+  home: string;
+  now: number;
+  /** Told before a long read of the history. */
+  onProgress?: (message: string) => void;
+};
+
+export type Verdict = 'fits' | 'tight' | 'wont-fit' | 'no-open-tasks';
+
+export type TaskFitEstimate = {
+  transcriptPath: string;
+  line: number;
+  openTasks: number;
+  open: string[];
+  tokens: number | null;
+  low: number | null;
+  high: number | null;
+  /** Before this session's next compaction. */
+  remainingContext: number;
+  /** What a fresh session has for work. */
+  freshContext: number;
+  fits: boolean;
+  verdict: Verdict;
+  reason: string;
+  learnedFrom: { sessions: number; points: number };
+};
+
+/** The transcripts under `dir` (one level of project folders, as Claude Code keeps them). */
+function listTranscripts(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (at: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(at);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(at, name);
+      let isDir: boolean;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        continue;
+      }
+      if (isDir && depth < 1) visit(path, depth + 1);
+      else if (!isDir && /\.jsonl(?:\.gz)?$/.test(name)) found.push(path);
+    }
+  };
+  visit(dir, 0);
+  return found.sort();
+}
+
+async function learnFrom(
+  paths: readonly string[],
+): Promise<{ points: TaskPoint[]; sessions: number }> {
+  const points: TaskPoint[] = [];
+  let sessions = 0;
+  for (const path of paths) {
+    try {
+      const finished = (await readTaskTimeline(path)).points.filter((p) => (p.actual ?? 0) > 0);
+      if (finished.length > 0) sessions++;
+      points.push(...finished);
+    } catch {
+      // an unreadable transcript teaches nothing
+    }
+  }
+  return { points, sessions };
+}
+
+const k = (n: number) => `${Math.round(n / 1000)}k`;
+
+export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskFitEstimate> {
+  const path = resolveTranscriptPath(request);
+  const timeline = await readTaskTimeline(
+    path,
+    request.untilLine !== undefined ? { untilLine: request.untilLine } : {},
+  );
+  const historyDir = request.historyDir ?? getProjectsDir(request.env);
+  const others = listTranscripts(historyDir).filter((p) => resolve(p) !== resolve(path));
+  if (others.length > 20)
+    request.onProgress?.(`learning from ${others.length} sessions in ${historyDir}…`);
+  const history = await learnFrom(others);
+  const model = fitTaskModel(history.points);
+  const { state, now } = timeline;
+  const config = await loadConfig(request.home, { lenient: true, projectRoot: null });
+  const assessment = assessLiveSession(state, {
+    home: request.home,
+    env: request.env,
+    now: state.lastActivityAt ?? request.now,
+    config,
+    history: false,
+  });
+  const remaining = Math.max(0, assessment.compactThreshold - assessment.contextTokens);
+  const base = state.responses[0]?.contextTokens ?? FRESH_SESSION_BASE;
+  const fresh = Math.max(0, assessment.compactThreshold - base);
+  const common = {
+    transcriptPath: path,
+    line: now.line,
+    openTasks: now.open.length,
+    open: now.open,
+    remainingContext: remaining,
+    freshContext: fresh,
+    learnedFrom: { sessions: history.sessions, points: history.points.length },
+  };
+  if (now.open.length === 0) {
+    return {
+      ...common,
+      tokens: null,
+      low: null,
+      high: null,
+      fits: true,
+      verdict: 'no-open-tasks',
+      reason: 'the session has no open tasks',
+    };
+  }
+  const estimate = estimateTaskTokens(model, {
+    openTasks: now.open.length,
+    growthPerResponse: now.growthPerResponse,
+  });
+  const fits = estimate.tokens <= remaining;
+  const verdict: Verdict = !fits ? 'wont-fit' : estimate.high <= remaining ? 'fits' : 'tight';
+  const reason =
+    verdict === 'fits'
+      ? `even the high end (${k(estimate.high)}) fits in the ${k(remaining)} left`
+      : verdict === 'tight'
+        ? `~${k(estimate.tokens)} fits in the ${k(remaining)} left, the high end (${k(estimate.high)}) does not`
+        : estimate.tokens <= fresh
+          ? `~${k(estimate.tokens)} is more than the ${k(remaining)} left; a fresh session has ${k(fresh)}`
+          : `~${k(estimate.tokens)} is more than a fresh session's ${k(fresh)}: shard the work`;
+  return { ...common, ...estimate, fits, verdict, reason };
+}
