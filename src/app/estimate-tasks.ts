@@ -4,14 +4,13 @@
  * and the room a fresh session has.
  * @module
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { getProjectsDir } from '../claude/sessions.ts';
-import { estimateTaskTokens, fitTaskModel, type TaskPoint } from '../core/task-estimate.ts';
+import { estimateTaskTokens } from '../core/task-estimate.ts';
 import { loadConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { resolveTranscriptPath } from './read-session.ts';
+import { learnTaskHistory } from './task-history.ts';
 import { readTaskTimeline } from './task-points.ts';
 
 /** What a fresh session carries before any work (system prompt, tools) when nothing says more. */
@@ -52,49 +51,6 @@ export type TaskFitEstimate = {
   learnedFrom: { sessions: number; points: number };
 };
 
-/** The transcripts under `dir` (one level of project folders, as Claude Code keeps them). */
-function listTranscripts(dir: string): string[] {
-  const found: string[] = [];
-  const visit = (at: string, depth: number) => {
-    let names: string[];
-    try {
-      names = readdirSync(at);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = join(at, name);
-      let isDir: boolean;
-      try {
-        isDir = statSync(path).isDirectory();
-      } catch {
-        continue;
-      }
-      if (isDir && depth < 1) visit(path, depth + 1);
-      else if (!isDir && /\.jsonl(?:\.gz)?$/.test(name)) found.push(path);
-    }
-  };
-  visit(dir, 0);
-  return found.sort();
-}
-
-async function learnFrom(
-  paths: readonly string[],
-): Promise<{ points: TaskPoint[]; sessions: number }> {
-  const points: TaskPoint[] = [];
-  let sessions = 0;
-  for (const path of paths) {
-    try {
-      const finished = (await readTaskTimeline(path)).points.filter((p) => (p.actual ?? 0) > 0);
-      if (finished.length > 0) sessions++;
-      points.push(...finished);
-    } catch {
-      // an unreadable transcript teaches nothing
-    }
-  }
-  return { points, sessions };
-}
-
 const k = (n: number) => `${Math.round(n / 1000)}k`;
 
 export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskFitEstimate> {
@@ -103,12 +59,12 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
     path,
     request.untilLine !== undefined ? { untilLine: request.untilLine } : {},
   );
-  const historyDir = request.historyDir ?? getProjectsDir(request.env);
-  const others = listTranscripts(historyDir).filter((p) => resolve(p) !== resolve(path));
-  if (others.length > 20)
-    request.onProgress?.(`learning from ${others.length} sessions in ${historyDir}…`);
-  const history = await learnFrom(others);
-  const model = fitTaskModel(history.points);
+  const history = await learnTaskHistory({
+    dir: request.historyDir ?? getProjectsDir(request.env),
+    exclude: path,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+  });
+  const { model } = history;
   const { state, now } = timeline;
   const config = await loadConfig(request.home, { lenient: true, projectRoot: null });
   const assessment = assessLiveSession(state, {

@@ -1,5 +1,6 @@
 /**
- * `shim estimate`: will the session's open tasks fit in the context it has left?
+ * `shim estimate`: will the session's open tasks — or a plan's open steps — fit in the context
+ * left? `shim shard`: a plan too big for a session, split into pieces that each fit.
  * @module
  */
 import type { Command } from '@commander-js/extra-typings';
@@ -10,6 +11,10 @@ export function defineEstimateCommand(program: Command): void {
     .command('estimate')
     .description(
       "estimate the context tokens the session's open tasks need, and whether they fit before the next compaction",
+    )
+    .argument(
+      '[plan]',
+      "a plan or spec (markdown): estimate its open steps instead of the session's tasks",
     )
     .option(
       '-t, --transcript <file>',
@@ -31,6 +36,7 @@ export function defineEstimateCommand(program: Command): void {
       `
   Examples:
     shim estimate                                   the latest session of this directory
+    shim estimate docs/plan.md                      a plan: its steps, the room left, shards?
     shim estimate --transcript s.jsonl --until-line 400 --json
 
   The estimate is learned from your finished sessions: at every change of a task list, what
@@ -38,5 +44,36 @@ export function defineEstimateCommand(program: Command): void {
   {"openTasks","tokens","low","high","remainingContext","fits"} (tokens null without open tasks;
   low–high is the 80% range).`,
     )
-    .action(async (options) => (await import('./commands/estimate.ts')).runEstimate(options));
+    .action(async (plan, options) =>
+      plan === undefined
+        ? (await import('./commands/estimate.ts')).runEstimate(options)
+        : (await import('./commands/estimate.ts')).runPlanEstimate(plan, options),
+    );
+
+  program
+    .command('shard')
+    .description('split a plan too big for one session into shards that each fit, as files')
+    .argument('<plan>', 'a plan or spec (markdown: headings, checklists or numbered steps)')
+    .option('-o, --out <dir>', 'where the shards go (default: shards/ beside the plan)')
+    .option(
+      '--budget <tokens>',
+      "what one shard may take (default: 60% of a fresh session's context)",
+      numberOption({ min: 1_000, integer: true, unit: 'tokens' }),
+    )
+    .option('--history <dir>', 'learn from the transcripts in this folder (default: your own)')
+    .option('--force', 'replace the shards an earlier run wrote (their ticked steps are lost)')
+    .option('--dry-run', 'say how it would split, write nothing')
+    .option('--json', 'print the split as JSON')
+    .addHelpText(
+      'after',
+      `
+  Examples:
+    shim shard docs/plan.md --dry-run     how it would split
+    shim shard docs/plan.md               docs/shards/01-….md, 02-….md, …
+
+  A shard holds whole steps (never half of one), the plan's shared context (title, goal,
+  constraints) and what came before and after it. A step too big for a shard on its own is a
+  shard of its own, marked so.`,
+    )
+    .action(async (plan, options) => (await import('./commands/shard.ts')).runShard(plan, options));
 }

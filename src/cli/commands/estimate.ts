@@ -1,7 +1,9 @@
 import { estimateOpenTasks, type TaskFitEstimate } from '../../app/estimate-tasks.ts';
+import { estimatePlan, type PlanEstimate } from '../../app/plan-estimate.ts';
 import { getShimHome } from '../../store/home.ts';
 
-const k = (n: number) => `${Math.round(n / 1000)}k`;
+/** 8.2k, 31k: tokens in thousands, a decimal below 10k. */
+const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
 
 /** The contract's object (docs/estimates.md): these keys, in this order. */
 function toJson(e: TaskFitEstimate) {
@@ -57,5 +59,73 @@ export async function runEstimate(options: {
   });
   process.stdout.write(
     options.json ? `${JSON.stringify(toJson(estimate))}\n` : `${toText(estimate)}\n`,
+  );
+}
+
+function planText(e: PlanEstimate): string {
+  const verdict = {
+    fits: 'fits',
+    'fresh-session': 'fresh session',
+    shard: 'shard it',
+    done: 'done',
+  }[e.verdict];
+  const lines = [
+    `shim estimate · ${e.planPath}`,
+    `  ${e.openSteps} open step${e.openSteps === 1 ? '' : 's'} of ${e.plan.steps.length}: ~${k(e.total.tokens)} tokens (80%: ${k(e.total.low)}–${k(e.total.high)}), shared context ${k(e.sharedTokens)}`,
+    `  left in this directory's session: ${e.remainingContext === null ? 'no session' : k(e.remainingContext)} · a fresh session: ${k(e.freshContext)}`,
+    `  → ${verdict}: ${e.reason}`,
+  ];
+  for (const s of e.steps.slice(0, 12)) {
+    lines.push(
+      `    ${s.step.done ? '✓' : ' '} ${s.step.index}. ${s.step.title}${s.step.done ? '' : ` ~${k(s.tokens)}`}`,
+    );
+  }
+  if (e.steps.length > 12) lines.push(`    … and ${e.steps.length - 12} more`);
+  if (e.verdict === 'shard') lines.push(`  split it: shim shard ${e.planPath}`);
+  return lines.join('\n');
+}
+
+export async function runPlanEstimate(
+  plan: string,
+  options: { history?: string; json?: boolean },
+): Promise<void> {
+  const e = await estimatePlan({
+    planPath: plan,
+    cwd: process.cwd(),
+    env: process.env,
+    home: getShimHome(),
+    now: Date.now(),
+    ...(options.history !== undefined ? { historyDir: options.history } : {}),
+    ...(options.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
+  });
+  if (!options.json) {
+    process.stdout.write(`${planText(e)}\n`);
+    return;
+  }
+  process.stdout.write(
+    `${JSON.stringify({
+      plan: e.planPath,
+      openSteps: e.openSteps,
+      tokens: e.total.tokens,
+      low: e.total.low,
+      high: e.total.high,
+      sharedTokens: e.sharedTokens,
+      remainingContext: e.remainingContext,
+      freshContext: e.freshContext,
+      budget: e.budget,
+      verdict: e.verdict,
+      reason: e.reason,
+      steps: e.steps.map((s) => ({
+        index: s.step.index,
+        title: s.step.title,
+        done: s.step.done,
+        tokens: s.tokens,
+      })),
+      shards: e.shards.map((s) => ({
+        number: s.number,
+        steps: s.steps.map((x) => x.index),
+        tokens: s.tokens,
+      })),
+    })}\n`,
   );
 }

@@ -1,0 +1,90 @@
+import { dirname, join, resolve } from 'node:path';
+import { estimatePlan } from '../../app/plan-estimate.ts';
+import { writeShards } from '../../app/write-shards.ts';
+import { shardPlan } from '../../core/shard-plan.ts';
+import { getShimHome } from '../../store/home.ts';
+
+/** 8.2k, 31k: tokens in thousands, a decimal below 10k. */
+const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+
+export async function runShard(
+  planFile: string,
+  options: {
+    out?: string;
+    budget?: number;
+    history?: string;
+    force?: boolean;
+    dryRun?: boolean;
+    json?: boolean;
+  },
+): Promise<void> {
+  const estimate = await estimatePlan({
+    planPath: planFile,
+    cwd: process.cwd(),
+    env: process.env,
+    home: getShimHome(),
+    now: Date.now(),
+    ...(options.history !== undefined ? { historyDir: options.history } : {}),
+    ...(options.budget !== undefined ? { budget: options.budget } : {}),
+    ...(options.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
+  });
+  const shards =
+    estimate.shards.length > 0
+      ? estimate.shards
+      : shardPlan({
+          plan: estimate.plan,
+          tokensOf: (step) => estimate.steps.find((s) => s.step === step)!.tokens,
+          sharedTokens: estimate.sharedTokens,
+          budget: estimate.budget,
+        });
+  const outDir = resolve(options.out ?? join(dirname(estimate.planPath), 'shards'));
+  const split = shards.length > 1;
+  const written =
+    split && !options.dryRun
+      ? writeShards({
+          plan: estimate.plan,
+          planPath: estimate.planPath,
+          shards,
+          outDir,
+          force: options.force ?? false,
+        })
+      : [];
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        plan: estimate.planPath,
+        tokens: estimate.total.tokens,
+        budget: estimate.budget,
+        shards: shards.map((s) => ({
+          number: s.number,
+          steps: s.steps.map((x) => x.index),
+          tokens: s.tokens,
+          oversize: s.oversize,
+        })),
+        written,
+      })}\n`,
+    );
+    return;
+  }
+  const lines = [
+    `shim shard · ${estimate.planPath}`,
+    `  ${estimate.openSteps} open steps: ~${k(estimate.total.tokens)} tokens; a shard may take ${k(estimate.budget)} (60% of a fresh session's ${k(estimate.freshContext)})`,
+  ];
+  if (!split) {
+    lines.push('  → fits in one session: nothing to split.');
+  } else {
+    for (const s of shards) {
+      const first = s.steps[0]!.index;
+      const last = s.steps[s.steps.length - 1]!.index;
+      lines.push(
+        `  ${s.number}. steps ${first === last ? first : `${first}–${last}`}: ~${k(s.tokens)}${s.oversize ? ' (one step, more than a shard: checkpoint as you go)' : ''}`,
+      );
+    }
+    lines.push(
+      options.dryRun
+        ? `  (dry run: nothing written; without --dry-run into ${outDir})`
+        : `  written: ${written.length} files in ${outDir}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,119 @@
+/** `shim estimate <plan>` and `shim shard <plan>` on a plan in a repository, as a user runs them. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { runShim } from './helpers/cli.ts';
+import { makeTempDir } from './helpers/fixtures.ts';
+
+const PLAN = `# Importer rewrite
+
+Goal: stream ZEBRA-42 files. Constraints: Node 20, no new dependencies.
+
+## Parser
+- [x] Read the current importer
+- [ ] Rewrite \`src/parser.ts\` to stream
+- [ ] Handle BOM input
+## Tests
+- [ ] Update the parser tests
+- [ ] Add a 1 GB fixture test
+- [ ] Run the whole suite
+`;
+
+function repo() {
+  const root = makeTempDir('shim-shard-');
+  mkdirSync(join(root, '.git'));
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src', 'parser.ts'), 'x'.repeat(80_000)); // ~20k tokens to read
+  writeFileSync(join(root, 'plan.md'), PLAN);
+  const history = join(root, 'no-history');
+  mkdirSync(history);
+  const shim = (...args: string[]) =>
+    runShim(join(root, 'shim-home'), [...args, '--history', history], { cwd: root });
+  return { root, shim };
+}
+
+describe('shim estimate <plan>', () => {
+  test('the open steps, the files they name counted, the room left', () => {
+    const { shim } = repo();
+    const run = shim('estimate', 'plan.md', '--json');
+    assert.equal(run.status, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as {
+      openSteps: number;
+      tokens: number;
+      steps: Array<{ index: number; done: boolean | null; tokens: number }>;
+      verdict: string;
+    };
+    assert.equal(out.openSteps, 5);
+    assert.deepEqual(
+      out.steps.map((s) => [s.index, s.done]),
+      [
+        [1, true],
+        [2, false],
+        [3, false],
+        [4, false],
+        [5, false],
+        [6, false],
+      ],
+    );
+    const [done, parser, bom] = out.steps;
+    assert.equal(done!.tokens, 0);
+    assert.ok(parser!.tokens - bom!.tokens >= 20_000, 'reading src/parser.ts is counted');
+    assert.ok(
+      out.tokens >= out.steps.reduce((a, s) => a + s.tokens, 0),
+      'steps and shared context',
+    );
+    assert.ok(['fits', 'fresh-session', 'shard'].includes(out.verdict));
+  });
+});
+
+describe('shim shard <plan>', () => {
+  test('writes shards that hold every open step once, whole, each within the budget', () => {
+    const { root, shim } = repo();
+    const run = shim('shard', 'plan.md', '--budget', '40000', '--json');
+    assert.equal(run.status, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as {
+      shards: Array<{ steps: number[]; tokens: number; oversize: boolean }>;
+      written: string[];
+    };
+    assert.ok(out.shards.length >= 2);
+    assert.deepEqual(
+      out.shards.flatMap((s) => s.steps),
+      [2, 3, 4, 5, 6],
+    );
+    for (const s of out.shards) assert.ok(s.oversize || s.tokens <= 40_000);
+    const files = readdirSync(join(root, 'shards')).sort();
+    assert.equal(files.length, out.shards.length);
+    const texts = files.map((f) => readFileSync(join(root, 'shards', f), 'utf8'));
+    for (const text of texts) assert.match(text, /Goal: stream ZEBRA-42 files/);
+    assert.equal(texts.filter((t) => t.includes('- [ ] Handle BOM input\n')).length, 1);
+  });
+
+  test('never writes over ticked shards or files that are not shards, unless asked', () => {
+    const { root, shim } = repo();
+    assert.equal(shim('shard', 'plan.md', '--budget', '40000').status, 0);
+    const again = shim('shard', 'plan.md', '--budget', '40000');
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /already holds \d+ shards .*\n.*--force/);
+    assert.equal(shim('shard', 'plan.md', '--budget', '40000', '--force').status, 0);
+    writeFileSync(join(root, 'shards', 'notes.md'), 'mine');
+    const foreign = shim('shard', 'plan.md', '--budget', '40000', '--force');
+    assert.equal(foreign.status, 1);
+    assert.match(foreign.stderr, /not shim's shards \(notes\.md\)/);
+    assert.equal(readFileSync(join(root, 'shards', 'notes.md'), 'utf8'), 'mine');
+  });
+
+  test('--dry-run writes nothing; a plan that fits is not split; a missing plan is one error', () => {
+    const { root, shim } = repo();
+    const dry = shim('shard', 'plan.md', '--budget', '40000', '--dry-run');
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.match(dry.stdout, /dry run: nothing written/);
+    assert.equal(existsSync(join(root, 'shards')), false);
+    const whole = shim('shard', 'plan.md', '--budget', '500000');
+    assert.match(whole.stdout, /fits in one session: nothing to split/);
+    assert.equal(existsSync(join(root, 'shards')), false);
+    const missing = shim('shard', 'nope.md');
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /^shim: plan not found: /);
+  });
+});
