@@ -61,7 +61,7 @@ describe('shim estimate', () => {
   test('the text says the verdict, the range and what it learned from', () => {
     const run = estimate('--until-line', '200');
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /2 open tasks: ~\d+k tokens \(80%: \d+k–\d+k\)/);
+    assert.match(run.stdout, /2 open tasks: ~[\d.]+k tokens \(80%: [\d.]+k–[\d.]+k\)/);
     assert.match(run.stdout, /→ (fits|tight|won't fit): /);
     assert.match(run.stdout, /learned from \d+ task points in \d+ sessions/);
   });

@@ -4,6 +4,7 @@
  * and the room a fresh session has.
  * @module
  */
+import { formatThousands as k } from '../core/format-tokens.ts';
 import { getProjectsDir } from '../claude/sessions.ts';
 import { estimateTaskTokens } from '../core/task-estimate.ts';
 import { loadConfig } from '../store/config.ts';
@@ -51,8 +52,6 @@ export type TaskFitEstimate = {
   learnedFrom: { sessions: number; points: number };
 };
 
-const k = (n: number) => `${Math.round(n / 1000)}k`;
-
 export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskFitEstimate> {
   const path = resolveTranscriptPath(request);
   const timeline = await readTaskTimeline(
@@ -61,6 +60,8 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
   );
   const history = await learnTaskHistory({
     dir: request.historyDir ?? getProjectsDir(request.env),
+    home: request.home,
+    now: request.now,
     exclude: path,
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });

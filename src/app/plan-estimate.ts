@@ -4,6 +4,7 @@
  * shards it splits into.
  * @module
  */
+import { formatThousands as k } from '../core/format-tokens.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { findProjectRoot } from '../capture/project.ts';
@@ -101,13 +102,13 @@ function latestSession(request: PlanEstimateRequest): Promise<SessionState | nul
   }
 }
 
-const k = (n: number) => `${Math.round(n / 1000)}k`;
-
 export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEstimate> {
   const planPath = resolve(request.cwd, request.planPath);
   const plan = parsePlan(readPlan(planPath));
   const history = await learnTaskHistory({
     dir: request.historyDir ?? getProjectsDir(request.env),
+    home: request.home,
+    now: request.now,
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });
   const size = sizePlan({

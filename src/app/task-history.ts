@@ -6,6 +6,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fitTaskModel, type TaskModel, type TaskPoint } from '../core/task-estimate.ts';
+import { openDatabase } from '../store/database.ts';
+import { TaskPointRepository, type TranscriptStamp } from '../store/task-point-repository.ts';
 import { readTaskTimeline } from './task-points.ts';
 
 export type TaskHistory = {
@@ -42,39 +44,74 @@ function listTranscripts(dir: string): string[] {
   return found.sort();
 }
 
-async function learnFrom(
-  paths: readonly string[],
-): Promise<{ points: TaskPoint[]; sessions: number }> {
-  const points: TaskPoint[] = [];
-  let sessions = 0;
-  for (const path of paths) {
-    try {
-      const finished = (await readTaskTimeline(path)).points.filter((p) => (p.actual ?? 0) > 0);
-      if (finished.length > 0) sessions++;
-      points.push(...finished);
-    } catch {
-      // an unreadable transcript teaches nothing
-    }
-  }
-  return { points, sessions };
-}
-
-/** Learns from the transcripts under `dir`, `exclude` (the session being estimated) left out. */
+/**
+ * Learns from the transcripts under `dir`, `exclude` (the session being estimated) left out.
+ * What a transcript teaches is kept in shim's store: it is read again only when it changed.
+ */
 export async function learnTaskHistory(request: {
   dir: string;
+  home: string;
+  now: number;
   exclude?: string;
   onProgress?: (message: string) => void;
 }): Promise<TaskHistory> {
-  const paths = listTranscripts(request.dir).filter(
-    (p) => request.exclude === undefined || resolve(p) !== resolve(request.exclude),
-  );
-  if (paths.length > 20)
-    request.onProgress?.(`learning from ${paths.length} sessions in ${request.dir}…`);
-  const { points, sessions } = await learnFrom(paths);
+  const dir = resolve(request.dir);
+  const db = openDatabase(request.home);
+  try {
+    const store = new TaskPointRepository(db);
+    const known = store.stamps();
+    const changed: Array<{ path: string; stamp: TranscriptStamp }> = [];
+    for (const path of listTranscripts(dir)) {
+      try {
+        const s = statSync(path);
+        const stamp = { size: s.size, mtimeMs: s.mtimeMs };
+        const seen = known.get(path);
+        if (!seen || seen.size !== stamp.size || seen.mtimeMs !== stamp.mtimeMs)
+          changed.push({ path, stamp });
+      } catch {
+        // gone since it was listed
+      }
+    }
+    if (changed.length > 20)
+      request.onProgress?.(
+        `reading ${changed.length} sessions in ${dir} (once: shim keeps what they teach)…`,
+      );
+    for (const { path, stamp } of changed) {
+      let points: TaskPoint[] = [];
+      try {
+        points = (await readTaskTimeline(path)).points.map(
+          ({ openTasks, growthPerResponse, actual }) =>
+            actual === undefined
+              ? { openTasks, growthPerResponse }
+              : { openTasks, growthPerResponse, actual },
+        );
+      } catch {
+        // an unreadable transcript teaches nothing (and is not read again until it changes)
+      }
+      store.replace(path, stamp, points, request.now);
+    }
+    const exclude = request.exclude === undefined ? undefined : resolve(request.exclude);
+    return summarize(store.finished(dir, exclude));
+  } finally {
+    db.close();
+  }
+}
+
+/** The model from what shim's store holds, no transcript read (for hooks). */
+export function storedTaskHistory(home: string): TaskHistory {
+  const db = openDatabase(home);
+  try {
+    return summarize(new TaskPointRepository(db).finished(null));
+  } finally {
+    db.close();
+  }
+}
+
+function summarize(points: Array<TaskPoint & { path: string }>): TaskHistory {
   const growth = points.map((p) => p.growthPerResponse).sort((a, b) => a - b);
   return {
     model: fitTaskModel(points),
-    sessions,
+    sessions: new Set(points.map((p) => p.path)).size,
     points,
     medianGrowth: growth.length > 0 ? growth[Math.floor((growth.length - 1) / 2)]! : null,
   };

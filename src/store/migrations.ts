@@ -228,6 +228,28 @@ CREATE INDEX IF NOT EXISTS idx_compaction_summaries_session ON compaction_summar
 ALTER TABLE resume_events ADD COLUMN messages_at_restore INTEGER;
 ALTER TABLE resume_events ADD COLUMN claude_fidelity_score REAL;`,
   },
+  {
+    version: 7,
+    description: 'task points learned from finished sessions (task estimates, issue 15)',
+    // One row per transcript read (its size and mtime then: a transcript is read again only when
+    // it changed), its points: every task-list change with open tasks, the growth per response
+    // then and, when its tasks all finished, the tokens that took (app/task-points.ts).
+    sql: `
+CREATE TABLE IF NOT EXISTS task_transcripts (
+  path TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  learned_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS task_points (
+  path TEXT NOT NULL REFERENCES task_transcripts(path) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  open_tasks INTEGER NOT NULL,
+  growth REAL NOT NULL,
+  actual REAL,
+  PRIMARY KEY (path, seq)
+);`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,9 +1,7 @@
+import { formatThousands as k } from '../../core/format-tokens.ts';
 import { estimateOpenTasks, type TaskFitEstimate } from '../../app/estimate-tasks.ts';
 import { estimatePlan, type PlanEstimate } from '../../app/plan-estimate.ts';
 import { getShimHome } from '../../store/home.ts';
-
-/** 8.2k, 31k: tokens in thousands, a decimal below 10k. */
-const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
 
 /** The contract's object (docs/estimates.md): these keys, in this order. */
 function toJson(e: TaskFitEstimate) {

@@ -1,11 +1,9 @@
+import { formatThousands as k } from '../../core/format-tokens.ts';
 import { dirname, join, resolve } from 'node:path';
 import { estimatePlan } from '../../app/plan-estimate.ts';
 import { writeShards } from '../../app/write-shards.ts';
 import { shardPlan } from '../../core/shard-plan.ts';
 import { getShimHome } from '../../store/home.ts';
-
-/** 8.2k, 31k: tokens in thousands, a decimal below 10k. */
-const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
 
 export async function runShard(
   planFile: string,
