@@ -72,7 +72,7 @@ function readPlan(path: string): string {
 }
 
 /** Bytes of the files a text names that exist inside `root` (nothing outside it is read). */
-function fileBytesUnder(root: string): (text: string) => number {
+export function fileBytesUnder(root: string): (text: string) => number {
   const sizes = new Map<string, number>();
   return (text) =>
     mentionedFiles(text).reduce((total, name) => {

@@ -1,13 +1,35 @@
-/** UserPromptSubmit: from L1 on, one factual line for the model about where the context stands. */
+/**
+ * UserPromptSubmit: from L1 on, one factual line for the model about where the context stands;
+ * and when the request names a plan that will not fit in what is left, one note about it (once
+ * per plan and session).
+ * @module
+ */
+import { mentionedPlans } from '../../app/plan-mentions.ts';
+import { findProjectRoot } from '../../capture/project.ts';
+import { fnvHash } from '../../core/fnv-hash.ts';
 import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
-import { loadHookContext } from '../context.ts';
+import { claimOnce } from '../../store/hook-memory.ts';
+import { appendLog } from '../../store/log.ts';
+import { loadHookContext, type HookContext } from '../context.ts';
+import { loadHeavy } from '../load-heavy.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> {
   const context = await loadHookContext(run);
-  if (!context || context.assessment.level === 'L0') return {};
+  if (!context) return {};
+  const level = levelLine(context);
+  const plan = await planNote(run, context);
+  const notes = [plan?.model, level].filter((n): n is string => Boolean(n));
+  return {
+    ...(notes.length > 0 ? { context: notes.join('\n') } : {}),
+    ...(plan ? { userMessage: plan.user } : {}),
+  };
+}
+
+function levelLine(context: HookContext): string | null {
   const a = context.assessment;
+  if (a.level === 'L0') return null;
   const turns = a.forecast.turnsToCompact;
   const forecast =
     turns === null
@@ -15,7 +37,36 @@ export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> 
       : turns === 0
         ? ' Auto-compaction is due.'
         : ` About ${formatTurnsLeft(a.forecast)!.replace(/^~/, '')} more ${pluralFor(a.forecast, 'response')} fit before auto-compaction.`;
-  return {
-    context: `[shim] Context is at ${Math.round(a.percent)}% of the auto-compact threshold (${a.level}).${forecast} Progress is checkpointed and will be restored after compaction; carry on with the user's request.`,
-  };
+  return `[shim] Context is at ${Math.round(a.percent)}% of the auto-compact threshold (${a.level}).${forecast} Progress is checkpointed and will be restored after compaction; carry on with the user's request.`;
+}
+
+/** The first plan the prompt names that will not fit, warned about once per session. */
+async function planNote(
+  run: HookRun,
+  context: HookContext,
+): Promise<{ user: string; model: string } | null> {
+  const { payload, home } = run;
+  if (!payload.prompt || !payload.sessionId) return null;
+  const root = findProjectRoot(payload.cwd ?? context.state.cwd ?? process.cwd());
+  const plans = mentionedPlans(payload.prompt, root);
+  if (plans.length === 0) return null;
+  try {
+    const { warnAboutPlan } = await loadHeavy();
+    for (const planPath of plans) {
+      const warning = warnAboutPlan({
+        planPath,
+        root,
+        home,
+        state: context.state,
+        assessment: context.assessment,
+      });
+      if (warning && claimOnce(home, payload.sessionId, `plan-${fnvHash(planPath)}`))
+        return warning;
+    }
+  } catch (error) {
+    appendLog(home, 'warn', 'UserPromptSubmit: the plan could not be sized', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+  return null;
 }

@@ -1,0 +1,62 @@
+/**
+ * The warning in the session (EST-002/003): a request that names a plan or spec which will not fit
+ * in the context left gets one factual note — for the user and for the model — with what would
+ * fit instead (a fresh session, or shards). Once per plan and session, never blocking. Learns
+ * only from shim's store (no transcript is read on a hook).
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { Assessment } from '../core/assess.ts';
+import { formatThousands as k } from '../core/format-tokens.ts';
+import { parsePlan } from '../core/plan.ts';
+import { sizePlan } from '../core/plan-size.ts';
+import { SHARD_SHARE } from '../core/shard-plan.ts';
+import type { SessionState } from '../core/session.ts';
+import { fileBytesUnder } from './plan-estimate.ts';
+import { storedTaskHistory } from './task-history.ts';
+
+/** The pace to assume without history: a typical response's growth. */
+const DEFAULT_GROWTH = 1_500;
+const FRESH_SESSION_BASE = 20_000;
+
+export type PlanWarning = { plan: string; user: string; model: string };
+
+/** The note for a plan that will not fit in what is left; null when it fits or has no steps. */
+export function warnAboutPlan(request: {
+  planPath: string;
+  root: string;
+  home: string;
+  state: SessionState;
+  assessment: Assessment;
+}): PlanWarning | null {
+  const { planPath, assessment, state } = request;
+  const plan = parsePlan(readFileSync(planPath, 'utf8'));
+  if (!plan.steps.some((s) => s.done !== true)) return null;
+  const history = storedTaskHistory(request.home);
+  const size = sizePlan({
+    plan,
+    model: history.model,
+    growthPerResponse: history.medianGrowth ?? DEFAULT_GROWTH,
+    fileBytes: fileBytesUnder(request.root),
+  });
+  const remaining = Math.max(0, assessment.compactThreshold - assessment.contextTokens);
+  const { tokens, low, high } = size.total;
+  if (tokens <= remaining) return null;
+  const fresh = Math.max(
+    0,
+    assessment.compactThreshold - (state.responses[0]?.contextTokens ?? FRESH_SESSION_BASE),
+  );
+  const budget = Math.floor(fresh * SHARD_SHARE);
+  const name = relative(request.root, planPath);
+  const instead =
+    tokens > budget
+      ? `It is more than ${Math.round(SHARD_SHARE * 100)}% of a fresh session (${k(fresh)}): \`shim shard ${name}\` splits it into pieces that fit.`
+      : `A fresh session (${k(fresh)}) would hold it: checkpoint and continue there.`;
+  const estimate = `~${k(tokens)} tokens of context (80%: ${k(low)}–${k(high)})`;
+  return {
+    plan: planPath,
+    user: `shim: ${name} needs ${estimate}; ${k(remaining)} are left before compaction. ${instead} You can proceed anyway.`,
+    model: `[shim] The plan ${name} is estimated at ${estimate}; about ${k(remaining)} are left before auto-compaction, so it will not fit in this session. ${instead} Tell the user before starting; proceed if they want to.`,
+  };
+}
