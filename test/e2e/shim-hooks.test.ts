@@ -290,6 +290,39 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     assert.equal(restored.length, 1);
     assert.notEqual(next.sessionId, killed.sessionId);
   });
+
+  test('6. a request naming a plan too big for the context left: the warning is in that request', async (t) => {
+    const { scratch, mock } = await setup(t, {
+      steps: [],
+      final: { content: [{ type: 'text', text: 'Noted.' }] },
+    });
+    // A plan whose first step names a file of ~200k tokens: more than the whole context.
+    mkdirSync(join(scratch.project, 'docs'), { recursive: true });
+    mkdirSync(join(scratch.project, 'src'), { recursive: true });
+    writeFileSync(join(scratch.project, 'src', 'big.ts'), '// data\n'.repeat(100_000));
+    writeFileSync(
+      join(scratch.project, 'docs', 'plan.md'),
+      '# Rework\n\n- [ ] Port `src/big.ts` to streams\n- [ ] Update the tests\n- [ ] Document it\n',
+    );
+    const run = await runClaude({
+      scratch,
+      mock,
+      prompt: 'Please implement docs/plan.md.',
+      env: { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' },
+    });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    const first = mock.messageRequests()[0]!;
+    assert.ok(
+      mock
+        .requestsContaining('[shim] The plan docs/plan.md is estimated at')
+        .some((r) => r.index === first.index),
+      'the request carries the note for the model',
+    );
+    assert.ok(
+      mock.requestsContaining('shim shard docs/plan.md').some((r) => r.index === first.index),
+      'it says how to split the plan',
+    );
+  });
 });
 
 describe('shim install under the real Claude Code CLI', { skip }, () => {

@@ -4,7 +4,9 @@
  * per plan and session).
  * @module
  */
+import { assessInsideClaudeCode } from '../../app/assess-live-session.ts';
 import { mentionedPlans } from '../../app/plan-mentions.ts';
+import { createSessionState } from '../../core/session.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { fnvHash } from '../../core/fnv-hash.ts';
 import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
@@ -17,14 +19,28 @@ import type { HookRun } from '../hook-run.ts';
 
 export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> {
   const context = await loadHookContext(run);
-  if (!context) return {};
-  const level = levelLine(context);
-  const plan = await planNote(run, context);
+  const level = context ? levelLine(context) : null;
+  // A session's first request can come before its transcript exists: a plan is sized then
+  // against a session that has used nothing yet.
+  const plan = await planNote(run, context ?? emptySession(run));
   const notes = [plan?.model, level].filter((n): n is string => Boolean(n));
   return {
     ...(notes.length > 0 ? { context: notes.join('\n') } : {}),
     ...(plan ? { userMessage: plan.user } : {}),
   };
+}
+
+function emptySession(run: HookRun): HookContext {
+  const state = createSessionState();
+  const assessment = assessInsideClaudeCode(state, {
+    home: run.home,
+    env: run.env,
+    now: run.now,
+    config: run.config,
+    sessionId: run.payload.sessionId,
+    memory: null,
+  });
+  return { state, offset: null, assessment, config: run.config };
 }
 
 function levelLine(context: HookContext): string | null {
