@@ -74,4 +74,13 @@ describe('shim estimate', () => {
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /^shim: transcript not found: /);
   });
+
+  test('--refresh learns what changed into the store and says what it holds', () => {
+    const learn = () => runShim(home, ['estimate', '--refresh', '--history', dir, '--json']);
+    const first = learn();
+    assert.equal(first.status, 0, first.stderr);
+    const held = JSON.parse(first.stdout) as { sessions: number; points: number };
+    assert.ok(held.sessions >= 20 && held.points >= 200, first.stdout);
+    assert.deepEqual(JSON.parse(learn().stdout), held);
+  });
 });

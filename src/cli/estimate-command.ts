@@ -30,6 +30,10 @@ export function defineEstimateCommand(program: Command): void {
       '--history <dir>',
       'learn from the transcripts in this folder (default: your own, ~/.claude/projects)',
     )
+    .option(
+      '--refresh',
+      'learn from the sessions in --history that changed since last time (shim does this when a session ends)',
+    )
     .option('--json', 'print one JSON object (see docs/estimates.md)')
     .addHelpText(
       'after',
@@ -44,11 +48,13 @@ export function defineEstimateCommand(program: Command): void {
   {"openTasks","tokens","low","high","remainingContext","fits"} (tokens null without open tasks;
   low–high is the 80% range).`,
     )
-    .action(async (plan, options) =>
-      plan === undefined
-        ? (await import('./commands/estimate.ts')).runEstimate(options)
-        : (await import('./commands/estimate.ts')).runPlanEstimate(plan, options),
-    );
+    .action(async (plan, options) => {
+      const commands = await import('./commands/estimate.ts');
+      if (options.refresh) return commands.runRefresh(options);
+      return plan === undefined
+        ? commands.runEstimate(options)
+        : commands.runPlanEstimate(plan, options);
+    });
 
   program
     .command('shard')

@@ -1,6 +1,8 @@
 import { formatThousands as k } from '../../core/format-tokens.ts';
 import { estimateOpenTasks, type TaskFitEstimate } from '../../app/estimate-tasks.ts';
 import { estimatePlan, type PlanEstimate } from '../../app/plan-estimate.ts';
+import { learnTaskHistory } from '../../app/task-history.ts';
+import { getProjectsDir } from '../../claude/sessions.ts';
 import { getShimHome } from '../../store/home.ts';
 
 /** The contract's object (docs/estimates.md): these keys, in this order. */
@@ -125,5 +127,22 @@ export async function runPlanEstimate(
         tokens: s.tokens,
       })),
     })}\n`,
+  );
+}
+
+/** Reads what changed in the history into shim's store; says what the store now holds. */
+export async function runRefresh(options: { history?: string; json?: boolean }): Promise<void> {
+  const dir = options.history ?? getProjectsDir(process.env);
+  const history = await learnTaskHistory({
+    dir,
+    home: getShimHome(),
+    now: Date.now(),
+    ...(options.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
+  });
+  const learned = { sessions: history.sessions, points: history.points.length };
+  process.stdout.write(
+    options.json
+      ? `${JSON.stringify(learned)}\n`
+      : `shim estimate: ${learned.points} finished task points from ${learned.sessions} sessions in ${dir}\n`,
   );
 }

@@ -1,6 +1,7 @@
 /**
- * SessionEnd: a final checkpoint, the clean end recorded with Claude Code's reason, and the
- * daily clean-up of old checkpoints started in the background.
+ * SessionEnd: a final checkpoint, the clean end recorded with Claude Code's reason, and in the
+ * background the daily clean-up of old checkpoints and what the session teaches about tasks
+ * (`shim estimate --refresh`: only transcripts that changed are read).
  */
 import { withStore } from '../../app/open-store.ts';
 import { runShimInBackground } from '../../app/run-in-background.ts';
@@ -24,5 +25,6 @@ export async function handleSessionEnd({
   );
   // The daily clean-up (config `retention`), after the session, in its own process.
   if (config.retention.auto) await runShimInBackground(['gc', '--auto'], payload.cwd, env, home);
+  await runShimInBackground(['estimate', '--refresh', '--json'], payload.cwd, env, home);
   return {};
 }
