@@ -78,6 +78,7 @@ for (const needed of [
 
 const { SHIM_HOOKS } = await importSource('src/claude/settings/hook-spec.ts');
 const { getShimMcpEntries } = await importSource('src/claude/settings/mcp-entries.ts');
+const { slashCommandFiles } = await importSource('src/claude/settings/slash-commands.ts');
 
 // Replaces a previous build, and nothing else.
 if (existsSync(outDir) && readdirSync(outDir).length > 0) {
@@ -117,6 +118,11 @@ writeJson(join(pluginDir, '.claude-plugin', 'plugin.json'), {
   // Shown by `claude plugin validate` only: shim talks to no host.
   network: { hosts: [] },
 });
+
+// shim's slash commands: /checkpoint (--status, --estimate) and /shard.
+mkdirSync(join(pluginDir, 'commands'), { recursive: true });
+for (const command of slashCommandFiles(`node "${PLUGIN_BIN}"`))
+  writeFileSync(join(pluginDir, 'commands', command.name), command.text);
 
 // shim's mod (Claude Code 2.1.287+ loads it; older versions ignore `modules`): it sees each
 // response's usage in-process and reports to the plugin's MCP server. The command hooks stay for

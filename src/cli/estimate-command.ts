@@ -82,4 +82,13 @@ export function defineEstimateCommand(program: Command): void {
   shard of its own, marked so.`,
     )
     .action(async (plan, options) => (await import('./commands/shard.ts')).runShard(plan, options));
+
+  // What shim's slash commands run; not for typing.
+  program
+    .command('slash', { hidden: true })
+    .argument('<command>', 'checkpoint or shard')
+    .argument('[args...]', "the slash command's arguments")
+    .allowUnknownOption()
+    .helpOption(false)
+    .action(async (command, args) => (await import('./commands/slash.ts')).runSlash(command, args));
 }

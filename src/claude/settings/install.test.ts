@@ -415,6 +415,12 @@ describe("shim install with shim's mod", () => {
       ).name,
       'shim-mod',
     );
+    // The slash commands ride in the same plugin and start this shim.
+    assert.deepEqual(readdirSync(join(plugin, 'commands')).sort(), ['checkpoint.md', 'shard.md']);
+    assert.match(
+      readFileSync(join(plugin, 'commands', 'checkpoint.md'), 'utf8'),
+      /```!\n\/usr\/bin\/node \/opt\/shim\/dist\/shim\.js slash checkpoint \$ARGUMENTS\n```/,
+    );
     assert.equal(installShim(options(w, { mod })).changed, false);
   });
 

@@ -248,7 +248,8 @@ export function installShim(options: InstallOptions): InstallResult {
 
   const now = options.now ?? new Date();
   // The mod's files first: settings that enable a plugin that is not there yet would be wrong.
-  if (options.mod) writeModPlugin(options.home, options.mod.source, options.mod.version);
+  if (options.mod)
+    writeModPlugin(options.home, options.mod.source, options.mod.version, options.invocation);
   if (settingsChanges.length > 0) {
     result.backupPath = writeRecorded(settingsPlan, options, now, {
       created: hooks.created,

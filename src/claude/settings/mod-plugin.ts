@@ -3,8 +3,8 @@
  * file is copied from the shim that installs it), declared in the settings file with
  * `extraKnownMarketplaces` and switched on with `enabledPlugins`. Claude Code 2.1.330 loads a
  * plugin of a directory marketplace declared in settings in place, with no `claude plugin
- * install` (checked offline, docs/claude-code.md "Mods"). The plugin carries the mod only: the
- * hooks and the MCP server stay where `shim install` puts them.
+ * install` (checked offline, docs/claude-code.md "Mods"). The plugin carries the mod and shim's
+ * slash commands: the hooks and the MCP server stay where `shim install` puts them.
  * @module
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { dirname, join } from 'node:path';
 import { ensureDir } from '../../store/home.ts';
 import { writeFileSafely } from '../../store/safe-file.ts';
 import type { Json, JsonObject } from './json-text.ts';
+import { quoteForShell, type ShimInvocation } from './shim-command.ts';
+import { slashCommandFiles } from './slash-commands.ts';
 
 /** The marketplace's and the plugin's name: `enabledPlugins` calls it `shim-mod@shim-mod`. */
 export const MOD_MARKETPLACE = 'shim-mod';
@@ -31,8 +33,16 @@ export function getBuiltModPath(bin: string): string {
   return join(dirname(bin), '..', 'dist', 'shim-mod.js');
 }
 
-/** Writes (or refreshes) the marketplace and its plugin under SHIM_HOME/mod. */
-export function writeModPlugin(home: string, modSource: string, version: string): string {
+/**
+ * Writes (or refreshes) the marketplace and its plugin under SHIM_HOME/mod: the mod, and shim's
+ * slash commands (`/checkpoint`, `/shard`), which start this shim.
+ */
+export function writeModPlugin(
+  home: string,
+  modSource: string,
+  version: string,
+  invocation: ShimInvocation,
+): string {
   const source = readFileSync(modSource, 'utf8');
   const market = ensureDir(home, 'mod', '.claude-plugin');
   writeFileSafely(
@@ -67,6 +77,10 @@ export function writeModPlugin(home: string, modSource: string, version: string)
     0o644,
   );
   writeFileSafely(join(hooks, 'shim-mod.js'), source, 0o644);
+  const commands = ensureDir(home, 'mod', MOD_PLUGIN, 'commands');
+  const start = `${quoteForShell(invocation.node)} ${quoteForShell(invocation.bin)}`;
+  for (const command of slashCommandFiles(start))
+    writeFileSafely(join(commands, command.name), command.text, 0o644);
   return getModMarketplaceDir(home);
 }
 
