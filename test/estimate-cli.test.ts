@@ -3,10 +3,17 @@
  * only from the transcripts of --history, one JSON object.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim } from './helpers/cli.ts';
+import {
+  assistantLine,
+  toJsonl,
+  toolResultLine,
+  toolUseBlock,
+  userPromptLine,
+} from './helpers/transcript-builders.ts';
 import {
   fixturePath,
   listTrainingFixtures,
@@ -82,5 +89,72 @@ describe('shim estimate', () => {
     const held = JSON.parse(first.stdout) as { sessions: number; points: number };
     assert.ok(held.sessions >= 20 && held.points >= 200, first.stdout);
     assert.deepEqual(JSON.parse(learn().stdout), held);
+  });
+});
+
+describe('shim estimate --accuracy', () => {
+  test('records each estimate and, once its tasks are done, what they took beside it', () => {
+    const root = makeTempDir('shim-accuracy-');
+    const home = join(root, 'shim');
+    const empty = join(root, 'no-history');
+    mkdirSync(empty);
+    const transcript = join(root, 'session.jsonl');
+    const todos = (a: string, b: string) => ({
+      todos: [
+        { content: 'Parse the input', status: a, activeForm: 'Parsing' },
+        { content: 'Write the tests', status: b, activeForm: 'Writing' },
+      ],
+    });
+    const call = (n: number, context: number, tool: string, input: unknown) => [
+      assistantLine({
+        id: `msg_${n}`,
+        usage: { input: 5, cacheCreation: 0, cacheRead: context - 5, output: 30 },
+        content: [toolUseBlock(`toolu_${n}`, tool, input)],
+      }),
+      toolResultLine({ toolUseId: `toolu_${n}`, content: 'ok' }),
+    ];
+    const lines = [
+      userPromptLine('Build the parser'),
+      ...call(1, 20_000, 'TodoWrite', todos('pending', 'pending')),
+      ...call(2, 25_000, 'Read', { file_path: '/src/a.ts' }),
+      ...call(3, 30_000, 'TodoWrite', todos('completed', 'in_progress')), // lines 6–7
+      ...call(4, 38_000, 'TodoWrite', todos('completed', 'completed')), // +8k
+    ];
+    writeFileSync(transcript, toJsonl(lines.slice(0, 7)));
+    const estimate = runShim(home, [
+      'estimate',
+      '--transcript',
+      transcript,
+      '--history',
+      empty,
+      '--json',
+    ]);
+    assert.equal(estimate.status, 0, estimate.stderr);
+    assert.equal(
+      (JSON.parse(estimate.stdout) as { tokens: number }).tokens,
+      7_200,
+      'the prior: 1 task',
+    );
+    const accuracy = () => {
+      const run = runShim(home, ['estimate', '--accuracy', '--json']);
+      assert.equal(run.status, 0, run.stderr);
+      return JSON.parse(run.stdout) as Record<string, number | null>;
+    };
+    assert.deepEqual(accuracy(), {
+      estimates: 1,
+      resolved: 0,
+      medianError: null,
+      coverage: null,
+      medianRatio: null,
+    });
+    writeFileSync(transcript, toJsonl(lines)); // the task got done: 8k more
+    const after = accuracy();
+    assert.equal(after.resolved, 1);
+    assert.equal(after.coverage, 1);
+    assert.ok(Math.abs(after.medianRatio! - 8_000 / 7_200) < 1e-9, String(after.medianRatio));
+    assert.match(
+      runShim(home, ['estimate', '--accuracy']).stdout,
+      /1 estimates, 1 with their tasks done\n {2}typical miss: ×1\.11/,
+    );
   });
 });

@@ -6,7 +6,10 @@
  */
 import { formatThousands as k } from '../core/format-tokens.ts';
 import { getProjectsDir } from '../claude/sessions.ts';
+import { randomUUID } from 'node:crypto';
 import { estimateTaskTokens } from '../core/task-estimate.ts';
+import { openDatabase } from '../store/database.ts';
+import { TaskEstimateRepository } from '../store/task-estimate-repository.ts';
 import { loadConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { assessLiveSession } from './assess-live-session.ts';
@@ -102,6 +105,16 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
     openTasks: now.open.length,
     growthPerResponse: now.growthPerResponse,
   });
+  recordEstimate(request.home, {
+    id: randomUUID(),
+    createdAt: new Date(request.now).toISOString(),
+    transcriptPath: path,
+    sessionId: state.sessionId,
+    line: now.line,
+    taskKeys: now.keys,
+    spentBefore: now.spent,
+    ...estimate,
+  });
   const fits = estimate.tokens <= remaining;
   const verdict: Verdict = !fits ? 'wont-fit' : estimate.high <= remaining ? 'fits' : 'tight';
   const reason =
@@ -113,4 +126,18 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
           ? `~${k(estimate.tokens)} is more than the ${k(remaining)} left; a fresh session has ${k(fresh)}`
           : `~${k(estimate.tokens)} is more than a fresh session's ${k(fresh)}: shard the work`;
   return { ...common, ...estimate, fits, verdict, reason };
+}
+
+/** Kept so its actual can be recorded beside it (`shim estimate --accuracy`); best effort. */
+function recordEstimate(home: string, estimate: Parameters<TaskEstimateRepository['record']>[0]) {
+  try {
+    const db = openDatabase(home);
+    try {
+      new TaskEstimateRepository(db).record(estimate);
+    } finally {
+      db.close();
+    }
+  } catch {
+    // an estimate not kept is only missing from --accuracy
+  }
 }

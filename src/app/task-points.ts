@@ -24,8 +24,13 @@ export type SessionTaskPoint = TaskPoint & { line: number; open: string[] };
 
 export type TaskTimeline = {
   points: SessionTaskPoint[];
-  /** The task list and growth at the last line read. */
-  now: { line: number; open: string[]; growthPerResponse: number };
+  /** The task list and growth at the last line read, and the context spent up to it. */
+  now: { line: number; open: string[]; keys: string[]; spent: number; growthPerResponse: number };
+  /**
+   * What finishing `keys` (tasks open at an earlier estimate, when `spent` tokens had been spent)
+   * took; null while any of them is open.
+   */
+  spentToFinish: (keys: readonly string[], spent: number) => number | null;
   /** The folded state at that line. */
   state: SessionState;
 };
@@ -123,7 +128,18 @@ export async function readTaskTimeline(
       }
       return point;
     }),
-    now: { line: lastLine, open: open.map((i) => i.title), growthPerResponse: growth() },
+    now: {
+      line: lastLine,
+      open: open.map((i) => i.title),
+      keys: open.map((i) => i.key),
+      spent,
+      growthPerResponse: growth(),
+    },
     state,
+    spentToFinish: (keys, from) => {
+      const ends = keys.map((k) => doneAt.get(k));
+      if (keys.length === 0 || ends.some((e) => e === undefined)) return null;
+      return Math.max(...(ends as number[])) - from;
+    },
   };
 }

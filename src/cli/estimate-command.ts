@@ -34,6 +34,10 @@ export function defineEstimateCommand(program: Command): void {
       '--refresh',
       'learn from the sessions in --history that changed since last time (shim does this when a session ends)',
     )
+    .option(
+      '--accuracy',
+      'how good the estimates shim gave you have been, once their tasks were done',
+    )
     .option('--json', 'print one JSON object (see docs/estimates.md)')
     .addHelpText(
       'after',
@@ -51,6 +55,7 @@ export function defineEstimateCommand(program: Command): void {
     .action(async (plan, options) => {
       const commands = await import('./commands/estimate.ts');
       if (options.refresh) return commands.runRefresh(options);
+      if (options.accuracy) return commands.runAccuracy(options);
       return plan === undefined
         ? commands.runEstimate(options)
         : commands.runPlanEstimate(plan, options);

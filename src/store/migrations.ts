@@ -233,7 +233,9 @@ ALTER TABLE resume_events ADD COLUMN claude_fidelity_score REAL;`,
     description: 'task points learned from finished sessions (task estimates, issue 15)',
     // One row per transcript read (its size and mtime then: a transcript is read again only when
     // it changed), its points: every task-list change with open tasks, the growth per response
-    // then and, when its tasks all finished, the tokens that took (app/task-points.ts).
+    // then and, when its tasks all finished, the tokens that took (app/task-points.ts). And every
+    // estimate `shim estimate` gave, with the tasks it was about (task_keys, JSON), so the actual
+    // can be recorded beside it once they are done (`shim estimate --accuracy`).
     sql: `
 CREATE TABLE IF NOT EXISTS task_transcripts (
   path TEXT PRIMARY KEY,
@@ -248,7 +250,22 @@ CREATE TABLE IF NOT EXISTS task_points (
   growth REAL NOT NULL,
   actual REAL,
   PRIMARY KEY (path, seq)
-);`,
+);
+CREATE TABLE IF NOT EXISTS task_estimates (
+  id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  transcript_path TEXT NOT NULL,
+  session_id TEXT,
+  line INTEGER NOT NULL,
+  task_keys TEXT NOT NULL,
+  spent_before REAL NOT NULL,
+  tokens INTEGER NOT NULL,
+  low INTEGER NOT NULL,
+  high INTEGER NOT NULL,
+  actual REAL,
+  resolved_at TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_task_estimates_open ON task_estimates(resolved_at);`,
   },
 ];
 

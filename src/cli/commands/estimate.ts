@@ -2,6 +2,7 @@ import { formatThousands as k } from '../../core/format-tokens.ts';
 import { estimateOpenTasks, type TaskFitEstimate } from '../../app/estimate-tasks.ts';
 import { estimatePlan, type PlanEstimate } from '../../app/plan-estimate.ts';
 import { learnTaskHistory } from '../../app/task-history.ts';
+import { measureAccuracy } from '../../app/estimate-accuracy.ts';
 import { getProjectsDir } from '../../claude/sessions.ts';
 import { getShimHome } from '../../store/home.ts';
 
@@ -145,4 +146,28 @@ export async function runRefresh(options: { history?: string; json?: boolean }):
       ? `${JSON.stringify(learned)}\n`
       : `shim estimate: ${learned.points} finished task points from ${learned.sessions} sessions in ${dir}\n`,
   );
+}
+
+/** Records the actuals that became known, then says how the estimates did. */
+export async function runAccuracy(options: { json?: boolean }): Promise<void> {
+  const a = await measureAccuracy(getShimHome(), Date.now());
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(a)}\n`);
+    return;
+  }
+  const lines = [
+    `shim estimate --accuracy: ${a.estimates} estimates, ${a.resolved} with their tasks done`,
+  ];
+  if (a.resolved === 0) {
+    lines.push(
+      '  No estimate has its actual yet: its tasks are still open (or it was never made).',
+    );
+  } else {
+    const pct = (x: number) => `${Math.round(x * 100)}%`;
+    lines.push(
+      `  typical miss: ×${Math.exp(a.medianError!).toFixed(2)} (median |log(estimate/actual)| ${a.medianError!.toFixed(3)})`,
+      `  inside the 80% range: ${pct(a.coverage!)} · median actual/estimate: ${a.medianRatio!.toFixed(2)}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
