@@ -13,6 +13,8 @@ import {
   assistantLine,
   SESSION_ID,
   toJsonl,
+  toolResultLine,
+  toolUseBlock,
   userPromptLine,
 } from './helpers/transcript-builders.ts';
 
@@ -94,5 +96,58 @@ describe('UserPromptSubmit: a plan that will not fit', () => {
     assert.equal(prompt('Do docs/small.md'), null);
     assert.equal(prompt('Fix the bug in src/a.ts'), null);
     assert.equal(prompt('Read docs/missing.md'), null);
+  });
+});
+
+describe('PostToolUse: a task list that will not fit', () => {
+  test('one note when a task tool leaves more open tasks than the context left holds', () => {
+    const root = makeTempDir('shim-task-warning-');
+    const transcript = join(root, `${SESSION_ID}.jsonl`);
+    const todos = Array.from({ length: 12 }, (_, i) => ({
+      content: `Module ${i + 1}`,
+      status: 'pending',
+      activeForm: `Doing ${i + 1}`,
+    }));
+    const lines = [
+      userPromptLine('Rework every module'),
+      assistantLine({
+        id: 'msg_1',
+        usage: { input: 5, cacheCreation: 0, cacheRead: 100_000, output: 10 },
+      }),
+      assistantLine({
+        id: 'msg_2',
+        usage: { input: 5, cacheCreation: 0, cacheRead: 110_000, output: 10 },
+        content: [toolUseBlock('toolu_1', 'TodoWrite', { todos })],
+      }),
+      toolResultLine({ toolUseId: 'toolu_1', content: 'ok' }),
+    ];
+    writeFileSync(transcript, toJsonl(lines));
+    const postToolUse = () => {
+      const r = spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+        input: JSON.stringify({
+          session_id: SESSION_ID,
+          transcript_path: transcript,
+          cwd: root,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'TodoWrite',
+          tool_input: { todos },
+          tool_response: {},
+        }),
+        encoding: 'utf8',
+        env: { ...process.env, SHIM_HOME: join(root, 'shim'), CLAUDE_CONFIG_DIR: join(root, 'c') },
+      });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout.trim();
+    };
+    const out = JSON.parse(postToolUse()) as {
+      systemMessage?: string;
+      hookSpecificOutput?: { additionalContext?: string };
+    };
+    assert.match(out.systemMessage ?? '', /^shim: the 12 open tasks need ~\d+k tokens of context/);
+    assert.match(
+      out.hookSpecificOutput?.additionalContext ?? '',
+      /^\[shim\] The 12 open tasks are estimated at/,
+    );
+    assert.equal(postToolUse(), '', 'once per context window');
   });
 });

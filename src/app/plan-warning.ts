@@ -11,6 +11,7 @@ import type { Assessment } from '../core/assess.ts';
 import { formatThousands as k } from '../core/format-tokens.ts';
 import { parsePlan } from '../core/plan.ts';
 import { sizePlan } from '../core/plan-size.ts';
+import { estimateTaskTokens } from '../core/task-estimate.ts';
 import { SHARD_SHARE } from '../core/shard-plan.ts';
 import type { SessionState } from '../core/session.ts';
 import { fileBytesUnder } from './plan-estimate.ts';
@@ -59,4 +60,43 @@ export function warnAboutPlan(request: {
     user: `shim: ${name} needs ${estimate}; ${k(remaining)} are left before compaction. ${instead} You can proceed anyway.`,
     model: `[shim] The plan ${name} is estimated at ${estimate}; about ${k(remaining)} are left before auto-compaction, so it will not fit in this session. ${instead} Tell the user before starting; proceed if they want to.`,
   };
+}
+
+/**
+ * The note for a task list that will not fit in what is left (EST-002): its open tasks' estimate
+ * from shim's store against the context before compaction; null when it fits.
+ */
+export function warnAboutTasks(request: {
+  home: string;
+  state: SessionState;
+  assessment: Assessment;
+}): PlanWarning | null {
+  const { state, assessment } = request;
+  const items = state.tasks.length > 0 ? state.tasks : state.todos;
+  const open = items.filter((t) => t.status !== 'completed' && t.status !== 'deleted').length;
+  if (open === 0) return null;
+  const history = storedTaskHistory(request.home);
+  const growth = getGrowthPerResponse(state) ?? history.medianGrowth ?? DEFAULT_GROWTH;
+  const { tokens, low, high } = estimateTaskTokens(history.model, {
+    openTasks: open,
+    growthPerResponse: growth,
+  });
+  const remaining = Math.max(0, assessment.compactThreshold - assessment.contextTokens);
+  if (tokens <= remaining) return null;
+  const estimate = `~${k(tokens)} tokens of context (80%: ${k(low)}–${k(high)})`;
+  const tasks = `${open} open task${open === 1 ? '' : 's'}`;
+  return {
+    plan: '',
+    user: `shim: the ${tasks} need ${estimate}; ${k(remaining)} are left before compaction. Progress is checkpointed; a fresh session could take the rest.`,
+    model: `[shim] The ${tasks} are estimated at ${estimate}; about ${k(remaining)} are left before auto-compaction, so they will not all fit in this session. Finish and mark the current task, keep the task list up to date (it is carried into the next session), and tell the user.`,
+  };
+}
+
+/** The session's context growth per response over its newest responses; null with too few. */
+function getGrowthPerResponse(state: SessionState): number | null {
+  const recent = state.responses.slice(-21).map((r) => r.contextTokens);
+  if (recent.length < 2) return null;
+  let growth = 0;
+  for (let i = 1; i < recent.length; i++) growth += Math.max(0, recent[i]! - recent[i - 1]!);
+  return growth / (recent.length - 1);
 }

@@ -10,4 +10,4 @@ export { handlePreCompact } from './handlers/pre-compact.ts';
 export { handleSessionEnd } from './handlers/session-end.ts';
 export { handleSessionStart } from './handlers/session-start.ts';
 export { writeLevelHandoff } from './level-handoff.ts';
-export { warnAboutPlan } from '../app/plan-warning.ts';
+export { warnAboutPlan, warnAboutTasks } from '../app/plan-warning.ts';

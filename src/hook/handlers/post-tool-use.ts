@@ -14,6 +14,10 @@ import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
 import { getQuietWindow } from '../../core/quiet-window.ts';
 import { answerWithoutLooking } from './post-tool-use-quick.ts';
+import { TASK_TOOLS } from '../../core/task-tools.ts';
+import { appendLog } from '../../store/log.ts';
+import type { SessionState } from '../../core/session.ts';
+import type { Assessment } from '../../core/assess.ts';
 
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
@@ -84,13 +88,43 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
       note = 'A checkpoint is being saved.';
     }
   }
+  const tasks = await taskListNote(run, state, assessment);
   if (
     !decision.alert ||
     !claimOnce(home, payload.sessionId, `alert-${state.compactionCount}-${decision.alert}`)
   )
-    return {};
+    return tasks ? { userMessage: tasks.user, context: tasks.model } : {};
+  const guidance = isCompactionDue(assessment)
+    ? null
+    : getModelGuidance(decision.alert, assessment);
   return {
-    userMessage: getUserAlert(decision.alert, assessment, note),
-    context: isCompactionDue(assessment) ? null : getModelGuidance(decision.alert, assessment),
+    userMessage: [getUserAlert(decision.alert, assessment, note), tasks?.user]
+      .filter(Boolean)
+      .join('\n'),
+    context: [guidance, tasks?.model].filter(Boolean).join('\n') || null,
   };
+}
+
+/**
+ * After a call that changed the task list: a note when its open tasks will not fit in what is
+ * left, once per context window (EST-002).
+ */
+async function taskListNote(
+  run: HookRun,
+  state: SessionState,
+  assessment: Assessment,
+): Promise<{ user: string; model: string } | null> {
+  const { payload, home } = run;
+  if (!payload.toolName || !TASK_TOOLS.test(payload.toolName) || !payload.sessionId) return null;
+  try {
+    const warning = (await loadHeavy()).warnAboutTasks({ home, state, assessment });
+    return warning && claimOnce(home, payload.sessionId, `tasks-${state.compactionCount}`)
+      ? warning
+      : null;
+  } catch (error) {
+    appendLog(home, 'warn', 'PostToolUse: the task list could not be sized', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return null;
+  }
 }
