@@ -116,4 +116,25 @@ describe('shim shard <plan>', () => {
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /^shim: plan not found: /);
   });
+
+  test("--status: each shard's steps ticked in the plan, and the next one", () => {
+    const { root, shim } = repo();
+    assert.equal(shim('shard', 'plan.md', '--budget', '40000').status, 0);
+    const ticked = PLAN.replace('- [ ] Rewrite', '- [x] Rewrite').replace(
+      '- [ ] Handle',
+      '- [x] Handle',
+    );
+    writeFileSync(join(root, 'plan.md'), ticked);
+    const run = shim('shard', 'plan.md', '--status', '--json');
+    assert.equal(run.status, 0, run.stderr);
+    const { shards } = JSON.parse(run.stdout) as {
+      shards: Array<{ first: number; last: number; done: number; steps: number }>;
+    };
+    assert.equal(shards[0]!.done, shards[0]!.steps, 'the first shard is done');
+    assert.ok(shards.slice(1).every((s) => s.done === 0));
+    assert.match(
+      shim('shard', 'plan.md', '--status').stdout,
+      /1\. 01-[\w-]+\.md · steps 2–3 · 2\/2 done ✓\n.*\n {2}next: /s,
+    );
+  });
 });

@@ -7,7 +7,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, relative } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import type { Plan } from '../core/plan.ts';
-import { renderShard, shardFileName, type Shard } from '../core/shard-plan.ts';
+import {
+  readShardMark,
+  renderShard,
+  shardFileName,
+  type Shard,
+  type ShardMark,
+} from '../core/shard-plan.ts';
 
 const MARK = '<!-- shim shard: ';
 
@@ -45,4 +51,16 @@ export function writeShards(request: {
     writeFileSync(path, renderShard(plan, shards, shard, source), { flag: 'wx' });
     return path;
   });
+}
+
+/** The shard files shim wrote in `outDir`, in order, with what each says it covers. */
+export function readShardFiles(outDir: string): Array<{ file: string; mark: ShardMark }> {
+  if (!existsSync(outDir)) return [];
+  return readdirSync(outDir)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .flatMap((name) => {
+      const mark = readShardMark(readFileSync(join(outDir, name), 'utf8'));
+      return mark ? [{ file: join(outDir, name), mark }] : [];
+    });
 }

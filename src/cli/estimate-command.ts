@@ -74,6 +74,7 @@ export function defineEstimateCommand(program: Command): void {
     .option('--history <dir>', 'learn from the transcripts in this folder (default: your own)')
     .option('--force', 'replace the shards an earlier run wrote (their ticked steps are lost)')
     .option('--dry-run', 'say how it would split, write nothing')
+    .option('--status', 'how far each shard is: its steps ticked in the plan')
     .option('--json', 'print the split as JSON')
     .addHelpText(
       'after',
@@ -81,6 +82,7 @@ export function defineEstimateCommand(program: Command): void {
   Examples:
     shim shard docs/plan.md --dry-run     how it would split
     shim shard docs/plan.md               docs/shards/01-….md, 02-….md, …
+    shim shard docs/plan.md --status      each shard's steps done, and the next one
 
   A shard holds whole steps (never half of one), the plan's shared context (title, goal,
   constraints) and what came before and after it. A step too big for a shard on its own is a

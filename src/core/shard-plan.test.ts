@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parsePlan, type PlanStep } from './plan.ts';
-import { renderShard, shardFileName, shardPlan } from './shard-plan.ts';
+import {
+  readShardMark,
+  renderShard,
+  shardFileName,
+  shardPlan,
+  shardProgress,
+} from './shard-plan.ts';
 
 const PLAN = parsePlan(
   [
@@ -107,5 +113,33 @@ describe('renderShard', () => {
       shards.map((s) => shardFileName(s, shards.length)),
       ['01-stream-the-parser.md', '02-update-the-parser-tests.md', '03-run-the-whole-suite.md'],
     );
+  });
+});
+
+describe('shard progress', () => {
+  test('each shard: its steps ticked in the plan as it is now', () => {
+    const shards = shardPlan({
+      plan: PLAN,
+      tokensOf: () => 40_000,
+      sharedTokens: 1_000,
+      budget: 90_000,
+    });
+    const marks = shards.map((s) => ({
+      file: shardFileName(s, shards.length),
+      mark: readShardMark(renderShard(PLAN, shards, s, '../plan.md'))!,
+    }));
+    assert.deepEqual(marks[2]!.mark, { source: '../plan.md', first: 6, last: 6 });
+    const later = parsePlan(
+      PLAN.steps.map((s) => (s.index <= 4 ? s.body.replace('- [ ]', '- [x]') : s.body)).join('\n'),
+    );
+    assert.deepEqual(
+      shardProgress(later, marks).map((p) => [p.first, p.last, p.done, p.steps]),
+      [
+        [2, 3, 2, 2],
+        [4, 5, 1, 2],
+        [6, 6, 0, 1],
+      ],
+    );
+    assert.equal(readShardMark('# just notes'), null);
   });
 });

@@ -102,3 +102,37 @@ export function shardFileName(shard: Shard, count: number): string {
       .replace(/-+$/, '') || 'steps';
   return `${String(shard.number).padStart(width, '0')}-${slug}.md`;
 }
+
+export type ShardMark = { source: string; first: number; last: number };
+
+/** The `<!-- shim shard: … -->` line renderShard writes: which steps of which plan. */
+export function readShardMark(text: string): ShardMark | null {
+  const m = /<!-- shim shard: (.+), steps (\d+)(?:–(\d+))? -->/.exec(text);
+  if (!m) return null;
+  return { source: m[1]!, first: Number(m[2]), last: Number(m[3] ?? m[2]) };
+}
+
+export type ShardProgress = {
+  file: string;
+  first: number;
+  last: number;
+  done: number;
+  steps: number;
+};
+
+/** How far each shard is (SHD-004): its steps ticked in the plan as it is now. */
+export function shardProgress(
+  plan: Plan,
+  shards: ReadonlyArray<{ file: string; mark: ShardMark }>,
+): ShardProgress[] {
+  return shards.map(({ file, mark }) => {
+    const steps = plan.steps.filter((s) => s.index >= mark.first && s.index <= mark.last);
+    return {
+      file,
+      first: mark.first,
+      last: mark.last,
+      done: steps.filter((s) => s.done === true).length,
+      steps: steps.length,
+    };
+  });
+}

@@ -1,13 +1,50 @@
 import { formatThousands as k } from '../../core/format-tokens.ts';
 import { dirname, join, resolve } from 'node:path';
 import { estimatePlan } from '../../app/plan-estimate.ts';
-import { writeShards } from '../../app/write-shards.ts';
-import { shardPlan } from '../../core/shard-plan.ts';
+import { readShardFiles, writeShards } from '../../app/write-shards.ts';
+import { readFileSync } from 'node:fs';
+import { parsePlan } from '../../core/plan.ts';
+import { AppError } from '../../core/errors.ts';
+import { shardPlan, shardProgress } from '../../core/shard-plan.ts';
 import { getShimHome } from '../../store/home.ts';
+
+/** SHD-004: how far each shard is, from the plan's ticked steps. */
+function runShardStatus(planFile: string, options: { out?: string; json?: boolean }): void {
+  const planPath = resolve(planFile);
+  let text: string;
+  try {
+    text = readFileSync(planPath, 'utf8');
+  } catch {
+    throw new AppError(
+      'USAGE',
+      `plan not found: ${planPath}`,
+      'pass the plan the shards came from',
+    );
+  }
+  const outDir = resolve(options.out ?? join(dirname(planPath), 'shards'));
+  const progress = shardProgress(parsePlan(text), readShardFiles(outDir));
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ plan: planPath, shards: progress })}\n`);
+    return;
+  }
+  const lines = [`shim shard --status · ${planPath}`];
+  if (progress.length === 0)
+    lines.push(`  no shards in ${outDir} (shim shard ${planFile} writes them)`);
+  progress.forEach((p, i) => {
+    const range = p.first === p.last ? `step ${p.first}` : `steps ${p.first}–${p.last}`;
+    lines.push(
+      `  ${i + 1}. ${p.file.slice(outDir.length + 1)} · ${range} · ${p.done}/${p.steps} done${p.done === p.steps ? ' ✓' : ''}`,
+    );
+  });
+  const next = progress.find((p) => p.done < p.steps);
+  if (progress.length > 0) lines.push(next ? `  next: ${next.file}` : '  every shard is done');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
 
 export async function runShard(
   planFile: string,
   options: {
+    status?: boolean;
     out?: string;
     budget?: number;
     history?: string;
@@ -16,6 +53,7 @@ export async function runShard(
     json?: boolean;
   },
 ): Promise<void> {
+  if (options.status) return runShardStatus(planFile, options);
   const estimate = await estimatePlan({
     planPath: planFile,
     cwd: process.cwd(),
