@@ -7,13 +7,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim } from './helpers/cli.ts';
-import {
-  assistantLine,
-  toJsonl,
-  toolResultLine,
-  toolUseBlock,
-  userPromptLine,
-} from './helpers/transcript-builders.ts';
+import { toJsonl, toolCallLines, twoTodos, userPromptLine } from './helpers/transcript-builders.ts';
 import {
   fixturePath,
   listTrainingFixtures,
@@ -99,26 +93,12 @@ describe('shim estimate --accuracy', () => {
     const empty = join(root, 'no-history');
     mkdirSync(empty);
     const transcript = join(root, 'session.jsonl');
-    const todos = (a: string, b: string) => ({
-      todos: [
-        { content: 'Parse the input', status: a, activeForm: 'Parsing' },
-        { content: 'Write the tests', status: b, activeForm: 'Writing' },
-      ],
-    });
-    const call = (n: number, context: number, tool: string, input: unknown) => [
-      assistantLine({
-        id: `msg_${n}`,
-        usage: { input: 5, cacheCreation: 0, cacheRead: context - 5, output: 30 },
-        content: [toolUseBlock(`toolu_${n}`, tool, input)],
-      }),
-      toolResultLine({ toolUseId: `toolu_${n}`, content: 'ok' }),
-    ];
     const lines = [
       userPromptLine('Build the parser'),
-      ...call(1, 20_000, 'TodoWrite', todos('pending', 'pending')),
-      ...call(2, 25_000, 'Read', { file_path: '/src/a.ts' }),
-      ...call(3, 30_000, 'TodoWrite', todos('completed', 'in_progress')), // lines 6–7
-      ...call(4, 38_000, 'TodoWrite', todos('completed', 'completed')), // +8k
+      ...toolCallLines(1, 20_000, 'TodoWrite', twoTodos('pending', 'pending')),
+      ...toolCallLines(2, 25_000, 'Read', { file_path: '/src/a.ts' }),
+      ...toolCallLines(3, 30_000, 'TodoWrite', twoTodos('completed', 'in_progress')), // lines 6–7
+      ...toolCallLines(4, 38_000, 'TodoWrite', twoTodos('completed', 'completed')), // +8k
     ];
     writeFileSync(transcript, toJsonl(lines.slice(0, 7)));
     const estimate = runShim(home, [

@@ -4,33 +4,13 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { makeTempDir } from '../../test/helpers/fixtures.ts';
 import {
-  assistantLine,
   compactBoundaryLine,
   toJsonl,
-  toolResultLine,
-  toolUseBlock,
+  toolCallLines,
+  twoTodos,
   userPromptLine,
 } from '../../test/helpers/transcript-builders.ts';
 import { readTaskTimeline } from './task-points.ts';
-
-const todos = (a: string, b: string) => ({
-  todos: [
-    { content: 'Parse the input', status: a, activeForm: 'Parsing' },
-    { content: 'Write the tests', status: b, activeForm: 'Writing' },
-  ],
-});
-
-/** A response of `context` tokens calling `tool`, and its result. */
-function call(n: number, context: number, tool: string, input: unknown) {
-  return [
-    assistantLine({
-      id: `msg_${n}`,
-      usage: { input: 5, cacheCreation: 0, cacheRead: context - 5, output: 30 },
-      content: [toolUseBlock(`toolu_${n}`, tool, input)],
-    }),
-    toolResultLine({ toolUseId: `toolu_${n}`, content: 'ok' }),
-  ];
-}
 
 describe('readTaskTimeline', () => {
   test('each change with open tasks, and what finishing them spent (a compaction is no growth)', async () => {
@@ -39,12 +19,12 @@ describe('readTaskTimeline', () => {
       path,
       toJsonl([
         userPromptLine('Build the parser'),
-        ...call(1, 20_000, 'TodoWrite', todos('pending', 'pending')), // lines 2–3
-        ...call(2, 25_000, 'Read', { file_path: '/src/a.ts' }), // +5k
-        ...call(3, 30_000, 'TodoWrite', todos('completed', 'in_progress')), // +5k: first done
+        ...toolCallLines(1, 20_000, 'TodoWrite', twoTodos('pending', 'pending')), // lines 2–3
+        ...toolCallLines(2, 25_000, 'Read', { file_path: '/src/a.ts' }), // +5k
+        ...toolCallLines(3, 30_000, 'TodoWrite', twoTodos('completed', 'in_progress')), // +5k: first done
         compactBoundaryLine({ trigger: 'auto', preTokens: 30_000 }), // line 8
-        ...call(4, 35_000, 'Read', { file_path: '/src/b.ts' }), // a new window: no growth
-        ...call(5, 43_000, 'TodoWrite', todos('completed', 'completed')), // +8k: all done
+        ...toolCallLines(4, 35_000, 'Read', { file_path: '/src/b.ts' }), // a new window: no growth
+        ...toolCallLines(5, 43_000, 'TodoWrite', twoTodos('completed', 'completed')), // +8k: all done
       ]),
     );
     const timeline = await readTaskTimeline(path);

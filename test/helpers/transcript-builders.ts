@@ -244,3 +244,30 @@ export function buildLongSession(options: {
   }
   return entries;
 }
+
+/** A response of `context` tokens calling `tool` (id `toolu_<n>`), and the tool's result. */
+export function toolCallLines(
+  n: number,
+  context: number,
+  tool: string,
+  input: unknown,
+): RawEntry[] {
+  return [
+    assistantLine({
+      id: `msg_${n}`,
+      usage: { input: 5, cacheCreation: 0, cacheRead: context - 5, output: 30 },
+      content: [toolUseBlock(`toolu_${n}`, tool, input)],
+    }),
+    toolResultLine({ toolUseId: `toolu_${n}`, content: 'ok' }),
+  ];
+}
+
+/** TodoWrite's input for a two-item list in the given states. */
+export function twoTodos(first: string, second: string): unknown {
+  return {
+    todos: [
+      { content: 'Parse the input', status: first, activeForm: 'Parsing' },
+      { content: 'Write the tests', status: second, activeForm: 'Writing' },
+    ],
+  };
+}
