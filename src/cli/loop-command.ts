@@ -18,6 +18,10 @@ export function defineLoopCommand(program: Command): void {
     )
     .option('-g, --goal <text>', 'what the agent should achieve')
     .option('-f, --prompt-file <file>', 'read the goal from a file (e.g. PROMPT.md)')
+    .option(
+      '--shards <dir>',
+      'run the shards `shim shard` wrote, one run each in order, skipping those whose steps are done',
+    )
     .option('--max-iterations <n>', 'agent invocations at most (default 20)')
     .option('--max-restarts <n>', 'fresh-session restarts at most (default 3, at most 5)')
     .option('--threshold <percent>', 'restart at this % of the auto-compact threshold (default 70)')
@@ -72,6 +76,7 @@ export function defineLoopCommand(program: Command): void {
   Examples:
     shim loop --goal "make npm test pass" --test-cmd "npm test" -- --dangerously-skip-permissions
     shim loop --prompt-file PROMPT.md --max-iterations 50 --budget-usd 20
+    shim loop --shards docs/shards    each shard of a plan in fresh sessions, in order
     shim loop status          progress of the latest run here
     shim loop logs --follow   its events as they happen`,
     )

@@ -1,7 +1,7 @@
 /** `shim loop` as a user runs it: clear refusals, progress, and the list / status / logs views. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { BIN } from '../helpers/cli.ts';
@@ -119,6 +119,37 @@ describe('shim loop (CLI)', () => {
 
     const follow = shim(world, ['loop', 'logs', '--follow']);
     assert.equal(follow.status, 0, 'following a finished run returns at once');
+  });
+
+  test('--shards runs each shard of a plan in order, skipping those whose steps are done', () => {
+    const plan =
+      '# Plan\n\nGoal: three files.\n\n- [x] Write a.txt\n- [ ] Write b.txt\n- [ ] Write c.txt\n';
+    writeFileSync(join(world.project, 'plan.md'), plan);
+    mkdirSync(join(world.project, 'no-history'), { recursive: true });
+    const split = shim(world, [
+      'shard',
+      'plan.md',
+      '--budget',
+      '1000',
+      '--history',
+      'no-history',
+      '--force',
+    ]);
+    assert.equal(split.status, 0, split.stderr);
+    // One shard a step (each over the tiny budget); the first step is ticked already.
+    writeFileSync(
+      join(world.project, 'plan.md'),
+      plan.replace('- [ ] Write b.txt', '- [x] Write b.txt'),
+    );
+    world.script([{ actions: [{ write: { path: 'c.txt', content: 'c' } }, done()] }]);
+    const run = shim(world, ['loop', '--shards', 'shards'], { SHIM_CLAUDE_BIN: FAKE_CLAUDE });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /shard 1\/2 shards\/01-write-b-txt\.md: its steps are done, skipped/);
+    assert.match(run.stderr, /shard 2\/2 shards\/02-write-c-txt\.md\n/);
+    assert.match(run.stderr, /✔ every shard of shards ran to completion/);
+    const refused = shim(world, ['loop', '--shards', 'nowhere']);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /no shards in .*nowhere/);
   });
 
   test('--json prints the finished run; a stopped run exits 1 with its reason', () => {

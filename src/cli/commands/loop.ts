@@ -3,7 +3,12 @@
  * log. Progress goes to stderr, results to stdout.
  * @module
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
+import { parsePlan } from '../../core/plan.ts';
+import { shardProgress } from '../../core/shard-plan.ts';
+import { readShardFiles } from '../../app/write-shards.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
 import { describeEvent } from '../../loop/describe-event.ts';
@@ -19,6 +24,7 @@ import { formatAge } from '../format/units.ts';
 
 export type LoopCommandOptions = RawLoopOptions & {
   resume?: string | boolean;
+  shards?: string;
   json?: boolean;
   quiet?: boolean;
 };
@@ -89,6 +95,10 @@ export async function runLoopCommand(
       onEvent: createProgressPrinter(options.quiet === true),
       signal: controller.signal,
     };
+    if (options.shards !== undefined) {
+      await runShards(options, agentArgs, deps);
+      return;
+    }
     let result: LoopResult;
     if (resuming) {
       if (options.goal !== undefined || options.promptFile !== undefined) {
@@ -242,4 +252,53 @@ export async function runLoopLogs(
   } finally {
     process.off('SIGINT', stop);
   }
+}
+
+/**
+ * `shim loop --shards <dir>`: each shard `shim shard` wrote, as the goal of a run of its own (fresh
+ * sessions), in order; a shard whose steps are all ticked in the plan is skipped; the first run
+ * that does not complete stops the rest.
+ */
+async function runShards(
+  options: LoopCommandOptions,
+  agentArgs: string[],
+  deps: Parameters<typeof startLoop>[1],
+): Promise<void> {
+  if (options.goal !== undefined || options.promptFile !== undefined || options.resume)
+    throw new AppError(
+      'USAGE',
+      '--shards gives each run its goal; drop --goal / --prompt-file / --resume',
+    );
+  const dir = resolve(deps.cwd, options.shards!);
+  const shards = readShardFiles(dir);
+  if (shards.length === 0)
+    throw new AppError('USAGE', `no shards in ${dir}`, 'write them first: shim shard <plan.md>');
+  const say = (line: string) => {
+    if (!options.quiet) process.stderr.write(`${line}\n`);
+  };
+  const results: LoopResult[] = [];
+  for (const [i, shard] of shards.entries()) {
+    const planPath = resolve(dir, shard.mark.source);
+    const [progress] = existsSync(planPath)
+      ? shardProgress(parsePlan(readFileSync(planPath, 'utf8')), [shard])
+      : [];
+    const name = relative(deps.cwd, shard.file);
+    if (progress && progress.steps > 0 && progress.done === progress.steps) {
+      say(`shard ${i + 1}/${shards.length} ${name}: its steps are done, skipped`);
+      continue;
+    }
+    say(`shard ${i + 1}/${shards.length} ${name}`);
+    const result = await startLoop(
+      parseLoopOptions({ ...options, promptFile: shard.file }, agentArgs, deps.env, deps.cwd),
+      deps,
+    );
+    results.push(result);
+    say(finalLine(result));
+    if (result.exitCode !== 0) {
+      if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+      throw new ExitError(result.exitCode);
+    }
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  say(`✔ every shard of ${relative(deps.cwd, dir) || dir} ran to completion`);
 }
