@@ -7,6 +7,7 @@
 import { formatThousands as k } from '../core/format-tokens.ts';
 import { getProjectsDir } from '../claude/sessions.ts';
 import { randomUUID } from 'node:crypto';
+import { getContextRoom } from '../core/context-room.ts';
 import { estimateTaskTokens } from '../core/task-estimate.ts';
 import { openDatabase } from '../store/database.ts';
 import { TaskEstimateRepository } from '../store/task-estimate-repository.ts';
@@ -16,9 +17,6 @@ import { assessLiveSession } from './assess-live-session.ts';
 import { resolveTranscriptPath } from './read-session.ts';
 import { learnTaskHistory } from './task-history.ts';
 import { readTaskTimeline } from './task-points.ts';
-
-/** What a fresh session carries before any work (system prompt, tools) when nothing says more. */
-const FRESH_SESSION_BASE = 20_000;
 
 export type EstimateRequest = {
   transcript?: string;
@@ -78,9 +76,7 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
     config,
     history: false,
   });
-  const remaining = Math.max(0, assessment.compactThreshold - assessment.contextTokens);
-  const base = state.responses[0]?.contextTokens ?? FRESH_SESSION_BASE;
-  const fresh = Math.max(0, assessment.compactThreshold - base);
+  const { remaining, fresh } = getContextRoom(assessment, state.responses[0]?.contextTokens);
   const common = {
     transcriptPath: path,
     line: now.line,

@@ -14,17 +14,13 @@ import { mentionedFiles, parsePlan, type Plan } from '../core/plan.ts';
 import { sizePlan, type SizedStep } from '../core/plan-size.ts';
 import { createSessionState, type SessionState } from '../core/session.ts';
 import { SHARD_SHARE, shardPlan, type Shard } from '../core/shard-plan.ts';
-import type { TaskEstimate } from '../core/task-estimate.ts';
+import { DEFAULT_GROWTH, type TaskEstimate } from '../core/task-estimate.ts';
+import { getContextRoom } from '../core/context-room.ts';
 import { loadConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
 import { learnTaskHistory } from './task-history.ts';
-
-/** What a fresh session carries before any work (system prompt, tools) when nothing says more. */
-const FRESH_SESSION_BASE = 20_000;
-/** The pace to assume without history: a typical response's growth. */
-const DEFAULT_GROWTH = 1_500;
 
 export type PlanVerdict = 'fits' | 'fresh-session' | 'shard' | 'done';
 
@@ -126,11 +122,9 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
     config,
     history: false,
   });
-  const remaining = session
-    ? Math.max(0, assessment.compactThreshold - assessment.contextTokens)
-    : null;
-  const base = session?.responses[0]?.contextTokens ?? FRESH_SESSION_BASE;
-  const fresh = Math.max(0, assessment.compactThreshold - base);
+  const room = getContextRoom(assessment, session?.responses[0]?.contextTokens);
+  const remaining = session ? room.remaining : null;
+  const { fresh } = room;
   const budget = request.budget ?? Math.floor(fresh * SHARD_SHARE);
   const openSteps = plan.steps.filter((s) => s.done !== true).length;
   const tokens = size.total.tokens;

@@ -11,15 +11,12 @@ import type { Assessment } from '../core/assess.ts';
 import { formatThousands as k } from '../core/format-tokens.ts';
 import { parsePlan } from '../core/plan.ts';
 import { sizePlan } from '../core/plan-size.ts';
-import { estimateTaskTokens } from '../core/task-estimate.ts';
+import { DEFAULT_GROWTH, estimateTaskTokens } from '../core/task-estimate.ts';
+import { getContextRoom } from '../core/context-room.ts';
 import { SHARD_SHARE } from '../core/shard-plan.ts';
 import type { SessionState } from '../core/session.ts';
 import { fileBytesUnder } from './plan-estimate.ts';
 import { storedTaskHistory } from './task-history.ts';
-
-/** The pace to assume without history: a typical response's growth. */
-const DEFAULT_GROWTH = 1_500;
-const FRESH_SESSION_BASE = 20_000;
 
 export type PlanWarning = { plan: string; user: string; model: string };
 
@@ -41,13 +38,9 @@ export function warnAboutPlan(request: {
     growthPerResponse: history.medianGrowth ?? DEFAULT_GROWTH,
     fileBytes: fileBytesUnder(request.root),
   });
-  const remaining = Math.max(0, assessment.compactThreshold - assessment.contextTokens);
+  const { remaining, fresh } = getContextRoom(assessment, state.responses[0]?.contextTokens);
   const { tokens, low, high } = size.total;
   if (tokens <= remaining) return null;
-  const fresh = Math.max(
-    0,
-    assessment.compactThreshold - (state.responses[0]?.contextTokens ?? FRESH_SESSION_BASE),
-  );
   const budget = Math.floor(fresh * SHARD_SHARE);
   const name = relative(request.root, planPath);
   const instead =
@@ -81,7 +74,7 @@ export function warnAboutTasks(request: {
     openTasks: open,
     growthPerResponse: growth,
   });
-  const remaining = Math.max(0, assessment.compactThreshold - assessment.contextTokens);
+  const { remaining } = getContextRoom(assessment, null);
   if (tokens <= remaining) return null;
   const estimate = `~${k(tokens)} tokens of context (80%: ${k(low)}–${k(high)})`;
   const tasks = `${open} open task${open === 1 ? '' : 's'}`;

@@ -6,7 +6,7 @@
  * not growth). Also the session as it stands at the last line read.
  * @module
  */
-import type { TaskPoint } from '../core/task-estimate.ts';
+import { DEFAULT_GROWTH, type TaskPoint } from '../core/task-estimate.ts';
 import type { SessionState } from '../core/session.ts';
 import {
   isCompressed,
@@ -17,8 +17,6 @@ import {
 
 /** Growth per response is measured over this many newest responses. */
 const RATE_WINDOW = 20;
-/** Before any growth is seen: a typical response's growth. */
-const DEFAULT_GROWTH = 1_500;
 
 export type SessionTaskPoint = TaskPoint & { line: number; open: string[] };
 

@@ -130,8 +130,13 @@ export function getQuietWindow(request: QuietRequest): QuietWindow | null {
   };
   const probes = [input, lowest, highest];
   if (!probes.every(same)) return null;
-  const view: QuietView = {
-    contextTokens: a.contextTokens,
+  return { view: viewOf(a), offset: request.offset, tokensBelow, callsLeft, until };
+}
+
+/** What the statusline shows of an assessment besides its context (`contextTokens` to use). */
+export function viewOf(a: Assessment, contextTokens = a.contextTokens): QuietView {
+  return {
+    contextTokens,
     compactThreshold: a.compactThreshold,
     windowTokens: a.windowTokens,
     risk: a.risk,
@@ -140,7 +145,6 @@ export function getQuietWindow(request: QuietRequest): QuietWindow | null {
     turnsToCompactHigh: a.forecast.turnsToCompactHigh,
     autoCompact: a.autoCompact,
   };
-  return { view, offset: request.offset, tokensBelow, callsLeft, until };
 }
 
 /**

@@ -40,6 +40,9 @@ export const PRIOR_MODEL: TaskModel = {
   points: 0,
 };
 
+/** A typical response's context growth, where nothing shows the pace (no history, no responses). */
+export const DEFAULT_GROWTH = 1_500;
+
 /** Fewer points than this and the prior stands. */
 export const MIN_TRAINING_POINTS = 20;
 const RIDGE = 1;

@@ -6,7 +6,7 @@
  */
 import { assessLiveSession } from '../app/assess-live-session.ts';
 import { loadSessionState } from '../app/read-session.ts';
-import type { QuietView } from '../core/quiet-window.ts';
+import { viewOf, type QuietView } from '../core/quiet-window.ts';
 import { createSessionState } from '../core/session.ts';
 import type { ShimConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
@@ -32,15 +32,6 @@ export async function assessForStatusline(request: {
     insideClaudeCode: 'statusline',
     reportedWindow: reported.window,
   });
-  return {
-    // Claude Code's own figure wins: the transcript may lag behind the last response.
-    contextTokens: reported.tokens ?? assessment.contextTokens,
-    compactThreshold: assessment.compactThreshold,
-    windowTokens: assessment.windowTokens,
-    risk: assessment.risk,
-    turnsToCompact: assessment.forecast.turnsToCompact,
-    turnsToCompactLow: assessment.forecast.turnsToCompactLow,
-    turnsToCompactHigh: assessment.forecast.turnsToCompactHigh,
-    autoCompact: assessment.autoCompact,
-  };
+  // Claude Code's own figure wins: the transcript may lag behind the last response.
+  return viewOf(assessment, reported.tokens ?? assessment.contextTokens);
 }
