@@ -18,7 +18,8 @@ import type { SessionState } from '../core/session.ts';
 import { fileBytesUnder } from './plan-estimate.ts';
 import { storedTaskHistory } from './task-history.ts';
 
-export type PlanWarning = { plan: string; user: string; model: string };
+/** A note for the user (systemMessage) and one for the model (additionalContext). */
+export type FitWarning = { user: string; model: string };
 
 /** The note for a plan that will not fit in what is left; null when it fits or has no steps. */
 export function warnAboutPlan(request: {
@@ -27,7 +28,7 @@ export function warnAboutPlan(request: {
   home: string;
   state: SessionState;
   assessment: Assessment;
-}): PlanWarning | null {
+}): FitWarning | null {
   const { planPath, assessment, state } = request;
   const plan = parsePlan(readFileSync(planPath, 'utf8'));
   if (!plan.steps.some((s) => s.done !== true)) return null;
@@ -49,7 +50,6 @@ export function warnAboutPlan(request: {
       : `A fresh session (${k(fresh)}) would hold it: checkpoint and continue there.`;
   const estimate = `~${k(tokens)} tokens of context (80%: ${k(low)}–${k(high)})`;
   return {
-    plan: planPath,
     user: `shim: ${name} needs ${estimate}; ${k(remaining)} are left before compaction. ${instead} You can proceed anyway.`,
     model: `[shim] The plan ${name} is estimated at ${estimate}; about ${k(remaining)} are left before auto-compaction, so it will not fit in this session. ${instead} Tell the user before starting; proceed if they want to.`,
   };
@@ -63,7 +63,7 @@ export function warnAboutTasks(request: {
   home: string;
   state: SessionState;
   assessment: Assessment;
-}): PlanWarning | null {
+}): FitWarning | null {
   const { state, assessment } = request;
   const items = state.tasks.length > 0 ? state.tasks : state.todos;
   const open = items.filter((t) => t.status !== 'completed' && t.status !== 'deleted').length;
@@ -79,7 +79,6 @@ export function warnAboutTasks(request: {
   const estimate = `~${k(tokens)} tokens of context (80%: ${k(low)}–${k(high)})`;
   const tasks = `${open} open task${open === 1 ? '' : 's'}`;
   return {
-    plan: '',
     user: `shim: the ${tasks} need ${estimate}; ${k(remaining)} are left before compaction. Progress is checkpointed; a fresh session could take the rest.`,
     model: `[shim] The ${tasks} are estimated at ${estimate}; about ${k(remaining)} are left before auto-compaction, so they will not all fit in this session. Finish and mark the current task, keep the task list up to date (it is carried into the next session), and tell the user.`,
   };
