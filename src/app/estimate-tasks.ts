@@ -100,6 +100,7 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
   const estimate = estimateTaskTokens(model, {
     openTasks: now.open.length,
     growthPerResponse: now.growthPerResponse,
+    ...(state.cwd === null ? {} : { project: state.cwd }),
   });
   recordEstimate(request.home, {
     id: randomUUID(),

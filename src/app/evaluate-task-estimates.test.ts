@@ -13,7 +13,7 @@ test('leave-one-out on the real sessions: the 80% range holds, the model beats t
     ...listFixtures().map(fixturePath),
     ...listTrainingFixtures().map(trainingFixturePath),
   ]);
-  assert.ok(score.sessions >= 25, `sessions with task lists: ${score.sessions}`);
+  assert.ok(score.sessions >= 20, `sessions with task lists: ${score.sessions}`);
   assert.ok(score.points >= 250, `points: ${score.points}`);
   assert.ok(score.coverage >= 0.7 && score.coverage <= 0.9, `coverage ${score.coverage}`);
   assert.ok(

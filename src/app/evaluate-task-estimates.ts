@@ -1,7 +1,9 @@
 /**
  * How good the task estimates are on real sessions, leave-one-out (issue 15): each session's
  * task points estimated by a model learned from the other sessions only, beside the baseline
- * "historical median per open task × open tasks" learned from the same others.
+ * "historical median per open task × open tasks" learned from the same others. Transcripts of
+ * one session (a session id seen in two files: the same work cut at different lines) are left
+ * out together: each would otherwise be estimated from its own copy.
  * @module
  */
 import {
@@ -25,18 +27,33 @@ export type TaskEstimateScore = {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
-export async function evaluateTaskEstimates(paths: readonly string[]): Promise<TaskEstimateScore> {
-  const sessions: TaskPoint[][] = [];
+/** The home folder a working directory is under (`/Users/ana`, `/home/ana`), if any. */
+function homeOf(cwd: string | null): string | null {
+  return cwd === null ? null : (/^\/(?:Users|home)\/[^/]+/.exec(cwd)?.[0] ?? null);
+}
+
+/**
+ * `sameUser`: learn only from sessions under the same home folder — as shim runs, where the
+ * history is the user's own (the fixtures mix several users' sessions).
+ */
+export async function evaluateTaskEstimates(
+  paths: readonly string[],
+  options: { sameUser?: boolean } = {},
+): Promise<TaskEstimateScore> {
+  const sessions: Array<{ id: string; user: string | null; points: TaskPoint[] }> = [];
   for (const path of paths) {
-    const { points } = await readTaskTimeline(path);
+    const { points, state } = await readTaskTimeline(path);
     const finished = points.filter((p) => (p.actual ?? 0) > 0);
-    if (finished.length > 0) sessions.push(finished);
+    if (finished.length > 0)
+      sessions.push({ id: state.sessionId ?? path, user: homeOf(state.cwd), points: finished });
   }
   const modelErrors: number[] = [];
   const baselineErrors: number[] = [];
   let inside = 0;
-  sessions.forEach((own, i) => {
-    const others = sessions.filter((_, j) => j !== i).flat();
+  for (const { id, user, points: own } of sessions) {
+    const others = sessions
+      .filter((s) => s.id !== id && (options.sameUser !== true || s.user === user))
+      .flatMap((s) => s.points);
     const model = fitTaskModel(others);
     const baseline = medianPerTaskBaseline(others);
     for (const point of own) {
@@ -46,9 +63,9 @@ export async function evaluateTaskEstimates(paths: readonly string[]): Promise<T
       baselineErrors.push(Math.abs(Math.log(baseline(point) / actual)));
       if (actual >= estimate.low && actual <= estimate.high) inside++;
     }
-  });
+  }
   return {
-    sessions: sessions.length,
+    sessions: new Set(sessions.map((s) => s.id)).size,
     points: modelErrors.length,
     modelError: modelErrors.length > 0 ? median(modelErrors) : NaN,
     baselineError: baselineErrors.length > 0 ? median(baselineErrors) : NaN,

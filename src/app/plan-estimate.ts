@@ -107,13 +107,14 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
     now: request.now,
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });
+  const session = await latestSession(request);
   const size = sizePlan({
     plan,
     model: history.model,
     growthPerResponse: history.medianGrowth ?? DEFAULT_GROWTH,
     fileBytes: fileBytesUnder(findProjectRoot(dirname(planPath))),
+    project: session?.cwd ?? request.cwd,
   });
-  const session = await latestSession(request);
   const config = await loadConfig(request.home, { lenient: true, projectRoot: null });
   const assessment = assessLiveSession(session ?? createSessionState(), {
     home: request.home,

@@ -38,6 +38,7 @@ export function warnAboutPlan(request: {
     model: history.model,
     growthPerResponse: history.medianGrowth ?? DEFAULT_GROWTH,
     fileBytes: fileBytesUnder(request.root),
+    ...(state.cwd === null ? {} : { project: state.cwd }),
   });
   const { remaining, fresh } = getContextRoom(assessment, state.responses[0]?.contextTokens);
   const { tokens, low, high } = size.total;
@@ -73,6 +74,7 @@ export function warnAboutTasks(request: {
   const { tokens, low, high } = estimateTaskTokens(history.model, {
     openTasks: open,
     growthPerResponse: growth,
+    ...(state.cwd === null ? {} : { project: state.cwd }),
   });
   const { remaining } = getContextRoom(assessment, null);
   if (tokens <= remaining) return null;

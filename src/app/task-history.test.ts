@@ -34,6 +34,15 @@ describe('learnTaskHistory', () => {
     const first = await learnTaskHistory({ dir: join(root, 'projects'), home, now: 1_000 });
     assert.equal(first.sessions, 2);
     assert.ok(first.points.length >= 10, String(first.points.length));
+    assert.deepEqual(
+      [...new Set(first.points.map((p) => p.project))].sort(),
+      ['/Users/alex/workspace/cli/.worktrees/3', '/Users/soph/Work/entire/devenv/cli'],
+      "each point keeps its session's project, and the stored ones too",
+    );
+    assert.deepEqual(
+      storedTaskHistory(home).points.map((p) => p.project),
+      first.points.map((p) => p.project),
+    );
     const stamped = learnedAt(home);
     assert.equal(Object.keys(stamped).length, 2);
 

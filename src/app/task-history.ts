@@ -80,10 +80,12 @@ export async function learnTaskHistory(request: {
       let points: TaskPoint[] = [];
       try {
         points = (await readTaskTimeline(path)).points.map(
-          ({ openTasks, growthPerResponse, actual }) =>
-            actual === undefined
-              ? { openTasks, growthPerResponse }
-              : { openTasks, growthPerResponse, actual },
+          ({ openTasks, growthPerResponse, actual, project }) => ({
+            openTasks,
+            growthPerResponse,
+            ...(actual === undefined ? {} : { actual }),
+            ...(project === undefined ? {} : { project }),
+          }),
         );
       } catch {
         // an unreadable transcript teaches nothing (and is not read again until it changes)

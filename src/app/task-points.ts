@@ -65,6 +65,7 @@ export async function readTaskTimeline(
     growth: number;
     spentAt: number;
     keys: string[];
+    project: string | null;
   }> = [];
   const growth = () => {
     const span = Math.min(RATE_WINDOW, history.length);
@@ -105,6 +106,7 @@ export async function readTaskTimeline(
       growth: growth(),
       spentAt: spent,
       keys: open.map((i) => i.key),
+      project: state.cwd,
     });
   };
   const read: ReadOptions = { onEntry, finalize: true, ...options };
@@ -120,6 +122,7 @@ export async function readTaskTimeline(
         openTasks: p.open.length,
         growthPerResponse: p.growth,
       };
+      if (p.project !== null) point.project = p.project;
       if (ends.every((e) => e !== undefined)) {
         const actual = Math.max(...(ends as number[])) - p.spentAt;
         if (actual > 0) point.actual = actual;

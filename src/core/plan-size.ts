@@ -29,6 +29,8 @@ export function sizePlan(request: {
   growthPerResponse: number;
   /** Bytes of the files a text names that exist in the repository. */
   fileBytes: (text: string) => number;
+  /** The working directory of the session that will do it (its project's history counts). */
+  project?: string;
 }): PlanSize {
   const { plan, model } = request;
   const open = plan.steps.filter((s) => s.done !== true);
@@ -37,6 +39,7 @@ export function sizePlan(request: {
       ? estimateTaskTokens(model, {
           openTasks: open.length,
           growthPerResponse: request.growthPerResponse,
+          ...(request.project === undefined ? {} : { project: request.project }),
         })
       : { tokens: 0, low: 0, high: 0 };
   const reading = (text: string) => textTokens(text.length + request.fileBytes(text));

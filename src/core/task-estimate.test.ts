@@ -47,6 +47,27 @@ describe('task estimates', () => {
     assert.ok(inside / fresh.length > 0.7 && inside / fresh.length < 0.9, `${inside}/400`);
   });
 
+  test("a project's sessions that cost more move its estimates, the more points the further", () => {
+    const costly = (n: number, project: string) =>
+      synthetic(n, 11).map((p) => ({ ...p, actual: p.actual! * 3, project }));
+    const model = fitTaskModel([
+      ...synthetic(200).map((p) => ({ ...p, project: '/home/ana/site' })),
+      ...costly(60, '/home/ana/compiler'),
+      ...costly(3, '/home/ana/tiny'),
+    ]);
+    const at = (project?: string) =>
+      estimateTaskTokens(model, {
+        openTasks: 3,
+        growthPerResponse: 1_000,
+        ...(project === undefined ? {} : { project }),
+      }).tokens;
+    const ratio = at('/home/ana/compiler') / at('/home/ana/site');
+    assert.ok(ratio > 2 && ratio < 3.2, `compiler / site: ${ratio}`);
+    assert.ok(at('/home/ana/tiny') > at() && at('/home/ana/tiny') < at('/home/ana/compiler'));
+    assert.equal(at('/home/ana/unknown'), at());
+    assert.equal(at('constructor'), at(), 'a project name is only ever a key');
+  });
+
   test('points without an actual (tasks never finished) teach nothing', () => {
     const open = synthetic(30).map(({ actual: _unknown, ...p }) => p);
     assert.equal(fitTaskModel(open), PRIOR_MODEL);

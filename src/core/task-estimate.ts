@@ -2,8 +2,10 @@
  * How many context tokens finishing a session's open tasks will take (EST-001/004), learned from
  * finished sessions: at every change of a task list with open tasks, what the session then spent
  * (context growth, across compactions) until all of them were done. The model is a least-squares
- * line in logs over the number of open tasks and the session's recent growth per response; its
- * 80% range is the spread of what it missed on the sessions it learned from. Without history it
+ * line in logs over the number of open tasks and the session's recent growth per response, plus
+ * an offset per project (what its sessions cost beyond the line, shrunk towards none while it has
+ * few points); its 80% range is the spread of what it missed on the sessions it learned from.
+ * Without history it
  * falls back to the built-in prior (medians of 27 real sessions, docs/estimates.md). Pure.
  * @module
  */
@@ -15,6 +17,8 @@ export type TaskPoint = {
   growthPerResponse: number;
   /** Tokens spent until every open task was done; absent when they never were (still open). */
   actual?: number;
+  /** The session's working directory: tasks cost alike within a project. */
+  project?: string;
 };
 
 export type TaskModel = {
@@ -25,6 +29,8 @@ export type TaskModel = {
   high: number;
   /** Training points; 0 for the prior. */
   points: number;
+  /** log(tokens) added for a project's sessions. */
+  projects: Record<string, number>;
 };
 
 export type TaskEstimate = { tokens: number; low: number; high: number };
@@ -38,6 +44,7 @@ export const PRIOR_MODEL: TaskModel = {
   low: Math.log(2_600 / 7_200),
   high: Math.log(21_100 / 7_200),
   points: 0,
+  projects: {},
 };
 
 /** A typical response's context growth, where nothing shows the pace (no history, no responses). */
@@ -46,6 +53,12 @@ export const DEFAULT_GROWTH = 1_500;
 /** Fewer points than this and the prior stands. */
 export const MIN_TRAINING_POINTS = 20;
 const RIDGE = 1;
+/**
+ * A project's offset is the sum of its misses over (its points + this): a project with a handful
+ * of points moves the estimate little. Chosen on the fixtures, leave-one-session-out
+ * (docs/estimates.md).
+ */
+const PROJECT_SHRINK = 5;
 const MIN_GROWTH = 100;
 
 function features(p: TaskPoint): [number, number, number] {
@@ -97,17 +110,32 @@ export function fitTaskModel(points: readonly TaskPoint[]): TaskModel {
   const rows = done.map(features);
   const y = done.map((p) => Math.log(p.actual));
   const w = leastSquares(rows, y);
-  const residuals = rows.map((x, i) => y[i]! - dot(w, x)).sort((a, b) => a - b);
+  const misses = rows.map((x, i) => y[i]! - dot(w, x));
+  const byProject = new Map<string, { sum: number; count: number }>();
+  done.forEach((p, i) => {
+    if (p.project === undefined) return;
+    const seen = byProject.get(p.project) ?? { sum: 0, count: 0 };
+    byProject.set(p.project, { sum: seen.sum + misses[i]!, count: seen.count + 1 });
+  });
+  const projects = Object.create(null) as Record<string, number>;
+  for (const [project, { sum, count }] of byProject)
+    projects[project] = sum / (count + PROJECT_SHRINK);
+  const residuals = misses
+    .map((m, i) => m - (projects[done[i]!.project ?? ''] ?? 0))
+    .sort((a, b) => a - b);
   return {
     weights: [w[0]!, w[1]!, w[2]!],
     low: quantile(residuals, 0.1),
     high: quantile(residuals, 0.9),
     points: done.length,
+    projects,
   };
 }
 
 export function estimateTaskTokens(model: TaskModel, point: TaskPoint): TaskEstimate {
-  const log = dot(model.weights, features(point));
+  const log =
+    dot(model.weights, features(point)) +
+    (point.project === undefined ? 0 : (model.projects[point.project] ?? 0));
   return {
     tokens: Math.round(Math.exp(log)),
     low: Math.round(Math.exp(log + model.low)),

@@ -267,6 +267,16 @@ CREATE TABLE IF NOT EXISTS task_estimates (
 );
 CREATE INDEX IF NOT EXISTS idx_task_estimates_open ON task_estimates(resolved_at);`,
   },
+  {
+    version: 8,
+    description: "task points carry their session's project (estimates learn per project)",
+    // What the transcripts taught is forgotten so that the next refresh reads them again, this
+    // time with their project; nothing else holds it (estimates and their actuals stay).
+    sql: `
+ALTER TABLE task_points ADD COLUMN project TEXT;
+DELETE FROM task_points;
+DELETE FROM task_transcripts;`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -40,10 +40,18 @@ export class TaskPointRepository {
         )
         .run(path, stamp.size, stamp.mtimeMs, new Date(now).toISOString());
       const insert = this.db.prepare(
-        'INSERT INTO task_points (path, seq, open_tasks, growth, actual) VALUES (?, ?, ?, ?, ?)',
+        `INSERT INTO task_points (path, seq, open_tasks, growth, actual, project)
+         VALUES (?, ?, ?, ?, ?, ?)`,
       );
       points.forEach((p, i) =>
-        insert.run(path, i + 1, p.openTasks, p.growthPerResponse, p.actual ?? null),
+        insert.run(
+          path,
+          i + 1,
+          p.openTasks,
+          p.growthPerResponse,
+          p.actual ?? null,
+          p.project ?? null,
+        ),
       );
     });
   }
@@ -51,8 +59,14 @@ export class TaskPointRepository {
   /** Finished points of the transcripts under `dir` (all when null), `exclude` left out. */
   finished(dir: string | null, exclude?: string): Array<TaskPoint & { path: string }> {
     const rows = this.db
-      .prepare('SELECT path, open_tasks, growth, actual FROM task_points WHERE actual > 0')
-      .all() as Array<{ path: string; open_tasks: number; growth: number; actual: number }>;
+      .prepare('SELECT path, open_tasks, growth, actual, project FROM task_points WHERE actual > 0')
+      .all() as Array<{
+      path: string;
+      open_tasks: number;
+      growth: number;
+      actual: number;
+      project: string | null;
+    }>;
     const prefix = dir === null ? null : dir.endsWith('/') ? dir : `${dir}/`;
     return rows
       .filter((r) => (prefix === null || r.path.startsWith(prefix)) && r.path !== exclude)
@@ -61,6 +75,7 @@ export class TaskPointRepository {
         openTasks: r.open_tasks,
         growthPerResponse: r.growth,
         actual: r.actual,
+        ...(r.project === null ? {} : { project: r.project }),
       }));
   }
 }
