@@ -13,7 +13,7 @@ const LAYERS = [
   ['store', 'capture'],
   ['claude'],
   ['app'],
-  ['hook', 'statusline', 'mcp', 'loop', 'mod'],
+  ['hook', 'statusline', 'mcp', 'loop', 'mod', 'ui'],
   ['cli'],
 ];
 const layerZones = LAYERS.flatMap((rank, index) =>

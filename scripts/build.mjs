@@ -2,7 +2,8 @@
 // - dist/hook.cjs, dist/hook-quick.cjs (PostToolUse's answers without a look), dist/statusline.cjs
 //   and dist/status.cjs: one CommonJS file each, for the per-call hot paths and `shim status`;
 // - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks;
-// - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module).
+// - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module);
+// - dist/ui/app.js and app.css: the dashboard's page (`shim ui`), for the browser, with uPlot.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
@@ -65,6 +66,25 @@ await Promise.all([
     format: 'esm',
     target: 'node20',
     outExtension: { '.js': '.js' },
+    legalComments: 'none',
+    logLevel: 'warning',
+  }),
+  build({
+    entryPoints: { app: 'src/ui/client/main.ts' },
+    outdir: 'dist/ui',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  }),
+  build({
+    entryPoints: { app: 'src/ui/client/app.css' },
+    outdir: 'dist/ui',
+    bundle: true,
+    minify: true,
     legalComments: 'none',
     logLevel: 'warning',
   }),

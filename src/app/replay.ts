@@ -47,7 +47,13 @@ export type ReplayCompact = {
 export type ReplayEvent = ReplayTurn | ReplayCompact;
 
 /** What a replay knows beyond the contract fields, for the readable timeline. */
-export type ReplayDetail = { assessment: Assessment; at: number | null };
+export type ReplayDetail = {
+  assessment: Assessment;
+  at: number | null;
+  /** The session's tool calls and failed ones so far (results read up to this response). */
+  toolCalls: number;
+  toolFailures: number;
+};
 
 export type ReplayOptions = {
   env: Readonly<Record<string, string | undefined>>;
@@ -122,7 +128,12 @@ export async function replayTranscript(
           turnsToCompactLow: assessment.forecast.turnsToCompactLow,
           turnsToCompactHigh: assessment.forecast.turnsToCompactHigh,
         },
-        detail: { assessment, at: current.at },
+        detail: {
+          assessment,
+          at: current.at,
+          toolCalls: state.toolCalls,
+          toolFailures: state.toolFailures,
+        },
       };
     },
   };

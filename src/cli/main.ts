@@ -11,6 +11,7 @@ import { defineLoopCommand } from './loop-command.ts';
 import { defineSessionCommands } from './session-commands.ts';
 import { defineSetupCommands } from './setup-commands.ts';
 import { defineStoreCommands } from './store-commands.ts';
+import { defineUiCommand } from './ui-command.ts';
 import { getVersion } from './version.ts';
 
 const program = new Command('shim')
@@ -36,6 +37,7 @@ defineSessionCommands(program);
 defineEstimateCommand(program);
 defineStoreCommands(program);
 defineLoopCommand(program);
+defineUiCommand(program);
 defineSetupCommands(program);
 
 await runWithErrorBoundary(async () => {

@@ -1,0 +1,203 @@
+/**
+ * A session's timeline for the dashboard: the context of every response against the threshold
+ * the hooks would have resolved then (the replay of app/replay.ts), its compactions, the
+ * checkpoints shim took at the responses they reflect, the restores into and out of it, and the
+ * forecast from the newest response. Kept in memory per transcript size and mtime: a 20 MB
+ * transcript is replayed once per change, not once per view.
+ * @module
+ */
+import { statSync } from 'node:fs';
+import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../../core/level.ts';
+import type { CompactionKind } from '../../core/compaction-kind.ts';
+import {
+  listRestores,
+  listTimelineCheckpoints,
+  type TimelineRestore,
+} from '../../store/dashboard-queries.ts';
+import { loadConfig } from '../../store/config.ts';
+import { readSessionHead } from '../../transcript/sniff.ts';
+import { getHistorySamples } from '../assess-live-session.ts';
+import { withStore } from '../open-store.ts';
+import { replayTranscript } from '../replay.ts';
+import { getThresholdInputs } from '../threshold-inputs.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type TimelinePoint = {
+  turn: number;
+  /** The transcript line the response ends on. */
+  line: number;
+  at: number | null;
+  context: number;
+  threshold: number;
+  percent: number;
+  level: string;
+  /** Tool calls and failures whose results arrived since the previous response. */
+  tools: number;
+  failures: number;
+};
+
+export type TimelineCompaction = {
+  line: number;
+  /** Index of the last response before it (-1: before any). */
+  after: number;
+  trigger: 'auto' | 'manual';
+  kind: CompactionKind;
+  preTokens: number | null;
+  /** The context of the first response after it. */
+  postTokens: number | null;
+};
+
+export type TimelineCheckpoint = {
+  id: string;
+  number: number;
+  trigger: string;
+  createdAt: string;
+  line: number | null;
+  /** Index of the response it reflects (the last at or before its line); null when unplaced. */
+  at: number | null;
+  restoredAt: string | null;
+};
+
+export type SessionTimeline = {
+  sessionId: string;
+  project: string | null;
+  model: string | null;
+  cliVersion: string | null;
+  levels: LevelThresholds;
+  points: TimelinePoint[];
+  compactions: TimelineCompaction[];
+  checkpoints: TimelineCheckpoint[];
+  restores: TimelineRestore[];
+  /** From the newest response: responses until compaction, with the 80% range. */
+  forecast: { turns: number | null; low: number | null; high: number | null } | null;
+};
+
+const cache = new Map<
+  string,
+  { stamp: string; timeline: Omit<SessionTimeline, 'checkpoints' | 'restores'> }
+>();
+const CACHED_TIMELINES = 8;
+
+/** The last index whose line is at or before `line` (-1 when none). */
+function indexAtLine(points: readonly TimelinePoint[], line: number): number {
+  let lo = 0;
+  let hi = points.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid]!.line <= line) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+async function replayForTimeline(
+  path: string,
+  home: string,
+  env: Env,
+): Promise<Omit<SessionTimeline, 'checkpoints' | 'restores'>> {
+  const config = await loadConfig(home, { lenient: true, projectRoot: null });
+  const head = readSessionHead(path);
+  const inputs = getThresholdInputs({
+    home,
+    env,
+    sessionId: head.sessionId,
+    cwd: head.cwd,
+    insideClaudeCode: false,
+    reportedWindow: null,
+  });
+  const points: TimelinePoint[] = [];
+  const compactions: TimelineCompaction[] = [];
+  let forecast: SessionTimeline['forecast'] = null;
+  let tools = 0;
+  let failures = 0;
+  const state = await replayTranscript(path, {
+    env: inputs.env,
+    settings: inputs.settings,
+    history: getHistorySamples(home, env, config, {}),
+    risk: config.risk,
+    levels: config.levels,
+    onEvent: (event, detail) => {
+      if (event.kind === 'compact') {
+        compactions.push({
+          line: event.line,
+          after: points.length - 1,
+          trigger: event.trigger,
+          kind: event.compactionKind,
+          preTokens: event.preTokens,
+          postTokens: null,
+        });
+        return;
+      }
+      const calls = detail?.toolCalls ?? tools;
+      const failed = detail?.toolFailures ?? failures;
+      points.push({
+        turn: event.turn,
+        line: event.line,
+        at: detail?.at ?? null,
+        context: event.contextTokens,
+        threshold: event.compactThreshold,
+        percent: event.percent,
+        level: event.level,
+        tools: Math.max(0, calls - tools),
+        failures: Math.max(0, failed - failures),
+      });
+      tools = calls;
+      failures = failed;
+      forecast = {
+        turns: event.turnsToCompact,
+        low: event.turnsToCompactLow,
+        high: event.turnsToCompactHigh,
+      };
+    },
+  });
+  for (const c of compactions) c.postTokens = points[c.after + 1]?.context ?? null;
+  return {
+    sessionId: state.sessionId ?? head.sessionId ?? '',
+    project: state.cwd,
+    model: state.model,
+    cliVersion: state.cliVersion,
+    levels: config.levels ?? DEFAULT_LEVEL_THRESHOLDS,
+    points,
+    compactions,
+    forecast,
+  };
+}
+
+export async function buildSessionTimeline(request: {
+  home: string;
+  env: Env;
+  sessionId: string;
+  transcriptPath: string;
+}): Promise<SessionTimeline> {
+  const { home, env, transcriptPath: path } = request;
+  const stat = statSync(path);
+  const stamp = `${stat.size}:${stat.mtimeMs}`;
+  let replayed = cache.get(path);
+  if (replayed?.stamp !== stamp) {
+    replayed = { stamp, timeline: await replayForTimeline(path, home, env) };
+    cache.delete(path);
+    cache.set(path, replayed);
+    while (cache.size > CACHED_TIMELINES) cache.delete(cache.keys().next().value!);
+  }
+  const base = replayed.timeline;
+  const { checkpoints, restores } = await withStore(home, (store) => ({
+    checkpoints: listTimelineCheckpoints(store.db, request.sessionId),
+    restores: listRestores(store.db, request.sessionId),
+  }));
+  return {
+    ...base,
+    sessionId: request.sessionId,
+    checkpoints: checkpoints.map((c) => ({
+      ...c,
+      at:
+        c.line === null || base.points.length === 0
+          ? null
+          : Math.max(0, indexAtLine(base.points, c.line)),
+    })),
+    restores,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * `shim ui`: serve the dashboard until interrupted, or write one export file.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { findLatestSession } from '../../claude/sessions.ts';
+import { AppError } from '../../core/errors.ts';
+import { getShimHome } from '../../store/home.ts';
+import { renderExport } from '../../ui/export.ts';
+import { startDashboard } from '../../ui/serve.ts';
+
+type UiOptions = {
+  port: number;
+  open?: boolean;
+  export?: string;
+  session?: string;
+  loop?: string;
+  force?: boolean;
+  json?: boolean;
+};
+
+function openInBrowser(url: string): void {
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () =>
+      process.stderr.write(`could not start ${command}; open the link yourself\n`),
+    );
+    child.unref();
+  } catch {
+    process.stderr.write(`could not start ${command}; open the link yourself\n`);
+  }
+}
+
+async function runExport(file: string, options: UiOptions): Promise<void> {
+  const path = resolve(file);
+  if (!path.endsWith('.html'))
+    throw new AppError('USAGE', `${file} does not end in .html`, 'name the export file.html');
+  if (existsSync(path) && !options.force)
+    throw new AppError(
+      'USAGE',
+      `${file} exists`,
+      'pass --force to replace it, or pick another name',
+    );
+  if (options.session && options.loop)
+    throw new AppError('USAGE', '--session and --loop both given', 'export one of them');
+  const target = options.loop
+    ? { loop: options.loop }
+    : { session: options.session ?? findLatestSession(process.cwd()).sessionId };
+  const exported = await renderExport({
+    home: getShimHome(),
+    env: process.env,
+    target,
+    now: Date.now(),
+  });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, exported.html, { mode: 0o600 });
+  renameSync(temp, path);
+  const kb = Math.round(Buffer.byteLength(exported.html) / 1024);
+  if (options.json)
+    process.stdout.write(
+      `${JSON.stringify({ file: path, bytes: Buffer.byteLength(exported.html), redactions: exported.redactions })}\n`,
+    );
+  else
+    process.stdout.write(
+      `wrote ${file} (${kb} KB, ${exported.title.replace(/^shim: /, '')}${exported.redactions ? `, ${exported.redactions} secrets redacted` : ''}): it opens from disk, offline\n`,
+    );
+}
+
+export async function runUi(options: UiOptions): Promise<void> {
+  if (options.export) return runExport(options.export, options);
+  if (options.session || options.loop || options.force)
+    throw new AppError(
+      'USAGE',
+      '--session, --loop and --force go with --export',
+      'shim ui --export file.html --session <id>',
+    );
+  const dashboard = await startDashboard({
+    home: getShimHome(),
+    env: process.env,
+    port: options.port,
+  });
+  if (options.json)
+    process.stdout.write(`${JSON.stringify({ url: dashboard.url, port: dashboard.port })}\n`);
+  else
+    process.stdout.write(
+      `shim ui: ${dashboard.url}\n(127.0.0.1 only; the link's token works until this stops — Ctrl-C)\n`,
+    );
+  if (options.open) openInBrowser(dashboard.url);
+  await new Promise<void>((resolveStop) => {
+    const stop = () => {
+      void dashboard.close().then(resolveStop);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

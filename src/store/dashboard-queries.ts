@@ -1,0 +1,161 @@
+/**
+ * Read-only queries for the dashboard (`shim ui`): every session the store knows, checkpoint and
+ * restore counts per session, a session's checkpoints with the transcript
+ * line each reflects, and the restores into or out of a session.
+ * @module
+ */
+import type { Database } from './database.ts';
+
+export type StoredSession = {
+  sessionId: string;
+  transcriptPath: string | null;
+  cwd: string | null;
+  startedAt: string;
+  lastSeenAt: string;
+  endedAt: string | null;
+  endReason: string | null;
+  cliVersion: string | null;
+  model: string | null;
+};
+
+/** Every session in the store, newest activity first. */
+export function listStoredSessions(db: Database): StoredSession[] {
+  const rows = db
+    .prepare(
+      `SELECT s.session_id, s.transcript_path, s.cwd, s.started_at, s.last_seen_at, s.ended_at,
+              s.end_reason, s.cli_version, s.model
+       FROM sessions s ORDER BY s.last_seen_at DESC`,
+    )
+    .all() as Array<{
+    session_id: string;
+    transcript_path: string | null;
+    cwd: string | null;
+    started_at: string;
+    last_seen_at: string;
+    ended_at: string | null;
+    end_reason: string | null;
+    cli_version: string | null;
+    model: string | null;
+  }>;
+  return rows.map((r) => ({
+    sessionId: r.session_id,
+    transcriptPath: r.transcript_path,
+    cwd: r.cwd,
+    startedAt: r.started_at,
+    lastSeenAt: r.last_seen_at,
+    endedAt: r.ended_at,
+    endReason: r.end_reason,
+    cliVersion: r.cli_version,
+    model: r.model,
+  }));
+}
+
+/** Checkpoints per session, and restores into each (it was started from a checkpoint). */
+export function countBySession(
+  db: Database,
+): Map<string, { checkpoints: number; restores: number }> {
+  const counts = new Map<string, { checkpoints: number; restores: number }>();
+  const add = (sql: string, key: 'checkpoints' | 'restores') => {
+    for (const row of db.prepare(sql).all() as Array<{ session_id: string; n: number }>) {
+      const seen = counts.get(row.session_id) ?? { checkpoints: 0, restores: 0 };
+      seen[key] = Number(row.n);
+      counts.set(row.session_id, seen);
+    }
+  };
+  add('SELECT session_id, COUNT(*) AS n FROM checkpoints GROUP BY session_id', 'checkpoints');
+  add('SELECT session_id, COUNT(*) AS n FROM resume_events GROUP BY session_id', 'restores');
+  return counts;
+}
+
+export type TimelineCheckpoint = {
+  id: string;
+  number: number;
+  createdAt: string;
+  trigger: string;
+  /** The transcript line the checkpoint reflects; null for rows that predate it. */
+  line: number | null;
+  restoredAt: string | null;
+};
+
+/** A session's checkpoints, oldest first. */
+export function listTimelineCheckpoints(db: Database, sessionId: string): TimelineCheckpoint[] {
+  const rows = db
+    .prepare(
+      `SELECT id, checkpoint_number, created_at, triggered_by, source, restored_at
+       FROM checkpoints WHERE session_id = ? ORDER BY checkpoint_number`,
+    )
+    .all(sessionId) as Array<{
+    id: string;
+    checkpoint_number: number;
+    created_at: string;
+    triggered_by: string;
+    source: string | null;
+    restored_at: string | null;
+  }>;
+  return rows.map((r) => {
+    let line: number | null = null;
+    try {
+      const source = r.source ? (JSON.parse(r.source) as { transcriptLine?: unknown }) : null;
+      if (typeof source?.transcriptLine === 'number') line = source.transcriptLine;
+    } catch {
+      // an unreadable source: the checkpoint is shown without a place on the timeline
+    }
+    return {
+      id: r.id,
+      number: Number(r.checkpoint_number),
+      createdAt: r.created_at,
+      trigger: r.triggered_by,
+      line,
+      restoredAt: r.restored_at,
+    };
+  });
+}
+
+export type TimelineRestore = {
+  checkpointId: string;
+  /** The session the checkpoint was taken in. */
+  fromSession: string | null;
+  /** The session it was restored into. */
+  intoSession: string;
+  restoredAt: string;
+  reason: string;
+};
+
+/** Restores into `sessionId` and restores of its checkpoints into later sessions. */
+export function listRestores(db: Database, sessionId: string): TimelineRestore[] {
+  const rows = db
+    .prepare(
+      `SELECT r.checkpoint_id, c.session_id AS from_session, r.session_id AS into_session,
+              r.restored_at, r.interruption_reason
+       FROM resume_events r LEFT JOIN checkpoints c ON c.id = r.checkpoint_id
+       WHERE r.session_id = ? OR c.session_id = ? ORDER BY r.restored_at`,
+    )
+    .all(sessionId, sessionId) as Array<{
+    checkpoint_id: string;
+    from_session: string | null;
+    into_session: string;
+    restored_at: string;
+    interruption_reason: string;
+  }>;
+  return rows.map((r) => ({
+    checkpointId: r.checkpoint_id,
+    fromSession: r.from_session,
+    intoSession: r.into_session,
+    restoredAt: r.restored_at,
+    reason: r.interruption_reason,
+  }));
+}
+
+/** Claude Code's own summary recorded with a checkpoint (a compaction's), if any. */
+export function getCompactionSummary(
+  db: Database,
+  checkpointId: string,
+): { summary: string; trigger: string; recordedAt: string } | null {
+  const row = db
+    .prepare(
+      `SELECT summary, trigger, recorded_at FROM compaction_summaries WHERE checkpoint_id = ?
+       ORDER BY recorded_at DESC LIMIT 1`,
+    )
+    .get(checkpointId) as { summary: string; trigger: string; recorded_at: string } | undefined;
+  return row ? { summary: row.summary, trigger: row.trigger, recordedAt: row.recorded_at } : null;
+}

@@ -1,0 +1,41 @@
+/**
+ * The dashboard page: a hash router over its views (sessions, a session's timeline, a
+ * checkpoint, loop runs, a loop run). An exported file starts at the view it was exported for.
+ * @module
+ */
+import { renderCheckpoint } from './checkpoint-view.ts';
+import { embedded } from './data.ts';
+import { h } from './dom.ts';
+import { renderLoop, renderLoops } from './loops-view.ts';
+import { renderSessions } from './sessions-view.ts';
+import { renderTimeline } from './timeline-view.ts';
+
+let leaving = new AbortController();
+
+async function route(): Promise<void> {
+  const root = document.getElementById('app')!;
+  leaving.abort();
+  leaving = new AbortController();
+  const hash = location.hash.replace(/^#/, '') || embedded?.start || '/';
+  const [path, query = ''] = hash.split('?');
+  const parts = (path ?? '/').split('/').filter(Boolean).map(decodeURIComponent);
+  root.removeAttribute('data-ready');
+  try {
+    if (parts[0] === 'session' && parts[1]) await renderTimeline(root, parts[1]);
+    else if (parts[0] === 'checkpoint' && parts[1]) await renderCheckpoint(root, parts[1]);
+    else if (parts[0] === 'loops') await renderLoops(root);
+    else if (parts[0] === 'loop' && parts[1]) await renderLoop(root, parts[1], leaving.signal);
+    else await renderSessions(root, new URLSearchParams(query));
+  } catch (error) {
+    root.replaceChildren(
+      h('h1', {}, 'Could not show this'),
+      h('p', { class: 'error' }, error instanceof Error ? error.message : String(error)),
+      h('p', {}, h('a', { href: '#/' }, '← Sessions')),
+    );
+    root.setAttribute('data-ready', 'error');
+  }
+}
+
+if (embedded) document.body.classList.add('exported');
+window.addEventListener('hashchange', () => void route());
+void route();

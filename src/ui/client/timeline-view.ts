@@ -1,0 +1,351 @@
+/**
+ * A session's timeline: context per response against the compaction threshold, the L1–L3 bands
+ * under it, compactions and checkpoints where they happened, the forecast's range past the
+ * newest response, and the tool calls and failures beneath. Markers are page elements (buttons
+ * and rules over the chart) so they can be hovered, clicked and read.
+ * @module
+ */
+import uPlot from 'uplot';
+import type { SessionTimeline, TimelinePoint } from '../../app/dashboard/session-timeline.ts';
+import { getJson } from './data.ts';
+import { h, present, shortId, tokens, when } from './dom.ts';
+
+const BAND_COLORS = ['rgba(234,179,8,0.10)', 'rgba(249,115,22,0.13)', 'rgba(239,68,68,0.16)'];
+
+function describe(p: TimelinePoint, index: number): string {
+  return `response ${index + 1} (line ${p.line}) · ${tokens(p.context)} of ${tokens(p.threshold)} (${p.percent.toFixed(0)}%, ${p.level}) · ${when(p.at)} · ${p.tools} tool call${p.tools === 1 ? '' : 's'}${p.failures ? `, ${p.failures} failed` : ''}`;
+}
+
+function contextChart(
+  t: SessionTimeline,
+  width: number,
+  info: HTMLElement,
+  onDraw: (u: uPlot) => void,
+): uPlot {
+  const n = t.points.length;
+  const reach = t.forecast?.high ?? t.forecast?.turns ?? 0;
+  const xs = t.points.map((_, i) => i);
+  const last = t.points[n - 1];
+  const bands = (u: uPlot) => {
+    if (!last) return;
+    const { ctx, bbox } = u;
+    const levels = [t.levels.L1, t.levels.L2, t.levels.L3, 100];
+    ctx.save();
+    for (let i = 0; i < 3; i++) {
+      const top = u.valToPos((last.threshold * levels[i + 1]!) / 100, 'y', true);
+      const bottom = u.valToPos((last.threshold * levels[i]!) / 100, 'y', true);
+      ctx.fillStyle = BAND_COLORS[i]!;
+      ctx.fillRect(bbox.left, top, bbox.width, bottom - top);
+    }
+    const f = t.forecast;
+    if (f && f.low !== null && f.high !== null) {
+      const x0 = u.valToPos(n - 1 + f.low, 'x', true);
+      const x1 = u.valToPos(n - 1 + f.high, 'x', true);
+      ctx.fillStyle = 'rgba(59,130,246,0.15)';
+      ctx.fillRect(x0, bbox.top, Math.max(2, x1 - x0), bbox.height);
+    }
+    ctx.restore();
+  };
+  return new uPlot(
+    {
+      width,
+      height: 320,
+      scales: {
+        x: { time: false, range: [0, Math.max(1, n - 1 + reach)] },
+        y: { range: (_u, _min, max) => [0, Math.max(max, last?.threshold ?? max) * 1.05] },
+      },
+      series: [
+        { label: 'response' },
+        {
+          label: 'context',
+          stroke: '#2563eb',
+          width: 2,
+          points: { show: n <= 40 },
+          value: (_u, v) => tokens(v),
+        },
+        {
+          label: 'threshold',
+          stroke: '#dc2626',
+          width: 1,
+          dash: [6, 4],
+          points: { show: false },
+          value: (_u, v) => tokens(v),
+        },
+      ],
+      axes: [
+        {
+          label: 'response',
+          values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(Number(v) + 1) : '')),
+        },
+        {
+          label: 'context tokens',
+          size: 64,
+          values: (_u, vals) => vals.map((v) => tokens(Number(v))),
+        },
+      ],
+      cursor: { sync: { key: 'shim-timeline' } },
+      hooks: {
+        drawClear: [bands],
+        draw: [onDraw],
+        setCursor: [
+          (u) => {
+            const i = u.cursor.idx;
+            const p = i === null || i === undefined ? null : t.points[i];
+            info.textContent = p
+              ? describe(p, i!)
+              : 'Hover the chart for a response; click a checkpoint to open it.';
+          },
+        ],
+      },
+    },
+    [xs, t.points.map((p) => p.context), t.points.map((p) => p.threshold)],
+    (self, init) => {
+      info.before(self.root);
+      init();
+    },
+  );
+}
+
+function toolChart(t: SessionTimeline, width: number, before: HTMLElement): uPlot {
+  const bars = uPlot.paths.bars!({ size: [0.8, 12] });
+  return new uPlot(
+    {
+      width,
+      height: 110,
+      scales: {
+        x: {
+          time: false,
+          range: [
+            0,
+            Math.max(1, t.points.length - 1 + (t.forecast?.high ?? t.forecast?.turns ?? 0)),
+          ],
+        },
+      },
+      legend: { show: true },
+      series: [
+        { label: 'response' },
+        {
+          label: 'tool calls',
+          fill: 'rgba(100,116,139,0.55)',
+          stroke: 'rgba(100,116,139,0.9)',
+          paths: bars,
+          points: { show: false },
+        },
+        {
+          label: 'failures',
+          fill: 'rgba(220,38,38,0.8)',
+          stroke: '#dc2626',
+          paths: bars,
+          points: { show: false },
+        },
+      ],
+      axes: [{ show: false }, { size: 64, label: 'tools' }],
+      cursor: { sync: { key: 'shim-timeline' } },
+    },
+    [t.points.map((_, i) => i), t.points.map((p) => p.tools), t.points.map((p) => p.failures)],
+    (self, init) => {
+      before.after(self.root);
+      init();
+    },
+  );
+}
+
+/**
+ * Rules for compactions and links for checkpoints over the plot, placed again at every draw (the
+ * scales are known only once the chart has drawn, and change with its size).
+ */
+function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot) => void } {
+  const layer = h('div', { class: 'markers' });
+  const placed: Array<{ el: HTMLElement; x: number }> = [];
+  for (const c of t.compactions) {
+    const el = h(
+      'div',
+      {
+        class: `marker-compaction ${c.trigger}`,
+        'data-after': c.after,
+        'data-kind': c.kind,
+        title: `${c.trigger} compaction (${c.kind}) after response ${c.after + 1}: ${tokens(c.preTokens)} → ${tokens(c.postTokens)}`,
+      },
+      h(
+        'span',
+        {},
+        `${c.trigger === 'auto' ? '⟲' : '✂'} ${tokens(c.preTokens)}→${tokens(c.postTokens)}`,
+      ),
+    );
+    placed.push({ el, x: c.after + 0.5 });
+  }
+  for (const c of t.checkpoints) {
+    if (c.at === null) continue;
+    const el = h(
+      'a',
+      {
+        class: 'marker-checkpoint',
+        href: `#/checkpoint/${encodeURIComponent(c.id)}`,
+        'data-at': c.at,
+        'data-trigger': c.trigger,
+        title: `checkpoint #${c.number} (${c.trigger}) at response ${c.at + 1}, ${when(c.createdAt)}`,
+        'aria-label': `checkpoint #${c.number}, ${c.trigger}`,
+      },
+      '◆',
+    );
+    placed.push({ el, x: c.at });
+  }
+  layer.append(...placed.map((p) => p.el));
+  return {
+    layer,
+    place: (u) => {
+      if (layer.parentElement !== u.over) u.over.append(layer);
+      for (const p of placed) {
+        const left = u.valToPos(p.x, 'x');
+        p.el.style.left = `${left}px`;
+        // A label near the right edge is drawn on the rule's left.
+        p.el.classList.toggle('flip', left > u.over.clientWidth * 0.8);
+      }
+    },
+  };
+}
+
+export async function renderTimeline(root: HTMLElement, sessionId: string): Promise<void> {
+  const t = await getJson<SessionTimeline>(
+    `/api/sessions/${encodeURIComponent(sessionId)}/timeline`,
+  );
+  const info = h(
+    'p',
+    { class: 'hover-info' },
+    'Hover the chart for a response; click a checkpoint to open it.',
+  );
+  const chart = h('section', { class: 'chart' }, info);
+  const f = t.forecast;
+  const restoredInto = t.restores.filter((r) => r.intoSession === t.sessionId);
+  const restoredFrom = t.restores.filter(
+    (r) => r.fromSession === t.sessionId && r.intoSession !== t.sessionId,
+  );
+  root.replaceChildren(
+    ...present(
+      h('p', {}, h('a', { href: '#/' }, '← Sessions')),
+      h('h1', {}, `Session ${shortId(t.sessionId)}`),
+      h(
+        'p',
+        { class: 'meta' },
+        `${t.project ?? 'unknown project'} · ${t.model ?? 'model unknown'} · Claude Code ${t.cliVersion ?? '?'} · ${t.points.length} responses · ${t.compactions.length} compaction${t.compactions.length === 1 ? '' : 's'} · ${t.checkpoints.length} checkpoint${t.checkpoints.length === 1 ? '' : 's'}`,
+      ),
+      f && f.turns !== null
+        ? h(
+            'p',
+            { class: 'forecast' },
+            `Forecast from the newest response: compaction in ~${f.turns} responses (80%: ${f.low ?? '?'}–${f.high ?? '?'}), shaded past the end.`,
+          )
+        : null,
+      ...restoredInto.map((r) =>
+        h(
+          'p',
+          { class: 'restore' },
+          'Restored from ',
+          h(
+            'a',
+            { href: `#/checkpoint/${encodeURIComponent(r.checkpointId)}` },
+            `checkpoint ${shortId(r.checkpointId)}`,
+          ),
+          r.fromSession ? ` of session ${shortId(r.fromSession)}` : '',
+          ` (${r.reason}, ${when(r.restoredAt)})`,
+        ),
+      ),
+      chart,
+    ),
+  );
+  if (t.points.length === 0) {
+    chart.replaceChildren(h('p', { class: 'empty' }, 'This transcript has no responses yet.'));
+  } else {
+    const width = Math.max(480, chart.clientWidth || root.clientWidth || 960);
+    const markers = markerLayer(t);
+    contextChart(t, width, info, markers.place);
+    toolChart(t, width, info);
+  }
+  root.append(
+    ...present(
+      h('h2', {}, 'Compactions'),
+      t.compactions.length === 0
+        ? h('p', { class: 'muted' }, 'None.')
+        : h(
+            'table',
+            { class: 'compactions' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ...['After response', 'Trigger', 'Kind', 'Before', 'After'].map((x) =>
+                  h('th', {}, x),
+                ),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              ...t.compactions.map((c) =>
+                h(
+                  'tr',
+                  { 'data-after': c.after },
+                  h('td', {}, c.after + 1),
+                  h('td', {}, c.trigger),
+                  h('td', {}, c.kind),
+                  h('td', { class: 'num' }, tokens(c.preTokens)),
+                  h('td', { class: 'num' }, tokens(c.postTokens)),
+                ),
+              ),
+            ),
+          ),
+      h('h2', {}, 'Checkpoints'),
+      t.checkpoints.length === 0
+        ? h('p', { class: 'muted' }, 'None: shim took no checkpoint of this session.')
+        : h(
+            'table',
+            { class: 'checkpoints' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ...['#', 'Trigger', 'At response', 'Taken', 'Restored'].map((x) => h('th', {}, x)),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              ...t.checkpoints.map((c) =>
+                h(
+                  'tr',
+                  { 'data-checkpoint': c.id },
+                  h(
+                    'td',
+                    {},
+                    h('a', { href: `#/checkpoint/${encodeURIComponent(c.id)}` }, `#${c.number}`),
+                  ),
+                  h('td', {}, c.trigger),
+                  h('td', {}, c.at === null ? '–' : c.at + 1),
+                  h('td', {}, when(c.createdAt)),
+                  h('td', {}, c.restoredAt ? when(c.restoredAt) : '–'),
+                ),
+              ),
+            ),
+          ),
+      restoredFrom.length
+        ? h(
+            'p',
+            { class: 'restore' },
+            `Its checkpoints were restored into ${restoredFrom.length} later session${restoredFrom.length === 1 ? '' : 's'}: `,
+            ...restoredFrom.map((r) =>
+              h(
+                'a',
+                { href: `#/session/${encodeURIComponent(r.intoSession)}` },
+                `${shortId(r.intoSession)} `,
+              ),
+            ),
+          )
+        : null,
+    ),
+  );
+  root.setAttribute('data-ready', 'timeline');
+}

@@ -1,0 +1,64 @@
+/**
+ * `shim ui --export`: one session's timeline with its checkpoints, or one loop run, as a single
+ * HTML file that opens from disk with no server and no network. What goes in is redacted once
+ * more as a whole (checkpoints were redacted when taken; titles and summaries pass again).
+ * @module
+ */
+import { viewCheckpoint } from '../app/dashboard/checkpoint-view.ts';
+import { locateSessionTranscript } from '../app/dashboard/locate-session.ts';
+import { viewLoopRunDetail } from '../app/dashboard/loop-view.ts';
+import { buildSessionTimeline } from '../app/dashboard/session-timeline.ts';
+import { redactValue } from '../redact/redact.ts';
+import { renderExportPage } from './page.ts';
+import { readPageAssets } from './serve.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type ExportTarget = { session: string } | { loop: string };
+
+export async function renderExport(request: {
+  home: string;
+  env: Env;
+  target: ExportTarget;
+  now: number;
+}): Promise<{ html: string; title: string; redactions: number }> {
+  const { home, env } = request;
+  const responses: Record<string, unknown> = {};
+  let start: string;
+  let title: string;
+  let kind: 'session' | 'loop';
+  if ('session' in request.target) {
+    const sessionId = request.target.session;
+    const transcriptPath = await locateSessionTranscript(home, env, sessionId);
+    const timeline = await buildSessionTimeline({ home, env, sessionId, transcriptPath });
+    responses[`/api/sessions/${encodeURIComponent(sessionId)}/timeline`] = timeline;
+    for (const c of timeline.checkpoints)
+      responses[`/api/checkpoints/${encodeURIComponent(c.id)}`] = await viewCheckpoint(
+        home,
+        c.id,
+        request.now,
+      );
+    start = `/session/${encodeURIComponent(sessionId)}`;
+    title = `shim: session ${sessionId}`;
+    kind = 'session';
+  } else {
+    const detail = await viewLoopRunDetail(home, request.target.loop);
+    responses[`/api/loops/${encodeURIComponent(detail.run.runId)}`] = detail;
+    for (const it of detail.iterations)
+      if (it.checkpointId)
+        responses[`/api/checkpoints/${encodeURIComponent(it.checkpointId)}`] = await viewCheckpoint(
+          home,
+          it.checkpointId,
+          request.now,
+        ).catch(() => undefined);
+    start = `/loop/${encodeURIComponent(detail.run.runId)}`;
+    title = `shim: loop run ${detail.run.runId}`;
+    kind = 'loop';
+  }
+  const { value, findings } = await redactValue({ kind, start, responses });
+  return {
+    html: renderExportPage({ title, assets: readPageAssets(), data: value }),
+    title,
+    redactions: findings,
+  };
+}
