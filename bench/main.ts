@@ -12,6 +12,7 @@ import { runCheckpointBench } from './checkpoints.ts';
 import { evaluateTaskEstimates } from '../src/app/evaluate-task-estimates.ts';
 import { runHookBench } from './hooks.ts';
 import { runLoopBench } from './loop.ts';
+import { runDashboardBench } from './dashboard.ts';
 import { runModBench } from './mod.ts';
 import { runRiskyCheckpointBench } from './risky-checkpoint.ts';
 import { readTranscript } from '../src/transcript/reader.ts';
@@ -247,6 +248,9 @@ async function main(): Promise<void> {
 
   process.stdout.write('\n');
   await runLoopBench(report, results);
+
+  process.stdout.write('\n');
+  await runDashboardBench(report, results, path, childEnv);
 
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'results.json'), JSON.stringify(results, null, 2));

@@ -162,6 +162,12 @@ describe('shim ui', { timeout: 180_000 }, () => {
       /^response \d+ \(line \d+\)/,
     );
     await page.screenshot({ path: join(shots, 'timeline.png'), fullPage: true });
+    // The README's picture of the timeline: SHIM_UPDATE_SCREENSHOTS=1 npm test -- test/ui
+    if (process.env.SHIM_UPDATE_SCREENSHOTS === '1')
+      await page.screenshot({
+        path: join(import.meta.dirname, '..', '..', 'docs', 'images', 'dashboard-timeline.png'),
+        clip: { x: 0, y: 0, width: 1280, height: 780 },
+      });
     await page.close();
   });
 

@@ -49,13 +49,15 @@ function contextChart(
   return new uPlot(
     {
       width,
+      // The same on both charts, so a response is at the same x in each.
+      padding: [12, 28, 0, 0],
       height: 320,
       scales: {
         x: { time: false, range: [0, Math.max(1, n - 1 + reach)] },
         y: { range: (_u, _min, max) => [0, Math.max(max, last?.threshold ?? max) * 1.05] },
       },
       series: [
-        { label: 'response' },
+        { label: 'response', value: (_u, v) => (v === null ? '–' : String(v + 1)) },
         {
           label: 'context',
           stroke: '#2563eb',
@@ -111,6 +113,8 @@ function toolChart(t: SessionTimeline, width: number, before: HTMLElement): uPlo
   return new uPlot(
     {
       width,
+      // The same on both charts, so a response is at the same x in each.
+      padding: [12, 28, 0, 0],
       height: 110,
       scales: {
         x: {
@@ -123,7 +127,7 @@ function toolChart(t: SessionTimeline, width: number, before: HTMLElement): uPlo
       },
       legend: { show: true },
       series: [
-        { label: 'response' },
+        { label: 'response', value: (_u, v) => (v === null ? '–' : String(v + 1)) },
         {
           label: 'tool calls',
           fill: 'rgba(100,116,139,0.55)',
@@ -347,5 +351,6 @@ export async function renderTimeline(root: HTMLElement, sessionId: string): Prom
         : null,
     ),
   );
+  performance.mark('timeline-rendered');
   root.setAttribute('data-ready', 'timeline');
 }
