@@ -80,7 +80,9 @@ export async function runDashboardBench(
   const starts: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
-    await new Promise((r) => spawn(process.execPath, ['-e', ''], { env: childEnv }).once('exit', r));
+    await new Promise((r) =>
+      spawn(process.execPath, ['-e', ''], { env: childEnv }).once('exit', r),
+    );
     baseline.push(performance.now() - t0);
     const ui = await startUi(env);
     starts.push(ui.ms);

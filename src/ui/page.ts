@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 
 export type PageAssets = { js: string; css: string };
 
-const esc = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** Text for an element or a double-quoted attribute. */
+const esc = (text: string) => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 const shell = (head: string, body: string) => `<!doctype html>
 <html lang="en">
