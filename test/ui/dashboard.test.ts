@@ -259,7 +259,16 @@ describe('shim ui', { timeout: 180_000 }, () => {
           first,
           { timeout: 20_000 },
         );
+        const readings = Number(await page.getAttribute('.loop-context', 'data-readings'));
         await page.waitForSelector('.meta .status.completed', { timeout: 30_000 });
+        assert.ok(
+          Number(await page.getAttribute('.loop-context', 'data-readings')) > readings,
+          'context readings joined the chart live',
+        );
+        assert.equal(
+          await page.locator('tr[data-iteration="1"] td:nth-child(3)').textContent(),
+          'finished',
+        );
         assert.equal(
           await page.evaluate(() => (globalThis as unknown as InPage).stayed),
           true,

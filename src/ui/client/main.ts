@@ -6,7 +6,8 @@
 import { renderCheckpoint } from './checkpoint-view.ts';
 import { embedded } from './data.ts';
 import { h } from './dom.ts';
-import { renderLoop, renderLoops } from './loops-view.ts';
+import { renderLoop } from './loop-run-view.ts';
+import { renderLoops } from './loops-view.ts';
 import { renderSessions } from './sessions-view.ts';
 import { renderTimeline } from './timeline-view.ts';
 
