@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createCheckpoint } from '../../src/app/create-checkpoint.ts';
 import { LoopRepository } from '../../src/store/loop-repository.ts';
+import { ResumeRepository } from '../../src/store/resume-repository.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { readSessionHead } from '../../src/transcript/sniff.ts';
 import { launchChromium } from '../helpers/browser.ts';
@@ -53,6 +54,8 @@ describe('shim ui', { timeout: 180_000 }, () => {
   let root: string;
   let env: Record<string, string>;
   let sessionId: string;
+  /** The other session: restored from the first one's second checkpoint. */
+  let laterId: string;
   let browser: Browser;
   let dashboard: Dashboard;
   let shots: string;
@@ -88,6 +91,7 @@ describe('shim ui', { timeout: 180_000 }, () => {
       const id = readSessionHead(source).sessionId!;
       copyFileSync(source, join(projects, `${id}.jsonl`));
       if (name === TWO_COMPACTIONS) sessionId = id;
+      else laterId = id;
     }
     const transcript = join(projects, `${sessionId}.jsonl`);
     for (const [i, line] of CHECKPOINT_LINES.entries()) {
@@ -102,6 +106,19 @@ describe('shim ui', { timeout: 180_000 }, () => {
         snapshot: false,
       });
       checkpointIds.push(made.checkpoint.id);
+    }
+    const db = openDatabase(env.SHIM_HOME!);
+    try {
+      new ResumeRepository(db).record({
+        checkpointId: checkpointIds[1]!,
+        sessionId: laterId,
+        restoredAt: '2026-11-20T11:00:00.000Z',
+        interruptionReason: 'crash',
+        timeSinceCheckpoint: 3_540_000,
+        resumeConfidence: 0.9,
+      });
+    } finally {
+      db.close();
     }
     browser = await launchChromium();
     dashboard = await startDashboard(env);
@@ -161,6 +178,11 @@ describe('shim ui', { timeout: 180_000 }, () => {
       (await page.locator('.hover-info').textContent()) ?? '',
       /^response \d+ \(line \d+\)/,
     );
+    assert.match(
+      (await page.locator('p.restore').textContent()) ?? '',
+      /restored into 1 later session/,
+    );
+    assert.equal(await page.locator('.marker-restore').count(), 0);
     await page.screenshot({ path: join(shots, 'timeline.png'), fullPage: true });
     // The README's picture of the timeline: SHIM_UPDATE_SCREENSHOTS=1 npm test -- test/ui
     if (process.env.SHIM_UPDATE_SCREENSHOTS === '1')
@@ -168,6 +190,29 @@ describe('shim ui', { timeout: 180_000 }, () => {
         path: join(import.meta.dirname, '..', '..', 'docs', 'images', 'dashboard-timeline.png'),
         clip: { x: 0, y: 0, width: 1280, height: 780 },
       });
+    await page.close();
+  });
+
+  test('a restored session shows where it came from, at its start', async () => {
+    const page = await open(`#/session/${laterId}`);
+    await page.waitForSelector('#app[data-ready="timeline"]');
+    assert.equal(await page.locator('.marker-restore').count(), 1);
+    assert.equal(
+      await page.locator('.marker-restore').getAttribute('href'),
+      `#/checkpoint/${checkpointIds[1]}`,
+    );
+    assert.match(
+      (await page.locator('p.restore').first().textContent()) ?? '',
+      /^Restored from checkpoint .* \(crash, 2026-11-20 11:00\)$/,
+    );
+    const row = await open();
+    await row.waitForSelector('#app[data-ready="sessions"]');
+    assert.equal(
+      await row.locator(`tr[data-session="${laterId}"] td`).nth(9).textContent(),
+      '1',
+      'one restore into it',
+    );
+    await row.close();
     await page.close();
   });
 

@@ -194,6 +194,20 @@ function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot
     );
     placed.push({ el, x: c.at });
   }
+  // A restore into this session happened before its first response.
+  for (const r of t.restores.filter((x) => x.intoSession === t.sessionId)) {
+    const el = h(
+      'a',
+      {
+        class: 'marker-restore',
+        href: `#/checkpoint/${encodeURIComponent(r.checkpointId)}`,
+        title: `restored from checkpoint ${shortId(r.checkpointId)}${r.fromSession ? ` of session ${shortId(r.fromSession)}` : ''} (${r.reason}, ${when(r.restoredAt)})`,
+        'aria-label': 'restored from a checkpoint',
+      },
+      '↺',
+    );
+    placed.push({ el, x: 0 });
+  }
   layer.append(...placed.map((p) => p.el));
   return {
     layer,
