@@ -10,7 +10,7 @@ const LAYERS = [
   ['core'],
   ['redact'],
   ['transcript'],
-  ['store', 'capture'],
+  ['store', 'capture', 'tracker'],
   ['claude'],
   ['app'],
   ['hook', 'statusline', 'mcp', 'loop', 'mod', 'ui'],

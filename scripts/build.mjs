@@ -15,7 +15,7 @@ const common = {
   target: 'node20',
   // Native addons find their binaries relative to their own package, and zod/secretlint are only
   // loaded on rare paths: resolve them from node_modules at run time rather than bundling them.
-  external: ['@photostructure/sqlite', '@secretlint/*', 'zod'],
+  external: ['@photostructure/sqlite', '@secretlint/*', 'zod', '@octokit/*', '@linear/sdk'],
   legalComments: 'none',
   logLevel: 'warning',
 };

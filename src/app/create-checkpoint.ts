@@ -34,6 +34,7 @@ import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { appendLog } from '../store/log.ts';
 import { SessionRepository } from '../store/session-repository.ts';
 import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import { queueTrackerSync } from './sync/enqueue-sync.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
 
@@ -180,6 +181,7 @@ async function buildAndStore(
       previous,
       ancestor,
       assessment,
+      sync: config.sync,
     });
   } catch (error) {
     // The snapshot belongs to a checkpoint that was never stored: nothing may point at it.
@@ -215,6 +217,7 @@ type Captured = {
   previous: Checkpoint | null;
   ancestor: Checkpoint | null;
   assessment: Assessment;
+  sync: ShimConfig['sync'];
 };
 
 async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
@@ -281,6 +284,14 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
       ? new Date(Math.min(state.lastActivityAt, request.now)).toISOString()
       : limited.createdAt,
   );
+  // The issue the session works on hears of it at the moments that matter (queued; sent later).
+  await queueTrackerSync({
+    db,
+    checkpoint: stored.checkpoint,
+    config: captured.sync,
+    home: request.home,
+    env: request.env,
+  });
   return {
     checkpoint: stored.checkpoint,
     size: stored.size,

@@ -11,6 +11,7 @@ import { defineLoopCommand } from './loop-command.ts';
 import { defineSessionCommands } from './session-commands.ts';
 import { defineSetupCommands } from './setup-commands.ts';
 import { defineStoreCommands } from './store-commands.ts';
+import { defineSyncCommands } from './sync-command.ts';
 import { defineUiCommand } from './ui-command.ts';
 import { getVersion } from './version.ts';
 
@@ -38,6 +39,7 @@ defineEstimateCommand(program);
 defineStoreCommands(program);
 defineLoopCommand(program);
 defineUiCommand(program);
+defineSyncCommands(program);
 defineSetupCommands(program);
 
 await runWithErrorBoundary(async () => {

@@ -53,6 +53,15 @@ export const configSchema = z.strictObject({
       maxStoreMB: z.number().min(1).max(1_000_000).optional(),
     })
     .optional(),
+  /** Tracker sync: comments, a label and a state move on the session's issue. */
+  sync: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      label: z.string().min(1).max(50).nullable().optional(),
+      /** A workflow state to move the issue to (Linear), e.g. "In Progress"; never a closing one. */
+      state: z.string().min(1).max(50).nullable().optional(),
+    })
+    .optional(),
   /** shim loop runs: days kept hot after they end, and days kept at all. */
   loopRetention: z
     .strictObject({

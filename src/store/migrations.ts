@@ -277,6 +277,45 @@ ALTER TABLE task_points ADD COLUMN project TEXT;
 DELETE FROM task_points;
 DELETE FROM task_transcripts;`,
   },
+  {
+    version: 9,
+    description: "tracker sync: each session's issue, and the outbox of what is to reach it",
+    // session_issues: the issue a session works on and how shim knows (linked, branch, request,
+    // goal, inherited). sync_outbox: every comment, label or state change to send, written by
+    // the hook that decided it and delivered by a detached worker (app/sync/drain-outbox.ts).
+    // dedupe_key makes an enqueue idempotent; a lease (lease_owner, lease_until) lets one worker
+    // send an entry at a time and another take it over when that one died.
+    sql: `
+CREATE TABLE IF NOT EXISTS session_issues (
+  session_id TEXT PRIMARY KEY,
+  tracker TEXT NOT NULL,
+  issue_key TEXT NOT NULL,
+  repo TEXT,
+  source TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sync_outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  dedupe_key TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  tracker TEXT NOT NULL,
+  issue_key TEXT NOT NULL,
+  repo TEXT,
+  action TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  session_id TEXT,
+  checkpoint_id TEXT,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL,
+  lease_owner TEXT,
+  lease_until TEXT,
+  last_error TEXT,
+  delivered_at TEXT,
+  remote_id TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_sync_outbox_due ON sync_outbox(status, next_attempt_at);`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -26,6 +26,8 @@ import {
   recoveryCheck,
 } from './store-checks.ts';
 
+import { syncCheck } from './sync-check.ts';
+
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
 
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
@@ -47,6 +49,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   // Before the probe, so that what the probe itself logs or records is not reported.
   const log = logCheck(options.home, now);
   const hookRuns = await hookRunsCheck(options);
+  const sync = await syncCheck(options);
   const checks = [
     ...settings,
     hooks,
@@ -60,6 +63,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     database.check,
     activity,
     log,
+    sync,
   ];
   return { healthy: checks.every((c) => !c.essential || c.status === 'ok'), checks };
 }

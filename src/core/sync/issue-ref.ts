@@ -103,3 +103,12 @@ export function chooseIssue(evidence: {
   const fromGoal = evidence.goal ? findIssueInText(evidence.goal) : null;
   return fromGoal ? { ref: fromGoal, source: 'goal' } : null;
 }
+
+/** owner/name of a GitHub remote URL (https, ssh or git@ form); null for other hosts' paths. */
+export function parseGitHubRemote(url: string): string | null {
+  const match =
+    /^(?:https?:\/\/[^/]+\/|git@[^:]+:|ssh:\/\/git@[^/]+\/)([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(
+      url.trim(),
+    );
+  return match ? `${match[1]}/${match[2]}` : null;
+}

@@ -1,0 +1,131 @@
+/**
+ * Sending what the outbox holds: each due entry leased, sent, and marked delivered — or due again
+ * after a backoff, or failed for good when the tracker's answer will not change. A comment is
+ * looked for before it is posted (its hidden marker): an entry whose worker died after posting
+ * and before marking is delivered once, not twice. Tokens are read per tracker and never stored.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { Tracker } from '../../core/sync/issue-ref.ts';
+import type { Database } from '../../store/database.ts';
+import { appendLog } from '../../store/log.ts';
+import { SyncOutbox, type OutboxEntry } from '../../store/sync-outbox.ts';
+import { PermanentTrackerError } from '../../tracker/tracker-client.ts';
+import { getTrackerAccess, type TrackerAccess } from './tracker-access.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type DrainOptions = {
+  db: Database;
+  home: string;
+  env: Env;
+  now?: () => Date;
+  /** How long a claimed entry is this worker's (a dead worker's entries come back after it). */
+  leaseMs?: number;
+  /** Wait before attempt n+1 (ms). */
+  backoffMs?: (attempt: number) => number;
+  /** Attempts before an entry is given up (a week of backoff by default). */
+  maxAttempts?: number;
+  /** How long entries wait for a token that is not there (ms). */
+  noTokenWaitMs?: number;
+  access?: (tracker: Tracker, repo: string | null) => Promise<TrackerAccess>;
+  onProgress?: (line: string) => void;
+};
+
+export type DrainResult = {
+  delivered: number;
+  retrying: number;
+  failed: number;
+  waitingForToken: number;
+};
+
+/** 30 s, 1 min, 2 min … capped at 1 h. */
+export const defaultBackoff = (attempt: number) =>
+  Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempt - 1));
+
+async function send(
+  entry: OutboxEntry,
+  access: Extract<TrackerAccess, { ok: true }>,
+): Promise<string | null> {
+  const { client } = access;
+  switch (entry.action) {
+    case 'comment': {
+      const marker = entry.payload.marker ?? '';
+      const posted = marker ? await client.findComment(entry.issue, marker) : null;
+      return posted ?? (await client.addComment(entry.issue, entry.payload.body ?? ''));
+    }
+    case 'label':
+      await client.addLabel(entry.issue, entry.payload.name ?? '');
+      return null;
+    case 'state':
+      await client.moveTo(entry.issue, entry.payload.name ?? '');
+      return null;
+  }
+}
+
+/** Sends every entry due now, one at a time, until none is due. */
+export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
+  const now = options.now ?? (() => new Date());
+  const outbox = new SyncOutbox(options.db);
+  const owner = `${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = options.leaseMs ?? 120_000;
+  const backoff = options.backoffMs ?? defaultBackoff;
+  const maxAttempts = options.maxAttempts ?? 16;
+  const access =
+    options.access ?? ((tracker, repo) => getTrackerAccess(tracker, options.env, repo));
+  const clients = new Map<string, TrackerAccess>();
+  const result: DrainResult = { delivered: 0, retrying: 0, failed: 0, waitingForToken: 0 };
+  for (;;) {
+    const entry = outbox.claim(owner, now(), leaseMs);
+    if (!entry) return result;
+    const where = `${entry.issue.tracker}:${entry.issue.repo ?? ''}`;
+    let reach = clients.get(where);
+    if (!reach) {
+      reach = await access(entry.issue.tracker, entry.issue.repo ?? null);
+      clients.set(where, reach);
+    }
+    const at = () => now().toISOString();
+    if (!reach.ok) {
+      const waitMs = options.noTokenWaitMs ?? 6 * 3_600_000;
+      outbox.deferred(
+        entry.id,
+        `${reach.why}: ${reach.fix}`,
+        new Date(now().getTime() + waitMs).toISOString(),
+        entry.attempts >= maxAttempts,
+      );
+      result.waitingForToken++;
+      continue;
+    }
+    const label = `${entry.action} on ${entry.issue.key}`;
+    try {
+      const remoteId = await send(entry, reach);
+      outbox.delivered(entry.id, remoteId, at());
+      result.delivered++;
+      options.onProgress?.(`sent: ${label}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const permanent = error instanceof PermanentTrackerError;
+      const giveUp = permanent || entry.attempts >= maxAttempts;
+      outbox.deferred(
+        entry.id,
+        message,
+        new Date(now().getTime() + backoff(entry.attempts)).toISOString(),
+        giveUp,
+      );
+      if (giveUp) result.failed++;
+      else result.retrying++;
+      appendLog(
+        options.home,
+        giveUp ? 'error' : 'warn',
+        `tracker sync: ${label} ${giveUp ? 'failed' : 'will be retried'}`,
+        {
+          error: message,
+          attempts: entry.attempts,
+        },
+      );
+      options.onProgress?.(`${giveUp ? 'failed' : 'retrying later'}: ${label}: ${message}`);
+      // The tracker is unreachable: the rest waits for the next drain rather than piling up errors.
+      if (!permanent) return result;
+    }
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * At a checkpoint that stands for a moment worth reporting (core/sync/sync-note.ts), the issue
+ * the session works on gets its comment, label and state move queued in the outbox — in the
+ * checkpoint's own process, a few inserts; the sending is a detached worker's (`shim sync`).
+ * The session's issue is remembered (linked, else detected) and passed to the sessions restored
+ * from it.
+ * @module
+ */
+import { basename } from 'node:path';
+import type { Checkpoint } from '../../core/checkpoint.ts';
+import { chooseIssue, type IssueRef, type IssueSource } from '../../core/sync/issue-ref.ts';
+import { renderSyncComment, syncKey, syncMarker, syncMomentOf } from '../../core/sync/sync-note.ts';
+import type { Database } from '../../store/database.ts';
+import type { ShimConfig } from '../../store/config.ts';
+import { appendLog } from '../../store/log.ts';
+import { SessionRepository } from '../../store/session-repository.ts';
+import { SessionIssues, SyncOutbox, type OutboxDraft } from '../../store/sync-outbox.ts';
+import { runShimInBackground } from '../run-in-background.ts';
+import { projectKey } from './link-issue.ts';
+import { originRepo } from './origin-repo.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The issue of a session: what was linked or detected before, else what its evidence names. */
+export function resolveSessionIssue(
+  db: Database,
+  evidence: {
+    sessionId: string;
+    branch: string | null;
+    requests: readonly string[];
+    goal?: string | null;
+    /** The project's root: a link made for the project (`shim link`) applies. */
+    projectRoot?: string | null;
+  },
+  now: string,
+): { ref: IssueRef; source: IssueSource } | null {
+  const issues = new SessionIssues(db);
+  if (issues.isCleared(evidence.sessionId)) return null;
+  const known = issues.get(evidence.sessionId);
+  if (known?.source === 'linked') return known;
+  if (evidence.projectRoot) {
+    const project = projectKey(evidence.projectRoot);
+    if (issues.isCleared(project)) return null;
+    const linked = issues.get(project);
+    if (linked?.source === 'linked') {
+      issues.set(evidence.sessionId, linked.ref, 'linked', now);
+      return linked;
+    }
+  }
+  const parent = new SessionRepository(db).get(evidence.sessionId)?.resumedFrom?.sessionId;
+  const inherited = parent ? issues.get(parent)?.ref : null;
+  const chosen = chooseIssue({
+    branch: evidence.branch,
+    requests: evidence.requests,
+    goal: evidence.goal ?? null,
+    inherited: inherited ?? known?.ref ?? null,
+  });
+  if (chosen && (!known || known.ref.key !== chosen.ref.key || known.source !== chosen.source))
+    issues.set(evidence.sessionId, chosen.ref, chosen.source, now);
+  return chosen;
+}
+
+/** Only the shim binary starts a worker (not a test runner or a library caller). */
+function isShimBinary(): boolean {
+  const bin = basename(process.argv[1] ?? '');
+  return bin === 'shim.cjs' || bin === 'shim' || bin === 'cli.js';
+}
+
+export async function queueTrackerSync(request: {
+  db: Database;
+  checkpoint: Checkpoint;
+  config: ShimConfig['sync'];
+  home: string;
+  env: Env;
+  handoffPath?: string | null;
+}): Promise<number> {
+  const { db, checkpoint, config } = request;
+  if (!config.enabled) return 0;
+  const moment = syncMomentOf(checkpoint);
+  if (!moment) return 0;
+  try {
+    const now = checkpoint.createdAt;
+    const found = resolveSessionIssue(
+      db,
+      {
+        sessionId: checkpoint.sessionId,
+        branch: checkpoint.fileState.branch,
+        requests: checkpoint.conversationState.userRequests,
+        projectRoot: checkpoint.fileState.repoRoot ?? checkpoint.source.cwd,
+      },
+      now,
+    );
+    if (!found) return 0;
+    const repo =
+      found.ref.tracker === 'github'
+        ? (found.ref.repo ?? originRepo(checkpoint.fileState.repoRoot ?? checkpoint.source.cwd))
+        : null;
+    const issue: IssueRef = repo ? { ...found.ref, repo } : found.ref;
+    const key = syncKey(issue, moment, checkpoint);
+    const base = { issue, sessionId: checkpoint.sessionId, checkpointId: checkpoint.id };
+    const drafts: OutboxDraft[] = [
+      {
+        ...base,
+        dedupeKey: `${key}:comment`,
+        action: 'comment',
+        payload: {
+          body: renderSyncComment({
+            issue,
+            moment,
+            checkpoint,
+            key,
+            handoffPath: request.handoffPath ?? null,
+          }),
+          marker: syncMarker(key),
+        },
+      },
+    ];
+    const where = `${issue.tracker}:${issue.repo ?? ''}:${issue.key}`;
+    if (config.label)
+      drafts.push({
+        ...base,
+        dedupeKey: `${where}:label:${config.label}`,
+        action: 'label',
+        payload: { name: config.label },
+      });
+    if (config.state)
+      drafts.push({
+        ...base,
+        dedupeKey: `${where}:state:${config.state}`,
+        action: 'state',
+        payload: { name: config.state },
+      });
+    const added = new SyncOutbox(db).enqueue(drafts, now);
+    if (added > 0 && isShimBinary())
+      await runShimInBackground(
+        ['sync', '--drain'],
+        checkpoint.source.cwd,
+        request.env,
+        request.home,
+      );
+    return added;
+  } catch (error) {
+    // Sync is never worth a failed checkpoint.
+    appendLog(request.home, 'warn', 'could not queue the tracker sync', { error: String(error) });
+    return 0;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The tracker sync's state for `shim sync --status`, `shim status` and `shim doctor`: what waits,
+ * what was sent, what failed and why, and — when asked to reach the trackers — whether their
+ * tokens work.
+ * @module
+ */
+import type { Tracker } from '../../core/sync/issue-ref.ts';
+import { openDatabase } from '../../store/database.ts';
+import { SyncOutbox, type OutboxCounts, type OutboxEntry } from '../../store/sync-outbox.ts';
+import { getTrackerAccess } from './tracker-access.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type TrackerState = {
+  tracker: Tracker;
+  token: string | null;
+  auth: string | null;
+  fix: string | null;
+};
+
+export type SyncStatus = OutboxCounts & { recent: OutboxEntry[]; trackers: TrackerState[] };
+
+/** Which trackers the outbox has used, and (with `probe`) whether their tokens are accepted. */
+export async function getSyncStatus(
+  home: string,
+  env: Env,
+  options: { probe?: boolean } = {},
+): Promise<SyncStatus> {
+  const db = openDatabase(home);
+  let counts: OutboxCounts;
+  let recent: OutboxEntry[];
+  try {
+    const outbox = new SyncOutbox(db);
+    counts = outbox.counts();
+    recent = outbox.list(10);
+  } finally {
+    db.close();
+  }
+  const used = [...new Set(recent.map((e) => `${e.issue.tracker}\t${e.issue.repo ?? ''}`))];
+  const trackers: TrackerState[] = [];
+  for (const pair of used) {
+    const [tracker, repo] = pair.split('\t') as [Tracker, string];
+    const access = await getTrackerAccess(tracker, env, repo || null);
+    if (!access.ok) {
+      trackers.push({ tracker, token: null, auth: access.why, fix: access.fix });
+      continue;
+    }
+    const auth = options.probe ? await access.client.checkAuth() : null;
+    trackers.push({
+      tracker,
+      token: access.tokenFrom,
+      auth: auth === null ? null : auth.ok ? `accepted (${auth.who})` : auth.message,
+      fix: auth && !auth.ok ? `check the token in ${access.tokenFrom}` : null,
+    });
+  }
+  return { ...counts, recent, trackers };
+}

@@ -1,0 +1,145 @@
+/**
+ * `shim link` and `shim sync`.
+ * @module
+ */
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { findProjectRoot } from '../../capture/project.ts';
+import { isProcessAlive } from '../../capture/process-tree.ts';
+import { findLatestSession } from '../../claude/sessions.ts';
+import { AppError } from '../../core/errors.ts';
+import { formatIssue, parseIssueArgument } from '../../core/sync/issue-ref.ts';
+import { drainOutbox } from '../../app/sync/drain-outbox.ts';
+import { currentIssue, linkIssue } from '../../app/sync/link-issue.ts';
+import { getSyncStatus } from '../../app/sync/sync-status.ts';
+import { openDatabase } from '../../store/database.ts';
+import { getShimHome } from '../../store/home.ts';
+
+function latestSessionId(cwd: string, explicit: string | undefined): string | null {
+  if (explicit) return explicit;
+  try {
+    return findLatestSession(cwd, process.env).sessionId;
+  } catch {
+    return null;
+  }
+}
+
+export async function runLink(
+  arg: string | undefined,
+  options: { clear?: boolean; session?: string; json?: boolean },
+): Promise<void> {
+  const home = getShimHome();
+  const cwd = process.cwd();
+  const projectRoot = findProjectRoot(cwd);
+  const sessionId = latestSessionId(cwd, options.session);
+  if (arg !== undefined && options.clear)
+    throw new AppError(
+      'USAGE',
+      'an issue and --clear both given',
+      'shim link <issue>, or shim link --clear',
+    );
+  if (arg !== undefined || options.clear) {
+    const issue = arg === undefined ? null : parseIssueArgument(arg);
+    if (arg !== undefined && !issue)
+      throw new AppError(
+        'USAGE',
+        `not an issue: ${arg}`,
+        'give ANV-123, 123, #123, owner/repo#123 or an issue URL',
+      );
+    await linkIssue({ home, sessionId, projectRoot, issue, now: new Date().toISOString() });
+  }
+  const now = await currentIssue({ home, sessionId, projectRoot });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ sessionId, projectRoot, issue: now })}\n`);
+    return;
+  }
+  if (!now)
+    process.stdout.write(
+      options.clear
+        ? `no issue for ${projectRoot}: nothing will be synced from it\n`
+        : `no issue linked for ${projectRoot}; a session's branch or requests may still name one (shim link <issue> to say it)\n`,
+    );
+  else
+    process.stdout.write(
+      `${formatIssue(now.ref)} (${now.ref.tracker}) for ${now.scope === 'session' ? `session ${sessionId?.slice(0, 8)} and ` : ''}${projectRoot}\n`,
+    );
+}
+
+/** One background worker at a time: a lock file naming its pid (a dead one's is taken over). */
+function takeWorkerLock(home: string): (() => void) | null {
+  const path = join(home, 'sync-worker.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(path, { force: true });
+    } catch {
+      const pid = Number(readFileSync(path, 'utf8').trim() || 0);
+      if (pid > 0 && isProcessAlive(pid)) return null;
+      rmSync(path, { force: true });
+    }
+  }
+  return null;
+}
+
+export async function runSync(options: {
+  status?: boolean;
+  json?: boolean;
+  drain?: boolean;
+}): Promise<void> {
+  const home = getShimHome();
+  if (options.drain) {
+    const release = takeWorkerLock(home);
+    if (!release) return;
+    try {
+      const db = openDatabase(home);
+      try {
+        await drainOutbox({ db, home, env: process.env });
+      } finally {
+        db.close();
+      }
+    } finally {
+      release();
+    }
+    return;
+  }
+  if (!options.status) {
+    const db = openDatabase(home);
+    try {
+      const sent = await drainOutbox({
+        db,
+        home,
+        env: process.env,
+        onProgress: (line) => {
+          if (!options.json) process.stderr.write(`${line}\n`);
+        },
+      });
+      if (!options.json && sent.delivered + sent.retrying + sent.failed + sent.waitingForToken > 0)
+        process.stderr.write(
+          `sent ${sent.delivered}, retrying later ${sent.retrying}, failed ${sent.failed}, waiting for a token ${sent.waitingForToken}\n`,
+        );
+    } finally {
+      db.close();
+    }
+  }
+  const status = await getSyncStatus(home, process.env);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(status)}\n`);
+    return;
+  }
+  const lines = [
+    `tracker sync: ${status.delivered} sent, ${status.pending} waiting, ${status.failed} failed${status.oldestPending ? ` (oldest waiting since ${status.oldestPending})` : ''}`,
+    ...status.trackers.map(
+      (t) => `  ${t.tracker}: ${t.token ? `token from ${t.token}` : `${t.auth} — ${t.fix}`}`,
+    ),
+    ...(status.lastError ? [`  last error: ${status.lastError}`] : []),
+    ...status.recent.map(
+      (e) =>
+        `  ${e.status.padEnd(9)} ${e.action.padEnd(7)} ${formatIssue(e.issue).padEnd(16)} ${e.createdAt.slice(0, 16)}${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}`,
+    ),
+  ];
+  if (status.pending + status.delivered + status.failed === 0)
+    lines.push('  nothing queued: see shim link --help for when shim syncs');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
