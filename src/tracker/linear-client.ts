@@ -81,8 +81,7 @@ export class LinearClientAdapter implements TrackerClient {
     const issue = await this.#issue(ref);
     try {
       const payload = await this.#client.createComment({ issueId: issue.id, body });
-      const comment = await payload.comment;
-      return comment?.id ?? 'created';
+      return payload.commentId ?? 'created';
     } catch (error) {
       rethrow(error, `a comment on ${ref.key}`);
     }
@@ -93,8 +92,7 @@ export class LinearClientAdapter implements TrackerClient {
     try {
       const found = await this.#client.issueLabels({ filter: { name: { eq: label } } });
       const id =
-        found.nodes[0]?.id ??
-        (await (await this.#client.createIssueLabel({ name: label })).issueLabel)?.id;
+        found.nodes[0]?.id ?? (await this.#client.createIssueLabel({ name: label })).issueLabelId;
       if (!id) throw new Error(`Linear did not create the label ${label}`);
       await this.#client.issueAddLabel(issue.id, id);
     } catch (error) {
