@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureE2eClaude } from './install-e2e-claude.mjs';
 
 const roots = ['src', 'test'];
@@ -26,6 +27,7 @@ if (process.env.SHIM_SKIP_E2E !== '1' && !process.env.SHIM_CLAUDE_BIN) {
     process.stderr.write(`${error.message}\n`);
   }
 }
+if (selected.some((f) => f.includes(join('test', 'ui')))) ensureChromium();
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()],

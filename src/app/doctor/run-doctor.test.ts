@@ -71,8 +71,10 @@ describe('shim doctor', () => {
       database: 'ok',
       activity: 'warn',
       log: 'ok',
+      sync: 'ok',
     });
     assert.equal(report.healthy, true);
+    assert.match(report.checks.find((c) => c.id === 'sync')!.detail, /^nothing to sync yet/);
     assert.match(report.checks.find((c) => c.id === 'hooks')!.detail, new RegExp(w.invocation.bin));
     const mcp = report.checks.find((c) => c.id === 'mcp')!;
     assert.ok(mcp.detail.includes(`"shim" in ${join(w.claude, '.claude.json')}`), mcp.detail);
