@@ -7,7 +7,9 @@
  */
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.ts';
-import { renderHandoff, type HandoffOptions } from '../core/handoff.ts';
+import { renderHandoff, type HandoffIssue, type HandoffOptions } from '../core/handoff.ts';
+import { formatIssue } from '../core/sync/issue-ref.ts';
+import { IssueFactsCache, SessionIssues } from '../store/sync-outbox.ts';
 import type { ResumeDetection } from '../core/resume.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import type { HandoffKind } from '../store/handoff-repository.ts';
@@ -26,6 +28,20 @@ export function handoffFileName(checkpoint: Checkpoint): string {
 
 export type WrittenHandoff = { path: string; document: string };
 
+/** The session's issue with what the sync worker last read of it; null when it has none. */
+function handoffIssue(store: Store, sessionId: string): HandoffIssue | null {
+  const linked = new SessionIssues(store.db).get(sessionId);
+  if (!linked) return null;
+  const facts = new IssueFactsCache(store.db).get(linked.ref);
+  return {
+    name: formatIssue(linked.ref),
+    title: facts?.title ?? null,
+    state: facts?.state ?? null,
+    url: facts?.url ?? null,
+    lastNote: facts?.lastNote ?? null,
+  };
+}
+
 export function writeHandoff(
   store: Store,
   home: string,
@@ -38,6 +54,7 @@ export function writeHandoff(
 ): WrittenHandoff {
   const { checkpoint, kind } = request;
   const options: HandoffOptions = kind === 'level_L3' ? { maxChars: MAX_PRESERVATION_CHARS } : {};
+  options.issue = handoffIssue(store, checkpoint.sessionId);
   const document = renderHandoff(checkpoint, request.detection, options);
   const path = join(ensureDir(home, 'handoffs'), handoffFileName(checkpoint));
   writeFileSafely(path, `${document}\n`);

@@ -130,6 +130,33 @@ describe('renderHandoff: front-matter', () => {
     assert.equal(fields.branch, 'feat/status-json');
   });
 
+  test('the issue the session works on: in the front matter and under the title (HND-003)', () => {
+    const c = makeTypicalCheckpoint();
+    const without = renderHandoff(c, null);
+    assert.doesNotMatch(without, /^issue/m, 'no issue, no lines');
+    const text = renderHandoff(c, null, {
+      issue: {
+        name: 'ANV-123',
+        title: 'Status --json',
+        state: 'In Progress',
+        url: 'https://linear.app/acme/issue/ANV-123',
+        lastNote: 'shim checkpoint #3: context at L2 (87% of the auto-compact threshold)',
+      },
+    });
+    const { fields } = parseFrontMatter(text);
+    assert.equal(fields.issue, 'ANV-123');
+    assert.equal(fields.issue_state, 'In Progress');
+    assert.match(
+      text,
+      /\n\nIssue: ANV-123 "Status --json" \(In Progress\) — https:\/\/linear.app\/acme\/issue\/ANV-123\nLast checkpoint note on it: shim checkpoint #3: context at L2/,
+    );
+    // Not read from the tracker yet: the name alone.
+    const bare = renderHandoff(c, null, {
+      issue: { name: '#42', title: null, state: null, url: null, lastNote: null },
+    });
+    assert.match(bare, /\n\nIssue: #42\n\n/);
+  });
+
   test('yamlScalar: plain only when nothing else can be read into it', () => {
     assert.equal(yamlScalar('danger_zone'), 'danger_zone');
     assert.equal(yamlScalar('refs/shim/snapshots/abc-1'), 'refs/shim/snapshots/abc-1');

@@ -25,7 +25,34 @@ export type HandoffOptions = {
   contextToReload?: readonly string[];
   /** Overrides the title taken from the operation, the current focus or the latest request. */
   title?: string;
+  /** The tracker issue the session works on, as last read by the sync worker (HND-003). */
+  issue?: HandoffIssue | null;
 };
+
+export type HandoffIssue = {
+  /** `ANV-123`, `acme/api#42`. */
+  name: string;
+  title: string | null;
+  state: string | null;
+  url: string | null;
+  /** shim's last note on it (the headline of its last comment). */
+  lastNote: string | null;
+};
+
+/** The issue's lines under the heading: what it is, where it stands, what shim last said. */
+function issueLines(issue: HandoffIssue): string {
+  const what = [
+    issue.name,
+    issue.title ? `"${oneLine(issue.title)}"` : null,
+    issue.state ? `(${issue.state})` : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return [
+    `Issue: ${what}${issue.url ? ` — ${issue.url}` : ''}`,
+    ...(issue.lastNote ? [`Last checkpoint note on it: ${oneLine(issue.lastNote)}`] : []),
+  ].join('\n');
+}
 
 export const HANDOFF_LAYOUT: readonly LayoutGroup[] = [
   { heading: 'Summary', ids: ['situation', 'summary'] },
@@ -129,9 +156,12 @@ export function renderHandoff(
   options?: HandoffOptions,
 ): string {
   const title = handoffTitle(checkpoint, options);
-  const frontMatter = renderFrontMatter(handoffFields(checkpoint, detection, title));
+  const issue = options?.issue ?? null;
+  const fields = handoffFields(checkpoint, detection, title);
+  if (issue) fields.push(['issue', issue.name], ['issue_state', issue.state]);
+  const frontMatter = renderFrontMatter(fields);
   return renderWithinBudget({
-    head: `${frontMatter}\n\n# Session handoff: ${title}`,
+    head: `${frontMatter}\n\n# Session handoff: ${title}${issue ? `\n\n${issueLines(issue)}` : ''}`,
     layout: HANDOFF_LAYOUT,
     sections: buildSections(checkpoint, detection, {
       diffChars: options?.diffChars ?? 10 * 1024,

@@ -283,6 +283,8 @@ DELETE FROM task_transcripts;`,
     // session_issues: the issue a session works on and how shim knows (linked, branch, request,
     // goal, inherited). sync_outbox: every comment, label or state change to send, written by
     // the hook that decided it and delivered by a detached worker (app/sync/drain-outbox.ts).
+    // issue_facts: what the worker last read of an issue (title, state, link, shim's last note),
+    // so a handoff written in a hook can name it without asking the tracker.
     // dedupe_key makes an enqueue idempotent; a lease (lease_owner, lease_until) lets one worker
     // send an entry at a time and another take it over when that one died.
     sql: `
@@ -314,7 +316,18 @@ CREATE TABLE IF NOT EXISTS sync_outbox (
   delivered_at TEXT,
   remote_id TEXT
 );
-CREATE INDEX IF NOT EXISTS idx_sync_outbox_due ON sync_outbox(status, next_attempt_at);`,
+CREATE INDEX IF NOT EXISTS idx_sync_outbox_due ON sync_outbox(status, next_attempt_at);
+CREATE TABLE IF NOT EXISTS issue_facts (
+  tracker TEXT NOT NULL,
+  repo TEXT NOT NULL DEFAULT '',
+  issue_key TEXT NOT NULL,
+  title TEXT,
+  state TEXT,
+  url TEXT,
+  last_note TEXT,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (tracker, repo, issue_key)
+);`,
   },
 ];
 

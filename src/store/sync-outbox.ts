@@ -8,13 +8,13 @@
 import type { IssueRef, IssueSource, Tracker } from '../core/sync/issue-ref.ts';
 import { withWriteTransaction, type Database } from './database.ts';
 
-export type OutboxAction = 'comment' | 'label' | 'state';
+export type OutboxAction = 'comment' | 'label' | 'state' | 'facts';
 
 export type OutboxDraft = {
   dedupeKey: string;
   issue: IssueRef;
   action: OutboxAction;
-  /** comment: { body }; label: { name }; state: { name }. */
+  /** comment: { body, marker }; label: { name }; state: { name }; facts: {} (read the issue). */
   payload: Record<string, string>;
   sessionId?: string | null;
   checkpointId?: string | null;
@@ -254,5 +254,72 @@ export class SessionIssues {
       .prepare('SELECT source FROM session_issues WHERE session_id = ?')
       .get(sessionId) as { source: string } | undefined;
     return row?.source === 'cleared';
+  }
+}
+
+export type StoredIssueFacts = {
+  title: string | null;
+  state: string | null;
+  url: string | null;
+  lastNote: string | null;
+  fetchedAt: string;
+};
+
+/** What the sync worker last read of each issue (migration 9). */
+export class IssueFactsCache {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  get(ref: IssueRef): StoredIssueFacts | null {
+    const row = this.#db
+      .prepare(
+        `SELECT title, state, url, last_note, fetched_at FROM issue_facts
+         WHERE tracker = ? AND repo = ? AND issue_key = ?`,
+      )
+      .get(ref.tracker, ref.repo ?? '', ref.key) as
+      | {
+          title: string | null;
+          state: string | null;
+          url: string | null;
+          last_note: string | null;
+          fetched_at: string;
+        }
+      | undefined;
+    return row
+      ? {
+          title: row.title,
+          state: row.state,
+          url: row.url,
+          lastNote: row.last_note,
+          fetchedAt: row.fetched_at,
+        }
+      : null;
+  }
+
+  /** Records what was read; a field left undefined keeps its stored value. */
+  put(ref: IssueRef, facts: Partial<Omit<StoredIssueFacts, 'fetchedAt'>>, now: string): void {
+    const known = this.get(ref);
+    const pick = <K extends keyof StoredIssueFacts>(k: K) =>
+      (facts[k as keyof typeof facts] ?? known?.[k] ?? null) as string | null;
+    this.#db
+      .prepare(
+        `INSERT INTO issue_facts (tracker, repo, issue_key, title, state, url, last_note, fetched_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(tracker, repo, issue_key) DO UPDATE SET
+           title = excluded.title, state = excluded.state, url = excluded.url,
+           last_note = excluded.last_note, fetched_at = excluded.fetched_at`,
+      )
+      .run(
+        ref.tracker,
+        ref.repo ?? '',
+        ref.key,
+        pick('title'),
+        pick('state'),
+        pick('url'),
+        pick('lastNote'),
+        now,
+      );
   }
 }

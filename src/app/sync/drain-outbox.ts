@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tracker } from '../../core/sync/issue-ref.ts';
 import type { Database } from '../../store/database.ts';
 import { appendLog } from '../../store/log.ts';
-import { SyncOutbox, type OutboxEntry } from '../../store/sync-outbox.ts';
+import { IssueFactsCache, SyncOutbox, type OutboxEntry } from '../../store/sync-outbox.ts';
 import { PermanentTrackerError } from '../../tracker/tracker-client.ts';
 import { getTrackerAccess, type TrackerAccess } from './tracker-access.ts';
 
@@ -46,19 +46,32 @@ export const defaultBackoff = (attempt: number) =>
 async function send(
   entry: OutboxEntry,
   access: Extract<TrackerAccess, { ok: true }>,
+  facts: IssueFactsCache,
+  now: () => string,
 ): Promise<string | null> {
   const { client } = access;
+  // The issue as it stands, for handoffs written later in a hook (no network there).
+  const refresh = async (lastNote?: string) => {
+    const issue = await client.getIssue(entry.issue);
+    facts.put(entry.issue, { ...issue, ...(lastNote ? { lastNote } : {}) }, now());
+  };
   switch (entry.action) {
     case 'comment': {
       const marker = entry.payload.marker ?? '';
       const posted = marker ? await client.findComment(entry.issue, marker) : null;
-      return posted ?? (await client.addComment(entry.issue, entry.payload.body ?? ''));
+      const id = posted ?? (await client.addComment(entry.issue, entry.payload.body ?? ''));
+      const headline = (entry.payload.body ?? '').split('\n')[0]!.replace(/^#+\s*/, '');
+      await refresh(headline).catch(() => {});
+      return id;
     }
     case 'label':
       await client.addLabel(entry.issue, entry.payload.name ?? '');
       return null;
     case 'state':
       await client.moveTo(entry.issue, entry.payload.name ?? '');
+      return null;
+    case 'facts':
+      await refresh();
       return null;
   }
 }
@@ -67,6 +80,7 @@ async function send(
 export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
   const now = options.now ?? (() => new Date());
   const outbox = new SyncOutbox(options.db);
+  const facts = new IssueFactsCache(options.db);
   const owner = `${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = options.leaseMs ?? 120_000;
   const backoff = options.backoffMs ?? defaultBackoff;
@@ -98,7 +112,7 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
     }
     const label = `${entry.action} on ${entry.issue.key}`;
     try {
-      const remoteId = await send(entry, reach);
+      const remoteId = await send(entry, reach, facts, at);
       outbox.delivered(entry.id, remoteId, at());
       result.delivered++;
       options.onProgress?.(`sent: ${label}`);

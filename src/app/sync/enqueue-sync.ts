@@ -66,6 +66,11 @@ function isShimBinary(): boolean {
   return bin === 'shim.cjs' || bin === 'shim' || bin === 'cli.js';
 }
 
+/** A detached `shim sync --drain` (one runs at a time; it exits once nothing is due). */
+export async function startSyncWorker(cwd: string | null, env: Env, home: string): Promise<void> {
+  if (isShimBinary()) await runShimInBackground(['sync', '--drain'], cwd, env, home);
+}
+
 export async function queueTrackerSync(request: {
   db: Database;
   checkpoint: Checkpoint;

@@ -8,6 +8,7 @@
 import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
+import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
 import type { ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
@@ -133,6 +134,16 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
       new Date(now).toISOString(),
     );
     if (source === 'resume') store.sessions.reopen(sessionId);
+    if (source === 'startup' || source === 'resume')
+      await watchSessionIssue({
+        db: store.db,
+        sessionId,
+        cwd: payload.cwd,
+        config: run.config.sync,
+        home,
+        env: run.env,
+        now: new Date(now).toISOString(),
+      });
     if (source === 'compact') return restoreAfterCompaction(store, run);
     if (source === 'startup') return restoreIntoNewSession(store, run);
     return {};

@@ -1,0 +1,65 @@
+/**
+ * At a session's start: if it works on an issue (a link for the project, its branch, the session
+ * it continues), the worker is asked to read the issue now — its title and state are then at
+ * hand for the handoffs written later in the session, which never ask the tracker themselves.
+ * @module
+ */
+import type { Database } from '../../store/database.ts';
+import type { ShimConfig } from '../../store/config.ts';
+import { runGit } from '../../capture/git-run.ts';
+import { findProjectRoot } from '../../capture/project.ts';
+import { appendLog } from '../../store/log.ts';
+import { SyncOutbox } from '../../store/sync-outbox.ts';
+import { resolveSessionIssue, startSyncWorker } from './enqueue-sync.ts';
+import { originRepo } from './origin-repo.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export async function watchSessionIssue(request: {
+  db: Database;
+  sessionId: string;
+  cwd: string | null;
+  config: ShimConfig['sync'];
+  home: string;
+  env: Env;
+  now: string;
+}): Promise<boolean> {
+  if (!request.config.enabled || !request.cwd) return false;
+  try {
+    const head = runGit(request.cwd, ['symbolic-ref', '--short', '-q', 'HEAD']);
+    const branch = head.ok ? head.stdout.toString('utf8').trim() : null;
+    const found = resolveSessionIssue(
+      request.db,
+      {
+        sessionId: request.sessionId,
+        branch,
+        requests: [],
+        projectRoot: findProjectRoot(request.cwd),
+      },
+      request.now,
+    );
+    if (!found) return false;
+    const repo =
+      found.ref.tracker === 'github' ? (found.ref.repo ?? originRepo(request.cwd)) : null;
+    const issue = repo ? { ...found.ref, repo } : found.ref;
+    const added = new SyncOutbox(request.db).enqueue(
+      [
+        {
+          dedupeKey: `facts:${request.sessionId}`,
+          issue,
+          action: 'facts',
+          payload: {},
+          sessionId: request.sessionId,
+        },
+      ],
+      request.now,
+    );
+    if (added > 0) await startSyncWorker(request.cwd, request.env, request.home);
+    return true;
+  } catch (error) {
+    appendLog(request.home, 'warn', "could not look up the session's issue", {
+      error: String(error),
+    });
+    return false;
+  }
+}
