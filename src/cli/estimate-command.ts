@@ -75,6 +75,11 @@ export function defineEstimateCommand(program: Command): void {
     .option('--force', 'replace the shards an earlier run wrote (their ticked steps are lost)')
     .option('--dry-run', 'say how it would split, write nothing')
     .option('--status', 'how far each shard is: its steps ticked in the plan')
+    .option(
+      '--issues',
+      "also make each shard a sub-issue of the plan's issue (ticked off when done)",
+    )
+    .option('--parent <issue>', 'with --issues: the issue (default: shim link, else the branch)')
     .option('--json', 'print the split as JSON')
     .addHelpText(
       'after',

@@ -284,7 +284,8 @@ DELETE FROM task_transcripts;`,
     // goal, inherited). sync_outbox: every comment, label or state change to send, written by
     // the hook that decided it and delivered by a detached worker (app/sync/drain-outbox.ts).
     // issue_facts: what the worker last read of an issue (title, state, link, shim's last note),
-    // so a handoff written in a hook can name it without asking the tracker.
+    // so a handoff written in a hook can name it without asking the tracker. shard_issues: the
+    // sub-issue `shim shard --issues` created for each shard file, and when it was ticked off.
     // dedupe_key makes an enqueue idempotent; a lease (lease_owner, lease_until) lets one worker
     // send an entry at a time and another take it over when that one died.
     sql: `
@@ -327,6 +328,15 @@ CREATE TABLE IF NOT EXISTS issue_facts (
   last_note TEXT,
   fetched_at TEXT NOT NULL,
   PRIMARY KEY (tracker, repo, issue_key)
+);
+CREATE TABLE IF NOT EXISTS shard_issues (
+  shard_file TEXT PRIMARY KEY,
+  tracker TEXT NOT NULL,
+  repo TEXT,
+  issue_key TEXT NOT NULL,
+  parent_key TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  done_at TEXT
 );`,
   },
 ];

@@ -123,4 +123,38 @@ export class GitHubClient implements TrackerClient {
 
   /** GitHub issues are open or closed, and shim never closes one: a state move is not sent. */
   async moveTo(): Promise<void> {}
+
+  async createSubIssue(parent: IssueRef, title: string, body: string): Promise<IssueRef> {
+    const where = this.#where(parent);
+    try {
+      const { data } = await this.#octokit.rest.issues.create({
+        owner: where.owner,
+        repo: where.repo,
+        title,
+        body,
+        ...timeout(),
+      });
+      await this.#octokit.rest.issues.addSubIssue({
+        ...where,
+        sub_issue_id: data.id,
+        ...timeout(),
+      });
+      return { tracker: 'github', key: String(data.number), repo: `${where.owner}/${where.repo}` };
+    } catch (error) {
+      rethrow(error, `a sub-issue of #${parent.key}`);
+    }
+  }
+
+  async completeSubIssue(ref: IssueRef): Promise<void> {
+    try {
+      await this.#octokit.rest.issues.update({
+        ...this.#where(ref),
+        state: 'closed',
+        state_reason: 'completed',
+        ...timeout(),
+      });
+    } catch (error) {
+      rethrow(error, `closing #${ref.key}`);
+    }
+  }
 }

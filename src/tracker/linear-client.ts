@@ -116,4 +116,33 @@ export class LinearClientAdapter implements TrackerClient {
       );
     await this.#client.updateIssue(issue.id, { stateId: target.id });
   }
+
+  async createSubIssue(parent: IssueRef, title: string, body: string): Promise<IssueRef> {
+    const issue = await this.#issue(parent);
+    const team = await issue.team;
+    if (!team)
+      throw new PermanentTrackerError(`${parent.key} has no team to create a sub-issue in`);
+    try {
+      const payload = await this.#client.createIssue({
+        teamId: team.id,
+        title,
+        description: body,
+        parentId: issue.id,
+      });
+      const created = payload.issueId ? await this.#client.issue(payload.issueId) : null;
+      if (!created) throw new Error('Linear did not return the new issue');
+      return { tracker: 'linear', key: created.identifier };
+    } catch (error) {
+      rethrow(error, `a sub-issue of ${parent.key}`);
+    }
+  }
+
+  async completeSubIssue(ref: IssueRef): Promise<void> {
+    const issue = await this.#issue(ref);
+    const team = await issue.team;
+    const states = team ? await team.states() : null;
+    const done = states?.nodes.find((s) => s.type === 'completed');
+    if (!done) throw new PermanentTrackerError(`the team of ${ref.key} has no completed state`);
+    await this.#client.updateIssue(issue.id, { stateId: done.id });
+  }
 }

@@ -22,6 +22,10 @@ export interface TrackerClient {
   addLabel(ref: IssueRef, label: string): Promise<void>;
   /** Moves the issue to the named workflow state (never closes one). */
   moveTo(ref: IssueRef, state: string): Promise<void>;
+  /** A new issue under `parent` (a shard of its plan); returns how to name it. */
+  createSubIssue(parent: IssueRef, title: string, body: string): Promise<IssueRef>;
+  /** Marks an issue shim created as done (a finished shard); never the user's own issue. */
+  completeSubIssue(ref: IssueRef): Promise<void>;
 }
 
 /** A failure the tracker answered: retrying will not help (bad token, no such issue). */

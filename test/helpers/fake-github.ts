@@ -8,6 +8,11 @@ import type { AddressInfo } from 'node:net';
 
 export type FakeIssue = {
   number: number;
+  id?: number;
+  body?: string;
+  /** Numbers of its sub-issues. */
+  subIssues?: number[];
+  stateReason?: string | null;
   title: string;
   state: 'open' | 'closed';
   labels: string[];
@@ -81,7 +86,31 @@ export async function startFakeGitHub(options: {
       const port = (server.address() as AddressInfo).port;
       if (req.method === 'GET' && url.pathname === '/user')
         return json(res, 200, { login: 'shim-tester', id: 1, type: 'User' });
-      const m = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)(\/comments|\/labels)?$/.exec(url.pathname);
+      const create = /^\/repos\/([^/]+\/[^/]+)\/issues$/.exec(url.pathname);
+      if (create && req.method === 'POST' && create[1] === options.repo) {
+        const body = await readBody(req);
+        const number = Math.max(0, ...[...state.issues.values()].map((i) => i.number)) + 1;
+        const issue: FakeIssue = {
+          number,
+          id: 900_000 + number,
+          title: String(body.title ?? ''),
+          body: String(body.body ?? ''),
+          state: 'open',
+          labels: [],
+          comments: [],
+        };
+        state.issues.set(String(number), issue);
+        return json(res, 201, {
+          number,
+          id: issue.id,
+          title: issue.title,
+          state: 'open',
+          html_url: issueHtml(port, number),
+        });
+      }
+      const m = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)(\/comments|\/labels|\/sub_issues)?$/.exec(
+        url.pathname,
+      );
       if (!m || m[1] !== options.repo) return json(res, 404, { message: 'Not Found' });
       const issue = state.issues.get(m[2]!);
       if (!issue) return json(res, 404, { message: 'Not Found' });
@@ -125,6 +154,22 @@ export async function startFakeGitHub(options: {
         return json(res, 201, {
           ...comment,
           html_url: `${issueHtml(port, issue.number)}#issuecomment-${comment.id}`,
+        });
+      }
+      if (m[3] === '/sub_issues' && req.method === 'POST') {
+        const child = [...state.issues.values()].find((i) => i.id === Number(body.sub_issue_id));
+        if (!child) return json(res, 422, { message: 'Validation Failed' });
+        issue.subIssues = [...(issue.subIssues ?? []), child.number];
+        return json(res, 201, { number: issue.number, id: issue.id, title: issue.title });
+      }
+      if (!m[3] && req.method === 'PATCH') {
+        if (body.state === 'closed' || body.state === 'open') issue.state = body.state;
+        issue.stateReason = (body.state_reason as string | undefined) ?? null;
+        return json(res, 200, {
+          number: issue.number,
+          state: issue.state,
+          title: issue.title,
+          html_url: issueHtml(port, issue.number),
         });
       }
       if (m[3] === '/labels' && req.method === 'POST') {

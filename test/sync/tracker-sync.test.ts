@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { drainOutbox } from '../../src/app/sync/drain-outbox.ts';
@@ -22,9 +22,15 @@ import { makeTempDir } from '../helpers/fixtures.ts';
 
 const REPO = 'acme/api';
 
-function runShimAsync(home: string, args: string[], env: Record<string, string>): Promise<string> {
+function runShimAsync(
+  home: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
+      ...(cwd ? { cwd } : {}),
       env: { ...env, SHIM_HOME: home, CLAUDE_CONFIG_DIR: join(home, 'no-claude'), NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -193,6 +199,75 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     assert.match(status.stdout, /0 sent, 2 waiting/);
     assert.match(status.stdout, /github: no GitHub token — set GITHUB_TOKEN/);
     db = openDatabase(home);
+  });
+
+  test("shards become sub-issues of the plan's issue, ticked off as their steps are done", async () => {
+    const plan = join(project, 'plan.md');
+    const steps = [
+      'Rewrite the parser',
+      'Handle BOM input',
+      'Update the tests',
+      'Add a 1 GB fixture',
+    ];
+    writeFileSync(
+      plan,
+      `# Importer rewrite\n\nGoal: stream files.\n\n${steps.map((x) => `- [ ] ${x}`).join('\n')}\n`,
+    );
+    const history = join(project, 'no-history');
+    mkdirSync(history, { recursive: true });
+    const shard = await runShimAsync(
+      home,
+      [
+        'shard',
+        'plan.md',
+        '--issues',
+        '--parent',
+        '42',
+        '--budget',
+        '9000',
+        '--history',
+        history,
+        '--json',
+      ],
+      env,
+      project,
+    );
+    const out = JSON.parse(shard) as {
+      written: string[];
+      issues: Array<{ issue: string; created: boolean }>;
+    };
+    assert.ok(out.written.length >= 2, shard);
+    assert.equal(out.issues.length, out.written.length);
+    assert.ok(out.issues.every((i) => i.created && /^acme\/api#\d+$/.test(i.issue)));
+    const parent = github.issues.get('42')!;
+    assert.equal(parent.subIssues?.length, out.written.length);
+    const firstShard = github.issues.get(String(parent.subIssues![0]))!;
+    assert.match(firstShard.title, /^Importer rewrite: shard 1 of \d+, Rewrite the parser/);
+    assert.match(firstShard.body ?? '', /- \[ \] Rewrite the parser/);
+
+    // The first shard's steps ticked in the plan: its sub-issue is ticked off, the rest stay open.
+    const firstSteps = firstShard.body!.match(/- \[ \] (.+)/g)!.map((l) => l.slice(6));
+    writeFileSync(
+      plan,
+      readFileSync(plan, 'utf8').replace(/- \[ \] (.+)/g, (line, title: string) =>
+        firstSteps.includes(title) ? `- [x] ${title}` : line,
+      ),
+    );
+    await runShimAsync(home, ['shard', 'plan.md', '--status', '--json'], env, project);
+    assert.equal(firstShard.state, 'closed');
+    assert.equal(firstShard.stateReason, 'completed');
+    assert.ok(
+      parent.subIssues!.slice(1).every((n) => github.issues.get(String(n))!.state === 'open'),
+    );
+    assert.equal(parent.state, 'open', "the user's issue is never closed");
+    const again = await runShimAsync(
+      home,
+      ['shard', 'plan.md', '--status', '--json'],
+      env,
+      project,
+    );
+    assert.ok(again.length > 0);
+    assert.equal(github.requests.filter((r) => r.startsWith('PATCH')).length, 1, 'ticked off once');
   });
 
   test('a bad token: one clear line in shim doctor; sends wait rather than fail the hook', async () => {

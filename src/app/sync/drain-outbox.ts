@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { Tracker } from '../../core/sync/issue-ref.ts';
 import type { Database } from '../../store/database.ts';
 import { appendLog } from '../../store/log.ts';
-import { IssueFactsCache, SyncOutbox, type OutboxEntry } from '../../store/sync-outbox.ts';
+import { IssueFactsCache } from '../../store/issue-facts.ts';
+import { SyncOutbox, type OutboxEntry } from '../../store/sync-outbox.ts';
 import { PermanentTrackerError } from '../../tracker/tracker-client.ts';
 import { getTrackerAccess, type TrackerAccess } from './tracker-access.ts';
 

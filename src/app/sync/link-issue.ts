@@ -5,7 +5,7 @@
  */
 import type { IssueRef, IssueSource } from '../../core/sync/issue-ref.ts';
 import { withStore } from '../open-store.ts';
-import { SessionIssues } from '../../store/sync-outbox.ts';
+import { SessionIssues } from '../../store/session-issues.ts';
 
 /** The key a project-wide link is kept under (sessions started later in it inherit it). */
 export const projectKey = (root: string) => `project:${root}`;

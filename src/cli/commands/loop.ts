@@ -9,6 +9,7 @@ import { AppError } from '../../core/errors.ts';
 import { parsePlan } from '../../core/plan.ts';
 import { shardProgress } from '../../core/shard-plan.ts';
 import { readShardFiles } from '../../app/write-shards.ts';
+import { completeFinishedShards } from '../../app/sync/shard-issues.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
 import { describeEvent } from '../../loop/describe-event.ts';
@@ -294,6 +295,16 @@ async function runShards(
     );
     results.push(result);
     say(finalLine(result));
+    if (existsSync(planPath)) {
+      const done = shardProgress(parsePlan(readFileSync(planPath, 'utf8')), [shard]);
+      const { ticked } = await completeFinishedShards({
+        home: getShimHome(),
+        env: deps.env,
+        progress: done,
+        now: new Date().toISOString(),
+      });
+      for (const issue of ticked) say(`  ticked off ${issue}`);
+    }
     if (result.exitCode !== 0) {
       if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
       throw new ExitError(result.exitCode);

@@ -7,9 +7,63 @@ import { parsePlan } from '../../core/plan.ts';
 import { AppError } from '../../core/errors.ts';
 import { shardPlan, shardProgress } from '../../core/shard-plan.ts';
 import { getShimHome } from '../../store/home.ts';
+import { runGit } from '../../capture/git-run.ts';
+import { findProjectRoot } from '../../capture/project.ts';
+import { findIssueInBranch, parseIssueArgument, type IssueRef } from '../../core/sync/issue-ref.ts';
+import type { ShardProgress } from '../../core/shard-plan.ts';
+import { currentIssue } from '../../app/sync/link-issue.ts';
+import { originRepo } from '../../app/sync/origin-repo.ts';
+import { completeFinishedShards, createShardIssues } from '../../app/sync/shard-issues.ts';
+
+/** The issue the shards become sub-issues of: --parent, else the project's (link or branch). */
+async function parentIssue(parent: string | undefined, home: string): Promise<IssueRef> {
+  if (parent !== undefined) {
+    const ref = parseIssueArgument(parent);
+    if (!ref)
+      throw new AppError(
+        'USAGE',
+        `not an issue: ${parent}`,
+        'give ANV-123, #123, owner/repo#123 or an issue URL',
+      );
+    return ref.tracker === 'github' && !ref.repo ? { ...ref, ...repoOf(process.cwd()) } : ref;
+  }
+  const root = findProjectRoot(process.cwd());
+  const linked = await currentIssue({ home, sessionId: null, projectRoot: root });
+  const head = runGit(root, ['symbolic-ref', '--short', '-q', 'HEAD']);
+  const found =
+    linked?.ref ?? findIssueInBranch(head.ok ? head.stdout.toString('utf8').trim() : null);
+  if (!found)
+    throw new AppError(
+      'USAGE',
+      'no issue to put the shards under',
+      'pass --parent <issue>, or shim link <issue> first (a branch named for the issue works too)',
+    );
+  return found.tracker === 'github' && !found.repo ? { ...found, ...repoOf(root) } : found;
+}
+
+function repoOf(cwd: string): { repo?: string } {
+  const repo = originRepo(cwd);
+  return repo ? { repo } : {};
+}
+
+/** SHD-004 on the tracker: the sub-issues of finished shards are ticked off. */
+async function tickShardIssues(progress: ShardProgress[], quiet: boolean): Promise<void> {
+  const { ticked, failed } = await completeFinishedShards({
+    home: getShimHome(),
+    env: process.env,
+    progress,
+    now: new Date().toISOString(),
+  });
+  if (quiet) return;
+  for (const issue of ticked) process.stderr.write(`  ticked off ${issue}\n`);
+  for (const problem of failed) process.stderr.write(`  could not tick off ${problem}\n`);
+}
 
 /** SHD-004: how far each shard is, from the plan's ticked steps. */
-function runShardStatus(planFile: string, options: { out?: string; json?: boolean }): void {
+async function runShardStatus(
+  planFile: string,
+  options: { out?: string; json?: boolean },
+): Promise<void> {
   const planPath = resolve(planFile);
   let text: string;
   try {
@@ -23,6 +77,7 @@ function runShardStatus(planFile: string, options: { out?: string; json?: boolea
   }
   const outDir = resolve(options.out ?? join(dirname(planPath), 'shards'));
   const progress = shardProgress(parsePlan(text), readShardFiles(outDir));
+  await tickShardIssues(progress, options.json === true);
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ plan: planPath, shards: progress })}\n`);
     return;
@@ -51,9 +106,17 @@ export async function runShard(
     force?: boolean;
     dryRun?: boolean;
     json?: boolean;
+    issues?: boolean;
+    parent?: string;
   },
 ): Promise<void> {
   if (options.status) return runShardStatus(planFile, options);
+  if (options.parent !== undefined && !options.issues)
+    throw new AppError(
+      'USAGE',
+      '--parent goes with --issues',
+      'shim shard plan.md --issues --parent ANV-123',
+    );
   const estimate = await estimatePlan({
     planPath: planFile,
     cwd: process.cwd(),
@@ -85,6 +148,30 @@ export async function runShard(
           force: options.force ?? false,
         })
       : [];
+  const subIssues =
+    options.issues && written.length > 0
+      ? await createShardIssues({
+          home: getShimHome(),
+          env: process.env,
+          parent: await parentIssue(options.parent, getShimHome()),
+          shards: shards.map((s, i) => ({
+            file: written[i]!,
+            title:
+              `${estimate.plan.title ?? 'Plan'}: shard ${s.number} of ${shards.length}, ${s.steps[0]!.title}`.slice(
+                0,
+                240,
+              ),
+            body: [
+              `Steps ${s.steps.map((x) => x.index).join(', ')} of \`${estimate.planPath}\`:`,
+              '',
+              ...s.steps.map((x) => `- [ ] ${x.title}`),
+              '',
+              `Shard file: \`${written[i]}\` (\`shim loop --shards ${outDir}\` works through them). shim ticks this off when the plan's steps for it are ticked.`,
+            ].join('\n'),
+          })),
+          now: new Date().toISOString(),
+        })
+      : [];
   if (options.json) {
     process.stdout.write(
       `${JSON.stringify({
@@ -98,6 +185,7 @@ export async function runShard(
           oversize: s.oversize,
         })),
         written,
+        issues: subIssues,
       })}\n`,
     );
     return;
@@ -121,6 +209,10 @@ export async function runShard(
         ? `  (dry run: nothing written; without --dry-run into ${outDir})`
         : `  written: ${written.length} files in ${outDir}`,
     );
+    for (const r of subIssues)
+      lines.push(
+        `  ${r.created ? 'sub-issue' : 'already'} ${r.issue} for ${r.file.slice(outDir.length + 1)}`,
+      );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,0 +1,87 @@
+/**
+ * Shards as sub-issues (SHD-003/004): `shim shard --issues` makes one sub-issue per shard under
+ * the plan's issue, and each is ticked off once its shard's steps are all ticked in the plan
+ * (`shim shard --status`, and after each `shim loop --shards` run). These run in commands the
+ * user started, not in hooks: they talk to the tracker directly and say what failed.
+ * @module
+ */
+import { formatIssue, type IssueRef } from '../../core/sync/issue-ref.ts';
+import type { ShardProgress } from '../../core/shard-plan.ts';
+import { openDatabase } from '../../store/database.ts';
+import { ShardIssues } from '../../store/shard-issues.ts';
+import { getTrackerAccess } from './tracker-access.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type ShardIssueResult = { file: string; issue: string; created: boolean };
+
+export async function createShardIssues(request: {
+  home: string;
+  env: Env;
+  parent: IssueRef;
+  shards: ReadonlyArray<{ file: string; title: string; body: string }>;
+  now: string;
+}): Promise<ShardIssueResult[]> {
+  const access = await getTrackerAccess(
+    request.parent.tracker,
+    request.env,
+    request.parent.repo ?? null,
+  );
+  if (!access.ok) throw new Error(`${access.why}: ${access.fix}`);
+  const db = openDatabase(request.home);
+  try {
+    const store = new ShardIssues(db);
+    const results: ShardIssueResult[] = [];
+    for (const shard of request.shards) {
+      const known = store.get(shard.file);
+      if (known && known.parentKey === request.parent.key) {
+        results.push({ file: shard.file, issue: formatIssue(known.issue), created: false });
+        continue;
+      }
+      const issue = await access.client.createSubIssue(request.parent, shard.title, shard.body);
+      store.record(shard.file, issue, request.parent.key, request.now);
+      results.push({ file: shard.file, issue: formatIssue(issue), created: true });
+    }
+    return results;
+  } finally {
+    db.close();
+  }
+}
+
+/** Ticks off the sub-issue of every finished shard not ticked yet; returns those it ticked. */
+export async function completeFinishedShards(request: {
+  home: string;
+  env: Env;
+  progress: readonly ShardProgress[];
+  now: string;
+}): Promise<{ ticked: string[]; failed: string[] }> {
+  const db = openDatabase(request.home);
+  const ticked: string[] = [];
+  const failed: string[] = [];
+  try {
+    const store = new ShardIssues(db);
+    for (const shard of request.progress) {
+      if (shard.done < shard.steps) continue;
+      const known = store.get(shard.file);
+      if (!known || known.doneAt) continue;
+      const access = await getTrackerAccess(
+        known.issue.tracker,
+        request.env,
+        known.issue.repo ?? null,
+      );
+      try {
+        if (!access.ok) throw new Error(`${access.why}: ${access.fix}`);
+        await access.client.completeSubIssue(known.issue);
+        store.markDone(shard.file, request.now);
+        ticked.push(formatIssue(known.issue));
+      } catch (error) {
+        failed.push(
+          `${formatIssue(known.issue)}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  } finally {
+    db.close();
+  }
+  return { ticked, failed };
+}
