@@ -44,6 +44,8 @@ export type HookMemory = {
   hookToolCalls: number;
   /** While it holds, PostToolUse skips its full look (quiet-window.ts). */
   quiet: QuietWindow | null;
+  /** The tracker issue the session works on, as the statusline names it (`ANV-123`). */
+  issue?: string | null;
 };
 
 export const EMPTY_HOOK_MEMORY: HookMemory = {

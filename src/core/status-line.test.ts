@@ -61,6 +61,12 @@ describe('renderStatusline: layout', () => {
     assert.equal(renderStatusline(view(), 15, false), '[CTX 82% L2]');
   });
 
+  test("the session's issue comes last, and goes first when the line is narrow", () => {
+    const withIssue = view({ issue: 'ANV-123' });
+    assert.equal(renderStatusline(withIssue, 120, false), `${FULL} [ISSUE: ANV-123]`);
+    assert.equal(renderStatusline(withIssue, 80, false), FULL);
+  });
+
   test('the line never exceeds the columns when a fitting form exists', () => {
     for (let columns = 12; columns <= 130; columns++) {
       for (const color of [false, true]) {

@@ -19,6 +19,8 @@ export type StatuslineView = {
   turnsToCompactHigh: number | null;
   checkpointAgeMs: number | null;
   autoCompact: boolean;
+  /** The tracker issue the session works on; shown last, dropped first when space runs out. */
+  issue?: string | null;
 };
 
 const COLORS: Record<Level, string> = { L0: '32', L1: '33', L2: '35', L3: '1;31' };
@@ -54,6 +56,7 @@ export function renderStatusline(view: StatuslineView, columns: number, color: b
   optional.push(
     view.checkpointAgeMs === null ? '[no ckpt yet]' : `[ckpt ${age(view.checkpointAgeMs)} ago]`,
   );
+  if (view.issue) optional.push(`[ISSUE: ${view.issue}]`);
   // eslint-disable-next-line no-control-regex
   const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length;
   for (const barWidth of [10, 6, 0]) {

@@ -113,6 +113,7 @@ export async function renderForInput(
       turnsToCompactHigh: basis.turnsToCompactHigh,
       checkpointAgeMs: memory?.lastCheckpointAt != null ? now - memory.lastCheckpointAt : null,
       autoCompact: basis.autoCompact,
+      issue: memory?.issue ?? null,
     },
     columns,
     color,

@@ -8,6 +8,7 @@ import type { Database } from '../../store/database.ts';
 import type { ShimConfig } from '../../store/config.ts';
 import { runGit } from '../../capture/git-run.ts';
 import { findProjectRoot } from '../../capture/project.ts';
+import type { IssueRef } from '../../core/sync/issue-ref.ts';
 import { appendLog } from '../../store/log.ts';
 import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { resolveSessionIssue, startSyncWorker } from './enqueue-sync.ts';
@@ -23,8 +24,8 @@ export async function watchSessionIssue(request: {
   home: string;
   env: Env;
   now: string;
-}): Promise<boolean> {
-  if (!request.config.enabled || !request.cwd) return false;
+}): Promise<IssueRef | null> {
+  if (!request.config.enabled || !request.cwd) return null;
   try {
     const head = runGit(request.cwd, ['symbolic-ref', '--short', '-q', 'HEAD']);
     const branch = head.ok ? head.stdout.toString('utf8').trim() : null;
@@ -38,7 +39,7 @@ export async function watchSessionIssue(request: {
       },
       request.now,
     );
-    if (!found) return false;
+    if (!found) return null;
     const repo =
       found.ref.tracker === 'github' ? (found.ref.repo ?? originRepo(request.cwd)) : null;
     const issue = repo ? { ...found.ref, repo } : found.ref;
@@ -55,11 +56,11 @@ export async function watchSessionIssue(request: {
       request.now,
     );
     if (added > 0) await startSyncWorker(request.cwd, request.env, request.home);
-    return true;
+    return issue;
   } catch (error) {
     appendLog(request.home, 'warn', "could not look up the session's issue", {
       error: String(error),
     });
-    return false;
+    return null;
   }
 }

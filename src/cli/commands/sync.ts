@@ -14,6 +14,7 @@ import { currentIssue, linkIssue } from '../../app/sync/link-issue.ts';
 import { getSyncStatus } from '../../app/sync/sync-status.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
+import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 
 function latestSessionId(cwd: string, explicit: string | undefined): string | null {
   if (explicit) return explicit;
@@ -47,6 +48,12 @@ export async function runLink(
         'give ANV-123, 123, #123, owner/repo#123 or an issue URL',
       );
     await linkIssue({ home, sessionId, projectRoot, issue, now: new Date().toISOString() });
+    // The statusline reads the session's hook memory, not the store.
+    if (sessionId)
+      saveHookMemory(home, sessionId, {
+        ...loadHookMemory(home, sessionId),
+        issue: issue ? formatIssue(issue) : null,
+      });
   }
   const now = await currentIssue({ home, sessionId, projectRoot });
   if (options.json) {

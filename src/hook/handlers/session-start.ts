@@ -9,6 +9,7 @@ import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
+import { formatIssue } from '../../core/sync/issue-ref.ts';
 import type { ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
@@ -134,15 +135,23 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
       new Date(now).toISOString(),
     );
     if (source === 'resume') store.sessions.reopen(sessionId);
-    if (source === 'startup' || source === 'resume')
-      await watchSessionIssue({
-        db: store.db,
-        sessionId,
-        cwd: payload.cwd,
-        config: run.config.sync,
-        home,
-        env: run.env,
-        now: new Date(now).toISOString(),
+    const issue =
+      source === 'startup' || source === 'resume'
+        ? await watchSessionIssue({
+            db: store.db,
+            sessionId,
+            cwd: payload.cwd,
+            config: run.config.sync,
+            home,
+            env: run.env,
+            now: new Date(now).toISOString(),
+          })
+        : null;
+    // The statusline names it (it reads the hooks' memory, never the store).
+    if (issue)
+      saveHookMemory(home, sessionId, {
+        ...loadHookMemory(home, sessionId),
+        issue: formatIssue(issue),
       });
     if (source === 'compact') return restoreAfterCompaction(store, run);
     if (source === 'startup') return restoreIntoNewSession(store, run);
