@@ -60,6 +60,8 @@ export const configSchema = z.strictObject({
       label: z.string().min(1).max(50).nullable().optional(),
       /** A workflow state to move the issue to (Linear), e.g. "In Progress"; never a closing one. */
       state: z.string().min(1).max(50).nullable().optional(),
+      /** Checkpoints at L2, L3 and compactions as claude-mem observations when it is installed. */
+      claudeMem: z.boolean().optional(),
     })
     .optional(),
   /** shim loop runs: days kept hot after they end, and days kept at all. */

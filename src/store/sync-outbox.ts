@@ -8,13 +8,16 @@
 import type { IssueRef, Tracker } from '../core/sync/issue-ref.ts';
 import { withWriteTransaction, type Database } from './database.ts';
 
-export type OutboxAction = 'comment' | 'label' | 'state' | 'facts';
+export type OutboxAction = 'comment' | 'label' | 'state' | 'facts' | 'observation';
 
 export type OutboxDraft = {
   dedupeKey: string;
   issue: IssueRef;
   action: OutboxAction;
-  /** comment: { body, marker }; label: { name }; state: { name }; facts: {} (read the issue). */
+  /**
+   * comment: { body, marker }; label: { name }; state: { name }; facts: {} (read the issue);
+   * observation (claude-mem): { title, text, metadata (JSON) }.
+   */
   payload: Record<string, string>;
   sessionId?: string | null;
   checkpointId?: string | null;

@@ -51,7 +51,12 @@ test('Linear: one comment, the label created once, the configured state; no seco
   const db = openDatabase(home);
   const env = { LINEAR_API_KEY: linear.apiKey, LINEAR_API_URL: linear.url };
   try {
-    const config = { enabled: true, label: 'context-checkpointed', state: 'In Progress' };
+    const config = {
+      enabled: true,
+      label: 'context-checkpointed',
+      state: 'In Progress',
+      claudeMem: false,
+    };
     const queued = await queueTrackerSync({
       db,
       checkpoint: checkpointOn('feature/TST-42-reach-l2', 'L2'),
@@ -99,7 +104,7 @@ test('Linear: a state that would close the issue is refused, once, as a failure 
   const db = openDatabase(home);
   const env = { LINEAR_API_KEY: linear.apiKey, LINEAR_API_URL: linear.url };
   try {
-    const config = { enabled: true, label: null, state: 'Done' };
+    const config = { enabled: true, label: null, state: 'Done', claudeMem: false };
     await queueTrackerSync({
       db,
       checkpoint: checkpointOn('TST-43-close', 'L3'),

@@ -40,7 +40,7 @@ function runShimAsync(
     child.once('exit', () => resolve(out));
   });
 }
-const SYNC = { enabled: true, label: 'context-checkpointed', state: null };
+const SYNC = { enabled: true, label: 'context-checkpointed', state: null, claudeMem: true };
 
 describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
   let root: string;

@@ -30,7 +30,9 @@ export async function syncCheck(options: DoctorOptions): Promise<DoctorCheck> {
       'nothing to sync yet: a session names its issue by its branch (feature/ANV-123-…), a request, or shim link <issue>',
     );
   const broken = status.trackers.find(
-    (t) => t.token === null || (t.auth !== null && !t.auth.startsWith('accepted')),
+    (t) =>
+      t.token === null ||
+      (t.auth !== null && !t.auth.startsWith('accepted') && !t.auth.startsWith('running')),
   );
   const counts = `${status.delivered} sent, ${status.pending} waiting, ${status.failed} failed`;
   if (broken)

@@ -11,7 +11,9 @@ import type { Database } from '../../store/database.ts';
 import { appendLog } from '../../store/log.ts';
 import { IssueFactsCache } from '../../store/issue-facts.ts';
 import { SyncOutbox, type OutboxEntry } from '../../store/sync-outbox.ts';
+import { ClaudeMemClient } from '../../tracker/claude-mem-client.ts';
 import { PermanentTrackerError } from '../../tracker/tracker-client.ts';
+import { claudeMemUrl } from './claude-mem-place.ts';
 import { getTrackerAccess, type TrackerAccess } from './tracker-access.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -74,7 +76,25 @@ async function send(
     case 'facts':
       await refresh();
       return null;
+    case 'observation':
+      throw new PermanentTrackerError('an observation is for claude-mem, not an issue tracker');
   }
+}
+
+/** An observation for claude-mem: sent when its worker answers, else due again later. */
+async function sendObservation(
+  entry: OutboxEntry,
+  env: Env,
+): Promise<string | { waiting: string }> {
+  const client = new ClaudeMemClient(claudeMemUrl(env));
+  if ((await client.health()) === null)
+    return { waiting: `claude-mem's worker is not running at ${claudeMemUrl(env)}` };
+  return client.save({
+    title: entry.payload.title ?? 'Context Checkpoint',
+    text: entry.payload.text ?? '',
+    project: entry.issue.key,
+    metadata: JSON.parse(entry.payload.metadata ?? '{}') as Record<string, unknown>,
+  });
 }
 
 /** Sends every entry due now, one at a time, until none is due. */
@@ -93,13 +113,32 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
   for (;;) {
     const entry = outbox.claim(owner, now(), leaseMs);
     if (!entry) return result;
+    const at = () => now().toISOString();
+    if (entry.issue.tracker === 'claude-mem') {
+      try {
+        const sent = await sendObservation(entry, options.env);
+        if (typeof sent === 'string') {
+          outbox.delivered(entry.id, sent, at());
+          result.delivered++;
+          options.onProgress?.(`sent: observation to claude-mem (${entry.issue.key})`);
+        } else {
+          const retryAt = new Date(now().getTime() + backoff(entry.attempts)).toISOString();
+          outbox.deferred(entry.id, sent.waiting, retryAt, entry.attempts >= maxAttempts);
+          result.retrying++;
+        }
+      } catch (error) {
+        const retryAt = new Date(now().getTime() + backoff(entry.attempts)).toISOString();
+        outbox.deferred(entry.id, String(error), retryAt, entry.attempts >= maxAttempts);
+        result.retrying++;
+      }
+      continue;
+    }
     const where = `${entry.issue.tracker}:${entry.issue.repo ?? ''}`;
     let reach = clients.get(where);
     if (!reach) {
       reach = await access(entry.issue.tracker, entry.issue.repo ?? null);
       clients.set(where, reach);
     }
-    const at = () => now().toISOString();
     if (!reach.ok) {
       const waitMs = options.noTokenWaitMs ?? 6 * 3_600_000;
       outbox.deferred(

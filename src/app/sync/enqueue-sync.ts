@@ -9,7 +9,15 @@
 import { basename } from 'node:path';
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import { chooseIssue, type IssueRef, type IssueSource } from '../../core/sync/issue-ref.ts';
-import { renderSyncComment, syncKey, syncMarker, syncMomentOf } from '../../core/sync/sync-note.ts';
+import {
+  MEMORY_MOMENTS,
+  renderMemoryObservation,
+  renderSyncComment,
+  syncKey,
+  syncMarker,
+  syncMomentOf,
+  type SyncMoment,
+} from '../../core/sync/sync-note.ts';
 import type { Database } from '../../store/database.ts';
 import type { ShimConfig } from '../../store/config.ts';
 import { appendLog } from '../../store/log.ts';
@@ -18,6 +26,7 @@ import { SessionIssues } from '../../store/session-issues.ts';
 import { SyncOutbox, type OutboxDraft } from '../../store/sync-outbox.ts';
 import { runShimInBackground } from '../run-in-background.ts';
 import { projectKey } from './link-issue.ts';
+import { hasClaudeMem } from './claude-mem-place.ts';
 import { originRepo } from './origin-repo.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -72,6 +81,77 @@ export async function startSyncWorker(cwd: string | null, env: Env, home: string
   if (isShimBinary()) await runShimInBackground(['sync', '--drain'], cwd, env, home);
 }
 
+/** A GitHub issue names its repository: its own, else the project's origin. */
+function issueWithRepo(ref: IssueRef, checkpoint: Checkpoint): IssueRef {
+  if (ref.tracker !== 'github' || ref.repo) return ref;
+  const repo = originRepo(checkpoint.fileState.repoRoot ?? checkpoint.source.cwd);
+  return repo ? { ...ref, repo } : ref;
+}
+
+/** The comment, the label and the state move for the issue, each with its dedupe key. */
+function issueDrafts(
+  issue: IssueRef,
+  moment: SyncMoment,
+  checkpoint: Checkpoint,
+  config: ShimConfig['sync'],
+  handoffPath: string | null,
+): OutboxDraft[] {
+  const key = syncKey(issue, moment, checkpoint);
+  const base = { issue, sessionId: checkpoint.sessionId, checkpointId: checkpoint.id };
+  const body = renderSyncComment({ issue, moment, checkpoint, key, handoffPath });
+  const drafts: OutboxDraft[] = [
+    {
+      ...base,
+      dedupeKey: `${key}:comment`,
+      action: 'comment',
+      payload: { body, marker: syncMarker(key) },
+    },
+  ];
+  const where = `${issue.tracker}:${issue.repo ?? ''}:${issue.key}`;
+  if (config.label)
+    drafts.push({
+      ...base,
+      dedupeKey: `${where}:label:${config.label}`,
+      action: 'label',
+      payload: { name: config.label },
+    });
+  if (config.state)
+    drafts.push({
+      ...base,
+      dedupeKey: `${where}:state:${config.state}`,
+      action: 'state',
+      payload: { name: config.state },
+    });
+  return drafts;
+}
+
+/** The observation for claude-mem (MEM-001), when it is installed and this moment is one it keeps. */
+function memoryDraft(
+  moment: SyncMoment,
+  checkpoint: Checkpoint,
+  issue: IssueRef | null,
+  env: Env,
+): OutboxDraft | null {
+  if (!MEMORY_MOMENTS.includes(moment) || !hasClaudeMem(env)) return null;
+  const observation = renderMemoryObservation({ moment, checkpoint, issue });
+  return {
+    dedupeKey: `claude-mem:${moment}:${moment === 'compaction' ? checkpoint.id : checkpoint.sessionId}`,
+    // claude-mem names a project by its folder.
+    issue: {
+      tracker: 'claude-mem',
+      key: basename(checkpoint.fileState.repoRoot ?? checkpoint.source.cwd ?? 'project'),
+    },
+    action: 'observation',
+    payload: {
+      title: observation.title,
+      text: observation.text,
+      metadata: JSON.stringify(observation.metadata),
+    },
+    sessionId: checkpoint.sessionId,
+    checkpointId: checkpoint.id,
+  };
+}
+
 export async function queueTrackerSync(request: {
   db: Database;
   checkpoint: Checkpoint;
@@ -96,54 +176,15 @@ export async function queueTrackerSync(request: {
       },
       now,
     );
-    if (!found) return 0;
-    const repo =
-      found.ref.tracker === 'github'
-        ? (found.ref.repo ?? originRepo(checkpoint.fileState.repoRoot ?? checkpoint.source.cwd))
-        : null;
-    const issue: IssueRef = repo ? { ...found.ref, repo } : found.ref;
-    const key = syncKey(issue, moment, checkpoint);
-    const base = { issue, sessionId: checkpoint.sessionId, checkpointId: checkpoint.id };
-    const drafts: OutboxDraft[] = [
-      {
-        ...base,
-        dedupeKey: `${key}:comment`,
-        action: 'comment',
-        payload: {
-          body: renderSyncComment({
-            issue,
-            moment,
-            checkpoint,
-            key,
-            handoffPath: request.handoffPath ?? null,
-          }),
-          marker: syncMarker(key),
-        },
-      },
-    ];
-    const where = `${issue.tracker}:${issue.repo ?? ''}:${issue.key}`;
-    if (config.label)
-      drafts.push({
-        ...base,
-        dedupeKey: `${where}:label:${config.label}`,
-        action: 'label',
-        payload: { name: config.label },
-      });
-    if (config.state)
-      drafts.push({
-        ...base,
-        dedupeKey: `${where}:state:${config.state}`,
-        action: 'state',
-        payload: { name: config.state },
-      });
+    const issue = found ? issueWithRepo(found.ref, checkpoint) : null;
+    const drafts = issue
+      ? issueDrafts(issue, moment, checkpoint, config, request.handoffPath ?? null)
+      : [];
+    const memory = config.claudeMem ? memoryDraft(moment, checkpoint, issue, request.env) : null;
+    if (memory) drafts.push(memory);
+    if (drafts.length === 0) return 0;
     const added = new SyncOutbox(db).enqueue(drafts, now);
-    if (added > 0 && isShimBinary())
-      await runShimInBackground(
-        ['sync', '--drain'],
-        checkpoint.source.cwd,
-        request.env,
-        request.home,
-      );
+    if (added > 0) await startSyncWorker(checkpoint.source.cwd, request.env, request.home);
     return added;
   } catch (error) {
     // Sync is never worth a failed checkpoint.

@@ -7,6 +7,8 @@
 import type { Tracker } from '../../core/sync/issue-ref.ts';
 import { openDatabase } from '../../store/database.ts';
 import { SyncOutbox, type OutboxCounts, type OutboxEntry } from '../../store/sync-outbox.ts';
+import { ClaudeMemClient } from '../../tracker/claude-mem-client.ts';
+import { claudeMemUrl } from './claude-mem-place.ts';
 import { getTrackerAccess } from './tracker-access.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -40,6 +42,22 @@ export async function getSyncStatus(
   const trackers: TrackerState[] = [];
   for (const pair of used) {
     const [tracker, repo] = pair.split('\t') as [Tracker, string];
+    if (tracker === 'claude-mem') {
+      const url = claudeMemUrl(env);
+      const version = options.probe ? await new ClaudeMemClient(url).health() : null;
+      trackers.push({
+        tracker,
+        token: 'none needed',
+        auth: options.probe
+          ? version
+            ? `running (${version}) at ${url}`
+            : `not running at ${url}`
+          : null,
+        fix:
+          options.probe && !version ? 'start claude-mem (its observations wait until then)' : null,
+      });
+      continue;
+    }
     const access = await getTrackerAccess(tracker, env, repo || null);
     if (!access.ok) {
       trackers.push({ tracker, token: null, auth: access.why, fix: access.fix });

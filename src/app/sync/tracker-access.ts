@@ -47,6 +47,12 @@ export async function getTrackerAccess(
       tokenFrom: token.from,
     };
   }
+  if (tracker === 'claude-mem')
+    return {
+      ok: false,
+      why: 'claude-mem is not an issue tracker',
+      fix: 'its entries are sent by the worker directly',
+    };
   const key = env.LINEAR_API_KEY;
   if (!key)
     return {

@@ -5,7 +5,8 @@
  * @module
  */
 
-export type Tracker = 'github' | 'linear';
+/** Where sync sends: an issue tracker, or claude-mem (its key is then the project's name). */
+export type Tracker = 'github' | 'linear' | 'claude-mem';
 
 export type IssueRef = {
   tracker: Tracker;
@@ -81,6 +82,7 @@ export function parseIssueArgument(arg: string): IssueRef | null {
 /** How the statusline, status and handoffs name it. */
 export function formatIssue(ref: IssueRef): string {
   if (ref.tracker === 'linear') return ref.key;
+  if (ref.tracker === 'claude-mem') return `claude-mem:${ref.key}`;
   return ref.repo ? `${ref.repo}#${ref.key}` : `#${ref.key}`;
 }
 

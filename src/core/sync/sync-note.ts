@@ -110,3 +110,43 @@ export function renderSyncComment(request: {
   ];
   return sections.filter((s): s is string => s !== null).join('\n\n');
 }
+
+/** The moments claude-mem keeps an observation of (MEM-001): the context running out. */
+export const MEMORY_MOMENTS: readonly SyncMoment[] = ['L2', 'L3', 'compaction'];
+
+/**
+ * The observation for claude-mem: a predictable title ("Context Checkpoint L2 at 87% — ANV-123")
+ * and the same facts as the issue comment, tagged with the `checkpoint` concept.
+ */
+export function renderMemoryObservation(request: {
+  moment: SyncMoment;
+  checkpoint: Checkpoint;
+  issue: IssueRef | null;
+}): { title: string; text: string; metadata: Record<string, unknown> } {
+  const c = request.checkpoint;
+  const level =
+    request.moment === 'compaction' ? `at compaction (${c.source.level})` : request.moment;
+  const title = `Context Checkpoint ${level} at ${percent(c)}${request.issue ? ` — ${formatIssue(request.issue)}` : ''}`;
+  const body = renderSyncComment({
+    issue: request.issue ?? { tracker: 'claude-mem', key: c.sessionId.slice(0, 8) },
+    moment: request.moment,
+    checkpoint: c,
+    key: '',
+  })
+    .split('\n\n')
+    .slice(1, -1)
+    .join('\n\n');
+  return {
+    title,
+    text: body,
+    metadata: {
+      source: 'shim',
+      concepts: ['checkpoint'],
+      checkpointId: c.id,
+      sessionId: c.sessionId,
+      level: c.source.level,
+      moment: request.moment,
+      ...(request.issue ? { issue: formatIssue(request.issue) } : {}),
+    },
+  };
+}
