@@ -4,6 +4,8 @@
  * @module
  */
 import type { Assessment } from '../core/assess.ts';
+import { findIssueInBranch, formatIssue } from '../core/sync/issue-ref.ts';
+import { loadHookMemory } from '../store/hook-memory.ts';
 import { AppError } from '../core/errors.ts';
 import type { CompactionRecord, ParseStats, SessionState } from '../core/session.ts';
 import { loadConfig } from '../store/config.ts';
@@ -32,6 +34,8 @@ export type SessionStatus = {
   cliVersion: string | null;
   cwd: string | null;
   gitBranch: string | null;
+  /** The tracker issue the session works on (set or found at its start, else its branch's). */
+  issue: string | null;
   startedAt: string | null;
   lastActivityAt: string | null;
   assessment: Assessment;
@@ -78,6 +82,7 @@ export function buildStatus(
 ): SessionStatus {
   return {
     transcriptPath: path,
+    issue: null,
     sessionId: state.sessionId,
     model: state.model,
     cliVersion: state.cliVersion,
@@ -135,8 +140,12 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
     ...(request.history !== undefined ? { history: request.history } : {}),
     toolCallsAtCheckpoint: request.toolCallsAtCheckpoint ?? null,
   });
-  return buildStatus(path, state, assessment, {
+  const status = buildStatus(path, state, assessment, {
     source: assessment.inputsSource,
     recordedAt: assessment.inputsRecordedAt,
   });
+  // The hooks' memory names the issue (a small file, no store): else the branch may.
+  const remembered = state.sessionId ? loadHookMemory(request.home, state.sessionId).issue : null;
+  const fromBranch = findIssueInBranch(state.gitBranch);
+  return { ...status, issue: remembered ?? (fromBranch ? formatIssue(fromBranch) : null) };
 }

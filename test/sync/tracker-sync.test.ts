@@ -260,6 +260,12 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
       parent.subIssues!.slice(1).every((n) => github.issues.get(String(n))!.state === 'open'),
     );
     assert.equal(parent.state, 'open', "the user's issue is never closed");
+    const doneNotes = parent.comments.filter((c) => /^### shim: shard .* is done/.test(c.body));
+    assert.equal(doneNotes.length, 1);
+    assert.match(
+      doneNotes[0]!.body,
+      new RegExp(`acme/api#${firstShard.number} is closed as completed`),
+    );
     const again = await runShimAsync(
       home,
       ['shard', 'plan.md', '--status', '--json'],

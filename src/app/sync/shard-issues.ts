@@ -5,7 +5,9 @@
  * user started, not in hooks: they talk to the tracker directly and say what failed.
  * @module
  */
+import { basename } from 'node:path';
 import { formatIssue, type IssueRef } from '../../core/sync/issue-ref.ts';
+import { syncMarker } from '../../core/sync/sync-note.ts';
 import type { ShardProgress } from '../../core/shard-plan.ts';
 import { openDatabase } from '../../store/database.ts';
 import { ShardIssues } from '../../store/shard-issues.ts';
@@ -72,6 +74,14 @@ export async function completeFinishedShards(request: {
       try {
         if (!access.ok) throw new Error(`${access.why}: ${access.fix}`);
         await access.client.completeSubIssue(known.issue);
+        // The parent hears of it once (a marker, as every comment shim posts).
+        const parent: IssueRef = { ...known.issue, key: known.parentKey };
+        const marker = syncMarker(`shard-done:${known.issue.tracker}:${known.issue.key}`);
+        if (!(await access.client.findComment(parent, marker)))
+          await access.client.addComment(
+            parent,
+            `### shim: shard ${basename(shard.file)} is done\n\nIts ${shard.steps} step${shard.steps === 1 ? '' : 's'} are ticked in the plan; ${formatIssue(known.issue)} is closed as completed.\n\n${marker}`,
+          );
         store.markDone(shard.file, request.now);
         ticked.push(formatIssue(known.issue));
       } catch (error) {

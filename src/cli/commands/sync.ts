@@ -14,6 +14,7 @@ import { currentIssue, linkIssue } from '../../app/sync/link-issue.ts';
 import { getSyncStatus } from '../../app/sync/sync-status.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
+import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 
 function latestSessionId(cwd: string, explicit: string | undefined): string | null {
@@ -90,13 +91,18 @@ function takeWorkerLock(home: string): (() => void) | null {
   return null;
 }
 
-export async function runSync(options: {
-  status?: boolean;
-  json?: boolean;
-  drain?: boolean;
-}): Promise<void> {
-  const home = getShimHome();
-  if (options.drain) {
+/** How long the background worker waits for an entry's next attempt before leaving it. */
+const WORKER_WAIT_MS = 10 * 60_000;
+const WORKER_LIFETIME_MS = 30 * 60_000;
+
+/**
+ * The background worker: drains, and while an entry is due again soon (a retry after backoff),
+ * waits for it. Another worker holding the lock means this one is not needed: that one looks
+ * for due entries again after it lets the lock go, so an entry queued meanwhile is not left.
+ */
+async function runWorker(home: string): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < WORKER_LIFETIME_MS) {
     const release = takeWorkerLock(home);
     if (!release) return;
     try {
@@ -109,8 +115,28 @@ export async function runSync(options: {
     } finally {
       release();
     }
-    return;
+    // Looked at only once the lock is let go: what was queued while it was held is seen here.
+    const db = openDatabase(home);
+    let next: string | null;
+    try {
+      next = new SyncOutbox(db).nextDue();
+    } finally {
+      db.close();
+    }
+    if (next === null) return;
+    const wait = Date.parse(next) - Date.now();
+    if (wait > WORKER_WAIT_MS) return;
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait + 50));
   }
+}
+
+export async function runSync(options: {
+  status?: boolean;
+  json?: boolean;
+  drain?: boolean;
+}): Promise<void> {
+  const home = getShimHome();
+  if (options.drain) return runWorker(home);
   if (!options.status) {
     const db = openDatabase(home);
     try {

@@ -66,6 +66,7 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
     status.model ?? 'model unknown',
     status.cliVersion ? `Claude Code ${status.cliVersion}` : null,
     status.gitBranch ? `branch ${status.gitBranch}` : null,
+    status.issue ? `issue ${status.issue}` : null,
   ].filter(Boolean);
   lines.push(`${bold('shim')} · ${header.join(' · ')}`);
   lines.push(dim(`  ${truncate(status.transcriptPath, columns - 2)}`));

@@ -8,7 +8,9 @@
 import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
+import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
+import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { formatIssue } from '../../core/sync/issue-ref.ts';
 import type { ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
@@ -147,6 +149,10 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
             now: new Date(now).toISOString(),
           })
         : null;
+    // Tracker updates a worker left waiting (a retry, a token added since) go out now.
+    const due = new SyncOutbox(store.db).nextDue();
+    if (issue === null && due !== null && Date.parse(due) <= now)
+      await startSyncWorker(payload.cwd ?? null, run.env, home);
     // The statusline names it (it reads the hooks' memory, never the store).
     if (issue)
       saveHookMemory(home, sessionId, {
