@@ -20,6 +20,8 @@ import { classifyIterationEnd } from '../core/loop/iteration-end.ts';
 import { composeContinuePrompt, composeFreshPrompt } from '../core/loop/loop-prompt.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
 import type { ShimConfig } from '../store/config.ts';
+import { hasClaudeMem } from '../app/sync/claude-mem-place.ts';
+import { basename } from 'node:path';
 import type { Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import { getRunDir, type LoopEvent } from '../store/loop-event-log.ts';
@@ -155,6 +157,10 @@ export class Supervisor {
           summary: this.#state.pendingSummary,
           marker: options.completionMarker,
           testCommand: options.testCommand,
+          memory:
+            this.#config.sync.enabled && this.#config.sync.claudeMem && hasClaudeMem(this.#deps.env)
+              ? { project: basename(this.#deps.cwd) }
+              : null,
         });
     const sessionId = continuing ? journal.run.sessionId : null;
     const args = [

@@ -18,6 +18,7 @@ const SCHEMA = buildSchema(`
   input CommentCreateInput { issueId: String body: String }
   input IssueLabelCreateInput { name: String! teamId: String color: String }
   input IssueUpdateInput { stateId: String title: String }
+  input IssueCreateInput { teamId: String! title: String description: String parentId: String }
   type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
   type User { id: ID! name: String! email: String! displayName: String! }
   type WorkflowState { id: ID! name: String! type: String! }
@@ -53,11 +54,14 @@ const SCHEMA = buildSchema(`
     issueLabelCreate(input: IssueLabelCreateInput!, replaceTeamLabels: Boolean): IssueLabelPayload!
     issueAddLabel(id: String!, labelId: String!): IssuePayload!
     issueUpdate(id: String!, input: IssueUpdateInput!): IssuePayload!
+    issueCreate(input: IssueCreateInput!): IssuePayload!
   }
 `);
 
 export type FakeLinearIssue = {
   id: string;
+  parentId?: string;
+  description?: string;
   identifier: string;
   title: string;
   stateId: string;
@@ -147,6 +151,25 @@ export async function startFakeLinear(): Promise<FakeLinear> {
     issueAddLabel: ({ id, labelId }: { id: string; labelId: string }) => {
       const issue = find(id);
       if (!issue.labelIds.includes(labelId)) issue.labelIds.push(labelId);
+      return { issue: view(issue), success: true, lastSyncId: next++ };
+    },
+    issueCreate: ({
+      input,
+    }: {
+      input: { title: string; description?: string; parentId?: string };
+    }) => {
+      const n = state.issues.length + 100;
+      const issue: FakeLinearIssue = {
+        id: `issue-${n}`,
+        identifier: `TST-${n}`,
+        title: input.title,
+        stateId: 'st-todo',
+        labelIds: [],
+        comments: [],
+        ...(input.parentId ? { parentId: input.parentId } : {}),
+        ...(input.description ? { description: input.description } : {}),
+      };
+      state.issues.push(issue);
       return { issue: view(issue), success: true, lastSyncId: next++ };
     },
     issueUpdate: ({ id, input }: { id: string; input: { stateId?: string } }) => {

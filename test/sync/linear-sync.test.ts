@@ -140,3 +140,67 @@ test('Linear: a bad key is a clear answer from the auth check', async () => {
   });
   assert.deepEqual(await good.checkAuth(), { ok: true, who: 'tester@example.com' });
 });
+
+test('Linear: shards become sub-issues (parentId), moved to the completed state when done', async () => {
+  linear.issues.push({
+    id: 'issue-44',
+    identifier: 'TST-44',
+    title: 'Importer plan',
+    stateId: 'st-progress',
+    labelIds: [],
+    comments: [],
+  });
+  const home = join(root, 'c');
+  const env = { LINEAR_API_KEY: linear.apiKey, LINEAR_API_URL: linear.url };
+  const { createShardIssues, completeFinishedShards } =
+    await import('../../src/app/sync/shard-issues.ts');
+  const made = await createShardIssues({
+    home,
+    env,
+    parent: { tracker: 'linear', key: 'TST-44' },
+    shards: [
+      { file: '/p/shards/01-parser.md', title: 'Plan: shard 1 of 2, Parser', body: '- [ ] Parser' },
+      { file: '/p/shards/02-tests.md', title: 'Plan: shard 2 of 2, Tests', body: '- [ ] Tests' },
+    ],
+    now: '2026-11-25T10:00:00.000Z',
+  });
+  assert.deepEqual(
+    made.map((m) => m.created),
+    [true, true],
+  );
+  const children = linear.issues.filter((i) => i.parentId === 'issue-44');
+  assert.deepEqual(
+    children.map((c) => c.title),
+    ['Plan: shard 1 of 2, Parser', 'Plan: shard 2 of 2, Tests'],
+  );
+  const again = await createShardIssues({
+    home,
+    env,
+    parent: { tracker: 'linear', key: 'TST-44' },
+    shards: [{ file: '/p/shards/01-parser.md', title: 'x', body: 'x' }],
+    now: '2026-11-25T10:01:00.000Z',
+  });
+  assert.equal(again[0]!.created, false, 'not made twice');
+  const ticked = await completeFinishedShards({
+    home,
+    env,
+    progress: [
+      { file: '/p/shards/01-parser.md', first: 1, last: 1, done: 1, steps: 1 },
+      { file: '/p/shards/02-tests.md', first: 2, last: 2, done: 0, steps: 1 },
+    ],
+    now: '2026-11-25T11:00:00.000Z',
+  });
+  assert.deepEqual(ticked, { ticked: [children[0]!.identifier], failed: [] });
+  assert.equal(children[0]!.stateId, 'st-done');
+  assert.equal(children[1]!.stateId, 'st-todo');
+  assert.equal(
+    linear.issues.find((i) => i.identifier === 'TST-44')!.stateId,
+    'st-progress',
+    'the parent is never closed',
+  );
+  assert.equal(
+    linear.issues.find((i) => i.identifier === 'TST-44')!.comments.length,
+    1,
+    'the parent hears of it once',
+  );
+});

@@ -123,6 +123,7 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     assert.match(body, /\*\*Open\*\*\n- Fix backslash paths in transcript lookup \(in progress\)/);
     assert.match(body, /\*\*Done\*\*\n- Add --json flag to shim status/);
     assert.match(body, /<!-- shim-sync github:acme\/api:42:L2:/);
+    assert.ok(body.includes(`Handoff (local): \`${join(home, 'handoffs')}/`), body);
     assert.deepEqual(await drain(), { delivered: 0, retrying: 0, failed: 0, waitingForToken: 0 });
     // Its L3 is another moment: one more comment, the label not again.
     await queue({ ...l2(), source: { ...l2().source, level: 'L3' } });

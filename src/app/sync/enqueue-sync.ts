@@ -6,7 +6,7 @@
  * from it.
  * @module
  */
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import { chooseIssue, type IssueRef, type IssueSource } from '../../core/sync/issue-ref.ts';
 import {
@@ -25,6 +25,7 @@ import { SessionRepository } from '../../store/session-repository.ts';
 import { SessionIssues } from '../../store/session-issues.ts';
 import { SyncOutbox, type OutboxDraft } from '../../store/sync-outbox.ts';
 import { runShimInBackground } from '../run-in-background.ts';
+import { handoffFileName } from '../write-handoff.ts';
 import { projectKey } from './link-issue.ts';
 import { hasClaudeMem } from './claude-mem-place.ts';
 import { originRepo } from './origin-repo.ts';
@@ -177,9 +178,14 @@ export async function queueTrackerSync(request: {
       now,
     );
     const issue = found ? issueWithRepo(found.ref, checkpoint) : null;
-    const drafts = issue
-      ? issueDrafts(issue, moment, checkpoint, config, request.handoffPath ?? null)
-      : [];
+    // L2, L3 and a compaction leave a handoff under this name (write-handoff.ts): the comment
+    // points at it, a local path.
+    const handoffPath =
+      request.handoffPath ??
+      (MEMORY_MOMENTS.includes(moment)
+        ? join(request.home, 'handoffs', handoffFileName(checkpoint))
+        : null);
+    const drafts = issue ? issueDrafts(issue, moment, checkpoint, config, handoffPath) : [];
     const memory = config.claudeMem ? memoryDraft(moment, checkpoint, issue, request.env) : null;
     if (memory) drafts.push(memory);
     if (drafts.length === 0) return 0;

@@ -168,3 +168,16 @@ describe('composeContinuePrompt', () => {
     assert.match(prompt, /\nSHIM_LOOP_COMPLETE\n/);
   });
 });
+
+describe('composeFreshPrompt with claude-mem', () => {
+  test('installed: the session is told to search it first, by the project name and the checkpoints', () => {
+    const input = { goal: 'Ship it.', summary: null, marker: 'DONE', testCommand: null };
+    const withMemory = composeFreshPrompt({ ...input, memory: { project: 'spot`ter\n' } });
+    assert.match(
+      withMemory,
+      /## Goal\nShip it\.\n\n## Recent context in claude-mem\nclaude-mem keeps observations from earlier sessions of `spotter`, among them shim's checkpoints \("Context Checkpoint …"\)\. Before you start, search it/,
+    );
+    assert.doesNotMatch(composeFreshPrompt(input), /claude-mem/);
+    assert.doesNotMatch(composeFreshPrompt({ ...input, memory: null }), /claude-mem/);
+  });
+});

@@ -20,6 +20,8 @@ export type FreshPromptInput = {
   summary: string | null;
   marker: string;
   testCommand: string | null;
+  /** claude-mem is installed: the session is told to query it for recent context first. */
+  memory?: { project: string } | null;
 };
 
 export type ContinuePromptInput = {
@@ -69,6 +71,11 @@ export function composeFreshPrompt(input: FreshPromptInput): string {
     );
   }
   parts.push(`## Goal\n${goal}`);
+  const project = str(input?.memory?.project).replace(/[`\r\n]/g, '');
+  if (project !== '')
+    parts.push(
+      `## Recent context in claude-mem\nclaude-mem keeps observations from earlier sessions of \`${project}\`, among them shim's checkpoints ("Context Checkpoint …"). Before you start, search it for the goal's key terms (its \`search\` tool, or \`/mem search\`) and for "Context Checkpoint", and use what it already knows rather than rediscovering it.`,
+    );
   parts.push(
     '## How to work\nYou are running unattended: nobody will answer questions. Make reasonable decisions, note them as you go, and keep working toward the goal.',
   );
