@@ -6,6 +6,7 @@
 import type { Assessment } from '../core/assess.ts';
 import { findIssueInBranch, formatIssue } from '../core/sync/issue-ref.ts';
 import { loadHookMemory } from '../store/hook-memory.ts';
+import { loadSyncSummary, type SyncSummary } from '../store/sync-summary.ts';
 import { AppError } from '../core/errors.ts';
 import type { CompactionRecord, ParseStats, SessionState } from '../core/session.ts';
 import { loadConfig } from '../store/config.ts';
@@ -36,6 +37,8 @@ export type SessionStatus = {
   gitBranch: string | null;
   /** The tracker issue the session works on (set or found at its start, else its branch's). */
   issue: string | null;
+  /** The tracker sync's counts as of its last drain; null when it never ran. */
+  sync: SyncSummary | null;
   startedAt: string | null;
   lastActivityAt: string | null;
   assessment: Assessment;
@@ -83,6 +86,7 @@ export function buildStatus(
   return {
     transcriptPath: path,
     issue: null,
+    sync: null,
     sessionId: state.sessionId,
     model: state.model,
     cliVersion: state.cliVersion,
@@ -147,5 +151,9 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
   // The hooks' memory names the issue (a small file, no store): else the branch may.
   const remembered = state.sessionId ? loadHookMemory(request.home, state.sessionId).issue : null;
   const fromBranch = findIssueInBranch(state.gitBranch);
-  return { ...status, issue: remembered ?? (fromBranch ? formatIssue(fromBranch) : null) };
+  return {
+    ...status,
+    issue: remembered ?? (fromBranch ? formatIssue(fromBranch) : null),
+    sync: loadSyncSummary(request.home),
+  };
 }

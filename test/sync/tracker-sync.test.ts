@@ -18,7 +18,7 @@ import { openDatabase, type Database } from '../../src/store/database.ts';
 import { SyncOutbox } from '../../src/store/sync-outbox.ts';
 import { BIN, runShim } from '../helpers/cli.ts';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.ts';
-import { makeTempDir } from '../helpers/fixtures.ts';
+import { fixturePath, makeTempDir } from '../helpers/fixtures.ts';
 
 const REPO = 'acme/api';
 
@@ -125,6 +125,10 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     assert.match(body, /<!-- shim-sync github:acme\/api:42:L2:/);
     assert.ok(body.includes(`Handoff (local): \`${join(home, 'handoffs')}/`), body);
     assert.deepEqual(await drain(), { delivered: 0, retrying: 0, failed: 0, waitingForToken: 0 });
+    // shim status shows the sync's state (from the drain's summary file, not the store).
+    const status = runShim(home, ['status', fixturePath('spotter-short-v2.1.38.jsonl')]);
+    assert.equal(status.status, 0, status.stderr);
+    assert.match(status.stdout, /Sync +2 sent · 0 waiting · 0 failed/);
     // Its L3 is another moment: one more comment, the label not again.
     await queue({ ...l2(), source: { ...l2().source, level: 'L3' } });
     await drain();

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tracker } from '../../core/sync/issue-ref.ts';
 import type { Database } from '../../store/database.ts';
 import { appendLog } from '../../store/log.ts';
+import { saveSyncSummary } from '../../store/sync-summary.ts';
 import { IssueFactsCache } from '../../store/issue-facts.ts';
 import { SyncOutbox, type OutboxEntry } from '../../store/sync-outbox.ts';
 import { ClaudeMemClient } from '../../tracker/claude-mem-client.ts';
@@ -110,9 +111,18 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
     options.access ?? ((tracker, repo) => getTrackerAccess(tracker, options.env, repo));
   const clients = new Map<string, TrackerAccess>();
   const result: DrainResult = { delivered: 0, retrying: 0, failed: 0, waitingForToken: 0 };
+  // What shim status shows (it does not open the store).
+  const summarized = (r: DrainResult) => {
+    try {
+      saveSyncSummary(options.home, outbox.counts(), now().toISOString());
+    } catch {
+      // the status line is only information
+    }
+    return r;
+  };
   for (;;) {
     const entry = outbox.claim(owner, now(), leaseMs);
-    if (!entry) return result;
+    if (!entry) return summarized(result);
     const at = () => now().toISOString();
     if (entry.issue.tracker === 'claude-mem') {
       try {
@@ -179,7 +189,7 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
       );
       options.onProgress?.(`${giveUp ? 'failed' : 'retrying later'}: ${label}: ${message}`);
       // The tracker is unreachable: the rest waits for the next drain rather than piling up errors.
-      if (!permanent) return result;
+      if (!permanent) return summarized(result);
     }
   }
 }

@@ -94,6 +94,12 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
   for (const factor of a.riskFactors)
     lines.push(`${indent}- ${truncate(factor, columns - indent.length - 2)}`);
   lines.push(`  ${label('Forecast')}${describeForecast(status)}`);
+  if (status.sync && status.sync.pending + status.sync.delivered + status.sync.failed > 0) {
+    const s = status.sync;
+    lines.push(
+      `  ${label('Sync')}${s.delivered} sent · ${s.pending} waiting · ${s.failed} failed${s.lastError && s.pending + s.failed > 0 ? dim(` · ${truncate(s.lastError, columns - 50)}`) : ''} ${dim('(shim sync --status)')}`,
+    );
+  }
 
   const act = status.activity;
   const compactions = act.compactions.length
