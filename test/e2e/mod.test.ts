@@ -176,14 +176,18 @@ export function register(on) {
   test("shim's mod: each response's usage re-levels the session with no hook process, its line is pinned, the level's notice shown once", async (t) => {
     const scratch = createScratch('shim-e2e-shim-mod-');
     const shimHome = join(scratch.home, '.shim');
-    // 200k window (threshold 167,000): 30k → 90k → 125k (L1, 74.9%) → 150k (L2, 89.8%) → 155k.
+    // 200k window (threshold 167,000): 30k → 90k → 125k (L1, 74.9%) → 150k (L2, 89.8%) → 152k → 155k.
+    // A step after the first L2 one: its status line is drawn before the session ends even when
+    // the machine is busy (the CLI does not wait for a mod's line once its last response is in).
     const { run, debug } = await runWithPlugin(
       t,
       scratch,
       writeShimMod(scratch),
       ['--mcp-config', writeShimMcp(scratch)],
       {
-        steps: [30_000, 90_000, 125_000, 150_000].map((c, i) => bashAt(`echo step${i}`, c)),
+        steps: [30_000, 90_000, 125_000, 150_000, 152_000].map((c, i) =>
+          bashAt(`echo step${i}`, c),
+        ),
         final: {
           content: [{ type: 'text', text: 'Done.' }],
           usage: { input_tokens: 1000, cache_read_input_tokens: 154_000, output_tokens: 100 },
