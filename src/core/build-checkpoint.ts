@@ -3,6 +3,7 @@
  * Pure: the caller reads files, runs git, redacts and stores.
  * @module
  */
+import { getPhase, readCommand } from './session-phase.ts';
 import type { Assessment } from './assess.ts';
 import {
   applyCheckpointLimits,
@@ -82,17 +83,6 @@ function getTaskItems(state: SessionState): TaskState['items'] {
 }
 
 /** A coarse phase from what the agent did last. */
-function getPhase(state: SessionState, items: TaskState['items']): string {
-  const recent = state.recentTools.slice(-5);
-  if (state.consecutiveToolFailures >= 3) return 'debugging';
-  if (recent.some((t) => t.tool === 'Bash' && /git (commit|push)/.test(t.args)))
-    return 'committing';
-  if (recent.some((t) => t.tool === 'Bash' && classifyCheckCommand(readCommand(t.args)) === 'test'))
-    return 'testing';
-  if (state.filesChanged.length > 0) return 'implementing';
-  if (items.length > 0 || state.toolCalls > 0) return 'exploring';
-  return 'starting';
-}
 
 function getBlockers(state: SessionState): string[] {
   const blockers: string[] = [];
@@ -109,17 +99,6 @@ function getBlockers(state: SessionState): string[] {
     blockers.push('a subagent failed with "Prompt is too long"; give it a narrower task');
   }
   return blockers;
-}
-
-/** The `command` of a Bash call's summarised arguments. */
-function readCommand(args: string): string {
-  const match = /"command":"((?:[^"\\]|\\.)*)/.exec(args);
-  if (!match) return '';
-  try {
-    return JSON.parse(`"${match[1]}"`) as string;
-  } catch {
-    return match[1] ?? '';
-  }
 }
 
 function toPendingOp(p: PendingToolCall, interrupted: boolean): PendingOp {

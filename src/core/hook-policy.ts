@@ -46,6 +46,8 @@ export type HookMemory = {
   quiet: QuietWindow | null;
   /** The tracker issue the session works on, as the statusline names it (`ANV-123`). */
   issue?: string | null;
+  /** What the session was doing at the last full look (build-checkpoint.ts getPhase). */
+  phase?: string | null;
 };
 
 export const EMPTY_HOOK_MEMORY: HookMemory = {

@@ -65,6 +65,13 @@ describe('renderStatusline: layout', () => {
     const withIssue = view({ issue: 'ANV-123' });
     assert.equal(renderStatusline(withIssue, 120, false), `${FULL} [ISSUE: ANV-123]`);
     assert.equal(renderStatusline(withIssue, 80, false), FULL);
+    const working = view({ issue: 'ANV-123', phase: 'implementing' });
+    assert.equal(renderStatusline(working, 140, false), `${FULL} [ISSUE: ANV-123] [PHASE: IMPL]`);
+    assert.equal(
+      renderStatusline(view({ phase: 'testing' }), 140, false),
+      FULL,
+      'no issue, no phase',
+    );
   });
 
   test('the line never exceeds the columns when a fitting form exists', () => {

@@ -21,6 +21,17 @@ export type StatuslineView = {
   autoCompact: boolean;
   /** The tracker issue the session works on; shown last, dropped first when space runs out. */
   issue?: string | null;
+  /** What the session is doing (exploring, implementing, testing, …), shown with the issue. */
+  phase?: string | null;
+};
+
+const PHASES: Record<string, string> = {
+  starting: 'START',
+  exploring: 'EXPLORE',
+  implementing: 'IMPL',
+  testing: 'TEST',
+  debugging: 'DEBUG',
+  committing: 'COMMIT',
 };
 
 const COLORS: Record<Level, string> = { L0: '32', L1: '33', L2: '35', L3: '1;31' };
@@ -56,7 +67,10 @@ export function renderStatusline(view: StatuslineView, columns: number, color: b
   optional.push(
     view.checkpointAgeMs === null ? '[no ckpt yet]' : `[ckpt ${age(view.checkpointAgeMs)} ago]`,
   );
-  if (view.issue) optional.push(`[ISSUE: ${view.issue}]`);
+  if (view.issue) {
+    optional.push(`[ISSUE: ${view.issue}]`);
+    if (view.phase) optional.push(`[PHASE: ${PHASES[view.phase] ?? view.phase.toUpperCase()}]`);
+  }
   // eslint-disable-next-line no-control-regex
   const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length;
   for (const barWidth of [10, 6, 0]) {

@@ -114,6 +114,7 @@ export async function renderForInput(
       checkpointAgeMs: memory?.lastCheckpointAt != null ? now - memory.lastCheckpointAt : null,
       autoCompact: basis.autoCompact,
       issue: memory?.issue ?? null,
+      phase: memory?.phase ?? null,
     },
     columns,
     color,

@@ -18,6 +18,7 @@ import { TASK_TOOLS } from '../../core/task-tools.ts';
 import { appendLog } from '../../store/log.ts';
 import type { SessionState } from '../../core/session.ts';
 import type { Assessment } from '../../core/assess.ts';
+import { getPhase } from '../../core/session-phase.ts';
 
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
@@ -54,6 +55,8 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
     hookToolCalls: toolCalls,
     agentPid: memory.agentPid ?? findAgentPid(),
     quiet,
+    // Only a session with an issue shows it ([ISSUE: …] [PHASE: …]).
+    phase: memory.issue ? getPhase(state, []) : null,
   });
 
   let note = '';
