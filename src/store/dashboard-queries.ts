@@ -1,54 +1,10 @@
 /**
- * Read-only queries for the dashboard (`shim ui`): every session the store knows, checkpoint and
- * restore counts per session, a session's checkpoints with the transcript
- * line each reflects, and the restores into or out of a session.
+ * Read-only queries for the dashboard (`shim ui`): checkpoint and restore counts per session, a
+ * session's checkpoints with the transcript line each reflects, and the restores into or out of
+ * a session.
  * @module
  */
 import type { Database } from './database.ts';
-
-export type StoredSession = {
-  sessionId: string;
-  transcriptPath: string | null;
-  cwd: string | null;
-  startedAt: string;
-  lastSeenAt: string;
-  endedAt: string | null;
-  endReason: string | null;
-  cliVersion: string | null;
-  model: string | null;
-};
-
-/** Every session in the store, newest activity first. */
-export function listStoredSessions(db: Database): StoredSession[] {
-  const rows = db
-    .prepare(
-      `SELECT s.session_id, s.transcript_path, s.cwd, s.started_at, s.last_seen_at, s.ended_at,
-              s.end_reason, s.cli_version, s.model
-       FROM sessions s ORDER BY s.last_seen_at DESC`,
-    )
-    .all() as Array<{
-    session_id: string;
-    transcript_path: string | null;
-    cwd: string | null;
-    started_at: string;
-    last_seen_at: string;
-    ended_at: string | null;
-    end_reason: string | null;
-    cli_version: string | null;
-    model: string | null;
-  }>;
-  return rows.map((r) => ({
-    sessionId: r.session_id,
-    transcriptPath: r.transcript_path,
-    cwd: r.cwd,
-    startedAt: r.started_at,
-    lastSeenAt: r.last_seen_at,
-    endedAt: r.ended_at,
-    endReason: r.end_reason,
-    cliVersion: r.cli_version,
-    model: r.model,
-  }));
-}
 
 /** Checkpoints per session, and restores into each (it was started from a checkpoint). */
 export function countBySession(

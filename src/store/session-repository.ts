@@ -150,4 +150,12 @@ export class SessionRepository {
       Row | undefined;
     return row ? toRecord(row) : null;
   }
+
+  /** Every session, newest activity first (the dashboard's list). */
+  list(): SessionRecord[] {
+    const rows = this.#db
+      .prepare('SELECT * FROM sessions ORDER BY last_seen_at DESC')
+      .all() as Row[];
+    return rows.map(toRecord);
+  }
 }

@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import type { SessionState } from '../../core/session.ts';
 import { listAllTranscripts } from '../../claude/sessions.ts';
-import { countBySession, listStoredSessions } from '../../store/dashboard-queries.ts';
+import { countBySession } from '../../store/dashboard-queries.ts';
 import { loadCursor } from '../../store/cursor-cache.ts';
 import { readSessionHead } from '../../transcript/sniff.ts';
 import { withStore } from '../open-store.ts';
@@ -105,7 +105,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export async function listDashboardSessions(request: SessionListRequest): Promise<SessionList> {
   const { home, env } = request;
   const { stored, counts, matches } = await withStore(home, (store) => ({
-    stored: listStoredSessions(store.db),
+    stored: store.sessions.list(),
     counts: countBySession(store.db),
     matches: request.query?.trim()
       ? searchCheckpoints(store, { query: request.query, scope: 'all', cwd: '/', limit: 50 })
