@@ -209,3 +209,9 @@ export function resolveCommit(root: string, rev: string): string | null {
   if (rev.startsWith('-')) return null;
   return gitLine(root, ['rev-parse', '-q', '--verify', `${rev}^{commit}`]) || null;
 }
+
+/** The branch checked out at `cwd` (also on a branch with no commit yet); null when detached or not a repository. */
+export function currentBranch(cwd: string): string | null {
+  const head = runGit(cwd, ['symbolic-ref', '--short', '-q', 'HEAD']);
+  return head.ok ? head.stdout.toString('utf8').trim() || null : null;
+}

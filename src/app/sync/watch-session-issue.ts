@@ -6,7 +6,7 @@
  */
 import type { Database } from '../../store/database.ts';
 import type { ShimConfig } from '../../store/config.ts';
-import { runGit } from '../../capture/git-run.ts';
+import { currentBranch } from '../../capture/git-run.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import type { IssueRef } from '../../core/sync/issue-ref.ts';
 import { appendLog } from '../../store/log.ts';
@@ -27,8 +27,7 @@ export async function watchSessionIssue(request: {
 }): Promise<IssueRef | null> {
   if (!request.config.enabled || !request.cwd) return null;
   try {
-    const head = runGit(request.cwd, ['symbolic-ref', '--short', '-q', 'HEAD']);
-    const branch = head.ok ? head.stdout.toString('utf8').trim() : null;
+    const branch = currentBranch(request.cwd);
     const found = resolveSessionIssue(
       request.db,
       {

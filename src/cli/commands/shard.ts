@@ -7,7 +7,7 @@ import { parsePlan } from '../../core/plan.ts';
 import { AppError } from '../../core/errors.ts';
 import { shardPlan, shardProgress } from '../../core/shard-plan.ts';
 import { getShimHome } from '../../store/home.ts';
-import { runGit } from '../../capture/git-run.ts';
+import { currentBranch } from '../../capture/git-run.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { findIssueInBranch, parseIssueArgument, type IssueRef } from '../../core/sync/issue-ref.ts';
 import type { ShardProgress } from '../../core/shard-plan.ts';
@@ -29,9 +29,7 @@ async function parentIssue(parent: string | undefined, home: string): Promise<Is
   }
   const root = findProjectRoot(process.cwd());
   const linked = await currentIssue({ home, sessionId: null, projectRoot: root });
-  const head = runGit(root, ['symbolic-ref', '--short', '-q', 'HEAD']);
-  const found =
-    linked?.ref ?? findIssueInBranch(head.ok ? head.stdout.toString('utf8').trim() : null);
+  const found = linked?.ref ?? findIssueInBranch(currentBranch(root));
   if (!found)
     throw new AppError(
       'USAGE',
