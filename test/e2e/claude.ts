@@ -38,6 +38,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MockApi } from './mock-api.ts';
+import { BIN as SHIM_BIN } from '../helpers/cli.ts';
 import { listDescendants, signalQuietly } from '../../src/capture/process-tree.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -172,6 +173,20 @@ export function writeProjectSettings(scratch: Scratch, settings: Record<string, 
   const path = join(dir, 'settings.json');
   writeFileSync(path, `${JSON.stringify(settings, null, 2)}\n`);
   return path;
+}
+
+/** The project's settings run this checkout's shim for every hook event, as `shim install` would. */
+export function installShimHooks(scratch: Scratch): void {
+  const command = (event: string) =>
+    `${shellQuote(process.execPath)} ${shellQuote(SHIM_BIN)} hook ${event}`;
+  writeProjectSettings(scratch, {
+    hooks: Object.fromEntries(
+      ALL_HOOK_EVENTS.map((event) => [
+        event,
+        [{ matcher: '*', hooks: [{ type: 'command', command: command(event), timeout: 30 }] }],
+      ]),
+    ),
+  });
 }
 
 export type HookCommand = { command: string; timeout?: number };

@@ -14,15 +14,14 @@ import { describe, test, type TestContext } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN } from '../helpers/cli.ts';
 import {
-  ALL_HOOK_EVENTS,
   claudeInstallProblem,
   createScratch,
   describeRun,
+  installShimHooks,
   E2E_SKIP,
   pollUntil,
   readJsonl,
   runClaude,
-  shellQuote,
   spawnClaude,
   type Scratch,
 } from './claude.ts';
@@ -36,38 +35,12 @@ const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
 /** Task tools are off in `-p` unless named (docs/claude-code.md, "Task tools"). */
 const TOOLS = ['--tools', 'Bash,Read,TaskCreate,TaskUpdate'];
 
-/** `.claude/settings.json` of `project` running this checkout's shim for every event. */
-function installShimHooks(project: string): void {
-  const hooks = Object.fromEntries(
-    ALL_HOOK_EVENTS.map((event) => [
-      event,
-      [
-        {
-          matcher: '*',
-          hooks: [
-            {
-              type: 'command',
-              command: `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook ${event}`,
-              timeout: 30,
-            },
-          ],
-        },
-      ],
-    ]),
-  );
-  mkdirSync(join(project, '.claude'), { recursive: true });
-  writeFileSync(
-    join(project, '.claude', 'settings.json'),
-    `${JSON.stringify({ hooks }, null, 2)}\n`,
-  );
-}
-
 /** A second git project beside the scratch one, sharing its HOME (and so SHIM_HOME). */
 function addProject(scratch: Scratch, name: string): Scratch {
   const project = join(scratch.root, name);
   mkdirSync(project);
   spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: project });
-  installShimHooks(project);
+  installShimHooks({ ...scratch, project });
   return { ...scratch, project };
 }
 
@@ -81,7 +54,7 @@ async function setup(
     await mock.close();
     scratch.cleanup();
   });
-  installShimHooks(scratch.project);
+  installShimHooks(scratch);
   // A command that runs long enough to be killed mid-way (the Bash tool refuses `sleep N; …`).
   writeFileSync(join(scratch.project, 'slow.sh'), 'sleep 60\n');
   return { scratch, mock, shimHome: join(scratch.home, '.shim') };

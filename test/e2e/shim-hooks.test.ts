@@ -13,17 +13,15 @@ import { describe, test, type TestContext } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN } from '../helpers/cli.ts';
 import {
-  ALL_HOOK_EVENTS,
   claudeInstallProblem,
   createScratch,
   describeRun,
   E2E_SKIP,
+  installShimHooks,
   pollUntil,
   readJsonl,
   runClaude,
-  shellQuote,
   spawnClaude,
-  writeProjectSettings,
   type Scratch,
 } from './claude.ts';
 import { startMockApi, type MockApi, type Scenario } from './mock-api.ts';
@@ -32,28 +30,6 @@ const REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser stri
 const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
 
 const skip = E2E_SKIP || claudeInstallProblem() || false;
-
-/** Project settings that run this checkout's shim for every event, as `shim install` would. */
-function installShimHooks(scratch: Scratch): void {
-  const hooks = Object.fromEntries(
-    ALL_HOOK_EVENTS.map((event) => [
-      event,
-      [
-        {
-          matcher: '*',
-          hooks: [
-            {
-              type: 'command',
-              command: `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook ${event}`,
-              timeout: 30,
-            },
-          ],
-        },
-      ],
-    ]),
-  );
-  writeProjectSettings(scratch, { hooks });
-}
 
 async function setup(
   t: TestContext,

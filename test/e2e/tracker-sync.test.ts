@@ -11,18 +11,15 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { BIN } from '../helpers/cli.ts';
 import { startFakeLinear } from '../helpers/fake-linear.ts';
 import {
-  ALL_HOOK_EVENTS,
   claudeInstallProblem,
   createScratch,
   describeRun,
   E2E_SKIP,
+  installShimHooks,
   pollUntil,
   runClaude,
-  shellQuote,
-  writeProjectSettings,
 } from './claude.ts';
 import { startMockApi } from './mock-api.ts';
 
@@ -77,25 +74,7 @@ describe('tracker sync under the real Claude Code CLI', { skip }, () => {
     git('add', '.');
     git('commit', '-q', '-m', 'init');
     git('checkout', '-q', '-b', 'feature/TST-42-importer');
-    writeProjectSettings(scratch, {
-      hooks: Object.fromEntries(
-        ALL_HOOK_EVENTS.map((event) => [
-          event,
-          [
-            {
-              matcher: '*',
-              hooks: [
-                {
-                  type: 'command',
-                  command: `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook ${event}`,
-                  timeout: 30,
-                },
-              ],
-            },
-          ],
-        ]),
-      ),
-    });
+    installShimHooks(scratch);
     const run = await runClaude({
       scratch,
       mock,
