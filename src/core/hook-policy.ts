@@ -51,6 +51,16 @@ export type HookMemory = {
   phase?: string | null;
   /** Whether Claude Code still writes the transcript (transcript-watch.ts). */
   transcript?: TranscriptWatch | null;
+  /** Compactions PostCompact saw, for the statusline's counter and its first line after one. */
+  compactions?: CompactionMark | null;
+};
+
+export type CompactionMark = {
+  /** Compactions of this session so far. */
+  count: number;
+  at: number;
+  /** The context the statusline was last given before the compaction: a figure from before it. */
+  staleTokens: number | null;
 };
 
 export const EMPTY_HOOK_MEMORY: HookMemory = {

@@ -9,8 +9,8 @@ import {
 
 function feed(sizes: Array<number | null>): Array<string | null> {
   let watch: TranscriptWatch | null = null;
-  return sizes.map((size, i) => {
-    const step = watchTranscript(watch, size, i + 1);
+  return sizes.map((size) => {
+    const step = watchTranscript(watch, size);
     watch = step.watch;
     return step.alarm;
   });

@@ -10,7 +10,9 @@
 export type TranscriptWatch = {
   /** Bytes seen at the last look; null while the file was missing. */
   size: number | null;
-  /** Finished tool calls counted when the size last changed (or the watch began). */
+  /** Finished tool calls this watch has looked at. */
+  calls: number;
+  /** `calls` when the size last changed (or the watch began). */
   changedAtCall: number;
 };
 
@@ -21,19 +23,21 @@ export const MISSING_AFTER_CALLS = 3;
 /** Calls without growth before the transcript counts as stalled. */
 export const STALLED_AFTER_CALLS = 6;
 
+/** One more finished tool call, with the transcript's size now (null: no file). */
 export function watchTranscript(
   previous: TranscriptWatch | null | undefined,
   size: number | null,
-  toolCalls: number,
 ): { watch: TranscriptWatch; alarm: TranscriptAlarm | null } {
+  const calls = (previous?.calls ?? 0) + 1;
   const changed = !previous || previous.size !== size;
   const watch: TranscriptWatch = {
     size,
-    changedAtCall: changed ? toolCalls : previous.changedAtCall,
+    calls,
+    changedAtCall: changed ? calls : previous.changedAtCall,
   };
-  const quietFor = toolCalls - watch.changedAtCall;
+  const quietFor = calls - watch.changedAtCall;
   if (size === null) {
-    return { watch, alarm: toolCalls >= MISSING_AFTER_CALLS ? 'missing' : null };
+    return { watch, alarm: calls >= MISSING_AFTER_CALLS ? 'missing' : null };
   }
   return { watch, alarm: !changed && quietFor >= STALLED_AFTER_CALLS ? 'stalled' : null };
 }

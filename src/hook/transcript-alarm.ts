@@ -19,7 +19,6 @@ import type { HookRun } from './hook-run.ts';
 export function checkTranscriptWrites(
   run: HookRun,
   memory: HookMemory,
-  toolCalls: number,
 ): { watch: TranscriptWatch | null; notice: string | null } {
   const { payload, home, now } = run;
   if (!payload.sessionId || !payload.transcriptPath) return { watch: null, notice: null };
@@ -29,7 +28,8 @@ export function checkTranscriptWrites(
   } catch {
     size = null;
   }
-  const { watch, alarm } = watchTranscript(memory.transcript, size, toolCalls);
+  const { watch, alarm } = watchTranscript(memory.transcript, size);
+  const toolCalls = watch.calls;
   if (!alarm || !claimOnce(home, payload.sessionId, 'transcript-alarm'))
     return { watch, notice: null };
   const notice = describeTranscriptAlarm(alarm, toolCalls);

@@ -27,7 +27,7 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const quick = await answerWithoutLooking(run);
   if (quick) return quick;
   const memory = loadHookMemory(home, payload.sessionId);
-  const writes = checkTranscriptWrites(run, memory, memory.hookToolCalls + 1);
+  const writes = checkTranscriptWrites(run, memory);
   const context = await loadHookContext(run, memory);
   if (!context) {
     saveHookMemory(home, payload.sessionId, {
