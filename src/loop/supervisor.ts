@@ -28,7 +28,7 @@ import { getRunDir, type LoopEvent } from '../store/loop-event-log.ts';
 import { readRunEvents } from '../store/loop-event-reader.ts';
 import type { LoopIterationRecord, LoopRunStatus } from '../store/loop-repository.ts';
 import { launchAgent, stopAgent } from './agent-run.ts';
-import { envForNewSession } from '../claude/session-env.ts';
+import { envForNewSession } from '../agents/claude/session-env.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';
 import { IterationMonitor, replayConsumedLines, type ThresholdInfo } from './iteration-monitor.ts';
 import { judgeIteration, type IterationOutcome } from './judge-iteration.ts';
