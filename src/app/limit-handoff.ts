@@ -58,7 +58,7 @@ export function limitDetection(
   now: number,
 ): ResumeDetection {
   const age = Math.max(0, now - Date.parse(handoff.createdAt));
-  let line: string | null = null;
+  let line: string | null;
   try {
     line = findLimitLine(readFileSync(handoff.path, 'utf8'));
   } catch {
