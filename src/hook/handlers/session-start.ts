@@ -9,6 +9,7 @@ import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
 import { takeOwnLimitHandoff } from '../../app/limit-handoff.ts';
+import { relayAfterClear } from '../../app/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
 import { SyncOutbox } from '../../store/sync-outbox.ts';
@@ -102,6 +103,25 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   };
 }
 
+/** Relay (config `relay`): after /clear, the cleared session's full state in the new context. */
+async function relayIntoClearedContext(store: Store, run: HookRun): Promise<HookOutput> {
+  const { payload, home, env, now } = run;
+  if (!payload.cwd) return {};
+  const relayed = await relayAfterClear(store, {
+    sessionId: payload.sessionId!,
+    cwd: payload.cwd,
+    home,
+    env,
+    now,
+  });
+  if (!relayed) return {};
+  const { checkpoint, detection } = relayed;
+  return {
+    context: renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT }),
+    userMessage: `shim relay: the fresh context starts with the full state of session ${checkpoint.sessionId.slice(0, 8)} (checkpoint #${checkpoint.checkpointNumber}): ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
+  };
+}
+
 /** A session resumed after it stopped at a usage limit gets its handoff once (with the reset). */
 function restoreOwnLimitHandoff(store: Store, run: HookRun): HookOutput {
   const { payload, now } = run;
@@ -182,6 +202,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
       });
     if (source === 'compact') return restoreAfterCompaction(store, run);
     if (source === 'resume') return restoreOwnLimitHandoff(store, run);
+    if (source === 'clear' && run.config.relay) return relayIntoClearedContext(store, run);
     if (source === 'startup') return restoreIntoNewSession(store, run);
     return {};
   });
