@@ -156,5 +156,7 @@ function acceptAssignment(m: RegExpExecArray, text: string): boolean {
     }
     if (CODE_WORDS.test(bare)) return false;
   }
+  // `KEY=\`cmd arg\``: a command's output, not a literal.
+  if (m[5] !== undefined && /\s/.test(m[5])) return false;
   return acceptAssignedValue(key, value, bare === undefined, text, end);
 }

@@ -28,13 +28,13 @@ const anyCase = (word: string) =>
 
 /** Where a token ends: not inside a longer run of token characters. */
 const AFTER = '(?![A-Za-z0-9_+/=~-])';
-const BEFORE = '(?<![A-Za-z0-9_+=~-])';
+const BEFORE = '(?<![A-Za-z0-9_+~.-])';
 
 /**
  * A keyword in the name a value is assigned to: the keyword, more of the name, an optional
  * closing quote, an assignment operator, an optional opening quote, the value.
  */
-const ASSIGNED = String.raw`[\w.\- ]{0,40}?(?:\\?["'])?[ \t]*(?:=|:=|::?|=>|\?=|,)[ \t]*(?:\\?["'\x60])?[ \t]*`;
+const ASSIGNED = String.raw`[\w.\- ]{0,40}?(?:\\?["'])?[ \t]*(?::{0,3}=|::?|=>|\?=|,)[ \t]*(?:\\?["'\x60])?[ \t]*`;
 
 type Compiled = { format: SecretFormat; anchors: readonly string[]; pattern?: RegExp };
 
@@ -50,7 +50,8 @@ function patternOf(c: Compiled): RegExp {
   const f = c.format;
   const value = `(${valueSource(f)})${AFTER}`;
   const source = f.keyword
-    ? `(?:${f.keyword.map(anyCase).join('|')})${ASSIGNED}${value}`
+    ? // A keyword ends where a lower-case letter does not follow (`sumo` is not `sumOf…`).
+      `(?:${f.keyword.map(anyCase).join('|')})(?![a-z])${ASSIGNED}${value}`
     : `${BEFORE}${value}`;
   return (c.pattern = new RegExp(source, 'gd'));
 }

@@ -151,7 +151,7 @@ function withFormats(text: string, others: RawFinding[]): RawFinding[] {
   const formats = scanFormats(text).filter((f) => {
     // A provider's own shape: only a mask or a word that says "example" spares it.
     const value = text.slice(f.start, f.end);
-    return !isMasked(value) && !SAYS_MADE_UP.test(value);
+    return !isMasked(value) && !SAYS_MADE_UP.test(value) && !isTyped(value);
   });
   return [...formats, ...others].filter((f) => {
     if (f.priority === FORMAT) return true;
@@ -160,6 +160,9 @@ function withFormats(text: string, others: RawFinding[]): RawFinding[] {
     return f.rule !== 'secret-assignment' || !isVersionLike(value);
   });
 }
+
+/** A value of zeros (`discord=000…`): a default written into a sample config, not a key. */
+const isTyped = (value: string) => /0{16,}$/.test(value);
 
 /** Words in a value that say it is not a real one. */
 const SAYS_MADE_UP =

@@ -64,14 +64,24 @@ function acceptCliFlag(secret: string): boolean {
  * a service account (an API key id) is half of the credential.
  */
 const CLI_USER =
-  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?([^\s:'"]{0,100}:[^\s'"]+)/dg;
+  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?([^\s:'"]{0,100}:(?:'[^'\s]+'|"[^"\s]+"|[^\s'"]+))/dg;
 
 function acceptCliUser(secret: string, m: RegExpExecArray, text: string): boolean {
   const password = secret.slice(secret.indexOf(':') + 1);
   if (isPlaceholder(password) || password.length < 4 || /^\$|^\{\{|^\[/.test(password))
     return false;
-  // Only for HTTP clients: `docker run -u 1000:1000` is a user and a group.
-  const lineStart = text.lastIndexOf('\n', m.index) + 1;
+  // `<user:password>`, `user:pass`: documentation.
+  if (/^</.test(secret) || /^(?:pass|pwd|passw(?:or)?d|secret|token)>?$/i.test(password))
+    return false;
+  // Only for HTTP clients: `docker run -u 1000:1000` is a user and a group. The command may
+  // start lines earlier, continued with a backslash at each line's end.
+  let lineStart = text.lastIndexOf('\n', m.index) + 1;
+  for (
+    let i = 0;
+    i < 20 && lineStart > 1 && /\\\r?\n$/.test(text.slice(lineStart - 3, lineStart));
+    i++
+  )
+    lineStart = text.lastIndexOf('\n', lineStart - 2) + 1;
   return /\b(?:curl|wget|http|https|xh)\b/.test(text.slice(lineStart, m.index));
 }
 
@@ -109,7 +119,7 @@ function acceptBearer(secret: string, m: RegExpExecArray, text: string): boolean
 
 /** Authorization: Basic|Token|Bot|ApiKey <credential> (group 1). */
 const AUTHORIZATION =
-  /(?<![A-Za-z])authorization["'\\]*[ \t]*[:=][ \t]*["'\\]*(?:(?:Basic|Token|Bot|ApiKey|Api-Key|SSWS|Key)[ \t]+)?([A-Za-z0-9\-._~+/]{8,}=*)/dgi;
+  /(?<![A-Za-z])authorization["'\\]*[ \t]*[:=][ \t]*["'\\]*(?:(?:Basic|Token|Bot|ApiKey|Api-Key|Api-Token|SSWS|Key)[ \t]+)?([A-Za-z0-9\-._~+/]{8,}=*)/dgi;
 
 // ---------------------------------------------------------------------------------------------
 // Private keys: ./private-key-scan.ts
@@ -166,7 +176,7 @@ export const OWN_RULES: readonly Rule[] = [
     name: 'slack',
     anchors: ['xox', 'xapp-', 'hooks.slack.com'],
     pattern:
-      /(?<![A-Za-z0-9-])(?:xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
+      /(?<![A-Za-z0-9-])(?:xox[abeoprs]-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{20,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
     priority: SPECIFIC,
     accept: (s) => notMasked(s) && hasDigit(s),
   },

@@ -84,14 +84,16 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     provider: 'Sourcegraph',
     what: 'access token (sgp_, optionally with the instance id) and license key',
     prefix: ['sgp_', 'slk_'],
-    body: { alphabet: 'urlSafe', length: [40, 90] },
+    shape: String.raw`sgp_(?:[0-9A-Fa-f]{16}_)?[0-9A-Fa-f]{40}|slk_[0-9A-Fa-f]{64}`,
+    body: { alphabet: 'hex', length: 40 },
   },
   {
     id: 'sonar',
     provider: 'SonarQube / SonarCloud',
     what: 'user, project and analysis tokens',
     prefix: ['squ_', 'sqp_', 'sqa_'],
-    body: { alphabet: 'hex', length: 40 },
+    // Documented as 40 hex; taken as any 40 letters and digits.
+    body: { alphabet: 'alnum', length: 40 },
   },
   {
     id: 'sonar',
@@ -113,6 +115,13 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     what: "identity / access token, 64 letters and digits, named as JFrog's or Artifactory's",
     keyword: ['jfrog', 'artifactory'],
     body: { alphabet: 'alnum', length: [64, 73] },
+  },
+  {
+    id: 'sourcegraph',
+    provider: 'Sourcegraph',
+    what: "access token of the older form: 40 hex, named as Sourcegraph's",
+    keyword: ['sourcegraph'],
+    body: { alphabet: 'hex', length: 40 },
   },
   {
     id: 'snyk',
@@ -179,8 +188,15 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     id: 'flyio',
     provider: 'Fly.io',
     what: 'org and machine tokens (fo1_, fm1r_, fm1a_, fm2_)',
-    prefix: ['fo1_', 'fm1r_', 'fm1a_', 'fm2_'],
+    prefix: ['fo1_', 'fm1r_', 'fm1a_'],
     body: { alphabet: 'urlSafe', length: [40, 800] },
+  },
+  {
+    id: 'flyio',
+    provider: 'Fly.io',
+    what: 'macaroon token (fm2_, base64, several joined by commas)',
+    prefix: ['fm2_'],
+    body: { alphabet: 'base64', length: [40, 4000] },
   },
   {
     id: 'openshift',
@@ -228,6 +244,14 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
   },
   // --- AI
   {
+    id: 'anthropic',
+    provider: 'Anthropic',
+    what: 'API and admin keys: "sk-ant-api03-" / "sk-ant-admin01-", 93 characters, "AA"',
+    prefix: ['sk-ant-api03-', 'sk-ant-admin01-'],
+    shape: String.raw`sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA`,
+    body: { alphabet: 'urlSafe', length: 95 },
+  },
+  {
     id: 'huggingface',
     provider: 'Hugging Face',
     what: 'user access token and organization API token',
@@ -259,12 +283,26 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     body: { alphabet: 'urlSafe', length: 60 },
   },
   {
+    id: 'stripe',
+    provider: 'Stripe',
+    what: 'secret and restricted keys, live, test and prod (sk_, rk_); webhook secrets (whsec_)',
+    prefix: ['sk_live_', 'sk_test_', 'sk_prod_', 'rk_live_', 'rk_test_', 'rk_prod_'],
+    body: { alphabet: 'alnum', length: [16, 255] },
+  },
+  {
     id: 'plaid',
     provider: 'Plaid',
     what: 'access token: access-<environment>-<UUID>',
     prefix: ['access-sandbox-', 'access-development-', 'access-production-'],
     body: { alphabet: 'hex', length: 36 },
     shape: String.raw`access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
+  },
+  {
+    id: 'stripe',
+    provider: 'Stripe',
+    what: 'secret and restricted keys, live, test and prod (sk_, rk_); webhook secrets (whsec_)',
+    prefix: ['sk_live_', 'sk_test_', 'sk_prod_', 'rk_live_', 'rk_test_', 'rk_prod_'],
+    body: { alphabet: 'alnum', length: [16, 255] },
   },
   {
     id: 'plaid',
@@ -394,7 +432,8 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     provider: 'Slack',
     what: 'bot, user, app-config, refresh and legacy workspace tokens (xox?-)',
     prefix: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxe-', 'xoxr-', 'xoxs-', 'xoxe.xoxp-'],
-    body: { alphabet: 'urlSafe', length: [10, 250] },
+    // Workspace id, user id and a random part: never shorter than 20 characters.
+    body: { alphabet: 'urlSafe', length: [20, 250] },
   },
   {
     id: 'slack-webhook',
@@ -442,7 +481,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     id: 'sumologic',
     provider: 'Sumo Logic',
     what: 'access id ("su" + 12) and access key (64), named as Sumo Logic\'s',
-    keyword: ['sumo'],
+    keyword: ['sumologic', 'sumo'],
     shape: String.raw`su[A-Za-z0-9]{12}|[A-Za-z0-9]{64}`,
     body: { alphabet: 'alnum', length: 14 },
   },
@@ -498,6 +537,22 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     what: "API key: a UUID named as Heroku's; platform key HRKU-",
     keyword: ['heroku'],
     shape: String.raw`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`,
+    body: { alphabet: 'hex', length: 36 },
+  },
+  {
+    id: 'hubspot',
+    provider: 'HubSpot',
+    what: "API key (legacy): a UUID named as HubSpot's",
+    keyword: ['hubspot'],
+    shape: String.raw`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`,
+    body: { alphabet: 'hex', length: 36 },
+  },
+  {
+    id: 'hubspot',
+    provider: 'HubSpot',
+    what: 'private app access token: "pat-", region, "-", UUID',
+    shape: String.raw`pat-(?:na|eu|ap)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
+    anchor: ['pat-'],
     body: { alphabet: 'hex', length: 36 },
   },
   {
