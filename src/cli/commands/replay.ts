@@ -10,7 +10,7 @@ import {
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
-import { holdsTranscriptEntries, readSessionHead } from '../../transcript/sniff.ts';
+import { holdsTranscriptEntries, readSessionHead } from '../../agents/claude/sniff.ts';
 import { getThresholdInputs } from '../../app/threshold-inputs.ts';
 import { loadConfig } from '../../store/config.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
