@@ -29,12 +29,9 @@ import {
   type TranscriptEntry,
   type UserEntry,
 } from './entry.ts';
+import type { FoldListener } from '../../transcript/reader.ts';
 
-/** Called when a response is complete (the next one began, a compaction, or the end). */
-export type FoldListener = {
-  onResponse?: (response: ResponseRecord) => void;
-  onCompaction?: (compaction: CompactionRecord) => void;
-};
+export type { FoldListener };
 
 const TOKENS_PER_SUMMARY_CHAR = 1 / 3.5;
 const PROMPT_TOO_LONG = /^\s*Prompt is too long/i;
