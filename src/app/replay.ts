@@ -14,8 +14,8 @@ import {
   isCompressed,
   readCompressedTranscript,
   readTranscript,
-  type ReadOptions,
-} from '../transcript/reader.ts';
+  type TranscriptReadOptions as ReadOptions,
+} from '../agents/claude/transcript-reader.ts';
 
 export type ReplayTurn = {
   kind: 'turn';
