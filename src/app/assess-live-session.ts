@@ -7,7 +7,7 @@
 import { assessSession, type Assessment } from '../core/assess.ts';
 import type { CompactSample } from '../core/compact-threshold.ts';
 import type { SessionState } from '../core/session.ts';
-import { loadCompactHistory } from '../claude/compact-history.ts';
+import { loadCompactHistory } from '../agents/claude/compact-history.ts';
 import type { ShimConfig } from '../store/config.ts';
 import { pickThresholdEnv } from '../core/compact-window.ts';
 import type { Env } from '../store/home.ts';

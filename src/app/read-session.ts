@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { safeFileName } from '../core/fnv-hash.ts';
 import type { SessionState } from '../core/session.ts';
-import { findLatestSession, findSessionById } from '../claude/sessions.ts';
+import { findLatestSession, findSessionById } from '../agents/claude/sessions.ts';
 import { loadCursor, saveCursor } from '../store/cursor-cache.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';

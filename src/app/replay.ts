@@ -9,7 +9,7 @@ import { classifyCompaction, type CompactionKind } from '../core/compaction-kind
 import type { Level, LevelThresholds } from '../core/level.ts';
 import type { CrashRisk, RiskThresholds } from '../core/risk.ts';
 import type { SessionState } from '../core/session.ts';
-import type { FoldListener } from '../transcript/fold.ts';
+import type { FoldListener } from '../agents/claude/fold.ts';
 import {
   isCompressed,
   readCompressedTranscript,

@@ -3,7 +3,7 @@ import { createCheckpoint, type CheckpointResult } from '../app/create-checkpoin
 import type { CheckpointTrigger } from '../core/checkpoint.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
-import type { HookPayload } from './payload.ts';
+import type { HookPayload } from '../agents/claude/hook-payload.ts';
 
 export async function checkpointNow(
   payload: HookPayload,

@@ -18,8 +18,8 @@ import {
 } from '../store/recovery-notice.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { loadHeavy } from './load-heavy.ts';
-import { renderHookOutput, type HookOutput } from './output.ts';
-import { DOCTOR_SESSION, parsePayload } from './payload.ts';
+import { renderHookOutput, type HookOutput } from '../agents/claude/hook-output.ts';
+import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import type { HookHandler } from './hook-run.ts';

@@ -5,7 +5,7 @@
  * @module
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parseStreamLine, type AgentEvent } from '../claude/stream-json.ts';
+import { parseStreamLine, type AgentEvent } from '../agents/claude/stream-json.ts';
 import { checkContextUsage } from '../core/loop/context-monitor.ts';
 import { isLimitMessage } from '../core/loop/usage-limit.ts';
 

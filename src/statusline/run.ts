@@ -18,7 +18,7 @@ import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import { renderStatusline } from '../core/status-line.ts';
 import { forecastAfter, type QuietView, type QuietWindow } from '../core/quiet-window.ts';
-import { lookAtTail, readTail } from '../transcript/tail-look.ts';
+import { lookAtTail, readTail } from '../agents/claude/tail-look.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj =>

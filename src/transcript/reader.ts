@@ -6,8 +6,8 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { AppError } from '../core/errors.ts';
 import { createSessionState, SESSION_STATE_VERSION, type SessionState } from '../core/session.ts';
-import { readEntry, type TranscriptEntry } from './entry.ts';
-import { finalizeResponse, foldEntry, type FoldListener } from './fold.ts';
+import { readEntry, type TranscriptEntry } from '../agents/claude/entry.ts';
+import { finalizeResponse, foldEntry, type FoldListener } from '../agents/claude/fold.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type LineHandler } from './line-splitter.ts';
 import { parseLine } from './parse-line.ts';
 

@@ -15,7 +15,7 @@ import {
   type TimelineRestore,
 } from '../../store/dashboard-queries.ts';
 import { loadConfig } from '../../store/config.ts';
-import { readSessionHead } from '../../transcript/sniff.ts';
+import { readSessionHead } from '../../agents/claude/sniff.ts';
 import { getHistorySamples } from '../assess-live-session.ts';
 import { withStore } from '../open-store.ts';
 import { replayTranscript } from '../replay.ts';

@@ -9,7 +9,7 @@ import {
 } from '../../core/evaluate.ts';
 import { resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
-import { holdsTranscriptEntries, readSessionHead } from '../../transcript/sniff.ts';
+import { holdsTranscriptEntries, readSessionHead } from '../../agents/claude/sniff.ts';
 import { getThresholdInputs } from '../../app/threshold-inputs.ts';
 import { loadConfig } from '../../store/config.ts';
 import { getShimHome } from '../../store/home.ts';

@@ -6,7 +6,7 @@ import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { findProjectRoot } from '../../capture/project.ts';
 import { isProcessAlive } from '../../capture/process-tree.ts';
-import { findLatestSession } from '../../claude/sessions.ts';
+import { findLatestSession } from '../../agents/claude/sessions.ts';
 import { AppError } from '../../core/errors.ts';
 import { formatIssue, parseIssueArgument } from '../../core/sync/issue-ref.ts';
 import { drainOutbox } from '../../app/sync/drain-outbox.ts';

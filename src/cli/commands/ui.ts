@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findLatestSession } from '../../claude/sessions.ts';
+import { findLatestSession } from '../../agents/claude/sessions.ts';
 import { AppError } from '../../core/errors.ts';
 import { getShimHome } from '../../store/home.ts';
 import { renderExport } from '../../ui/export.ts';
