@@ -5,7 +5,9 @@
  * @module
  */
 import { assessSession, type Assessment } from '../core/assess.ts';
-import type { CompactSample } from '../core/compact-threshold.ts';
+import type { CompactSample, CompactThreshold } from '../core/compact-threshold.ts';
+import { resolveGeminiThreshold } from '../agents/gemini/settings-threshold.ts';
+import { findProjectRoot } from '../capture/project.ts';
 import type { SessionState } from '../core/session.ts';
 import { loadCompactHistory } from '../agents/claude/compact-history.ts';
 import type { ShimConfig } from '../store/config.ts';
@@ -59,6 +61,13 @@ export type LiveAssessmentRequest = {
   managedSettingsPath?: string;
 };
 
+/** A session of another agent than Claude Code is judged by that agent's own rule. */
+function agentThreshold(state: SessionState, env: Env): { agentThreshold?: CompactThreshold } {
+  if (state.agent !== 'gemini') return {};
+  const root = state.cwd ? findProjectRoot(state.cwd) : null;
+  return { agentThreshold: resolveGeminiThreshold(state.model, env, root) };
+}
+
 export type LiveAssessment = Assessment & {
   /** Where the threshold's environment and settings came from. */
   inputsSource: ThresholdInputs['source'];
@@ -83,6 +92,7 @@ export function assessLiveSession(
   });
   const learn = request.history ?? config.learnFromHistory;
   const assessment = assessSession(state, {
+    ...agentThreshold(state, request.env),
     env: inputs.env,
     settings: inputs.settings,
     history: getHistorySamples(request.home, request.env, config, {

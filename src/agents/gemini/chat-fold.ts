@@ -154,6 +154,7 @@ function startProgress(gemini: GeminiFoldState, id: string): MessageProgress {
 /** `<hook_context>…</hook_context>` blocks are what hooks (shim's restores) added to a prompt. */
 const HOOK_CONTEXT = /<hook_context>[\s\S]*?<\/hook_context>/g;
 const BOOTSTRAP = /^\s*<(session_context|state_snapshot)>/;
+const WORKSPACE = /Workspace Directories:\**\s*\n\s*-\s*(\S[^\n]*)/;
 
 function foldPrompt(state: SessionState, text: string, line: number, at: number | null): void {
   state.promptCount++;
@@ -169,7 +170,12 @@ function foldUser(state: SessionState, m: GeminiMessage, line: number): void {
   if (m.at !== null) state.lastInputAt = m.at;
   // Tool results are folded from the model message's toolCalls, which carry their status.
   if (m.onlyToolResults) return;
-  if (BOOTSTRAP.test(m.text)) return;
+  if (BOOTSTRAP.test(m.text)) {
+    // The CLI's opening context names the workspace: the session's directory.
+    const workspace = WORKSPACE.exec(m.text)?.[1]?.trim();
+    if (workspace && state.cwd === null) state.cwd = workspace;
+    return;
+  }
   state.lastContentLine = line;
   state.appendedChars += m.chars;
   const prompt = m.text.replace(HOOK_CONTEXT, '').trim();
@@ -334,7 +340,10 @@ function foldModel(
   state.lastContentLine = line;
   if (m.model) state.model = m.model;
   const current = state.current;
-  if (current && current.key === m.id) current.lastLine = line;
+  if (current && current.key === m.id) {
+    current.lastLine = line;
+    listener?.onResponseTokens?.(state, line, m.at);
+  }
   if (m.tokens && !progress.tokens && m.tokens.input > 0) {
     progress.tokens = true;
     const previous = state.current?.contextTokens ?? state.lastResponse?.contextTokens ?? null;
@@ -469,6 +478,7 @@ export function foldGeminiRecord(
 ): void {
   switch (record.kind) {
     case 'header':
+      state.agent = 'gemini';
       state.sessionId = record.sessionId;
       touchTime(state, record.at);
       return;
