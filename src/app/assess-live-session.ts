@@ -6,8 +6,7 @@
  */
 import { assessSession, type Assessment } from '../core/assess.ts';
 import type { CompactSample, CompactThreshold } from '../core/compact-threshold.ts';
-import { resolveGeminiThreshold } from '../agents/gemini/settings-threshold.ts';
-import { findProjectRoot } from '../capture/project.ts';
+import { agentThresholdFor } from './agent-logs.ts';
 import type { SessionState } from '../core/session.ts';
 import { loadCompactHistory } from '../agents/claude/compact-history.ts';
 import type { ShimConfig } from '../store/config.ts';
@@ -63,9 +62,8 @@ export type LiveAssessmentRequest = {
 
 /** A session of another agent than Claude Code is judged by that agent's own rule. */
 function agentThreshold(state: SessionState, env: Env): { agentThreshold?: CompactThreshold } {
-  if (state.agent !== 'gemini') return {};
-  const root = state.cwd ? findProjectRoot(state.cwd) : null;
-  return { agentThreshold: resolveGeminiThreshold(state.model, env, root) };
+  const threshold = agentThresholdFor(state, env);
+  return threshold ? { agentThreshold: threshold } : {};
 }
 
 export type LiveAssessment = Assessment & {

@@ -34,8 +34,7 @@ import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { appendLog } from '../store/log.ts';
 import { SessionRepository } from '../store/session-repository.ts';
 import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
-import { readGeminiChat } from '../agents/gemini/chat-reader.ts';
-import { isGeminiChat } from '../agents/gemini/sessions.ts';
+import { findAgentLogReader } from './agent-logs.ts';
 import { queueTrackerSync } from './sync/enqueue-sync.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
@@ -79,7 +78,8 @@ export type CheckpointResult = {
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
-  if (isGeminiChat(path)) return readGeminiChat(path, null, options).cursor.state;
+  const other = findAgentLogReader(path);
+  if (other) return other.read(path, null, options).cursor.state;
   if (isCompressed(path)) return readCompressedTranscript(path, options);
   return readTranscript(path, null, options).cursor.state;
 }

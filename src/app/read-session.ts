@@ -14,8 +14,7 @@ import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
 import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
 import { scrubSessionState } from '../transcript/scrub.ts';
-import { readGeminiChat } from '../agents/gemini/chat-reader.ts';
-import { findGeminiChatById, isGeminiChat } from '../agents/gemini/sessions.ts';
+import { findAgentLogById, findAgentLogReader } from './agent-logs.ts';
 
 export type SessionLocator = {
   transcript?: string;
@@ -31,8 +30,8 @@ export function resolveTranscriptPath(request: SessionLocator): string {
     try {
       return findSessionById(request.sessionId, request.cwd, request.env).path;
     } catch (error) {
-      const chat = findGeminiChatById(request.sessionId, request.env);
-      if (chat) return chat.path;
+      const other = findAgentLogById(request.sessionId, request.env);
+      if (other) return other;
       throw error;
     }
   }
@@ -52,15 +51,15 @@ export async function loadSessionStateAt(
   path: string,
   home: string,
 ): Promise<{ state: SessionState; offset: number | null }> {
-  const gemini = isGeminiChat(path);
+  const other = findAgentLogReader(path);
   if (isCompressed(path)) {
-    const state = gemini
-      ? readGeminiChat(path, null, { finalize: true }).cursor.state
+    const state = other
+      ? other.read(path, null, { finalize: true }).cursor.state
       : await readCompressedTranscript(path);
     return { state: scrubSessionState(state), offset: null };
   }
   const cached = loadCursor(home, path);
-  const result = gemini ? readGeminiChat(path, cached) : readTranscript(path, cached);
+  const result = other ? other.read(path, cached) : readTranscript(path, cached);
   // The cached state and all that is built from it hold no secret the redactor knows.
   scrubSessionState(result.cursor.state);
   if (result.bytesRead > 0 || result.restarted || !cached) {

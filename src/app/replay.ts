@@ -18,7 +18,7 @@ import {
 } from '../transcript/reader.ts';
 
 import { readGeminiChat } from '../agents/gemini/chat-reader.ts';
-import { resolveGeminiThreshold } from '../agents/gemini/settings-threshold.ts';
+import { geminiLogReader } from '../agents/gemini/log-reader.ts';
 import { isGeminiChat } from '../agents/gemini/sessions.ts';
 
 export type ReplayTurn = {
@@ -108,7 +108,7 @@ export async function replayTranscript(
       const now = at ?? state.lastActivityAt ?? 0;
       const assessment = assessSession(state, {
         ...(state.agent === 'gemini'
-          ? { agentThreshold: resolveGeminiThreshold(state.model, options.agentEnv ?? {}, null) }
+          ? { agentThreshold: geminiLogReader.threshold(state, options.agentEnv ?? {}) }
           : {}),
         env: options.env,
         history: options.history,
