@@ -33,7 +33,11 @@ import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { appendLog } from '../store/log.ts';
 import { SessionRepository } from '../store/session-repository.ts';
-import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import {
+  isCompressed,
+  readCompressedTranscript,
+  readTranscript,
+} from '../agents/claude/transcript-reader.ts';
 import { findAgentLogReader } from './agent-logs.ts';
 import { queueTrackerSync } from './sync/enqueue-sync.ts';
 import { assessLiveSession } from './assess-live-session.ts';

@@ -12,7 +12,11 @@ import { findLatestSession, findSessionById } from '../agents/claude/sessions.ts
 import { loadCursor, saveCursor } from '../store/cursor-cache.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
-import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import {
+  isCompressed,
+  readCompressedTranscript,
+  readTranscript,
+} from '../agents/claude/transcript-reader.ts';
 import { scrubSessionState } from '../transcript/scrub.ts';
 import { findAgentLogById, findAgentLogReader } from './agent-logs.ts';
 

@@ -14,8 +14,8 @@ import {
   isCompressed,
   readCompressedTranscript,
   readTranscript,
-  type ReadOptions,
-} from '../transcript/reader.ts';
+  type TranscriptReadOptions as ReadOptions,
+} from '../agents/claude/transcript-reader.ts';
 
 import { readGeminiChat } from '../agents/gemini/chat-reader.ts';
 import { geminiLogReader } from '../agents/gemini/log-reader.ts';
