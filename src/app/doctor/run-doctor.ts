@@ -27,6 +27,7 @@ import {
 } from './store-checks.ts';
 
 import { syncCheck } from './sync-check.ts';
+import { checkpointFailureCheck } from './checkpoint-failure-check.ts';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
 
@@ -61,6 +62,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     config,
     ...(recovered ? [recovered] : []),
     database.check,
+    checkpointFailureCheck(options.home, now),
     activity,
     log,
     sync,
