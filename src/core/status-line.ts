@@ -25,6 +25,8 @@ export type StatuslineView = {
   phase?: string | null;
   /** Checkpoints of this session that failed since its last stored one (shown first). */
   checkpointFailures?: number;
+  /** Compactions of this session so far (shown from the first). */
+  compactions?: number;
 };
 
 const PHASES: Record<string, string> = {
@@ -65,13 +67,16 @@ export function renderStatusline(view: StatuslineView, columns: number, color: b
       paint(color, '1;31', `[ckpt FAILED${failures > 1 ? ` ×${failures}` : ''}: shim doctor]`),
     );
   optional.push(`[risk: ${paint(color, RISK_COLORS[view.risk], view.risk)}]`);
-  if (view.turnsToCompact !== null && view.autoCompact) {
+  if (!view.autoCompact) {
+    optional.push('[auto-compact off]');
+  } else if (view.turnsToCompact !== null) {
     optional.push(
       view.turnsToCompact === 0
         ? '[compact due]'
         : `[${formatTurnsLeft(view)} ${pluralFor(view, 'turn')} to compact]`,
     );
   }
+  if (view.compactions) optional.push(`[compacted ${view.compactions}×]`);
   optional.push(
     view.checkpointAgeMs === null ? '[no ckpt yet]' : `[ckpt ${age(view.checkpointAgeMs)} ago]`,
   );
