@@ -73,6 +73,7 @@ describe('shim doctor', () => {
       activity: 'warn',
       log: 'ok',
       sync: 'ok',
+      transcripts: 'ok',
     });
     assert.equal(report.healthy, true);
     assert.match(report.checks.find((c) => c.id === 'sync')!.detail, /^nothing to sync yet/);
