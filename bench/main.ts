@@ -15,6 +15,7 @@ import { runLoopBench } from './loop.ts';
 import { runDashboardBench } from './dashboard.ts';
 import { runModBench } from './mod.ts';
 import { runRiskyCheckpointBench } from './risky-checkpoint.ts';
+import { runSecretsBench } from './secrets.ts';
 import { readTranscript } from '../src/agents/claude/transcript-reader.ts';
 import {
   fixturePath,
@@ -241,6 +242,9 @@ async function main(): Promise<void> {
   runHookBench(report, results, path, appendLines);
   runRiskyCheckpointBench(report, results);
   await runModBench(report, results);
+
+  process.stdout.write('\n');
+  await runSecretsBench(report, results);
 
   process.stdout.write('\n');
   await runCheckpointBench(report, results);

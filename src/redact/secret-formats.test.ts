@@ -187,6 +187,12 @@ describe('values of any length', () => {
     const value = gen(ALNUM, 1 << 20, 5);
     const out = (await redactText(`PASSWORD=${value}\nnext`)).text;
     assert.equal(out, 'PASSWORD=[REDACTED:secret-assignment]\nnext');
+    // A long random value holds runs like `xxxx` by chance: it is not a mask.
+    const b64 = `${gen(ALNUM + '+/', 300_000, 6)}xxxx${gen(ALNUM + '+/', 300_000, 7)}`;
+    assert.equal(
+      (await redactText(`export TOKEN="${b64}"`)).text,
+      'export TOKEN="[REDACTED:secret-assignment]"',
+    );
     const prose = 'the quick brown fox jumps over the lazy dog '.repeat(24_000);
     assert.equal((await redactText(prose)).text, prose);
   });
