@@ -39,7 +39,12 @@ import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { appendLog } from '../store/log.ts';
 import { SessionRepository } from '../store/session-repository.ts';
-import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import {
+  isCompressed,
+  readCompressedTranscript,
+  readTranscript,
+} from '../agents/claude/transcript-reader.ts';
+import { findAgentLogReader } from './agent-logs.ts';
 import { queueTrackerSync } from './sync/enqueue-sync.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
@@ -83,6 +88,8 @@ export type CheckpointResult = {
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
+  const other = findAgentLogReader(path);
+  if (other) return other.read(path, null, options).cursor.state;
   if (isCompressed(path)) return readCompressedTranscript(path, options);
   return readTranscript(path, null, options).cursor.state;
 }

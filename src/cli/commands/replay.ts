@@ -72,6 +72,7 @@ export async function runReplay(
     history,
     risk: config.risk,
     levels: config.levels,
+    agentEnv: process.env,
     onEvent: (event, detail) => {
       events.push(event);
       buffer.push(options.json ? JSON.stringify(event) : renderReplayLine(event, detail));
