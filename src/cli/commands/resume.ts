@@ -34,6 +34,7 @@ export async function runResume(options: ResumeOptions): Promise<void> {
         detection: planned.detection,
         now,
         notes: 'shim resume --record',
+        userConfirmed: true,
       });
     }
     return planned;
