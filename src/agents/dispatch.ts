@@ -23,7 +23,7 @@ export async function loadAdapter(id: AgentId): Promise<AgentAdapter> {
     case 'codex':
       return notReady(id);
     case 'gemini':
-      return notReady(id);
+      return (await import('./gemini/adapter.ts')).geminiAdapter;
     default:
       return unknownAgent(id);
   }

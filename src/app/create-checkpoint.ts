@@ -285,6 +285,7 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
       cwd: state.cwd,
       cliVersion: state.cliVersion,
       model: state.model,
+      ...(state.agent ? { agent: state.agent } : {}),
     },
     // A dead session's checkpoint must not make it look recently active: its last activity counts.
     request.interrupted && state.lastActivityAt !== null

@@ -17,9 +17,7 @@ import {
   type TranscriptReadOptions as ReadOptions,
 } from '../agents/claude/transcript-reader.ts';
 
-import { readGeminiChat } from '../agents/gemini/chat-reader.ts';
-import { geminiLogReader } from '../agents/gemini/log-reader.ts';
-import { isGeminiChat } from '../agents/gemini/sessions.ts';
+import { readGeminiChat, geminiLogReader, isGeminiChat } from '../agents/gemini/hook-entry.ts';
 
 export type ReplayTurn = {
   kind: 'turn';
