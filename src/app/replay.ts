@@ -71,6 +71,8 @@ export type ReplayOptions = {
   onEvent: (event: ReplayEvent, detail: ReplayDetail | null) => void;
   /** Where another agent's settings are found (HOME, GEMINI_CLI_HOME); none: its defaults. */
   agentEnv?: Readonly<Record<string, string | undefined>>;
+  /** The log's agent, when the caller says (`--agent`); told from the file otherwise. */
+  agent?: 'claude' | 'gemini';
 };
 
 /** Replays `path`, calling `onEvent` in file order; returns the final session state. */
@@ -142,7 +144,7 @@ export async function replayTranscript(
       };
     }
   };
-  if (isGeminiChat(path)) {
+  if (options.agent === 'gemini' || (options.agent === undefined && isGeminiChat(path))) {
     return readGeminiChat(path, null, {
       finalize: true,
       listener: { ...listener, onResponseTokens: judge },

@@ -50,6 +50,7 @@ export function defineSessionCommands(program: Command): void {
       '--no-history',
       'do not learn from your other sessions (where Claude Code compacts, how context grows)',
     )
+    .option('--agent <agent>', "the log's agent: claude or gemini (default: told from the file)")
     .addOption(
       new Option('--evaluate', 'also score the risk and forecast against what happened').hideHelp(
         false,

@@ -19,8 +19,14 @@ const FLUSH_EVERY = 256;
 
 export async function runReplay(
   transcript: string,
-  options: { json?: boolean; history: boolean; evaluate?: boolean },
+  options: { json?: boolean; history: boolean; evaluate?: boolean; agent?: string },
 ): Promise<void> {
+  if (options.agent !== undefined && options.agent !== 'claude' && options.agent !== 'gemini')
+    throw new AppError(
+      'USAGE',
+      `shim replay cannot read ${options.agent} logs yet`,
+      'use --agent claude or --agent gemini, or leave it out to tell the format from the file',
+    );
   const home = getShimHome();
   const config = await loadConfig(home);
   const history = getHistorySamples(home, process.env, config, {
@@ -49,6 +55,7 @@ export async function runReplay(
     risk: config.risk,
     levels: config.levels,
     agentEnv: process.env,
+    ...(options.agent === 'claude' || options.agent === 'gemini' ? { agent: options.agent } : {}),
     onEvent: (event, detail) => {
       events.push(event);
       buffer.push(options.json ? JSON.stringify(event) : renderReplayLine(event, detail));
