@@ -21,7 +21,7 @@ export async function loadAdapter(id: AgentId): Promise<AgentAdapter> {
     case 'claude':
       return (await import('./claude/adapter.ts')).claudeAdapter;
     case 'codex':
-      return notReady(id);
+      return (await import('./codex/adapter.ts')).codexAdapter;
     case 'gemini':
       return notReady(id);
     default:

@@ -4,6 +4,8 @@
  * One use case for the CLI, the hooks and the MCP server.
  * @module
  */
+import type { AgentId } from '../core/agent-id.ts';
+import { logAgent, readAgentLog } from './load-agent.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { randomUUID } from 'node:crypto';
@@ -66,6 +68,8 @@ export type CheckpointRequest = {
   interrupted?: boolean;
   /** Called from a hook: take the cached compaction history at any age (no transcript scan). */
   hotPath?: boolean;
+  /** The agent whose log `transcript` is (`--agent`); by default its file name decides. */
+  agent?: AgentId | null;
 };
 
 export type CheckpointResult = {
@@ -81,6 +85,8 @@ export type CheckpointResult = {
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
+  const agent = logAgent(path, request.agent);
+  if (agent !== 'claude') return readAgentLog(path, agent, options);
   if (isCompressed(path)) return readCompressedTranscript(path, options);
   return readTranscript(path, null, options).cursor.state;
 }

@@ -18,6 +18,7 @@ import {
   readTranscript,
 } from '../agents/claude/transcript-reader.ts';
 import { scrubSessionState } from '../transcript/scrub.ts';
+import { loadAgentAdapter, logAgent } from './load-agent.ts';
 
 export type SessionLocator = {
   transcript?: string;
@@ -46,11 +47,15 @@ export async function loadSessionStateAt(
   path: string,
   home: string,
 ): Promise<{ state: SessionState; offset: number | null }> {
-  if (isCompressed(path)) {
-    return { state: scrubSessionState(await readCompressedTranscript(path)), offset: null };
+  const agent = logAgent(path);
+  // Claude Code's reader is in this bundle; another agent's comes from its own (app/load-agent.ts).
+  const log = agent === 'claude' ? null : (await loadAgentAdapter(agent)).log;
+  if (log ? log.isCompressed(path) : isCompressed(path)) {
+    const state = log ? await log.readCompressed(path) : await readCompressedTranscript(path);
+    return { state: scrubSessionState(state), offset: null };
   }
   const cached = loadCursor(home, path);
-  const result = readTranscript(path, cached);
+  const result = log ? log.read(path, cached) : readTranscript(path, cached);
   // The cached state and all that is built from it hold no secret the redactor knows.
   scrubSessionState(result.cursor.state);
   if (result.bytesRead > 0 || result.restarted || !cached) {
