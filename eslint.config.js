@@ -1,7 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
-import { readdirSync } from 'node:fs';
 
 /**
  * The layers, lowest first (docs/ARCHITECTURE.md). A layer imports only layers below it; the
@@ -36,9 +35,6 @@ const layerZones = LAYERS.flatMap((rank, index) =>
  * agents/dispatch.ts) or its hook bundle's entry (`hook-entry.ts`).
  */
 const AGENTS = ['claude', 'codex', 'gemini'];
-const SRC_DIRS = readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
 const agentZones = [
   ...AGENTS.map((agent) => ({
     target: `./src/agents/${agent}`,
@@ -46,11 +42,13 @@ const agentZones = [
     message: `src/agents/${agent} may not import another agent's formats: share through src/agents/agent.ts or the core.`,
   })),
   ...['codex', 'gemini'].map((agent) => ({
-    // Everything but the agent's own folder (its files import each other freely).
-    target: SRC_DIRS.filter((dir) => dir !== 'agents')
-      .map((dir) => `./src/${dir}`)
-      .concat(AGENTS.filter((other) => other !== agent).map((other) => `./src/agents/${other}`))
-      .concat(['./src/agents/agent.ts', './src/agents/dispatch.ts']),
+    target: [
+      ...LAYERS.flat()
+        .filter((layer) => layer !== 'agents')
+        .map((layer) => `./src/${layer}`),
+      ...AGENTS.filter((other) => other !== agent).map((other) => `./src/agents/${other}`),
+      './src/agents/*.ts',
+    ],
     from: `./src/agents/${agent}`,
     except: ['./adapter.ts', './hook-entry.ts'],
     message: `outside src/agents/${agent}, use its contract (agents/dispatch.ts → adapter.ts) or hook-entry.ts.`,

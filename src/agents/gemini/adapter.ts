@@ -6,9 +6,8 @@
  */
 import { AppError } from '../../core/errors.ts';
 import type { SessionState } from '../../core/session.ts';
-import { locateShimBin } from './settings/shim-bin.ts';
 import type { AgentAdapter, SessionFile } from '../agent.ts';
-import type { TranscriptCursor } from '../../transcript/reader.ts';
+import type { ReadOptions, TranscriptCursor } from '../../transcript/reader.ts';
 import {
   createGeminiFoldState,
   finalizeGeminiResponse,
@@ -16,7 +15,7 @@ import {
   type GeminiFoldState,
 } from './chat-fold.ts';
 import { isGeminiChatHead, readRecord, type GeminiRecord } from './chat-record.ts';
-import { readGeminiChat } from './chat-reader.ts';
+import { readGeminiChat, type GeminiReadOptions } from './chat-reader.ts';
 import { GEMINI_HOOK_TEXT_LIMIT, renderGeminiOutput } from './hook-output.ts';
 import { GEMINI_HOOK_EVENTS, isGeminiHookEvent, parseGeminiPayload } from './hook-payload.ts';
 import { installGemini, uninstallGemini } from './settings/install.ts';
@@ -25,9 +24,10 @@ import {
   findLatestGeminiChat,
   geminiDir,
   listAllGeminiChats,
+  readConfiguredThreshold,
   type GeminiChat,
 } from './sessions.ts';
-import { geminiTokenLimit, DEFAULT_COMPRESSION_THRESHOLD } from './threshold.ts';
+import { geminiCompactThreshold } from './threshold.ts';
 
 /** The headless run `shim loop --agent gemini` starts (0.61.0 flags, verified offline). */
 export const GEMINI_BIN_ENV = 'SHIM_GEMINI_BIN';
@@ -69,6 +69,16 @@ function foldStateOf(state: SessionState): GeminiFoldState {
   return gemini;
 }
 
+/** The shared reader's options as the chat reader takes them (onEntry: after each record). */
+function geminiOptions(options: ReadOptions | undefined): GeminiReadOptions {
+  return {
+    ...(options?.listener ? { listener: options.listener } : {}),
+    ...(options?.finalize ? { finalize: true } : {}),
+    ...(options?.untilLine !== undefined ? { untilLine: options.untilLine } : {}),
+    ...(options?.onEntry ? { onRecord: options.onEntry } : {}),
+  };
+}
+
 export const geminiAdapter: AgentAdapter = {
   id: 'gemini',
   name: 'Gemini CLI',
@@ -104,17 +114,9 @@ export const geminiAdapter: AgentAdapter = {
       finalize: finalizeGeminiResponse,
     },
     read: (path, cursor: TranscriptCursor | null, options) =>
-      readGeminiChat(path, cursor, {
-        ...(options?.listener ? { listener: options.listener } : {}),
-        ...(options?.finalize ? { finalize: true } : {}),
-        ...(options?.untilLine !== undefined ? { untilLine: options.untilLine } : {}),
-      }),
+      readGeminiChat(path, cursor, geminiOptions(options)),
     readCompressed: async (path, options) =>
-      readGeminiChat(path, null, {
-        ...(options?.listener ? { listener: options.listener } : {}),
-        ...(options?.finalize ? { finalize: true } : {}),
-        ...(options?.untilLine !== undefined ? { untilLine: options.untilLine } : {}),
-      }).cursor.state,
+      readGeminiChat(path, null, geminiOptions(options)).cursor.state,
     isCompressed: (path) => path.endsWith('.gz'),
   },
   hooks: {
@@ -134,17 +136,20 @@ export const geminiAdapter: AgentAdapter = {
     textLimit: GEMINI_HOOK_TEXT_LIMIT,
   },
   threshold: {
+    // The configured limit is a fraction here (model.compressionThreshold), of the model's limit.
     threshold: ({ model, configuredLimit }) => {
-      const limit = geminiTokenLimit(model);
+      const rule = geminiCompactThreshold(model, configuredLimit);
       return {
-        tokens: configuredLimit ?? Math.round(DEFAULT_COMPRESSION_THRESHOLD * limit),
-        windowTokens: limit,
-        source: configuredLimit !== null ? 'settings' : 'Gemini CLI default (0.5 × token limit)',
+        tokens: rule.compactThreshold,
+        windowTokens: rule.windowTokens,
+        configured: rule.source === 'settings',
+        source: rule.detail,
       };
     },
+    configuredLimit: (env) => readConfiguredThreshold(env, null),
   },
   installer: {
-    install: (request) => installGemini({ ...request, invocation: locateShimBin() }),
+    install: (request) => installGemini({ ...request, invocation: request.shim }),
     uninstall: (request) => uninstallGemini(request),
   },
   headless: { defaultBin: 'gemini', binEnv: GEMINI_BIN_ENV, args: geminiHeadlessArgs },

@@ -8,6 +8,7 @@ import { AppError } from '../../core/errors.ts';
 import { loadAdapter } from '../../agents/dispatch.ts';
 import type { InstallReport } from '../../agents/agent.ts';
 import { getShimHome } from '../../store/home.ts';
+import { locateShimInvocation } from '../../agents/claude/settings/bin-location.ts';
 
 /** The agent an `--agent` value names; Claude Code when none is given. */
 export function readAgentOption(value: string | undefined): AgentId {
@@ -39,6 +40,7 @@ export async function runAgentInstall(
   print(
     adapter.installer.install({
       scope: options.project ? 'project' : 'user',
+      shim: locateShimInvocation(),
       dryRun: options.dryRun ?? false,
       home: getShimHome(),
       env: process.env,
@@ -56,6 +58,7 @@ export async function runAgentUninstall(
   print(
     adapter.installer.uninstall({
       scope: options.project ? 'project' : 'user',
+      shim: locateShimInvocation(),
       home: getShimHome(),
       env: process.env,
       cwd: process.cwd(),

@@ -78,7 +78,6 @@ export async function runReplay(
     history,
     risk: config.risk,
     levels: config.levels,
-    agentEnv: process.env,
     ...(options.agent === 'claude' || options.agent === 'gemini' ? { agent: options.agent } : {}),
     onEvent: (event, detail) => {
       events.push(event);
