@@ -52,3 +52,14 @@ export function present(
 ): Array<Node | string> {
   return children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false);
 }
+
+/** How long ago, in words with units: "just now", "3 min ago", "2 h ago", "4 days ago". */
+export function ago(ms: number, now: number): string {
+  const seconds = Math.max(0, (now - ms) / 1000);
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}
