@@ -22,7 +22,7 @@ import { redactValue } from '../src/redact/redact.ts';
 import { CheckpointRepository } from '../src/store/checkpoint-repository.ts';
 import { openDatabase, withWriteTransaction } from '../src/store/database.ts';
 import type { SessionState } from '../src/core/session.ts';
-import { readTranscript } from '../src/transcript/reader.ts';
+import { readTranscript } from '../src/agents/claude/transcript-reader.ts';
 import {
   fixturePath,
   listFixtures,

@@ -25,13 +25,8 @@ import {
   makeTempDir,
 } from '../../test/helpers/fixtures.ts';
 import { seededRandom, toJsonl, userPromptLine } from '../../test/helpers/transcript-builders.ts';
-import {
-  createCursor,
-  readCompressedTranscript,
-  readTranscript,
-  type ReadResult,
-  type TranscriptCursor,
-} from './reader.ts';
+import { createCursor, type ReadResult, type TranscriptCursor } from './reader.ts';
+import { readCompressedTranscript, readTranscript } from '../agents/claude/transcript-reader.ts';
 
 const tempDirs: string[] = [];
 after(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

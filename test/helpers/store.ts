@@ -19,7 +19,7 @@ import { openDatabase, type Database } from '../../src/store/database.ts';
 import { HandoffRepository } from '../../src/store/handoff-repository.ts';
 import { ResumeRepository } from '../../src/store/resume-repository.ts';
 import { SessionRepository } from '../../src/store/session-repository.ts';
-import { readCompressedTranscript } from '../../src/transcript/reader.ts';
+import { readCompressedTranscript } from '../../src/agents/claude/transcript-reader.ts';
 import { fixturePath, gzFixturePath, makeTempDir } from './fixtures.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');

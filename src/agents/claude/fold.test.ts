@@ -13,7 +13,7 @@ import {
 } from '../../../test/helpers/transcript-builders.ts';
 import { readEntry } from './entry.ts';
 import { finalizeResponse, foldEntry } from './fold.ts';
-import { readTranscript } from '../../transcript/reader.ts';
+import { readTranscript } from './transcript-reader.ts';
 
 // --- An independent reading of the fixtures: plain JSON.parse, no shim code. ---
 

@@ -3,23 +3,12 @@
  * 10,000 characters; longer text is cut here, where the cut can say so.
  * @module
  */
+import type { HookOutput } from '../agent.ts';
 import { HOOK_TEXT_LIMIT } from '../../core/hook-limits.ts';
 
 export { HOOK_TEXT_LIMIT };
 
-export type HookOutput = {
-  /** Added to the model's context (hookSpecificOutput.additionalContext). */
-  context?: string | null;
-  /** Shown to the user (systemMessage). */
-  userMessage?: string | null;
-  /** A policy decided to block (only events that can: here, PreCompact). */
-  block?: string | null;
-  /**
-   * PreCompact only: plain text that Claude Code (2.1.241+) appends to the compaction's
-   * custom instructions. Ignored when the hook blocks.
-   */
-  compactInstructions?: string | null;
-};
+export type { HookOutput };
 
 function cap(text: string): string {
   return text.length <= HOOK_TEXT_LIMIT

@@ -3,30 +3,12 @@
  * fields come and go between versions, and a missing one must not break the hook.
  * @module
  */
+import type { HookPayload } from '../agent.ts';
 
 /** The session id `shim doctor` probes the hooks with: they must load, but touch nothing. */
 export const DOCTOR_SESSION = 'doctor';
 
-export type HookPayload = {
-  event: string;
-  sessionId: string | null;
-  transcriptPath: string | null;
-  cwd: string | null;
-  source: string | null;
-  reason: string | null;
-  trigger: string | null;
-  prompt: string | null;
-  toolName: string | null;
-  toolInput: Record<string, unknown> | null;
-  /** PostCompact: Claude Code's own summary. */
-  compactSummary: string | null;
-  /** SessionStart (resume, fork) and model switches: the context Claude Code counts. */
-  contextTokens: number | null;
-  /** PreModelSwitch / PostModelSwitch. */
-  fromModel: string | null;
-  toModel: string | null;
-  raw: Record<string, unknown>;
-};
+export type { HookPayload };
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 
