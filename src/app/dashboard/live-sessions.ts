@@ -124,11 +124,43 @@ function goalOf(state: SessionState): string | null {
   return text === null ? null : text.replace(/\s+/g, ' ').trim().slice(0, GOAL_CHARS);
 }
 
+/**
+ * Gauges already assessed, by session, with the signature they were assessed at: a page load
+ * or poll re-assesses only the sessions whose files changed since (a long-running `shim ui`
+ * keeps at most this many).
+ */
+const assessed = new Map<string, LiveSession & { home: string }>();
+const ASSESSED_KEPT = 500;
+
 /** The gauges of the given candidates, as the hooks would assess each now. */
 export async function assessLiveCandidates(
   request: LiveRequest,
   candidates: readonly LiveCandidate[],
 ): Promise<LiveSession[]> {
+  const known = candidates.flatMap((c) => {
+    const seen = assessed.get(`${request.home}\0${c.id}`);
+    return seen && seen.signature === c.signature && seen.home === request.home ? [seen] : [];
+  });
+  const fresh = await assessChanged(
+    request,
+    candidates.filter((c) => !known.some((k) => k.id === c.id)),
+  );
+  for (const session of fresh) {
+    const key = `${request.home}\0${session.id}`;
+    assessed.delete(key);
+    assessed.set(key, session);
+  }
+  while (assessed.size > ASSESSED_KEPT) assessed.delete(assessed.keys().next().value!);
+  // The session nearest to compaction first.
+  return [...known, ...fresh]
+    .map(({ home: _home, ...session }) => session)
+    .sort((x, y) => y.percent - x.percent || x.id.localeCompare(y.id));
+}
+
+async function assessChanged(
+  request: LiveRequest,
+  candidates: readonly LiveCandidate[],
+): Promise<Array<LiveSession & { home: string }>> {
   if (candidates.length === 0) return [];
   const { home, env, now } = request;
   const config = await loadConfig(home);
@@ -142,7 +174,7 @@ export async function assessLiveCandidates(
       candidates.map((c) => c.id),
     ),
   }));
-  const out: LiveSession[] = [];
+  const out: Array<LiveSession & { home: string }> = [];
   for (const candidate of candidates) {
     let state: SessionState;
     try {
@@ -184,10 +216,10 @@ export async function assessLiveCandidates(
       issue: memory.issue ?? null,
       lastActivityAt: new Date(candidate.lastActivityMs).toISOString(),
       signature: candidate.signature,
+      home,
     });
   }
-  // The session nearest to compaction first.
-  return out.sort((x, y) => y.percent - x.percent || x.id.localeCompare(y.id));
+  return out;
 }
 
 export async function listLiveSessions(request: LiveRequest): Promise<LiveSession[]> {

@@ -5,9 +5,7 @@
  * @module
  */
 import type { LineageStep, SessionLineage } from '../../app/dashboard/lineage-view.ts';
-import { h, present, shortId, when } from './dom.ts';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { h, plural, present, shortId, when } from './dom.ts';
 
 function carriedText(step: LineageStep): string {
   const c = step.via?.carried;
