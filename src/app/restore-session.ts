@@ -96,6 +96,8 @@ export function recordRestore(
     compactSummary?: string | null;
     /** Messages in the receiving session now (0 for a new session). */
     messagesAtRestore?: number;
+    /** The user asked for it (shim resume --record), rather than shim on its own. */
+    userConfirmed?: boolean;
   },
 ): void {
   const at = new Date(restore.now).toISOString();
@@ -115,6 +117,7 @@ export function recordRestore(
       ? { claudeFidelityScore: overallShare(scoreCarried(checkpoint, restore.compactSummary)) }
       : {}),
     messagesAtRestore: restore.messagesAtRestore ?? null,
+    userConfirmed: restore.userConfirmed ?? false,
   });
   if (checkpoint.sessionId !== restore.intoSession) {
     store.sessions.setResumedFrom(

@@ -174,6 +174,9 @@ export async function restoreAtStartup(
     detection: restore.detection,
     now: request.now,
     notes: `SessionStart startup (${restore.kind})`,
+    // A session just started: once it has a message of its own, it went on from the restore
+    // (crash and handoff restores were never settled without this).
+    messagesAtRestore: 0,
   });
   return restore;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { registerAgentLogReader } from '../app/agent-logs.ts';
-import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 export { checkpointNow } from './checkpoint-now.ts';
 export { handlePostCompact } from './handlers/post-compact.ts';
