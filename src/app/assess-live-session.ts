@@ -4,6 +4,7 @@
  * tool calls since the newest checkpoint.
  * @module
  */
+import { agentThresholdFor } from './load-agent.ts';
 import { assessSession, type Assessment } from '../core/assess.ts';
 import type { CompactSample } from '../core/compact-threshold.ts';
 import type { SessionState } from '../core/session.ts';
@@ -82,7 +83,9 @@ export function assessLiveSession(
     ...(request.managedSettingsPath ? { managedSettingsPath: request.managedSettingsPath } : {}),
   });
   const learn = request.history ?? config.learnFromHistory;
+  const agentThreshold = agentThresholdFor(state, request.env);
   const assessment = assessSession(state, {
+    ...(agentThreshold ? { agentThreshold } : {}),
     env: inputs.env,
     settings: inputs.settings,
     history: getHistorySamples(request.home, request.env, config, {

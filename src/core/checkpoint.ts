@@ -4,6 +4,7 @@
  * validation.
  * @module
  */
+import type { AgentId } from './agent-id.ts';
 import type { CrashSignals } from './signals.ts';
 import { truncate } from './truncate.ts';
 
@@ -162,6 +163,8 @@ export type CheckpointSource = {
   parentId?: string | null;
   /** The checkpoint of an earlier session that this session was restored from. */
   resumedFrom?: { sessionId: string; checkpointId: string } | null;
+  /** The agent whose session this is; absent in checkpoints from before agents (Claude Code). */
+  agent?: AgentId;
 };
 
 export type Checkpoint = {
