@@ -163,7 +163,7 @@ export type CheckpointSource = {
   parentId?: string | null;
   /** The checkpoint of an earlier session that this session was restored from. */
   resumedFrom?: { sessionId: string; checkpointId: string } | null;
-  /** The agent whose session this is; absent: Claude Code (and checkpoints from before agents). */
+  /** The agent whose session this is; absent in checkpoints from before agents (Claude Code). */
   agent?: AgentId;
 };
 
