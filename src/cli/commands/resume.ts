@@ -46,6 +46,7 @@ export async function runResume(options: ResumeOptions & { for?: string }): Prom
         detection: planned.detection,
         now,
         notes: 'shim resume --record',
+        userConfirmed: true,
       });
     }
     return planned;
