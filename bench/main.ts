@@ -245,6 +245,7 @@ async function main(): Promise<void> {
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);
   runRiskyCheckpointBench(report, results);
+  (await import('./gemini-hooks.ts')).runGeminiHookBench(report, results);
   await runModBench(report, results);
 
   process.stdout.write('\n');

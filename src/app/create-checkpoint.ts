@@ -4,6 +4,8 @@
  * One use case for the CLI, the hooks and the MCP server.
  * @module
  */
+import type { AgentId } from '../core/agent-id.ts';
+import { logAgent, readAgentLog } from './load-agent.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { randomUUID } from 'node:crypto';
@@ -28,13 +30,7 @@ import { commitWip } from '../capture/wip-commit.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
-import {
-  openDatabase,
-  recoverDatabase,
-  StoreMovedError,
-  type Database,
-} from '../store/database.ts';
-import { isCorruptionError } from '../store/recover-database.ts';
+import { openDatabase, type Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { clearCheckpointFailure, recordCheckpointFailure } from '../store/checkpoint-failures.ts';
@@ -45,7 +41,6 @@ import {
   readCompressedTranscript,
   readTranscript,
 } from '../agents/claude/transcript-reader.ts';
-import { findAgentLogReader } from './agent-logs.ts';
 import { queueTrackerSync } from './sync/enqueue-sync.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
@@ -75,6 +70,8 @@ export type CheckpointRequest = {
   interrupted?: boolean;
   /** Called from a hook: take the cached compaction history at any age (no transcript scan). */
   hotPath?: boolean;
+  /** The agent whose log `transcript` is (`--agent`); by default its file name decides. */
+  agent?: AgentId | null;
 };
 
 export type CheckpointResult = {
@@ -90,8 +87,8 @@ export type CheckpointResult = {
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
-  const other = findAgentLogReader(path);
-  if (other) return other.read(path, null, options).cursor.state;
+  const agent = logAgent(path, request.agent);
+  if (agent !== 'claude') return readAgentLog(path, agent, options);
   if (isCompressed(path)) return readCompressedTranscript(path, options);
   return readTranscript(path, null, options).cursor.state;
 }
@@ -163,21 +160,11 @@ async function takeCheckpoint(request: CheckpointRequest): Promise<CheckpointRes
     lenient: true,
     projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
   });
-  if (request.db) return buildAndStore(request, path, state, config, request.db, started);
-  for (let attempt = 0; ; attempt++) {
-    const db = openDatabase(request.home);
-    try {
-      return await buildAndStore(request, path, state, config, db, started);
-    } catch (error) {
-      // Another process rebuilt the store meanwhile (nothing was written), or a damaged page was
-      // met (the store is rebuilt from what is readable): the checkpoint is taken again.
-      if (error instanceof StoreMovedError && attempt < 3) continue;
-      if (attempt > 0 || !isCorruptionError(error)) throw error;
-      db.close();
-      recoverDatabase(request.home, (error as Error).message, db);
-    } finally {
-      if (db.isOpen) db.close();
-    }
+  const db = request.db ?? openDatabase(request.home);
+  try {
+    return await buildAndStore(request, path, state, config, db, started);
+  } finally {
+    if (!request.db) db.close();
   }
 }
 

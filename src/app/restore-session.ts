@@ -27,7 +27,8 @@ export type LiveCheckpointRequest = {
   /** The session to restore: its transcript, and its newest stored checkpoint if any. */
   transcriptPath: string | null;
   latest: Checkpoint | null;
-  trigger: 'crash_recovery' | 'pre_compact';
+  /** user_requested: a relay after /clear. */
+  trigger: 'crash_recovery' | 'pre_compact' | 'user_requested';
   /** Where to run git when the transcript's own directory is gone. */
   cwd: string;
 };
@@ -72,7 +73,9 @@ export async function checkpointFromLiveTranscript(
     reason:
       request.trigger === 'crash_recovery'
         ? 'restored from the transcript the stopped session left'
-        : 'the state as the compaction began',
+        : request.trigger === 'user_requested'
+          ? 'the state handed to a fresh context (relay)'
+          : 'the state as the compaction began',
     interrupted: request.trigger === 'crash_recovery',
     db: request.store.db,
   });

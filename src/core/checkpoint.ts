@@ -4,6 +4,7 @@
  * validation.
  * @module
  */
+import type { AgentId } from './agent-id.ts';
 import type { CrashSignals } from './signals.ts';
 import { truncate } from './truncate.ts';
 
@@ -167,6 +168,8 @@ export type CheckpointSource = {
    * by a marked stand-in ({@link standInSection}); absent when the checkpoint is whole.
    */
   partial?: CheckpointSection[];
+  /** The agent whose session this is; absent: Claude Code (and checkpoints from before agents). */
+  agent?: AgentId;
 };
 
 export type Checkpoint = {

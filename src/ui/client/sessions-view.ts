@@ -21,7 +21,7 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
     const nextQuery = next.q ?? query;
     if (nextProject) p.set('project', nextProject);
     if (nextQuery) p.set('q', nextQuery);
-    location.hash = `#/${p.size ? `?${p}` : ''}`;
+    location.hash = `#/sessions${p.size ? `?${p}` : ''}`;
   };
   const search = h('input', {
     type: 'search',
