@@ -82,7 +82,7 @@ export async function runHook(
       projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
     });
     if (!config.enabled) return '';
-    const output = await handler({ payload, env, home, now, config });
+    const output = await handler({ payload, env, home, now, config, agent });
     return (protocol?.render ?? renderHookOutput)(
       event,
       withNotices(output, config, payload, home),
