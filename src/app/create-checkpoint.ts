@@ -30,7 +30,13 @@ import { commitWip } from '../capture/wip-commit.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
-import { openDatabase, type Database } from '../store/database.ts';
+import {
+  openDatabase,
+  recoverDatabase,
+  StoreMovedError,
+  type Database,
+} from '../store/database.ts';
+import { isCorruptionError } from '../store/recover-database.ts';
 import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { clearCheckpointFailure, recordCheckpointFailure } from '../store/checkpoint-failures.ts';
@@ -160,11 +166,21 @@ async function takeCheckpoint(request: CheckpointRequest): Promise<CheckpointRes
     lenient: true,
     projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
   });
-  const db = request.db ?? openDatabase(request.home);
-  try {
-    return await buildAndStore(request, path, state, config, db, started);
-  } finally {
-    if (!request.db) db.close();
+  if (request.db) return buildAndStore(request, path, state, config, request.db, started);
+  for (let attempt = 0; ; attempt++) {
+    const db = openDatabase(request.home);
+    try {
+      return await buildAndStore(request, path, state, config, db, started);
+    } catch (error) {
+      // Another process rebuilt the store meanwhile (nothing was written), or a damaged page or
+      // row was met (the store is rebuilt from what is readable): the checkpoint is taken again.
+      if (error instanceof StoreMovedError && attempt < 3) continue;
+      if (attempt > 0 || !isCorruptionError(error)) throw error;
+      db.close();
+      recoverDatabase(request.home, (error as Error).message, db);
+    } finally {
+      if (db.isOpen) db.close();
+    }
   }
 }
 
