@@ -82,6 +82,10 @@ type On = {
  */
 const SERVERS = ['plugin:shim:shim', 'shim'];
 const NO_SERVER = /no connected MCP tool/;
+/** The tool the mod reports through: its calls are the mod's, not the session's. */
+const SHIM_TOOL = /^mcp__(?:plugin_shim_)?shim__shim_mod_event$/;
+/** The session has ended while a report waited in the queue: nothing left to report to. */
+const SESSION_OVER = /no session is bound/;
 const TOOL = 'shim_mod_event';
 /** A step report waits this long for shim; the turn itself never waits. */
 const STEP_TIMEOUT_MS = 5_000;
@@ -151,7 +155,7 @@ export function register(on: On): void {
   };
   const turnOff = (error: unknown): boolean => {
     firstAnswered();
-    if (mod.off) return false;
+    if (mod.off || SESSION_OVER.test(String(error))) return false;
     mod.off = true;
     console.error(`shim mod off for this session: ${reasonOf(error)}`);
     return true;
@@ -167,6 +171,7 @@ export function register(on: On): void {
   // listens too, or the mod is off, Claude Code's hooks run as they would without it.
   on('classic.PostToolUse', async ($, e, next) => {
     if (!(await answersFor('PostToolUse'))) return next(e);
+    if (SHIM_TOOL.test(String(e.tool_name ?? ''))) return {};
     mod.queue = mod.queue.then(async () => {
       if (mod.off || !mod.transcriptPath) return;
       try {
@@ -181,6 +186,7 @@ export function register(on: On): void {
   });
   on('classic.PostToolUseFailure', async ($, e, next) => {
     if (!(await answersFor('PostToolUseFailure'))) return next(e);
+    if (SHIM_TOOL.test(String(e.tool_name ?? ''))) return {};
     mod.queue = mod.queue.then(async () => {
       if (mod.off || !mod.transcriptPath) return;
       try {
