@@ -22,7 +22,7 @@ import { renderHookOutput, type HookOutput } from './output.ts';
 import { DOCTOR_SESSION, parsePayload } from './payload.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
-import type { HookHandler } from './hook-run.ts';
+import type { HookHandler, QuickHandover } from './hook-run.ts';
 
 type Handler = HookHandler;
 
@@ -50,6 +50,7 @@ export async function runHook(
   input: string,
   env: Env,
   now = Date.now(),
+  handover?: QuickHandover,
 ): Promise<string> {
   const home = getShimHome(env);
   try {
@@ -60,7 +61,10 @@ export async function runHook(
       });
       return '';
     }
-    const { payload, error } = parsePayload(input, event);
+    // Handed over by dist/hook-quick.cjs: the payload and config it read, used as they are.
+    const { payload, error } = handover
+      ? { payload: handover.payload, error: null }
+      : parsePayload(input, event);
     if (error) {
       appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
       return '';
@@ -68,12 +72,21 @@ export async function runHook(
     const handler = await load();
     // `shim doctor` probes with this session id: the handler must load, but touch nothing.
     if (payload.sessionId === DOCTOR_SESSION) return '';
-    const config = await loadConfig(home, {
-      lenient: true,
-      projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
-    });
+    const config =
+      handover?.config ??
+      (await loadConfig(home, {
+        lenient: true,
+        projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
+      }));
     if (!config.enabled) return '';
-    const output = await handler({ payload, env, home, now, config });
+    const output = await handler({
+      payload,
+      env,
+      home,
+      now,
+      config,
+      ...(handover ? { quickAsked: true } : {}),
+    });
     return renderHookOutput(event, withNotices(output, config, payload.sessionId, home));
   } catch (error) {
     appendLog(home, 'error', `hook ${event} failed`, {
@@ -126,9 +139,10 @@ export async function mainWithInput(
   event: string | undefined,
   input: string,
   loadBundle?: BundleLoader,
+  handover?: QuickHandover,
 ): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
-  const out = await runHook(event ?? '', input, process.env);
+  const out = await runHook(event ?? '', input, process.env, Date.now(), handover);
   if (out) writeStdout(`${out}\n`);
   process.exitCode = 0;
 }
