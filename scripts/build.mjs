@@ -52,6 +52,8 @@ await Promise.all([
     entryPoints: {
       hook: 'src/entries/hook.ts',
       'hook-quick': 'src/entries/hook-quick.ts',
+      // Gemini CLI's hooks: their own entry, so Claude Code's per-call bundles carry none of it.
+      'hook-gemini': 'src/entries/hook-gemini.ts',
       statusline: 'src/entries/statusline.ts',
       'statusline-full': 'src/entries/statusline-full.ts',
       status: 'src/entries/status.ts',

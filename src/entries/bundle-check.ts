@@ -71,6 +71,12 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
     budget: 180 * KB,
   },
+  // Gemini CLI's hooks: after each of its tool calls, like hook.cjs for Claude Code.
+  {
+    bundle: 'hook-gemini.cjs',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
+    budget: 230 * KB,
+  },
   { bundle: 'status.cjs', forbidden: [...NEVER_PER_CALL, '@secretlint/*'], budget: 200 * KB },
   // Checkpoints from a hook: the store is here, nothing that talks to a server.
   { bundle: 'hook-heavy.cjs', forbidden: NEVER_PER_CALL, budget: 900 * KB },

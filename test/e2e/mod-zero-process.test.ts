@@ -23,7 +23,7 @@ import {
   shellQuote,
   writeProjectSettings,
 } from './claude.ts';
-import { SHIM_HOOKS } from '../../src/claude/settings/hook-spec.ts';
+import { SHIM_HOOKS } from '../../src/agents/claude/settings/hook-spec.ts';
 import { startMockApi } from './mock-api.ts';
 import { BIN } from '../helpers/cli.ts';
 import { REPO_ROOT } from '../helpers/store.ts';
