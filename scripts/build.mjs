@@ -57,6 +57,9 @@ await Promise.all([
       statusline: 'src/entries/statusline.ts',
       'statusline-full': 'src/entries/statusline-full.ts',
       status: 'src/entries/status.ts',
+      // Another agent's adapter, loaded only by its own hook calls (app/load-agent.ts).
+      'agent-codex': 'src/entries/agent-codex.ts',
+      'agent-gemini': 'src/entries/agent-gemini.ts',
     },
     // bin/shim.cjs compiles these with V8's code cache, and Node 20 drops a script's dynamic
     // import() support when it comes from a cache: their few lazy imports (built-ins) become

@@ -77,6 +77,9 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
     budget: 230 * KB,
   },
+  // Other agents' adapters, loaded by their own hook calls only.
+  { bundle: 'agent-codex.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },
+  { bundle: 'agent-gemini.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },
   { bundle: 'status.cjs', forbidden: [...NEVER_PER_CALL, '@secretlint/*'], budget: 200 * KB },
   // Checkpoints from a hook: the store is here, nothing that talks to a server.
   { bundle: 'hook-heavy.cjs', forbidden: NEVER_PER_CALL, budget: 900 * KB },

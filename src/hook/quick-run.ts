@@ -64,6 +64,7 @@ export async function main(event: string | undefined, loadBundle: BundleLoader):
       event,
       input,
       loadBundle,
+      'claude',
       answer.handover ?? undefined,
     );
     return;

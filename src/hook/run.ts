@@ -24,6 +24,8 @@ import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import type { HookHandler, QuickHandover } from './hook-run.ts';
+import { isAgentId, type AgentId } from '../core/agent-id.ts';
+import { loadAgentAdapter } from '../app/load-agent.ts';
 
 type Handler = HookHandler;
 
@@ -38,6 +40,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   PreCompact: async () => (await loadHeavy()).handlePreCompact,
   PostCompact: async () => (await loadHeavy()).handlePostCompact,
   Stop: async () => (await import('./handlers/stop.ts')).handleStop,
+  StopFailure: async () => (await loadHeavy()).handleStopFailure,
   PostModelSwitch: async () =>
     (await import('./handlers/post-model-switch.ts')).handlePostModelSwitch,
   SessionEnd: async () => (await loadHeavy()).handleSessionEnd,
@@ -51,6 +54,7 @@ export async function runHook(
   input: string,
   env: Env,
   now = Date.now(),
+  agent: AgentId = 'claude',
   handover?: QuickHandover,
 ): Promise<string> {
   const home = getShimHome(env);
@@ -63,10 +67,12 @@ export async function runHook(
       });
       return '';
     }
+    // Another agent's protocol comes with its adapter (its own bundle); Claude Code's is here.
+    const protocol = agent === 'claude' ? null : (await loadAgentAdapter(agent)).hooks;
     // Handed over by dist/hook-quick.cjs: the payload and config it read, used as they are.
     const { payload, error } = handover
       ? { payload: handover.payload, error: null }
-      : parsePayload(input, event);
+      : (protocol?.parse ?? parsePayload)(input, event);
     if (error) {
       appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
       return '';
@@ -90,7 +96,10 @@ export async function runHook(
       config,
       ...(handover ? { quickAsked: true } : {}),
     });
-    return renderHookOutput(event, withNotices(output, config, payload, home));
+    return (protocol?.render ?? renderHookOutput)(
+      event,
+      withNotices(output, config, payload, home),
+    );
   } catch (error) {
     if (noteStorageFailure(home, `hook ${event}`, error)) {
       const notice = storageNotice(home, event, sessionId);
@@ -140,8 +149,17 @@ function withNotices(
  * The process entry: read stdin, run, print, exit 0. `loadBundle` is bin/shim.cjs's loader for
  * the heavy half (compiled from V8's code cache).
  */
-export async function main(event: string | undefined, loadBundle?: BundleLoader): Promise<void> {
-  await mainWithInput(event, await readStdin(), loadBundle);
+export async function main(
+  event: string | undefined,
+  loadBundle?: BundleLoader,
+  agent?: string,
+): Promise<void> {
+  if (agent !== undefined && !isAgentId(agent)) {
+    appendLog(getShimHome(process.env), 'warn', `hook: unknown agent "${agent}" (nothing done)`);
+    process.exitCode = 0;
+    return;
+  }
+  await mainWithInput(event, await readStdin(), loadBundle, agent);
 }
 
 /** The same, for an input already read (dist/hook-quick.cjs hands over what it could not answer). */
@@ -149,10 +167,11 @@ export async function mainWithInput(
   event: string | undefined,
   input: string,
   loadBundle?: BundleLoader,
+  agent: AgentId = 'claude',
   handover?: QuickHandover,
 ): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
-  const out = await runHook(event ?? '', input, process.env, Date.now(), handover);
+  const out = await runHook(event ?? '', input, process.env, Date.now(), agent, handover);
   if (out) writeStdout(`${out}\n`);
   process.exitCode = 0;
 }
