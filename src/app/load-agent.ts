@@ -7,7 +7,9 @@
 import type { AgentAdapter } from '../agents/agent.ts';
 import { agentOfLogPath } from '../agents/detect.ts';
 import type { AgentId } from '../core/agent-id.ts';
+import type { AssessOptions } from '../core/assess.ts';
 import type { SessionState } from '../core/session.ts';
+import type { Env } from '../store/home.ts';
 import type { ReadOptions } from '../transcript/reader.ts';
 import { loadBundled } from './load-bundle.ts';
 
@@ -20,11 +22,37 @@ function fromBundle(id: AgentId): AgentAdapter {
   throw new Error(`no ${id} adapter bundle beside the hooks (use the CLI)`);
 }
 
+/** Adapters loaded by this process: a state read through one can be judged by its rules. */
+const loaded = new Map<AgentId, AgentAdapter>();
+
 export async function loadAgentAdapter(id: AgentId): Promise<AgentAdapter> {
   // A conditional the bundler folds: the per-call bundles never contain the dispatch.
-  return globalThis.__SHIM_BUNDLE__
+  const adapter = globalThis.__SHIM_BUNDLE__
     ? fromBundle(id)
-    : (await import('../agents/dispatch.ts')).loadAdapter(id);
+    : await (await import('../agents/dispatch.ts')).loadAdapter(id);
+  loaded.set(id, adapter);
+  return adapter;
+}
+
+/**
+ * The compaction rule of the agent whose log `state` was folded from (its adapter was loaded to
+ * read it), for core/assess.ts; undefined for Claude Code, whose rules are the core's default.
+ */
+export function agentThresholdFor(state: SessionState, env: Env): AssessOptions['agentThreshold'] {
+  const adapter = state.agent ? loaded.get(state.agent) : undefined;
+  if (!adapter) return undefined;
+  const rule = adapter.threshold.threshold({
+    model: state.model,
+    windowTokens: state.logWindowTokens ?? null,
+    configuredLimit: adapter.threshold.configuredLimit(env),
+  });
+  if (!rule) return undefined;
+  return {
+    windowTokens: rule.windowTokens,
+    compactThreshold: rule.tokens,
+    source: rule.configured ? 'settings' : 'default',
+    detail: rule.source,
+  };
 }
 
 /** The agent of a session log: the one forced, else the one its name says. */

@@ -66,9 +66,11 @@ export function writeHandoff(
   const options: HandoffOptions = kind === 'level_L3' ? { maxChars: MAX_PRESERVATION_CHARS } : {};
   options.issue = handoffIssue(store, checkpoint);
   const rendered = renderHandoff(checkpoint, request.detection, options);
-  const document = request.preface ? `${request.preface}
+  const document = request.preface
+    ? `${request.preface}
 
-${rendered}` : rendered;
+${rendered}`
+    : rendered;
   const path = join(ensureDir(home, 'handoffs'), handoffFileName(checkpoint));
   writeFileSafely(path, `${document}\n`);
   const cwd = checkpoint.source.cwd;

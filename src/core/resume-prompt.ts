@@ -9,6 +9,7 @@
  * first (recent messages, tool calls, the diff); the requests and the task list are kept.
  * @module
  */
+import type { AgentId } from './agent-id.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import { HOOK_TEXT_LIMIT } from './hook-limits.ts';
 import type { ResumeDetection } from './resume.ts';
@@ -26,6 +27,8 @@ export type ResumePromptOptions = {
   maxChars?: number;
   /** Claude Code's own summary, when restoring after a compaction. */
   compactSummary?: string | null;
+  /** The agent the restore goes into (`shim resume --for`, another agent's SessionStart). */
+  forAgent?: AgentId;
 };
 
 /** Instructions first and last, then what to act on, then what explains it. */
@@ -74,6 +77,7 @@ export function renderResumePrompt(
     sections: buildSections(checkpoint, detection, {
       diffChars: RESUME_PROMPT_DIFF_CHARS,
       ...(options?.compactSummary ? { compactSummary: options.compactSummary } : {}),
+      ...(options?.forAgent ? { forAgent: options.forAgent } : {}),
     }),
     maxChars: options?.maxChars ?? DEFAULT_RESUME_PROMPT_MAX_CHARS,
     checkpointId: checkpoint.id,

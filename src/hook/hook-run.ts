@@ -3,6 +3,7 @@
  * handlers lazily, so that handlers and entry do not import each other.
  * @module
  */
+import type { AgentId } from '../core/agent-id.ts';
 import type { ShimConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import type { HookOutput } from '../agents/claude/hook-output.ts';
@@ -17,6 +18,8 @@ export type HookRun = {
   config: ShimConfig;
   /** dist/hook-quick.cjs already found no quick answer for this call (do not ask again). */
   quickAsked?: boolean;
+  /** The agent that ran the hook (`shim hook --agent <id>`; Claude Code by default). */
+  agent?: AgentId;
 };
 
 /** What dist/hook-quick.cjs read before handing a call over: the full hook reads it once. */

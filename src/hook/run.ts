@@ -94,6 +94,7 @@ export async function runHook(
       home,
       now,
       config,
+      agent,
       ...(handover ? { quickAsked: true } : {}),
     });
     return (protocol?.render ?? renderHookOutput)(

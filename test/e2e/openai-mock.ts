@@ -57,7 +57,7 @@ export type OpenAiMock = {
   url: string;
   requests: RecordedRequest[];
   requestsContaining: (needle: string) => RecordedRequest[];
-  /** Resolves once `count` requests were answered (a result, not a clock). */
+  /** Resolves once `count` requests arrived (a result, not a clock). */
   waitForRequests: (count: number) => Promise<void>;
   reset: (scenario: Scenario) => void;
   close: () => Promise<void>;
@@ -199,10 +199,13 @@ export async function startOpenAiMock(initial: Scenario): Promise<OpenAiMock> {
       kind = 'final';
       step = scenario.final ?? { text: 'Done.', usage: { input: 1_000 } };
     }
-    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
-    const usage = answer(res, step, model);
-    requests.push({ kind, path, body, text, usage, at: Date.now() });
+    // Recorded on arrival: a kill test waits for the request the CLI is blocked on.
+    const record: RecordedRequest = { kind, path, body, text, usage: null, at: Date.now() };
+    requests.push(record);
     settle();
+    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (res.destroyed) return;
+    record.usage = answer(res, step, model);
   };
 
   const server = createServer((req, res) => {

@@ -92,7 +92,10 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   });
   if (restore === null) return {};
   const { checkpoint, detection } = restore;
-  const prompt = renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT });
+  const prompt = renderResumePrompt(checkpoint, detection, {
+    maxChars: HOOK_TEXT_LIMIT,
+    forAgent: run.agent ?? 'claude',
+  });
   const what =
     restore.kind === 'handoff'
       ? `from your handoff of session ${checkpoint.sessionId.slice(0, 8)}`
@@ -174,7 +177,12 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
   if (source === 'resume' || source === 'fork') await compareContextCount(run);
   return withStore(home, async (store) => {
     store.sessions.touch(
-      { sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd },
+      {
+        sessionId,
+        transcriptPath: payload.transcriptPath,
+        cwd: payload.cwd,
+        ...(run.agent ? { agent: run.agent } : {}),
+      },
       new Date(now).toISOString(),
     );
     if (source === 'resume') store.sessions.reopen(sessionId);

@@ -124,7 +124,16 @@ export function installCodex(request: InstallRequest): InstallReport {
   const hooksPath = join(getCodexHome(env), 'hooks.json');
   const configPath = getCodexConfigPath(env);
   const previous = loadRecord(request.home);
-  if (previous) uninstallCodex({ ...request });
+  if (previous && isInstalledAsRecorded(previous, request.shim)) {
+    return report(
+      false,
+      request.dryRun,
+      [],
+      ['shim is already installed into Codex; nothing changed'],
+    );
+  }
+  // Installed before, differently (another shim location, edited files): start from the user's.
+  if (previous && !request.dryRun) uninstallCodex({ ...request });
   const hooksBefore = existsSync(hooksPath) ? readFileSync(hooksPath, 'utf8') : null;
   const configBefore = existsSync(configPath) ? readFileSync(configPath, 'utf8') : '';
   const { hooksText, trust } = plan(hooksPath, hooksBefore, request.shim);
@@ -151,6 +160,21 @@ export function installCodex(request: InstallRequest): InstallReport {
   return report(true, false, files, [
     'Codex runs these hooks without asking: their trust entries are in config.toml (see them with /hooks in Codex)',
   ]);
+}
+
+/** Both files still hold what this install wrote, for this shim. */
+function isInstalledAsRecorded(record: Record_, shim: ShimLocation): boolean {
+  try {
+    return (
+      readFileSync(record.hooksPath, 'utf8') === record.hooksAfter &&
+      readFileSync(record.configPath, 'utf8').includes(record.block) &&
+      record.hooksAfter.includes(
+        JSON.stringify(codexHookCommand(shim, 'SessionStart')).slice(1, -1),
+      )
+    );
+  } catch {
+    return false;
+  }
 }
 
 function loadRecord(home: string): Record_ | null {
