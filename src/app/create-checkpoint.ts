@@ -76,6 +76,11 @@ export type CheckpointRequest = {
   interrupted?: boolean;
   /** Called from a hook: take the cached compaction history at any age (no transcript scan). */
   hotPath?: boolean;
+  /**
+   * What the caller already read for this event (a hook): the session state, its assessment and
+   * the config are used as they are — no second fold, config load or assessment.
+   */
+  known?: { state?: SessionState; assessment?: Assessment; config?: ShimConfig };
   /** The agent whose log `transcript` is (`--agent`); by default its file name decides. */
   agent?: AgentId | null;
 };
@@ -91,6 +96,7 @@ export type CheckpointResult = {
 };
 
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
+  if (request.known?.state && request.untilLine === undefined) return request.known.state;
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
   const agent = logAgent(path, request.agent);
@@ -162,10 +168,12 @@ async function takeCheckpoint(request: CheckpointRequest): Promise<CheckpointRes
     );
   }
   // A checkpoint must not fail over a config file: a bad one leaves the defaults.
-  const config = await loadConfig(request.home, {
-    lenient: true,
-    projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
-  });
+  const config =
+    request.known?.config ??
+    (await loadConfig(request.home, {
+      lenient: true,
+      projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
+    }));
   if (request.db) return buildAndStore(request, path, state, config, request.db, started);
   for (let attempt = 0; ; attempt++) {
     const db = openDatabase(request.home);
@@ -204,15 +212,18 @@ async function buildAndStore(
   const sessionId =
     state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
   const { previous, ancestor } = readLineage(db, sessionId);
-  // The count the risk model weighs is since the last stored checkpoint, not since the start.
-  const assessment = assessLiveSession(state, {
-    home: request.home,
-    env: request.env,
-    now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
-    config,
-    ...(request.hotPath ? { hotPath: true } : {}),
-    toolCallsAtCheckpoint: previous?.signals.toolCallCount ?? null,
-  });
+  // The count the risk model weighs is since the last stored checkpoint, not since the start
+  // (a hook's own assessment counts from its memory of the last checkpoint: the same slot).
+  const assessment =
+    request.known?.assessment ??
+    assessLiveSession(state, {
+      home: request.home,
+      env: request.env,
+      now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
+      config,
+      ...(request.hotPath ? { hotPath: true } : {}),
+      toolCallsAtCheckpoint: previous?.signals.toolCallCount ?? null,
+    });
   rememberGrowth(request.home, sessionId, state, request.now);
   const id = randomUUID();
   // The session's own directory when it exists here; a transcript from elsewhere has no tree.
