@@ -283,7 +283,8 @@ describe('UserPromptSubmit and Stop', () => {
   });
 
   test('Stop above 50% suggests a handoff once per 10% band', () => {
-    const s = setup(31);
+    // Cut where a turn ended (Stop comes after a response that asks for no tool): 72%.
+    const s = setup(26);
     assert.match(hook(s, 'Stop', { stop_hook_active: false })?.systemMessage ?? '', /shim handoff/);
     assert.equal(hook(s, 'Stop', { stop_hook_active: false }), null);
   });
@@ -456,7 +457,7 @@ describe('restore-related hook behaviour', () => {
   });
 
   test('the Stop hint tells the truth: a handoff is picked up by the next session here', () => {
-    const s = setup(200);
+    const s = setup(199); // a turn's last response
     const stop = hook(s, 'Stop', { stop_hook_active: false });
     assert.match(
       stop?.systemMessage ?? '',

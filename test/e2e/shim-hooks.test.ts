@@ -27,7 +27,9 @@ import {
 import { startMockApi, type MockApi, type Scenario } from './mock-api.ts';
 
 const REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
-const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
+/** The restore's first line after a compaction, and after a crash (core/resume-prompt.ts). */
+const COMPACTION_HEAD = '# Continuing after compaction (shim checkpoint #';
+const CRASH_HEAD = '# Resuming after a crash (shim checkpoint #';
 
 const skip = E2E_SKIP || claudeInstallProblem() || false;
 
@@ -145,7 +147,7 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
       .slice(summaryAt + 1)
       .find((r) => r.kind === 'step' || r.kind === 'final');
     assert.ok(after, 'a request followed the compaction');
-    const withRestore = mock.requestsContaining(RESTORE_HEAD);
+    const withRestore = mock.requestsContaining(COMPACTION_HEAD);
     assert.ok(
       withRestore.some((r) => r.index === after.index),
       'the first request after compaction carries the restore',
@@ -258,7 +260,7 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     assert.equal(next.exitCode, 0, describeRun(next));
     const first = mock.messageRequests()[0]!;
     assert.ok(
-      mock.requestsContaining(RESTORE_HEAD).some((r) => r.index === first.index),
+      mock.requestsContaining(CRASH_HEAD).some((r) => r.index === first.index),
       'the first request of the new session carries the resume context',
     );
     assert.ok(mock.requestsContaining('ZEBRA-42 importer').some((r) => r.index === first.index));

@@ -39,9 +39,13 @@ export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | n
 /**
  * One more finished call; the interval or time checkpoint when it is due, claimed with the key
  * the mod's decision uses for the same call (a response's calls count from its report), so the
- * two take it once.
+ * two take it once. Also all the full look does when the call's response is not on disk yet.
  */
-async function countCall(run: HookRun, sessionId: string, memory: HookMemory): Promise<void> {
+export async function countCall(
+  run: HookRun,
+  sessionId: string,
+  memory: HookMemory,
+): Promise<void> {
   const { payload, env, home, now, config } = run;
   const toolCalls = memory.hookToolCalls + 1;
   const due = dueByCount(memory, toolCalls, now, {

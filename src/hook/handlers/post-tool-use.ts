@@ -8,12 +8,12 @@ import { decideAfterToolUse } from '../../core/hook-policy.ts';
 import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
-import { loadHookContext } from '../context.ts';
+import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import type { HookOutput } from '../output.ts';
 import type { HookRun } from '../hook-run.ts';
 import { getQuietWindow } from '../../core/quiet-window.ts';
-import { answerWithoutLooking } from './post-tool-use-quick.ts';
+import { answerWithoutLooking, countCall } from './post-tool-use-quick.ts';
 import { TASK_TOOLS } from '../../core/task-tools.ts';
 import { appendLog } from '../../store/log.ts';
 import type { SessionState } from '../../core/session.ts';
@@ -26,8 +26,14 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const quick = await answerWithoutLooking(run);
   if (quick) return quick;
   const memory = loadHookMemory(home, payload.sessionId);
-  const context = await loadHookContext(run, memory);
+  const context = await loadHookContext(run, memory, { waitMs: RESPONSE_WAIT_MS });
   if (!context) return {};
+  // The response that made this call is not in the transcript yet: a level, a note or a level
+  // checkpoint judged now would rest on the response before it (hook-response.ts). Count it.
+  if (!context.current) {
+    await countCall(run, payload.sessionId, memory);
+    return {};
+  }
   // This event is itself a finished tool call, even before the transcript shows its result.
   const toolCalls = Math.max(context.state.toolCalls, memory.hookToolCalls + 1);
   const state = { ...context.state, toolCalls };

@@ -76,21 +76,29 @@ async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookO
   };
 }
 
+/**
+ * A new session: the user's handoff, else (at startup) the project's interrupted session. After
+ * `/clear` only a handoff: the user cleared the context on purpose, from a session still running.
+ */
 async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOutput> {
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
+  const afterClear = payload.source === 'clear';
   const restore = await restoreAtStartup(store, {
     sessionId: payload.sessionId!,
     cwd: payload.cwd,
     home,
     env,
     now,
-    restoreInterrupted: run.config.restoreAtStartup,
+    restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
   });
   if (restore === null) return {};
   const { checkpoint, detection } = restore;
-  const prompt = renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT });
+  const prompt = renderResumePrompt(checkpoint, detection, {
+    maxChars: HOOK_TEXT_LIMIT,
+    afterClear,
+  });
   const what =
     restore.kind === 'handoff'
       ? `from your handoff of session ${checkpoint.sessionId.slice(0, 8)}`
@@ -160,7 +168,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
         issue: formatIssue(issue),
       });
     if (source === 'compact') return restoreAfterCompaction(store, run);
-    if (source === 'startup') return restoreIntoNewSession(store, run);
+    if (source === 'startup' || source === 'clear') return restoreIntoNewSession(store, run);
     return {};
   });
 }
