@@ -12,6 +12,7 @@ import {
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
+import { waitForProcessesUnder } from './helpers/processes.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 import { assistantLine, toolUseBlock } from './helpers/transcript-builders.ts';
 
@@ -71,14 +72,6 @@ function checkpoints(
   }>;
 }
 
-async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('shim hook: never breaks the agent', () => {
   for (const [what, input, logged] of [
     ['empty stdin', '', true],
@@ -125,7 +118,8 @@ describe('PostToolUse', () => {
       null,
       'the same level is not alerted twice',
     );
-    await waitFor(() => existsSync(join(s.home, 'shim.db')) && checkpoints(s).length > 0);
+    await waitForProcessesUnder(s.home);
+    assert.ok(existsSync(join(s.home, 'shim.db')) && checkpoints(s).length > 0);
 
     grow(s, 31, 264);
     const critical = hook(s, 'PostToolUse', { tool_name: 'Bash' });

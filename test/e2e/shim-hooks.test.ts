@@ -22,6 +22,7 @@ import {
   readJsonl,
   runClaude,
   spawnClaude,
+  waitForBackgroundWork,
   type Scratch,
 } from './claude.ts';
 import { startMockApi, type MockApi, type Scenario } from './mock-api.ts';
@@ -77,13 +78,13 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     const run = await runClaude({ scratch, mock, prompt: REQUEST });
     assert.equal(run.exitCode, 0, describeRun(run));
     // session_start and tool_call_interval checkpoints are taken in the background.
-    const rows = await pollUntil(() => {
-      const found = readCheckpoints(shimHome);
-      return found.some((r) => r.triggered_by === 'session_end') &&
-        found.some((r) => r.triggered_by === 'tool_call_interval')
-        ? found
-        : null;
-    }, 15_000);
+    await waitForBackgroundWork(scratch);
+    const rows = readCheckpoints(shimHome);
+    assert.ok(
+      rows.some((r) => r.triggered_by === 'session_end') &&
+        rows.some((r) => r.triggered_by === 'tool_call_interval'),
+      rows.map((r) => r.triggered_by).join(', '),
+    );
     assert.ok(rows.every((r) => r.session_id === run.sessionId));
     assert.ok(rows.length >= 3, rows.map((r) => r.triggered_by).join(', '));
   });
@@ -339,10 +340,12 @@ describe('shim install under the real Claude Code CLI', { skip }, () => {
 
     const run = await runClaude({ scratch, mock, prompt: REQUEST });
     assert.equal(run.exitCode, 0, describeRun(run));
-    const rows = await pollUntil(() => {
-      const found = readCheckpoints(shimHome);
-      return found.some((r) => r.triggered_by === 'session_end') ? found : null;
-    }, 15_000);
+    await waitForBackgroundWork(scratch);
+    const rows = readCheckpoints(shimHome);
+    assert.ok(
+      rows.some((r) => r.triggered_by === 'session_end'),
+      rows.map((r) => r.triggered_by).join(', '),
+    );
     assert.ok(rows.every((r) => r.session_id === run.sessionId));
 
     const uninstall = spawnSync(process.execPath, [BIN, 'uninstall', '--user'], {
