@@ -7,7 +7,7 @@
  * @module
  */
 import type { SessionState } from '../core/session.ts';
-import type { HookPayload } from './payload.ts';
+import type { HookPayload } from '../agents/agent.ts';
 
 /**
  * true: the newest response on disk is the one the event is about; false: it is not on disk
@@ -16,6 +16,9 @@ import type { HookPayload } from './payload.ts';
  */
 export function holdsHookResponse(state: SessionState, payload: HookPayload): boolean | null {
   const raw = payload.raw;
+  // What is known of the write order is Claude Code's; another agent's event named as shim's
+  // (Gemini's AfterTool as PostToolUse) is not judged by it.
+  if (raw.hook_event_name !== payload.event) return null;
   switch (payload.event) {
     case 'PostToolUse':
     case 'PostToolUseFailure': {

@@ -170,7 +170,7 @@ describe('migrations', () => {
       MIGRATIONS.map((m) => m.version),
       Array.from({ length: MIGRATIONS.length }, (_, i) => i + 1),
     );
-    assert.equal(LATEST_SCHEMA_VERSION, 9);
+    assert.equal(LATEST_SCHEMA_VERSION, 10);
     const db = openDatabase(home, { migrateTo: 1 });
     try {
       assert.deepEqual(tables(db), [
@@ -353,7 +353,7 @@ describe('migrations', () => {
         db.close();
       }
     }
-    assert.equal(before.versions.length, 9);
+    assert.equal(before.versions.length, 10);
   });
 
   test('migrateTo stops at the requested version, and a later open finishes the job', () => {

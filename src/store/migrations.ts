@@ -339,6 +339,16 @@ CREATE TABLE IF NOT EXISTS shard_issues (
   done_at TEXT
 );`,
   },
+  {
+    version: 10,
+    description: 'each session, checkpoint and loop run records the agent it belongs to',
+    // Rows from before this migration are Claude Code's: it was the only agent shim watched.
+    // Values: core/agent-id.ts AGENT_IDS.
+    sql: `
+ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
+ALTER TABLE checkpoints ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
+ALTER TABLE loop_runs ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

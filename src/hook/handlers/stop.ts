@@ -2,7 +2,7 @@
 import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import { inEpoch } from '../../core/hook-policy.ts';
-import type { HookOutput } from '../output.ts';
+import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleStop(run: HookRun): Promise<HookOutput> {
