@@ -5,7 +5,7 @@
  * @module
  */
 import { assessSession, type Assessment } from '../core/assess.ts';
-import type { CompactSample, CompactThreshold } from '../core/compact-threshold.ts';
+import type { CompactSample } from '../core/compact-threshold.ts';
 import { agentThresholdFor } from './agent-logs.ts';
 import type { SessionState } from '../core/session.ts';
 import { loadCompactHistory } from '../agents/claude/compact-history.ts';
@@ -61,7 +61,10 @@ export type LiveAssessmentRequest = {
 };
 
 /** A session of another agent than Claude Code is judged by that agent's own rule. */
-function agentThreshold(state: SessionState, env: Env): { agentThreshold?: CompactThreshold } {
+function agentThreshold(
+  state: SessionState,
+  env: Env,
+): Pick<Parameters<typeof assessSession>[1], 'agentThreshold'> {
   const threshold = agentThresholdFor(state, env);
   return threshold ? { agentThreshold: threshold } : {};
 }

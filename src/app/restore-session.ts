@@ -28,7 +28,8 @@ export type LiveCheckpointRequest = {
   /** The session to restore: its transcript, and its newest stored checkpoint if any. */
   transcriptPath: string | null;
   latest: Checkpoint | null;
-  trigger: 'crash_recovery' | 'pre_compact';
+  /** user_requested: a relay after /clear. */
+  trigger: 'crash_recovery' | 'pre_compact' | 'user_requested';
   /** Where to run git when the transcript's own directory is gone. */
   cwd: string;
 };
@@ -73,7 +74,9 @@ export async function checkpointFromLiveTranscript(
     reason:
       request.trigger === 'crash_recovery'
         ? 'restored from the transcript the stopped session left'
-        : 'the state as the compaction began',
+        : request.trigger === 'user_requested'
+          ? 'the state handed to a fresh context (relay)'
+          : 'the state as the compaction began',
     interrupted: request.trigger === 'crash_recovery',
     db: request.store.db,
   });
@@ -123,6 +126,8 @@ export function recordRestore(
     compactSummary?: string | null;
     /** Messages in the receiving session now (0 for a new session). */
     messagesAtRestore?: number;
+    /** The user asked for it (shim resume --record), rather than shim on its own. */
+    userConfirmed?: boolean;
   },
 ): void {
   const at = new Date(restore.now).toISOString();
@@ -142,6 +147,7 @@ export function recordRestore(
       ? { claudeFidelityScore: overallShare(scoreCarried(checkpoint, restore.compactSummary)) }
       : {}),
     messagesAtRestore: restore.messagesAtRestore ?? null,
+    userConfirmed: restore.userConfirmed ?? false,
   });
   if (checkpoint.sessionId !== restore.intoSession) {
     store.sessions.setResumedFrom(

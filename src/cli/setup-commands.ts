@@ -48,6 +48,7 @@ export function defineSetupCommands(program: Command): void {
     .option('--dry-run', 'print what would change, as a diff, and write nothing')
     .option('--json', 'print the result as JSON')
     .option('--mod', "also set up shim's mod without asking `claude --version`")
+    .option('--agent <agent>', 'claude (default), or gemini: into ~/.gemini/settings.json')
     .option('--no-mod', 'hooks only, even where Claude Code loads mods')
     .addHelpText(
       'after',
@@ -60,7 +61,12 @@ export function defineSetupCommands(program: Command): void {
   $SHIM_HOME/mod that Claude Code loads in-process, which sees each response's usage as it
   happens and reports it to shim's MCP server, so the per-tool-call hook has nothing left to do.`,
     )
-    .action(async (options) => (await import('./commands/install.ts')).runInstall(options));
+    .action(async (options) => {
+      const { readAgentOption, runAgentInstall } = await import('./commands/install-agent.ts');
+      const agent = readAgentOption(options.agent);
+      if (agent !== 'claude') return runAgentInstall(agent, options);
+      return (await import('./commands/install.ts')).runInstall(options);
+    });
 
   program
     .command('uninstall')
@@ -73,7 +79,13 @@ export function defineSetupCommands(program: Command): void {
     )
     .option('-y, --yes', 'with --purge: do not ask first')
     .option('--json', 'print the result as JSON')
-    .action(async (options) => (await import('./commands/uninstall.ts')).runUninstall(options));
+    .option('--agent <agent>', 'claude (default), or gemini: from ~/.gemini/settings.json')
+    .action(async (options) => {
+      const { readAgentOption, runAgentUninstall } = await import('./commands/install-agent.ts');
+      const agent = readAgentOption(options.agent);
+      if (agent !== 'claude') return runAgentUninstall(agent, options);
+      return (await import('./commands/uninstall.ts')).runUninstall(options);
+    });
 
   program
     .command('doctor')

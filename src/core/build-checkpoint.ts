@@ -284,6 +284,7 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
     resumedFrom: input.ancestor
       ? { sessionId: input.ancestor.sessionId, checkpointId: input.ancestor.id }
       : null,
+    ...(state.agent ? { agent: state.agent } : {}),
   };
   const lastPrompt = state.prompts[state.prompts.length - 1];
   const preferences = getPreferences(state);

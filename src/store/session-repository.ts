@@ -1,4 +1,5 @@
 /** What the store knows about sessions: when they were seen, and whether they ended cleanly. */
+import type { AgentId } from '../core/agent-id.ts';
 import { withWriteTransaction, type Database } from './database.ts';
 import { matchProject } from './project-match.ts';
 
@@ -65,16 +66,19 @@ export class SessionRepository {
       cwd?: string | null;
       cliVersion?: string | null;
       model?: string | null;
+      /** Known from the session's log; left as stored when absent. */
+      agent?: AgentId;
     },
     at: string,
   ): void {
     withWriteTransaction(this.#db, () => {
       this.#db
         .prepare(
-          `INSERT INTO sessions (session_id, transcript_path, cwd, started_at, last_seen_at, cli_version, model)
-           VALUES (?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO sessions (session_id, transcript_path, cwd, started_at, last_seen_at, cli_version, model, agent)
+           VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE(?, 'claude'))
            ON CONFLICT(session_id) DO UPDATE SET
              last_seen_at = MAX(last_seen_at, excluded.last_seen_at),
+             agent = CASE WHEN ? IS NULL THEN agent ELSE excluded.agent END,
              transcript_path = COALESCE(excluded.transcript_path, transcript_path),
              cwd = COALESCE(excluded.cwd, cwd),
              cli_version = COALESCE(excluded.cli_version, cli_version),
@@ -88,6 +92,8 @@ export class SessionRepository {
           at,
           session.cliVersion ?? null,
           session.model ?? null,
+          session.agent ?? null,
+          session.agent ?? null,
         );
     });
   }

@@ -3,6 +3,7 @@
  * summary lacks), project instructions, the user's requests and the task list.
  * @module
  */
+import { agentName } from '../agent-id.ts';
 import type { Checkpoint } from '../checkpoint.ts';
 import { getCheckpointContextPercent, isOpenTaskStatus, formatDuration } from '../resume.ts';
 import type { ResumeDetection } from '../resume.ts';
@@ -11,11 +12,15 @@ import { section, type Section, type SectionOptions } from './section.ts';
 import { code, fence, oneLine, plural } from './text.ts';
 
 /** The first line of the situation: what happened, and when if known ("4 minutes ago"). */
-export function reasonLine(reason: ResumeDetection['interruptionReason'], ago: string): string {
+export function reasonLine(
+  reason: ResumeDetection['interruptionReason'],
+  ago: string,
+  agent = 'Claude Code',
+): string {
   const when = ago === '' ? '' : ` ${ago}`;
   switch (reason) {
     case 'compaction':
-      return `Claude Code compacted this conversation${when}. Its summary is lossy; the state below is exact, and where the two differ, trust this one.`;
+      return `${agent} compacted this conversation${when}. Its summary is lossy; the state below is exact, and where the two differ, trust this one.`;
     case 'crash':
       return `The previous session crashed${when}, before finishing its work.`;
     case 'timeout':
@@ -26,6 +31,8 @@ export function reasonLine(reason: ResumeDetection['interruptionReason'], ago: s
       return `The previous session stopped${when} without a clean end (the cause is unknown).`;
     case 'handoff':
       return `The user wrote a handoff${when} (\`shim handoff\`) so that this session carries on the work.`;
+    case 'usage_limit':
+      return `The previous session stopped at a usage limit${when}, in the middle of its work; shim wrote this handoff so that this session carries on.`;
   }
 }
 
@@ -62,7 +69,7 @@ export function buildSituation(
     lines.push('This continues work that shim saved in a checkpoint.');
   } else {
     const ago = d.timeSinceInterruption > 0 ? `${formatDuration(d.timeSinceInterruption)} ago` : '';
-    lines.push(reasonLine(d.interruptionReason, ago));
+    lines.push(reasonLine(d.interruptionReason, ago, agentName(c.source.agent ?? 'claude')));
   }
   const interrupted = c.toolState.pendingOperations.filter((op) => op.interrupted);
   if (interrupted.length > 0) {
@@ -76,7 +83,7 @@ export function buildSituation(
     const gaps = options.compactSummary ? describeSummaryGaps(c, options.compactSummary) : null;
     lines.push(
       gaps ??
-        "Summaries like Claude Code's tend to drop the user's later requests, exact task statuses and the last check results: all of them are below.",
+        `Summaries like ${agentName(c.source.agent ?? 'claude')}'s tend to drop the user's later requests, exact task statuses and the last check results: all of them are below.`,
     );
   }
   const core = lines.length + 1;
@@ -93,7 +100,9 @@ export function buildSituation(
   const where = [
     c.source.cwd !== null ? `working directory ${code(c.source.cwd)}` : null,
     c.source.model !== null ? `model ${code(c.source.model)}` : null,
-    c.source.cliVersion !== null ? `Claude Code ${c.source.cliVersion}` : null,
+    c.source.cliVersion !== null
+      ? `${agentName(c.source.agent ?? 'claude')} ${c.source.cliVersion}`
+      : null,
   ].filter((s) => s !== null);
   if (where.length > 0) lines.push(`Session: ${where.join(', ')}.`);
   // A compaction is not a guess: the detector's reasoning and the old risk would only mislead.

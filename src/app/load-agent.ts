@@ -1,0 +1,45 @@
+/**
+ * An agent's adapter for a use case. The per-call bundles (hooks, statusline) load another agent's
+ * adapter from its own bundle (dist/agent-<id>.cjs), so Claude Code's hooks never carry it; the
+ * CLI goes through agents/dispatch.ts. Which agent wrote a log: `--agent`, else its file name.
+ * @module
+ */
+import type { AgentAdapter } from '../agents/agent.ts';
+import { agentOfLogPath } from '../agents/detect.ts';
+import type { AgentId } from '../core/agent-id.ts';
+import type { SessionState } from '../core/session.ts';
+import type { ReadOptions } from '../transcript/reader.ts';
+import { loadBundled } from './load-bundle.ts';
+
+type CodexModule = { codexAdapter: AgentAdapter };
+type GeminiModule = { geminiAdapter: AgentAdapter };
+
+function fromBundle(id: AgentId): AgentAdapter {
+  if (id === 'codex') return (loadBundled('agent-codex.cjs') as CodexModule).codexAdapter;
+  if (id === 'gemini') return (loadBundled('agent-gemini.cjs') as GeminiModule).geminiAdapter;
+  throw new Error(`no ${id} adapter bundle beside the hooks (use the CLI)`);
+}
+
+export async function loadAgentAdapter(id: AgentId): Promise<AgentAdapter> {
+  // A conditional the bundler folds: the per-call bundles never contain the dispatch.
+  return globalThis.__SHIM_BUNDLE__
+    ? fromBundle(id)
+    : (await import('../agents/dispatch.ts')).loadAdapter(id);
+}
+
+/** The agent of a session log: the one forced, else the one its name says. */
+export function logAgent(path: string, forced?: AgentId | null): AgentId {
+  return forced ?? agentOfLogPath(path);
+}
+
+/** Reads a whole log of an agent other than Claude Code (the caller reads Claude's itself). */
+export async function readAgentLog(
+  path: string,
+  agent: AgentId,
+  options: ReadOptions = {},
+): Promise<SessionState> {
+  const adapter = await loadAgentAdapter(agent);
+  return adapter.log.isCompressed(path)
+    ? adapter.log.readCompressed(path, options)
+    : adapter.log.read(path, null, options).cursor.state;
+}
