@@ -17,7 +17,11 @@ import type { Store } from './open-store.ts';
 import { planResume } from './plan-resume.ts';
 import { limitDetection } from './limit-handoff.ts';
 import { loadSessionState } from './read-session.ts';
-import { checkpointFromLiveTranscript, recordRestore } from './restore-session.ts';
+import {
+  checkpointFromLiveTranscript,
+  planWithLiveCheckpoint,
+  recordRestore,
+} from './restore-session.ts';
 
 /** A user's handoff is for the next session: one older than this is stale. */
 const HANDOFF_MAX_AGE_MS = 7 * 24 * 3_600_000;
@@ -132,27 +136,14 @@ async function takeInterrupted(
     request.resumeWindowDays !== undefined ? { resumeWindowDays: request.resumeWindowDays } : {},
   );
   if (!plan.detection.shouldResume) return null;
-  const live = await checkpointFromLiveTranscript({
+  const live = await planWithLiveCheckpoint(plan, {
     store,
     home: request.home,
     env: request.env,
     now: request.now,
-    transcriptPath: latest.source.transcriptPath,
-    latest,
-    trigger: 'crash_recovery',
     cwd: request.cwd,
   });
-  return {
-    checkpoint: live.checkpoint,
-    detection: {
-      ...plan.detection,
-      lastCheckpointId: live.checkpoint.id,
-      explanation: live.fresh
-        ? `${plan.detection.explanation} Its transcript held more than that checkpoint, so checkpoint #${live.checkpoint.checkpointNumber} was built from it.`
-        : plan.detection.explanation,
-    },
-    kind: 'interrupted',
-  };
+  return { checkpoint: live.checkpoint, detection: live.detection, kind: 'interrupted' };
 }
 
 /**

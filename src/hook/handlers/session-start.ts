@@ -78,16 +78,21 @@ async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookO
   };
 }
 
+/**
+ * A new session: the user's handoff, else (at startup) the project's interrupted session. After
+ * `/clear` only a handoff: the user cleared the context on purpose, from a session still running.
+ */
 async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOutput> {
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
+  const afterClear = payload.source === 'clear';
   const restore = await restoreAtStartup(store, {
     sessionId: payload.sessionId!,
     cwd: payload.cwd,
     home,
     env,
     now,
-    restoreInterrupted: run.config.restoreAtStartup,
+    restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
   });
   if (restore === null) return {};
@@ -95,6 +100,7 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   const prompt = renderResumePrompt(checkpoint, detection, {
     maxChars: HOOK_TEXT_LIMIT,
     forAgent: run.agent ?? 'claude',
+    afterClear,
   });
   const what =
     restore.kind === 'handoff'
@@ -211,7 +217,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
     if (source === 'compact') return restoreAfterCompaction(store, run);
     if (source === 'resume') return restoreOwnLimitHandoff(store, run);
     if (source === 'clear' && run.config.relay) return relayIntoClearedContext(store, run);
-    if (source === 'startup') return restoreIntoNewSession(store, run);
+    if (source === 'startup' || source === 'clear') return restoreIntoNewSession(store, run);
     return {};
   });
 }
