@@ -74,7 +74,7 @@ export async function checkpointFromLiveTranscript(
         ? 'restored from the transcript the stopped session left'
         : 'the state as the compaction began',
     interrupted: request.trigger === 'crash_recovery',
-    db: request.store.db,
+    db: request.store.writer,
   });
   return { checkpoint: result.checkpoint, fresh: true };
 }

@@ -4,7 +4,7 @@
  * much of the session shim's restore carried beside Claude Code's own summary.
  * @module
  */
-import { listSessionStats, type SessionStatsRow } from '../store/stats-queries.ts';
+import type { SessionStatsRow } from '../store/stats-queries.ts';
 import type { Store } from './open-store.ts';
 import type { Scope } from './project-scope.ts';
 
@@ -37,7 +37,7 @@ function weightedMean(
 }
 
 export function collectStats(store: Store, scope: Scope, limit: number): Stats {
-  const sessions = listSessionStats(store.db, scope.kind === 'project' ? scope.root : null, limit);
+  const sessions = store.stats.listSessions(scope.kind === 'project' ? scope.root : null, limit);
   const byTrigger: Record<string, number> = {};
   const signals: Record<string, number> = {};
   for (const s of sessions) {

@@ -9,8 +9,6 @@ import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.ts';
 import { renderHandoff, type HandoffIssue, type HandoffOptions } from '../core/handoff.ts';
 import { formatIssue } from '../core/sync/issue-ref.ts';
-import { IssueFactsCache } from '../store/issue-facts.ts';
-import { SessionIssues } from '../store/session-issues.ts';
 import type { ResumeDetection } from '../core/resume.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import type { HandoffKind } from '../store/handoff-repository.ts';
@@ -31,9 +29,9 @@ export type WrittenHandoff = { path: string; document: string };
 
 /** The session's issue with what the sync worker last read of it; null when it has none. */
 function handoffIssue(store: Store, sessionId: string): HandoffIssue | null {
-  const linked = new SessionIssues(store.db).get(sessionId);
+  const linked = store.issues.get(sessionId);
   if (!linked) return null;
-  const facts = new IssueFactsCache(store.db).get(linked.ref);
+  const facts = store.issueFacts.get(linked.ref);
   return {
     name: formatIssue(linked.ref),
     title: facts?.title ?? null,

@@ -8,7 +8,6 @@
 import { statSync } from 'node:fs';
 import type { SessionState } from '../../core/session.ts';
 import { listAllTranscripts } from '../../claude/sessions.ts';
-import { countBySession } from '../../store/dashboard-queries.ts';
 import { loadCursor } from '../../store/cursor-cache.ts';
 import { readSessionHead } from '../../transcript/sniff.ts';
 import { withStore } from '../open-store.ts';
@@ -106,7 +105,7 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
   const { home, env } = request;
   const { stored, counts, matches } = await withStore(home, (store) => ({
     stored: store.sessions.list(),
-    counts: countBySession(store.db),
+    counts: store.dashboard.countBySession(),
     matches: request.query?.trim()
       ? searchCheckpoints(store, { query: request.query, scope: 'all', cwd: '/', limit: 50 })
       : null,

@@ -9,11 +9,7 @@
 import { statSync } from 'node:fs';
 import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../../core/level.ts';
 import type { CompactionKind } from '../../core/compaction-kind.ts';
-import {
-  listRestores,
-  listTimelineCheckpoints,
-  type TimelineRestore,
-} from '../../store/dashboard-queries.ts';
+import type { TimelineRestore } from '../../store/dashboard-queries.ts';
 import { loadConfig } from '../../store/config.ts';
 import { readSessionHead } from '../../transcript/sniff.ts';
 import { getHistorySamples } from '../assess-live-session.ts';
@@ -185,8 +181,8 @@ export async function buildSessionTimeline(request: {
   }
   const base = replayed.timeline;
   const { checkpoints, restores } = await withStore(home, (store) => ({
-    checkpoints: listTimelineCheckpoints(store.db, request.sessionId),
-    restores: listRestores(store.db, request.sessionId),
+    checkpoints: store.dashboard.listTimelineCheckpoints(request.sessionId),
+    restores: store.dashboard.listRestores(request.sessionId),
   }));
   return {
     ...base,

@@ -10,7 +10,6 @@ import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-s
 import { restoreAtStartup } from '../../app/startup-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
-import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { formatIssue } from '../../core/sync/issue-ref.ts';
 import type { ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
@@ -140,7 +139,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
     const issue =
       source === 'startup' || source === 'resume'
         ? await watchSessionIssue({
-            db: store.db,
+            db: store.writer,
             sessionId,
             cwd: payload.cwd,
             config: run.config.sync,
@@ -150,7 +149,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
           })
         : null;
     // Tracker updates a worker left waiting (a retry, a token added since) go out now.
-    const due = new SyncOutbox(store.db).nextDue();
+    const due = store.outbox.nextDue();
     if (issue === null && due !== null && Date.parse(due) <= now)
       await startSyncWorker(payload.cwd ?? null, run.env, home);
     // The statusline names it (it reads the hooks' memory, never the store).
