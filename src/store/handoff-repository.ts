@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { withWriteTransaction, type Database } from './database.ts';
 import { matchProject } from './project-match.ts';
 
-export type HandoffKind = 'user' | 'pre_compact' | 'level_L2' | 'level_L3';
+/** `team`: `shim handoff --team`, for whoever opens the project next on any machine (docs/team.md). */
+export type HandoffKind = 'user' | 'team' | 'pre_compact' | 'level_L2' | 'level_L3';
 
 export type HandoffRecord = {
   id: string;

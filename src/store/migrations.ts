@@ -359,6 +359,7 @@ CREATE TABLE IF NOT EXISTS team_work (
   os_user TEXT NOT NULL,
   created_at TEXT NOT NULL,
   reason TEXT NOT NULL,
+  handoff_id TEXT,
   checkpoint TEXT NOT NULL,
   pulled_at TEXT NOT NULL,
   taken_at TEXT,

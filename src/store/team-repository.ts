@@ -89,5 +89,7 @@ export interface TeamRepository {
   applyRetention(days: number): Promise<number>;
   /** Counts per kind (for tests and `shim team status --verbose`). */
   count(kind: TeamRowKind): Promise<number>;
+  /** Whether this connection's role may write the team's rows (a reader's may not). */
+  canWrite(): Promise<boolean>;
   close(): Promise<void>;
 }

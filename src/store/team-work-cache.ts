@@ -17,6 +17,8 @@ export type TeamWork = {
   osUser: string;
   createdAt: string;
   reason: TeamWorkReason;
+  /** The team handoff it came from (marked picked up on the server at the next pull). */
+  handoffId?: string | null;
   pulledAt: string;
   takenAt: string | null;
 };
@@ -29,6 +31,7 @@ type Row = {
   os_user: string;
   created_at: string;
   reason: string;
+  handoff_id: string | null;
   checkpoint: string;
   pulled_at: string;
   taken_at: string | null;
@@ -42,6 +45,7 @@ const toWork = (r: Row): TeamWork => ({
   osUser: r.os_user,
   createdAt: r.created_at,
   reason: r.reason as TeamWorkReason,
+  handoffId: r.handoff_id,
   pulledAt: r.pulled_at,
   takenAt: r.taken_at,
 });
@@ -58,13 +62,13 @@ export class TeamWorkCache {
     this.#db
       .prepare(
         `INSERT INTO team_work (project_id, checkpoint_id, session_id, machine, os_user, created_at,
-           reason, checkpoint, pulled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           reason, handoff_id, checkpoint, pulled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (project_id) DO UPDATE SET
            taken_at = CASE WHEN team_work.checkpoint_id = excluded.checkpoint_id THEN team_work.taken_at END,
            taken_by = CASE WHEN team_work.checkpoint_id = excluded.checkpoint_id THEN team_work.taken_by END,
            checkpoint_id = excluded.checkpoint_id, session_id = excluded.session_id,
            machine = excluded.machine, os_user = excluded.os_user, created_at = excluded.created_at,
-           reason = excluded.reason, checkpoint = excluded.checkpoint, pulled_at = excluded.pulled_at
+           reason = excluded.reason, handoff_id = excluded.handoff_id, checkpoint = excluded.checkpoint, pulled_at = excluded.pulled_at
          WHERE excluded.created_at >= team_work.created_at`,
       )
       .run(
@@ -75,6 +79,7 @@ export class TeamWorkCache {
         work.osUser,
         work.createdAt,
         work.reason,
+        work.handoffId ?? null,
         JSON.stringify(work.checkpoint),
         work.pulledAt,
       );
@@ -97,6 +102,17 @@ export class TeamWorkCache {
       )
       .run(at, sessionId, projectId, checkpointId);
     return Number(result.changes) === 1;
+  }
+
+  /** Team handoffs taken here: the worker marks them picked up on the server. */
+  listTakenHandoffs(): Array<{ handoffId: string; takenBy: string; takenAt: string }> {
+    return (
+      this.#db
+        .prepare(
+          'SELECT handoff_id, taken_by, taken_at FROM team_work WHERE handoff_id IS NOT NULL AND taken_at IS NOT NULL',
+        )
+        .all() as Array<{ handoff_id: string; taken_by: string; taken_at: string }>
+    ).map((r) => ({ handoffId: r.handoff_id, takenBy: r.taken_by, takenAt: r.taken_at }));
   }
 
   list(): TeamWork[] {

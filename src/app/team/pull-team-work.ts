@@ -53,6 +53,9 @@ export async function pullTeamWork(options: {
   const found = await options.repository.newestUnfinished(ids, options.writer, since);
   const checkpoints = new CheckpointRepository(options.db);
   const cache = new TeamWorkCache(options.db);
+  // Team handoffs restored here since the last pull are picked up for everyone.
+  for (const taken of cache.listTakenHandoffs())
+    await options.repository.pickUpHandoff(taken.handoffId, taken.takenBy, taken.takenAt);
   let pulled = 0;
   for (const work of found) {
     if (checkpoints.getById(work.checkpoint.id) !== null) continue;

@@ -390,6 +390,15 @@ export class PostgresTeamRepository implements TeamRepository {
     return Number(row?.n ?? 0);
   }
 
+  async canWrite(): Promise<boolean> {
+    const row = await this.#run(() =>
+      sql<{ ok: boolean }>`
+        SELECT bool_and(has_table_privilege(t, 'INSERT') AND has_table_privilege(t, 'UPDATE')) AS ok
+        FROM unnest(${Object.values(TABLE)}::text[]) AS t`.execute(this.#db),
+    );
+    return row.rows[0]?.ok === true;
+  }
+
   async close(): Promise<void> {
     await this.#db.destroy();
   }

@@ -51,6 +51,9 @@ export async function getTeamSchemaVersion(db: TeamDatabase): Promise<number> {
 /** Applies the migrations the server lacks; returns the version it is at. */
 export async function migrateTeamDatabase(db: TeamDatabase, url: string): Promise<number> {
   try {
+    // Up to date: nothing to create (a role that may not create tables connects too).
+    if ((await getTeamSchemaVersion(db)) === LATEST_POSTGRES_VERSION)
+      return LATEST_POSTGRES_VERSION;
     return await db.transaction().execute(async (tx) => {
       await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);
       await sql`CREATE TABLE IF NOT EXISTS shim_schema_version (
