@@ -27,6 +27,7 @@ import {
 } from './store-checks.ts';
 
 import { syncCheck } from './sync-check.ts';
+import { teamCheck } from './team-check.ts';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
 
@@ -50,6 +51,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const log = logCheck(options.home, now);
   const hookRuns = await hookRunsCheck(options);
   const sync = await syncCheck(options);
+  const team = await teamCheck(options);
   const checks = [
     ...settings,
     hooks,
@@ -64,6 +66,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     activity,
     log,
     sync,
+    team,
   ];
   return { healthy: checks.every((c) => !c.essential || c.status === 'ok'), checks };
 }

@@ -4,6 +4,7 @@
  * (DESIGN.md): {"connected","waiting","lagSeconds","lastError"}.
  * @module
  */
+import { AppError } from '../../core/errors.ts';
 import type { Database } from '../../store/database.ts';
 import type { Env } from '../../store/home.ts';
 import type { ShimConfig } from '../../store/config.ts';
@@ -27,6 +28,8 @@ export type TeamStatusDetail = TeamStatus & {
   canWrite: boolean | null;
   delivered: number;
   lastReached: string | null;
+  /** How to fix the last error, when it is one shim knows. */
+  fix: string | null;
 };
 
 export async function getTeamStatus(options: {
@@ -40,10 +43,15 @@ export async function getTeamStatus(options: {
   const writer = currentWriter(options.env);
   let target: TeamUrl | null = null;
   let lastError: string | null = null;
+  let fix: string | null = null;
+  const failed = (error: unknown) => {
+    lastError = (error as Error).message;
+    fix = error instanceof AppError ? (error.hint ?? null) : null;
+  };
   try {
     target = resolveTeamUrl(options.config, options.env);
   } catch (error) {
-    lastError = (error as Error).message;
+    failed(error);
   }
   if (target !== null) queue.sweep();
   const counts = queue.status();
@@ -55,13 +63,15 @@ export async function getTeamStatus(options: {
       try {
         connected = true;
         canWrite = await repository.canWrite();
-        if (!canWrite)
-          lastError = `${writer.osUser}'s role may read the team store but not write to it: rows wait`;
+        if (!canWrite) {
+          lastError = `this role may read the team store but not write to it: ${counts.waiting} rows wait`;
+          fix = 'grant it shim_writer (docs/team.md, "Roles"), or connect as a user who may write';
+        }
       } finally {
         await repository.close();
       }
     } catch (error) {
-      lastError = (error as Error).message;
+      failed(error);
     }
   }
   const summary = loadTeamSummary(options.home);
@@ -82,5 +92,6 @@ export async function getTeamStatus(options: {
     canWrite,
     delivered: counts.delivered,
     lastReached: summary?.reached ? summary.at : null,
+    fix,
   };
 }
