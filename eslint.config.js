@@ -11,7 +11,7 @@ const LAYERS = [
   ['redact'],
   ['transcript'],
   ['store', 'capture', 'tracker'],
-  ['claude'],
+  ['agents'],
   ['app'],
   ['hook', 'statusline', 'mcp', 'loop', 'mod', 'ui'],
   ['cli'],
@@ -28,6 +28,26 @@ const layerZones = LAYERS.flatMap((rank, index) =>
     message: `${layer} may not import this: imports point down the layers (docs/ARCHITECTURE.md).`,
   })),
 ).filter((zone) => zone.from.length > 0);
+
+/**
+ * Each agent's formats stay in its folder (docs/agents.md): no adapter imports another's, and the
+ * rest of shim reaches a newer adapter only through its contract (`adapter.ts`, loaded by
+ * agents/dispatch.ts) or its hook bundle's entry (`hook-entry.ts`).
+ */
+const AGENTS = ['claude', 'codex', 'gemini'];
+const agentZones = [
+  ...AGENTS.map((agent) => ({
+    target: `./src/agents/${agent}`,
+    from: AGENTS.filter((other) => other !== agent).map((other) => `./src/agents/${other}`),
+    message: `src/agents/${agent} may not import another agent's formats: share through src/agents/agent.ts or the core.`,
+  })),
+  ...['codex', 'gemini'].map((agent) => ({
+    target: './src',
+    from: `./src/agents/${agent}`,
+    except: ['./adapter.ts', './hook-entry.ts'],
+    message: `outside src/agents/${agent}, use its contract (agents/dispatch.ts → adapter.ts) or hook-entry.ts.`,
+  })),
+];
 
 export default tseslint.config(
   {
@@ -70,7 +90,7 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [importX.createNodeResolver()] },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...agentZones] }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // Loading ICU for it costs a hook ~18 ms: core/format-tokens.ts groups digits instead.
       'no-restricted-syntax': [

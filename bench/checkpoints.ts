@@ -22,13 +22,13 @@ import { redactValue } from '../src/redact/redact.ts';
 import { CheckpointRepository } from '../src/store/checkpoint-repository.ts';
 import { openDatabase, withWriteTransaction } from '../src/store/database.ts';
 import type { SessionState } from '../src/core/session.ts';
-import { readTranscript } from '../src/transcript/reader.ts';
+import { readTranscript } from '../src/agents/claude/transcript-reader.ts';
 import {
   fixturePath,
   listFixtures,
   listTrainingFixtures,
   makeTempDir,
-  TRAINING_DIR,
+  gzTrainingFixturePath,
 } from '../test/helpers/fixtures.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
@@ -208,7 +208,7 @@ export async function runCheckpointBench(
   const points: Array<FidelityPoint & { source: string }> = [];
   const paths = [
     ...listFixtures().map((n) => fixturePath(n)),
-    ...listTrainingFixtures().map((n) => join(TRAINING_DIR, `${n}.gz`)),
+    ...listTrainingFixtures().map((n) => gzTrainingFixturePath(n)),
   ];
   for (const path of paths) {
     for (const p of await measureRestoreFidelity(path, { maxChars: HOOK_RESTORE_CHARS })) {

@@ -15,7 +15,7 @@ import { runLoopBench } from './loop.ts';
 import { runDashboardBench } from './dashboard.ts';
 import { runModBench } from './mod.ts';
 import { runRiskyCheckpointBench } from './risky-checkpoint.ts';
-import { readTranscript } from '../src/transcript/reader.ts';
+import { readTranscript } from '../src/agents/claude/transcript-reader.ts';
 import {
   fixturePath,
   listFixtures,

@@ -4,11 +4,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { DoctorReport } from '../src/app/doctor/run-doctor.ts';
-import type { InstallResult } from '../src/claude/settings/install.ts';
-import { SHIM_HOOKS } from '../src/claude/settings/hook-spec.ts';
-import { REALISTIC_SETTINGS } from '../src/claude/settings/settings-fixture.test-helper.ts';
-import { hookCommand, statusLineCommand } from '../src/claude/settings/shim-command.ts';
-import type { UninstallResult } from '../src/claude/settings/uninstall.ts';
+import type { InstallResult } from '../src/agents/claude/settings/install.ts';
+import { SHIM_HOOKS } from '../src/agents/claude/settings/hook-spec.ts';
+import { REALISTIC_SETTINGS } from '../src/agents/claude/settings/settings-fixture.test-helper.ts';
+import { hookCommand, statusLineCommand } from '../src/agents/claude/settings/shim-command.ts';
+import type { UninstallResult } from '../src/agents/claude/settings/uninstall.ts';
 import { BIN, runShim, type Run } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { encodeProjectDir } from '../src/claude/sessions.ts';
+import { encodeProjectDir } from '../src/agents/claude/sessions.ts';
 import { BIN } from './helpers/cli.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createCheckpoint } from '../src/app/create-checkpoint.ts';
-import { encodeProjectDir } from '../src/claude/sessions.ts';
+import { encodeProjectDir } from '../src/agents/claude/sessions.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 import { connectInMemory } from './helpers/mcp-client.ts';
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { encodeProjectDir } from '../src/claude/sessions.ts';
+import { encodeProjectDir } from '../src/agents/claude/sessions.ts';
 import { runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 import { connectInMemory } from './helpers/mcp-client.ts';

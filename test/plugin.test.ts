@@ -17,9 +17,9 @@ import { homedir, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
-import { SHIM_HOOKS } from '../src/claude/settings/hook-spec.ts';
-import { getShimMcpEntries } from '../src/claude/settings/mcp-entries.ts';
-import { parseShimCommand } from '../src/claude/settings/shim-command.ts';
+import { SHIM_HOOKS } from '../src/agents/claude/settings/hook-spec.ts';
+import { getShimMcpEntries } from '../src/agents/claude/settings/mcp-entries.ts';
+import { parseShimCommand } from '../src/agents/claude/settings/shim-command.ts';
 import {
   CLAUDE_BIN,
   claudeEnv,

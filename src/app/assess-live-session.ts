@@ -5,9 +5,10 @@
  * @module
  */
 import { assessSession, type Assessment } from '../core/assess.ts';
-import type { CompactSample } from '../core/compact-threshold.ts';
+import type { CompactSample, CompactThreshold } from '../core/compact-threshold.ts';
+import { agentThresholdFor } from './agent-logs.ts';
 import type { SessionState } from '../core/session.ts';
-import { loadCompactHistory } from '../claude/compact-history.ts';
+import { loadCompactHistory } from '../agents/claude/compact-history.ts';
 import type { ShimConfig } from '../store/config.ts';
 import { pickThresholdEnv } from '../core/compact-window.ts';
 import type { Env } from '../store/home.ts';
@@ -59,6 +60,12 @@ export type LiveAssessmentRequest = {
   managedSettingsPath?: string;
 };
 
+/** A session of another agent than Claude Code is judged by that agent's own rule. */
+function agentThreshold(state: SessionState, env: Env): { agentThreshold?: CompactThreshold } {
+  const threshold = agentThresholdFor(state, env);
+  return threshold ? { agentThreshold: threshold } : {};
+}
+
 export type LiveAssessment = Assessment & {
   /** Where the threshold's environment and settings came from. */
   inputsSource: ThresholdInputs['source'];
@@ -83,6 +90,7 @@ export function assessLiveSession(
   });
   const learn = request.history ?? config.learnFromHistory;
   const assessment = assessSession(state, {
+    ...agentThreshold(state, request.env),
     env: inputs.env,
     settings: inputs.settings,
     history: getHistorySamples(request.home, request.env, config, {

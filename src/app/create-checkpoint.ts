@@ -28,12 +28,23 @@ import { findProjectRoot } from '../capture/project.ts';
 import { redactValue } from '../redact/redact.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
-import { openDatabase, type Database } from '../store/database.ts';
+import {
+  openDatabase,
+  recoverDatabase,
+  StoreMovedError,
+  type Database,
+} from '../store/database.ts';
+import { isCorruptionError } from '../store/recover-database.ts';
 import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { appendLog } from '../store/log.ts';
 import { SessionRepository } from '../store/session-repository.ts';
-import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import {
+  isCompressed,
+  readCompressedTranscript,
+  readTranscript,
+} from '../agents/claude/transcript-reader.ts';
+import { findAgentLogReader } from './agent-logs.ts';
 import { queueTrackerSync } from './sync/enqueue-sync.ts';
 import { replicateSoon } from './team/replicate-soon.ts';
 import { assessLiveSession } from './assess-live-session.ts';
@@ -78,6 +89,8 @@ export type CheckpointResult = {
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
+  const other = findAgentLogReader(path);
+  if (other) return other.read(path, null, options).cursor.state;
   if (isCompressed(path)) return readCompressedTranscript(path, options);
   return readTranscript(path, null, options).cursor.state;
 }
@@ -122,11 +135,21 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
     lenient: true,
     projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
   });
-  const db = request.db ?? openDatabase(request.home);
-  try {
-    return await buildAndStore(request, path, state, config, db, started);
-  } finally {
-    if (!request.db) db.close();
+  if (request.db) return buildAndStore(request, path, state, config, request.db, started);
+  for (let attempt = 0; ; attempt++) {
+    const db = openDatabase(request.home);
+    try {
+      return await buildAndStore(request, path, state, config, db, started);
+    } catch (error) {
+      // Another process rebuilt the store meanwhile (nothing was written), or a damaged page was
+      // met (the store is rebuilt from what is readable): the checkpoint is taken again.
+      if (error instanceof StoreMovedError && attempt < 3) continue;
+      if (attempt > 0 || !isCorruptionError(error)) throw error;
+      db.close();
+      recoverDatabase(request.home, (error as Error).message, db);
+    } finally {
+      if (db.isOpen) db.close();
+    }
   }
 }
 

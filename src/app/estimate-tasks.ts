@@ -5,7 +5,7 @@
  * @module
  */
 import { formatThousands as k } from '../core/format-tokens.ts';
-import { getProjectsDir } from '../claude/sessions.ts';
+import { getProjectsDir } from '../agents/claude/sessions.ts';
 import { randomUUID } from 'node:crypto';
 import { getContextRoom } from '../core/context-room.ts';
 import { estimateTaskTokens } from '../core/task-estimate.ts';

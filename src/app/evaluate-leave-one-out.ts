@@ -21,7 +21,7 @@ import {
 import { getGrowthSteps } from '../core/forecast.ts';
 import type { ResponseRecord } from '../core/session.ts';
 import { STEPS_PER_SESSION } from '../store/growth-profile.ts';
-import { readTranscript } from '../transcript/reader.ts';
+import { readTranscript } from '../agents/claude/transcript-reader.ts';
 import { replayTranscript, type ReplayEvent } from './replay.ts';
 
 export type EvaluationReport = {

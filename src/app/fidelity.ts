@@ -25,9 +25,9 @@ import type { SessionState } from '../core/session.ts';
 import {
   readCompressedTranscript,
   readTranscript,
-  type ReadOptions,
-} from '../transcript/reader.ts';
-import { isCompressed } from '../transcript/reader.ts';
+  type TranscriptReadOptions as ReadOptions,
+} from '../agents/claude/transcript-reader.ts';
+import { isCompressed } from '../agents/claude/transcript-reader.ts';
 
 /** The parts and their scoring are core/carried-items.ts's, which `shim stats` uses too. */
 export const FIDELITY_PARTS = CARRIED_PARTS;

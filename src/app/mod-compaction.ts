@@ -7,7 +7,7 @@
  * @module
  */
 import { basename } from 'node:path';
-import { renderCompactInstructions } from '../core/compact-instructions.ts';
+import { renderCompactInstructions } from '../agents/claude/compact-instructions.ts';
 import type { Checkpoint } from '../core/checkpoint.ts';
 import type { SessionState } from '../core/session.ts';
 import { redactTextSync } from '../redact/redact.ts';

@@ -8,7 +8,7 @@ import { formatThousands as k } from '../core/format-tokens.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { findProjectRoot } from '../capture/project.ts';
-import { getProjectsDir } from '../claude/sessions.ts';
+import { getProjectsDir } from '../agents/claude/sessions.ts';
 import { AppError } from '../core/errors.ts';
 import { mentionedFiles, parsePlan, type Plan } from '../core/plan.ts';
 import { sizePlan, type SizedStep } from '../core/plan-size.ts';

@@ -8,12 +8,17 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { safeFileName } from '../core/fnv-hash.ts';
 import type { SessionState } from '../core/session.ts';
-import { findLatestSession, findSessionById } from '../claude/sessions.ts';
+import { findLatestSession, findSessionById } from '../agents/claude/sessions.ts';
 import { loadCursor, saveCursor } from '../store/cursor-cache.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
-import { isCompressed, readCompressedTranscript, readTranscript } from '../transcript/reader.ts';
+import {
+  isCompressed,
+  readCompressedTranscript,
+  readTranscript,
+} from '../agents/claude/transcript-reader.ts';
 import { scrubSessionState } from '../transcript/scrub.ts';
+import { findAgentLogById, findAgentLogReader } from './agent-logs.ts';
 
 export type SessionLocator = {
   transcript?: string;
@@ -25,7 +30,15 @@ export type SessionLocator = {
 /** Picks the transcript: an explicit path, a session id, or the latest session of `cwd`. */
 export function resolveTranscriptPath(request: SessionLocator): string {
   if (request.transcript) return resolve(request.cwd, request.transcript);
-  if (request.sessionId) return findSessionById(request.sessionId, request.cwd, request.env).path;
+  if (request.sessionId) {
+    try {
+      return findSessionById(request.sessionId, request.cwd, request.env).path;
+    } catch (error) {
+      const other = findAgentLogById(request.sessionId, request.env);
+      if (other) return other;
+      throw error;
+    }
+  }
   return findLatestSession(request.cwd, request.env).path;
 }
 
@@ -42,11 +55,15 @@ export async function loadSessionStateAt(
   path: string,
   home: string,
 ): Promise<{ state: SessionState; offset: number | null }> {
+  const other = findAgentLogReader(path);
   if (isCompressed(path)) {
-    return { state: scrubSessionState(await readCompressedTranscript(path)), offset: null };
+    const state = other
+      ? other.read(path, null, { finalize: true }).cursor.state
+      : await readCompressedTranscript(path);
+    return { state: scrubSessionState(state), offset: null };
   }
   const cached = loadCursor(home, path);
-  const result = readTranscript(path, cached);
+  const result = other ? other.read(path, cached) : readTranscript(path, cached);
   // The cached state and all that is built from it hold no secret the redactor knows.
   scrubSessionState(result.cursor.state);
   if (result.bytesRead > 0 || result.restarted || !cached) {

@@ -9,13 +9,17 @@ import { classifyCompaction, type CompactionKind } from '../core/compaction-kind
 import type { Level, LevelThresholds } from '../core/level.ts';
 import type { CrashRisk, RiskThresholds } from '../core/risk.ts';
 import type { SessionState } from '../core/session.ts';
-import type { FoldListener } from '../transcript/fold.ts';
+import type { FoldListener } from '../agents/claude/fold.ts';
 import {
   isCompressed,
   readCompressedTranscript,
   readTranscript,
-  type ReadOptions,
-} from '../transcript/reader.ts';
+  type TranscriptReadOptions as ReadOptions,
+} from '../agents/claude/transcript-reader.ts';
+
+import { readGeminiChat } from '../agents/gemini/chat-reader.ts';
+import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+import { isGeminiChat } from '../agents/gemini/sessions.ts';
 
 export type ReplayTurn = {
   kind: 'turn';
@@ -67,6 +71,8 @@ export type ReplayOptions = {
   /** Growth steps from other sessions, for the forecast's interval. */
   growthProfile?: readonly number[];
   onEvent: (event: ReplayEvent, detail: ReplayDetail | null) => void;
+  /** Where another agent's settings are found (HOME, GEMINI_CLI_HOME); none: its defaults. */
+  agentEnv?: Readonly<Record<string, string | undefined>>;
 };
 
 /** Replays `path`, calling `onEvent` in file order; returns the final session state. */
@@ -95,14 +101,15 @@ export async function replayTranscript(
         null,
       ),
   };
-  const readOptions: ReadOptions = {
-    listener,
-    finalize: true,
-    onEntry: (entry, line, state) => {
-      const current = state.current;
-      if (entry.kind !== 'assistant' || !current || current.lastLine !== line) return;
-      const now = entry.at ?? state.lastActivityAt ?? 0;
+  const judge = (state: SessionState, line: number, at: number | null): void => {
+    const current = state.current;
+    if (!current) return;
+    {
+      const now = at ?? state.lastActivityAt ?? 0;
       const assessment = assessSession(state, {
+        ...(state.agent === 'gemini'
+          ? { agentThreshold: geminiLogReader.threshold(state, options.agentEnv ?? {}) }
+          : {}),
         env: options.env,
         history: options.history,
         now,
@@ -135,6 +142,21 @@ export async function replayTranscript(
           toolFailures: state.toolFailures,
         },
       };
+    }
+  };
+  if (isGeminiChat(path)) {
+    return readGeminiChat(path, null, {
+      finalize: true,
+      listener: { ...listener, onResponseTokens: judge },
+    }).cursor.state;
+  }
+  const readOptions: ReadOptions = {
+    listener,
+    finalize: true,
+    onEntry: (entry, line, state) => {
+      const current = state.current;
+      if (entry.kind !== 'assistant' || !current || current.lastLine !== line) return;
+      judge(state, line, entry.at);
     },
   };
   if (isCompressed(path)) return readCompressedTranscript(path, readOptions);

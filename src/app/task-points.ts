@@ -12,8 +12,8 @@ import {
   isCompressed,
   readCompressedTranscript,
   readTranscript,
-  type ReadOptions,
-} from '../transcript/reader.ts';
+  type TranscriptReadOptions as ReadOptions,
+} from '../agents/claude/transcript-reader.ts';
 
 /** Growth per response is measured over this many newest responses. */
 const RATE_WINDOW = 20;

@@ -6,7 +6,7 @@
  * @module
  */
 import { THRESHOLD_ENV_KEYS, type SettingsWindows } from '../core/compact-window.ts';
-import { readCompactSettings } from '../claude/compact-settings.ts';
+import { readCompactSettings } from '../agents/claude/compact-settings.ts';
 import type { Env } from '../store/home.ts';
 import { loadRecordedInputs, type RecordedInputs } from '../store/recorded-inputs.ts';
 

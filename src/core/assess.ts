@@ -6,6 +6,7 @@
 import {
   resolveCompactThreshold,
   type CompactSample,
+  type CompactThreshold,
   type SettingsWindows,
   type ThresholdSource,
 } from './compact-threshold.ts';
@@ -42,6 +43,8 @@ export type AssessOptions = {
   settings?: readonly SettingsWindows[];
   /** Evaluation baselines only: this threshold instead of the resolved one. */
   fixedThreshold?: number;
+  /** Another agent's compaction rule, resolved by its adapter: used instead of Claude Code's. */
+  agentThreshold?: CompactThreshold;
   /** Growth steps from the user's other sessions, for the forecast's interval. */
   growthProfile?: readonly number[];
 };
@@ -113,15 +116,17 @@ function hitContextLimitSinceCompaction(state: SessionState): boolean {
 }
 
 export function assessSession(state: SessionState, options: AssessOptions): Assessment {
-  const resolved = resolveCompactThreshold({
-    model: state.model,
-    cliVersion: state.cliVersion,
-    env: options.env,
-    samples: [...options.history, ...getSessionSamples(state)],
-    observedMaxContext: getObservedMax(state),
-    reportedWindow: options.reportedWindow ?? null,
-    settings: options.settings ?? [],
-  });
+  const resolved =
+    options.agentThreshold ??
+    resolveCompactThreshold({
+      model: state.model,
+      cliVersion: state.cliVersion,
+      env: options.env,
+      samples: [...options.history, ...getSessionSamples(state)],
+      observedMaxContext: getObservedMax(state),
+      reportedWindow: options.reportedWindow ?? null,
+      settings: options.settings ?? [],
+    });
   const threshold =
     options.fixedThreshold === undefined
       ? resolved

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixturePath } from '../../test/helpers/fixtures.ts';
-import { readTranscript } from '../transcript/reader.ts';
+import { readTranscript } from '../agents/claude/transcript-reader.ts';
 import { assessSession } from './assess.ts';
 import { buildCheckpoint, type GitFacts } from './build-checkpoint.ts';
 import { CHECKPOINT_LIMITS, validateCheckpoint } from './checkpoint.ts';

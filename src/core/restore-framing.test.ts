@@ -8,8 +8,8 @@ import { applyCheckpointLimits, type Checkpoint } from './checkpoint.ts';
 import { makeTypicalCheckpoint } from './checkpoint-fixture.test-helper.ts';
 import { HOOK_RESTORE_CHARS, renderResumePrompt } from './resume-prompt.ts';
 import type { ResumeDetection } from './resume.ts';
-import { readEntry } from '../transcript/entry.ts';
-import { foldEntry } from '../transcript/fold.ts';
+import { readEntry } from '../agents/claude/entry.ts';
+import { foldEntry } from '../agents/claude/fold.ts';
 import {
   assistantLine,
   buildLongSession,

@@ -153,6 +153,8 @@ export type ParseStats = {
 
 export type SessionState = {
   v: typeof SESSION_STATE_VERSION;
+  /** The agent whose log this was folded from; absent: Claude Code. */
+  agent?: 'gemini';
   sessionId: string | null;
   cwd: string | null;
   gitBranch: string | null;

@@ -5,8 +5,8 @@
  */
 import type { ShimConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
-import type { HookOutput } from './output.ts';
-import type { HookPayload } from './payload.ts';
+import type { HookOutput } from '../agents/claude/hook-output.ts';
+import type { HookPayload } from '../agents/claude/hook-payload.ts';
 
 export type HookRun = {
   payload: HookPayload;

@@ -15,8 +15,8 @@ import { appendLog } from '../store/log.ts';
 import { readRecoveryNotice } from '../store/recovery-notice.ts';
 import { answerWithoutLooking } from './handlers/post-tool-use-quick.ts';
 import { loadBundled, useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
-import { renderHookOutput } from './output.ts';
-import { DOCTOR_SESSION, parsePayload } from './payload.ts';
+import { renderHookOutput } from '../agents/claude/hook-output.ts';
+import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import type * as FullHook from './run.ts';
 
 /** stdout's text when the quick paths answer; null when the full hook must run. */

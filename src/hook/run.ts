@@ -17,9 +17,10 @@ import {
   readRecoveryNotice,
 } from '../store/recovery-notice.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
+import { noteStorageFailure, storageNotice } from './storage-notice.ts';
 import { loadHeavy } from './load-heavy.ts';
-import { renderHookOutput, type HookOutput } from './output.ts';
-import { DOCTOR_SESSION, parsePayload } from './payload.ts';
+import { renderHookOutput, type HookOutput } from '../agents/claude/hook-output.ts';
+import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import type { HookHandler } from './hook-run.ts';
@@ -52,6 +53,7 @@ export async function runHook(
   now = Date.now(),
 ): Promise<string> {
   const home = getShimHome(env);
+  let sessionId: string | null = null;
   try {
     const load = HANDLERS[event];
     if (!load) {
@@ -65,6 +67,7 @@ export async function runHook(
       appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
       return '';
     }
+    sessionId = payload.sessionId;
     const handler = await load();
     // `shim doctor` probes with this session id: the handler must load, but touch nothing.
     if (payload.sessionId === DOCTOR_SESSION) return '';
@@ -74,8 +77,12 @@ export async function runHook(
     });
     if (!config.enabled) return '';
     const output = await handler({ payload, env, home, now, config });
-    return renderHookOutput(event, withNotices(output, config, payload.sessionId, home));
+    return renderHookOutput(event, withNotices(output, config, payload, home));
   } catch (error) {
+    if (noteStorageFailure(home, `hook ${event}`, error)) {
+      const notice = storageNotice(home, event, sessionId);
+      return notice ? renderHookOutput(event, { userMessage: notice }) : '';
+    }
     appendLog(home, 'error', `hook ${event} failed`, {
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
@@ -90,10 +97,13 @@ export async function runHook(
 function withNotices(
   output: HookOutput,
   config: ShimConfig,
-  sessionId: string | null,
+  payload: { sessionId: string | null; event: string },
   home: string,
 ): HookOutput {
+  const { sessionId } = payload;
   const notices: string[] = [];
+  const storage = storageNotice(home, payload.event, sessionId);
+  if (storage) notices.push(storage);
   if (config.problems.length > 0 && sessionId) {
     const key = `config-${fnvHash(config.problems.map(describeConfigProblem).join('\n'))}`;
     if (claimOnce(home, sessionId, key)) {

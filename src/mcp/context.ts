@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
-import { findLatestSession } from '../claude/sessions.ts';
+import { findLatestSession } from '../agents/claude/sessions.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog, getLogPath } from '../store/log.ts';
 

@@ -340,6 +340,16 @@ CREATE TABLE IF NOT EXISTS shard_issues (
 );`,
   },
   {
+    version: 10,
+    description: 'each session, checkpoint and loop run records the agent it belongs to',
+    // Rows from before this migration are Claude Code's: it was the only agent shim watched.
+    // Values: core/agent-id.ts AGENT_IDS.
+    sql: `
+ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
+ALTER TABLE checkpoints ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
+ALTER TABLE loop_runs ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';`,
+  },
+  {
     version: 11,
     description: "team store: replication marks, and the team's newest unfinished work per project",
     // team_marks: how far the replication worker has queued each kind of row into sync_outbox

@@ -19,19 +19,14 @@ import { gzipSync } from 'node:zlib';
 import { AppError, type AppErrorCode } from '../core/errors.ts';
 import { createSessionState, type SessionState } from '../core/session.ts';
 import {
-  FIXTURE_DIR,
+  gzFixturePath,
   fixturePath,
   listFixtures,
   makeTempDir,
 } from '../../test/helpers/fixtures.ts';
 import { seededRandom, toJsonl, userPromptLine } from '../../test/helpers/transcript-builders.ts';
-import {
-  createCursor,
-  readCompressedTranscript,
-  readTranscript,
-  type ReadResult,
-  type TranscriptCursor,
-} from './reader.ts';
+import { createCursor, type ReadResult, type TranscriptCursor } from './reader.ts';
+import { readCompressedTranscript, readTranscript } from '../agents/claude/transcript-reader.ts';
 
 const tempDirs: string[] = [];
 after(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -510,7 +505,7 @@ describe('readCompressedTranscript', () => {
   describe('folds a .gz fixture exactly as readTranscript folds the decompressed file', () => {
     for (const name of FIXTURES) {
       it(`for ${name}`, async () => {
-        const compressed = await readCompressedTranscript(join(FIXTURE_DIR, `${name}.gz`), {
+        const compressed = await readCompressedTranscript(gzFixturePath(name), {
           finalize: true,
         });
         const plain: SessionState = readTranscript(fixturePath(name), null, { finalize: true })

@@ -1,13 +1,13 @@
 /**
- * Incremental transcript reading: the first read folds the whole file; later reads resume from
- * a cursor (byte offset, line number and folded state) and fold only the appended bytes.
+ * Incremental session-log reading, for every agent: the first read folds the whole file; later
+ * reads resume from a cursor (byte offset, line number and folded state) and fold only the
+ * appended bytes. What a line means is the agent's `LogFormat` (src/agents/<agent>/).
  * @module
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { AppError } from '../core/errors.ts';
 import { createSessionState, SESSION_STATE_VERSION, type SessionState } from '../core/session.ts';
-import { readEntry, type TranscriptEntry } from './entry.ts';
-import { finalizeResponse, foldEntry, type FoldListener } from './fold.ts';
+import type { CompactionRecord, ResponseRecord } from '../core/session.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type LineHandler } from './line-splitter.ts';
 import { parseLine } from './parse-line.ts';
 
@@ -25,10 +25,24 @@ export type TranscriptCursor = {
   state: SessionState;
 };
 
-export type ReadOptions = {
+/** Called when a response is complete (the next one began, a compaction, or the end). */
+export type FoldListener = {
+  onResponse?: (response: ResponseRecord) => void;
+  onCompaction?: (compaction: CompactionRecord) => void;
+};
+
+/** One agent's log lines: how a parsed line becomes an entry, and how entries fold. */
+export type LogFormat<E> = {
+  readEntry: (value: unknown) => E;
+  foldEntry: (state: SessionState, entry: E, line: number, listener?: FoldListener) => void;
+  /** Completes the response still open at the end of what was read. */
+  finalize: (state: SessionState, listener?: FoldListener) => void;
+};
+
+export type ReadOptions<E = unknown> = {
   listener?: FoldListener;
   /** Called after each entry is folded (the replay's line-by-line view). */
-  onEntry?: (entry: TranscriptEntry, line: number, state: SessionState) => void;
+  onEntry?: (entry: E, line: number, state: SessionState) => void;
   maxLineBytes?: number;
   /** Complete the streaming response at the end (one-shot reads of finished files). */
   finalize?: boolean;
@@ -48,7 +62,11 @@ export function createCursor(): TranscriptCursor {
 }
 
 /** The per-line pipeline: parse (with recovery) → classify → fold. */
-function createLineFolder(state: SessionState, options: ReadOptions): LineHandler {
+function createLineFolder<E>(
+  state: SessionState,
+  format: LogFormat<E>,
+  options: ReadOptions<E>,
+): LineHandler {
   const until = options.untilLine ?? Infinity;
   return (text, line) => {
     if (line > until) return;
@@ -66,8 +84,8 @@ function createLineFolder(state: SessionState, options: ReadOptions): LineHandle
       state.parse.badLines++;
       state.parse.firstBadLine ??= line;
     }
-    const entry = readEntry(parsed.value);
-    foldEntry(state, entry, line, options.listener);
+    const entry = format.readEntry(parsed.value);
+    format.foldEntry(state, entry, line, options.listener);
     options.onEntry?.(entry, line, state);
   };
 }
@@ -151,10 +169,11 @@ function finishTail(splitter: LineSplitter): void {
  * Reads the bytes appended since `cursor` (all of them without one) and folds them.
  * Synchronous on purpose: hooks are short-lived processes with nothing else to do.
  */
-export function readTranscript(
+export function readLog<E>(
   path: string,
   cursor: TranscriptCursor | null,
-  options: ReadOptions = {},
+  format: LogFormat<E>,
+  options: ReadOptions<E> = {},
 ): ReadResult {
   let fd: number;
   try {
@@ -170,7 +189,7 @@ export function readTranscript(
     const base = matches ? cursor : createCursor();
     const state = base.state;
     const splitter = new LineSplitter(
-      createLineFolder(state, options),
+      createLineFolder(state, format, options),
       { offset: base.offset, line: base.line, skipNewline: base.skipNewline },
       options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     );
@@ -186,7 +205,7 @@ export function readTranscript(
     state.parse.oversizedLines += splitter.oversizedLines.length;
     // The line handler never sees skipped (oversized) lines: count them here too.
     state.parse.lines = Math.min(splitter.line, options.untilLine ?? Infinity);
-    if (options.finalize) finalizeResponse(state, options.listener);
+    if (options.finalize) format.finalize(state, options.listener);
     return {
       cursor: {
         offset: splitter.committedOffset,
@@ -209,9 +228,10 @@ export function isCompressed(path: string): boolean {
   return path.endsWith('.gz');
 }
 
-export async function readCompressedTranscript(
+export async function readCompressedLog<E>(
   path: string,
-  options: ReadOptions = {},
+  format: LogFormat<E>,
+  options: ReadOptions<E> = {},
 ): Promise<SessionState> {
   try {
     assertRegularFile(path);
@@ -220,7 +240,7 @@ export async function readCompressedTranscript(
   }
   const state = createSessionState();
   const splitter = new LineSplitter(
-    createLineFolder(state, options),
+    createLineFolder(state, format, options),
     { offset: 0, line: 0, skipNewline: false },
     options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
   );
@@ -247,6 +267,6 @@ export async function readCompressedTranscript(
   state.parse.oversizedLines += splitter.oversizedLines.length;
   // The line handler never sees skipped (oversized) lines: count them here too.
   state.parse.lines = Math.min(splitter.line, options.untilLine ?? Infinity);
-  if (options.finalize) finalizeResponse(state, options.listener);
+  if (options.finalize) format.finalize(state, options.listener);
   return state;
 }

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { quoteForShell } from '../../src/claude/settings/shim-command.ts';
-import { slashCommandFiles } from '../../src/claude/settings/slash-commands.ts';
+import { quoteForShell } from '../../src/agents/claude/settings/shim-command.ts';
+import { slashCommandFiles } from '../../src/agents/claude/settings/slash-commands.ts';
 import { BIN } from '../helpers/cli.ts';
 import {
   claudeInstallProblem,

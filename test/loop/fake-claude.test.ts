@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseStreamLine, type AgentEvent } from '../../src/claude/stream-json.ts';
+import { parseStreamLine, type AgentEvent } from '../../src/agents/claude/stream-json.ts';
 
 const FAKE = join(import.meta.dirname, 'fake-claude.mjs');
 const STREAM_ARGS = ['--output-format', 'stream-json', '--verbose'];

@@ -16,7 +16,7 @@ import { createCheckpoint } from '../../src/app/create-checkpoint.ts';
 import { LoopRepository } from '../../src/store/loop-repository.ts';
 import { ResumeRepository } from '../../src/store/resume-repository.ts';
 import { openDatabase } from '../../src/store/database.ts';
-import { readSessionHead } from '../../src/transcript/sniff.ts';
+import { readSessionHead } from '../../src/agents/claude/sniff.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { BIN, runShim } from '../helpers/cli.ts';
 import { startDashboard, type Dashboard } from '../helpers/dashboard.ts';

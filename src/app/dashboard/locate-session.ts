@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { AppError } from '../../core/errors.ts';
-import { listAllTranscripts } from '../../claude/sessions.ts';
+import { listAllTranscripts } from '../../agents/claude/sessions.ts';
 import { withStore } from '../open-store.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixturePath, makeTempDir } from '../../../test/helpers/fixtures.ts';
-import { readSessionHead } from '../../transcript/sniff.ts';
+import { readSessionHead } from '../../agents/claude/sniff.ts';
 import { createCheckpoint } from '../create-checkpoint.ts';
 import { listDashboardSessions } from './session-list.ts';
 import { isSessionId } from './locate-session.ts';

@@ -7,9 +7,9 @@
  */
 import { statSync } from 'node:fs';
 import type { SessionState } from '../../core/session.ts';
-import { listAllTranscripts } from '../../claude/sessions.ts';
+import { listAllTranscripts } from '../../agents/claude/sessions.ts';
 import { loadCursor } from '../../store/cursor-cache.ts';
-import { readSessionHead } from '../../transcript/sniff.ts';
+import { readSessionHead } from '../../agents/claude/sniff.ts';
 import { withStore } from '../open-store.ts';
 import { loadSessionState } from '../read-session.ts';
 import { searchCheckpoints } from '../search-checkpoints.ts';

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Env } from '../../store/home.ts';
-import type { ShimInvocation } from '../../claude/settings/shim-command.ts';
+import type { ShimInvocation } from '../../agents/claude/settings/shim-command.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 

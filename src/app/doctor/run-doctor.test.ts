@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { getLogPath } from '../../store/log.ts';
 import { runDoctor, type DoctorReport } from './run-doctor.ts';
-import { installShim } from '../../claude/settings/install.ts';
-import type { ShimInvocation } from '../../claude/settings/shim-command.ts';
+import { installShim } from '../../agents/claude/settings/install.ts';
+import type { ShimInvocation } from '../../agents/claude/settings/shim-command.ts';
 
 /** A stand-in for dist/shim.js: reads the hook payload and exits with `code`. */
 function fakeShim(dir: string, code: number): ShimInvocation {
@@ -70,10 +70,13 @@ describe('shim doctor', () => {
       config: 'ok',
       database: 'ok',
       activity: 'warn',
+      transcripts: 'ok',
       log: 'ok',
       sync: 'ok',
+      team: 'ok',
     });
     assert.equal(report.healthy, true);
+    assert.match(report.checks.find((c) => c.id === 'team')!.detail, /^not connected \(optional\)/);
     assert.match(report.checks.find((c) => c.id === 'sync')!.detail, /^nothing to sync yet/);
     assert.match(report.checks.find((c) => c.id === 'hooks')!.detail, new RegExp(w.invocation.bin));
     const mcp = report.checks.find((c) => c.id === 'mcp')!;

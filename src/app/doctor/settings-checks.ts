@@ -6,38 +6,38 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SHIM_HOOKS } from '../../claude/settings/hook-spec.ts';
-import { findShimHooks } from '../../claude/settings/hooks-merge.ts';
-import { probeCommand } from '../../claude/settings/hook-probe.ts';
+import { SHIM_HOOKS } from '../../agents/claude/settings/hook-spec.ts';
+import { findShimHooks } from '../../agents/claude/settings/hooks-merge.ts';
+import { probeCommand } from '../../agents/claude/settings/hook-probe.ts';
 import {
   isJsonObject,
   parseSettingsText,
   type JsonObject,
-} from '../../claude/settings/json-text.ts';
+} from '../../agents/claude/settings/json-text.ts';
 import {
   getMcpConfigPath,
   getShimMcpEntries,
   sameMcpServer,
   shimMcpBin,
-} from '../../claude/settings/mcp-entries.ts';
+} from '../../agents/claude/settings/mcp-entries.ts';
 import {
   getLocalSettingsPath,
   getSettingsPath,
   readSettingsBytes,
-} from '../../claude/settings/settings-file.ts';
+} from '../../agents/claude/settings/settings-file.ts';
 import {
   hookCommand,
   parseShimCommand,
   statusLineCommand,
   type ShimInvocation,
-} from '../../claude/settings/shim-command.ts';
-import { readStatusLine } from '../../claude/settings/statusline-merge.ts';
+} from '../../agents/claude/settings/shim-command.ts';
+import { readStatusLine } from '../../agents/claude/settings/statusline-merge.ts';
 import {
   getBuiltModPath,
   getModMarketplaceDir,
   MOD_PLUGIN,
   MOD_PLUGIN_KEY,
-} from '../../claude/settings/mod-plugin.ts';
+} from '../../agents/claude/settings/mod-plugin.ts';
 import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
 
 type SettingsSource = {

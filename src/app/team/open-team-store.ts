@@ -33,10 +33,3 @@ export async function openTeamRepository(options: OpenTeamOptions): Promise<Team
   }
   return new PostgresTeamRepository(db, options.url);
 }
-
-/** The error's code and line when it is one of the team store's AppErrors. */
-export async function isTransientTeamFailure(error: unknown): Promise<boolean> {
-  const { isTransientTeamError } = await import('../../store/postgres/team-errors.ts');
-  const cause = (error as { cause?: unknown })?.cause ?? error;
-  return (error as { code?: string })?.code === 'TEAM_UNREACHABLE' || isTransientTeamError(cause);
-}

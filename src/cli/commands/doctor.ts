@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { locateShimInvocation } from '../../claude/settings/bin-location.ts';
+import { locateShimInvocation } from '../../agents/claude/settings/bin-location.ts';
 import { runDoctor, type CheckStatus } from '../../app/doctor/run-doctor.ts';
 import { getShimHome } from '../../store/home.ts';
 import { ExitError } from '../error-boundary.ts';

@@ -3,7 +3,7 @@ import { estimateOpenTasks, type TaskFitEstimate } from '../../app/estimate-task
 import { estimatePlan, type PlanEstimate } from '../../app/plan-estimate.ts';
 import { learnTaskHistory } from '../../app/task-history.ts';
 import { measureAccuracy } from '../../app/estimate-accuracy.ts';
-import { getProjectsDir } from '../../claude/sessions.ts';
+import { getProjectsDir } from '../../agents/claude/sessions.ts';
 import { getShimHome } from '../../store/home.ts';
 
 /** The contract's object (docs/estimates.md): these keys, in this order. */

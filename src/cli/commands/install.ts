@@ -1,12 +1,12 @@
-import { locateShimInvocation } from '../../claude/settings/bin-location.ts';
-import { describeChange } from '../../claude/settings/describe-change.ts';
-import { installShim } from '../../claude/settings/install.ts';
-import { getBuiltModPath, MODS_SINCE } from '../../claude/settings/mod-plugin.ts';
-import { detectClaudeVersion } from '../../claude/cli-version.ts';
+import { locateShimInvocation } from '../../agents/claude/settings/bin-location.ts';
+import { describeChange } from '../../agents/claude/settings/describe-change.ts';
+import { installShim } from '../../agents/claude/settings/install.ts';
+import { getBuiltModPath, MODS_SINCE } from '../../agents/claude/settings/mod-plugin.ts';
+import { detectClaudeVersion } from '../../agents/claude/cli-version.ts';
 import { compareVersions } from '../../core/version.ts';
 import { existsSync } from 'node:fs';
 import { getVersion } from '../version.ts';
-import { hookCommand } from '../../claude/settings/shim-command.ts';
+import { hookCommand } from '../../agents/claude/settings/shim-command.ts';
 import { getShimHome } from '../../store/home.ts';
 import { dim } from '../format/text.ts';
 

@@ -1,5 +1,5 @@
-import { describeChange } from '../../claude/settings/describe-change.ts';
-import { uninstallShim, type UninstallResult } from '../../claude/settings/uninstall.ts';
+import { describeChange } from '../../agents/claude/settings/describe-change.ts';
+import { uninstallShim, type UninstallResult } from '../../agents/claude/settings/uninstall.ts';
 import { createInterface } from 'node:readline/promises';
 import { findLeftovers, purge, type Leftovers } from '../../app/purge.ts';
 import { getShimHome } from '../../store/home.ts';

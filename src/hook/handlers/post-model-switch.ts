@@ -11,7 +11,7 @@ import { formatTokens } from '../../core/format-tokens.ts';
 import { loadSessionState } from '../../app/read-session.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import { loadHeavy } from '../load-heavy.ts';
-import type { HookOutput } from '../output.ts';
+import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handlePostModelSwitch(run: HookRun): Promise<HookOutput> {

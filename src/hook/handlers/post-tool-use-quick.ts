@@ -9,10 +9,10 @@ import { dueByCount, type HookMemory } from '../../core/hook-policy.ts';
 import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import { isModWatching, loadModWatch, type ModWatch } from '../../store/mod-watch.ts';
-import { lookAtTail, readTail } from '../../transcript/tail-look.ts';
+import { lookAtTail, readTail } from '../../agents/claude/tail-look.ts';
 import type { HookRun } from '../hook-run.ts';
-import type { HookOutput } from '../output.ts';
-import type { HookPayload } from '../payload.ts';
+import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookPayload } from '../../agents/claude/hook-payload.ts';
 
 /** The answer when no look is needed; null when the full hook must look. */
 export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | null> {

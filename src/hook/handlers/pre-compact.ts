@@ -15,13 +15,13 @@ import { writeHandoff } from '../../app/write-handoff.ts';
 import {
   acceptsCompactInstructions,
   renderCompactInstructions,
-} from '../../core/compact-instructions.ts';
+} from '../../agents/claude/compact-instructions.ts';
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
 import { claimOnce } from '../../store/hook-memory.ts';
 import { appendLog } from '../../store/log.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
-import type { HookOutput } from '../output.ts';
+import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 /** True when the compaction is recovering from a context-limit error rather than preventing one. */

@@ -2,7 +2,7 @@
 import { detectRiskyCommand } from '../../core/risky-operation.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { claimOnce } from '../../store/hook-memory.ts';
-import type { HookOutput } from '../output.ts';
+import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handlePreToolUse({ payload, env, home, now }: HookRun): Promise<HookOutput> {

@@ -6,7 +6,7 @@
 import { withStore } from '../../app/open-store.ts';
 import { runShimInBackground } from '../../app/run-in-background.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
-import type { HookOutput } from '../output.ts';
+import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleSessionEnd({

@@ -16,10 +16,10 @@ import { formatDuration, type ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
-import { readLastCompactSummary } from '../../transcript/compact-summary.ts';
+import { readLastCompactSummary } from '../../agents/claude/compact-summary.ts';
 import { appendLog } from '../../store/log.ts';
 import { loadHookContext } from '../context.ts';
-import { HOOK_TEXT_LIMIT, type HookOutput } from '../output.ts';
+import { HOOK_TEXT_LIMIT, type HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 /** A PostCompact summary older than this belongs to an earlier compaction. */

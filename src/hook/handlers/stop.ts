@@ -1,7 +1,7 @@
 /** Stop: above 50% of the threshold, suggest a handoff to the user — once per 10% band. */
 import { loadHookContext } from '../context.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
-import type { HookOutput } from '../output.ts';
+import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleStop(run: HookRun): Promise<HookOutput> {

@@ -14,7 +14,7 @@ import { claimOnce } from '../../store/hook-memory.ts';
 import { appendLog } from '../../store/log.ts';
 import { loadHookContext, type HookContext } from '../context.ts';
 import { loadHeavy } from '../load-heavy.ts';
-import type { HookOutput } from '../output.ts';
+import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> {

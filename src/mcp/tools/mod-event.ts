@@ -13,7 +13,7 @@ import { observeStep } from '../../app/observe-step.ts';
 import { prepareCompaction, recordCompactionSummary } from '../../app/mod-compaction.ts';
 import { loadSessionState } from '../../app/read-session.ts';
 import { findProjectRoot } from '../../capture/project.ts';
-import { getProjectsDir } from '../../claude/sessions.ts';
+import { getProjectsDir } from '../../agents/claude/sessions.ts';
 import { AppError } from '../../core/errors.ts';
 import type { SessionState } from '../../core/session.ts';
 import { loadConfig } from '../../store/config.ts';

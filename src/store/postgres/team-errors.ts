@@ -39,7 +39,11 @@ export function isTransientTeamError(error: unknown): boolean {
   return /timeout|Connection terminated|ECONNREFUSED|ENOENT/i.test(String(e?.message));
 }
 
-/** The error as an AppError with a one-line message and the fix. */
+/**
+ * The error as an AppError with a one-line message and the fix. No `cause`: the message carries
+ * the server's words, and a cause saying "permission denied" would read as SHIM_HOME being
+ * read-only to the CLI's storage check (store/storage-failure.ts).
+ */
 export function toTeamError(error: unknown, url: string): AppError {
   if (error instanceof AppError) return error;
   const e = error as PgLikeError;
@@ -59,14 +63,12 @@ export function toTeamError(error: unknown, url: string): AppError {
         'TEAM_AUTH',
         `the team store at ${target} refused ${user}: ${message}`,
         'set PGPASSWORD or add the password to ~/.pgpass (shim never stores it), or check pg_hba.conf',
-        { cause: error },
       );
     case '3D000':
       return new AppError(
         'TEAM_UNREACHABLE',
         `the team store at ${target}: ${message}`,
         'create the database (createdb) or fix the name in the URL',
-        { cause: error },
       );
     case '42P01':
     case '3F000':
@@ -74,7 +76,6 @@ export function toTeamError(error: unknown, url: string): AppError {
         'TEAM_NO_SCHEMA',
         `the team store at ${target} has no shim tables (${message})`,
         'run shim team connect <url> once as a user who may create tables: it creates them',
-        { cause: error },
       );
     case '42501':
     case '25006':
@@ -82,7 +83,6 @@ export function toTeamError(error: unknown, url: string): AppError {
         'TEAM_READ_ONLY',
         `${user} may not write to the team store at ${target} (${message})`,
         'grant the role shim_writer (docs/team.md, "Roles") or connect as a user who may write',
-        { cause: error },
       );
   }
   if (/password must be a string|no password|SASL/i.test(message))
@@ -90,16 +90,12 @@ export function toTeamError(error: unknown, url: string): AppError {
       'TEAM_AUTH',
       `the team store at ${target} wants a password for ${user} and none was given`,
       'set PGPASSWORD or add a line to ~/.pgpass (shim never stores passwords)',
-      { cause: error },
     );
   if (isTransientTeamError(error))
     return new AppError(
       'TEAM_UNREACHABLE',
       `cannot reach the team store at ${target}: ${e?.code ?? message}`,
       'check that the server runs and the host, port or socket in the URL; shim keeps the rows and sends them later',
-      { cause: error },
     );
-  return new AppError('TEAM_FAILED', `the team store at ${target}: ${message}`, 'see shim doctor', {
-    cause: error,
-  });
+  return new AppError('TEAM_FAILED', `the team store at ${target}: ${message}`, 'see shim doctor');
 }

@@ -1,0 +1,179 @@
+/**
+ * The one contract every agent adapter fulfils (src/agents/<agent>/adapter.ts), so the rest of
+ * shim — session state, levels, forecast, risk, checkpoints, resume, store, front doors — stays
+ * agent-neutral. Each adapter has the same parts, in files of the same names:
+ *
+ * | part                         | file in src/agents/<agent>/        |
+ * | ---------------------------- | ---------------------------------- |
+ * | where sessions live          | sessions.ts                        |
+ * | session-log reader (fold)    | transcript-reader.ts (+ fold.ts)   |
+ * | hook protocol in / out       | hook-payload.ts / hook-output.ts   |
+ * | threshold rules              | threshold.ts                       |
+ * | install / uninstall          | settings/ (install.ts, uninstall.ts) |
+ * | headless run for the loop    | headless.ts                        |
+ * | instruction files            | instructions.ts                    |
+ *
+ * Agents differ in what they can do; `AgentCapabilities` says so instead of `if (agent === …)`.
+ * Which adapter serves an id is decided in one place, `agents/dispatch.ts` (exhaustive).
+ * @module
+ */
+import type { AgentId } from '../core/agent-id.ts';
+import type { SessionState } from '../core/session.ts';
+import type { Env } from '../store/home.ts';
+import type { LogFormat, ReadOptions, ReadResult, TranscriptCursor } from '../transcript/reader.ts';
+
+export type { AgentId };
+
+/**
+ * A hook call as shim's handlers see it, whatever agent sent it. Agents name their events
+ * differently; `event` is always shim's name (Claude Code's spelling: SessionStart, PreToolUse,
+ * PostToolUse, PreCompact, PostCompact, Stop, SessionEnd, UserPromptSubmit, …).
+ */
+export type HookPayload = {
+  event: string;
+  sessionId: string | null;
+  transcriptPath: string | null;
+  cwd: string | null;
+  /** SessionStart: startup | resume | clear | compact. */
+  source: string | null;
+  reason: string | null;
+  trigger: string | null;
+  prompt: string | null;
+  toolName: string | null;
+  toolInput: Record<string, unknown> | null;
+  /** PostCompact: the agent's own summary, when it sends one. */
+  compactSummary: string | null;
+  /** The context the agent counts, when the payload carries it. */
+  contextTokens: number | null;
+  /** PreModelSwitch / PostModelSwitch. */
+  fromModel: string | null;
+  toModel: string | null;
+  raw: Record<string, unknown>;
+};
+
+/** What a handler decided; each adapter renders it in its agent's protocol (or drops a part). */
+export type HookOutput = {
+  /** Added to the model's context. */
+  context?: string | null;
+  /** Shown to the user. */
+  userMessage?: string | null;
+  /** A policy decided to block (only events that can: here, PreCompact). */
+  block?: string | null;
+  /** PreCompact: text the agent adds to its compaction instructions (where it takes any). */
+  compactInstructions?: string | null;
+};
+
+/** The hook protocol of one agent: its payload in, shim's decision out. */
+export type HookProtocol = {
+  /** The agent's event names shim registers for, mapped to shim's event names. */
+  events: Readonly<Record<string, string>>;
+  parse: (text: string, event: string) => { payload: HookPayload; error: string | null };
+  /** stdout for the decision ('' for nothing); hooks always exit 0. */
+  render: (event: string, output: HookOutput) => string;
+  /** The longest text the agent takes from one hook without cutting it. */
+  textLimit: number;
+};
+
+export type SessionFile = { path: string; sessionId: string; mtimeMs: number };
+
+/** Where the agent keeps its session logs, and how to find one. */
+export type SessionLocations = {
+  /** The directory every session log of the agent lives under (for this environment). */
+  root: (env: Env) => string;
+  /** The newest session log of a project directory, or null. */
+  latest: (cwd: string, env: Env) => SessionFile | null;
+  /** A session's log by id (any project), or null. */
+  byId: (sessionId: string, cwd: string, env: Env) => SessionFile | null;
+  /** Every session log of the agent, newest first. */
+  all: (env: Env) => SessionFile[];
+  /** Whether a file looks like this agent's log (format detection for `replay`, `checkpoint`). */
+  sniff: (firstLines: readonly unknown[]) => boolean;
+};
+
+/** The session-log reader: incremental (byte cursor) and whole-file for compressed archives. */
+export type SessionLogReader = {
+  format: LogFormat<unknown>;
+  read: (path: string, cursor: TranscriptCursor | null, options?: ReadOptions) => ReadResult;
+  readCompressed: (path: string, options?: ReadOptions) => Promise<SessionState>;
+  isCompressed: (path: string) => boolean;
+};
+
+/** The agent's auto-compaction rule, as far as the log and config let shim know it. */
+export type ThresholdRules = {
+  /** Where the agent compacts, for this model and window; null when unknown. */
+  threshold: (input: {
+    model: string | null;
+    windowTokens: number | null;
+    configuredLimit: number | null;
+  }) => { tokens: number; windowTokens: number; source: string } | null;
+};
+
+export type InstallRequest = {
+  scope: 'user' | 'project';
+  dryRun: boolean;
+  home: string;
+  env: Env;
+  cwd: string;
+};
+
+/** What install/uninstall changed, for the CLI to print (`--json` prints it whole). */
+export type InstallReport = {
+  agent: AgentId;
+  changed: boolean;
+  dryRun: boolean;
+  /** Files written (or that would be), with one line per change. */
+  files: { path: string; changes: string[] }[];
+  notes: string[];
+};
+
+export type Installer = {
+  install: (request: InstallRequest) => InstallReport;
+  uninstall: (request: Omit<InstallRequest, 'dryRun'>) => InstallReport;
+};
+
+/** How `shim loop` runs the agent without a terminal. */
+export type HeadlessRun = {
+  /** The executable: an explicit path, an env override, else the agent's name on PATH. */
+  defaultBin: string;
+  binEnv: string;
+  /** argv for one iteration: a fresh session with `prompt`, or a resumed one. */
+  args: (request: {
+    prompt: string;
+    resumeSessionId: string | null;
+    model: string | null;
+  }) => string[];
+};
+
+/** Files the agent reads as standing instructions (CLAUDE.md, AGENTS.md, GEMINI.md). */
+export type InstructionFiles = { names: readonly string[] };
+
+export type AgentCapabilities = {
+  /** The agent draws a status line through a command shim can install. */
+  statusline: boolean;
+  /** PreCompact's plain stdout reaches the compaction's summary. */
+  compactInstructions: boolean;
+  /** Its hooks run only once the user (or the installer) trusted them. */
+  hookTrust: boolean;
+  /** The agent loads shim's in-process mod. */
+  mod: boolean;
+  /** The model's usage reaches a hook live (no log read needed). */
+  liveUsageInHooks: boolean;
+  /** SessionStart sources where a restore can be injected. */
+  restoreSources: readonly string[];
+};
+
+export type AgentAdapter = {
+  id: AgentId;
+  /** "Claude Code", "Codex CLI", "Gemini CLI". */
+  name: string;
+  /** The CLI version the adapter was verified against (docs/agents.md). */
+  verifiedVersion: string;
+  capabilities: AgentCapabilities;
+  sessions: SessionLocations;
+  log: SessionLogReader;
+  hooks: HookProtocol;
+  threshold: ThresholdRules;
+  installer: Installer;
+  headless: HeadlessRun;
+  instructions: InstructionFiles;
+};

@@ -1,0 +1,108 @@
+/**
+ * Claude Code behind the agent contract (agents/agent.ts). The hot paths (hooks, statusline)
+ * import the parts they need directly; everything that serves several agents comes through here.
+ * @module
+ */
+import { AppError } from '../../core/errors.ts';
+import { HOOK_TEXT_LIMIT } from '../../core/hook-limits.ts';
+import type { AgentAdapter, InstallReport, SessionFile } from '../agent.ts';
+import { claudeHeadlessArgs, CLAUDE_BIN_ENV } from './headless.ts';
+import { renderHookOutput } from './hook-output.ts';
+import { parsePayload } from './hook-payload.ts';
+import { CLAUDE_INSTRUCTION_FILES } from './instructions.ts';
+import {
+  findLatestSession,
+  findSessionById,
+  getProjectsDir,
+  listAllTranscripts,
+} from './sessions.ts';
+import { describeChange } from './settings/describe-change.ts';
+import { installShim } from './settings/install.ts';
+import { locateShimInvocation } from './settings/bin-location.ts';
+import { uninstallShim } from './settings/uninstall.ts';
+import {
+  CLAUDE_LOG,
+  isCompressed,
+  readCompressedTranscript,
+  readTranscript,
+} from './transcript-reader.ts';
+import { SHIM_HOOKS } from './settings/hook-spec.ts';
+
+function orNull(find: () => SessionFile): SessionFile | null {
+  try {
+    return find();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'SESSION_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/** A transcript entry of Claude Code: a `type` and a `sessionId` or `uuid`. */
+function looksLikeClaudeEntry(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    typeof entry.type === 'string' &&
+    (typeof entry.sessionId === 'string' || typeof entry.uuid === 'string')
+  );
+}
+
+export const claudeAdapter: AgentAdapter = {
+  id: 'claude',
+  name: 'Claude Code',
+  verifiedVersion: '2.1.330',
+  capabilities: {
+    statusline: true,
+    compactInstructions: true,
+    hookTrust: false,
+    mod: true,
+    liveUsageInHooks: false,
+    restoreSources: ['startup', 'resume', 'clear', 'compact'],
+  },
+  sessions: {
+    root: getProjectsDir,
+    latest: (cwd, env) => orNull(() => findLatestSession(cwd, env)),
+    byId: (id, cwd, env) => orNull(() => findSessionById(id, cwd, env)),
+    all: (env) => listAllTranscripts(env).sort((a, b) => b.mtimeMs - a.mtimeMs),
+    sniff: (lines) => lines.some(looksLikeClaudeEntry),
+  },
+  log: {
+    format: CLAUDE_LOG as AgentAdapter['log']['format'],
+    read: (path, cursor, options) => readTranscript(path, cursor, options),
+    readCompressed: (path, options) => readCompressedTranscript(path, options),
+    isCompressed,
+  },
+  hooks: {
+    events: Object.fromEntries(SHIM_HOOKS.map((spec) => [spec.event, spec.event])),
+    parse: parsePayload,
+    render: renderHookOutput,
+    textLimit: HOOK_TEXT_LIMIT,
+  },
+  // Claude Code's rules need the CLI version, settings and learned history: core/compact-threshold.ts
+  // through app/threshold-inputs.ts. This entry answers only from the model's window.
+  threshold: { threshold: () => null },
+  installer: {
+    install: (request) => {
+      const result = installShim({ ...request, invocation: locateShimInvocation() });
+      return {
+        agent: 'claude',
+        changed: result.changed,
+        dryRun: result.dryRun,
+        files: [{ path: result.settingsPath, changes: result.changes.map(describeChange) }],
+        notes: result.notes,
+      } satisfies InstallReport;
+    },
+    uninstall: (request) => {
+      const result = uninstallShim(request);
+      return {
+        agent: 'claude',
+        changed: result.changed,
+        dryRun: false,
+        files: [{ path: result.settingsPath, changes: result.changes.map(describeChange) }],
+        notes: result.notes,
+      } satisfies InstallReport;
+    },
+  },
+  headless: { defaultBin: 'claude', binEnv: CLAUDE_BIN_ENV, args: claudeHeadlessArgs },
+  instructions: { names: CLAUDE_INSTRUCTION_FILES },
+};

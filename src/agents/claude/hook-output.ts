@@ -1,0 +1,44 @@
+/**
+ * Hook protocol output (docs/claude-code.md, "Hook events and payloads"). Claude Code caps hook strings at
+ * 10,000 characters; longer text is cut here, where the cut can say so.
+ * @module
+ */
+import type { HookOutput } from '../agent.ts';
+import { HOOK_TEXT_LIMIT } from '../../core/hook-limits.ts';
+
+export { HOOK_TEXT_LIMIT };
+
+export type { HookOutput };
+
+function cap(text: string): string {
+  return text.length <= HOOK_TEXT_LIMIT
+    ? text
+    : `${text.slice(0, HOOK_TEXT_LIMIT - 40)}\n… (cut to fit the hook output limit)`;
+}
+
+/** The JSON line to print, or '' when the hook has nothing to say. */
+export function renderHookOutput(event: string, output: HookOutput): string {
+  const json: Record<string, unknown> = {};
+  if (
+    output.context &&
+    [
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+    ].includes(event)
+  ) {
+    json.hookSpecificOutput = { hookEventName: event, additionalContext: cap(output.context) };
+  }
+  if (output.userMessage && !['PreCompact', 'PostCompact', 'SessionEnd'].includes(event))
+    json.systemMessage = cap(output.userMessage);
+  if (output.block && event === 'PreCompact') {
+    json.decision = 'block';
+    json.reason = cap(output.block);
+  }
+  if (Object.keys(json).length > 0) return JSON.stringify(json);
+  // Claude Code takes a PreCompact hook's plain stdout as instructions for the summary.
+  if (event === 'PreCompact' && output.compactInstructions) return cap(output.compactInstructions);
+  return '';
+}

@@ -1,0 +1,126 @@
+/**
+ * The folds every agent's log shares: a user request, the assistant's words and decisions, a
+ * check command's result, an error pattern, the completion of a response. Each agent's fold
+ * (src/agents/<agent>/fold.ts) reads its own line shapes and calls these with the state it owns.
+ * @module
+ */
+import { classifyCheckCommand } from '../core/check-command.ts';
+import {
+  LIMITS,
+  pushBounded,
+  touchBounded,
+  type ResponseRecord,
+  type SessionState,
+} from '../core/session.ts';
+import { clip, clipStart } from '../core/truncate.ts';
+import type { FoldListener } from './reader.ts';
+import { secretFree } from './scrub.ts';
+
+export function noteError(state: SessionState, raw: string): void {
+  const pattern = secretFree(raw);
+  const i = state.errorPatterns.indexOf(pattern);
+  if (i >= 0) state.errorPatterns.splice(i, 1);
+  pushBounded(state.errorPatterns, pattern, LIMITS.errorPatterns);
+}
+
+/** Completes the streaming response, if any. */
+export function finalizeResponse(state: SessionState, listener?: FoldListener): void {
+  const current = state.current;
+  if (!current) return;
+  state.current = null;
+  const record: ResponseRecord = {
+    turn: current.turn,
+    firstLine: current.firstLine,
+    lastLine: current.lastLine,
+    contextTokens: current.contextTokens,
+    outputTokens: current.outputTokens,
+    at: current.at,
+    model: current.model,
+    latencyMs: current.latencyMs,
+  };
+  pushBounded(state.responses, record, LIMITS.responses);
+  state.lastResponse = record;
+  if (record.latencyMs !== null) pushBounded(state.latencies, record.latencyMs, LIMITS.latencies);
+  listener?.onResponse?.(record);
+}
+
+/** A sentence where the assistant states a choice worth carrying into the next session. */
+const DECISION =
+  /\b(?:I'll|I will|we'll|we will|let's|going to)\s+(?:use|go with|switch|keep|avoid|stick with|replace)\b|\binstead of\b|\b(?:decided|chose|opted)\b|\bthe (?:fix|approach|root cause) (?:is|was|will be)\b/i;
+
+export function foldAssistantText(
+  state: SessionState,
+  text: string,
+  line: number,
+  at: number | null,
+): void {
+  const last = state.assistantTexts[state.assistantTexts.length - 1];
+  // One response streams its text blocks as separate lines: keep them together.
+  if (last && state.current && last.line >= state.current.firstLine) {
+    last.text = clip(`${last.text}\n${text}`, LIMITS.assistantTextChars);
+    // New text in an old record: scrub.ts goes by line, so the record moves to this one.
+    last.line = line;
+  } else {
+    pushBounded(
+      state.assistantTexts,
+      { line, text: clip(text, LIMITS.assistantTextChars), at },
+      LIMITS.assistantTexts,
+    );
+  }
+  if (!DECISION.test(text)) return;
+  // Redacted whole before it is cut into sentences: a sentence alone may lose the context
+  // (`looker_token =` on the line before) that shows its value is a secret.
+  for (const sentence of secretFree(text).split(/(?<=[.!?])\s+|\n+/)) {
+    const trimmed = sentence.trim().replace(/^[-*•\d.)\s]+/, '');
+    if (trimmed.length >= 20 && trimmed.length <= LIMITS.decisionChars && DECISION.test(trimmed)) {
+      touchBounded(state.decisions, trimmed, LIMITS.decisions);
+    }
+  }
+}
+
+/** A user request: in full among the recent ones, by its opening words in the log of all. */
+export function foldPrompt(
+  state: SessionState,
+  text: string,
+  line: number,
+  at: number | null,
+): void {
+  state.promptCount++;
+  const full = { line, text: clip(text, LIMITS.promptChars), at };
+  pushBounded(state.prompts, full, LIMITS.prompts);
+  state.firstPrompt ??= full;
+  state.requestLog.push({ line, text: clip(text, LIMITS.requestLogChars), at });
+  // The first request says what the work is for: past the limit, the second-oldest goes.
+  if (state.requestLog.length > LIMITS.requestLog) state.requestLog.splice(1, 1);
+}
+
+/** The last result of each kind of check command (tests, type check, lint, build). */
+export function foldCheck(
+  state: SessionState,
+  command: string,
+  success: boolean,
+  output: string,
+  at: number | null,
+  line: number,
+): void {
+  const kind = classifyCheckCommand(command);
+  if (kind === null) return;
+  const i = state.checks.findIndex((c) => c.kind === kind);
+  if (i >= 0) state.checks.splice(i, 1);
+  const tail = output.trimEnd();
+  pushBounded(
+    state.checks,
+    {
+      kind,
+      command: clip(command, 200),
+      success,
+      output:
+        tail.length > LIMITS.checkOutputChars
+          ? `…${clipStart(tail, LIMITS.checkOutputChars - 1)}`
+          : tail,
+      at,
+      line,
+    },
+    LIMITS.checks,
+  );
+}
