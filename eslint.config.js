@@ -42,7 +42,13 @@ const agentZones = [
     message: `src/agents/${agent} may not import another agent's formats: share through src/agents/agent.ts or the core.`,
   })),
   ...['codex', 'gemini'].map((agent) => ({
-    target: './src',
+    target: [
+      ...LAYERS.flat()
+        .filter((layer) => layer !== 'agents')
+        .map((layer) => `./src/${layer}`),
+      ...AGENTS.filter((other) => other !== agent).map((other) => `./src/agents/${other}`),
+      './src/agents/*.ts',
+    ],
     from: `./src/agents/${agent}`,
     except: ['./adapter.ts', './hook-entry.ts'],
     message: `outside src/agents/${agent}, use its contract (agents/dispatch.ts → adapter.ts) or hook-entry.ts.`,
@@ -73,6 +79,8 @@ export default tseslint.config(
             'bin/*.cjs',
             'test/loop/*.mjs',
           ],
+          // The plain-JS files above (build and e2e-install scripts, the bin, the fake CLI).
+          maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
         },
         tsconfigRootDir: import.meta.dirname,
       },

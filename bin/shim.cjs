@@ -33,6 +33,10 @@ if (
   rest.some((a) => a === '--help' || a === '-h')
 ) {
   process.stdout.write(HELP[command]);
+} else if (command === 'hook' && rest[0] === '--agent') {
+  // Another agent's hooks (`shim hook --agent codex <Event>`): the full hook, speaking that agent's
+  // protocol; its log reader loads from the agent's own bundle.
+  loadBundle('hook.cjs').main(rest[2], loadBundle, rest[1]);
 } else if (command === 'hook' && (rest[0] === 'PostToolUse' || rest[0] === 'PostToolUseFailure')) {
   // After every tool call: most calls need no look at the session, answered from a small bundle
   // that hands the rest to the full hook.

@@ -44,6 +44,9 @@ await Promise.all([
       statusline: 'src/statusline/run.ts',
       'statusline-full': 'src/statusline/full-basis.ts',
       status: 'src/cli/status-main.ts',
+      // Another agent's adapter, loaded only by its own hook calls (app/load-agent.ts).
+      'agent-codex': 'src/agents/codex/adapter.ts',
+      'agent-gemini': 'src/agents/gemini/adapter.ts',
     },
     // bin/shim.cjs compiles these with V8's code cache, and Node 20 drops a script's dynamic
     // import() support when it comes from a cache: their few lazy imports (built-ins) become

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ensureE2eClaude } from './install-e2e-claude.mjs';
+import { ensureE2eCodex } from './install-e2e-codex.mjs';
 
 // The dashboard's browser tests (test/ui/) drive Debian's Chromium through playwright-core
 // (browsers cannot be downloaded here). A developer's test run installs nothing: without a
@@ -45,6 +46,14 @@ if (process.env.SHIM_SKIP_E2E !== '1' && !process.env.SHIM_CLAUDE_BIN) {
     ensureE2eClaude();
   } catch (error) {
     // The e2e install test fails with this message; everything else still runs.
+    process.stderr.write(`${error.message}\n`);
+  }
+}
+// The Codex e2e tests run the pinned Codex CLI, installed the same way when they are selected.
+if (process.env.SHIM_SKIP_E2E !== '1' && selected.some((f) => f.includes('codex'))) {
+  try {
+    ensureE2eCodex();
+  } catch (error) {
     process.stderr.write(`${error.message}\n`);
   }
 }

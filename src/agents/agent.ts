@@ -105,11 +105,17 @@ export type ThresholdRules = {
     model: string | null;
     windowTokens: number | null;
     configuredLimit: number | null;
-  }) => { tokens: number; windowTokens: number; source: string } | null;
+  }) => { tokens: number; windowTokens: number; configured: boolean; source: string } | null;
+  /** The compaction limit the user configured for the agent, if any. */
+  configuredLimit: (env: Env) => number | null;
 };
+
+/** How hooks and MCP entries start this shim: the Node binary and the bundle it runs. */
+export type ShimLocation = { readonly node: string; readonly bin: string };
 
 export type InstallRequest = {
   scope: 'user' | 'project';
+  shim: ShimLocation;
   dryRun: boolean;
   home: string;
   env: Env;

@@ -29,6 +29,8 @@ import { TeamWorkCache } from '../store/team-work-cache.ts';
 export type Store = {
   /** For createCheckpoint and the sync queue only: they write several tables in one transaction. */
   writer: Database;
+  /** The same database, for use cases not yet moved onto repositories (docs/team.md, the seam). */
+  db: Database;
   checkpoints: CheckpointRepository;
   sessions: SessionRepository;
   resumes: ResumeRepository;
@@ -50,6 +52,7 @@ export type Store = {
 export function createStore(db: Database): Store {
   return {
     writer: db,
+    db,
     checkpoints: new CheckpointRepository(db),
     sessions: new SessionRepository(db),
     resumes: new ResumeRepository(db),

@@ -49,6 +49,11 @@ export function defineSetupCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .option('--mod', "also set up shim's mod without asking `claude --version`")
     .option('--no-mod', 'hooks only, even where Claude Code loads mods')
+    .addOption(
+      new Option('--agent <agent>', 'the agent to wire shim into (docs/agents.md)')
+        .choices(['claude', 'codex', 'gemini'] as const)
+        .default('claude' as const),
+    )
     .addHelpText(
       'after',
       `
@@ -60,7 +65,11 @@ export function defineSetupCommands(program: Command): void {
   $SHIM_HOME/mod that Claude Code loads in-process, which sees each response's usage as it
   happens and reports it to shim's MCP server, so the per-tool-call hook has nothing left to do.`,
     )
-    .action(async (options) => (await import('./commands/install.ts')).runInstall(options));
+    .action(async (options) =>
+      options.agent === 'claude'
+        ? (await import('./commands/install.ts')).runInstall(options)
+        : (await import('./commands/agent-install.ts')).runAgentInstall(options.agent, options),
+    );
 
   program
     .command('uninstall')
@@ -73,7 +82,16 @@ export function defineSetupCommands(program: Command): void {
     )
     .option('-y, --yes', 'with --purge: do not ask first')
     .option('--json', 'print the result as JSON')
-    .action(async (options) => (await import('./commands/uninstall.ts')).runUninstall(options));
+    .addOption(
+      new Option('--agent <agent>', 'the agent to take shim out of')
+        .choices(['claude', 'codex', 'gemini'] as const)
+        .default('claude' as const),
+    )
+    .action(async (options) =>
+      options.agent === 'claude'
+        ? (await import('./commands/uninstall.ts')).runUninstall(options)
+        : (await import('./commands/agent-install.ts')).runAgentUninstall(options.agent, options),
+    );
 
   program
     .command('doctor')

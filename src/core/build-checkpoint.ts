@@ -3,6 +3,7 @@
  * Pure: the caller reads files, runs git, redacts and stores.
  * @module
  */
+import { agentName, DEFAULT_AGENT } from './agent-id.ts';
 import { getPhase, readCommand } from './session-phase.ts';
 import type { Assessment } from './assess.ts';
 import {
@@ -229,7 +230,7 @@ function getSummary(
   ]
     .filter(Boolean)
     .join(' ');
-  parts.push(`Claude Code session ${where}`.trim() + '.');
+  parts.push(`${agentName(state.agent ?? DEFAULT_AGENT)} session ${where}`.trim() + '.');
   if (requests.length > 0) {
     parts.push(`First request: "${truncate(oneLine(requests[0]!), 220)}".`);
     if (requests.length > 1)
@@ -284,6 +285,7 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
     resumedFrom: input.ancestor
       ? { sessionId: input.ancestor.sessionId, checkpointId: input.ancestor.id }
       : null,
+    ...(state.agent ? { agent: state.agent } : {}),
   };
   const lastPrompt = state.prompts[state.prompts.length - 1];
   const preferences = getPreferences(state);

@@ -9,6 +9,7 @@
  * first (recent messages, tool calls, the diff); the requests and the task list are kept.
  * @module
  */
+import type { AgentId } from './agent-id.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import { HOOK_TEXT_LIMIT } from './hook-limits.ts';
 import type { ResumeDetection } from './resume.ts';
@@ -26,6 +27,8 @@ export type ResumePromptOptions = {
   maxChars?: number;
   /** Claude Code's own summary, when restoring after a compaction. */
   compactSummary?: string | null;
+  /** The agent the restore goes into (`shim resume --for`, another agent's SessionStart). */
+  forAgent?: AgentId;
 };
 
 /** Instructions first and last, then what to act on, then what explains it. */
@@ -48,17 +51,33 @@ export const RESUME_PROMPT_LAYOUT: readonly LayoutGroup[] = [
   { heading: null, ids: ['closing'] },
 ];
 
+const SECTION_NAMES: Record<string, string> = {
+  conversationState: 'the conversation',
+  taskState: 'the tasks',
+  fileState: 'the files',
+  toolState: 'the tool activity',
+  userPreferences: 'the preferences',
+};
+
+/** Said at the top when parts of the checkpoint were replaced by stand-ins (seal-checkpoint). */
+function partialNote(checkpoint: Checkpoint): string {
+  const parts = checkpoint.source.partial ?? [];
+  if (parts.length === 0) return '';
+  return `\n\n> shim could not process ${parts.map((p) => SECTION_NAMES[p] ?? p).join(', ')} of this session; that part was left out. Read the transcript or ask the user for it.`;
+}
+
 export function renderResumePrompt(
   checkpoint: Checkpoint,
   detection: ResumeDetection | null,
   options?: ResumePromptOptions,
 ): string {
   return renderWithinBudget({
-    head: `# Resuming interrupted work (shim checkpoint #${checkpoint.checkpointNumber})`,
+    head: `# Resuming interrupted work (shim checkpoint #${checkpoint.checkpointNumber})${partialNote(checkpoint)}`,
     layout: RESUME_PROMPT_LAYOUT,
     sections: buildSections(checkpoint, detection, {
       diffChars: RESUME_PROMPT_DIFF_CHARS,
       ...(options?.compactSummary ? { compactSummary: options.compactSummary } : {}),
+      ...(options?.forAgent ? { forAgent: options.forAgent } : {}),
     }),
     maxChars: options?.maxChars ?? DEFAULT_RESUME_PROMPT_MAX_CHARS,
     checkpointId: checkpoint.id,

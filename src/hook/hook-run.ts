@@ -3,6 +3,7 @@
  * handlers lazily, so that handlers and entry do not import each other.
  * @module
  */
+import type { AgentId } from '../core/agent-id.ts';
 import type { ShimConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import type { HookOutput } from '../agents/claude/hook-output.ts';
@@ -15,6 +16,8 @@ export type HookRun = {
   now: number;
   /** Loaded leniently: a bad file leaves the defaults and a problem to report. */
   config: ShimConfig;
+  /** The agent that ran the hook (`shim hook --agent <id>`; Claude Code by default). */
+  agent?: AgentId;
 };
 
 export type HookHandler = (run: HookRun) => Promise<HookOutput>;

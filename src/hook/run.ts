@@ -24,6 +24,8 @@ import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import type { HookHandler } from './hook-run.ts';
+import { isAgentId, type AgentId } from '../core/agent-id.ts';
+import { loadAgentAdapter } from '../app/load-agent.ts';
 
 type Handler = HookHandler;
 
@@ -38,6 +40,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   PreCompact: async () => (await loadHeavy()).handlePreCompact,
   PostCompact: async () => (await loadHeavy()).handlePostCompact,
   Stop: async () => (await import('./handlers/stop.ts')).handleStop,
+  StopFailure: async () => (await loadHeavy()).handleStopFailure,
   PostModelSwitch: async () =>
     (await import('./handlers/post-model-switch.ts')).handlePostModelSwitch,
   SessionEnd: async () => (await loadHeavy()).handleSessionEnd,
@@ -51,6 +54,7 @@ export async function runHook(
   input: string,
   env: Env,
   now = Date.now(),
+  agent: AgentId = 'claude',
 ): Promise<string> {
   const home = getShimHome(env);
   let sessionId: string | null = null;
@@ -62,7 +66,9 @@ export async function runHook(
       });
       return '';
     }
-    const { payload, error } = parsePayload(input, event);
+    // Another agent's protocol comes with its adapter (its own bundle); Claude Code's is here.
+    const protocol = agent === 'claude' ? null : (await loadAgentAdapter(agent)).hooks;
+    const { payload, error } = (protocol?.parse ?? parsePayload)(input, event);
     if (error) {
       appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
       return '';
@@ -76,8 +82,11 @@ export async function runHook(
       projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
     });
     if (!config.enabled) return '';
-    const output = await handler({ payload, env, home, now, config });
-    return renderHookOutput(event, withNotices(output, config, payload, home));
+    const output = await handler({ payload, env, home, now, config, agent });
+    return (protocol?.render ?? renderHookOutput)(
+      event,
+      withNotices(output, config, payload, home),
+    );
   } catch (error) {
     if (noteStorageFailure(home, `hook ${event}`, error)) {
       const notice = storageNotice(home, event, sessionId);
@@ -127,8 +136,17 @@ function withNotices(
  * The process entry: read stdin, run, print, exit 0. `loadBundle` is bin/shim.cjs's loader for
  * the heavy half (compiled from V8's code cache).
  */
-export async function main(event: string | undefined, loadBundle?: BundleLoader): Promise<void> {
-  await mainWithInput(event, await readStdin(), loadBundle);
+export async function main(
+  event: string | undefined,
+  loadBundle?: BundleLoader,
+  agent?: string,
+): Promise<void> {
+  if (agent !== undefined && !isAgentId(agent)) {
+    appendLog(getShimHome(process.env), 'warn', `hook: unknown agent "${agent}" (nothing done)`);
+    process.exitCode = 0;
+    return;
+  }
+  await mainWithInput(event, await readStdin(), loadBundle, agent);
 }
 
 /** The same, for an input already read (dist/hook-quick.cjs hands over what it could not answer). */
@@ -136,9 +154,10 @@ export async function mainWithInput(
   event: string | undefined,
   input: string,
   loadBundle?: BundleLoader,
+  agent: AgentId = 'claude',
 ): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
-  const out = await runHook(event ?? '', input, process.env);
+  const out = await runHook(event ?? '', input, process.env, Date.now(), agent);
   if (out) writeStdout(`${out}\n`);
   process.exitCode = 0;
 }

@@ -5,7 +5,11 @@
  * @module
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parseStreamLine, type AgentEvent, type BackgroundTask } from '../agents/claude/stream-json.ts';
+import {
+  parseStreamLine,
+  type AgentEvent,
+  type BackgroundTask,
+} from '../agents/claude/stream-json.ts';
 import { checkContextUsage } from '../core/loop/context-monitor.ts';
 import { isLimitMessage } from '../core/loop/usage-limit.ts';
 

@@ -45,8 +45,8 @@ export class CheckpointRepository {
            conversation_state, task_state, file_state, tool_state, signals, user_preferences,
            crash_risk, progress, operation, context_window_usage, message_count, tool_call_count,
            uncompressed_size, compressed_size, compression_ratio, source, cwd, transcript_path, snapshot_ref,
-           parent_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           parent_id, agent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         draft.id,
         draft.sessionId,
@@ -73,6 +73,7 @@ export class CheckpointRepository {
         draft.source.transcriptPath,
         draft.fileState.snapshot?.ref ?? null,
         draft.source.parentId ?? null,
+        draft.source.agent ?? 'claude',
       );
       // The search index must never cost a checkpoint: on failure the checkpoint is kept
       // unindexed, and the next search indexes it (app/search-checkpoints.ts).

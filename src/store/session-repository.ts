@@ -65,20 +65,23 @@ export class SessionRepository {
       cwd?: string | null;
       cliVersion?: string | null;
       model?: string | null;
+      /** core/agent-id.ts; a row without one is Claude Code's (migration 10). */
+      agent?: string;
     },
     at: string,
   ): void {
     withWriteTransaction(this.#db, () => {
       this.#db
         .prepare(
-          `INSERT INTO sessions (session_id, transcript_path, cwd, started_at, last_seen_at, cli_version, model)
-           VALUES (?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO sessions (session_id, transcript_path, cwd, started_at, last_seen_at, cli_version, model, agent)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT(session_id) DO UPDATE SET
              last_seen_at = MAX(last_seen_at, excluded.last_seen_at),
              transcript_path = COALESCE(excluded.transcript_path, transcript_path),
              cwd = COALESCE(excluded.cwd, cwd),
              cli_version = COALESCE(excluded.cli_version, cli_version),
-             model = COALESCE(excluded.model, model)`,
+             model = COALESCE(excluded.model, model),
+             agent = CASE WHEN excluded.agent <> 'claude' THEN excluded.agent ELSE agent END`,
         )
         .run(
           session.sessionId,
@@ -88,6 +91,7 @@ export class SessionRepository {
           at,
           session.cliVersion ?? null,
           session.model ?? null,
+          session.agent ?? 'claude',
         );
     });
   }

@@ -270,3 +270,32 @@ export async function readCompressedLog<E>(
   if (options.finalize) format.finalize(state, options.listener);
   return state;
 }
+
+/** Folds a whole log already in memory (a decompressed archive); no cursor. */
+export function foldLogBytes<E>(
+  bytes: Uint8Array,
+  format: LogFormat<E>,
+  options: ReadOptions<E> = {},
+): SessionState {
+  const state = createSessionState();
+  const splitter = new LineSplitter(
+    createLineFolder(state, format, options),
+    { offset: 0, line: 0, skipNewline: false },
+    options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+  );
+  splitter.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  finishTail(splitter);
+  state.parse.oversizedLines += splitter.oversizedLines.length;
+  state.parse.lines = Math.min(splitter.line, options.untilLine ?? Infinity);
+  if (options.finalize) format.finalize(state, options.listener);
+  return state;
+}
+
+/** The same checks and messages as the reader's own, for callers that open a log themselves. */
+export function assertReadableLog(path: string): void {
+  try {
+    assertRegularFile(path);
+  } catch (error) {
+    throw describeOpenError(path, error);
+  }
+}

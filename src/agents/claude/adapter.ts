@@ -18,7 +18,6 @@ import {
 } from './sessions.ts';
 import { describeChange } from './settings/describe-change.ts';
 import { installShim } from './settings/install.ts';
-import { locateShimInvocation } from './settings/bin-location.ts';
 import { uninstallShim } from './settings/uninstall.ts';
 import {
   CLAUDE_LOG,
@@ -80,10 +79,10 @@ export const claudeAdapter: AgentAdapter = {
   },
   // Claude Code's rules need the CLI version, settings and learned history: core/compact-threshold.ts
   // through app/threshold-inputs.ts. This entry answers only from the model's window.
-  threshold: { threshold: () => null },
+  threshold: { threshold: () => null, configuredLimit: () => null },
   installer: {
     install: (request) => {
-      const result = installShim({ ...request, invocation: locateShimInvocation() });
+      const result = installShim({ ...request, invocation: request.shim });
       return {
         agent: 'claude',
         changed: result.changed,

@@ -25,7 +25,7 @@ import {
   noteError,
 } from '../../transcript/fold-parts.ts';
 import { applyTaskResult, foldTaskResult, readToolMeta, readTodos } from './fold-tasks.ts';
-import { summarizeInput } from './tool-input-summary.ts';
+import { summarizeInput } from '../../transcript/tool-input-summary.ts';
 import {
   getContextTokens,
   isObject,

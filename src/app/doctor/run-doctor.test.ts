@@ -69,6 +69,7 @@ describe('shim doctor', () => {
       home: 'ok',
       config: 'ok',
       database: 'ok',
+      'checkpoint-failures': 'ok',
       activity: 'warn',
       transcripts: 'ok',
       log: 'ok',

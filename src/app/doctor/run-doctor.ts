@@ -28,6 +28,7 @@ import {
 
 import { syncCheck } from './sync-check.ts';
 import { teamCheck } from './team-check.ts';
+import { checkpointFailureCheck } from './checkpoint-failure-check.ts';
 import { transcriptCheck } from './transcript-check.ts';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
@@ -64,6 +65,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     config,
     ...(recovered ? [recovered] : []),
     database.check,
+    checkpointFailureCheck(options.home, now),
     activity,
     transcriptCheck(options.home, now),
     log,

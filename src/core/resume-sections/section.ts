@@ -2,6 +2,7 @@
  * A section of a resume prompt or handoff: its id, priority and variants, fullest first.
  * @module
  */
+import type { AgentId } from '../agent-id.ts';
 export type SectionId =
   | 'situation'
   | 'instructions'
@@ -48,6 +49,8 @@ export type SectionOptions = {
   contextToReload?: readonly string[];
   /** Claude Code's own compaction summary, when restoring after a compaction: what it lacks is named. */
   compactSummary?: string | null;
+  /** The agent the restore is for; when it is not the checkpoint's, the restore says so. */
+  forAgent?: AgentId;
 };
 
 /** Priorities: what a fresh agent can least do without survives longest. */

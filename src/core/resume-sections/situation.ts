@@ -7,15 +7,20 @@ import type { Checkpoint } from '../checkpoint.ts';
 import { getCheckpointContextPercent, isOpenTaskStatus, formatDuration } from '../resume.ts';
 import type { ResumeDetection } from '../resume.ts';
 import { truncate } from '../truncate.ts';
+import { agentName, DEFAULT_AGENT } from '../agent-id.ts';
 import { section, type Section, type SectionOptions } from './section.ts';
 import { code, fence, oneLine, plural } from './text.ts';
 
 /** The first line of the situation: what happened, and when if known ("4 minutes ago"). */
-export function reasonLine(reason: ResumeDetection['interruptionReason'], ago: string): string {
+export function reasonLine(
+  reason: ResumeDetection['interruptionReason'],
+  ago: string,
+  agent = 'Claude Code',
+): string {
   const when = ago === '' ? '' : ` ${ago}`;
   switch (reason) {
     case 'compaction':
-      return `Claude Code compacted this conversation${when}. Its summary is lossy; the state below is exact, and where the two differ, trust this one.`;
+      return `${agent} compacted this conversation${when}. Its summary is lossy; the state below is exact, and where the two differ, trust this one.`;
     case 'crash':
       return `The previous session crashed${when}, before finishing its work.`;
     case 'timeout':
@@ -26,6 +31,8 @@ export function reasonLine(reason: ResumeDetection['interruptionReason'], ago: s
       return `The previous session stopped${when} without a clean end (the cause is unknown).`;
     case 'handoff':
       return `The user wrote a handoff${when} (\`shim handoff\`) so that this session carries on the work.`;
+    case 'usage_limit':
+      return `The previous session stopped at a usage limit${when}, in the middle of its work; shim wrote this handoff so that this session carries on.`;
   }
 }
 
@@ -36,6 +43,7 @@ export function needleOf(text: string): string {
 
 /** What Claude Code's summary does not carry that this restore does. */
 export function describeSummaryGaps(c: Checkpoint, summary: string): string | null {
+  const agent = agentName(c.source.agent ?? DEFAULT_AGENT);
   const haystack = oneLine(summary).toLowerCase();
   const requests = c.conversationState.userRequests;
   const lostRequests = requests.filter((r) => !haystack.includes(needleOf(r))).length;
@@ -47,7 +55,7 @@ export function describeSummaryGaps(c: Checkpoint, summary: string): string | nu
   if (lostTasks > 0) gaps.push(`${lostTasks} of ${plural(open.length, 'open task')}`);
   if (c.toolState.checks?.length) gaps.push('the last check results');
   if (gaps.length === 0) return null;
-  return `Claude Code's summary leaves out ${gaps.join(', ')}; they are below.`;
+  return `${agent}'s summary leaves out ${gaps.join(', ')}; they are below.`;
 }
 
 export function buildSituation(
@@ -58,6 +66,15 @@ export function buildSituation(
   const percent = getCheckpointContextPercent(c);
   const reason = d?.interruptionReason ?? null;
   const lines: string[] = [];
+  const from = c.source.agent ?? DEFAULT_AGENT;
+  const agent = agentName(from);
+  const ago =
+    d !== null && d.timeSinceInterruption > 0
+      ? `${formatDuration(d.timeSinceInterruption)} ago`
+      : '';
+  // Work moving between agents: the new one must know whose session it carries on.
+  if (options.forAgent !== undefined && options.forAgent !== from)
+    lines.push(`Continued from a ${agent} session${ago === '' ? '' : `, ${ago}`}.`);
   if (d === null) {
     lines.push('This continues work that shim saved in a checkpoint.');
   } else {
@@ -66,7 +83,7 @@ export function buildSituation(
       lines.push(
         `This work comes from ${d.from.osUser} on ${d.from.machine}${ago ? `, ${ago}` : ''}, through shim's team store: its files and branch are on that machine unless they were pushed.`,
       );
-    lines.push(reasonLine(d.interruptionReason, ago));
+    lines.push(reasonLine(d.interruptionReason, ago, agent));
   }
   const interrupted = c.toolState.pendingOperations.filter((op) => op.interrupted);
   if (interrupted.length > 0) {
@@ -80,7 +97,7 @@ export function buildSituation(
     const gaps = options.compactSummary ? describeSummaryGaps(c, options.compactSummary) : null;
     lines.push(
       gaps ??
-        "Summaries like Claude Code's tend to drop the user's later requests, exact task statuses and the last check results: all of them are below.",
+        `Summaries like ${agent}'s tend to drop the user's later requests, exact task statuses and the last check results: all of them are below.`,
     );
   }
   const core = lines.length + 1;
@@ -97,7 +114,7 @@ export function buildSituation(
   const where = [
     c.source.cwd !== null ? `working directory ${code(c.source.cwd)}` : null,
     c.source.model !== null ? `model ${code(c.source.model)}` : null,
-    c.source.cliVersion !== null ? `Claude Code ${c.source.cliVersion}` : null,
+    c.source.cliVersion !== null ? `${agent} ${c.source.cliVersion}` : null,
   ].filter((s) => s !== null);
   if (where.length > 0) lines.push(`Session: ${where.join(', ')}.`);
   // A compaction is not a guess: the detector's reasoning and the old risk would only mislead.

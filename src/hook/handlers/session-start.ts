@@ -9,6 +9,8 @@ import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
+import { takeOwnLimitHandoff } from '../../app/limit-handoff.ts';
+import { relayAfterClear } from '../../app/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
 import { formatIssue } from '../../core/sync/issue-ref.ts';
@@ -91,7 +93,10 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   });
   if (restore === null) return {};
   const { checkpoint, detection } = restore;
-  const prompt = renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT });
+  const prompt = renderResumePrompt(checkpoint, detection, {
+    maxChars: HOOK_TEXT_LIMIT,
+    forAgent: run.agent ?? 'claude',
+  });
   const what =
     restore.kind === 'team' && detection.from
       ? `from ${detection.from.osUser} on ${detection.from.machine}, ${formatDuration(detection.timeSinceInterruption)} ago (session ${checkpoint.sessionId.slice(0, 8)})`
@@ -101,6 +106,45 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   return {
     context: prompt,
     userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} ${what}: ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
+  };
+}
+
+/** Relay (config `relay`): after /clear, the cleared session's full state in the new context. */
+async function relayIntoClearedContext(store: Store, run: HookRun): Promise<HookOutput> {
+  const { payload, home, env, now } = run;
+  if (!payload.cwd) return {};
+  const relayed = await relayAfterClear(store, {
+    sessionId: payload.sessionId!,
+    cwd: payload.cwd,
+    home,
+    env,
+    now,
+  });
+  if (!relayed) return {};
+  const { checkpoint, detection } = relayed;
+  return {
+    context: renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT }),
+    userMessage: `shim relay: the fresh context starts with the full state of session ${checkpoint.sessionId.slice(0, 8)} (checkpoint #${checkpoint.checkpointNumber}): ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
+  };
+}
+
+/** A session resumed after it stopped at a usage limit gets its handoff once (with the reset). */
+function restoreOwnLimitHandoff(store: Store, run: HookRun): HookOutput {
+  const { payload, now } = run;
+  const taken = takeOwnLimitHandoff(store, payload.sessionId!, now);
+  if (!taken) return {};
+  const { checkpoint, detection } = taken;
+  const prompt = renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT });
+  recordRestore(store, {
+    checkpoint,
+    intoSession: payload.sessionId!,
+    detection,
+    now,
+    notes: 'SessionStart resume (usage limit handoff)',
+  });
+  return {
+    context: prompt,
+    userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} from the handoff written when this session hit its usage limit.`,
   };
 }
 
@@ -136,7 +180,12 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
   if (source === 'resume' || source === 'fork') await compareContextCount(run);
   return withStore(home, async (store) => {
     store.sessions.touch(
-      { sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd },
+      {
+        sessionId,
+        transcriptPath: payload.transcriptPath,
+        cwd: payload.cwd,
+        ...(run.agent ? { agent: run.agent } : {}),
+      },
       new Date(now).toISOString(),
     );
     if (source === 'resume') store.sessions.reopen(sessionId);
@@ -166,6 +215,8 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
         issue: formatIssue(issue),
       });
     if (source === 'compact') return restoreAfterCompaction(store, run);
+    if (source === 'resume') return restoreOwnLimitHandoff(store, run);
+    if (source === 'clear' && run.config.relay) return relayIntoClearedContext(store, run);
     if (source === 'startup') return restoreIntoNewSession(store, run);
     return {};
   });

@@ -1,6 +1,6 @@
 /** A tool's input as the session keeps it: its strings redacted, rendered, cut short. @module */
-import { clip, MAX_TOKEN, summarizeValue } from '../../core/truncate.ts';
-import { secretFree } from '../../transcript/scrub.ts';
+import { clip, MAX_TOKEN, summarizeValue } from '../core/truncate.ts';
+import { secretFree } from './scrub.ts';
 
 /**
  * A copy of a tool input with its strings redacted, as far as a rendering of `budget`

@@ -1,0 +1,423 @@
+/**
+ * Folds Codex CLI rollout lines (`{timestamp, ordinal?, type, payload}`) into the agent-neutral
+ * session state (docs/agents.md, "Codex CLI"). Unknown line types and payloads are skipped.
+ *
+ * - A model response is an `event_msg` `token_count` with `info`: its context is
+ *   `last_token_usage.total_tokens` (never the cumulative `total_token_usage`); a line repeating
+ *   the previous cumulative total is the same response written twice (0.44–0.104), and one with
+ *   input and output 0 is Codex's estimate after a compaction, not a response.
+ * - A `compacted` line is a compaction. When Codex summarised locally, the summary's own response
+ *   (an assistant message the `compacted` message ends with) is not part of the conversation.
+ * - Requests: `event_msg user_message` (≤0.1xx) or `item_completed` UserMessage (0.169).
+ * - Tools: `function_call` / `custom_tool_call` and their outputs, paired by `call_id`; the
+ *   shell tools (`exec_command`, `shell`, `shell_command`) fold as shim's neutral `Bash`, the
+ *   name Codex's own hooks give them; `update_plan` replaces the task list; `apply_patch` names
+ *   the files it changes.
+ * @module
+ */
+import {
+  LIMITS,
+  pushBounded,
+  touchBounded,
+  type CompactionRecord,
+  type PendingToolCall,
+  type SessionState,
+  type TodoItem,
+} from '../../core/session.ts';
+import { clip } from '../../core/truncate.ts';
+import {
+  finalizeResponse,
+  foldAssistantText,
+  foldCheck,
+  foldPrompt,
+  noteError,
+} from '../../transcript/fold-parts.ts';
+import type { FoldListener } from '../../transcript/reader.ts';
+import { secretFree } from '../../transcript/scrub.ts';
+import { summarizeInput } from '../../transcript/tool-input-summary.ts';
+
+export type CodexLine = {
+  type: string;
+  payload: Record<string, unknown>;
+  at: number | null;
+};
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+const num = (v: unknown): number =>
+  typeof v === 'number' && Number.isFinite(v) ? Math.max(0, v) : 0;
+
+/** A parsed rollout line; anything that is not one becomes an `other` line. */
+export function readCodexLine(value: unknown): CodexLine {
+  if (!isObject(value)) return { type: 'other', payload: {}, at: null };
+  const at = typeof value.timestamp === 'string' ? Date.parse(value.timestamp) : NaN;
+  return {
+    type: typeof value.type === 'string' ? value.type : 'other',
+    payload: isObject(value.payload) ? value.payload : {},
+    at: Number.isFinite(at) ? at : null,
+  };
+}
+
+const SHELL_TOOLS = new Set(['exec_command', 'shell', 'shell_command', 'local_shell_call']);
+
+/** The command line of a shell tool call, from any of its shapes across versions. */
+function readShellCommand(args: Obj): string | null {
+  if (typeof args.cmd === 'string') return args.cmd;
+  if (typeof args.command === 'string') return args.command;
+  if (Array.isArray(args.command)) {
+    const parts = args.command.filter((p): p is string => typeof p === 'string');
+    // ["bash", "-lc", "…"]: the script is what was asked for.
+    if (parts.length === 3 && /sh$/.test(parts[0] ?? '') && parts[1] === '-lc') return parts[2]!;
+    return parts.join(' ');
+  }
+  return null;
+}
+
+/** Files an apply_patch names: `*** Add File: x`, `*** Update File: x`, `*** Delete File: x`. */
+export function readPatchFiles(patch: string): string[] {
+  const files: string[] = [];
+  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) {
+    const file = match[1]!.trim();
+    if (file && file.length < 1000) files.push(file);
+  }
+  for (const match of patch.matchAll(/^\*\*\* Move to: (.+)$/gm)) files.push(match[1]!.trim());
+  return files;
+}
+
+function absolute(file: string, cwd: string | null): string {
+  if (file.startsWith('/') || !cwd) return file;
+  return `${cwd.replace(/\/$/, '')}/${file.replace(/^\.\//, '')}`;
+}
+
+function readPlan(args: Obj): TodoItem[] | null {
+  if (!Array.isArray(args.plan)) return null;
+  const todos: TodoItem[] = [];
+  for (const item of args.plan.slice(0, LIMITS.todos)) {
+    if (!isObject(item) || typeof item.step !== 'string') continue;
+    todos.push({
+      content: secretFree(clip(item.step, 300)),
+      status: typeof item.status === 'string' ? item.status : 'pending',
+    });
+  }
+  return todos;
+}
+
+function parseArguments(raw: unknown): Obj {
+  if (isObject(raw)) return raw;
+  if (typeof raw !== 'string') return {};
+  try {
+    const value = JSON.parse(raw) as unknown;
+    return isObject(value) ? value : { input: raw };
+  } catch {
+    return { input: raw };
+  }
+}
+
+function foldToolCall(state: SessionState, p: Obj, line: number, at: number | null): void {
+  const name = str(p.name) ?? (p.type === 'local_shell_call' ? 'local_shell_call' : null);
+  const id = str(p.call_id) ?? str(p.id);
+  if (!name || !id) return;
+  const args =
+    p.type === 'custom_tool_call'
+      ? { input: typeof p.input === 'string' ? p.input : '' }
+      : p.type === 'local_shell_call' && isObject(p.action)
+        ? p.action
+        : parseArguments(p.arguments);
+  const shell = SHELL_TOOLS.has(name);
+  const tool = shell ? 'Bash' : name;
+  const pending: PendingToolCall = {
+    id,
+    tool,
+    args: summarizeInput(args, LIMITS.toolArgChars),
+    at,
+    line,
+  };
+  const command = shell ? readShellCommand(args) : null;
+  if (command !== null) pending.meta = { command: secretFree(clip(command, 2000)) };
+  if (name === 'update_plan') {
+    const plan = readPlan(args);
+    if (plan) state.todos = plan;
+  }
+  if (name === 'apply_patch' && typeof args.input === 'string') {
+    for (const file of readPatchFiles(args.input)) {
+      const path = absolute(file, state.cwd);
+      touchBounded(state.filesTouched, path, LIMITS.files);
+      touchBounded(state.filesChanged, path, LIMITS.files);
+    }
+  }
+  state.lastContentLine = line;
+  pushBounded(state.pendingTools, pending, LIMITS.pendingTools);
+}
+
+function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output))
+    return output
+      .map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : ''))
+      .join('\n');
+  if (isObject(output) && typeof output.content === 'string') return output.content;
+  return output === undefined ? '' : JSON.stringify(output);
+}
+
+/** Exit status as Codex prints it in a tool's output ("Process exited with code 1"). */
+function readSuccess(text: string, p: Obj): boolean {
+  const exit = /(?:Process exited with code|Exit code:)\s*(-?\d+)/.exec(text);
+  if (exit) return exit[1] === '0';
+  if (isObject(p.output) && p.output.success === false) return false;
+  return !/^(?:error|failed|aborted)\b/i.test(text.trim());
+}
+
+function foldToolOutput(state: SessionState, p: Obj, line: number, at: number | null): void {
+  const id = str(p.call_id);
+  if (!id) return;
+  const index = state.pendingTools.findIndex((t) => t.id === id);
+  if (index < 0) return;
+  const pending = state.pendingTools.splice(index, 1)[0]!;
+  const text = outputText(p.output);
+  const success = readSuccess(text, p);
+  state.lastContentLine = line;
+  state.lastInputAt = at ?? state.lastInputAt;
+  state.appendedChars += text.length;
+  state.toolCalls++;
+  if (success) state.consecutiveToolFailures = 0;
+  else {
+    state.toolFailures++;
+    state.consecutiveToolFailures++;
+    noteError(state, `tool_error: ${pending.tool}`);
+  }
+  pushBounded(
+    state.recentTools,
+    {
+      id,
+      tool: pending.tool,
+      args: pending.args,
+      result: clip(text, LIMITS.toolResultChars),
+      success,
+      latencyMs: pending.at !== null && at !== null ? Math.max(0, at - pending.at) : null,
+      at,
+      line,
+    },
+    LIMITS.toolCalls,
+  );
+  if (pending.meta?.command !== undefined)
+    foldCheck(state, pending.meta.command, success, text, at, line);
+}
+
+function prompt(state: SessionState, text: string, line: number, at: number | null): void {
+  const trimmed = text.trim();
+  if (!trimmed) return;
+  // 0.169 may record one request both as an event and as an item: count it once.
+  const last = state.prompts[state.prompts.length - 1];
+  if (last && line - last.line <= 3 && last.text === clip(trimmed, LIMITS.promptChars)) return;
+  state.userMessages++;
+  state.lastInputAt = at ?? state.lastInputAt;
+  state.lastContentLine = line;
+  state.appendedChars += trimmed.length;
+  foldPrompt(state, trimmed, line, at);
+}
+
+function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+function foldTokenCount(
+  state: SessionState,
+  p: Obj,
+  line: number,
+  at: number | null,
+  listener?: FoldListener,
+): void {
+  const info = p.info;
+  if (!isObject(info)) return; // rate limits only
+  if (typeof info.model_context_window === 'number' && info.model_context_window > 0)
+    state.logWindowTokens = info.model_context_window;
+  const last = isObject(info.last_token_usage) ? info.last_token_usage : null;
+  const total = isObject(info.total_token_usage) ? info.total_token_usage : null;
+  if (!last) return;
+  const input = num(last.input_tokens);
+  const output = num(last.output_tokens);
+  const context = num(last.total_tokens) || input + output;
+  if (input === 0 && output === 0) {
+    // Codex's estimate of the context right after a compaction: the best known size until the
+    // next response.
+    if (context > 0) state.postCompactTokens = context;
+    return;
+  }
+  const key = total ? `${num(total.total_tokens)}:${context}` : null;
+  if (key !== null && key === state.lastUsageKey) return;
+  state.lastUsageKey = key;
+  finalizeResponse(state, listener);
+  state.turns++;
+  state.current = {
+    key: key ?? String(line),
+    turn: state.turns,
+    firstLine: line,
+    lastLine: line,
+    contextTokens: context,
+    outputTokens: output,
+    at,
+    model: state.model ?? 'unknown',
+    latencyMs:
+      at !== null && state.lastInputAt !== null ? Math.max(0, at - state.lastInputAt) : null,
+    toolUseIds: [],
+  };
+  state.postCompactTokens = null;
+  state.appendedChars = 0;
+}
+
+function foldCompacted(
+  state: SessionState,
+  p: Obj,
+  line: number,
+  at: number | null,
+  listener?: FoldListener,
+): void {
+  const message = typeof p.message === 'string' ? p.message : '';
+  const summary = state.assistantTexts[state.assistantTexts.length - 1];
+  const current = state.current;
+  // A local compaction's summary came back as a response of its own: not the conversation's.
+  if (
+    current &&
+    summary &&
+    message &&
+    summary.line < current.firstLine &&
+    summary.line > (state.lastResponse?.lastLine ?? 0) &&
+    message.includes(summary.text.slice(0, 200))
+  ) {
+    state.current = null;
+    state.turns--;
+    state.assistantTexts.pop();
+  }
+  finalizeResponse(state, listener);
+  const record: CompactionRecord = {
+    line,
+    trigger: 'auto',
+    preTokens: state.lastResponse?.contextTokens ?? null,
+    postTokens: null,
+    at,
+    cliVersion: state.cliVersion,
+    model: state.model,
+    afterTurn: state.turns,
+    lastContextTokens: state.lastResponse?.contextTokens ?? null,
+    inputSince: state.appendedChars > 0,
+    toolsPending: state.pendingTools.length > 0,
+    gapMs:
+      at !== null && state.lastResponse?.at != null
+        ? Math.max(0, at - state.lastResponse.at)
+        : null,
+    precomputed: false,
+    idleMarker: false,
+  };
+  pushBounded(state.compactions, record, LIMITS.compactions);
+  state.compactionCount++;
+  state.toolCallsAtCompaction = state.toolCalls;
+  state.responses = [];
+  state.appendedChars = 0;
+  state.postCompactTokens = 0;
+  state.lastUsageKey = null;
+  listener?.onCompaction?.(record);
+}
+
+function foldEvent(
+  state: SessionState,
+  p: Obj,
+  line: number,
+  at: number | null,
+  listener?: FoldListener,
+): void {
+  switch (p.type) {
+    case 'token_count':
+      foldTokenCount(state, p, line, at, listener);
+      return;
+    case 'user_message':
+      if (typeof p.message === 'string') prompt(state, p.message, line, at);
+      return;
+    case 'item_completed': {
+      const item = p.item;
+      if (isObject(item) && item.type === 'UserMessage')
+        prompt(state, messageText(item.content), line, at);
+      return;
+    }
+    case 'task_started':
+      if (typeof p.model_context_window === 'number' && p.model_context_window > 0)
+        state.logWindowTokens = p.model_context_window;
+      return;
+    case 'error':
+    case 'stream_error': {
+      const message = str(p.message) ?? 'error';
+      state.apiErrorCount++;
+      pushBounded(
+        state.apiErrors,
+        { at, line, status: null, message: clip(message, 200) },
+        LIMITS.apiErrors,
+      );
+      noteError(state, `api_error ${message}`);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Folds one rollout line read from `line` (1-based) into the state. */
+export function foldCodexLine(
+  state: SessionState,
+  entry: CodexLine,
+  line: number,
+  listener?: FoldListener,
+): void {
+  state.agent = 'codex';
+  const { payload: p, at } = entry;
+  if (at !== null) {
+    if (state.startedAt === null || at < state.startedAt) state.startedAt = at;
+    if (state.lastActivityAt === null || at > state.lastActivityAt) state.lastActivityAt = at;
+  }
+  switch (entry.type) {
+    case 'session_meta': {
+      // A forked or sub-agent rollout starts with its parent's meta too: the first one wins.
+      state.sessionId ??= str(p.id) ?? str(p.session_id);
+      state.cwd ??= str(p.cwd);
+      state.cliVersion ??= str(p.cli_version);
+      if (isObject(p.git)) state.gitBranch ??= str(p.git.branch);
+      return;
+    }
+    case 'turn_context':
+      state.model = str(p.model) ?? state.model;
+      state.cwd = str(p.cwd) ?? state.cwd;
+      return;
+    case 'event_msg':
+      foldEvent(state, p, line, at, listener);
+      return;
+    case 'response_item':
+      switch (p.type) {
+        case 'function_call':
+        case 'custom_tool_call':
+        case 'local_shell_call':
+          foldToolCall(state, p, line, at);
+          return;
+        case 'function_call_output':
+        case 'custom_tool_call_output':
+          foldToolOutput(state, p, line, at);
+          return;
+        case 'message':
+          if (p.role === 'assistant') {
+            const text = messageText(p.content);
+            state.lastContentLine = line;
+            if (text.trim()) foldAssistantText(state, text, line, at);
+          }
+          return;
+        default:
+          return;
+      }
+    case 'compacted':
+      foldCompacted(state, p, line, at, listener);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The real Codex CLI (pinned, offline against test/e2e/openai-mock.ts) with shim installed through
+ * `shim install --agent codex`: hooks trusted, checkpoints taken, the restore injected after a
+ * compaction and after a kill -9, the rollout's context per response exactly what the mock sent,
+ * and uninstall giving back every byte of the user's files.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { join } from 'node:path';
+import { runShim } from '../helpers/cli.ts';
+import {
+  CODEX_E2E_SKIP,
+  createCodexScratch,
+  developerTexts,
+  listRolloutFiles,
+  readBytes,
+  runCodex,
+  spawnCodex,
+  type CodexScratch,
+} from './codex.ts';
+import { startOpenAiMock, type OpenAiMock } from './openai-mock.ts';
+
+const RESTORE_HEAD = '# Resuming interrupted work (shim checkpoint #';
+
+function shim(scratch: CodexScratch, args: string[]) {
+  return runShim(scratch.shimHome, args, { env: scratch.env, cwd: scratch.project });
+}
+
+describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_000 }, () => {
+  let mock: OpenAiMock;
+  let scratch: CodexScratch;
+  let configBefore: Buffer | null;
+  let hooksBefore: Buffer | null;
+
+  before(async () => {
+    mock = await startOpenAiMock({ steps: [] });
+    scratch = createCodexScratch(mock, { compactLimit: 20_000 });
+    configBefore = readBytes(join(scratch.codexHome, 'config.toml'));
+    hooksBefore = readBytes(join(scratch.codexHome, 'hooks.json'));
+    const install = shim(scratch, ['install', '--agent', 'codex', '--json']);
+    assert.equal(install.status, 0, install.stderr);
+    assert.equal(JSON.parse(install.stdout).agent, 'codex');
+  });
+  after(async () => {
+    await mock.close();
+    scratch.cleanup();
+  });
+
+  test('installing again changes nothing (idempotent), also as a dry run', () => {
+    const hooks = readBytes(join(scratch.codexHome, 'hooks.json'));
+    const config = readBytes(join(scratch.codexHome, 'config.toml'));
+    for (const args of [['--dry-run'], []]) {
+      const again = shim(scratch, ['install', '--agent', 'codex', '--json', ...args]);
+      assert.equal(again.status, 0, again.stderr);
+      assert.equal(JSON.parse(again.stdout).changed, false);
+    }
+    assert.deepEqual(readBytes(join(scratch.codexHome, 'hooks.json')), hooks);
+    assert.deepEqual(readBytes(join(scratch.codexHome, 'config.toml')), config);
+  });
+
+  test('a compaction: checkpoints with the plan, the next request carries the restore, contexts exact', async () => {
+    mock.reset({
+      steps: [
+        {
+          calls: [
+            {
+              name: 'update_plan',
+              arguments: {
+                plan: [
+                  { step: 'write out.txt', status: 'in_progress' },
+                  { step: 'run the tests', status: 'pending' },
+                ],
+              },
+            },
+          ],
+          usage: { input: 12_000, output: 40 },
+        },
+        {
+          calls: [{ name: 'exec_command', arguments: { cmd: 'echo hi > out.txt' } }],
+          usage: { input: 18_000, output: 60, cached: 10_000 },
+        },
+        {
+          calls: [
+            {
+              name: 'apply_patch',
+              input: '*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n',
+            },
+          ],
+          usage: { input: 25_000, output: 80 },
+        },
+        { text: 'Done.', usage: { input: 9_000, output: 20 } },
+      ],
+      summary: { text: 'Summary: out.txt written, notes.txt added.', usage: { input: 6_000 } },
+    });
+    const run = await runCodex(scratch, ['make out.txt and keep notes']);
+    assert.equal(run.exitCode, 0, run.stderr.slice(-2000));
+
+    const kinds = mock.requests.map((r) => r.kind);
+    const compactAt = kinds.indexOf('compaction');
+    assert.ok(compactAt > 0, `Codex compacted: ${kinds.join(', ')}`);
+    const after = mock.requests[compactAt + 1];
+    assert.ok(after, 'a request followed the compaction');
+    const restore = developerTexts(after.body).find((t) => t.startsWith(RESTORE_HEAD));
+    assert.ok(restore, "the request after the compaction carries shim's restore");
+    assert.match(restore, /Codex CLI compacted this conversation/);
+    assert.match(restore, /make out\.txt and keep notes/);
+    assert.match(restore, /write out\.txt — \*\*in progress\*\*/);
+    assert.match(restore, /notes\.txt/);
+    // No restore before the compaction: a fresh session of a fresh project has nothing to restore.
+    for (const r of mock.requests.slice(0, compactAt))
+      assert.ok(!developerTexts(r.body).some((t) => t.startsWith(RESTORE_HEAD)));
+
+    // The rollout's context per response is exactly what the mock sent (input + output), the
+    // compaction's own summary response is not one of them.
+    const [rollout] = listRolloutFiles(scratch);
+    const replay = shim(scratch, ['replay', rollout!, '--json']);
+    assert.equal(replay.status, 0, replay.stderr);
+    const events = replay.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const turns = events.filter((e) => e.kind === 'turn');
+    const sent = mock.requests
+      .filter((r) => r.kind !== 'compaction' && r.usage)
+      .map((r) => r.usage!.input + (r.usage!.output ?? 50));
+    assert.deepEqual(
+      turns.map((t) => t.contextTokens),
+      sent,
+    );
+    assert.equal(events.filter((e) => e.kind === 'compact').length, 1);
+    for (const t of turns) {
+      assert.equal(t.windowTokens, 258_400);
+      assert.equal(t.compactThreshold, 20_000);
+    }
+
+    const list = shim(scratch, ['list', '--json']);
+    assert.equal(list.status, 0, list.stderr);
+    assert.match(list.stdout, /codex|make out\.txt/);
+  });
+
+  test('kill -9 mid-request: the next session of the project starts with the restore', async () => {
+    mock.reset({
+      steps: [
+        {
+          calls: [
+            {
+              name: 'update_plan',
+              arguments: { plan: [{ step: 'migrate the schema', status: 'in_progress' }] },
+            },
+          ],
+          usage: { input: 8_000 },
+        },
+        { text: 'never sent', usage: { input: 9_000 }, delayMs: 120_000 },
+      ],
+    });
+    const dying = spawnCodex(scratch, ['migrate the users table to the new schema']);
+    await mock.waitForRequests(2);
+    dying.kill();
+    await dying.done;
+
+    mock.reset({ steps: [{ text: 'Picking up.', usage: { input: 7_000 } }] });
+    const next = await runCodex(scratch, ['carry on']);
+    assert.equal(next.exitCode, 0, next.stderr.slice(-2000));
+    const first = mock.requests.find((r) => r.kind !== 'compaction');
+    assert.ok(first);
+    const restore = developerTexts(first.body).find((t) => t.startsWith(RESTORE_HEAD));
+    assert.ok(restore, "the new session's first request carries shim's restore");
+    assert.match(restore, /migrate the users table to the new schema/);
+    assert.match(restore, /migrate the schema/);
+  });
+
+  test('uninstall gives back config.toml and hooks.json byte for byte', () => {
+    const result = shim(scratch, ['uninstall', '--agent', 'codex']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(readBytes(join(scratch.codexHome, 'config.toml')), configBefore);
+    assert.deepEqual(readBytes(join(scratch.codexHome, 'hooks.json')), hooksBefore);
+  });
+});
