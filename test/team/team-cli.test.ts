@@ -69,7 +69,8 @@ describe('shim team', () => {
     db.close();
     const before = statusJson(home);
     assert.equal(before.connected, true);
-    assert.equal(before.waiting, 4);
+    // The worker connect started may already have sent some (it races this look).
+    assert.ok(before.waiting <= 4, `waiting ${before.waiting}`);
     assert.equal(typeof before.lagSeconds, 'number');
     const sync = runShim(home, ['sync'], { cwd: clone });
     assert.equal(sync.status, 0, sync.stderr);
