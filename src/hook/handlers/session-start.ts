@@ -8,13 +8,13 @@
 import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
+import { isTeamConfigured } from '../../app/team/team-settings.ts';
 import { takeOwnLimitHandoff } from '../../app/limit-handoff.ts';
 import { relayAfterClear } from '../../app/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
-import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { formatIssue } from '../../core/sync/issue-ref.ts';
-import type { ResumeDetection } from '../../core/resume.ts';
+import { formatDuration, type ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
@@ -94,6 +94,7 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
     now,
     restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
+    teamResume: isTeamConfigured(run.config, env) && run.config.team.resume,
   });
   if (restore === null) return {};
   const { checkpoint, detection } = restore;
@@ -103,9 +104,11 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
     afterClear,
   });
   const what =
-    restore.kind === 'handoff'
-      ? `from your handoff of session ${checkpoint.sessionId.slice(0, 8)}`
-      : `from the interrupted session ${checkpoint.sessionId.slice(0, 8)} (${detection.interruptionReason})`;
+    restore.kind === 'team' && detection.from
+      ? `from ${detection.from.osUser} on ${detection.from.machine}, ${formatDuration(detection.timeSinceInterruption)} ago (session ${checkpoint.sessionId.slice(0, 8)})`
+      : restore.kind === 'handoff'
+        ? `from your handoff of session ${checkpoint.sessionId.slice(0, 8)}`
+        : `from the interrupted session ${checkpoint.sessionId.slice(0, 8)} (${detection.interruptionReason})`;
   return {
     context: prompt,
     userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} ${what}: ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
@@ -195,7 +198,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
     const issue =
       source === 'startup' || source === 'resume'
         ? await watchSessionIssue({
-            db: store.db,
+            db: store.writer,
             sessionId,
             cwd: payload.cwd,
             config: run.config.sync,
@@ -205,8 +208,11 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
           })
         : null;
     // Tracker updates a worker left waiting (a retry, a token added since) go out now.
-    const due = new SyncOutbox(store.db).nextDue();
-    if (issue === null && due !== null && Date.parse(due) <= now)
+    const due = store.outbox.nextDue();
+    // With a team store, the worker also pulls the team's newest unfinished work for the next
+    // session here (this one restores from the copy pulled before: docs/team.md, "Staleness").
+    const team = source === 'startup' && isTeamConfigured(run.config, run.env);
+    if (issue === null && ((due !== null && Date.parse(due) <= now) || team))
       await startSyncWorker(payload.cwd ?? null, run.env, home);
     // The statusline names it (it reads the hooks' memory, never the store).
     if (issue)
