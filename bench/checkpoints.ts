@@ -28,7 +28,7 @@ import {
   listFixtures,
   listTrainingFixtures,
   makeTempDir,
-  TRAINING_DIR,
+  gzTrainingFixturePath,
 } from '../test/helpers/fixtures.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
@@ -208,7 +208,7 @@ export async function runCheckpointBench(
   const points: Array<FidelityPoint & { source: string }> = [];
   const paths = [
     ...listFixtures().map((n) => fixturePath(n)),
-    ...listTrainingFixtures().map((n) => join(TRAINING_DIR, `${n}.gz`)),
+    ...listTrainingFixtures().map((n) => gzTrainingFixturePath(n)),
   ];
   for (const path of paths) {
     for (const p of await measureRestoreFidelity(path, { maxChars: HOOK_RESTORE_CHARS })) {

@@ -13,6 +13,13 @@ or breaks the agent: problems go to $SHIM_HOME/logs/shim.log and it exits 0.
 
 Try it: echo '{"session_id":"x","transcript_path":"/path/to/session.jsonl"}' | shim hook PostToolUse
 `,
+  'gemini-hook': `Usage: shim gemini-hook <Event>
+
+Runs one Gemini CLI hook event; the payload comes on stdin as JSON. Gemini CLI runs this itself
+once \`shim install --agent gemini\` has wired it into ~/.gemini/settings.json (SessionStart,
+BeforeAgent, BeforeTool, AfterTool, PreCompress, AfterAgent, SessionEnd). It never blocks or
+breaks the agent: problems go to $SHIM_HOME/logs/shim.log and it exits 0.
+`,
   statusline: `Usage: shim statusline [--wrap-command '<your statusline command>']
 
 Prints shim's statusline from Claude Code's statusline JSON on stdin:
@@ -22,7 +29,7 @@ With --wrap-command, your own statusline command runs too and shim's line follow
 `,
 };
 if (
-  (command === 'hook' || command === 'statusline') &&
+  (command === 'hook' || command === 'statusline' || command === 'gemini-hook') &&
   rest.some((a) => a === '--help' || a === '-h')
 ) {
   process.stdout.write(HELP[command]);
@@ -34,6 +41,9 @@ if (
   // After every tool call: most calls need no look at the session, answered from a small bundle
   // that hands the rest to the full hook.
   loadBundle('hook-quick.cjs').main(rest[0], loadBundle);
+} else if (command === 'gemini-hook' && !rest.some((a) => a === '--help' || a === '-h')) {
+  // Gemini CLI's hooks: their own small bundle (its payload in, its protocol out).
+  loadBundle('hook-gemini.cjs').main(rest[0], loadBundle);
 } else if (command === 'hook') {
   // The hooks' heavy half (checkpoints, restores) loads through the same cache.
   loadBundle('hook.cjs').main(rest[0], loadBundle);

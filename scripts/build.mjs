@@ -39,6 +39,8 @@ await Promise.all([
     entryPoints: {
       hook: 'src/hook/run.ts',
       'hook-quick': 'src/hook/quick-run.ts',
+      // Gemini CLI's hooks: their own entry, so Claude Code's per-call bundles carry none of it.
+      'hook-gemini': 'src/hook/gemini-run.ts',
       statusline: 'src/statusline/run.ts',
       'statusline-full': 'src/statusline/full-basis.ts',
       status: 'src/cli/status-main.ts',

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { runBurst, type BurstReport } from './burst.ts';
 import { runKills, type KillReport } from './kills.ts';
 import { runMalformed, type MalformedReport } from './malformed.ts';
+import { runRecovery, type RecoveryReport } from './recovery.ts';
 import { seededRandom } from './random.ts';
 import { makeSandbox } from './sandbox.ts';
 
@@ -17,7 +18,8 @@ const HELP = `Usage: npm run soak -- [options]
   --concurrency <n>  hooks started at once per burst round (default 128)
   --rounds <n>       burst rounds (default 10)
   --seed <n>         seed of the random choices (default: time); a failing run prints its seed
-  --only <phase>     kills | burst | malformed
+  --recovery-rounds <n>  damaged stores raced on (default 12)
+  --only <phase>     kills | burst | malformed | recovery
   --keep             keep the scratch directory for inspection
   --json             print the report as JSON
 `;
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     seed: { type: 'string' },
     only: { type: 'string' },
+    'recovery-rounds': { type: 'string' },
     keep: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -84,6 +87,16 @@ if (wanted('malformed')) {
   malformed = await runMalformed(sandbox, random, { width: 2, progress });
 }
 
+let recovery: RecoveryReport | undefined;
+if (wanted('recovery')) {
+  progress('damaged stores with checkpoints and hooks racing on them');
+  recovery = await runRecovery(sandbox, random, {
+    rounds: count(values['recovery-rounds'], 12, 'recovery-rounds'),
+    racers: 12,
+    progress,
+  });
+}
+
 const failures = [
   ...(kills
     ? [
@@ -102,11 +115,16 @@ const failures = [
         ...malformed.escaped.map((f) => `written outside SHIM_HOME: ${f}`),
       ]
     : []),
+  ...(recovery
+    ? [...recovery.failures, ...recovery.lost.map((id) => `lost acknowledged checkpoint ${id}`)]
+    : []),
   ...(existsSync(injected) ? [`a command in a payload was run: ${injected} exists`] : []),
 ];
 
 if (values.json) {
-  process.stdout.write(`${JSON.stringify({ seed, kills, burst, malformed, failures }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ seed, kills, burst, malformed, recovery, failures }, null, 2)}\n`,
+  );
 } else {
   const row = (name: string, value: string) =>
     process.stdout.write(`  ${name.padEnd(40)} ${value}\n`);
@@ -158,6 +176,14 @@ if (values.json) {
     row('files written outside SHIM_HOME', String(malformed.escaped.length));
     row('latency p50 / p99', `${malformed.p50Ms.toFixed(0)} / ${malformed.p99Ms.toFixed(0)} ms`);
     row('time', `${malformed.seconds.toFixed(0)} s`);
+  }
+  if (recovery) {
+    process.stdout.write('recovery under racing processes\n');
+    row('rounds (rows / pages / both damaged)', String(recovery.rounds));
+    row('processes', String(recovery.processes));
+    row('acknowledged / lost', `${recovery.acknowledged} / ${recovery.lost.length}`);
+    row('rounds recovered, moves aside', `${recovery.recoveredRounds}, ${recovery.movedAside}`);
+    row('time', `${recovery.seconds.toFixed(0)} s`);
   }
   for (const failure of failures.slice(0, 40)) process.stdout.write(`FAIL ${failure}\n`);
   if (failures.length > 40)

@@ -4,11 +4,17 @@
  * SHIM_HOME that shim must never write into.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { DatabaseSync, type DatabaseSyncInstance } from '@photostructure/sqlite';
-import { FIXTURE_DIR, makeTempDir } from '../test/helpers/fixtures.ts';
+import { fixturePath, makeTempDir } from '../test/helpers/fixtures.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin', 'shim.cjs');
@@ -45,7 +51,7 @@ export function makeSandbox(): Sandbox {
     mkdirSync(dir, { recursive: true });
   const transcripts = TRANSCRIPTS.map((name) => {
     const path = join(root, 'transcripts', name.replace(/\.gz$/, ''));
-    writeFileSync(path, gunzipSync(readFileSync(join(FIXTURE_DIR, name))));
+    copyFileSync(fixturePath(name.replace(/\.gz$/, '')), path);
     return path;
   });
   const sessionOf = new Map(

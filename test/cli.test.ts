@@ -7,7 +7,7 @@ import type { ReplayCompact, ReplayTurn } from '../src/app/replay.ts';
 import { runShim, type Run } from './helpers/cli.ts';
 import {
   AUTO_COMPACT_FIXTURES,
-  FIXTURE_DIR,
+  gzFixturePath,
   fixturePath,
   listFixtures,
   makeTempDir,
@@ -187,7 +187,7 @@ describe('shim status', () => {
   });
 
   test('reads gzip-compressed transcripts', () => {
-    const run = shim(['status', join(FIXTURE_DIR, 'spotter-short-v2.1.38.jsonl.gz')]);
+    const run = shim(['status', gzFixturePath('spotter-short-v2.1.38.jsonl')]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /session 7f0c0f3e|Context/);
   });

@@ -8,16 +8,16 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
-import { FIXTURE_DIR, makeTempDir } from './helpers/fixtures.ts';
+import { gzFixturePath, makeTempDir } from './helpers/fixtures.ts';
 
-const GZ = 'entire-2372de7ea2ff-auto-compact-155k-todowrite-v2.1.5.jsonl.gz';
+const GZ = 'entire-2372de7ea2ff-auto-compact-155k-todowrite-v2.1.5.jsonl';
 
 describe('per-call bundles with the code cache', () => {
   test('the first call writes the cache, the next runs from it with the same answer', () => {
     const home = join(makeTempDir('shim-code-cache-'), 'shim');
     const input = JSON.stringify({
       session_id: 'code-cache',
-      transcript_path: join(FIXTURE_DIR, GZ),
+      transcript_path: gzFixturePath(GZ),
       cwd: '/tmp',
       model: { id: 'claude-opus-4-6', display_name: 'Opus' },
     });

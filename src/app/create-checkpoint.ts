@@ -4,8 +4,6 @@
  * One use case for the CLI, the hooks and the MCP server.
  * @module
  */
-import type { AgentId } from '../core/agent-id.ts';
-import { logAgent, readAgentLog } from './load-agent.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { randomUUID } from 'node:crypto';
@@ -30,7 +28,13 @@ import { findProjectRoot } from '../capture/project.ts';
 import { redactValue } from '../redact/redact.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
-import { openDatabase, type Database } from '../store/database.ts';
+import {
+  openDatabase,
+  recoverDatabase,
+  StoreMovedError,
+  type Database,
+} from '../store/database.ts';
+import { isCorruptionError } from '../store/recover-database.ts';
 import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { appendLog } from '../store/log.ts';
@@ -40,6 +44,9 @@ import {
   readCompressedTranscript,
   readTranscript,
 } from '../agents/claude/transcript-reader.ts';
+import { findAgentLogReader } from './agent-logs.ts';
+import type { AgentId } from '../core/agent-id.ts';
+import { logAgent, readAgentLog } from './load-agent.ts';
 import { queueTrackerSync } from './sync/enqueue-sync.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
@@ -85,8 +92,9 @@ export type CheckpointResult = {
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
-  const agent = logAgent(path, request.agent);
-  if (agent !== 'claude') return readAgentLog(path, agent, options);
+  if (logAgent(path, request.agent) === 'codex') return readAgentLog(path, 'codex', options);
+  const other = findAgentLogReader(path);
+  if (other) return other.read(path, null, options).cursor.state;
   if (isCompressed(path)) return readCompressedTranscript(path, options);
   return readTranscript(path, null, options).cursor.state;
 }
@@ -131,11 +139,21 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
     lenient: true,
     projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
   });
-  const db = request.db ?? openDatabase(request.home);
-  try {
-    return await buildAndStore(request, path, state, config, db, started);
-  } finally {
-    if (!request.db) db.close();
+  if (request.db) return buildAndStore(request, path, state, config, request.db, started);
+  for (let attempt = 0; ; attempt++) {
+    const db = openDatabase(request.home);
+    try {
+      return await buildAndStore(request, path, state, config, db, started);
+    } catch (error) {
+      // Another process rebuilt the store meanwhile (nothing was written), or a damaged page was
+      // met (the store is rebuilt from what is readable): the checkpoint is taken again.
+      if (error instanceof StoreMovedError && attempt < 3) continue;
+      if (attempt > 0 || !isCorruptionError(error)) throw error;
+      db.close();
+      recoverDatabase(request.home, (error as Error).message, db);
+    } finally {
+      if (db.isOpen) db.close();
+    }
   }
 }
 

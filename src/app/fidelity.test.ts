@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   fixturePath,
   listFixtures,
   listTrainingFixtures,
-  TRAINING_DIR,
+  gzTrainingFixturePath,
 } from '../../test/helpers/fixtures.ts';
 import { HOOK_RESTORE_CHARS } from '../core/resume-prompt.ts';
 import {
@@ -18,7 +17,7 @@ import {
 
 const paths = [
   ...listFixtures().map((n) => fixturePath(n)),
-  ...listTrainingFixtures().map((n) => join(TRAINING_DIR, `${n}.gz`)),
+  ...listTrainingFixtures().map((n) => gzTrainingFixturePath(n)),
 ];
 
 test('the restore carries ≥ 99% of every part at every auto compaction and mid-session cut of the real sessions, at least as much as Claude Code’s summary', async () => {

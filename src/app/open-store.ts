@@ -2,7 +2,12 @@
 import { CompactionSummaryRepository } from '../store/compaction-summary-repository.ts';
 import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { CheckpointRepository } from '../store/checkpoint-repository.ts';
-import { openDatabase, recoverDatabase, type Database } from '../store/database.ts';
+import {
+  openDatabase,
+  recoverDatabase,
+  StoreMovedError,
+  type Database,
+} from '../store/database.ts';
 import { isCorruptionError } from '../store/recover-database.ts';
 import { HandoffRepository } from '../store/handoff-repository.ts';
 import { LoopRepository } from '../store/loop-repository.ts';
@@ -43,11 +48,14 @@ export async function withStore<T>(
     try {
       return await work(createStore(db));
     } catch (error) {
+      // Another process rebuilt the store while this one worked: nothing was written by the
+      // write that noticed, so the work runs again on the fresh store.
+      if (error instanceof StoreMovedError && attempt < 3) continue;
       // A damaged page met mid-work: the store is rebuilt from what is readable, then the work
       // runs once more on it — nothing is written into a malformed database.
       if (attempt > 0 || !isCorruptionError(error)) throw error;
       if (db.isOpen) db.close();
-      recoverDatabase(home, (error as Error).message);
+      recoverDatabase(home, (error as Error).message, db);
       continue;
     } finally {
       if (db.isOpen) db.close();

@@ -9,7 +9,7 @@ import { loadHookMemory } from '../store/hook-memory.ts';
 import { loadSyncSummary, type SyncSummary } from '../store/sync-summary.ts';
 import { AppError } from '../core/errors.ts';
 import type { CompactionRecord, ParseStats, SessionState } from '../core/session.ts';
-import { loadConfig } from '../store/config.ts';
+import { loadConfig, type ConfigProblem } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
 import { assessLiveSession } from './assess-live-session.ts';
@@ -29,6 +29,8 @@ export type StatusRequest = {
 };
 
 export type SessionStatus = {
+  /** Config files that could not be used (the defaults stood in for them). */
+  configProblems?: ConfigProblem[];
   transcriptPath: string;
   sessionId: string | null;
   model: string | null;
@@ -115,7 +117,8 @@ export function buildStatus(
 }
 
 export async function getSessionStatus(request: StatusRequest): Promise<SessionStatus> {
-  const config = await loadConfig(request.home);
+  // The hooks run on the defaults for a file that cannot be used; status judges with the same.
+  const config = await loadConfig(request.home, { lenient: true });
   const requested = resolveTranscriptPath(request);
   const followed = await followContinuations(
     requested,
@@ -155,5 +158,6 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
     ...status,
     issue: remembered ?? (fromBranch ? formatIssue(fromBranch) : null),
     sync: loadSyncSummary(request.home),
+    configProblems: config.problems,
   };
 }

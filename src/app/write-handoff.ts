@@ -10,6 +10,7 @@ import type { Checkpoint } from '../core/checkpoint.ts';
 import { renderHandoff, type HandoffIssue, type HandoffOptions } from '../core/handoff.ts';
 import { formatIssue } from '../core/sync/issue-ref.ts';
 import { IssueFactsCache } from '../store/issue-facts.ts';
+import { originRepo } from './sync/origin-repo.ts';
 import { SessionIssues } from '../store/session-issues.ts';
 import type { ResumeDetection } from '../core/resume.ts';
 import { findProjectRoot } from '../capture/project.ts';
@@ -30,10 +31,16 @@ export function handoffFileName(checkpoint: Checkpoint): string {
 export type WrittenHandoff = { path: string; document: string };
 
 /** The session's issue with what the sync worker last read of it; null when it has none. */
-function handoffIssue(store: Store, sessionId: string): HandoffIssue | null {
-  const linked = new SessionIssues(store.db).get(sessionId);
+function handoffIssue(store: Store, checkpoint: Checkpoint): HandoffIssue | null {
+  const linked = new SessionIssues(store.db).get(checkpoint.sessionId);
   if (!linked) return null;
-  const facts = new IssueFactsCache(store.db).get(linked.ref);
+  const cache = new IssueFactsCache(store.db);
+  // A GitHub number from the branch names no repository; the worker read it in the project's.
+  const repo =
+    linked.ref.tracker === 'github' && !linked.ref.repo
+      ? originRepo(checkpoint.fileState.repoRoot ?? checkpoint.source.cwd)
+      : null;
+  const facts = cache.get(linked.ref) ?? (repo ? cache.get({ ...linked.ref, repo }) : null);
   return {
     name: formatIssue(linked.ref),
     title: facts?.title ?? null,
@@ -55,7 +62,7 @@ export function writeHandoff(
 ): WrittenHandoff {
   const { checkpoint, kind } = request;
   const options: HandoffOptions = kind === 'level_L3' ? { maxChars: MAX_PRESERVATION_CHARS } : {};
-  options.issue = handoffIssue(store, checkpoint.sessionId);
+  options.issue = handoffIssue(store, checkpoint);
   const document = renderHandoff(checkpoint, request.detection, options);
   const path = join(ensureDir(home, 'handoffs'), handoffFileName(checkpoint));
   writeFileSafely(path, `${document}\n`);

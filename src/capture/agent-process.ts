@@ -34,7 +34,7 @@ export function findAgentPid(): number | null {
 export function isAgentAlive(pid: number | null): boolean | null {
   if (!pid) return null;
   if (!isProcessAlive(pid)) return false;
-  // A reused pid belongs to some other program: only a claude process counts.
+  // A reused pid belongs to some other program: only an agent CLI process counts.
   const cmdline = readProc(pid, 'cmdline');
-  return cmdline === null ? true : /claude/i.test(cmdline);
+  return cmdline === null ? true : /claude|gemini|codex/i.test(cmdline);
 }

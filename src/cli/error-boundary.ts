@@ -6,6 +6,7 @@
 import { AppError } from '../core/errors.ts';
 import { getShimHome } from '../store/home.ts';
 import { appendLog, getLogPath } from '../store/log.ts';
+import { asStorageError } from '../store/storage-failure.ts';
 import {
   describeRecovery,
   markRecoveryShown,
@@ -37,9 +38,11 @@ export async function runWithErrorBoundary(run: () => Promise<void>): Promise<vo
   try {
     await run();
     reportStoreRecovery();
-  } catch (error) {
+  } catch (thrown) {
     reportStoreRecovery();
     const home = getShimHome();
+    // A full disk or a read-only SHIM_HOME is the user's to fix, not a bug (nor a corrupt store).
+    const error = thrown instanceof ExitError ? thrown : (asStorageError(thrown, home) ?? thrown);
     if (error instanceof ExitError) {
       process.exitCode = error.exitCode;
       return;

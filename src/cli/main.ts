@@ -14,6 +14,11 @@ import { defineStoreCommands } from './store-commands.ts';
 import { defineSyncCommands } from './sync-command.ts';
 import { defineUiCommand } from './ui-command.ts';
 import { getVersion } from './version.ts';
+import { registerAgentLogReader } from '../app/agent-logs.ts';
+import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+
+// Every command may meet a Gemini CLI chat (status, checkpoint, replay, restores, the MCP server).
+registerAgentLogReader(geminiLogReader);
 
 const program = new Command('shim')
   .description(

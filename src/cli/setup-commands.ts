@@ -21,6 +21,12 @@ export function defineSetupCommands(program: Command): void {
     restoreAtStartup             inject an interrupted session into the next one (true)
     resumeWindowDays             older checkpoints are not resumed (7)
     retention.auto / .days / .maxStoreMB   daily clean-up at session end (true / 30 / 500)
+    sync.enabled                 tracker sync: comments on the session's issue (true; needs a token)
+    sync.label                   label added to the issue ("context-checkpointed"; null: none)
+    sync.state                   Linear state to move the issue to (none; never a closing one)
+    sync.fromRequests            also take the issue from a request's text (false: link or branch)
+    sync.staleAfterHours         an update not sent by then is dropped, not posted late (24)
+    sync.claudeMem               checkpoints as claude-mem observations when installed (true)
     levels.L1/L2/L3, risk, learnFromHistory, blockAutoCompact, loopRetention
 
   Exits 1 when a file has a problem (the hooks then run on the defaults for that file).`,

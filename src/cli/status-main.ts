@@ -10,6 +10,10 @@
 import { parseArgs } from 'node:util';
 import { runWithErrorBoundary } from './error-boundary.ts';
 import { runStatus } from './commands/status.ts';
+import { registerAgentLogReader } from '../app/agent-logs.ts';
+import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+
+registerAgentLogReader(geminiLogReader);
 
 export type StatusArgs = {
   transcript: string | undefined;

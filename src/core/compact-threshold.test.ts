@@ -413,6 +413,24 @@ describe('resolveCompactThreshold: environment overrides', () => {
     assert.equal(result.source, 'disabled');
   });
 
+  test('autoCompactEnabled false in the deciding settings file turns it off; a higher true keeps it on', () => {
+    const off = {
+      ...settingsFile('user', 150_000),
+      autoCompactWindow: null,
+      autoCompactEnabled: false,
+    };
+    const result = resolveCompactThreshold(input({ settings: [off] }));
+    assert.equal(result.autoCompact, false);
+    assert.equal(result.compactThreshold, 200_000);
+    assert.match(result.detail, /autoCompactEnabled false in/);
+    const on = {
+      ...settingsFile('project', 150_000),
+      autoCompactWindow: null,
+      autoCompactEnabled: true,
+    };
+    assert.equal(resolveCompactThreshold(input({ settings: [on, off] })).autoCompact, true);
+  });
+
   test('disabled auto-compaction wins over learned samples', () => {
     const result = resolveCompactThreshold(
       input({ env: { DISABLE_AUTO_COMPACT: 'yes' }, samples: [sample(160_000)] }),

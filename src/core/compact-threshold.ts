@@ -20,6 +20,7 @@ import {
 import {
   DEFAULT_WINDOW,
   EXTENDED_WINDOW,
+  findAutoCompactOff,
   getModelWindow,
   getOutputReserve,
   isTruthy,
@@ -148,13 +149,14 @@ export function resolveCompactThreshold(input: ThresholdInput): CompactThreshold
     windowSource: window.source,
     blockingLimit,
   };
-  if (isTruthy(env.DISABLE_AUTO_COMPACT) || isTruthy(env.DISABLE_COMPACT)) {
+  const offInSettings = findAutoCompactOff(input.settings);
+  if (isTruthy(env.DISABLE_AUTO_COMPACT) || isTruthy(env.DISABLE_COMPACT) || offInSettings) {
     return {
       ...base,
       compactThreshold: window.modelWindow,
       autoCompact: false,
       source: 'disabled',
-      detail: 'auto-compaction is disabled; measuring against the full window',
+      detail: `auto-compaction is disabled${offInSettings ? ` (autoCompactEnabled false in ${offInSettings.path})` : ''}; measuring against the full window`,
       sampleCount: 0,
       nativeWarningAt: null,
       backgroundSummaryAt: null,

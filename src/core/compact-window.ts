@@ -47,7 +47,17 @@ export type SettingsWindows = {
   autoCompactWindow: number | null;
   /** `modelSettings[<model>].autoCompactWindow`, keyed by the model name as written. */
   modelWindows: Readonly<Record<string, number>>;
+  /** `autoCompactEnabled` when the file sets it (false: `/config` turned auto-compact off). */
+  autoCompactEnabled?: boolean | null;
 };
+
+/** The file whose `autoCompactEnabled` is false and decides (the first file that sets it). */
+export function findAutoCompactOff(
+  settings: readonly SettingsWindows[] | undefined,
+): SettingsWindows | null {
+  const deciding = (settings ?? []).find((file) => typeof file.autoCompactEnabled === 'boolean');
+  return deciding && deciding.autoCompactEnabled === false ? deciding : null;
+}
 
 export type WindowInput = {
   model: string | null;

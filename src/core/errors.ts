@@ -7,6 +7,8 @@ export type AppErrorCode =
   | 'CONFIG_INVALID'
   | 'USAGE'
   | 'STORE_UNAVAILABLE'
+  | 'STORE_FULL'
+  | 'STORE_READ_ONLY'
   | 'CHECKPOINT_NOT_FOUND'
   | 'CHECKPOINT_INVALID'
   | 'GIT_FAILED'

@@ -10,6 +10,7 @@ import { classifyCheckCommand } from './check-command.ts';
 import type { Level } from './level.ts';
 import type { QuietWindow } from './quiet-window.ts';
 import type { SessionState } from './session.ts';
+import type { TranscriptWatch } from './transcript-watch.ts';
 
 export type CheckpointPolicy = {
   /** Every N tool calls (default 5, docs/specification.md). */
@@ -48,6 +49,18 @@ export type HookMemory = {
   issue?: string | null;
   /** What the session was doing at the last full look (build-checkpoint.ts getPhase). */
   phase?: string | null;
+  /** Whether Claude Code still writes the transcript (transcript-watch.ts). */
+  transcript?: TranscriptWatch | null;
+  /** Compactions PostCompact saw, for the statusline's counter and its first line after one. */
+  compactions?: CompactionMark | null;
+};
+
+export type CompactionMark = {
+  /** Compactions of this session so far. */
+  count: number;
+  at: number;
+  /** The context the statusline was last given before the compaction: a figure from before it. */
+  staleTokens: number | null;
 };
 
 export const EMPTY_HOOK_MEMORY: HookMemory = {

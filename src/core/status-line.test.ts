@@ -120,10 +120,24 @@ describe('renderStatusline: segments', () => {
     );
   });
 
-  test('no forecast, or auto-compaction off, leaves the turns segment out', () => {
+  test('no forecast leaves the turns segment out', () => {
     const expected = '[CTX ████████░░ 82% L2] [risk: warning] [ckpt 3m ago]';
     assert.equal(renderStatusline(view({ turnsToCompact: null }), 120, false), expected);
-    assert.equal(renderStatusline(view({ autoCompact: false }), 120, false), expected);
+  });
+
+  test('auto-compaction off says so instead of a forecast of a compaction that never comes', () => {
+    assert.equal(
+      renderStatusline(view({ autoCompact: false }), 120, false),
+      '[CTX ████████░░ 82% L2] [risk: warning] [auto-compact off] [ckpt 3m ago]',
+    );
+  });
+
+  test('the compaction counter shows from the first compaction', () => {
+    assert.equal(
+      renderStatusline(view({ compactions: 2 }), 120, false),
+      '[CTX ████████░░ 82% L2] [risk: warning] [~6 turns to compact] [compacted 2×] [ckpt 3m ago]',
+    );
+    assert.doesNotMatch(renderStatusline(view({ compactions: 0 }), 120, false), /compacted/);
   });
 
   test('without a checkpoint the last segment says so', () => {

@@ -23,6 +23,8 @@ export type StatuslineView = {
   issue?: string | null;
   /** What the session is doing (exploring, implementing, testing, …), shown with the issue. */
   phase?: string | null;
+  /** Compactions of this session so far (shown from the first). */
+  compactions?: number;
 };
 
 const PHASES: Record<string, string> = {
@@ -57,13 +59,16 @@ export function renderStatusline(view: StatuslineView, columns: number, color: b
   const pct = `${Math.round(view.percent)}%`;
   const optional: string[] = [];
   optional.push(`[risk: ${paint(color, RISK_COLORS[view.risk], view.risk)}]`);
-  if (view.turnsToCompact !== null && view.autoCompact) {
+  if (!view.autoCompact) {
+    optional.push('[auto-compact off]');
+  } else if (view.turnsToCompact !== null) {
     optional.push(
       view.turnsToCompact === 0
         ? '[compact due]'
         : `[${formatTurnsLeft(view)} ${pluralFor(view, 'turn')} to compact]`,
     );
   }
+  if (view.compactions) optional.push(`[compacted ${view.compactions}×]`);
   optional.push(
     view.checkpointAgeMs === null ? '[no ckpt yet]' : `[ckpt ${age(view.checkpointAgeMs)} ago]`,
   );

@@ -4,6 +4,7 @@ import type { CheckpointTrigger } from '../core/checkpoint.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
 import type { HookPayload } from '../agents/claude/hook-payload.ts';
+import { noteStorageFailure } from './storage-notice.ts';
 
 export async function checkpointNow(
   payload: HookPayload,
@@ -26,6 +27,7 @@ export async function checkpointNow(
       hotPath: true,
     });
   } catch (error) {
+    if (noteStorageFailure(home, `${payload.event}: checkpoint lost`, error)) return null;
     appendLog(home, 'error', `${payload.event}: checkpoint failed`, {
       sessionId: payload.sessionId,
       error: String(error),

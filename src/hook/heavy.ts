@@ -4,6 +4,9 @@
  * parse it.
  * @module
  */
+import { registerAgentLogReader } from '../app/agent-logs.ts';
+import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+
 export { checkpointNow } from './checkpoint-now.ts';
 export { handlePostCompact } from './handlers/post-compact.ts';
 export { handlePreCompact } from './handlers/pre-compact.ts';
@@ -11,3 +14,7 @@ export { handleSessionEnd } from './handlers/session-end.ts';
 export { handleSessionStart } from './handlers/session-start.ts';
 export { writeLevelHandoff } from './level-handoff.ts';
 export { warnAboutPlan, warnAboutTasks } from '../app/plan-warning.ts';
+export { restoreBeforeGeminiCompression } from './gemini/compression-restore.ts';
+
+// Restores and checkpoints may read a Gemini CLI chat (a session that moved between agents).
+registerAgentLogReader(geminiLogReader);

@@ -17,6 +17,7 @@ import {
   readRecoveryNotice,
 } from '../store/recovery-notice.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
+import { noteStorageFailure, storageNotice } from './storage-notice.ts';
 import { loadHeavy } from './load-heavy.ts';
 import { renderHookOutput, type HookOutput } from '../agents/claude/hook-output.ts';
 import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
@@ -55,6 +56,7 @@ export async function runHook(
   agent: AgentId = 'claude',
 ): Promise<string> {
   const home = getShimHome(env);
+  let sessionId: string | null = null;
   try {
     const load = HANDLERS[event];
     if (!load) {
@@ -70,6 +72,7 @@ export async function runHook(
       appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
       return '';
     }
+    sessionId = payload.sessionId;
     const handler = await load();
     // `shim doctor` probes with this session id: the handler must load, but touch nothing.
     if (payload.sessionId === DOCTOR_SESSION) return '';
@@ -81,9 +84,13 @@ export async function runHook(
     const output = await handler({ payload, env, home, now, config, agent });
     return (protocol?.render ?? renderHookOutput)(
       event,
-      withNotices(output, config, payload.sessionId, home),
+      withNotices(output, config, payload, home),
     );
   } catch (error) {
+    if (noteStorageFailure(home, `hook ${event}`, error)) {
+      const notice = storageNotice(home, event, sessionId);
+      return notice ? renderHookOutput(event, { userMessage: notice }) : '';
+    }
     appendLog(home, 'error', `hook ${event} failed`, {
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
@@ -98,10 +105,13 @@ export async function runHook(
 function withNotices(
   output: HookOutput,
   config: ShimConfig,
-  sessionId: string | null,
+  payload: { sessionId: string | null; event: string },
   home: string,
 ): HookOutput {
+  const { sessionId } = payload;
   const notices: string[] = [];
+  const storage = storageNotice(home, payload.event, sessionId);
+  if (storage) notices.push(storage);
   if (config.problems.length > 0 && sessionId) {
     const key = `config-${fnvHash(config.problems.map(describeConfigProblem).join('\n'))}`;
     if (claimOnce(home, sessionId, key)) {

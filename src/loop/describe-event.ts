@@ -50,6 +50,8 @@ function describeData(name: string, d: Data): string {
       return `test \`${truncate(str(d.command), 60)}\` ${d.passed === true ? 'passed' : d.timedOut === true ? 'timed out' : `failed (exit ${num(d.exitCode) ?? '?'})`}`;
     case 'loop.completion_claimed':
       return `the agent reported completion (${str(d.marker)})`;
+    case 'loop.mid_work':
+      return `the turn ended with background work still running${Array.isArray(d.pending) && d.pending.length > 0 ? ` (${truncate(d.pending.map(String).join('; '), 100)})` : ''}: not a completion`;
     case 'loop.completed':
       return `completed: ${str(d.reason)} (${num(d.iterations)} iterations, ${money(d.costUsd)})`;
     case 'loop.stuck_detected':

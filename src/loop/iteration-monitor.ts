@@ -5,7 +5,11 @@
  * @module
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parseStreamLine, type AgentEvent } from '../agents/claude/stream-json.ts';
+import {
+  parseStreamLine,
+  type AgentEvent,
+  type BackgroundTask,
+} from '../agents/claude/stream-json.ts';
 import { checkContextUsage } from '../core/loop/context-monitor.ts';
 import { isLimitMessage } from '../core/loop/usage-limit.ts';
 
@@ -43,6 +47,8 @@ export type IterationStats = {
   limit: { resetsAt: number | null } | null;
   result: { isError: boolean; text: string; costUsd: number | null } | null;
   lastText: string;
+  /** Background work still live at the last word of the stream (a turn can end before it). */
+  backgroundTasks: BackgroundTask[];
 };
 
 export class IterationMonitor {
@@ -62,6 +68,7 @@ export class IterationMonitor {
     limit: null,
     result: null,
     lastText: '',
+    backgroundTasks: [],
   };
   /** Set once the context crossed the threshold: the iteration ends at the next safe point. */
   draining = false;
@@ -177,6 +184,9 @@ export class IterationMonitor {
         if (event.status === 'rejected') {
           stats.limit = { resetsAt: event.resetsAt ?? stats.limit?.resetsAt ?? null };
         }
+        return;
+      case 'background_tasks':
+        stats.backgroundTasks = event.tasks;
         return;
       case 'compact':
         stats.compactions++;

@@ -87,6 +87,19 @@ export async function judgeIteration(
       number,
     );
 
+  const pendingWork = stats.backgroundTasks.map(
+    (task) => `${task.type || 'task'} "${truncate(task.description || task.id, 80)}"`,
+  );
+  if (end === 'mid_work')
+    journal.emit(
+      'loop.mid_work',
+      {
+        pending: pendingWork,
+        markerSeen: hasCompletionMarker(resultText, options.completionMarker),
+      },
+      number,
+    );
+
   // Completion: the marker in this iteration's own final answer, confirmed by the tests.
   const claimed =
     end === 'finished' &&
@@ -144,6 +157,7 @@ export async function judgeIteration(
     stuck,
     stuckRestarted: state.stuckRestarted,
     errorText: errorText ? truncate(errorText, 200) : null,
+    pendingWork,
   });
   if (stuck.stuck)
     journal.emit('loop.stuck_detected', { kind: stuck.kind, detail: stuck.detail }, number);

@@ -28,6 +28,7 @@ import { getRunDir, type LoopEvent } from '../store/loop-event-log.ts';
 import { readRunEvents } from '../store/loop-event-reader.ts';
 import type { LoopIterationRecord, LoopRunStatus } from '../store/loop-repository.ts';
 import { launchAgent, stopAgent } from './agent-run.ts';
+import { envForNewSession } from '../agents/claude/session-env.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';
 import { IterationMonitor, replayConsumedLines, type ThresholdInfo } from './iteration-monitor.ts';
 import { judgeIteration, type IterationOutcome } from './judge-iteration.ts';
@@ -176,8 +177,9 @@ export class Supervisor {
       bin: options.claudeBin,
       args,
       cwd: journal.run.cwd,
+      // Started from inside a Claude Code session, the agent would inherit its markers.
       env: {
-        ...this.#deps.env,
+        ...envForNewSession(this.#deps.env),
         SHIM_LOOP_RUN_ID: journal.runId,
         SHIM_LOOP_ITERATION: String(number),
       },
@@ -305,6 +307,7 @@ export class Supervisor {
       result: stats.result,
       apiError: stats.apiError !== null,
       orphaned: agent.orphaned,
+      pendingWork: stats.backgroundTasks.length > 0,
     });
     return { end, stats, follow };
   }

@@ -29,7 +29,7 @@ export function normalizeKey(key: string): string {
 
 /** Keys whose value is a secret whatever it looks like (only placeholders are spared). */
 const STRONG_KEY =
-  /(?:api_?key|access_?key|secret_?key|private_?key|signing_?key|encryption_?key|master_?key|client_?secret|secret|token|password|passwd|passphrase|(?:^|_)pass|(?:^|_)pwd|(?:^|_)pw)$/;
+  /(?:api_?key|access_?key|private_?key_?id|key_?data|secret_?key|private_?key|signing_?key|encryption_?key|master_?key|client_?secret|secret|token|password|passwd|passphrase|(?:^|_)pass|(?:^|_)pwd|(?:^|_)pw)$/;
 /** Keys that only sometimes hold a secret (`SORT_KEY=name`): the value must look random. */
 const WEAK_KEY = /(?:^|_)(?:key|credentials?|auth)$/;
 
@@ -81,11 +81,11 @@ const KEY_END = new RegExp(String.raw`(?:${KEYWORDS})(?=(?:\\?["'])?[ \t]*(?::|=
  */
 const ASSIGNMENT = new RegExp(
   String.raw`([A-Za-z0-9_.\-]{1,80})(?:\\?["'])?[ \t]*(:=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
-    String.raw`(?:"((?:[^"\\\n\0]|\\[^\n\0]){1,1000})"|'([^'\n\0]{1,1000})'|` +
-    '`([^`\\n\\0]{1,1000})`' +
-    String.raw`|\\"([^"\\\n\0]{1,1000})\\"|([^\s'"` +
+    String.raw`(?:"((?:[^"\\\n\0]|\\[^\n\0])+)"|'([^'\n\0]+)'|` +
+    '`([^`\\n\\0]+)`' +
+    String.raw`|\\"([^"\\\n\0]+)\\"|([^\s'"` +
     '`' +
-    String.raw`;,&|<>(){}\[\]\0]{1,1000}))`,
+    String.raw`;,&|<>(){}\[\]\0]+))`,
   'dy',
 );
 const VALUE_GROUPS = [3, 4, 5, 6, 7] as const;
@@ -156,5 +156,7 @@ function acceptAssignment(m: RegExpExecArray, text: string): boolean {
     }
     if (CODE_WORDS.test(bare)) return false;
   }
+  // `KEY=\`cmd arg\``: a command's output, not a literal.
+  if (m[5] !== undefined && /\s/.test(m[5])) return false;
   return acceptAssignedValue(key, value, bare === undefined, text, end);
 }

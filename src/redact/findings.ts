@@ -14,6 +14,8 @@ export type RawFinding = Finding & { priority: number };
 /** Provider-specific rules win the name of a merged replacement over the generic ones. */
 export const SPECIFIC = 2;
 export const GENERIC = 1;
+/** A provider's documented format (secret-formats.ts): named like SPECIFIC, judged by its shape. */
+export const FORMAT = 1.9;
 
 /**
  * Sorts findings and merges the overlapping ones; a merged replacement is named after its most

@@ -122,7 +122,12 @@ const POSITIVES: Positive[] = [
   positive('code literal', 'secret-assignment', 'const dbPassword = "@@";', 'Tr0ub4dor&3x'),
   positive('CLI flag', 'secret-assignment', 'mytool login --password @@ --user me', gen(B62, 15)),
   positive('CLI flag with =', 'secret-assignment', 'deploy --api-key=@@ prod', gen(B62, 26)),
-  positive('curl -u', 'secret-assignment', 'curl -u admin:@@ https://ci.test/api', gen(B62, 14)),
+  positive(
+    'curl -u',
+    'secret-assignment',
+    'curl -u @@ https://ci.test/api',
+    `admin:${gen(B62, 14)}`,
+  ),
   positive(
     '.npmrc _authToken',
     'secret-assignment',

@@ -13,17 +13,19 @@
  * @module
  */
 import type * as SecretlintCore from '@secretlint/core';
-import { isBenignAssignedValue, scanGitleaks } from './gitleaks-scan.ts';
+import { scanFormats } from './format-scan.ts';
 import {
-  GENERIC,
+  FORMAT,
   SPECIFIC,
   applyFindings,
   dropRedacted,
   mergeFindings,
+  redactionMarker,
   type Finding,
   type RawFinding,
 } from './findings.ts';
 import { scanOwnRules } from './rules.ts';
+import { isMasked } from './value-shape.ts';
 
 export type { Finding } from './findings.ts';
 
@@ -141,40 +143,41 @@ function toFinding(text: string, message: SecretlintMessage, shift: number): Raw
 // Public API
 
 /**
- * gitleaks' formats decide where they know a format: a match one of its provider rules turns
- * down (a documented example key, a placeholder, too little entropy) silences the other layers
- * on that text too, and a value assigned to a secret-like key is let through when gitleaks'
- * generic rule calls it benign (a word, an identifier, a version).
+ * The table of formats' findings beside the other layers', all spared when the value is plainly
+ * made up (a documentation example, a mask) or, for a value assigned to a secret-like key, a
+ * version string.
  */
-function withGitleaks(text: string, others: RawFinding[]): RawFinding[] {
-  const rejected: RawFinding[] = [];
-  const found = scanGitleaks(text, rejected);
-  const benign = rejected.filter((r) => r.priority > GENERIC);
-  const kept = others.filter((f) => {
-    if (benign.some((r) => r.start < f.end && f.start < r.end)) return false;
-    if (looksMadeUp(text.slice(f.start, f.end))) return false;
-    if (f.rule !== 'secret-assignment') return true;
+function withFormats(text: string, others: RawFinding[]): RawFinding[] {
+  const formats = scanFormats(text).filter((f) => {
+    // A provider's own shape: only a mask or a word that says "example" spares it.
     const value = text.slice(f.start, f.end);
-    const lineStart = text.lastIndexOf('\n', f.start) + 1;
-    const lineEnd = text.indexOf('\n', f.end);
-    const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
-    return !isBenignAssignedValue(value, line) && !isVersionLike(value);
+    return !isMasked(value) && !SAYS_MADE_UP.test(value) && !isTyped(value);
   });
-  return [...found, ...kept];
+  return [...formats, ...others].filter((f) => {
+    if (f.priority === FORMAT) return true;
+    const value = text.slice(f.start, f.end);
+    if (looksMadeUp(value) || isMasked(value)) return false;
+    return f.rule !== 'secret-assignment' || !isVersionLike(value);
+  });
 }
+
+/** A value of zeros (`discord=000…`): a default written into a sample config, not a key. */
+const isTyped = (value: string) => /0{16,}$/.test(value);
+
+/** Words in a value that say it is not a real one. */
+const SAYS_MADE_UP =
+  /example|here\b|here$|random|sample|placeholder|dummy|changeme|your[-_]?(?:api|key|token|secret)|#{4,}/i;
 
 /**
  * A made-up value in documentation or tests: mostly runs of counting characters (`abcd`, `1234`,
  * `klmnopqrst`), or words that say so (`…TokenHere`, `RANDOMSTRING`, `EXAMPLE`). A real key has
  * neither: the chance of a 4-character counting run at a given place of a random key is ~1e-6.
  */
-export function looksMadeUp(value: string): boolean {
-  if (
-    /example|here\b|here$|random|sample|placeholder|dummy|changeme|your[-_]?(?:api|key|token|secret)|#{4,}/i.test(
-      value,
-    )
-  )
-    return true;
+export function looksMadeUp(whole: string): boolean {
+  // Made-up values are short; the check's repeated-group pattern is not linear in the length.
+  if (whole.length > 256) return false;
+  const value = whole;
+  if (SAYS_MADE_UP.test(value)) return true;
   const alnum = value.replace(/[^A-Za-z0-9]/g, '');
   if (alnum.length < 8) return false;
   let counted = 0;
@@ -203,7 +206,7 @@ async function scan(text: string): Promise<Finding[]> {
   const lint = await loadSecretlint();
   const fromSecretlint = await lint(text);
   return mergeFindings(
-    dropRedacted(text, withGitleaks(text, [...fromSecretlint, ...scanOwnRules(text)])),
+    dropRedacted(text, withFormats(text, [...fromSecretlint, ...scanOwnRules(text)])),
   );
 }
 
@@ -225,7 +228,7 @@ export function redactTextSync(text: string): { text: string; findings: Finding[
   const findings =
     text.length < MIN_SECRET_TEXT
       ? []
-      : mergeFindings(dropRedacted(text, withGitleaks(text, scanOwnRules(text))));
+      : mergeFindings(dropRedacted(text, withFormats(text, scanOwnRules(text))));
   return { text: applyFindings(text, findings), findings };
 }
 
@@ -265,8 +268,8 @@ function setProperty(target: Container, key: string | number, value: unknown): v
  */
 export async function redactValue<T>(value: T): Promise<{ value: T; findings: number }> {
   if (typeof value === 'string') {
-    const { text, findings } = await redactText(value);
-    return { value: text as T, findings: findings.length };
+    const { text, findings } = await redactAlone(value);
+    return { value: text as T, findings };
   }
   if (value === null || typeof value !== 'object') return { value, findings: 0 };
 
@@ -323,7 +326,25 @@ export async function redactValue<T>(value: T): Promise<{ value: T; findings: nu
   return { value: root as T, findings: redacted.findings };
 }
 
-/** One scan over all `leaves`, mapped back to each. */
+/** Stands for a string the scanners could not process: it is replaced whole. */
+export const UNPROCESSABLE = redactionMarker('unprocessable');
+
+/** `text` redacted on its own; replaced whole (and marked) when scanning it fails. */
+async function redactAlone(text: string): Promise<{ text: string; findings: number }> {
+  try {
+    const { text: out, findings } = await redactText(text);
+    return { text: out, findings: findings.length };
+  } catch {
+    return { text: UNPROCESSABLE, findings: 1 };
+  }
+}
+
+/**
+ * One scan over all `leaves`, mapped back to each. A finding that runs from one leaf into the
+ * next (a rule reading past the separator) is not applied: the leaves it touches are scanned
+ * again each on its own, so nothing found in one string ever replaces text of another (an
+ * object's keys, a neighbouring value). If the joined scan fails, every leaf is scanned alone.
+ */
 async function redactLeaves(leaves: string[]): Promise<{ texts: string[]; findings: number }> {
   if (leaves.length === 0) return { texts: leaves, findings: 0 };
   const starts = new Array<number>(leaves.length);
@@ -332,14 +353,22 @@ async function redactLeaves(leaves: string[]): Promise<{ texts: string[]; findin
     starts[i] = at;
     at += (leaves[i] as string).length + LEAF_SEPARATOR.length;
   }
-  const joined = leaves.join(LEAF_SEPARATOR);
-  const findings = await scan(joined);
+  let findings: Finding[];
+  try {
+    findings = await scan(leaves.join(LEAF_SEPARATOR));
+  } catch {
+    const alone = await Promise.all(leaves.map(redactAlone));
+    return {
+      texts: alone.map((a) => a.text),
+      findings: alone.reduce((n, a) => n + a.findings, 0),
+    };
+  }
   if (findings.length === 0) return { texts: leaves, findings: 0 };
 
   const perLeaf = new Map<number, Finding[]>();
-  let count = 0;
+  const rescan = new Set<number>();
   for (const f of findings) {
-    // The last leaf starting at or before f.start; clip to every leaf the finding touches.
+    // The last leaf starting at or before f.start.
     let lo = 0;
     let hi = leaves.length - 1;
     while (lo < hi) {
@@ -347,21 +376,27 @@ async function redactLeaves(leaves: string[]): Promise<{ texts: string[]; findin
       if ((starts[mid] as number) <= f.start) lo = mid;
       else hi = mid - 1;
     }
-    for (let i = lo; i < leaves.length && (starts[i] as number) < f.end; i++) {
-      const leafStart = starts[i] as number;
-      const leafEnd = leafStart + (leaves[i] as string).length;
-      const start = Math.max(f.start, leafStart);
-      const end = Math.min(f.end, leafEnd);
-      if (end <= start) continue;
-      let list = perLeaf.get(i);
-      if (list === undefined) perLeaf.set(i, (list = []));
-      list.push({ rule: f.rule, start, end });
-      count++;
+    const leafStart = starts[lo] as number;
+    const leafEnd = leafStart + (leaves[lo] as string).length;
+    if (f.end > leafEnd || f.start < leafStart) {
+      for (let i = lo; i < leaves.length && (starts[i] as number) < f.end; i++) rescan.add(i);
+      continue;
     }
+    let list = perLeaf.get(lo);
+    if (list === undefined) perLeaf.set(lo, (list = []));
+    list.push({ rule: f.rule, start: f.start, end: f.end });
   }
   const texts = leaves.slice();
+  let count = 0;
   for (const [i, list] of perLeaf) {
+    if (rescan.has(i)) continue;
     texts[i] = applyFindings(leaves[i] as string, list, starts[i] as number);
+    count += list.length;
+  }
+  for (const i of rescan) {
+    const alone = await redactAlone(leaves[i] as string);
+    texts[i] = alone.text;
+    count += alone.findings;
   }
   return { texts, findings: count };
 }

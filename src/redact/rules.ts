@@ -13,6 +13,7 @@
  * @module
  */
 import { scanAssignments } from './assignment-scan.ts';
+import { scanPrivateKeys } from './private-key-scan.ts';
 import { GENERIC, SPECIFIC, type RawFinding } from './findings.ts';
 import {
   hasDigit,
@@ -52,20 +53,35 @@ export type RegexRule = Anchors & {
 
 /** --password value, --api-key=value (the `=` form is also caught by ASSIGNMENT). */
 const CLI_FLAG =
-  /(?<![\w-])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-key|apikey|access-key|secret-key|auth-token|client-secret)[ \t]+(?:"([^"\n\0]{1,500})"|'([^'\n\0]{1,500})'|([^\s'"`;&|<>()\0-][^\s'"`;&|<>()\0]{0,499}))/dg;
+  /(?<![\w-])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-key|apikey|access-key|secret-key|auth-token|client-secret)[ \t]+(?:"([^"\n\0]+)"|'([^'\n\0]+)'|([^\s'"`;&|<>()\0-][^\s'"`;&|<>()\0]*))/dg;
 
 function acceptCliFlag(secret: string): boolean {
   return !isPlaceholder(secret) && !isMemberExpression(secret) && secret.length >= 4;
 }
 
-/** curl / wget `-u user:password`, `--user user:password` (group 1 is the password). */
+/**
+ * curl / wget `-u user:password`, `--user user:password`: group 1 is both, since the user name of
+ * a service account (an API key id) is half of the credential.
+ */
 const CLI_USER =
-  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?[^\s:'"]{1,100}:([^\s'"]{1,200})/dg;
+  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?([^\s:'"]{0,100}:(?:'[^'\s]+'|"[^"\s]+"|[^\s'"]+))/dg;
 
 function acceptCliUser(secret: string, m: RegExpExecArray, text: string): boolean {
-  if (isPlaceholder(secret) || secret.length < 4) return false;
-  // Only for HTTP clients: `docker run -u 1000:1000` is a user and a group.
-  const lineStart = text.lastIndexOf('\n', m.index) + 1;
+  const password = secret.slice(secret.indexOf(':') + 1);
+  if (isPlaceholder(password) || password.length < 4 || /^\$|^\{\{|^\[/.test(password))
+    return false;
+  // `<user:password>`, `user:pass`: documentation.
+  if (/^</.test(secret) || /^(?:pass|pwd|passw(?:or)?d|secret|token)>?$/i.test(password))
+    return false;
+  // Only for HTTP clients: `docker run -u 1000:1000` is a user and a group. The command may
+  // start lines earlier, continued with a backslash at each line's end.
+  let lineStart = text.lastIndexOf('\n', m.index) + 1;
+  for (
+    let i = 0;
+    i < 20 && lineStart > 1 && /\\\r?\n$/.test(text.slice(lineStart - 3, lineStart));
+    i++
+  )
+    lineStart = text.lastIndexOf('\n', lineStart - 2) + 1;
   return /\b(?:curl|wget|http|https|xh)\b/.test(text.slice(lineStart, m.index));
 }
 
@@ -103,26 +119,10 @@ function acceptBearer(secret: string, m: RegExpExecArray, text: string): boolean
 
 /** Authorization: Basic|Token|Bot|ApiKey <credential> (group 1). */
 const AUTHORIZATION =
-  /(?<![A-Za-z])authorization["'\\]*[ \t]*[:=][ \t]*["'\\]*(?:Basic|Token|Bot|ApiKey|Api-Key|SSWS|Key)[ \t]+([A-Za-z0-9\-._~+/]{8,}=*)/dgi;
+  /(?<![A-Za-z])authorization["'\\]*[ \t]*[:=][ \t]*["'\\]*(?:(?:Basic|Token|Bot|ApiKey|Api-Key|Api-Token|SSWS|Key)[ \t]+)?([A-Za-z0-9\-._~+/]{8,}=*)/dgi;
 
 // ---------------------------------------------------------------------------------------------
-// Private keys
-
-/**
- * A PEM private key up to its END line, or, when the END line is missing (the text was cut),
- * the header plus every following base64 / header line.
- */
-const PRIVATE_KEY = new RegExp(
-  String.raw`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----` +
-    String.raw`(?:[^\0]{0,16384}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----` +
-    String.raw`|(?:(?:[ \t\r\n]|\\[nrt])*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z-]{2,20}: ?[^\n\0\\]{0,200}))+)`,
-  'g',
-);
-
-function acceptPrivateKey(secret: string): boolean {
-  const body = secret.replace(/^-----BEGIN[^\n\\]*?-----/, '');
-  return /[A-Za-z0-9+/]{16,}/.test(body);
-}
+// Private keys: ./private-key-scan.ts
 
 // ---------------------------------------------------------------------------------------------
 // The rule list
@@ -130,10 +130,8 @@ function acceptPrivateKey(secret: string): boolean {
 export const OWN_RULES: readonly Rule[] = [
   {
     name: 'private-key',
-    anchors: ['-----begin'],
-    pattern: PRIVATE_KEY,
-    priority: SPECIFIC,
-    accept: acceptPrivateKey,
+    anchors: ['-----begin', '-----end', 'ls0tls1crudjti'],
+    scan: scanPrivateKeys,
   },
   {
     name: 'anthropic',
@@ -178,7 +176,7 @@ export const OWN_RULES: readonly Rule[] = [
     name: 'slack',
     anchors: ['xox', 'xapp-', 'hooks.slack.com'],
     pattern:
-      /(?<![A-Za-z0-9-])(?:xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
+      /(?<![A-Za-z0-9-])(?:xox[abeoprs]-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{20,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
     priority: SPECIFIC,
     accept: (s) => notMasked(s) && hasDigit(s),
   },
@@ -248,7 +246,11 @@ export const OWN_RULES: readonly Rule[] = [
     pattern: AUTHORIZATION,
     group: 1,
     priority: GENERIC,
-    accept: (s) => !isPlaceholder(s),
+    // Without a scheme word the header's value must look generated, not be a word.
+    accept: (s, m) =>
+      !isPlaceholder(s) &&
+      (/(?:Basic|Token|Bot|Key|SSWS)[ \t]+$/i.test(m[0].slice(0, -s.length)) ||
+        (hasDigit(s) && s.length >= 10)),
   },
   {
     name: 'secret-assignment',

@@ -68,7 +68,8 @@ export async function renderForInput(
   }
   const sessionId = typeof input.session_id === 'string' ? input.session_id : null;
   const transcript = typeof input.transcript_path === 'string' ? input.transcript_path : null;
-  const reported = readReportedContext(input);
+  const given = readReportedContext(input);
+  let reported = given;
   const cwd = typeof input.cwd === 'string' ? input.cwd : null;
   const config = await loadConfig(home, {
     lenient: true,
@@ -76,6 +77,11 @@ export async function renderForInput(
   });
   if (!config.enabled) return '';
   const memory = sessionId ? loadHookMemory(home, sessionId) : null;
+  // Right after a compaction Claude Code still reports the last response's usage, from before
+  // it: the transcript's post-compaction figure stands until a new response comes.
+  const compactions = memory?.compactions ?? null;
+  if (compactions && reported.tokens !== null && reported.tokens === compactions.staleTokens)
+    reported = { ...reported, tokens: null };
   // Inside the hooks' quiet window only the context can differ from their last full look: the
   // line is drawn from that look without folding the transcript (docs/hot-path.md).
   const quiet =
@@ -94,8 +100,8 @@ export async function renderForInput(
     try {
       writeStatuslineFigures(home, sessionId, {
         at: now,
-        contextTokens: reported.tokens,
-        windowTokens: reported.window,
+        contextTokens: given.tokens,
+        windowTokens: given.window,
       });
     } catch {
       // the line still renders
@@ -115,6 +121,7 @@ export async function renderForInput(
       autoCompact: basis.autoCompact,
       issue: memory?.issue ?? null,
       phase: memory?.phase ?? null,
+      compactions: compactions?.count ?? 0,
     },
     columns,
     color,

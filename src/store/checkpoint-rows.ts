@@ -131,7 +131,23 @@ const EMPTY_SOURCE: CheckpointSource = {
 /** A section as a version-1 row (the specified schema) may hold it: without the fields shim added later. */
 type SeedSection<T, Added extends keyof T> = Omit<T, Added> & Partial<Pick<T, Added>>;
 
+/**
+ * A row whose stored sections cannot be read (damaged compressed data). Its message reads as
+ * store corruption (recover-database.ts): the store is rebuilt without the row, which stays in
+ * the moved-aside file, instead of every later checkpoint and resume of the session failing on it.
+ */
 export function toCheckpoint(row: Row): Checkpoint {
+  try {
+    return decodeRow(row);
+  } catch (error) {
+    throw new Error(
+      `damaged checkpoint row ${String(row.id)}: ${(error as Error).message} (SQLITE_CORRUPT)`,
+      { cause: error },
+    );
+  }
+}
+
+function decodeRow(row: Row): Checkpoint {
   return {
     ...identityOf(row),
     // Version-1 rows (the specified schema) predate the fields marked "beyond the specification": default them.

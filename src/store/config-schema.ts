@@ -62,6 +62,14 @@ export const configSchema = z.strictObject({
       state: z.string().min(1).max(50).nullable().optional(),
       /** Checkpoints at L2, L3 and compactions as claude-mem observations when it is installed. */
       claudeMem: z.boolean().optional(),
+      /** Also take the issue from a request or a loop goal that names one (default false). */
+      fromRequests: z.boolean().optional(),
+      /** An update not sent within this many hours is dropped as stale, not posted (default 24). */
+      staleAfterHours: z
+        .number()
+        .min(1)
+        .max(24 * 365)
+        .optional(),
     })
     .optional(),
   /** shim loop runs: days kept hot after they end, and days kept at all. */

@@ -29,7 +29,16 @@ export type ShimConfig = {
   resumeWindowDays: number;
   retention: { auto: boolean; days: number; maxStoreMB: number | null };
   /** Tracker sync: on (when a token is there), the label it adds (null: none), a state to move to. */
-  sync: { enabled: boolean; label: string | null; state: string | null; claudeMem: boolean };
+  sync: {
+    enabled: boolean;
+    label: string | null;
+    state: string | null;
+    claudeMem: boolean;
+    /** The issue may come from a request's or a goal's text, not only a link or the branch. */
+    fromRequests?: boolean;
+    /** Updates older than this are not sent (a token added late must not post a backlog). */
+    staleAfterHours?: number;
+  };
   /** Files that could not be used (lenient loads only): what is wrong, where, how to fix it. */
   problems: ConfigProblem[];
   /** Where each setting came from: `default`, or the file's path. */
@@ -53,7 +62,14 @@ export const DEFAULT_SETTINGS: Settings = {
   restoreAtStartup: true,
   resumeWindowDays: 7,
   retention: { auto: true, days: 30, maxStoreMB: 500 },
-  sync: { enabled: true, label: 'context-checkpointed', state: null, claudeMem: true },
+  sync: {
+    enabled: true,
+    label: 'context-checkpointed',
+    state: null,
+    claudeMem: true,
+    fromRequests: false,
+    staleAfterHours: 24,
+  },
 };
 
 export function getConfigPath(home: string): string {

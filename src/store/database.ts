@@ -6,17 +6,22 @@
  * @module
  */
 import { DatabaseSync, type DatabaseSyncInstance } from '@photostructure/sqlite';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import { ensureDir } from './home.ts';
 import {
   checkIntegrity,
+  closeMovedConnection,
+  findMovedStore,
   isAsLeftClean,
   isCorruptionError,
   recordCleanClose,
   recoverCorruptDatabase,
+  waitForRecovery,
+  withRecoveryLock,
 } from './recover-database.ts';
+import { asStorageError } from './storage-failure.ts';
 import { assertNotSymlink } from './safe-file.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.ts';
 
@@ -29,9 +34,48 @@ export function getDatabasePath(home: string): string {
   return join(home, DATABASE_FILE);
 }
 
-/** Runs `work` inside BEGIN IMMEDIATE … COMMIT, rolling back on any error. */
+/** The file a connection was opened on (its inode), to notice when a recovery moved it aside. */
+const openedFiles = new WeakMap<Database, { path: string; ino: number }>();
+
+function inodeOf(path: string): number | null {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return null;
+  }
+}
+
+/** True when the connection's file is no longer the store (a recovery moved it aside). */
+export function isMovedAside(db: Database): boolean {
+  const opened = openedFiles.get(db);
+  return opened !== undefined && inodeOf(opened.path) !== opened.ino;
+}
+
+/**
+ * A write began on a store another process had moved aside (recover-database.ts): nothing was
+ * written; open the store again and redo the work there.
+ */
+export class StoreMovedError extends AppError {
+  constructor(path: string) {
+    super(
+      'STORE_UNAVAILABLE',
+      `the store ${path} was rebuilt by another shim process during this write`,
+      'run the command again',
+    );
+  }
+}
+
+/**
+ * Runs `work` inside BEGIN IMMEDIATE … COMMIT, rolling back on any error. Once the write lock is
+ * held, the file is checked to still be the store: a recovery takes that lock before it moves
+ * the file, so a write either lands before the move (and is salvaged) or fails here.
+ */
 export function withWriteTransaction<T>(db: Database, work: () => T): T {
   db.exec('BEGIN IMMEDIATE');
+  if (isMovedAside(db)) {
+    db.exec('ROLLBACK');
+    throw new StoreMovedError(openedFiles.get(db)!.path);
+  }
   try {
     const result = work();
     db.exec('COMMIT');
@@ -112,29 +156,42 @@ export type OpenOptions = { migrateTo?: number; readOnly?: boolean };
  * (recover-database.ts): shim never writes into, or acknowledges into, a malformed store.
  */
 export function openDatabase(home: string, options: OpenOptions = {}): Database {
+  try {
+    return openOrRecover(home, options);
+  } catch (error) {
+    throw asStorageError(error, home) ?? error;
+  }
+}
+
+function openOrRecover(home: string, options: OpenOptions): Database {
   ensureDir(home);
   const path = getDatabasePath(home);
   // SQLite follows links: one planted as the database (or its journal) would redirect writes.
   for (const file of [path, `${path}-wal`, `${path}-shm`]) assertNotSymlink(file);
   if (options.readOnly) return openPrepared(home, path, options);
-  const existed = existsSync(path);
+  waitForRecovery(home);
+  const seen = inodeOf(path);
   try {
     const db = openPrepared(home, path, options);
     // After an unclean state (a writer killed, the file changed by something else) the whole
     // file is checked before anything is written into it.
-    const problem = existed && !isAsLeftClean(home, path) ? checkIntegrity(db) : null;
+    const problem = seen !== null && !isAsLeftClean(home, path) ? checkIntegrity(db) : null;
     if (problem === null) return db;
     db.close();
     throw new Error(`database disk image is malformed: ${problem}`);
   } catch (error) {
     const cause = error instanceof AppError && error.cause !== undefined ? error.cause : error;
     if (!isCorruptionError(cause) || !existsSync(path)) throw error;
-    let fresh: Database | null = null;
-    recoverCorruptDatabase(home, path, String((cause as Error).message ?? cause), () => {
-      fresh = openPrepared(home, path, options);
-      return fresh;
+    return withRecoveryLock(home, () => {
+      // Another process may have rebuilt it while this one waited for the lock.
+      if (inodeOf(path) !== seen) return openPrepared(home, path, options);
+      let fresh: Database | null = null;
+      recoverCorruptDatabase(home, path, String((cause as Error).message ?? cause), () => {
+        fresh = openPrepared(home, path, options);
+        return fresh;
+      });
+      return fresh ?? openPrepared(home, path, options);
     });
-    return fresh ?? openPrepared(home, path, options);
   }
 }
 
@@ -143,13 +200,17 @@ function openPrepared(home: string, path: string, options: OpenOptions): Databas
   try {
     db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, readOnly: options.readOnly ?? false });
   } catch (error) {
-    throw new AppError(
-      'STORE_UNAVAILABLE',
-      `cannot open the database ${path}: ${(error as Error).message}`,
-      'check that SHIM_HOME is writable',
-      { cause: error },
+    throw (
+      asStorageError(error, home) ??
+      new AppError(
+        'STORE_UNAVAILABLE',
+        `cannot open the database ${path}: ${(error as Error).message}`,
+        'check that SHIM_HOME is a folder this user can write',
+        { cause: error },
+      )
     );
   }
+  openedFiles.set(db, { path, ino: inodeOf(path) ?? -1 });
   try {
     if (!options.readOnly) {
       db.exec('PRAGMA synchronous = FULL');
@@ -169,11 +230,14 @@ function openPrepared(home: string, path: string, options: OpenOptions): Databas
   } catch (error) {
     db.close();
     if (error instanceof AppError) throw error;
-    throw new AppError(
-      'STORE_UNAVAILABLE',
-      `cannot prepare the database ${path}: ${(error as Error).message}`,
-      'if it is corrupt, move it aside; shim will start a new one',
-      { cause: error },
+    throw (
+      asStorageError(error, home) ??
+      new AppError(
+        'STORE_UNAVAILABLE',
+        `cannot prepare the database ${path}: ${(error as Error).message}`,
+        '`shim doctor` checks the store; a corrupt one is moved aside and rebuilt by the next command',
+        { cause: error },
+      )
     );
   }
 }
@@ -184,6 +248,12 @@ function recordCloseOf(db: Database, home: string, path: string): void {
   Object.defineProperty(db, 'close', {
     configurable: true,
     value: () => {
+      const opened = openedFiles.get(db);
+      if (opened && inodeOf(opened.path) !== opened.ino) {
+        // Moved aside by a recovery: closed so as not to touch the fresh store's journal files.
+        closeMovedConnection(close, findMovedStore(opened.path, opened.ino));
+        return;
+      }
       // The driver closes late while a statement is still unfinalized (at exit), and the last
       // close copies the WAL into the file: done now, so the file is as recorded from here on.
       try {
@@ -212,13 +282,17 @@ function restrictPermissions(path: string): void {
  * moves the database aside and builds a fresh one from what is readable. The caller's
  * connection must be closed first.
  */
-export function recoverDatabase(home: string, reason: string): void {
+export function recoverDatabase(home: string, reason: string, seen?: Database): void {
   const path = getDatabasePath(home);
-  if (!existsSync(path)) return;
-  let fresh: Database | null = null;
-  recoverCorruptDatabase(home, path, reason, () => {
-    fresh = openPrepared(home, path, {});
-    return fresh;
+  const ino = seen ? (openedFiles.get(seen)?.ino ?? null) : inodeOf(path);
+  withRecoveryLock(home, () => {
+    // Rebuilt already by another process (the file is no longer the one that failed).
+    if (!existsSync(path) || inodeOf(path) !== ino) return;
+    let fresh: Database | null = null;
+    recoverCorruptDatabase(home, path, reason, () => {
+      fresh = openPrepared(home, path, {});
+      return fresh;
+    });
+    (fresh as Database | null)?.close();
   });
-  (fresh as Database | null)?.close();
 }

@@ -57,6 +57,7 @@ export const LOOP_EVENT_NAMES = [
   'loop.iteration_finished',
   'loop.test_run',
   'loop.completion_claimed',
+  'loop.mid_work',
   'loop.completed',
   'loop.stuck_detected',
   'loop.stuck_restart',

@@ -5,16 +5,29 @@
  * still readable from the old one is copied over. A notice records it, so the CLI, the hooks and
  * `shim doctor` can each say so once.
  *
+ * One recovery at a time: a recovering process holds an exclusive SQLite lock on
+ * `store-recovery.lock` (released by the OS if it is killed) and leaves a marker beside it; a
+ * process opening the store while the marker is there waits for the lock, and a process that
+ * found the store corrupt re-checks it once it has the lock (another may have rebuilt it
+ * meanwhile). The recovery takes the old store's write lock before moving it: a write committed
+ * before that is in the moved file and is salvaged; a write after it sees the store was moved
+ * (database.ts) and is made again in the fresh one.
+ *
+ * Rows are checked as they are copied: a blob that is gzip data must unpack to JSON, or the row
+ * stays behind in the moved-aside file (the integrity check does not read blob contents).
+ *
  * "Unclean state": every process that closes the store records the database file's size and
  * modification time; a process that finds them changed (a writer was killed, or something else
  * wrote the file) checks the whole file before writing (`PRAGMA quick_check`).
  * @module
  */
 import { DatabaseSync } from '@photostructure/sqlite';
-import { existsSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { AppError } from '../core/errors.ts';
 import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
-import { writeRecoveryNotice, type RecoveryNotice } from './recovery-notice.ts';
+import { readRecoveryNotice, writeRecoveryNotice, type RecoveryNotice } from './recovery-notice.ts';
 
 export {
   describeRecovery,
@@ -83,10 +96,35 @@ export function checkIntegrity(db: Db): string | null {
 
 const SKIP_TABLES = /^(?:sqlite_|schema_version$|checkpoint_search)/;
 
+/**
+ * True when a column holds gzip data (a checkpoint section, serialize.ts) that does not unpack to
+ * JSON: copying it would leave a session whose every checkpoint and resume fails to read it.
+ */
+export function hasDamagedBlob(row: Record<string, unknown>): boolean {
+  for (const value of Object.values(row)) {
+    if (
+      !(value instanceof Uint8Array) ||
+      value.length < 2 ||
+      value[0] !== 0x1f ||
+      value[1] !== 0x8b
+    )
+      continue;
+    try {
+      JSON.parse(gunzipSync(value).toString('utf8'));
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+type Salvage = { salvaged: Record<string, number>; lost: number; damaged: number };
+
 /** Copies every readable row of `from` into `to` (tables both have, their shared columns). */
-function salvage(from: Db, to: Db): { salvaged: Record<string, number>; lost: number } {
+function salvage(from: Db, to: Db): Salvage {
   const salvaged: Record<string, number> = {};
   let lost = 0;
+  let damaged = 0;
   let tables: string[];
   try {
     tables = (
@@ -97,7 +135,7 @@ function salvage(from: Db, to: Db): { salvaged: Record<string, number>; lost: nu
       .map((t) => t.name)
       .filter((t) => !SKIP_TABLES.test(t));
   } catch {
-    return { salvaged, lost: 0 };
+    return { salvaged, lost: 0, damaged: 0 };
   }
   const targetColumns = (table: string) =>
     (to.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map(
@@ -128,6 +166,11 @@ function salvage(from: Db, to: Db): { salvaged: Record<string, number>; lost: nu
       if (row === undefined) break;
       after = Number(row.__rowid);
       misses = 0;
+      if (hasDamagedBlob(row)) {
+        lost++;
+        damaged++;
+        continue;
+      }
       const names = columns.filter((c) => c in row);
       try {
         to.prepare(
@@ -140,12 +183,12 @@ function salvage(from: Db, to: Db): { salvaged: Record<string, number>; lost: nu
     }
     salvaged[table] = copied;
   }
-  return { salvaged, lost };
+  return { salvaged, lost, damaged };
 }
 
 /**
  * Moves the corrupt database aside, has `createFresh` make a new one, copies what can be read,
- * and records the notice. Returns the notice.
+ * and records the notice. Returns the notice. The caller holds the recovery lock.
  */
 export function recoverCorruptDatabase(
   home: string,
@@ -154,13 +197,10 @@ export function recoverCorruptDatabase(
   createFresh: () => Db,
 ): RecoveryNotice {
   const at = new Date();
-  const movedTo = `${path}.corrupt-${at.toISOString().replace(/[:.]/g, '-')}`;
-  renameSync(path, movedTo);
-  for (const suffix of ['-wal', '-shm']) {
-    if (existsSync(`${path}${suffix}`)) renameSync(`${path}${suffix}`, `${movedTo}${suffix}`);
-  }
+  const movedTo = `${path}.corrupt-${at.toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  moveAside(path, movedTo);
   const fresh = createFresh();
-  let result: { salvaged: Record<string, number>; lost: number } = { salvaged: {}, lost: 0 };
+  let result: Salvage = { salvaged: {}, lost: 0, damaged: 0 };
   let old: Db | null = null;
   try {
     old = new DatabaseSync(movedTo, { readOnly: true });
@@ -172,11 +212,15 @@ export function recoverCorruptDatabase(
   } finally {
     old?.close();
   }
+  // A notice not yet shown names the earlier moves too.
+  const previous = readRecoveryNotice(home);
+  const unshown = previous && !(previous.shownOnStderr && previous.shownInHook);
   const notice: RecoveryNotice = {
     at: at.toISOString(),
     movedTo,
     reason: reason.split('\n')[0]!.slice(0, 200),
     ...result,
+    ...(unshown ? { earlier: [...(previous.earlier ?? []), previous.movedTo] } : {}),
     shownOnStderr: false,
     shownInHook: false,
   };
@@ -187,4 +231,122 @@ export function recoverCorruptDatabase(
     // the recovery stands; only the notice is lost
   }
   return notice;
+}
+
+/**
+ * Renames the store (and its journal files) to `movedTo` while holding its write lock, so no
+ * write lands in it after the move unnoticed (database.ts checks, inside each write
+ * transaction, that the file it writes is still the store).
+ */
+function moveAside(path: string, movedTo: string): void {
+  let holder: Db | null = null;
+  try {
+    holder = new DatabaseSync(path, { timeout: 10_000 });
+    holder.exec('BEGIN IMMEDIATE');
+  } catch {
+    // too damaged to lock: moved all the same
+  }
+  try {
+    renameSync(path, movedTo);
+    for (const suffix of ['-wal', '-shm']) {
+      if (existsSync(`${path}${suffix}`)) renameSync(`${path}${suffix}`, `${movedTo}${suffix}`);
+    }
+  } finally {
+    const held = holder;
+    if (held)
+      closeMovedConnection(() => {
+        if (held.isTransaction) held.exec('ROLLBACK');
+        held.close();
+      }, movedTo);
+  }
+}
+
+/**
+ * Closes a connection whose file was moved to `movedTo`. SQLite's last connection to a file
+ * deletes its journal files by the name it was opened with — after a move, the fresh store's. A
+ * second connection opened by the new name keeps the first from being the last, and deletes the
+ * moved journal files (its own names) when it closes.
+ */
+export function closeMovedConnection(close: () => void, movedTo: string | null): void {
+  let keeper: Db | null = null;
+  try {
+    if (movedTo) keeper = new DatabaseSync(movedTo, { timeout: 10_000 });
+  } catch {
+    keeper = null;
+  }
+  try {
+    close();
+  } finally {
+    keeper?.close();
+  }
+}
+
+/** Where the store file with this inode was moved aside (`shim.db.corrupt-…`), if it was. */
+export function findMovedStore(path: string, ino: number): string | null {
+  try {
+    for (const name of readdirSync(dirname(path))) {
+      if (!name.startsWith(`${basename(path)}.corrupt-`) || /-(?:wal|shm)$/.test(name)) continue;
+      const full = join(dirname(path), name);
+      if (statSync(full).ino === ino) return full;
+    }
+  } catch {
+    // not found: the caller closes plainly
+  }
+  return null;
+}
+
+const LOCK_FILE = 'store-recovery.lock';
+const MARKER_FILE = 'store-recovery.running';
+const LOCK_WAIT_MS = 120_000;
+
+/**
+ * Runs `work` as the only recovery of the store: an exclusive lock on a small SQLite file (the
+ * OS drops it when its holder dies, even by kill -9), and a marker while it runs so that other
+ * processes wait before opening the store (waitForRecovery).
+ */
+export function withRecoveryLock<T>(home: string, work: () => T): T {
+  const lock = new DatabaseSync(join(home, LOCK_FILE), { timeout: LOCK_WAIT_MS });
+  try {
+    try {
+      lock.exec('BEGIN EXCLUSIVE');
+    } catch (error) {
+      throw new AppError(
+        'STORE_UNAVAILABLE',
+        `another shim process has been recovering the store for over ${LOCK_WAIT_MS / 1000} s`,
+        `if no shim process is running, delete ${join(home, LOCK_FILE)}`,
+        { cause: error },
+      );
+    }
+    const marker = join(home, MARKER_FILE);
+    try {
+      writeFileSync(marker, String(process.pid), { mode: 0o600 });
+    } catch {
+      // others then open without waiting; the moved-store check still guards their writes
+    }
+    try {
+      return work();
+    } finally {
+      try {
+        unlinkSync(marker);
+      } catch {
+        // already gone
+      }
+    }
+  } finally {
+    lock.close();
+  }
+}
+
+/**
+ * Waits while a recovery runs (its marker is there). Costs one stat when none does; a marker
+ * left by a recovery that was killed is removed once its lock is free.
+ */
+export function waitForRecovery(home: string): void {
+  const marker = join(home, MARKER_FILE);
+  if (!existsSync(marker)) return;
+  try {
+    withRecoveryLock(home, () => undefined);
+  } catch {
+    // could not wait: open anyway
+  }
 }

@@ -14,8 +14,12 @@ export type RecoveryNotice = {
   reason: string;
   /** Rows copied into the fresh store, per table. */
   salvaged: Record<string, number>;
-  /** Rows that could not be read. */
+  /** Rows that could not be read (damaged ones included). */
   lost: number;
+  /** Rows left behind because a compressed section in them was damaged. */
+  damaged?: number;
+  /** Earlier moves not yet reported when this one happened. */
+  earlier?: string[];
   shownOnStderr: boolean;
   shownInHook: boolean;
 };
@@ -43,7 +47,12 @@ export function markRecoveryShown(home: string, where: 'stderr' | 'hook'): void 
 /** One line a user can act on. */
 export function describeRecovery(n: RecoveryNotice): string {
   const copied = Object.values(n.salvaged).reduce((a, b) => a + b, 0);
-  return `shim: the store was corrupt (${n.reason}); it was moved to ${n.movedTo} and ${copied} rows were copied into a fresh one${n.lost > 0 ? ` (${n.lost} could not be read)` : ''}`;
+  const lost =
+    n.lost > 0
+      ? ` (${n.lost} could not be read${n.damaged ? `, ${n.damaged} of them with damaged data` : ''}; they stay in the moved file)`
+      : '';
+  const earlier = n.earlier?.length ? `; earlier it was also moved to ${n.earlier.join(', ')}` : '';
+  return `shim: the store was corrupt (${n.reason}); it was moved to ${n.movedTo} and ${copied} rows were copied into a fresh one${lost}${earlier}`;
 }
 
 export function writeRecoveryNotice(home: string, notice: RecoveryNotice): void {

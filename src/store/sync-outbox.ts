@@ -26,7 +26,8 @@ export type OutboxDraft = {
 export type OutboxEntry = OutboxDraft & {
   id: number;
   createdAt: string;
-  status: 'pending' | 'delivered' | 'failed';
+  /** stale: not sent because it waited past its moment (sync.staleAfterHours). */
+  status: 'pending' | 'delivered' | 'failed' | 'stale';
   attempts: number;
   nextAttemptAt: string;
   lastError: string | null;
@@ -78,6 +79,8 @@ export type OutboxCounts = {
   pending: number;
   delivered: number;
   failed: number;
+  /** Dropped unsent: they waited past their moment. */
+  stale: number;
   oldestPending: string | null;
   lastError: string | null;
 };
@@ -155,6 +158,45 @@ export class SyncOutbox {
       .run(giveUp ? 'failed' : 'pending', retryAt, error.slice(0, 500), id);
   }
 
+  /** Not sent, and never will be: it waited past its moment. */
+  stale(id: number, why: string): void {
+    this.#db
+      .prepare(
+        `UPDATE sync_outbox SET status = 'stale', last_error = ?, lease_owner = NULL,
+           lease_until = NULL WHERE id = ?`,
+      )
+      .run(why.slice(0, 500), id);
+  }
+
+  /**
+   * Entries put off for want of a token (their error starts with `why`) due now, their error
+   * cleared: the token is there now. Returns how many.
+   */
+  wakeWaiting(tracker: Tracker, why: string, now: string): number {
+    return Number(
+      this.#db
+        .prepare(
+          `UPDATE sync_outbox SET next_attempt_at = ?, last_error = NULL
+           WHERE status = 'pending' AND tracker = ? AND substr(last_error, 1, ?) = ?`,
+        )
+        .run(now, tracker, why.length, why).changes,
+    );
+  }
+
+  /** The trackers with entries put off for want of a token (errors starting with one of `whys`). */
+  trackersWaiting(whys: readonly string[]): Tracker[] {
+    const rows = this.#db
+      .prepare(
+        "SELECT DISTINCT tracker, last_error FROM sync_outbox WHERE status = 'pending' AND last_error IS NOT NULL",
+      )
+      .all() as Array<{ tracker: string; last_error: string }>;
+    return [
+      ...new Set(
+        rows.filter((r) => whys.some((w) => r.last_error.startsWith(w))).map((r) => r.tracker),
+      ),
+    ] as Tracker[];
+  }
+
   /** The earliest time an entry becomes due (pending and not leased beyond it); null when none. */
   nextDue(): string | null {
     const row = this.#db
@@ -176,13 +218,14 @@ export class SyncOutbox {
       .get() as { at: string | null } | undefined;
     const last = this.#db
       .prepare(
-        "SELECT last_error FROM sync_outbox WHERE last_error IS NOT NULL AND status != 'delivered' ORDER BY id DESC LIMIT 1",
+        "SELECT last_error FROM sync_outbox WHERE last_error IS NOT NULL AND status IN ('pending', 'failed') ORDER BY id DESC LIMIT 1",
       )
       .get() as { last_error: string } | undefined;
     return {
       pending: n('pending'),
       delivered: n('delivered'),
       failed: n('failed'),
+      stale: n('stale'),
       oldestPending: oldest?.at ?? null,
       lastError: last?.last_error ?? null,
     };

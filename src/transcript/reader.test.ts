@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
 import { AppError, type AppErrorCode } from '../core/errors.ts';
 import { createSessionState, type SessionState } from '../core/session.ts';
 import {
-  FIXTURE_DIR,
+  gzFixturePath,
   fixturePath,
   listFixtures,
   makeTempDir,
@@ -505,7 +505,7 @@ describe('readCompressedTranscript', () => {
   describe('folds a .gz fixture exactly as readTranscript folds the decompressed file', () => {
     for (const name of FIXTURES) {
       it(`for ${name}`, async () => {
-        const compressed = await readCompressedTranscript(join(FIXTURE_DIR, `${name}.gz`), {
+        const compressed = await readCompressedTranscript(gzFixturePath(name), {
           finalize: true,
         });
         const plain: SessionState = readTranscript(fixturePath(name), null, { finalize: true })

@@ -8,6 +8,8 @@ import { viewCheckpoint } from '../app/dashboard/checkpoint-view.ts';
 import { locateSessionTranscript } from '../app/dashboard/locate-session.ts';
 import { viewLoopRunDetail } from '../app/dashboard/loop-view.ts';
 import { buildSessionTimeline } from '../app/dashboard/session-timeline.ts';
+import { withStore } from '../app/open-store.ts';
+import { AppError } from '../core/errors.ts';
 import { redactValue } from '../redact/redact.ts';
 import { renderExportPage } from './page.ts';
 import { readPageAssets } from './serve.ts';
@@ -15,6 +17,33 @@ import { readPageAssets } from './serve.ts';
 type Env = Readonly<Record<string, string | undefined>>;
 
 export type ExportTarget = { session: string } | { loop: string };
+
+/**
+ * The session's transcript; null when it is gone but the store has checkpoints of the session
+ * (they are exported without the response-by-response chart).
+ */
+async function transcriptOrStored(
+  home: string,
+  env: Env,
+  sessionId: string,
+): Promise<string | null> {
+  try {
+    return await locateSessionTranscript(home, env, sessionId);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'SESSION_NOT_FOUND') throw error;
+    const stored = await withStore(
+      home,
+      (store) => store.checkpoints.listBySession(sessionId).length,
+    );
+    if (stored === 0)
+      throw new AppError(
+        'SESSION_NOT_FOUND',
+        `no transcript and no checkpoints for session ${sessionId}`,
+        '`shim list` shows the sessions shim has checkpoints of',
+      );
+    return null;
+  }
+}
 
 export async function renderExport(request: {
   home: string;
@@ -29,7 +58,7 @@ export async function renderExport(request: {
   let kind: 'session' | 'loop';
   if ('session' in request.target) {
     const sessionId = request.target.session;
-    const transcriptPath = await locateSessionTranscript(home, env, sessionId);
+    const transcriptPath = await transcriptOrStored(home, env, sessionId);
     const timeline = await buildSessionTimeline({ home, env, sessionId, transcriptPath });
     responses[`/api/sessions/${encodeURIComponent(sessionId)}/timeline`] = timeline;
     for (const c of timeline.checkpoints)

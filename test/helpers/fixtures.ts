@@ -1,34 +1,95 @@
-/** Real transcript fixtures (gzipped in the repo), decompressed once per process into a temp dir. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+/**
+ * Real transcripts and other repositories' data for tests and the bench. They are not part of
+ * the project: they are read from `../shared/fixtures` next to the checkout, or from the
+ * directory in `SHIM_FIXTURES_DIR`. When that is missing, one line says so and the listings are
+ * empty (tests that loop over them run none; `.ci/run` refuses to run without them).
+ *
+ * Layout read: `real-transcripts/*.jsonl` (plain or `.jsonl.gz`), `training-transcripts/
+ * *.jsonl.gz`, `secrets/gitleaks-samples.json`. Copies (decompressed or compressed) are made once
+ * per process in a temp dir.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
-export const FIXTURE_DIR = join(import.meta.dirname, '..', 'fixtures', 'transcripts');
+/** Root of the shared fixtures: `$SHIM_FIXTURES_DIR`, else `../shared/fixtures` beside the repo. */
+export const SHARED_FIXTURES_DIR =
+  process.env.SHIM_FIXTURES_DIR ||
+  join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+
+export const FIXTURE_DIR = join(SHARED_FIXTURES_DIR, 'real-transcripts');
+export const TRAINING_DIR = join(SHARED_FIXTURES_DIR, 'training-transcripts');
+export const SECRETS_DIR = join(SHARED_FIXTURES_DIR, 'secrets');
+
+let told = false;
+
+/**
+ * False when `dir` exists; otherwise the reason (also printed once per process), usable as
+ * node:test's `skip` option.
+ */
+export function sharedFixturesMissing(dir = FIXTURE_DIR): string | false {
+  if (existsSync(dir)) return false;
+  const reason = `shared fixtures not found at ${dir}: tests reading them are skipped (set SHIM_FIXTURES_DIR)`;
+  if (!told) {
+    told = true;
+    process.stderr.write(`${reason}\n`);
+  }
+  return reason;
+}
+
+/** Skip reason for tests that need the real transcripts, or false when they are present. */
+export const FIXTURES_MISSING = sharedFixturesMissing();
 
 let extracted: string | null = null;
 
-/** Names of the fixtures without `.gz`, e.g. `spotter-short-v2.1.38.jsonl`. */
-export function listFixtures(): string[] {
-  return readdirSync(FIXTURE_DIR)
-    .filter((f) => f.endsWith('.jsonl.gz'))
-    .map((f) => f.slice(0, -3))
-    .sort();
-}
-
-/** Path of a decompressed copy of the fixture, e.g. fixturePath('spotter-short-v2.1.38.jsonl'). */
-export function fixturePath(name: string): string {
+function scratch(): string {
   if (extracted === null) {
     const dir = mkdtempSync(join(tmpdir(), 'shim-fixtures-'));
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
     extracted = dir;
   }
-  const target = join(extracted as string, name);
-  try {
-    readFileSync(target, { flag: 'r' });
-  } catch {
-    writeFileSync(target, gunzipSync(readFileSync(join(FIXTURE_DIR, `${name}.gz`))));
-  }
+  return extracted;
+}
+
+/** The fixture's bytes, decompressed, whichever form the shared directory holds it in. */
+function readFixture(dir: string, name: string): Buffer {
+  const plain = join(dir, name);
+  if (existsSync(plain)) return readFileSync(plain);
+  const gz = `${plain}.gz`;
+  if (existsSync(gz)) return gunzipSync(readFileSync(gz));
+  throw new Error(
+    `fixture ${name} not found in ${dir} (set SHIM_FIXTURES_DIR to the shared fixtures)`,
+  );
+}
+
+function listIn(dir: string): string[] {
+  if (sharedFixturesMissing(dir)) return [];
+  return [
+    ...new Set(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl') || f.endsWith('.jsonl.gz'))
+        .map((f) => f.replace(/\.gz$/, '')),
+    ),
+  ].sort();
+}
+
+/** Names of the real transcripts without `.gz`, e.g. `spotter-short-v2.1.38.jsonl`. */
+export function listFixtures(): string[] {
+  return listIn(FIXTURE_DIR);
+}
+
+/** Path of a decompressed copy of the fixture, e.g. fixturePath('spotter-short-v2.1.38.jsonl'). */
+export function fixturePath(name: string): string {
+  const target = join(scratch(), name);
+  if (!existsSync(target)) writeFileSync(target, readFixture(FIXTURE_DIR, name));
+  return target;
+}
+
+/** Path of a gzip-compressed copy of the fixture (`<name>.gz`), for readers of `.jsonl.gz`. */
+export function gzFixturePath(name: string): string {
+  const target = join(scratch(), `${name}.gz`);
+  if (!existsSync(target)) writeFileSync(target, gzipSync(readFixture(FIXTURE_DIR, name)));
   return target;
 }
 
@@ -46,25 +107,23 @@ export function makeTempDir(prefix = 'shim-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** 47 more real sessions (see test/fixtures/training-transcripts/SOURCES.md) for leave-one-out evaluation. */
-export const TRAINING_DIR = join(import.meta.dirname, '..', 'fixtures', 'training-transcripts');
-
 /** Training fixture names without `.gz`; `pos-*` have auto compactions, `neg-*` have none. */
 export function listTrainingFixtures(): string[] {
-  return readdirSync(TRAINING_DIR)
-    .filter((f) => f.endsWith('.jsonl.gz'))
-    .map((f) => f.slice(0, -3))
-    .sort();
+  return listIn(TRAINING_DIR);
 }
 
 /** Path of a decompressed copy of a training fixture, e.g. trainingFixturePath('pos-13340918e71b-0.jsonl'). */
 export function trainingFixturePath(name: string): string {
-  fixturePath(listFixtures()[0] as string); // makes the shared temp dir
-  const target = join(extracted as string, `training-${name}`);
-  try {
-    readFileSync(target, { flag: 'r' });
-  } catch {
-    writeFileSync(target, gunzipSync(readFileSync(join(TRAINING_DIR, `${name}.gz`))));
-  }
+  const target = join(scratch(), `training-${name}`);
+  if (!existsSync(target)) writeFileSync(target, readFixture(TRAINING_DIR, name));
+  return target;
+}
+
+/** Path of a gzip-compressed training fixture (the shared copy when it is stored compressed). */
+export function gzTrainingFixturePath(name: string): string {
+  const shared = join(TRAINING_DIR, `${name}.gz`);
+  if (existsSync(shared)) return shared;
+  const target = join(scratch(), `training-${name}.gz`);
+  if (!existsSync(target)) writeFileSync(target, gzipSync(readFixture(TRAINING_DIR, name)));
   return target;
 }

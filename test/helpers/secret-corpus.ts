@@ -1,9 +1,12 @@
 /**
- * The gitleaks-derived secret corpus (test/fixtures/secrets/, see its SOURCES.md): true positives
- * with the secret each holds, false positives that must come through untouched.
+ * gitleaks' sample secrets, read from the shared fixtures (`secrets/gitleaks-samples.json`, see
+ * its SOURCES.md; another repository's data, never copied here): true positives with the secret
+ * each holds, false positives that must come through untouched. Empty, with one line said, when
+ * the shared fixtures are missing.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SECRETS_DIR, sharedFixturesMissing } from './fixtures.ts';
 
 export type SecretSample = {
   rule: string;
@@ -11,20 +14,32 @@ export type SecretSample = {
   text: string;
   /** True positives: the secret that must not survive redaction. */
   secret?: string;
-  generated?: boolean;
 };
 
-export const SECRET_CORPUS_PATH = join(
-  import.meta.dirname,
-  '..',
-  'fixtures',
-  'secrets',
-  'gitleaks-samples.json',
-);
+export const SECRET_CORPUS_PATH = join(SECRETS_DIR, 'gitleaks-samples.json');
 
+/** Skip reason for tests that need the samples, or false when they are present. */
+export const SECRET_CORPUS_MISSING = sharedFixturesMissing(SECRET_CORPUS_PATH);
+
+type SharedCorpus = {
+  tps: Array<{ rule: string; text: string; secret: string }>;
+  fps: Array<{ rule: string; text: string }>;
+};
+
+let cached: SecretSample[] | undefined;
+
+/** Every sample, true positives first. */
 export function loadSecretCorpus(): SecretSample[] {
-  return (JSON.parse(readFileSync(SECRET_CORPUS_PATH, 'utf8')) as { samples: SecretSample[] })
-    .samples;
+  if (cached) return cached;
+  if (!existsSync(SECRET_CORPUS_PATH)) return (cached = []);
+  const corpus = JSON.parse(readFileSync(SECRET_CORPUS_PATH, 'utf8')) as SharedCorpus;
+  cached = [
+    ...corpus.tps
+      .filter((s) => s.secret.length > 0)
+      .map((s): SecretSample => ({ rule: s.rule, kind: 'tp', text: s.text, secret: s.secret })),
+    ...corpus.fps.map((s): SecretSample => ({ rule: s.rule, kind: 'fp', text: s.text })),
+  ];
+  return cached;
 }
 
 export type RedactionScore = {

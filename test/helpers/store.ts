@@ -20,7 +20,7 @@ import { HandoffRepository } from '../../src/store/handoff-repository.ts';
 import { ResumeRepository } from '../../src/store/resume-repository.ts';
 import { SessionRepository } from '../../src/store/session-repository.ts';
 import { readCompressedTranscript } from '../../src/agents/claude/transcript-reader.ts';
-import { FIXTURE_DIR, makeTempDir } from './fixtures.ts';
+import { fixturePath, gzFixturePath, makeTempDir } from './fixtures.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 export const WRITER_SCRIPT = join(import.meta.dirname, 'checkpoint-writer.ts');
@@ -46,7 +46,7 @@ export function makeHugeDraft(overrides: Partial<CheckpointDraft> = {}): Checkpo
 export async function buildFixtureDraft(
   name = 'entire-ed51f6581660-auto-compact-v2.1.42.jsonl',
 ): Promise<CheckpointDraft> {
-  const state = await readCompressedTranscript(join(FIXTURE_DIR, `${name}.gz`));
+  const state = await readCompressedTranscript(gzFixturePath(name));
   const now = state.lastActivityAt ?? Date.parse('2026-02-12T04:10:00.000Z');
   const assessment = assessSession(state, { env: {}, history: [], now });
   return buildCheckpoint({
@@ -58,7 +58,7 @@ export async function buildFixtureDraft(
     state,
     assessment,
     git: null,
-    transcriptPath: join(FIXTURE_DIR, name),
+    transcriptPath: fixturePath(name),
   });
 }
 

@@ -155,6 +155,10 @@ function loadTemplates() {
     compacted: find('auto-compact.jsonl', (v) => v.subtype === 'status' && !v.status),
     boundary: find('auto-compact.jsonl', (v) => v.subtype === 'compact_boundary'),
     summary: find('auto-compact.jsonl', (v) => v.type === 'user' && v.isSynthetic === true),
+    backgroundTasks: find(
+      'background-task.jsonl',
+      (v) => v.subtype === 'background_tasks_changed' && v.tasks.length > 0,
+    ),
   };
 }
 
@@ -458,6 +462,19 @@ function createSession({ templates, sessionId, model, cwd, transcript }) {
     return stamp(event);
   }
 
+  /** The live background set (`background_tasks_changed`): `descriptions` replaces it. */
+  function background(descriptions) {
+    const event = clone(templates.backgroundTasks);
+    const [task] = event.tasks;
+    event.tasks = descriptions.map((description) => ({
+      ...task,
+      task_id: hex(9),
+      run_id: `${hex(9)}-${hex(8)}`,
+      description,
+    }));
+    emit(stamp(event));
+  }
+
   function result({ text, isError, costUsd } = {}) {
     const event = clone(templates.result);
     emit(
@@ -509,7 +526,17 @@ function createSession({ templates, sessionId, model, cwd, transcript }) {
     emit(fillResult(final, { text: message, isError: true, costUsd: costSoFar() }));
   }
 
-  return { emitInit, recordPrompt, respond, write, compact, result, apiError, usageLimit };
+  return {
+    emitInit,
+    recordPrompt,
+    respond,
+    write,
+    compact,
+    background,
+    result,
+    apiError,
+    usageLimit,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -565,6 +592,9 @@ async function play(session, run) {
         break;
       case 'compact':
         session.compact(spec);
+        break;
+      case 'background':
+        session.background(spec);
         break;
       case 'result':
         session.result(spec);

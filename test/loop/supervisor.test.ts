@@ -105,6 +105,35 @@ describe('shim loop supervisor (fake agent, real stream-json shapes)', () => {
     assert.equal(result.run.restarts, 0);
   });
 
+  test('a completion claim made while background work still runs is not a completion', async () => {
+    world.script([
+      {
+        actions: [bash(20_000, 'npm run build &'), { background: ['slow build'] }, done()],
+      },
+      { actions: [{ background: [] }, done()] },
+    ]);
+    const result = await run(world);
+    assert.equal(result.run.status, 'completed');
+    assert.equal(result.iterations[0]!.outcome, 'mid_work');
+    assert.equal(result.iterations[1]!.outcome, 'finished');
+    const calls = world.invocations();
+    assert.equal(calls.length, 2);
+    assert.equal(calls[1]!.resume, calls[0]!.sessionId, 'the same session goes on');
+    assert.match(
+      calls[1]!.prompt,
+      /background work you started was still running \(local_bash "slow build"\)/,
+    );
+    const events = readRunEvents(world.home, result.run.runId);
+    const midWork = events.find((e) => e.name === 'loop.mid_work');
+    assert.deepEqual((midWork?.data as { markerSeen?: boolean }).markerSeen, true);
+    const claims = events.filter((e) => e.name === 'loop.completion_claimed');
+    assert.deepEqual(
+      claims.map((e) => e.iteration),
+      [2],
+      'only the turn with nothing pending claims completion',
+    );
+  });
+
   test('a completion claim counts only when the test command passes', async () => {
     world.script([
       { actions: [done()] },

@@ -32,6 +32,7 @@ const checkpointOn = (branch: string, level: string): Checkpoint => {
   const base = makeTypicalCheckpoint();
   return {
     ...base,
+    createdAt: new Date().toISOString(),
     triggeredBy: 'danger_zone',
     source: { ...base.source, level, cwd: null },
     fileState: { ...base.fileState, branch, repoRoot: null },
@@ -66,7 +67,7 @@ test('Linear: one comment, the label created once, the configured state; no seco
     });
     assert.equal(queued, 3);
     const sent = await drainOutbox({ db, home, env });
-    assert.deepEqual(sent, { delivered: 3, retrying: 0, failed: 0, waitingForToken: 0 });
+    assert.deepEqual(sent, { delivered: 3, retrying: 0, failed: 0, waitingForToken: 0, stale: 0 });
     const issue = linear.issues.find((i) => i.identifier === 'TST-42')!;
     assert.equal(issue.comments.length, 1);
     assert.match(issue.comments[0]!.body, /^### shim checkpoint #\d+: context at L2/);

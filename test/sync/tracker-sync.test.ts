@@ -54,6 +54,8 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     const base = makeTypicalCheckpoint();
     return {
       ...base,
+      // Now: an update for a moment long past is not sent (sync.staleAfterHours).
+      createdAt: new Date().toISOString(),
       triggeredBy: 'danger_zone',
       ...overrides,
       source: {
@@ -111,7 +113,7 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     assert.equal(await queue(checkpoint), 2, 'a comment and a label');
     assert.equal(await queue(checkpoint), 0, 'the same moment is queued once');
     const sent = await drain();
-    assert.deepEqual(sent, { delivered: 2, retrying: 0, failed: 0, waitingForToken: 0 });
+    assert.deepEqual(sent, { delivered: 2, retrying: 0, failed: 0, waitingForToken: 0, stale: 0 });
     const issue = github.issues.get('42')!;
     assert.equal(issue.comments.length, 1);
     assert.deepEqual(issue.labels, ['context-checkpointed']);
@@ -124,7 +126,13 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     assert.match(body, /\*\*Done\*\*\n- Add --json flag to shim status/);
     assert.match(body, /<!-- shim-sync github:acme\/api:42:L2:/);
     assert.ok(body.includes(`Handoff (local): \`${join(home, 'handoffs')}/`), body);
-    assert.deepEqual(await drain(), { delivered: 0, retrying: 0, failed: 0, waitingForToken: 0 });
+    assert.deepEqual(await drain(), {
+      delivered: 0,
+      retrying: 0,
+      failed: 0,
+      waitingForToken: 0,
+      stale: 0,
+    });
     // shim status shows the sync's state (from the drain's summary file, not the store).
     const status = runShim(home, ['status', fixturePath('spotter-short-v2.1.38.jsonl')]);
     assert.equal(status.status, 0, status.stderr);
@@ -203,6 +211,65 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     assert.equal(status.status, 0, status.stderr);
     assert.match(status.stdout, /0 sent, 2 waiting/);
     assert.match(status.stdout, /github: no GitHub token — set GITHUB_TOKEN/);
+    db = openDatabase(home);
+  });
+
+  test('only where the user meant it: a key quoted in a prompt queues nothing unless configured', async () => {
+    const base = l2();
+    const onMain = {
+      ...base,
+      fileState: { ...base.fileState, branch: 'main' },
+      conversationState: {
+        ...base.conversationState,
+        userRequests: ['format the ids like TXT-88 in the export'],
+      },
+    };
+    assert.equal(await queue(onMain), 0);
+    assert.equal(new SyncOutbox(db).counts().pending, 0);
+    const added = await queueTrackerSync({
+      db,
+      checkpoint: { ...onMain, id: 'other-id' },
+      config: { ...SYNC, fromRequests: true },
+      home,
+      env: { ...env, LINEAR_API_KEY: 'lin_api_test' },
+    });
+    assert.equal(added, 2, 'with sync.fromRequests the request names the issue');
+  });
+
+  test('no token when the moment comes: nothing is queued to be posted later', async () => {
+    const bare = { PATH: '/nonexistent', HOME: root, GITHUB_API_URL: github.url };
+    const added = await queueTrackerSync({ db, checkpoint: l2(), config: SYNC, home, env: bare });
+    assert.equal(added, 0);
+    assert.equal(new SyncOutbox(db).counts().pending, 0);
+  });
+
+  test('a token set after entries waited for one: the next shim sync sends them, and the error is gone', async () => {
+    await queue(l2());
+    const bare = { PATH: '/nonexistent', HOME: root, GITHUB_API_URL: github.url };
+    assert.equal((await drainOutbox({ db, home, env: bare })).waitingForToken, 2);
+    assert.match(new SyncOutbox(db).counts().lastError ?? '', /no GitHub token/);
+    const sent = await drainOutbox({ db, home, env });
+    assert.equal(sent.delivered, 2, 'not 6 hours later');
+    assert.equal(github.issues.get('42')!.comments.length, 1);
+    assert.equal(new SyncOutbox(db).counts().lastError, null);
+  });
+
+  test('an update that waited past its moment is not posted, and sync --status says so', async () => {
+    await queue(l2());
+    const sent = await drainOutbox({
+      db,
+      home,
+      env,
+      now: () => new Date(Date.now() + 25 * 3_600_000),
+    });
+    assert.equal(sent.stale, 2);
+    assert.equal(sent.delivered, 0);
+    assert.deepEqual(github.requests, []);
+    db.close();
+    const status = runShim(home, ['sync', '--status'], { env });
+    assert.equal(status.status, 0, status.stderr);
+    assert.match(status.stdout, /2 not sent \(stale: they waited past their moment\)/);
+    assert.match(status.stdout, /stale +comment/);
     db = openDatabase(home);
   });
 

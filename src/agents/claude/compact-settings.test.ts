@@ -5,7 +5,9 @@ import { describe, test } from 'node:test';
 import { makeTempDir } from '../../../test/helpers/fixtures.ts';
 import { getManagedSettingsPath, readCompactSettings } from './compact-settings.ts';
 
-function layout(files: Partial<Record<'managed' | 'local' | 'project' | 'user', unknown>>) {
+function layout(
+  files: Partial<Record<'managed' | 'local' | 'project' | 'user' | 'global', unknown>>,
+) {
   const root = makeTempDir('shim-settings-');
   const project = join(root, 'project');
   const claude = join(root, 'claude');
@@ -16,6 +18,7 @@ function layout(files: Partial<Record<'managed' | 'local' | 'project' | 'user', 
     local: join(project, '.claude', 'settings.local.json'),
     project: join(project, '.claude', 'settings.json'),
     user: join(claude, 'settings.json'),
+    global: join(claude, '.claude.json'),
   };
   for (const [scope, content] of Object.entries(files))
     writeFileSync(
@@ -30,6 +33,22 @@ function layout(files: Partial<Record<'managed' | 'local' | 'project' | 'user', 
 }
 
 describe('readCompactSettings', () => {
+  test('autoCompactEnabled from a settings file or the global config, settings first', () => {
+    const off = layout({ global: { autoCompactEnabled: false, numStartups: 3 } });
+    assert.deepEqual(
+      off.windows.map((w) => [w.path.endsWith('.claude.json'), w.autoCompactEnabled]),
+      [[true, false]],
+    );
+    const both = layout({
+      project: { autoCompactEnabled: true },
+      global: { autoCompactEnabled: false },
+    });
+    assert.deepEqual(
+      both.windows.map((w) => w.autoCompactEnabled),
+      [true, false],
+    );
+  });
+
   test('files that set a window come highest precedence first', () => {
     const result = layout({
       user: { autoCompactWindow: 180_000 },

@@ -7,7 +7,8 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import {
   pickThresholdEnv,
   type SettingsScope,
@@ -37,6 +38,12 @@ export type SettingsLocations = {
   managedPath?: string;
 };
 
+/** `~/.claude.json`, or `.claude.json` inside CLAUDE_CONFIG_DIR when that is set. */
+export function getGlobalConfigPath(env: Env): string {
+  const configured = env.CLAUDE_CONFIG_DIR?.trim();
+  return configured ? join(resolve(configured), '.claude.json') : join(homedir(), '.claude.json');
+}
+
 function settingsFiles(where: SettingsLocations): Array<{ scope: SettingsScope; path: string }> {
   const files: Array<{ scope: SettingsScope; path: string }> = [
     { scope: 'managed', path: where.managedPath ?? getManagedSettingsPath() },
@@ -46,6 +53,8 @@ function settingsFiles(where: SettingsLocations): Array<{ scope: SettingsScope; 
     files.push({ scope: 'project', path: join(where.cwd, '.claude', 'settings.json') });
   }
   files.push({ scope: 'user', path: join(getClaudeConfigDir(where.env), 'settings.json') });
+  // The global config `/config` writes (autoCompactEnabled lives there, default true).
+  files.push({ scope: 'user', path: getGlobalConfigPath(where.env) });
   return files;
 }
 
@@ -79,8 +88,14 @@ export function readCompactSettings(where: SettingsLocations): CompactSettings {
       }
     }
     const autoCompactWindow = tokens(settings.autoCompactWindow);
-    if (autoCompactWindow !== null || Object.keys(modelWindows).length > 0)
-      windows.push({ scope, path, autoCompactWindow, modelWindows });
+    const autoCompactEnabled =
+      typeof settings.autoCompactEnabled === 'boolean' ? settings.autoCompactEnabled : null;
+    if (
+      autoCompactWindow !== null ||
+      Object.keys(modelWindows).length > 0 ||
+      autoCompactEnabled !== null
+    )
+      windows.push({ scope, path, autoCompactWindow, modelWindows, autoCompactEnabled });
     if (isObject(settings.env)) {
       const strings: Record<string, string> = {};
       for (const [key, value] of Object.entries(settings.env))

@@ -22,6 +22,9 @@ export type StreamUsage = {
 };
 export type ToolUse = { id: string; name: string; input: Record<string, unknown> };
 
+/** A background task Claude Code still runs for the session (a shell, a subagent, a monitor). */
+export type BackgroundTask = { id: string; type: string; description: string };
+
 export type AgentEvent =
   | {
       kind: 'init';
@@ -64,6 +67,8 @@ export type AgentEvent =
       error: string | null;
     }
   | { kind: 'compacting' }
+  /** The full set of live background tasks (replace, do not merge), 2.1.330+. */
+  | { kind: 'background_tasks'; tasks: BackgroundTask[] }
   | { kind: 'compact'; trigger: string; preTokens: number | null; postTokens: number | null }
   | {
       kind: 'result';
@@ -198,6 +203,25 @@ function readUser(raw: Obj): AgentEvent[] {
   return events;
 }
 
+/**
+ * The tasks of a `background_tasks_changed` line. `ambient` ones (watchers, not work) are left
+ * out: Claude Code itself tells hosts not to count them as activity.
+ */
+function readBackgroundTasks(value: unknown): BackgroundTask[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((task): BackgroundTask[] =>
+    isObject(task) && task.ambient !== true
+      ? [
+          {
+            id: str(task.task_id) ?? str(task.id) ?? '',
+            type: str(task.task_type) ?? str(task.type) ?? '',
+            description: str(task.description) ?? '',
+          },
+        ]
+      : [],
+  );
+}
+
 function readSystem(raw: Obj): AgentEvent {
   const subtype = str(raw.subtype);
   switch (subtype) {
@@ -222,6 +246,8 @@ function readSystem(raw: Obj): AgentEvent {
       // The same subtype also reports the end of compaction (status null) and other states.
       if (raw.status === 'compacting') return { kind: 'compacting' };
       break;
+    case 'background_tasks_changed':
+      return { kind: 'background_tasks', tasks: readBackgroundTasks(raw.tasks) };
     case 'compact_boundary': {
       // The stream writes snake_case; camelCase is the transcript's spelling of the same data.
       const meta = isObject(raw.compact_metadata)

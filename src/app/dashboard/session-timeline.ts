@@ -167,23 +167,52 @@ async function replayForTimeline(
   };
 }
 
+async function replayed(
+  path: string,
+  home: string,
+  env: Env,
+): Promise<Omit<SessionTimeline, 'checkpoints' | 'restores'>> {
+  const stat = statSync(path);
+  const stamp = `${stat.size}:${stat.mtimeMs}`;
+  let found = cache.get(path);
+  if (found?.stamp !== stamp) {
+    found = { stamp, timeline: await replayForTimeline(path, home, env) };
+    cache.delete(path);
+    cache.set(path, found);
+    while (cache.size > CACHED_TIMELINES) cache.delete(cache.keys().next().value!);
+  }
+  return found.timeline;
+}
+
+/** A session whose transcript is gone: no responses to draw, what its newest checkpoint says. */
+async function storedOnly(
+  home: string,
+  sessionId: string,
+): Promise<Omit<SessionTimeline, 'checkpoints' | 'restores'>> {
+  const config = await loadConfig(home, { lenient: true, projectRoot: null });
+  const latest = await withStore(home, (store) => store.checkpoints.getMostRecent(sessionId));
+  return {
+    sessionId,
+    project: latest?.source.cwd ?? null,
+    model: latest?.source.model ?? null,
+    cliVersion: latest?.source.cliVersion ?? null,
+    levels: config.levels ?? DEFAULT_LEVEL_THRESHOLDS,
+    points: [],
+    compactions: [],
+    forecast: null,
+  };
+}
+
 export async function buildSessionTimeline(request: {
   home: string;
   env: Env;
   sessionId: string;
-  transcriptPath: string;
+  /** null: the transcript is gone; the timeline is what the store kept (its checkpoints). */
+  transcriptPath: string | null;
 }): Promise<SessionTimeline> {
   const { home, env, transcriptPath: path } = request;
-  const stat = statSync(path);
-  const stamp = `${stat.size}:${stat.mtimeMs}`;
-  let replayed = cache.get(path);
-  if (replayed?.stamp !== stamp) {
-    replayed = { stamp, timeline: await replayForTimeline(path, home, env) };
-    cache.delete(path);
-    cache.set(path, replayed);
-    while (cache.size > CACHED_TIMELINES) cache.delete(cache.keys().next().value!);
-  }
-  const base = replayed.timeline;
+  const base =
+    path === null ? await storedOnly(home, request.sessionId) : await replayed(path, home, env);
   const { checkpoints, restores } = await withStore(home, (store) => ({
     checkpoints: listTimelineCheckpoints(store.db, request.sessionId),
     restores: listRestores(store.db, request.sessionId),

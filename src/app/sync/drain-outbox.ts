@@ -33,6 +33,8 @@ export type DrainOptions = {
   /** How long entries wait for a token that is not there (ms). */
   noTokenWaitMs?: number;
   access?: (tracker: Tracker, repo: string | null) => Promise<TrackerAccess>;
+  /** An entry older than this is not sent but marked stale (config sync.staleAfterHours). */
+  staleAfterMs?: number;
   onProgress?: (line: string) => void;
 };
 
@@ -41,7 +43,22 @@ export type DrainResult = {
   retrying: number;
   failed: number;
   waitingForToken: number;
+  /** Dropped unsent: older than staleAfterMs. */
+  stale: number;
 };
+
+/** How an entry put off for want of a token says so (the token's absence is then re-checked). */
+export const WAITING_FOR_TOKEN = 'waiting for a token: ';
+/** What older versions wrote for it. */
+const OLD_WAITING = ['no GitHub token', 'no Linear API key'];
+
+export const DEFAULT_STALE_AFTER_MS = 24 * 3_600_000;
+
+/** "3 days", "26 hours": how long an entry waited. */
+function age(ms: number): string {
+  const hours = Math.floor(ms / 3_600_000);
+  return hours >= 48 ? `${Math.floor(hours / 24)} days` : `${hours} hours`;
+}
 
 /** 30 s, 1 min, 2 min … capped at 1 h. */
 export const defaultBackoff = (attempt: number) =>
@@ -110,7 +127,21 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
   const access =
     options.access ?? ((tracker, repo) => getTrackerAccess(tracker, options.env, repo));
   const clients = new Map<string, TrackerAccess>();
-  const result: DrainResult = { delivered: 0, retrying: 0, failed: 0, waitingForToken: 0 };
+  const result: DrainResult = {
+    delivered: 0,
+    retrying: 0,
+    failed: 0,
+    waitingForToken: 0,
+    stale: 0,
+  };
+  const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+  // A token set since entries were put off for want of one: they are due now, not in 6 hours.
+  for (const tracker of outbox.trackersWaiting([WAITING_FOR_TOKEN, ...OLD_WAITING])) {
+    const reach = await access(tracker, null);
+    if (!reach.ok) continue;
+    for (const why of [WAITING_FOR_TOKEN, ...OLD_WAITING])
+      outbox.wakeWaiting(tracker, why, now().toISOString());
+  }
   // What shim status shows (it does not open the store).
   const summarized = (r: DrainResult) => {
     try {
@@ -124,6 +155,20 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
     const entry = outbox.claim(owner, now(), leaseMs);
     if (!entry) return summarized(result);
     const at = () => now().toISOString();
+    // An update for a moment long past (a token added days later, a machine that was off) is
+    // news no more: it is dropped and says so, never posted late.
+    const waited = now().getTime() - Date.parse(entry.createdAt);
+    if (entry.action !== 'facts' && waited > staleAfterMs) {
+      outbox.stale(
+        entry.id,
+        `stale: not sent within ${age(staleAfterMs)} (queued ${age(waited)} ago); sync.staleAfterHours sets how long an update may wait`,
+      );
+      result.stale++;
+      options.onProgress?.(
+        `not sent (stale, queued ${age(waited)} ago): ${entry.action} on ${entry.issue.key}`,
+      );
+      continue;
+    }
     if (entry.issue.tracker === 'claude-mem') {
       try {
         const sent = await sendObservation(entry, options.env);
@@ -153,7 +198,7 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
       const waitMs = options.noTokenWaitMs ?? 6 * 3_600_000;
       outbox.deferred(
         entry.id,
-        `${reach.why}: ${reach.fix}`,
+        `${WAITING_FOR_TOKEN}${reach.why}: ${reach.fix}`,
         new Date(now().getTime() + waitMs).toISOString(),
         entry.attempts >= maxAttempts,
       );

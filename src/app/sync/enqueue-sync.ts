@@ -29,6 +29,7 @@ import { handoffFileName } from '../write-handoff.ts';
 import { projectKey } from './link-issue.ts';
 import { hasClaudeMem } from './claude-mem-place.ts';
 import { originRepo } from './origin-repo.ts';
+import { hasTrackerToken } from './tracker-access.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,6 +43,8 @@ export function resolveSessionIssue(
     goal?: string | null;
     /** The project's root: a link made for the project (`shim link`) applies. */
     projectRoot?: string | null;
+    /** config sync.fromRequests: a request's or goal's text may name the issue. */
+    fromText?: boolean;
   },
   now: string,
 ): { ref: IssueRef; source: IssueSource } | null {
@@ -58,13 +61,19 @@ export function resolveSessionIssue(
       return linked;
     }
   }
+  const fromText = evidence.fromText === true;
+  // Without fromText, what was found in text before (an older shim, or the setting since turned
+  // off) is not carried on.
+  const usable = <T extends { source: IssueSource }>(found: T | null | undefined): T | null =>
+    found && (fromText || (found.source !== 'request' && found.source !== 'goal')) ? found : null;
   const parent = new SessionRepository(db).get(evidence.sessionId)?.resumedFrom?.sessionId;
-  const inherited = parent ? issues.get(parent)?.ref : null;
+  const inherited = usable(parent ? issues.get(parent) : null)?.ref;
   const chosen = chooseIssue({
     branch: evidence.branch,
     requests: evidence.requests,
     goal: evidence.goal ?? null,
-    inherited: inherited ?? known?.ref ?? null,
+    inherited: inherited ?? usable(known)?.ref ?? null,
+    fromText,
   });
   if (chosen && (!known || known.ref.key !== chosen.ref.key || known.source !== chosen.source))
     issues.set(evidence.sessionId, chosen.ref, chosen.source, now);
@@ -174,10 +183,14 @@ export async function queueTrackerSync(request: {
         branch: checkpoint.fileState.branch,
         requests: checkpoint.conversationState.userRequests,
         projectRoot: checkpoint.fileState.repoRoot ?? checkpoint.source.cwd,
+        fromText: config.fromRequests === true,
       },
       now,
     );
-    const issue = found ? issueWithRepo(found.ref, checkpoint) : null;
+    const withRepo = found ? issueWithRepo(found.ref, checkpoint) : null;
+    // Queued only for a tracker that can be reached: entries waiting on a token nobody set
+    // would post a backlog the day one is (hasTrackerToken reads the environment, or `gh`).
+    const issue = withRepo && hasTrackerToken(withRepo.tracker, request.env) ? withRepo : null;
     // L2, L3 and a compaction leave a handoff under this name (write-handoff.ts): the comment
     // points at it, a local path.
     const handoffPath =
@@ -186,7 +199,7 @@ export async function queueTrackerSync(request: {
         ? join(request.home, 'handoffs', handoffFileName(checkpoint))
         : null);
     const drafts = issue ? issueDrafts(issue, moment, checkpoint, config, handoffPath) : [];
-    const memory = config.claudeMem ? memoryDraft(moment, checkpoint, issue, request.env) : null;
+    const memory = config.claudeMem ? memoryDraft(moment, checkpoint, withRepo, request.env) : null;
     if (memory) drafts.push(memory);
     if (drafts.length === 0) return 0;
     const added = new SyncOutbox(db).enqueue(drafts, now);

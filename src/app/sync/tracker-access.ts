@@ -28,6 +28,13 @@ function githubToken(env: Env): { token: string; from: string } | null {
   return token ? { token, from: 'gh auth token' } : null;
 }
 
+/** Whether a token for `tracker` is at hand (no network; `gh auth token` at most). */
+export function hasTrackerToken(tracker: Tracker, env: Env): boolean {
+  if (tracker === 'github') return githubToken(env) !== null;
+  if (tracker === 'linear') return Boolean(env.LINEAR_API_KEY);
+  return true;
+}
+
 export async function getTrackerAccess(
   tracker: Tracker,
   env: Env,

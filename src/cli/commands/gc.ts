@@ -3,6 +3,7 @@ import { collectGarbage, type GarbageResult } from '../../app/collect-garbage.ts
 import { collectLoopGarbage } from '../../app/collect-loop-garbage.ts';
 import { describeLoopGarbage } from '../format/loop-garbage-text.ts';
 import { loadConfig } from '../../store/config.ts';
+import { warnConfigProblems } from '../format/config-warning.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../../store/json-file.ts';
@@ -54,7 +55,8 @@ function describe(result: GarbageResult, verb: string): string {
 
 export async function runGc(options: GcOptions): Promise<void> {
   const home = getShimHome();
-  const config = await loadConfig(home, { lenient: options.auto === true });
+  const config = await loadConfig(home, { lenient: true });
+  if (!options.auto) warnConfigProblems(config);
   const now = Date.now();
   if (options.auto) {
     // Started by the SessionEnd hook: once a day at most, and only when the user has it on.

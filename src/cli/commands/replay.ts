@@ -7,22 +7,46 @@ import {
   summarizeForecast,
   EVALUATION_HORIZON,
 } from '../../core/evaluate.ts';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { holdsTranscriptEntries, readSessionHead } from '../../agents/claude/sniff.ts';
 import { getThresholdInputs } from '../../app/threshold-inputs.ts';
 import { loadConfig } from '../../store/config.ts';
+import { warnConfigProblems } from '../format/config-warning.ts';
 import { getShimHome } from '../../store/home.ts';
 import { REPLAY_HEADER, renderReplayLine } from '../format/replay-text.ts';
 
 const FLUSH_EVERY = 256;
 
+/** A FIFO, socket or device would block the read (or never end): only regular files are replayed. */
+function assertTranscriptFile(path: string): void {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new AppError(
+      'TRANSCRIPT_NOT_FOUND',
+      `no transcript at ${path}`,
+      'pass the path of a session .jsonl file',
+    );
+  }
+  if (!stat.isFile())
+    throw new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `${path} is ${stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a named pipe' : 'not a regular file'}, not a transcript`,
+      'pass the path of a session .jsonl file (copy a stream to a file first)',
+    );
+}
+
 export async function runReplay(
   transcript: string,
   options: { json?: boolean; history: boolean; evaluate?: boolean },
 ): Promise<void> {
+  assertTranscriptFile(resolve(transcript));
   const home = getShimHome();
-  const config = await loadConfig(home);
+  const config = await loadConfig(home, { lenient: true });
+  warnConfigProblems(config);
   const history = getHistorySamples(home, process.env, config, {
     ...(options.history !== undefined ? { enabled: options.history } : {}),
   });
@@ -48,6 +72,7 @@ export async function runReplay(
     history,
     risk: config.risk,
     levels: config.levels,
+    agentEnv: process.env,
     onEvent: (event, detail) => {
       events.push(event);
       buffer.push(options.json ? JSON.stringify(event) : renderReplayLine(event, detail));

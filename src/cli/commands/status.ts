@@ -1,5 +1,6 @@
 import { getSessionStatus } from '../../app/status.ts';
 import { getShimHome } from '../../store/home.ts';
+import { warnConfigProblems } from '../format/config-warning.ts';
 import { renderStatusText } from '../format/status-text.ts';
 
 export async function runStatus(
@@ -15,6 +16,7 @@ export async function runStatus(
     now: Date.now(),
     history: options.history,
   });
+  warnConfigProblems({ problems: status.configProblems ?? [] });
   if (options.json) process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
   else
     process.stdout.write(

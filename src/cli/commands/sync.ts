@@ -15,6 +15,16 @@ import { getSyncStatus } from '../../app/sync/sync-status.ts';
 import { openDatabase } from '../../store/database.ts';
 import { getShimHome } from '../../store/home.ts';
 import { SyncOutbox } from '../../store/sync-outbox.ts';
+import { loadConfig } from '../../store/config.ts';
+
+/** How long an update may wait before it is dropped as stale (config sync.staleAfterHours). */
+async function staleAfterMs(home: string): Promise<number> {
+  const config = await loadConfig(home, {
+    lenient: true,
+    projectRoot: findProjectRoot(process.cwd()),
+  });
+  return (config.sync.staleAfterHours ?? 24) * 3_600_000;
+}
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 
 function latestSessionId(cwd: string, explicit: string | undefined): string | null {
@@ -102,13 +112,14 @@ const WORKER_LIFETIME_MS = 30 * 60_000;
  */
 async function runWorker(home: string): Promise<void> {
   const started = Date.now();
+  const stale = await staleAfterMs(home);
   while (Date.now() - started < WORKER_LIFETIME_MS) {
     const release = takeWorkerLock(home);
     if (!release) return;
     try {
       const db = openDatabase(home);
       try {
-        await drainOutbox({ db, home, env: process.env });
+        await drainOutbox({ db, home, env: process.env, staleAfterMs: stale });
       } finally {
         db.close();
       }
@@ -144,13 +155,17 @@ export async function runSync(options: {
         db,
         home,
         env: process.env,
+        staleAfterMs: await staleAfterMs(home),
         onProgress: (line) => {
           if (!options.json) process.stderr.write(`${line}\n`);
         },
       });
-      if (!options.json && sent.delivered + sent.retrying + sent.failed + sent.waitingForToken > 0)
+      if (
+        !options.json &&
+        sent.delivered + sent.retrying + sent.failed + sent.waitingForToken + sent.stale > 0
+      )
         process.stderr.write(
-          `sent ${sent.delivered}, retrying later ${sent.retrying}, failed ${sent.failed}, waiting for a token ${sent.waitingForToken}\n`,
+          `sent ${sent.delivered}, retrying later ${sent.retrying}, failed ${sent.failed}, waiting for a token ${sent.waitingForToken}, not sent as stale ${sent.stale}\n`,
         );
     } finally {
       db.close();
@@ -162,7 +177,7 @@ export async function runSync(options: {
     return;
   }
   const lines = [
-    `tracker sync: ${status.delivered} sent, ${status.pending} waiting, ${status.failed} failed${status.oldestPending ? ` (oldest waiting since ${status.oldestPending})` : ''}`,
+    `tracker sync: ${status.delivered} sent, ${status.pending} waiting, ${status.failed} failed${status.stale ? `, ${status.stale} not sent (stale: they waited past their moment)` : ''}${status.oldestPending ? ` (oldest waiting since ${status.oldestPending})` : ''}`,
     ...status.trackers.map(
       (t) => `  ${t.tracker}: ${t.token ? `token from ${t.token}` : `${t.auth} — ${t.fix}`}`,
     ),
@@ -172,7 +187,7 @@ export async function runSync(options: {
         `  ${e.status.padEnd(9)} ${e.action.padEnd(7)} ${formatIssue(e.issue).padEnd(16)} ${e.createdAt.slice(0, 16)}${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}`,
     ),
   ];
-  if (status.pending + status.delivered + status.failed === 0)
+  if (status.pending + status.delivered + status.failed + status.stale === 0)
     lines.push('  nothing queued: see shim link --help for when shim syncs');
   process.stdout.write(`${lines.join('\n')}\n`);
 }

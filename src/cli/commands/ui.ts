@@ -3,8 +3,8 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { findLatestSession } from '../../agents/claude/sessions.ts';
 import { AppError } from '../../core/errors.ts';
 import { getShimHome } from '../../store/home.ts';
@@ -56,6 +56,23 @@ async function runExport(file: string, options: UiOptions): Promise<void> {
     target,
     now: Date.now(),
   });
+  // A missing folder is made, as `cp` users expect of an output path; a file in the way is named.
+  const folder = dirname(path);
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    throw new AppError(
+      'USAGE',
+      `cannot write ${file}: ${folder} cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      'pick a folder you can write',
+    );
+  }
+  if (!statSync(folder).isDirectory())
+    throw new AppError(
+      'USAGE',
+      `cannot write ${file}: ${folder} is not a folder`,
+      'pick another path',
+    );
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, exported.html, { mode: 0o600 });
   renameSync(temp, path);

@@ -27,6 +27,19 @@ describe('classifyIterationEnd', () => {
     assert.equal(end({ result: { isError: false }, termination: 'timeout' }), 'finished');
   });
 
+  test('a clean result with background work still running is mid-work, not finished', () => {
+    assert.equal(end({ result: { isError: false }, pendingWork: true }), 'mid_work');
+    assert.equal(
+      end({ result: { isError: false }, pendingWork: true, termination: 'timeout' }),
+      'mid_work',
+    );
+    assert.equal(
+      end({ result: { isError: false }, pendingWork: true, termination: 'threshold' }),
+      'context_threshold',
+    );
+    assert.equal(end({ result: { isError: false }, pendingWork: false }), 'finished');
+  });
+
   test('a usage limit wins over everything else', () => {
     assert.equal(end({ usageLimit: true, result: { isError: false } }), 'usage_limit');
     assert.equal(end({ usageLimit: true, termination: 'timeout' }), 'usage_limit');

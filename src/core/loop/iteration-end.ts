@@ -20,13 +20,18 @@ export type IterationEvidence = {
   apiError: boolean;
   /** A resumed supervisor found the agent already gone. */
   orphaned: boolean;
+  /** Background work (tasks the agent started) still live when the stream ended. */
+  pendingWork?: boolean;
 };
 
 export function classifyIterationEnd(evidence: IterationEvidence): IterationEnd {
   if (evidence.usageLimit) return 'usage_limit';
-  // A clean result wins over a timeout that raced it: the turn's work is done.
-  if (evidence.result && !evidence.result.isError)
-    return evidence.termination === 'threshold' ? 'context_threshold' : 'finished';
+  // A clean result wins over a timeout that raced it: the turn's work is done — unless work it
+  // started in the background is still running, which a turn's end does not wait for.
+  if (evidence.result && !evidence.result.isError) {
+    if (evidence.termination === 'threshold') return 'context_threshold';
+    return evidence.pendingWork ? 'mid_work' : 'finished';
+  }
   if (evidence.termination === 'threshold') return 'context_threshold';
   if (evidence.termination === 'timeout') return 'timeout';
   if (evidence.apiError) return 'api_error';

@@ -37,6 +37,19 @@ describe('decideNextStep', () => {
     assert.deepEqual(decideNextStep(input()), { kind: 'continue', note: null });
   });
 
+  test('a turn that ended mid-work continues the session and names what was pending', () => {
+    const step = decideNextStep(
+      input({ end: 'mid_work', pendingWork: ['local_bash "slow build"'] }),
+    );
+    assert.equal(step.kind, 'continue');
+    assert.match(
+      step.kind === 'continue' ? (step.note ?? '') : '',
+      /still running \(local_bash "slow build"\)/,
+    );
+    const unknown = decideNextStep(input({ end: 'mid_work', sessionKnown: false }));
+    assert.equal(unknown.kind, 'restart');
+  });
+
   test('completion needs the claim, and the tests when a test command is set', () => {
     assert.equal(decideNextStep(input({ claimedCompletion: true })).kind, 'complete');
     const failed = decideNextStep(

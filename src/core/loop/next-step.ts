@@ -19,7 +19,9 @@ export type IterationEnd =
   /** A non-limit API error (overloaded, server error) ended the turn. */
   | 'api_error'
   /** The agent was gone when a resumed supervisor looked (it died with the supervisor). */
-  | 'orphaned';
+  | 'orphaned'
+  /** The turn ended (a clean result) while background work it started was still running. */
+  | 'mid_work';
 
 export type RestartReason = 'context_exhaustion' | 'stuck' | 'crash' | 'timeout';
 
@@ -54,6 +56,8 @@ export type NextStepInput = {
   /** A stuck restart already happened and nothing changed since. */
   stuckRestarted: boolean;
   errorText: string | null;
+  /** What was still running in the background when a `mid_work` turn ended. */
+  pendingWork?: string[];
 };
 
 export type NextStep =
@@ -138,6 +142,12 @@ export function decideNextStep(input: NextStepInput): NextStep {
         ? `the agent failed: ${input.errorText}`
         : 'the agent exited without a result',
     );
+  } else if (input.end === 'mid_work') {
+    // Never a completion: the work the turn started is not finished (anthropics/claude-code#87836).
+    const note = midWorkNote(input.pendingWork ?? []);
+    step = input.sessionKnown
+      ? { kind: 'continue', note }
+      : restart(input, 'crash', true, 'the turn ended with background work still running');
   } else if (input.end === 'orphaned') {
     step = {
       kind: 'continue',
@@ -158,6 +168,11 @@ export function decideNextStep(input: NextStepInput): NextStep {
     );
   }
   return step;
+}
+
+function midWorkNote(pending: string[]): string {
+  const what = pending.length > 0 ? ` (${pending.slice(0, 5).join('; ')})` : '';
+  return `Your previous turn ended while background work you started was still running${what}. Check whether it finished and what it produced, and carry on. Report completion only once nothing you started is still running.`;
 }
 
 function continueNote(input: NextStepInput): string | null {

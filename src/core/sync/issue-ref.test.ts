@@ -53,6 +53,19 @@ describe('issue references', () => {
     assert.equal(parseIssueArgument('nothing'), null);
   });
 
+  test('text names an issue only when configured: a key quoted in a prompt is not a wish to post there', () => {
+    assert.equal(chooseIssue({ branch: 'main', requests: ['see TXT-88 for the format'] }), null);
+    assert.equal(chooseIssue({ goal: 'finish EE-5' }), null);
+    assert.equal(
+      chooseIssue({ inherited: { tracker: 'github', key: '5' }, requests: ['TXT-88'] })?.source,
+      'inherited',
+    );
+    assert.equal(
+      chooseIssue({ branch: 'main', requests: ['see TXT-88'], fromText: true })?.source,
+      'request',
+    );
+  });
+
   test('a link wins, then the branch, the newest request, what was inherited, the goal', () => {
     const linked = { tracker: 'linear' as const, key: 'LL-1' };
     assert.equal(chooseIssue({ linked, branch: 'feature/BB-2' })?.source, 'linked');
@@ -61,14 +74,17 @@ describe('issue references', () => {
       source: 'branch',
     });
     assert.equal(
-      formatIssue(chooseIssue({ branch: 'main', requests: ['do CC-3', 'now DD-4'] })!.ref),
+      formatIssue(
+        chooseIssue({ branch: 'main', requests: ['do CC-3', 'now DD-4'], fromText: true })!.ref,
+      ),
       'DD-4',
     );
     assert.equal(
-      chooseIssue({ inherited: { tracker: 'github', key: '5' }, goal: 'EE-5' })?.source,
+      chooseIssue({ inherited: { tracker: 'github', key: '5' }, goal: 'EE-5', fromText: true })
+        ?.source,
       'inherited',
     );
-    assert.equal(chooseIssue({ goal: 'finish EE-5' })?.source, 'goal');
+    assert.equal(chooseIssue({ goal: 'finish EE-5', fromText: true })?.source, 'goal');
     assert.equal(chooseIssue({ branch: 'main', requests: ['hello'] }), null);
   });
 });

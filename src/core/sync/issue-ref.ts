@@ -86,17 +86,24 @@ export function formatIssue(ref: IssueRef): string {
   return ref.repo ? `${ref.repo}#${ref.key}` : `#${ref.key}`;
 }
 
-/** The session's issue: a link wins, then the branch, then the newest request naming one, then the goal. */
+/**
+ * The session's issue: a link wins, then the branch, then the session it was restored from.
+ * What a request or a goal's text mentions counts only with `fromText` (config
+ * `sync.fromRequests`): a key quoted in a prompt (`TXT-88`) is not a wish to post there.
+ */
 export function chooseIssue(evidence: {
   linked?: IssueRef | null;
   inherited?: IssueRef | null;
   branch?: string | null;
   requests?: readonly string[];
   goal?: string | null;
+  fromText?: boolean;
 }): { ref: IssueRef; source: IssueSource } | null {
   if (evidence.linked) return { ref: evidence.linked, source: 'linked' };
   const fromBranch = findIssueInBranch(evidence.branch ?? null);
   if (fromBranch) return { ref: fromBranch, source: 'branch' };
+  if (!evidence.fromText)
+    return evidence.inherited ? { ref: evidence.inherited, source: 'inherited' } : null;
   for (const request of [...(evidence.requests ?? [])].reverse()) {
     const found = findIssueInText(request);
     if (found) return { ref: found, source: 'request' };

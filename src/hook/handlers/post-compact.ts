@@ -8,9 +8,12 @@ import { withStore } from '../../app/open-store.ts';
 import { redactTextSync } from '../../redact/redact.ts';
 import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
+import { markCompaction } from '../compaction-mark.ts';
 
-export async function handlePostCompact({ payload, home, now }: HookRun): Promise<HookOutput> {
+export async function handlePostCompact(run: HookRun): Promise<HookOutput> {
+  const { payload, home, now } = run;
   if (!payload.sessionId) return {};
+  await markCompaction(run);
   const sessionId = payload.sessionId;
   const at = new Date(now).toISOString();
   await withStore(home, ({ sessions, checkpoints, compactionSummaries }) => {

@@ -19,6 +19,7 @@ import { appendLog } from '../../store/log.ts';
 import type { SessionState } from '../../core/session.ts';
 import type { Assessment } from '../../core/assess.ts';
 import { getPhase } from '../../core/session-phase.ts';
+import { checkTranscriptWrites } from '../transcript-alarm.ts';
 
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
@@ -26,8 +27,16 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const quick = await answerWithoutLooking(run);
   if (quick) return quick;
   const memory = loadHookMemory(home, payload.sessionId);
+  const writes = checkTranscriptWrites(run, memory);
   const context = await loadHookContext(run, memory);
-  if (!context) return {};
+  if (!context) {
+    saveHookMemory(home, payload.sessionId, {
+      ...memory,
+      hookToolCalls: memory.hookToolCalls + 1,
+      transcript: writes.watch,
+    });
+    return writes.notice ? { userMessage: writes.notice } : {};
+  }
   // This event is itself a finished tool call, even before the transcript shows its result.
   const toolCalls = Math.max(context.state.toolCalls, memory.hookToolCalls + 1);
   const state = { ...context.state, toolCalls };
@@ -57,6 +66,7 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
     quiet,
     // Only a session with an issue shows it ([ISSUE: …] [PHASE: …]).
     phase: memory.issue ? getPhase(state, []) : null,
+    transcript: writes.watch,
   });
 
   let note = '';
@@ -96,16 +106,24 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
     !decision.alert ||
     !claimOnce(home, payload.sessionId, `alert-${state.compactionCount}-${decision.alert}`)
   )
-    return tasks ? { userMessage: tasks.user, context: tasks.model } : {};
+    return withNotice(
+      tasks ? { userMessage: tasks.user, context: tasks.model } : {},
+      writes.notice,
+    );
   const guidance = isCompactionDue(assessment)
     ? null
     : getModelGuidance(decision.alert, assessment);
   return {
-    userMessage: [getUserAlert(decision.alert, assessment, note), tasks?.user]
+    userMessage: [getUserAlert(decision.alert, assessment, note), tasks?.user, writes.notice]
       .filter(Boolean)
       .join('\n'),
     context: [guidance, tasks?.model].filter(Boolean).join('\n') || null,
   };
+}
+
+function withNotice(output: HookOutput, notice: string | null): HookOutput {
+  if (!notice) return output;
+  return { ...output, userMessage: [output.userMessage, notice].filter(Boolean).join('\n') };
 }
 
 /**

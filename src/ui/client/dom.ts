@@ -52,3 +52,8 @@ export function present(
 ): Array<Node | string> {
   return children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false);
 }
+
+/** "1 response", "3 responses". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

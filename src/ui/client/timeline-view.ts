@@ -8,7 +8,7 @@
 import uPlot from 'uplot';
 import type { SessionTimeline, TimelinePoint } from '../../app/dashboard/session-timeline.ts';
 import { getJson } from './data.ts';
-import { h, present, shortId, tokens, when } from './dom.ts';
+import { h, plural, present, shortId, tokens, when } from './dom.ts';
 
 const BAND_COLORS = ['rgba(234,179,8,0.10)', 'rgba(249,115,22,0.13)', 'rgba(239,68,68,0.16)'];
 
@@ -245,13 +245,13 @@ export async function renderTimeline(root: HTMLElement, sessionId: string): Prom
       h(
         'p',
         { class: 'meta' },
-        `${t.project ?? 'unknown project'} · ${t.model ?? 'model unknown'} · Claude Code ${t.cliVersion ?? '?'} · ${t.points.length} responses · ${t.compactions.length} compaction${t.compactions.length === 1 ? '' : 's'} · ${t.checkpoints.length} checkpoint${t.checkpoints.length === 1 ? '' : 's'}`,
+        `${t.project ?? 'unknown project'} · ${t.model ?? 'model unknown'} · Claude Code ${t.cliVersion ?? '?'} · ${plural(t.points.length, 'response')} · ${plural(t.compactions.length, 'compaction')} · ${plural(t.checkpoints.length, 'checkpoint')}`,
       ),
       f && f.turns !== null
         ? h(
             'p',
             { class: 'forecast' },
-            `Forecast from the newest response: compaction in ~${f.turns} responses (80%: ${f.low ?? '?'}–${f.high ?? '?'}), shaded past the end.`,
+            `Forecast from the newest response: compaction in ~${plural(f.turns, 'response')} (80%: ${f.low ?? '?'}–${f.high ?? '?'}), shaded past the end.`,
           )
         : null,
       ...restoredInto.map((r) =>

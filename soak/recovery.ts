@@ -1,0 +1,212 @@
+/**
+ * Recovery under load: a store is damaged — rows whose compressed sections no longer unpack,
+ * pages overwritten with zeros, or both — and then many processes use it at once, as several
+ * sessions' hooks and their detached checkpoint children would: `shim checkpoint` runs, and
+ * PostToolUse, PreCompact and SessionEnd hooks. Every checkpoint a process acknowledged must be
+ * in the store afterwards, the store must pass its integrity check, it must have been moved
+ * aside at most once per damage (one recovery at a time), and every session must be able to
+ * checkpoint again.
+ */
+import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { readRecoveryNotice } from '../src/store/recovery-notice.ts';
+import { stdoutProblem } from './burst.ts';
+import { crashIn, run, type Outcome } from './process.ts';
+import type { Random } from './random.ts';
+import { BIN, integrityOf, storedIds, type Sandbox } from './sandbox.ts';
+
+export type Damage = 'rows' | 'pages' | 'both';
+
+export type RecoveryReport = {
+  rounds: number;
+  processes: number;
+  acknowledged: number;
+  lost: string[];
+  /** Rounds whose store was moved aside, and how often it was in all. */
+  recoveredRounds: number;
+  movedAside: number;
+  failures: string[];
+  seconds: number;
+};
+
+const RACERS = ['cli-checkpoint', 'PostToolUse', 'PreCompact', 'SessionEnd'] as const;
+
+function hookPayload(event: string, sessionId: string, transcript: string, cwd: string): string {
+  return JSON.stringify({
+    session_id: sessionId,
+    transcript_path: transcript,
+    cwd,
+    hook_event_name: event,
+    ...(event === 'PreCompact' ? { trigger: 'auto', custom_instructions: '' } : {}),
+    ...(event === 'PostToolUse'
+      ? { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'ok' } }
+      : {}),
+    ...(event === 'SessionEnd' ? { reason: 'other' } : {}),
+  });
+}
+
+/** The checkpoint id a `shim checkpoint --json` run printed, if it got that far. */
+function acknowledged(outcome: Outcome): string | null {
+  try {
+    return (JSON.parse(outcome.stdout) as { checkpointId?: string }).checkpointId ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Overwrites the middle of 1–2 checkpoints' conversation section: gzip that no longer unpacks. */
+function damageRows(home: string, random: Random): number {
+  const db = new DatabaseSync(join(home, 'shim.db'));
+  try {
+    const rows = db
+      .prepare('SELECT id, conversation_state AS data FROM checkpoints')
+      .all() as Array<{
+      id: string;
+      data: Uint8Array;
+    }>;
+    const victims = rows.filter(() => random.next() < 0.5).slice(0, 2);
+    if (victims.length === 0 && rows.length > 0) victims.push(rows[0]!);
+    for (const victim of victims) {
+      const data = Buffer.from(victim.data);
+      data.fill(0x5a, 12, Math.max(13, data.length - 8));
+      db.prepare('UPDATE checkpoints SET conversation_state = ? WHERE id = ?').run(data, victim.id);
+    }
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    return victims.length;
+  } finally {
+    db.close();
+  }
+}
+
+/** Zeroes 1–2 pages past the first (which holds the header) in the store file. */
+function zeroPages(home: string, random: Random): void {
+  const path = join(home, 'shim.db');
+  const pages = Math.floor(statSync(path).size / 4096);
+  const fd = openSync(path, 'r+');
+  try {
+    for (let i = 0; i < 2; i++) {
+      const page = random.int(1, Math.max(1, pages - 1));
+      writeSync(fd, Buffer.alloc(4096), 0, 4096, page * 4096);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function movedAsideFiles(home: string): string[] {
+  return readdirSync(home).filter((f) => /^shim\.db\.corrupt-/.test(f) && !/-(?:wal|shm)$/.test(f));
+}
+
+export async function runRecovery(
+  sandbox: Sandbox,
+  random: Random,
+  options: { rounds: number; racers: number; progress: (line: string) => void },
+): Promise<RecoveryReport> {
+  const started = performance.now();
+  const report: RecoveryReport = {
+    rounds: 0,
+    processes: 0,
+    acknowledged: 0,
+    lost: [],
+    recoveredRounds: 0,
+    movedAside: 0,
+    failures: [],
+    seconds: 0,
+  };
+  const kinds: Damage[] = ['both', 'rows', 'pages'];
+  for (let round = 0; round < options.rounds; round++) {
+    const damage = kinds[round % kinds.length]!;
+    const home = sandbox.newShimHome(`recovery-${round}`);
+    const env = sandbox.envFor(home);
+    const base = { env, cwd: sandbox.project, timeoutMs: 120_000 };
+    const checkpoint = (transcript: string) =>
+      run(process.execPath, [BIN, 'checkpoint', '--transcript', transcript, '--json'], base);
+    const fail = (what: string) => report.failures.push(`round ${round} (${damage}): ${what}`);
+
+    // A store with a few checkpoints of every session, then damaged.
+    for (const transcript of sandbox.transcripts) {
+      const seeded = await checkpoint(transcript);
+      report.processes++;
+      if (seeded.status !== 0) fail(`seeding failed: ${seeded.stderr.trim().slice(0, 200)}`);
+    }
+    if (damage !== 'pages') damageRows(home, random);
+    if (damage !== 'rows') zeroPages(home, random);
+
+    // Everyone at once on the damaged store.
+    const racers = Array.from({ length: options.racers }, () => ({
+      kind: random.pick(RACERS),
+      transcript: random.pick(sandbox.transcripts),
+    }));
+    const outcomes = await Promise.all(
+      racers.map(({ kind, transcript }) =>
+        kind === 'cli-checkpoint'
+          ? checkpoint(transcript)
+          : run(process.execPath, [BIN, 'hook', kind], {
+              ...base,
+              input: hookPayload(
+                kind,
+                sandbox.sessionOf.get(transcript)!,
+                transcript,
+                sandbox.project,
+              ),
+            }),
+      ),
+    );
+    report.processes += outcomes.length;
+    const acked: string[] = [];
+    outcomes.forEach((outcome, i) => {
+      const { kind } = racers[i]!;
+      const crash = crashIn(outcome.stderr);
+      if (outcome.timedOut) fail(`${kind} hung`);
+      else if (kind === 'cli-checkpoint') {
+        const id = acknowledged(outcome);
+        if (outcome.status !== 0 || id === null)
+          fail(`shim checkpoint failed: ${outcome.stderr.trim().slice(0, 200)}`);
+        if (id) acked.push(id);
+      } else {
+        if (outcome.status !== 0) fail(`hook ${kind} exited ${outcome.status}`);
+        const problem = stdoutProblem(outcome.stdout);
+        if (problem) fail(`hook ${kind} stdout: ${problem}`);
+      }
+      if (crash) fail(`${kind} crashed: ${crash}`);
+    });
+
+    // No session is left unable to checkpoint, whatever the damage took.
+    for (const transcript of sandbox.transcripts) {
+      const after = await checkpoint(transcript);
+      report.processes++;
+      const id = acknowledged(after);
+      if (after.status !== 0 || id === null)
+        fail(
+          `session ${sandbox.sessionOf.get(transcript)} cannot checkpoint: ${after.stderr.trim().slice(0, 200)}`,
+        );
+      else acked.push(id);
+    }
+
+    report.acknowledged += acked.length;
+    const stored = storedIds(home, acked);
+    for (const id of acked)
+      if (!stored.has(id)) report.lost.push(`${id} (round ${round}, ${damage})`);
+    const integrity = integrityOf(home);
+    if (integrity !== 'ok') fail(`store after the round: ${integrity}`);
+    const moved = movedAsideFiles(home);
+    report.movedAside += moved.length;
+    if (moved.length > 0) report.recoveredRounds++;
+    if (moved.length > 1) {
+      // More than one recovery: the notice must name every move.
+      const notice = readRecoveryNotice(home);
+      const named = notice ? [notice.movedTo, ...(notice.earlier ?? [])] : [];
+      if (!moved.every((f) => named.some((n) => n.endsWith(f))))
+        fail(`moved aside ${moved.length} times and the notice names ${named.length}`);
+    }
+    if (damage !== 'rows' && moved.length === 0 && existsSync(join(home, 'shim.db')))
+      fail('zeroed pages and the store was never recovered');
+    report.rounds++;
+    options.progress(
+      `  round ${round + 1}/${options.rounds} (${damage}): ${acked.length} acknowledged, moved aside ${moved.length}×`,
+    );
+  }
+  report.seconds = (performance.now() - started) / 1000;
+  return report;
+}

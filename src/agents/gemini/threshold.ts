@@ -1,0 +1,55 @@
+/**
+ * Where Gemini CLI compresses a chat (0.61.0, context/chatCompressionService.ts): before each
+ * request, when the last prompt's token count reaches `model.compressionThreshold` (default 0.5)
+ * × the model's token limit (core/tokenLimits.ts: 256,000 for Gemma 4, 1,048,576 for every other
+ * model). It then summarises the older 70% into a `<state_snapshot>`. docs/agents.md, "Gemini CLI".
+ * Pure: the settings are read by settings-file.ts.
+ * @module
+ */
+import type { CompactThreshold } from '../../core/compact-threshold.ts';
+import { formatThousands } from '../../core/format-tokens.ts';
+
+export const DEFAULT_COMPRESSION_THRESHOLD = 0.5;
+export const DEFAULT_TOKEN_LIMIT = 1_048_576;
+const GEMMA_4_TOKEN_LIMIT = 256_000;
+const GEMMA_4_MODELS = new Set(['gemma-4-31b-it', 'gemma-4-26b-a4b-it']);
+
+/** The token limit Gemini CLI assumes for `model`. */
+export function geminiTokenLimit(model: string | null): number {
+  return model !== null && GEMMA_4_MODELS.has(model) ? GEMMA_4_TOKEN_LIMIT : DEFAULT_TOKEN_LIMIT;
+}
+
+/** A configured threshold the CLI would use: a fraction in (0, 1]. */
+export function readCompressionThreshold(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1
+    ? value
+    : null;
+}
+
+/** The compression point of a Gemini session, as shim's assessment takes it. */
+export function geminiCompactThreshold(
+  model: string | null,
+  configured: number | null,
+): CompactThreshold {
+  const limit = geminiTokenLimit(model);
+  const fraction = configured ?? DEFAULT_COMPRESSION_THRESHOLD;
+  const at = Math.round(fraction * limit);
+  const share = `${Math.round(fraction * 1000) / 10}%`;
+  return {
+    windowTokens: limit,
+    compactThreshold: at,
+    autoCompact: true,
+    source: configured !== null ? 'settings' : 'default',
+    detail:
+      configured !== null
+        ? `Gemini CLI: model.compressionThreshold ${fraction} × ${formatThousands(limit)} tokens`
+        : `Gemini CLI default: ${share} of ${formatThousands(limit)} tokens`,
+    sampleCount: 0,
+    era: 'gemini',
+    compactWindow: limit,
+    windowSource: 'model',
+    nativeWarningAt: null,
+    blockingLimit: limit,
+    backgroundSummaryAt: null,
+  };
+}
