@@ -4,7 +4,7 @@
 //
 //   <outDir>/.claude-plugin/marketplace.json   marketplace "shim-local" with one plugin, ./shim
 //   <outDir>/shim/.claude-plugin/plugin.json
-//   <outDir>/shim/hooks/hooks.json             from src/claude/settings/hook-spec.ts (same table
+//   <outDir>/shim/hooks/hooks.json             from src/agents/claude/settings/hook-spec.ts (same table
 //                                              as `shim install`), commands under ${CLAUDE_PLUGIN_ROOT},
 //                                              and `modules`: shim's mod, hooks/shim-mod.js
 //   <outDir>/shim/.mcp.json                    only once getShimMcpEntries() returns servers
@@ -76,9 +76,9 @@ for (const needed of [
   }
 }
 
-const { SHIM_HOOKS } = await importSource('src/claude/settings/hook-spec.ts');
-const { getShimMcpEntries } = await importSource('src/claude/settings/mcp-entries.ts');
-const { slashCommandFiles } = await importSource('src/claude/settings/slash-commands.ts');
+const { SHIM_HOOKS } = await importSource('src/agents/claude/settings/hook-spec.ts');
+const { getShimMcpEntries } = await importSource('src/agents/claude/settings/mcp-entries.ts');
+const { slashCommandFiles } = await importSource('src/agents/claude/settings/slash-commands.ts');
 
 // Replaces a previous build, and nothing else.
 if (existsSync(outDir) && readdirSync(outDir).length > 0) {

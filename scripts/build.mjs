@@ -46,6 +46,7 @@ await Promise.all([
       status: 'src/cli/status-main.ts',
       // Another agent's adapter, loaded only by its own hook calls (app/load-agent.ts).
       'agent-codex': 'src/agents/codex/adapter.ts',
+      'agent-gemini': 'src/agents/gemini/adapter.ts',
     },
     // bin/shim.cjs compiles these with V8's code cache, and Node 20 drops a script's dynamic
     // import() support when it comes from a cache: their few lazy imports (built-ins) become

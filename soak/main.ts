@@ -6,6 +6,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runBurst, type BurstReport } from './burst.ts';
+import { runContentFuzz, type ContentFuzzReport } from './content-fuzz.ts';
 import { runKills, type KillReport } from './kills.ts';
 import { runMalformed, type MalformedReport } from './malformed.ts';
 import { runRecovery, type RecoveryReport } from './recovery.ts';
@@ -19,7 +20,8 @@ const HELP = `Usage: npm run soak -- [options]
   --rounds <n>       burst rounds (default 10)
   --seed <n>         seed of the random choices (default: time); a failing run prints its seed
   --recovery-rounds <n>  damaged stores raced on (default 12)
-  --only <phase>     kills | burst | malformed | recovery
+  --content-sessions <n> real transcripts fuzzed with nasty content, 40 strings each (default 30)
+  --only <phase>     kills | burst | malformed | recovery | content
   --keep             keep the scratch directory for inspection
   --json             print the report as JSON
 `;
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     only: { type: 'string' },
     'recovery-rounds': { type: 'string' },
+    'content-sessions': { type: 'string' },
     keep: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -97,6 +100,19 @@ if (wanted('recovery')) {
   });
 }
 
+let content: ContentFuzzReport | undefined;
+if (wanted('content')) {
+  progress('nasty content injected into real transcripts');
+  content = await runContentFuzz(sandbox, random, {
+    sessions: count(values['content-sessions'], 30, 'content-sessions'),
+    perSession: 40,
+    huge: true,
+    lines: 400,
+    width: 2,
+    progress,
+  });
+}
+
 const failures = [
   ...(kills
     ? [
@@ -118,12 +134,15 @@ const failures = [
   ...(recovery
     ? [...recovery.failures, ...recovery.lost.map((id) => `lost acknowledged checkpoint ${id}`)]
     : []),
+  ...(content
+    ? [...content.failures, ...content.leaked.map((s) => `raw secret under SHIM_HOME: ${s}`)]
+    : []),
   ...(existsSync(injected) ? [`a command in a payload was run: ${injected} exists`] : []),
 ];
 
 if (values.json) {
   process.stdout.write(
-    `${JSON.stringify({ seed, kills, burst, malformed, recovery, failures }, null, 2)}\n`,
+    `${JSON.stringify({ seed, kills, burst, malformed, recovery, content, failures }, null, 2)}\n`,
   );
 } else {
   const row = (name: string, value: string) =>
@@ -184,6 +203,15 @@ if (values.json) {
     row('acknowledged / lost', `${recovery.acknowledged} / ${recovery.lost.length}`);
     row('rounds recovered, moves aside', `${recovery.recoveredRounds}, ${recovery.movedAside}`);
     row('time', `${recovery.seconds.toFixed(0)} s`);
+  }
+  if (content) {
+    process.stdout.write('nasty content in real transcripts\n');
+    row('sessions / strings injected', `${content.sessions} / ${content.injected}`);
+    row('hooks run (all must exit 0)', String(content.hooks));
+    row('checkpoints stored', String(content.checkpoints));
+    row('exports holding the escaped </script>', String(content.scriptsChecked));
+    row('raw secrets under SHIM_HOME', String(content.leaked.length));
+    row('time', `${content.seconds.toFixed(0)} s`);
   }
   for (const failure of failures.slice(0, 40)) process.stdout.write(`FAIL ${failure}\n`);
   if (failures.length > 40)

@@ -36,6 +36,7 @@ const HOOK_EVENTS = [
   'Stop',
   'SessionEnd',
   'PostModelSwitch',
+  'StopFailure',
 ] as const;
 
 /** Whole stdin texts that are not what a front door expects. */

@@ -101,11 +101,12 @@ describe('MCP server (in-memory transport)', () => {
     rmSync(world.root, { recursive: true, force: true });
   });
 
-  test('lists seven tools, each with a description and all four annotations', async () => {
+  test('lists eight tools, each with a description and all four annotations', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'shim_check_resume',
       'shim_checkpoint',
+      'shim_forget',
       'shim_get_checkpoint',
       'shim_get_crash_risk',
       'shim_list_checkpoints',
@@ -118,7 +119,8 @@ describe('MCP server (in-memory transport)', () => {
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
         assert.equal(typeof a[hint as keyof typeof a], 'boolean', `${tool.name} ${hint}`);
       }
-      assert.equal(a.destructiveHint, false, tool.name);
+      // Only forgetting removes anything.
+      assert.equal(a.destructiveHint, tool.name === 'shim_forget', tool.name);
       assert.equal(a.openWorldHint, false, tool.name);
     }
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);

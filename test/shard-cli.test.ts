@@ -63,7 +63,59 @@ describe('shim estimate <plan>', () => {
       out.tokens >= out.steps.reduce((a, s) => a + s.tokens, 0),
       'steps and shared context',
     );
-    assert.ok(['fits', 'fresh-session', 'shard'].includes(out.verdict));
+    assert.ok(['fits', 'tight', 'fresh-session', 'shard'].includes(out.verdict));
+  });
+
+  test('says what it knows: the built-in prior is labelled, an empty plan is an error, --budget is named as given', () => {
+    const { root, shim } = repo();
+    const text = shim('estimate', 'plan.md');
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /2\. Rewrite `src\/parser\.ts` to stream ~[\d.]+k \(prior\)/);
+    assert.match(text.stdout, /\(prior\): the built-in 7\.2k per step/);
+    const json = JSON.parse(shim('estimate', 'plan.md', '--json').stdout) as { basis: string };
+    assert.equal(json.basis, 'prior');
+
+    writeFileSync(join(root, 'empty.md'), '# Plan\n');
+    const empty = shim('estimate', 'empty.md');
+    assert.equal(empty.status, 1);
+    assert.match(empty.stdout, /nothing to estimate: no steps found/);
+    assert.doesNotMatch(empty.stdout, /every step is ticked/);
+    const shardEmpty = shim('shard', 'empty.md');
+    assert.equal(shardEmpty.status, 1);
+    assert.match(shardEmpty.stderr, /has no steps to shard/);
+
+    const budget = shim('shard', 'plan.md', '--budget', '30000', '--dry-run');
+    assert.equal(budget.status, 0, budget.stderr);
+    assert.match(budget.stdout, /a shard may take 30k \(--budget\)/);
+    assert.doesNotMatch(budget.stdout, /60% of/);
+  });
+
+  test('/checkpoint --estimate with words estimates the task they describe', () => {
+    const { root } = repo();
+    const run = runShim(
+      join(root, 'shim-home'),
+      [
+        'slash',
+        'checkpoint',
+        '--estimate',
+        'add',
+        'a',
+        '--json',
+        'flag',
+        'to',
+        'status,',
+        'then',
+        'update',
+        'the',
+        'docs',
+      ],
+      { cwd: root },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /shim estimate · your request/);
+    assert.match(run.stdout, /2 open steps of 2/);
+    assert.match(run.stdout, /1\. add a --json flag to status/);
+    assert.match(run.stdout, /2\. update the docs/);
   });
 });
 

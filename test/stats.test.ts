@@ -20,78 +20,85 @@ const FIRST = 'Port the ZEBRA importer to streams and keep the CSV parser strict
 const SECOND = 'Then add a --dry-run flag to the importer command and document it in the README.';
 
 describe('shim stats', () => {
-  test("counts the restore, its outcome, and what Claude Code's summary dropped", () => {
-    const root = makeTempDir('shim-stats-');
-    const home = join(root, 'shim');
-    const project = join(root, 'project');
-    mkdirSync(project);
-    const extra = { sessionId: 'sess-stats', cwd: project, version: '2.1.330' };
-    const path = join(root, 'sess-stats.jsonl');
-    const step = (n: number, context: number) => [
-      assistantLine({
-        id: `msg_${n}`,
-        extra,
-        usage: { input: 10, cacheRead: context, output: 20 },
-        content: [
-          toolUseBlock(`toolu_${n}`, 'Edit', { file_path: `${project}/src/importer-${n}.ts` }),
-        ],
-      }),
-      toolResultLine({ toolUseId: `toolu_${n}`, content: 'ok', extra }),
-    ];
-    writeFileSync(
-      path,
-      toJsonl([
-        userPromptLine(FIRST, { extra }),
-        ...step(1, 60_000),
-        userPromptLine(SECOND, { extra }),
-        ...step(2, 120_000),
-      ]),
-    );
-    const hook = (event: string, fields: Record<string, unknown> = {}) => {
-      const input = JSON.stringify({
-        session_id: 'sess-stats',
-        transcript_path: path,
-        cwd: project,
-        hook_event_name: event,
-        ...fields,
-      });
-      const run = runShim(home, ['hook', event], { input, cwd: project });
-      assert.equal(run.status, 0, run.stderr);
-    };
-    hook('PreCompact', { trigger: 'auto' });
-    // Claude Code's summary keeps the newest request only.
-    hook('PostCompact', { trigger: 'auto', compact_summary: `The user asked: ${SECOND}` });
-    hook('SessionStart', { source: 'compact' });
-    appendFileSync(path, toJsonl([userPromptLine('Go on.', { extra }), ...step(3, 30_000)]));
-    const checkpoint = runShim(home, ['checkpoint', '--transcript', path, '--no-snapshot'], {
-      cwd: project,
-    });
-    assert.equal(checkpoint.status, 0, checkpoint.stderr);
-
-    const run = runShim(home, ['stats', '--json'], { cwd: project });
-    assert.equal(run.status, 0, run.stderr);
-    const stats = JSON.parse(run.stdout) as {
-      totals: {
-        restores: number;
-        restoresSucceeded: number;
-        restoreFidelity: number;
-        claudeSummaryFidelity: number;
-        compactionSummaries: number;
-        checkpointsByTrigger: Record<string, number>;
-        signalSamples: Record<string, number>;
+  for (const summaryFirst of [true, false])
+    test(`counts the restore, its outcome, and what Claude Code's summary dropped${summaryFirst ? '' : ' (its summary kept after the restore)'}`, () => {
+      const root = makeTempDir('shim-stats-');
+      const home = join(root, 'shim');
+      const project = join(root, 'project');
+      mkdirSync(project);
+      const extra = { sessionId: 'sess-stats', cwd: project, version: '2.1.330' };
+      const path = join(root, 'sess-stats.jsonl');
+      const step = (n: number, context: number) => [
+        assistantLine({
+          id: `msg_${n}`,
+          extra,
+          usage: { input: 10, cacheRead: context, output: 20 },
+          content: [
+            toolUseBlock(`toolu_${n}`, 'Edit', { file_path: `${project}/src/importer-${n}.ts` }),
+          ],
+        }),
+        toolResultLine({ toolUseId: `toolu_${n}`, content: 'ok', extra }),
+      ];
+      writeFileSync(
+        path,
+        toJsonl([
+          userPromptLine(FIRST, { extra }),
+          ...step(1, 60_000),
+          userPromptLine(SECOND, { extra }),
+          ...step(2, 120_000),
+        ]),
+      );
+      const hook = (event: string, fields: Record<string, unknown> = {}) => {
+        const input = JSON.stringify({
+          session_id: 'sess-stats',
+          transcript_path: path,
+          cwd: project,
+          hook_event_name: event,
+          ...fields,
+        });
+        const run = runShim(home, ['hook', event], { input, cwd: project });
+        assert.equal(run.status, 0, run.stderr);
       };
-    };
-    const t = stats.totals;
-    assert.equal(t.restores, 1);
-    assert.equal(t.restoresSucceeded, 1, 'the session went on working after the restore');
-    assert.equal(t.compactionSummaries, 1);
-    assert.equal(t.restoreFidelity, 1);
-    assert.ok(t.claudeSummaryFidelity < t.restoreFidelity, JSON.stringify(t));
-    assert.ok(t.checkpointsByTrigger.pre_compact! >= 1);
-    assert.ok(Object.values(t.signalSamples).reduce((a, b) => a + b, 0) >= 2);
+      hook('PreCompact', { trigger: 'auto' });
+      // Claude Code's summary keeps the newest request only. It may reach shim after the restore:
+      // stats then scores it as the dashboard does, never "–".
+      const summary = () =>
+        hook('PostCompact', { trigger: 'auto', compact_summary: `The user asked: ${SECOND}` });
+      if (summaryFirst) summary();
+      hook('SessionStart', { source: 'compact' });
+      if (!summaryFirst) summary();
+      appendFileSync(path, toJsonl([userPromptLine('Go on.', { extra }), ...step(3, 30_000)]));
+      const checkpoint = runShim(home, ['checkpoint', '--transcript', path, '--no-snapshot'], {
+        cwd: project,
+      });
+      assert.equal(checkpoint.status, 0, checkpoint.stderr);
 
-    const text = runShim(home, ['stats'], { cwd: project });
-    assert.match(text.stdout, /restores\s+1: went on working 1/);
-    assert.match(text.stdout, /shim's restore 100%/);
-  });
+      const run = runShim(home, ['stats', '--json'], { cwd: project });
+      assert.equal(run.status, 0, run.stderr);
+      const stats = JSON.parse(run.stdout) as {
+        totals: {
+          restores: number;
+          restoresSucceeded: number;
+          restoreFidelity: number;
+          claudeSummaryFidelity: number;
+          compactionSummaries: number;
+          checkpointsByTrigger: Record<string, number>;
+          signalSamples: Record<string, number>;
+        };
+      };
+      const t = stats.totals;
+      assert.equal(t.restores, 1);
+      assert.equal(t.restoresSucceeded, 1, 'the session went on working after the restore');
+      assert.equal(t.compactionSummaries, 1);
+      assert.equal(t.restoreFidelity, 1);
+      assert.equal(typeof t.claudeSummaryFidelity, 'number', JSON.stringify(t));
+      assert.ok(t.claudeSummaryFidelity < t.restoreFidelity, JSON.stringify(t));
+      assert.ok(t.checkpointsByTrigger.pre_compact! >= 1);
+      assert.ok(Object.values(t.signalSamples).reduce((a, b) => a + b, 0) >= 2);
+
+      const text = runShim(home, ['stats'], { cwd: project });
+      assert.match(text.stdout, /restores\s+1: went on working 1/);
+      assert.match(text.stdout, /shim's restore 100%/);
+      assert.doesNotMatch(text.stdout, /Claude Code's summary –/);
+    });
 });

@@ -4,17 +4,8 @@
  * import their agent's parts directly, never come through here).
  * @module
  */
-import { agentName, unknownAgent, type AgentId } from '../core/agent-id.ts';
-import { AppError } from '../core/errors.ts';
+import { unknownAgent, type AgentId } from '../core/agent-id.ts';
 import type { AgentAdapter } from './agent.ts';
-
-function notReady(id: AgentId): never {
-  throw new AppError(
-    'USAGE',
-    `this build of shim has no ${agentName(id)} adapter yet`,
-    'update shim, or use --agent claude',
-  );
-}
 
 export async function loadAdapter(id: AgentId): Promise<AgentAdapter> {
   switch (id) {
@@ -23,7 +14,7 @@ export async function loadAdapter(id: AgentId): Promise<AgentAdapter> {
     case 'codex':
       return (await import('./codex/adapter.ts')).codexAdapter;
     case 'gemini':
-      return notReady(id);
+      return (await import('./gemini/adapter.ts')).geminiAdapter;
     default:
       return unknownAgent(id);
   }

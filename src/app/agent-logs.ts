@@ -5,15 +5,17 @@
  * Claude Code's per-call bundles hold none of another agent's reader.
  * @module
  */
-import type { CompactThreshold } from '../core/compact-threshold.ts';
+import type { AssessOptions } from '../core/assess.ts';
 import type { SessionState } from '../core/session.ts';
 import type { Env } from '../store/home.ts';
 import type { TranscriptCursor } from '../transcript/reader.ts';
 
+type AgentThreshold = NonNullable<AssessOptions['agentThreshold']>;
+
 export type AgentLogReadOptions = { finalize?: boolean; untilLine?: number };
 
 export type AgentLogReader = {
-  agent: 'codex' | 'gemini';
+  agent: 'gemini';
   /** Whether the file at `path` is this agent's session log. */
   matches: (path: string) => boolean;
   read: (
@@ -24,7 +26,7 @@ export type AgentLogReader = {
   /** A session id's log, any project; null when this agent has none. */
   findById: (sessionId: string, env: Env) => string | null;
   /** The agent's compaction point for a session it logged. */
-  threshold: (state: SessionState, env: Env) => CompactThreshold;
+  threshold: (state: SessionState, env: Env) => AgentThreshold;
 };
 
 const readers: AgentLogReader[] = [];
@@ -46,7 +48,7 @@ export function findAgentLogById(sessionId: string, env: Env): string | null {
 }
 
 /** The threshold of a session another agent logged; undefined for Claude Code's. */
-export function agentThresholdFor(state: SessionState, env: Env): CompactThreshold | undefined {
+export function agentThresholdFor(state: SessionState, env: Env): AgentThreshold | undefined {
   if (!state.agent) return undefined;
   return readers.find((r) => r.agent === state.agent)?.threshold(state, env);
 }

@@ -4,9 +4,9 @@
  * tool calls since the newest checkpoint.
  * @module
  */
+import { agentThresholdFor } from './load-agent.ts';
 import { assessSession, type Assessment } from '../core/assess.ts';
-import type { CompactSample, CompactThreshold } from '../core/compact-threshold.ts';
-import { agentThresholdFor } from './agent-logs.ts';
+import type { CompactSample } from '../core/compact-threshold.ts';
 import type { SessionState } from '../core/session.ts';
 import { loadCompactHistory } from '../agents/claude/compact-history.ts';
 import type { ShimConfig } from '../store/config.ts';
@@ -60,12 +60,6 @@ export type LiveAssessmentRequest = {
   managedSettingsPath?: string;
 };
 
-/** A session of another agent than Claude Code is judged by that agent's own rule. */
-function agentThreshold(state: SessionState, env: Env): { agentThreshold?: CompactThreshold } {
-  const threshold = agentThresholdFor(state, env);
-  return threshold ? { agentThreshold: threshold } : {};
-}
-
 export type LiveAssessment = Assessment & {
   /** Where the threshold's environment and settings came from. */
   inputsSource: ThresholdInputs['source'];
@@ -89,8 +83,9 @@ export function assessLiveSession(
     ...(request.managedSettingsPath ? { managedSettingsPath: request.managedSettingsPath } : {}),
   });
   const learn = request.history ?? config.learnFromHistory;
+  const agentThreshold = agentThresholdFor(state, request.env);
   const assessment = assessSession(state, {
-    ...agentThreshold(state, request.env),
+    ...(agentThreshold ? { agentThreshold } : {}),
     env: inputs.env,
     settings: inputs.settings,
     history: getHistorySamples(request.home, request.env, config, {

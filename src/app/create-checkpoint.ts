@@ -4,6 +4,8 @@
  * One use case for the CLI, the hooks and the MCP server.
  * @module
  */
+import type { AgentId } from '../core/agent-id.ts';
+import { logAgent, readAgentLog } from './load-agent.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { randomUUID } from 'node:crypto';
@@ -12,31 +14,26 @@ import { basename, join } from 'node:path';
 import type { Assessment } from '../core/assess.ts';
 import { buildCheckpoint, type GitFacts } from '../core/build-checkpoint.ts';
 import {
-  applyCheckpointLimits,
-  validateCheckpoint,
+  CHECKPOINT_SECTIONS,
+  standInSection,
   type Checkpoint,
+  type CheckpointDraft,
   type CheckpointTrigger,
 } from '../core/checkpoint.ts';
 import { AppError } from '../core/errors.ts';
 import { getGrowthSteps } from '../core/forecast.ts';
-import { getLiveResponses, type SessionState } from '../core/session.ts';
+import { createSessionState, getLiveResponses, type SessionState } from '../core/session.ts';
 import { truncate } from '../core/truncate.ts';
 import { captureGitState } from '../capture/git.ts';
 import { deleteSnapshot } from '../capture/git-snapshots.ts';
 import { commitWip } from '../capture/wip-commit.ts';
 import { findProjectRoot } from '../capture/project.ts';
-import { redactValue } from '../redact/redact.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
-import {
-  openDatabase,
-  recoverDatabase,
-  StoreMovedError,
-  type Database,
-} from '../store/database.ts';
-import { isCorruptionError } from '../store/recover-database.ts';
+import { openDatabase, type Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
+import { clearCheckpointFailure, recordCheckpointFailure } from '../store/checkpoint-failures.ts';
 import { appendLog } from '../store/log.ts';
 import { SessionRepository } from '../store/session-repository.ts';
 import {
@@ -44,11 +41,9 @@ import {
   readCompressedTranscript,
   readTranscript,
 } from '../agents/claude/transcript-reader.ts';
-import { findAgentLogReader } from './agent-logs.ts';
-import type { AgentId } from '../core/agent-id.ts';
-import { logAgent, readAgentLog } from './load-agent.ts';
 import { queueTrackerSync } from './sync/enqueue-sync.ts';
 import { assessLiveSession } from './assess-live-session.ts';
+import { sealCheckpoint } from './seal-checkpoint.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
 
 export type CheckpointRequest = {
@@ -92,9 +87,8 @@ export type CheckpointResult = {
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
-  if (logAgent(path, request.agent) === 'codex') return readAgentLog(path, 'codex', options);
-  const other = findAgentLogReader(path);
-  if (other) return other.read(path, null, options).cursor.state;
+  const agent = logAgent(path, request.agent);
+  if (agent !== 'claude') return readAgentLog(path, agent, options);
   if (isCompressed(path)) return readCompressedTranscript(path, options);
   return readTranscript(path, null, options).cursor.state;
 }
@@ -123,7 +117,34 @@ function readCustomInstructions(root: string | null): string | null {
   return null;
 }
 
+/**
+ * Takes a checkpoint. A failure is recorded for the statusline, `status`, `doctor` and `stats`
+ * (store/checkpoint-failures.ts) and rethrown; a stored one clears the session's record.
+ */
 export async function createCheckpoint(request: CheckpointRequest): Promise<CheckpointResult> {
+  try {
+    const result = await takeCheckpoint(request);
+    clearCheckpointFailure(request.home, result.checkpoint.sessionId);
+    return result;
+  } catch (error) {
+    recordCheckpointFailure(request.home, {
+      sessionId: failedSessionId(request),
+      at: new Date(request.now).toISOString(),
+      trigger: request.trigger,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
+}
+
+/** The session a failed request was about, as well as it can be told without its state. */
+function failedSessionId(request: CheckpointRequest): string {
+  if (request.sessionId) return request.sessionId;
+  if (request.transcript) return basename(request.transcript).replace(/\.jsonl(\.gz)?$/, '');
+  return 'unknown';
+}
+
+async function takeCheckpoint(request: CheckpointRequest): Promise<CheckpointResult> {
   const started = performance.now();
   const path = resolveTranscriptPath(request);
   const state = await readState(path, request);
@@ -139,21 +160,11 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
     lenient: true,
     projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
   });
-  if (request.db) return buildAndStore(request, path, state, config, request.db, started);
-  for (let attempt = 0; ; attempt++) {
-    const db = openDatabase(request.home);
-    try {
-      return await buildAndStore(request, path, state, config, db, started);
-    } catch (error) {
-      // Another process rebuilt the store meanwhile (nothing was written), or a damaged page was
-      // met (the store is rebuilt from what is readable): the checkpoint is taken again.
-      if (error instanceof StoreMovedError && attempt < 3) continue;
-      if (attempt > 0 || !isCorruptionError(error)) throw error;
-      db.close();
-      recoverDatabase(request.home, (error as Error).message, db);
-    } finally {
-      if (db.isOpen) db.close();
-    }
+  const db = request.db ?? openDatabase(request.home);
+  try {
+    return await buildAndStore(request, path, state, config, db, started);
+  } finally {
+    if (!request.db) db.close();
   }
 }
 
@@ -232,6 +243,30 @@ function rememberGrowth(home: string, sessionId: string, state: SessionState, no
   }
 }
 
+/**
+ * The draft, or, when the session's content breaks the builder, a draft of stand-ins (built from
+ * an empty session state, the session's own facts kept) so that a checkpoint is still stored
+ * and says it is partial.
+ */
+function buildOrStandIn(
+  input: Parameters<typeof buildCheckpoint>[0],
+  home: string,
+): CheckpointDraft {
+  try {
+    return buildCheckpoint(input);
+  } catch (error) {
+    appendLog(home, 'error', 'checkpoint builder failed; storing stand-ins', {
+      sessionId: input.sessionId,
+      error: String(error),
+    });
+    const empty = buildCheckpoint({ ...input, state: createSessionState(), ancestor: null });
+    const draft = { ...empty };
+    for (const section of CHECKPOINT_SECTIONS)
+      draft[section] = standInSection(empty, section) as never;
+    return { ...draft, source: { ...draft.source, partial: [...CHECKPOINT_SECTIONS] } };
+  }
+}
+
 /** What is known once git has been captured: the rest of building and storing. */
 type Captured = {
   request: CheckpointRequest;
@@ -260,7 +295,7 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
           `WIP: shim checkpoint ${id.slice(0, 8)}${request.reason ? ` (${request.reason})` : ''}`,
         )
       : null;
-  const draft = buildCheckpoint({
+  const input: Parameters<typeof buildCheckpoint>[0] = {
     id,
     sessionId,
     createdAt: new Date(request.now).toISOString(),
@@ -274,16 +309,15 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     interrupted: request.interrupted === true,
     parentId: previous?.id ?? ancestor?.id ?? null,
     ancestor,
-  });
-  const redacted = await redactValue(draft);
-  const limited = applyCheckpointLimits(redacted.value);
-  const validation = validateCheckpoint(limited);
-  if (!validation.valid) {
-    throw new AppError(
-      'CHECKPOINT_INVALID',
-      `the checkpoint failed validation: ${validation.errors.join('; ')}`,
-      'this is a bug in shim; please report it with the transcript',
-    );
+  };
+  const draft = buildOrStandIn(input, request.home);
+  const sealed = await sealCheckpoint(draft);
+  const limited = sealed.checkpoint;
+  if (sealed.partial.length > 0) {
+    appendLog(request.home, 'warn', 'checkpoint stored in part', {
+      sessionId,
+      parts: sealed.partial.map((p) => `${p.section}: ${truncate(p.reason, 200)}`),
+    });
   }
   const stored = new CheckpointRepository(db).save(limited);
   // Sampled with each checkpoint (bounded per session); restores into this session that it has
@@ -324,7 +358,7 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     checkpoint: stored.checkpoint,
     size: stored.size,
     assessment,
-    redactions: redacted.findings,
+    redactions: sealed.findings,
     wipCommit,
     durationMs: performance.now() - started,
   };

@@ -23,6 +23,8 @@ export type TaskEstimateScore = {
   baselineError: number;
   /** Share of actuals inside the model's 80% range. */
   coverage: number;
+  /** The same per held-out session, averaged over sessions (a long session counts once). */
+  sessionCoverage: number;
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -44,13 +46,20 @@ export async function evaluateTaskEstimates(
   for (const path of paths) {
     const { points, state } = await readTaskTimeline(path);
     const finished = points.filter((p) => (p.actual ?? 0) > 0);
+    const id = state.sessionId ?? path;
     if (finished.length > 0)
-      sessions.push({ id: state.sessionId ?? path, user: homeOf(state.cwd), points: finished });
+      sessions.push({
+        id,
+        user: homeOf(state.cwd),
+        points: finished.map((p) => ({ ...p, session: id })),
+      });
   }
   const modelErrors: number[] = [];
   const baselineErrors: number[] = [];
   let inside = 0;
+  const perSession: number[] = [];
   for (const { id, user, points: own } of sessions) {
+    let insideHere = 0;
     const others = sessions
       .filter((s) => s.id !== id && (options.sameUser !== true || s.user === user))
       .flatMap((s) => s.points);
@@ -61,8 +70,12 @@ export async function evaluateTaskEstimates(
       const estimate = estimateTaskTokens(model, point);
       modelErrors.push(Math.abs(Math.log(estimate.tokens / actual)));
       baselineErrors.push(Math.abs(Math.log(baseline(point) / actual)));
-      if (actual >= estimate.low && actual <= estimate.high) inside++;
+      if (actual >= estimate.low && actual <= estimate.high) {
+        inside++;
+        insideHere++;
+      }
     }
+    perSession.push(insideHere / own.length);
   }
   return {
     sessions: new Set(sessions.map((s) => s.id)).size,
@@ -70,5 +83,7 @@ export async function evaluateTaskEstimates(
     modelError: modelErrors.length > 0 ? median(modelErrors) : NaN,
     baselineError: baselineErrors.length > 0 ? median(baselineErrors) : NaN,
     coverage: modelErrors.length > 0 ? inside / modelErrors.length : NaN,
+    sessionCoverage:
+      perSession.length > 0 ? perSession.reduce((a, b) => a + b, 0) / perSession.length : NaN,
   };
 }

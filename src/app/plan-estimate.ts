@@ -22,7 +22,11 @@ import { assessLiveSession } from './assess-live-session.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
 import { learnTaskHistory } from './task-history.ts';
 
-export type PlanVerdict = 'fits' | 'fresh-session' | 'shard' | 'done';
+/**
+ * fits: even the range's upper end fits in the session's room; tight: the estimate fits, its
+ * upper end does not; empty: no step could be read (not "done").
+ */
+export type PlanVerdict = 'fits' | 'tight' | 'fresh-session' | 'shard' | 'done' | 'empty';
 
 export type PlanEstimate = {
   planPath: string;
@@ -34,8 +38,12 @@ export type PlanEstimate = {
   /** Left before compaction in this directory's latest session; null without one. */
   remainingContext: number | null;
   freshContext: number;
-  /** What one shard may take: 60% of a fresh session. */
+  /** What one shard may take: 60% of a fresh session, or what --budget said. */
   budget: number;
+  /** Where the budget came from. */
+  budgetFrom: 'fresh-session' | 'given';
+  /** history: learned from the user's finished tasks; prior: too few yet, the built-in figures. */
+  basis: 'history' | 'prior';
   verdict: PlanVerdict;
   reason: string;
   shards: Shard[];
@@ -51,6 +59,8 @@ export type PlanEstimateRequest = {
   historyDir?: string;
   /** Tokens a shard may take instead of 60% of a fresh session. */
   budget?: number;
+  /** The plan's text itself (a request typed to /checkpoint --estimate); planPath then names it. */
+  text?: string;
   onProgress?: (message: string) => void;
 };
 
@@ -89,6 +99,51 @@ export function fileBytesUnder(root: string): (text: string) => number {
     }, 0);
 }
 
+/** The verdict answers for the range, not its middle: "fits" only when the upper end fits. */
+export function planVerdict(size: {
+  steps: number;
+  openSteps: number;
+  tokens: number;
+  high: number;
+  budget: number;
+  remaining: number | null;
+}): PlanVerdict {
+  const { tokens, high, remaining } = size;
+  if (size.steps === 0) return 'empty';
+  if (size.openSteps === 0) return 'done';
+  if (tokens > size.budget) return 'shard';
+  if (remaining !== null && high <= remaining) return 'fits';
+  if (remaining !== null && tokens <= remaining) return 'tight';
+  return 'fresh-session';
+}
+
+/**
+ * A request typed as text: its plan if it reads as one (a list of steps), else each sentence or
+ * line a step — "add the flag, then update the docs" is two.
+ */
+export function textAsPlan(text: string): Plan {
+  const parsed = parsePlan(text);
+  // A list reads as its steps; prose (one "whole" step) is split into its sentences.
+  if (parsed.steps.some((step) => step.kind !== 'whole')) return parsed;
+  const parts = text
+    .split(/\n+|;\s*|\.\s+|,?\s+(?:and )?then\s+/i)
+    .map((p) => p.trim().replace(/\.$/, ''))
+    .filter((p) => p.length > 2);
+  return {
+    title: null,
+    shared: '',
+    steps: parts.map((title, i) => ({
+      index: i + 1,
+      title,
+      body: title,
+      sections: [],
+      kind: 'bullet' as const,
+      done: null,
+      line: 1,
+    })),
+  };
+}
+
 function latestSession(request: PlanEstimateRequest): Promise<SessionState | null> {
   try {
     const path = resolveTranscriptPath({ cwd: request.cwd, env: request.env });
@@ -99,8 +154,10 @@ function latestSession(request: PlanEstimateRequest): Promise<SessionState | nul
 }
 
 export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEstimate> {
-  const planPath = resolve(request.cwd, request.planPath);
-  const plan = parsePlan(readPlan(planPath));
+  const planPath =
+    request.text === undefined ? resolve(request.cwd, request.planPath) : request.planPath;
+  const plan =
+    request.text === undefined ? parsePlan(readPlan(planPath)) : textAsPlan(request.text);
   const history = await learnTaskHistory({
     dir: request.historyDir ?? getProjectsDir(request.env),
     home: request.home,
@@ -127,16 +184,20 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
   const remaining = session ? room.remaining : null;
   const { fresh } = room;
   const budget = request.budget ?? Math.floor(fresh * SHARD_SHARE);
+  const budgetText =
+    request.budget === undefined
+      ? `${Math.round(SHARD_SHARE * 100)}% of a fresh session (${k(budget)} of ${k(fresh)})`
+      : `the ${k(budget)} budget given`;
   const openSteps = plan.steps.filter((s) => s.done !== true).length;
-  const tokens = size.total.tokens;
-  const verdict: PlanVerdict =
-    openSteps === 0
-      ? 'done'
-      : tokens > budget
-        ? 'shard'
-        : remaining !== null && tokens <= remaining
-          ? 'fits'
-          : 'fresh-session';
+  const { tokens, high } = size.total;
+  const verdict = planVerdict({
+    steps: plan.steps.length,
+    openSteps,
+    tokens,
+    high,
+    budget,
+    remaining,
+  });
   const shards =
     verdict === 'shard'
       ? shardPlan({
@@ -146,14 +207,18 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
           budget,
         })
       : [];
+  const range = `${k(size.total.low)}–${k(high)}`;
   const reason = {
+    empty:
+      'no steps found: shim reads checklists, numbered items, work sections or bullets (a heading per step works too)',
     done: 'every step is ticked',
-    shard: `~${k(tokens)} is more than ${Math.round(SHARD_SHARE * 100)}% of a fresh session (${k(budget)} of ${k(fresh)}): ${shards.length} shards`,
-    fits: `~${k(tokens)} fits in the ${k(remaining ?? 0)} left in this directory's session`,
+    shard: `~${k(tokens)} is more than ${budgetText}: ${shards.length} shards`,
+    fits: `~${k(tokens)} (80%: ${range}) fits in the ${k(remaining ?? 0)} left in this directory's session`,
+    tight: `~${k(tokens)} fits in the ${k(remaining ?? 0)} left, but its 80% range reaches ${k(high)}: a fresh session (${k(fresh)}) is safer`,
     'fresh-session':
       remaining === null
-        ? `~${k(tokens)} fits in a fresh session (${k(fresh)})`
-        : `~${k(tokens)} is more than the ${k(remaining)} left: start a fresh session (${k(fresh)})`,
+        ? `~${k(tokens)} fits in a fresh session (${k(fresh)})${high > fresh ? `, though its 80% range reaches ${k(high)}: consider shim shard` : ''}`
+        : `~${k(tokens)} is more than the ${k(remaining)} left: start a fresh session (${k(fresh)})${high > fresh ? `; its 80% range reaches ${k(high)}: consider shim shard` : ''}`,
   }[verdict];
   return {
     planPath,
@@ -165,6 +230,8 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
     remainingContext: remaining,
     freshContext: fresh,
     budget,
+    budgetFrom: request.budget === undefined ? 'fresh-session' : 'given',
+    basis: history.model.points === 0 ? 'prior' : 'history',
     verdict,
     reason,
     shards,

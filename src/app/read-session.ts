@@ -18,8 +18,8 @@ import {
   readTranscript,
 } from '../agents/claude/transcript-reader.ts';
 import { scrubSessionState } from '../transcript/scrub.ts';
-import { findAgentLogById, findAgentLogReader } from './agent-logs.ts';
-import { ensureAgentLogReader, readAgentLog } from './load-agent.ts';
+import { loadAgentAdapter, logAgent } from './load-agent.ts';
+import { findAgentLogById } from './agent-logs.ts';
 
 export type SessionLocator = {
   transcript?: string;
@@ -35,6 +35,7 @@ export function resolveTranscriptPath(request: SessionLocator): string {
     try {
       return findSessionById(request.sessionId, request.cwd, request.env).path;
     } catch (error) {
+      // Another agent's session (registered readers: app/agent-logs.ts).
       const other = findAgentLogById(request.sessionId, request.env);
       if (other) return other;
       throw error;
@@ -56,19 +57,15 @@ export async function loadSessionStateAt(
   path: string,
   home: string,
 ): Promise<{ state: SessionState; offset: number | null }> {
-  await ensureAgentLogReader(path);
-  const other = findAgentLogReader(path);
-  if (other?.agent === 'codex' && path.endsWith('.zst')) {
-    return { state: scrubSessionState(await readAgentLog(path, 'codex')), offset: null };
-  }
-  if (isCompressed(path)) {
-    const state = other
-      ? other.read(path, null, { finalize: true }).cursor.state
-      : await readCompressedTranscript(path);
+  const agent = logAgent(path);
+  // Claude Code's reader is in this bundle; another agent's comes from its own (app/load-agent.ts).
+  const log = agent === 'claude' ? null : (await loadAgentAdapter(agent)).log;
+  if (log ? log.isCompressed(path) : isCompressed(path)) {
+    const state = log ? await log.readCompressed(path) : await readCompressedTranscript(path);
     return { state: scrubSessionState(state), offset: null };
   }
   const cached = loadCursor(home, path);
-  const result = other ? other.read(path, cached) : readTranscript(path, cached);
+  const result = log ? log.read(path, cached) : readTranscript(path, cached);
   // The cached state and all that is built from it hold no secret the redactor knows.
   scrubSessionState(result.cursor.state);
   if (result.bytesRead > 0 || result.restarted || !cached) {

@@ -10,8 +10,8 @@ import type { Level, LevelThresholds } from '../core/level.ts';
 import type { CrashRisk, RiskThresholds } from '../core/risk.ts';
 import type { SessionState } from '../core/session.ts';
 import type { AgentId } from '../core/agent-id.ts';
-import { agentThresholdFor } from './agent-logs.ts';
-import { logAgent, readAgentLog } from './load-agent.ts';
+import type { ReadOptions as LogReadOptions } from '../transcript/reader.ts';
+import { loadAgentAdapter, logAgent, readAgentLog } from './load-agent.ts';
 import type { FoldListener } from '../agents/claude/fold.ts';
 import {
   isCompressed,
@@ -19,10 +19,6 @@ import {
   readTranscript,
   type TranscriptReadOptions as ReadOptions,
 } from '../agents/claude/transcript-reader.ts';
-
-import { readGeminiChat } from '../agents/gemini/chat-reader.ts';
-import { geminiLogReader } from '../agents/gemini/log-reader.ts';
-import { isGeminiChat } from '../agents/gemini/sessions.ts';
 
 export type ReplayTurn = {
   kind: 'turn';
@@ -74,8 +70,6 @@ export type ReplayOptions = {
   /** Growth steps from other sessions, for the forecast's interval. */
   growthProfile?: readonly number[];
   onEvent: (event: ReplayEvent, detail: ReplayDetail | null) => void;
-  /** Where another agent's settings are found (HOME, GEMINI_CLI_HOME); none: its defaults. */
-  agentEnv?: Readonly<Record<string, string | undefined>>;
   /** The agent whose log this is (`--agent`); by default its file name decides. */
   agent?: AgentId | null;
 };
@@ -86,6 +80,9 @@ export async function replayTranscript(
   options: ReplayOptions,
 ): Promise<SessionState> {
   let pending: { event: ReplayTurn; detail: ReplayDetail } | null = null;
+  const agent = logAgent(path, options.agent);
+  const adapter = agent === 'claude' ? null : await loadAgentAdapter(agent);
+  const configuredLimit = adapter ? adapter.threshold.configuredLimit(options.env) : null;
   let lastThreshold: number | undefined;
   const listener: FoldListener = {
     onResponse: (response) => {
@@ -106,18 +103,20 @@ export async function replayTranscript(
         null,
       ),
   };
-  const judge = (state: SessionState, line: number, at: number | null): void => {
-    const current = state.current;
-    if (!current) return;
-    {
-      const now = at ?? state.lastActivityAt ?? 0;
+  const readOptions: ReadOptions = {
+    listener,
+    finalize: true,
+    onEntry: (entry, line, state) => {
+      const current = state.current;
+      // A response's newest line (only response lines move `lastLine`).
+      if (!current || current.lastLine !== line) return;
+      const rule = adapter?.threshold.threshold({
+        model: state.model,
+        windowTokens: state.logWindowTokens ?? null,
+        configuredLimit,
+      });
+      const now = entry.at ?? state.lastActivityAt ?? 0;
       const assessment = assessSession(state, {
-        ...(state.agent === 'gemini'
-          ? { agentThreshold: geminiLogReader.threshold(state, options.agentEnv ?? {}) }
-          : {}),
-        ...(state.agent === 'codex'
-          ? { agentThreshold: agentThresholdFor(state, options.agentEnv ?? options.env)! }
-          : {}),
         env: options.env,
         history: options.history,
         now,
@@ -126,6 +125,16 @@ export async function replayTranscript(
         ...(options.settings ? { settings: options.settings } : {}),
         ...(options.fixedThreshold !== undefined ? { fixedThreshold: options.fixedThreshold } : {}),
         ...(options.growthProfile ? { growthProfile: options.growthProfile } : {}),
+        ...(rule
+          ? {
+              agentThreshold: {
+                windowTokens: rule.windowTokens,
+                compactThreshold: rule.tokens,
+                source: rule.configured ? ('settings' as const) : ('default' as const),
+                detail: rule.source,
+              },
+            }
+          : {}),
       });
       lastThreshold = assessment.compactThreshold;
       pending = {
@@ -150,33 +159,9 @@ export async function replayTranscript(
           toolFailures: state.toolFailures,
         },
       };
-    }
-  };
-  if (logAgent(path, options.agent) === 'codex') {
-    // A rollout's response is complete at its token_count line: judged there.
-    return readAgentLog(path, 'codex', {
-      listener,
-      finalize: true,
-      onEntry: (_entry, line, state) => {
-        if (state.current && state.current.lastLine === line) judge(state, line, state.current.at);
-      },
-    });
-  }
-  if (isGeminiChat(path)) {
-    return readGeminiChat(path, null, {
-      finalize: true,
-      listener: { ...listener, onResponseTokens: judge },
-    }).cursor.state;
-  }
-  const readOptions: ReadOptions = {
-    listener,
-    finalize: true,
-    onEntry: (entry, line, state) => {
-      const current = state.current;
-      if (entry.kind !== 'assistant' || !current || current.lastLine !== line) return;
-      judge(state, line, entry.at);
     },
   };
+  if (adapter) return readAgentLog(path, agent, readOptions as LogReadOptions);
   if (isCompressed(path)) return readCompressedTranscript(path, readOptions);
   return readTranscript(path, null, readOptions).cursor.state;
 }

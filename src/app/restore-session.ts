@@ -27,7 +27,8 @@ export type LiveCheckpointRequest = {
   /** The session to restore: its transcript, and its newest stored checkpoint if any. */
   transcriptPath: string | null;
   latest: Checkpoint | null;
-  trigger: 'crash_recovery' | 'pre_compact';
+  /** user_requested: a relay after /clear. */
+  trigger: 'crash_recovery' | 'pre_compact' | 'user_requested';
   /** Where to run git when the transcript's own directory is gone. */
   cwd: string;
 };
@@ -72,7 +73,9 @@ export async function checkpointFromLiveTranscript(
     reason:
       request.trigger === 'crash_recovery'
         ? 'restored from the transcript the stopped session left'
-        : 'the state as the compaction began',
+        : request.trigger === 'user_requested'
+          ? 'the state handed to a fresh context (relay)'
+          : 'the state as the compaction began',
     interrupted: request.trigger === 'crash_recovery',
     db: request.store.db,
   });
@@ -93,6 +96,8 @@ export function recordRestore(
     compactSummary?: string | null;
     /** Messages in the receiving session now (0 for a new session). */
     messagesAtRestore?: number;
+    /** The user asked for it (shim resume --record), rather than shim on its own. */
+    userConfirmed?: boolean;
   },
 ): void {
   const at = new Date(restore.now).toISOString();
@@ -112,6 +117,7 @@ export function recordRestore(
       ? { claudeFidelityScore: overallShare(scoreCarried(checkpoint, restore.compactSummary)) }
       : {}),
     messagesAtRestore: restore.messagesAtRestore ?? null,
+    userConfirmed: restore.userConfirmed ?? false,
   });
   if (checkpoint.sessionId !== restore.intoSession) {
     store.sessions.setResumedFrom(

@@ -15,6 +15,7 @@ import { loadHookMemory } from '../store/hook-memory.ts';
 import type { Env } from '../store/home.ts';
 import type { Store } from './open-store.ts';
 import { planResume } from './plan-resume.ts';
+import { limitDetection } from './limit-handoff.ts';
 import { loadSessionState } from './read-session.ts';
 import { checkpointFromLiveTranscript, recordRestore } from './restore-session.ts';
 
@@ -68,7 +69,10 @@ async function takeHandoff(
     return null;
   return {
     checkpoint,
-    detection: handoffDetection(checkpoint, handoff.createdAt, request.now),
+    detection:
+      handoff.kind === 'usage_limit'
+        ? limitDetection(handoff, checkpoint, request.now)
+        : handoffDetection(checkpoint, handoff.createdAt, request.now),
     kind: 'handoff',
   };
 }
@@ -170,6 +174,9 @@ export async function restoreAtStartup(
     detection: restore.detection,
     now: request.now,
     notes: `SessionStart startup (${restore.kind})`,
+    // A session just started: once it has a message of its own, it went on from the restore
+    // (crash and handoff restores were never settled without this).
+    messagesAtRestore: 0,
   });
   return restore;
 }

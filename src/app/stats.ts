@@ -4,6 +4,7 @@
  * much of the session shim's restore carried beside Claude Code's own summary.
  * @module
  */
+import { overallShare, scoreCarried } from '../core/carried-items.ts';
 import { listSessionStats, type SessionStatsRow } from '../store/stats-queries.ts';
 import type { Store } from './open-store.ts';
 import type { Scope } from './project-scope.ts';
@@ -20,24 +21,48 @@ function add(into: Record<string, number>, from: Record<string, number>): void {
   for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
 }
 
-/** Mean of the sessions' means, weighted by their restores. */
+/** Mean of the sessions' means, weighted by their restores (or by `weigh`). */
 function weightedMean(
   rows: readonly SessionStatsRow[],
   pick: (r: SessionStatsRow) => number | null,
+  weigh: (r: SessionStatsRow) => number = (r) => r.restores,
 ) {
   let sum = 0;
   let weight = 0;
   for (const row of rows) {
     const value = pick(row);
     if (value === null) continue;
-    sum += value * row.restores;
-    weight += row.restores;
+    sum += value * weigh(row);
+    weight += weigh(row);
   }
   return weight === 0 ? null : sum / weight;
 }
 
+/**
+ * Claude Code's summaries scored against the checkpoint taken before each, as the dashboard
+ * scores them: a summary kept after the restore was recorded (PostCompact may come after
+ * SessionStart) is scored too, so `stats` never shows "–" where the dashboard shows 0/9.
+ */
+function summaryFidelity(store: Store, sessionId: string): number | null {
+  const shares: number[] = [];
+  for (const kept of store.compactionSummaries.listWithCheckpoint(sessionId)) {
+    const checkpoint = store.checkpoints.getById(kept.checkpointId!);
+    const share = checkpoint ? overallShare(scoreCarried(checkpoint, kept.summary)) : null;
+    if (share !== null) shares.push(share);
+  }
+  return shares.length === 0 ? null : shares.reduce((a, b) => a + b, 0) / shares.length;
+}
+
 export function collectStats(store: Store, scope: Scope, limit: number): Stats {
-  const sessions = listSessionStats(store.db, scope.kind === 'project' ? scope.root : null, limit);
+  const sessions = listSessionStats(
+    store.db,
+    scope.kind === 'project' ? scope.root : null,
+    limit,
+  ).map((row) =>
+    row.claudeSummaryFidelity === null && row.compactionSummaries > 0
+      ? { ...row, claudeSummaryFidelity: summaryFidelity(store, row.sessionId) }
+      : row,
+  );
   const byTrigger: Record<string, number> = {};
   const signals: Record<string, number> = {};
   for (const s of sessions) {
@@ -56,7 +81,11 @@ export function collectStats(store: Store, scope: Scope, limit: number): Stats {
       restoresSucceeded: sum((r) => r.restoresSucceeded),
       restoresFailed: sum((r) => r.restoresFailed),
       restoreFidelity: weightedMean(sessions, (r) => r.restoreFidelity),
-      claudeSummaryFidelity: weightedMean(sessions, (r) => r.claudeSummaryFidelity),
+      claudeSummaryFidelity: weightedMean(
+        sessions,
+        (r) => r.claudeSummaryFidelity,
+        (r) => Math.max(r.restores, r.compactionSummaries),
+      ),
       compactionSummaries: sum((r) => r.compactionSummaries),
       signalSamples: signals,
     },

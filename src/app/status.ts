@@ -3,6 +3,7 @@
  * close compaction is — read incrementally through the cursor cache (read-session.ts).
  * @module
  */
+import { getCheckpointFailure, type CheckpointFailure } from '../store/checkpoint-failures.ts';
 import type { Assessment } from '../core/assess.ts';
 import { findIssueInBranch, formatIssue } from '../core/sync/issue-ref.ts';
 import { loadHookMemory } from '../store/hook-memory.ts';
@@ -41,6 +42,8 @@ export type SessionStatus = {
   issue: string | null;
   /** The tracker sync's counts as of its last drain; null when it never ran. */
   sync: SyncSummary | null;
+  /** The session's checkpoints failing since its last stored one; null when none failed. */
+  checkpointFailure?: CheckpointFailure | null;
   startedAt: string | null;
   lastActivityAt: string | null;
   assessment: Assessment;
@@ -158,6 +161,7 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
     ...status,
     issue: remembered ?? (fromBranch ? formatIssue(fromBranch) : null),
     sync: loadSyncSummary(request.home),
+    checkpointFailure: state.sessionId ? getCheckpointFailure(request.home, state.sessionId) : null,
     configProblems: config.problems,
   };
 }

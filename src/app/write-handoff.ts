@@ -58,12 +58,19 @@ export function writeHandoff(
     kind: HandoffKind;
     detection: ResumeDetection | null;
     now: number;
+    /** A line put above the document (a usage-limit handoff names the limit there). */
+    preface?: string;
   },
 ): WrittenHandoff {
   const { checkpoint, kind } = request;
   const options: HandoffOptions = kind === 'level_L3' ? { maxChars: MAX_PRESERVATION_CHARS } : {};
   options.issue = handoffIssue(store, checkpoint);
-  const document = renderHandoff(checkpoint, request.detection, options);
+  const rendered = renderHandoff(checkpoint, request.detection, options);
+  const document = request.preface
+    ? `${request.preface}
+
+${rendered}`
+    : rendered;
   const path = join(ensureDir(home, 'handoffs'), handoffFileName(checkpoint));
   writeFileSafely(path, `${document}\n`);
   const cwd = checkpoint.source.cwd;

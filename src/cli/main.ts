@@ -15,7 +15,7 @@ import { defineSyncCommands } from './sync-command.ts';
 import { defineUiCommand } from './ui-command.ts';
 import { getVersion } from './version.ts';
 import { registerAgentLogReader } from '../app/agent-logs.ts';
-import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 // Every command may meet a Gemini CLI chat (status, checkpoint, replay, restores, the MCP server).
 registerAgentLogReader(geminiLogReader);

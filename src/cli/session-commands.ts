@@ -50,6 +50,7 @@ export function defineSessionCommands(program: Command): void {
       '--no-history',
       'do not learn from your other sessions (where Claude Code compacts, how context grows)',
     )
+    .option('--agent <agent>', "the log's agent: claude or gemini (default: told from the file)")
     .addOption(
       new Option('--evaluate', 'also score the risk and forecast against what happened').hideHelp(
         false,
@@ -189,6 +190,7 @@ ${SCOPE_HELP}`,
     .option('--record', 'record that the checkpoint was restored (it will not be offered again)')
     .option('--cwd <dir>', 'the project of this directory instead of the current one')
     .option('--all', 'the newest checkpoint of any project')
+    .option('--for <agent>', 'the agent that takes the work on: claude, codex or gemini')
     .addHelpText('after', SCOPE_HELP)
     .action(async (options) => (await import('./commands/resume.ts')).runResume(options));
 

@@ -51,7 +51,7 @@ export function defineSetupCommands(program: Command): void {
     .option('--no-mod', 'hooks only, even where Claude Code loads mods')
     .addOption(
       new Option('--agent <agent>', 'the agent to wire shim into (docs/agents.md)')
-        .choices(['claude', 'codex'] as const)
+        .choices(['claude', 'codex', 'gemini'] as const)
         .default('claude' as const),
     )
     .addHelpText(
@@ -84,7 +84,7 @@ export function defineSetupCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .addOption(
       new Option('--agent <agent>', 'the agent to take shim out of')
-        .choices(['claude', 'codex'] as const)
+        .choices(['claude', 'codex', 'gemini'] as const)
         .default('claude' as const),
     )
     .action(async (options) =>

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { runWithErrorBoundary } from './error-boundary.ts';
 import { runStatus } from './commands/status.ts';
 import { registerAgentLogReader } from '../app/agent-logs.ts';
-import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 registerAgentLogReader(geminiLogReader);
 

@@ -56,4 +56,28 @@ export function defineStoreCommands(program: Command): void {
     .action(async (id, options) =>
       (await import('./commands/restore-files.ts')).runRestoreFiles(id, options),
     );
+
+  program
+    .command('forget')
+    .description(
+      'remove a bad checkpoint, or a whole session, from the store: rows, search index, handoffs, snapshot refs',
+    )
+    .argument('<checkpoint|session>', 'a checkpoint id (or its first 8 characters) or a session id')
+    .option('--dry-run', 'say what would be removed, remove nothing')
+    .option('--json', 'print what was removed as JSON')
+    .addHelpText(
+      'after',
+      `
+  A session id removes every checkpoint of that session, its restores, handoff documents,
+  compaction summaries, events and the caches shim keeps for it. A checkpoint id removes that
+  checkpoint only; a later checkpoint that named it as its parent is linked to its parent
+  instead. Nothing else in the store changes. It cannot be undone.
+
+  Examples:
+    shim forget 3f2a9c1d --dry-run
+    shim forget 4f8c1176-7025-4530-a860-c6fc4c63a150`,
+    )
+    .action(async (what, options) =>
+      (await import('./commands/forget.ts')).runForget(what, options),
+    );
 }

@@ -5,8 +5,8 @@
  */
 import {
   resolveCompactThreshold,
-  type CompactSample,
   type CompactThreshold,
+  type CompactSample,
   type SettingsWindows,
   type ThresholdSource,
 } from './compact-threshold.ts';
@@ -43,8 +43,16 @@ export type AssessOptions = {
   settings?: readonly SettingsWindows[];
   /** Evaluation baselines only: this threshold instead of the resolved one. */
   fixedThreshold?: number;
-  /** Another agent's compaction rule, resolved by its adapter: used instead of Claude Code's. */
-  agentThreshold?: CompactThreshold;
+  /**
+   * Another agent's own rule (src/agents/<agent>/threshold.ts) instead of Claude Code's: its
+   * window, threshold, and why.
+   */
+  agentThreshold?: {
+    windowTokens: number;
+    compactThreshold: number;
+    source: 'default' | 'settings';
+    detail: string;
+  };
   /** Growth steps from the user's other sessions, for the forecast's interval. */
   growthProfile?: readonly number[];
 };
@@ -115,18 +123,32 @@ function hitContextLimitSinceCompaction(state: SessionState): boolean {
   return lastCompaction === undefined || state.lastPromptTooLongLine > lastCompaction.line;
 }
 
+function fromAgentRule(rule: NonNullable<AssessOptions['agentThreshold']>): CompactThreshold {
+  return {
+    ...rule,
+    autoCompact: true,
+    sampleCount: 0,
+    era: 'agent',
+    compactWindow: rule.windowTokens,
+    windowSource: 'model',
+    nativeWarningAt: null,
+    blockingLimit: null,
+    backgroundSummaryAt: null,
+  };
+}
+
 export function assessSession(state: SessionState, options: AssessOptions): Assessment {
-  const resolved =
-    options.agentThreshold ??
-    resolveCompactThreshold({
-      model: state.model,
-      cliVersion: state.cliVersion,
-      env: options.env,
-      samples: [...options.history, ...getSessionSamples(state)],
-      observedMaxContext: getObservedMax(state),
-      reportedWindow: options.reportedWindow ?? null,
-      settings: options.settings ?? [],
-    });
+  const resolved = options.agentThreshold
+    ? fromAgentRule(options.agentThreshold)
+    : resolveCompactThreshold({
+        model: state.model,
+        cliVersion: state.cliVersion,
+        env: options.env,
+        samples: [...options.history, ...getSessionSamples(state)],
+        observedMaxContext: getObservedMax(state),
+        reportedWindow: options.reportedWindow ?? null,
+        settings: options.settings ?? [],
+      });
   const threshold =
     options.fixedThreshold === undefined
       ? resolved

@@ -163,7 +163,12 @@ export type CheckpointSource = {
   parentId?: string | null;
   /** The checkpoint of an earlier session that this session was restored from. */
   resumedFrom?: { sessionId: string; checkpointId: string } | null;
-  /** The agent whose session this is; absent in checkpoints from before agents (Claude Code). */
+  /**
+   * Parts that could not be processed (redacted, limited or validated) and were replaced whole
+   * by a marked stand-in ({@link standInSection}); absent when the checkpoint is whole.
+   */
+  partial?: CheckpointSection[];
+  /** The agent whose session this is; absent: Claude Code (and checkpoints from before agents). */
   agent?: AgentId;
 };
 
@@ -181,6 +186,76 @@ export type Checkpoint = {
   userPreferences: UserPreferences;
   source: CheckpointSource;
 };
+
+/** The parts of a checkpoint that hold the session's content, each replaceable on its own. */
+export const CHECKPOINT_SECTIONS = [
+  'conversationState',
+  'taskState',
+  'fileState',
+  'toolState',
+  'userPreferences',
+] as const;
+export type CheckpointSection = (typeof CHECKPOINT_SECTIONS)[number];
+
+/** What a stand-in says in place of the content it replaces. */
+export const UNPROCESSABLE_TEXT =
+  '[REDACTED:unprocessable] this part of the session could not be processed and was left out';
+
+/**
+ * A valid, content-free stand-in for `section` of `draft`: what a checkpoint keeps when that part
+ * could not be redacted or limited. Facts that hold no session text (the git snapshot's ref,
+ * the task progress) carry over.
+ */
+export function standInSection<K extends CheckpointSection>(
+  draft: CheckpointDraft,
+  section: K,
+): CheckpointDraft[K] {
+  const stand: { [S in CheckpointSection]: () => CheckpointDraft[S] } = {
+    conversationState: () => ({
+      summary: UNPROCESSABLE_TEXT,
+      keyDecisions: [],
+      currentContext: '',
+      recentMessages: [],
+      userRequests: [],
+    }),
+    taskState: () => ({
+      operation: '',
+      phase: '',
+      progress: 0,
+      completedSteps: [],
+      nextSteps: [],
+      blockers: [UNPROCESSABLE_TEXT],
+      items: [],
+    }),
+    fileState: () => {
+      const snapshot = draft.fileState?.snapshot;
+      const safe =
+        snapshot &&
+        /^[0-9a-f]{7,64}$/.test(String(snapshot.commit)) &&
+        /^refs\/shim\/[\w./-]+$/.test(String(snapshot.ref))
+          ? {
+              ref: snapshot.ref,
+              commit: snapshot.commit,
+              head: /^[0-9a-f]{7,64}$/.test(String(snapshot.head)) ? snapshot.head : null,
+              branch: null,
+            }
+          : null;
+      return {
+        activeFiles: [],
+        modifiedFiles: [],
+        stagedFiles: [],
+        uncommittedDiff: '',
+        repoRoot: null,
+        branch: null,
+        head: null,
+        snapshot: safe,
+      };
+    },
+    toolState: () => ({ activeSessions: [], pendingOperations: [], recentToolCalls: [] }),
+    userPreferences: () => ({}),
+  };
+  return stand[section]() as CheckpointDraft[K];
+}
 
 /** A checkpoint before the store has numbered it. */
 export type CheckpointDraft = Omit<Checkpoint, 'checkpointNumber'>;

@@ -51,13 +51,28 @@ export const RESUME_PROMPT_LAYOUT: readonly LayoutGroup[] = [
   { heading: null, ids: ['closing'] },
 ];
 
+const SECTION_NAMES: Record<string, string> = {
+  conversationState: 'the conversation',
+  taskState: 'the tasks',
+  fileState: 'the files',
+  toolState: 'the tool activity',
+  userPreferences: 'the preferences',
+};
+
+/** Said at the top when parts of the checkpoint were replaced by stand-ins (seal-checkpoint). */
+function partialNote(checkpoint: Checkpoint): string {
+  const parts = checkpoint.source.partial ?? [];
+  if (parts.length === 0) return '';
+  return `\n\n> shim could not process ${parts.map((p) => SECTION_NAMES[p] ?? p).join(', ')} of this session; that part was left out. Read the transcript or ask the user for it.`;
+}
+
 export function renderResumePrompt(
   checkpoint: Checkpoint,
   detection: ResumeDetection | null,
   options?: ResumePromptOptions,
 ): string {
   return renderWithinBudget({
-    head: `# Resuming interrupted work (shim checkpoint #${checkpoint.checkpointNumber})`,
+    head: `# Resuming interrupted work (shim checkpoint #${checkpoint.checkpointNumber})${partialNote(checkpoint)}`,
     layout: RESUME_PROMPT_LAYOUT,
     sections: buildSections(checkpoint, detection, {
       diffChars: RESUME_PROMPT_DIFF_CHARS,

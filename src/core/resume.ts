@@ -44,7 +44,9 @@ export type InterruptionReason =
   | 'compaction'
   | 'unknown'
   /** The user wrote a handoff (`shim handoff`) for the next session. */
-  | 'handoff';
+  | 'handoff'
+  /** The previous turn ended on a usage or rate limit; shim wrote a handoff (limit-stop.ts). */
+  | 'usage_limit';
 
 /** What the detector needs to know about the previous session's last checkpoint. */
 export type ResumeCheckpointInfo = {

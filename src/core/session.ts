@@ -153,8 +153,6 @@ export type ParseStats = {
 
 export type SessionState = {
   v: typeof SESSION_STATE_VERSION;
-  /** The agent whose log this was folded from; absent: Claude Code. */
-  agent?: 'codex' | 'gemini';
   sessionId: string | null;
   cwd: string | null;
   gitBranch: string | null;
@@ -225,6 +223,8 @@ export type SessionState = {
   /** The conversation moved on in this session (a `continued-in` entry). */
   continuedIn: string | null;
   parse: ParseStats;
+  /** The agent whose log this is; absent for Claude Code (states cached before agents existed). */
+  agent?: 'codex' | 'gemini';
   /** The context window the agent's own log reports (Codex: `model_context_window`). */
   logWindowTokens?: number | null;
   /** Dedupe key of the newest usage line (Codex writes some responses' usage twice). */

@@ -143,3 +143,20 @@ describe('shard progress', () => {
     assert.equal(readShardMark('# just notes'), null);
   });
 });
+
+test('shard file names keep whole words', async () => {
+  const { shardFileName } = await import('./shard-plan.ts');
+  const step = (title: string) =>
+    ({ index: 1, title, body: title, sections: [], kind: 'bullet', done: null, line: 1 }) as const;
+  const name = shardFileName(
+    {
+      number: 1,
+      steps: [step('Rewrite the streaming parser for extraordinarily large inputs')],
+      tokens: 1,
+      oversize: false,
+    } as never,
+    3,
+  );
+  assert.equal(name, '01-rewrite-the-streaming-parser-for.md');
+  assert.ok(name.length <= 43 + 3);
+});

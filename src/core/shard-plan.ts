@@ -90,16 +90,25 @@ export function renderShard(
   return `${out.join('\n')}\n`;
 }
 
+/** Whole words up to `max` characters: a name cut mid-word reads as a typo. */
+function wholeWords(words: readonly string[], max: number): string {
+  let name = '';
+  for (const word of words) {
+    const next = name === '' ? word : `${name}-${word}`;
+    if (next.length > max) return name === '' ? word.slice(0, max) : name;
+    name = next;
+  }
+  return name;
+}
+
 /** `01-stream-the-parser.md`: the shard's number and its first step's title. */
 export function shardFileName(shard: Shard, count: number): string {
   const width = Math.max(2, String(count).length);
-  const slug =
-    shard.steps[0]!.title.toLowerCase()
-      .replace(/`[^`]*`/g, '')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 40)
-      .replace(/-+$/, '') || 'steps';
+  const words = shard.steps[0]!.title.toLowerCase()
+    .replace(/`[^`]*`/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const slug = wholeWords(words, 40) || 'steps';
   return `${String(shard.number).padStart(width, '0')}-${slug}.md`;
 }
 

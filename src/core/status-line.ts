@@ -23,6 +23,8 @@ export type StatuslineView = {
   issue?: string | null;
   /** What the session is doing (exploring, implementing, testing, …), shown with the issue. */
   phase?: string | null;
+  /** Checkpoints of this session that failed since its last stored one (shown first). */
+  checkpointFailures?: number;
   /** Compactions of this session so far (shown from the first). */
   compactions?: number;
 };
@@ -58,6 +60,12 @@ function age(ms: number): string {
 export function renderStatusline(view: StatuslineView, columns: number, color: boolean): string {
   const pct = `${Math.round(view.percent)}%`;
   const optional: string[] = [];
+  // A failing checkpoint is the one thing the user must not miss: it goes before everything.
+  const failures = view.checkpointFailures ?? 0;
+  if (failures > 0)
+    optional.push(
+      paint(color, '1;31', `[ckpt FAILED${failures > 1 ? ` ×${failures}` : ''}: shim doctor]`),
+    );
   optional.push(`[risk: ${paint(color, RISK_COLORS[view.risk], view.risk)}]`);
   if (!view.autoCompact) {
     optional.push('[auto-compact off]');

@@ -12,15 +12,16 @@ import { writeStdout } from '../capture/stdout.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { loadSessionState } from '../app/read-session.ts';
 import { getLatestResponse } from '../core/session.ts';
-import { renderGeminiOutput, type GeminiHookOutput } from '../agents/gemini/hook-output.ts';
 import {
+  renderGeminiOutput,
+  type GeminiHookOutput,
   GEMINI_HOOK_EVENTS,
   isGeminiHookEvent,
   parseGeminiPayload,
   type GeminiHookEvent,
-} from '../agents/gemini/hook-payload.ts';
-import { resolveGeminiThreshold } from '../agents/gemini/settings-threshold.ts';
-import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+  resolveGeminiThreshold,
+  geminiLogReader,
+} from '../agents/gemini/hook-entry.ts';
 import { registerAgentLogReader } from '../app/agent-logs.ts';
 import { loadConfig } from '../store/config.ts';
 import { getShimHome, type Env } from '../store/home.ts';

@@ -5,13 +5,14 @@
  * @module
  */
 import { registerAgentLogReader } from '../app/agent-logs.ts';
-import { geminiLogReader } from '../agents/gemini/log-reader.ts';
+import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 export { checkpointNow } from './checkpoint-now.ts';
 export { handlePostCompact } from './handlers/post-compact.ts';
 export { handlePreCompact } from './handlers/pre-compact.ts';
 export { handleSessionEnd } from './handlers/session-end.ts';
 export { handleSessionStart } from './handlers/session-start.ts';
+export { handleStopFailure } from './handlers/stop-failure.ts';
 export { writeLevelHandoff } from './level-handoff.ts';
 export { warnAboutPlan, warnAboutTasks } from '../app/plan-warning.ts';
 export { restoreBeforeGeminiCompression } from './gemini/compression-restore.ts';

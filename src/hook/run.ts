@@ -40,6 +40,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   PreCompact: async () => (await loadHeavy()).handlePreCompact,
   PostCompact: async () => (await loadHeavy()).handlePostCompact,
   Stop: async () => (await import('./handlers/stop.ts')).handleStop,
+  StopFailure: async () => (await loadHeavy()).handleStopFailure,
   PostModelSwitch: async () =>
     (await import('./handlers/post-model-switch.ts')).handlePostModelSwitch,
   SessionEnd: async () => (await loadHeavy()).handleSessionEnd,

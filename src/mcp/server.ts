@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpDeps } from './context.ts';
 import { registerCheckResumeTool } from './tools/check-resume.ts';
 import { registerCreateCheckpointTool } from './tools/create-checkpoint.ts';
+import { registerForgetTool } from './tools/forget.ts';
 import { registerGetCheckpointTool } from './tools/get-checkpoint.ts';
 import { registerGetCrashRiskTool } from './tools/get-crash-risk.ts';
 import { registerListCheckpointsTool } from './tools/list-checkpoints.ts';
@@ -33,6 +34,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
   registerCheckResumeTool(server, deps);
   registerListCheckpointsTool(server, deps);
   registerGetCheckpointTool(server, deps);
+  registerForgetTool(server, deps);
   registerSearchCheckpointsTool(server, deps);
   registerModEventTool(server, deps);
   return server;

@@ -65,7 +65,7 @@ function acceptAssignedValue(
 }
 
 const KEYWORDS =
-  'key|token|secret|password|passwd|passphrase|pass|pwd|pw|credentials?|auth|apikey|accesskey';
+  'key[_-]?id|key[_-]?data|key|token|secret|password|passwd|passphrase|pass|pwd|pw|credentials?|auth|apikey|accesskey';
 
 /**
  * Where to look: a keyword ending a key, right before a separator. Scanning for these first and

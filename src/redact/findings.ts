@@ -1,6 +1,6 @@
 /**
  * Findings: where a rule found a secret in a text, how overlapping findings of several rules
- * (ours, gitleaks', secretlint's) merge into one replacement, and how they are applied.
+ * (the table of formats, the rules, secretlint's) merge into one replacement, and how they are applied.
  * @module
  */
 import { ALREADY_REDACTED } from './value-shape.ts';

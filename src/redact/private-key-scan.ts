@@ -14,10 +14,14 @@ import { SPECIFIC, type RawFinding } from './findings.ts';
 const HEADER = /-----BEGIN [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----/g;
 const END_LINE = /-----END [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----/g;
 /**
- * What follows a header when its END line is missing (the text was cut): base64 lines, line
- * breaks (also as escapes), and RFC 1421 headers such as `Proc-Type: 4,ENCRYPTED`.
+ * What follows a header when its END line is missing (the text was cut): base64 runs of 16 or
+ * more (shorter runs are words), line breaks (also as escapes), and RFC 1421 headers such as
+ * `Proc-Type: 4,ENCRYPTED`.
  */
-const BODY = /(?:[A-Za-z-]{2,20}: ?[^\n\0\\]{0,200}(?=\n|\\n)|[ \t\r\n]|\\[nrt]|[A-Za-z0-9+/=]+)*/y;
+const BODY =
+  /(?:(?:[ \t\r\n]|\\[nrt])*(?:[A-Za-z-]{2,20}: ?[^\n\0\\]{0,200}(?=\n|\\n)|[A-Za-z0-9+/]{16,}={0,2}))*/y;
+/** Between a body and its END line: a short last line. */
+const SHORT_TAIL = /^(?:[ \t\r\n]|\\[nrt]|[A-Za-z0-9+/=])*$/;
 /** One character of a block's body, read backwards from an END line. */
 const BODY_CHAR = /[A-Za-z0-9+/= \t\r\n\\]/;
 /** Key material: a run of base64 long enough that it is not a word. */
@@ -50,7 +54,12 @@ export function scanPrivateKeys(text: string): RawFinding[] {
       const bodyEnd = bodyStart + (body?.[0].length ?? 0);
       const end = ends[nextEnd];
       // The block's own END line: right after its body (nothing but key material between).
-      const blockEnd = end !== undefined && end[0] <= bodyEnd ? end[1] : bodyEnd;
+      // (a last line shorter than a base64 run, `AB==`, may stand between them).
+      const reachesEnd =
+        end !== undefined &&
+        (end[0] <= bodyEnd ||
+          (end[0] - bodyEnd <= 80 && SHORT_TAIL.test(text.slice(bodyEnd, end[0]))));
+      const blockEnd = reachesEnd ? end[1] : bodyEnd;
       if (!KEY_MATERIAL.test(text.slice(bodyStart, Math.min(blockEnd, bodyStart + 4096)))) {
         // An empty block or a lone header holds no key: nothing to hide.
         continue;

@@ -156,8 +156,8 @@ export const OWN_RULES: readonly Rule[] = [
     accept: notMasked,
   },
   {
-    // Shopify access tokens and shared secrets. gitleaks' rules take hex only; secretlint's take
-    // any letters, and the cursor cache is scrubbed with these rules alone (no secretlint).
+    // Shopify access tokens and shared secrets: documented as hex, taken as any letters and
+    // digits; the cursor cache is scrubbed with these rules alone (no secretlint).
     name: 'shopify',
     anchors: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
     pattern: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,64}(?![A-Za-z0-9_])/g,

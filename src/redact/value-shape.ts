@@ -23,8 +23,14 @@ export function looksRandom(s: string, minLength: number): boolean {
 
 export const ALREADY_REDACTED = '[REDACTED:';
 
-/** Documentation keys: `sk_live_XXXXXXXXXXXXXXXX`, `ghp_xxxx…`. */
-export const isMasked = (s: string) => /x{4}|X{4}/.test(s);
+/**
+ * Documentation keys: `sk_live_XXXXXXXXXXXXXXXX`, `ghp_xxxx…`. In a long value a run of four x
+ * is chance (a random 1 MB of base64 holds dozens): there the mask must be most of it.
+ */
+export function isMasked(s: string): boolean {
+  if (s.length <= 256) return /x{4}|X{4}/.test(s);
+  return (s.match(/[xX*]/g)?.length ?? 0) > s.length / 2;
+}
 export const notMasked = (s: string) => !isMasked(s);
 
 /**
@@ -44,7 +50,7 @@ export function isPlaceholder(value: string): boolean {
   }
   // masks: ****, xxxx, also inside a value (`github_pat_xxxx`, `sk-abc***`)
   if (/^(?:\*+|x{3,}|X{3,}|\.{3,}|…+|-+|_+)$/.test(v)) return true;
-  if (/\*{3,}|xxxx|XXXX/.test(v)) return true;
+  if (v.length <= 256 ? /\*{3,}|xxxx|XXXX/.test(v) : isMasked(v)) return true;
   // ellipses: `sk-...` is documentation, but `Abc123Def456Ghi789…` is a secret cut short by
   // truncation, and what is left of it still has to go.
   if (/\.\.\.|…/.test(v) && v.replace(/\.{3,}|…/g, '').length < 12) return true;

@@ -10,6 +10,7 @@ import { loadBundled, useBundleLoader, type BundleLoader } from '../app/load-bun
 import type * as FullBasis from './full-basis.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { loadConfig } from '../store/config.ts';
+import { getCheckpointFailure } from '../store/checkpoint-failures.ts';
 import { getShimHome, type Env } from '../store/home.ts';
 import { loadHookMemory } from '../store/hook-memory.ts';
 import { writeStatuslineFigures } from '../store/statusline-figures.ts';
@@ -121,6 +122,7 @@ export async function renderForInput(
       autoCompact: basis.autoCompact,
       issue: memory?.issue ?? null,
       phase: memory?.phase ?? null,
+      checkpointFailures: sessionId ? (getCheckpointFailure(home, sessionId)?.count ?? 0) : 0,
       compactions: compactions?.count ?? 0,
     },
     columns,

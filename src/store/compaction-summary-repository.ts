@@ -61,6 +61,18 @@ export class CompactionSummaryRepository {
     return row ? toSummary(row) : null;
   }
 
+  /** Every summary of the session kept with the checkpoint taken before it, oldest first. */
+  listWithCheckpoint(sessionId: string): CompactionSummary[] {
+    return (
+      this.#db
+        .prepare(
+          `SELECT * FROM compaction_summaries WHERE session_id = ? AND checkpoint_id IS NOT NULL
+           ORDER BY recorded_at`,
+        )
+        .all(sessionId) as Array<Record<string, unknown>>
+    ).map(toSummary);
+  }
+
   count(sessionIds?: readonly string[]): number {
     if (sessionIds && sessionIds.length === 0) return 0;
     const where = sessionIds ? `WHERE session_id IN (${sessionIds.map(() => '?').join(',')})` : '';

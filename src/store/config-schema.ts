@@ -43,6 +43,8 @@ export const configSchema = z.strictObject({
     .optional(),
   /** Inject the interrupted session's state into a new session of the project (default true). */
   restoreAtStartup: z.boolean().optional(),
+  /** Relay (default false): at L3 offer a fresh context; after /clear inject the full state. */
+  relay: z.boolean().optional(),
   /** Checkpoints older than this are not resumed (default 7). */
   resumeWindowDays: z.number().min(0).max(3650).optional(),
   /** Automatic clean-up of old checkpoints (at the end of a session, at most daily). */

@@ -26,6 +26,8 @@ export type ShimConfig = {
   enabled: boolean;
   checkpoints: { everyToolCalls: number; everyMinutes: number };
   restoreAtStartup: boolean;
+  /** At L3 offer a fresh context; after /clear, SessionStart(clear) injects the full state. */
+  relay: boolean;
   resumeWindowDays: number;
   retention: { auto: boolean; days: number; maxStoreMB: number | null };
   /** Tracker sync: on (when a token is there), the label it adds (null: none), a state to move to. */
@@ -60,6 +62,7 @@ export const DEFAULT_SETTINGS: Settings = {
   enabled: true,
   checkpoints: { everyToolCalls: 5, everyMinutes: 10 },
   restoreAtStartup: true,
+  relay: false,
   resumeWindowDays: 7,
   retention: { auto: true, days: 30, maxStoreMB: 500 },
   sync: {

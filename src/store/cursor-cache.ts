@@ -4,6 +4,7 @@
  * re-read, and concurrent writers are harmless (each file is a complete, consistent cursor).
  * @module
  */
+import { unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fnvHash } from '../core/fnv-hash.ts';
 import { SESSION_STATE_VERSION } from '../core/session.ts';
@@ -36,4 +37,14 @@ export function loadCursor(home: string, transcriptPath: string): TranscriptCurs
 export function saveCursor(home: string, transcriptPath: string, cursor: TranscriptCursor): void {
   ensureDir(home, 'cache', 'cursors');
   writeJsonFileAtomic(getCursorPath(home, transcriptPath), cursor);
+}
+
+/** Removes the transcript's cursor (`shim forget`); true when there was one. */
+export function forgetCursor(home: string, transcriptPath: string): boolean {
+  try {
+    unlinkSync(getCursorPath(home, transcriptPath));
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -23,6 +23,31 @@ export function countBySession(
   return counts;
 }
 
+/**
+ * Per session, what the list shows when the transcript does not say: the largest context a
+ * checkpoint recorded, whether a handoff was written for it, and its first checkpoint's first
+ * request (the goal a resumed session inherits).
+ */
+export function sessionFacts(
+  db: Database,
+): Map<string, { peak: number | null; handedOff: boolean }> {
+  const facts = new Map<string, { peak: number | null; handedOff: boolean }>();
+  for (const row of db
+    .prepare(
+      "SELECT session_id, MAX(CAST(json_extract(source, '$.contextTokens') AS INTEGER)) AS peak FROM checkpoints WHERE json_valid(source) GROUP BY session_id",
+    )
+    .all() as Array<{ session_id: string; peak: number | null }>)
+    facts.set(row.session_id, { peak: row.peak ? Number(row.peak) : null, handedOff: false });
+  for (const row of db.prepare('SELECT DISTINCT session_id FROM handoffs').all() as Array<{
+    session_id: string;
+  }>)
+    facts.set(row.session_id, {
+      peak: facts.get(row.session_id)?.peak ?? null,
+      handedOff: true,
+    });
+  return facts;
+}
+
 export type TimelineCheckpoint = {
   id: string;
   number: number;

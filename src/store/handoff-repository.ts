@@ -9,7 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { withWriteTransaction, type Database } from './database.ts';
 import { matchProject } from './project-match.ts';
 
-export type HandoffKind = 'user' | 'pre_compact' | 'level_L2' | 'level_L3';
+export type HandoffKind = 'user' | 'pre_compact' | 'level_L2' | 'level_L3' | 'usage_limit';
+
+/** Handoffs a next session picks up once: the user's, and the one written at a usage limit. */
+export const PICKED_UP_KINDS: readonly HandoffKind[] = ['user', 'usage_limit'];
 
 export type HandoffRecord = {
   id: string;
@@ -75,15 +78,30 @@ export class HandoffRepository {
     return { ...handoff, id, pickedUpAt: null, pickedUpBy: null };
   }
 
-  /** The newest handoff the user wrote for the project that no session has picked up yet. */
+  /**
+   * The newest handoff for the project that no session has picked up yet, of the kinds a next
+   * session inherits (the user's, the one written at a usage limit).
+   */
   getPendingForProject(root: string, since: string): HandoffRecord | null {
     const project = matchProject('project', root);
     const row = this.#db
       .prepare(
-        `SELECT * FROM handoffs WHERE kind = 'user' AND picked_up_at IS NULL AND created_at >= ?
+        `SELECT * FROM handoffs WHERE kind IN (${PICKED_UP_KINDS.map(() => '?').join(', ')})
+           AND picked_up_at IS NULL AND created_at >= ?
            AND ${project.sql} ORDER BY created_at DESC LIMIT 1`,
       )
-      .get(since, ...project.params) as Row | undefined;
+      .get(...PICKED_UP_KINDS, since, ...project.params) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** The session's own usage-limit handoff not picked up yet (for its resume). */
+  getPendingLimitHandoff(sessionId: string): HandoffRecord | null {
+    const row = this.#db
+      .prepare(
+        `SELECT * FROM handoffs WHERE kind = 'usage_limit' AND session_id = ?
+           AND picked_up_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+      )
+      .get(sessionId) as Row | undefined;
     return row ? toRecord(row) : null;
   }
 

@@ -53,6 +53,7 @@ describe('ResumeRepository.record', () => {
         notes: 'via shim resume',
         fidelityScore: null,
         claudeFidelityScore: null,
+        userConfirmed: null,
         messagesAtRestore: null,
       },
     ]);
@@ -149,5 +150,26 @@ describe('ResumeRepository.markOutcome', () => {
     store.resumes.record(event());
     store.resumes.markOutcome(sessionId, 10, true);
     assert.deepEqual(outcome(), [[null, null]]);
+  });
+});
+
+describe('a restore into a new session (a crash or a handoff picked up at startup)', () => {
+  test('gets its outcome once the session works, and its fidelity and who asked are written', () => {
+    store.resumes.record(
+      event({
+        sessionId: 'new-session',
+        messagesAtRestore: 0,
+        fidelityScore: 0.75,
+        userConfirmed: false,
+      }),
+    );
+    store.resumes.markOutcome('new-session', 3, false);
+    const [stored] = store.resumes.listForCheckpoint(checkpointId);
+    assert.equal(stored!.success, true);
+    assert.equal(stored!.userConfirmed, false);
+    const row = store.db
+      .prepare('SELECT restore_fidelity FROM checkpoints WHERE id = ?')
+      .get(checkpointId) as { restore_fidelity: number };
+    assert.equal(row.restore_fidelity, 0.75);
   });
 });

@@ -17,6 +17,8 @@ export type ResumeEventInput = {
   claudeFidelityScore?: number | null;
   /** Messages in the receiving session when it was restored: it went on working once it has more. */
   messagesAtRestore?: number | null;
+  /** The user asked for this restore (shim resume --record); false when shim made it on its own. */
+  userConfirmed?: boolean | null;
 };
 
 export type ResumeEvent = ResumeEventInput & { id: string };
@@ -36,7 +38,8 @@ export class ResumeRepository {
         .prepare(
           `INSERT INTO resume_events (id, checkpoint_id, session_id, restored_at, interruption_reason,
              time_since_checkpoint, resume_confidence, success, notes, fidelity_score,
-             claude_fidelity_score, messages_at_restore) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             claude_fidelity_score, messages_at_restore, user_confirmed)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -51,12 +54,23 @@ export class ResumeRepository {
           event.fidelityScore ?? null,
           event.claudeFidelityScore ?? null,
           event.messagesAtRestore ?? null,
+          event.userConfirmed === undefined || event.userConfirmed === null
+            ? null
+            : event.userConfirmed
+              ? 1
+              : 0,
         );
       this.#db
         .prepare(
-          'UPDATE checkpoints SET restored_at = COALESCE(restored_at, ?), restore_success = ? WHERE id = ?',
+          `UPDATE checkpoints SET restored_at = COALESCE(restored_at, ?), restore_success = ?,
+             restore_fidelity = COALESCE(?, restore_fidelity) WHERE id = ?`,
         )
-        .run(event.restoredAt, event.success === false ? 0 : 1, event.checkpointId);
+        .run(
+          event.restoredAt,
+          event.success === false ? 0 : 1,
+          event.fidelityScore ?? null,
+          event.checkpointId,
+        );
     });
     return { ...event, id };
   }
@@ -99,6 +113,8 @@ export class ResumeRepository {
       notes: (r.notes as string | null) ?? null,
       fidelityScore: (r.fidelity_score as number | null) ?? null,
       claudeFidelityScore: (r.claude_fidelity_score as number | null) ?? null,
+      userConfirmed:
+        r.user_confirmed === null || r.user_confirmed === undefined ? null : r.user_confirmed === 1,
       messagesAtRestore: (r.messages_at_restore as number | null) ?? null,
     }));
   }

@@ -75,6 +75,8 @@ export class TaskPointRepository {
         openTasks: r.open_tasks,
         growthPerResponse: r.growth,
         actual: r.actual,
+        // One transcript, one session: the range is judged on sessions left out whole.
+        session: r.path,
         ...(r.project === null ? {} : { project: r.project }),
       }));
   }

@@ -6,6 +6,7 @@
  */
 import { viewCheckpoint } from '../app/dashboard/checkpoint-view.ts';
 import { locateSessionTranscript } from '../app/dashboard/locate-session.ts';
+import { viewSessionLineage } from '../app/dashboard/lineage-view.ts';
 import { viewLoopRunDetail } from '../app/dashboard/loop-view.ts';
 import { buildSessionTimeline } from '../app/dashboard/session-timeline.ts';
 import { withStore } from '../app/open-store.ts';
@@ -61,6 +62,10 @@ export async function renderExport(request: {
     const transcriptPath = await transcriptOrStored(home, env, sessionId);
     const timeline = await buildSessionTimeline({ home, env, sessionId, transcriptPath });
     responses[`/api/sessions/${encodeURIComponent(sessionId)}/timeline`] = timeline;
+    responses[`/api/sessions/${encodeURIComponent(sessionId)}/lineage`] = await viewSessionLineage(
+      home,
+      sessionId,
+    );
     for (const c of timeline.checkpoints)
       responses[`/api/checkpoints/${encodeURIComponent(c.id)}`] = await viewCheckpoint(
         home,

@@ -20,8 +20,9 @@ const shell = (head: string, body: string) => `<!doctype html>
 ${head}
 </head>
 <body>
-<header class="top"><a class="brand" href="#/">shim</a><nav><a href="#/">Sessions</a><a href="#/loops">Loop runs</a></nav></header>
-<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
+<a class="skip" href="#app">Skip to content</a>
+<header class="top"><a class="brand" href="#/">shim</a><nav aria-label="Views"><a href="#/">Now</a><a href="#/sessions">Sessions</a><a href="#/loops">Loop runs</a></nav></header>
+<main id="app" tabindex="-1"><p class="muted">Loading…</p></main>
 ${body}
 </body>
 </html>

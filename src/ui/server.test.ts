@@ -68,4 +68,19 @@ describe('the dashboard server', () => {
     assert.equal(missing.status, 404);
     assert.equal((await get(`/nothing-here?${t}`)).status, 404);
   });
+
+  test('the live page and a lineage answer with nothing running and nothing restored', async () => {
+    const t = 'token=secret-token-of-this-launch';
+    const live = await get(`/api/live?${t}`);
+    assert.equal(live.status, 200);
+    assert.deepEqual(await live.json(), { sessions: [], windowMinutes: 15 });
+    const lineage = await get(`/api/sessions/abc-123/lineage?${t}`);
+    assert.equal(lineage.status, 200);
+    assert.deepEqual(await lineage.json(), {
+      sessionId: 'abc-123',
+      goal: null,
+      steps: [{ sessionId: 'abc-123', part: 1, project: null, startedAt: null, via: null }],
+    });
+    assert.equal((await get(`/api/sessions/a..b/lineage?${t}`)).status, 400);
+  });
 });

@@ -11,12 +11,19 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { streamSSE } from 'hono/streaming';
 import { viewCheckpoint } from '../app/dashboard/checkpoint-view.ts';
-import { locateSessionTranscript } from '../app/dashboard/locate-session.ts';
+import { isSessionId, locateSessionTranscript } from '../app/dashboard/locate-session.ts';
 import {
   listDashboardLoops,
   readLoopEventsAfter,
   viewLoopRunDetail,
 } from '../app/dashboard/loop-view.ts';
+import { viewSessionLineage } from '../app/dashboard/lineage-view.ts';
+import {
+  assessLiveCandidates,
+  findLiveCandidates,
+  listLiveSessions,
+  LIVE_WINDOW_MS,
+} from '../app/dashboard/live-sessions.ts';
 import { listDashboardSessions } from '../app/dashboard/session-list.ts';
 import { buildSessionTimeline } from '../app/dashboard/session-timeline.ts';
 import { AppError } from '../core/errors.ts';
@@ -35,6 +42,8 @@ export type DashboardOptions = {
   now?: () => number;
   /** How often a live stream looks for new loop events (ms). */
   pollMs?: number;
+  /** How often the live page's stream looks at the running sessions' files (ms). */
+  livePollMs?: number;
 };
 
 const COOKIE = 'shim_ui';
@@ -122,6 +131,60 @@ export function createDashboardApp(options: DashboardOptions): Hono {
           ...(query ? { query } : {}),
         }),
       );
+    } catch (error) {
+      return failure(c, error, home);
+    }
+  });
+
+  app.get('/api/live', async (c) => {
+    try {
+      return c.json({
+        sessions: await listLiveSessions({ home, env, now: now() }),
+        windowMinutes: LIVE_WINDOW_MS / 60_000,
+      });
+    } catch (error) {
+      return failure(c, error, home);
+    }
+  });
+
+  // The running sessions as they change: every session first, then a session again whenever its
+  // transcript or the hooks' memory of it changed, and `gone` when it stops counting as running.
+  app.get('/api/live/events', (c) => {
+    const pollMs = options.livePollMs ?? 1_000;
+    return streamSSE(c, async (stream) => {
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+      });
+      const sent = new Map<string, string>();
+      while (open) {
+        try {
+          const request = { home, env, now: now() };
+          const candidates = await findLiveCandidates(request);
+          const changed = candidates.filter((x) => sent.get(x.id) !== x.signature);
+          for (const session of await assessLiveCandidates(request, changed)) {
+            sent.set(session.id, session.signature);
+            await stream.writeSSE({ event: 'session', data: JSON.stringify(session) });
+          }
+          const still = new Set(candidates.map((x) => x.id));
+          for (const id of [...sent.keys()].filter((x) => !still.has(x))) {
+            sent.delete(id);
+            await stream.writeSSE({ event: 'gone', data: JSON.stringify({ id }) });
+          }
+        } catch (error) {
+          appendLog(home, 'warn', 'live sessions poll failed', { error: String(error) });
+        }
+        await stream.sleep(pollMs);
+      }
+    });
+  });
+
+  app.get('/api/sessions/:id/lineage', async (c) => {
+    try {
+      const sessionId = c.req.param('id');
+      if (!isSessionId(sessionId))
+        throw new AppError('USAGE', 'not a session id', 'ids are letters, digits, -, _ and .');
+      return c.json(await viewSessionLineage(home, sessionId));
     } catch (error) {
       return failure(c, error, home);
     }

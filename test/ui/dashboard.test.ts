@@ -132,7 +132,7 @@ describe('shim ui', { timeout: 180_000 }, () => {
   });
 
   test('the session list shows both sessions with their compactions and checkpoints', async () => {
-    const page = await open();
+    const page = await open('#/sessions');
     await page.waitForSelector('#app[data-ready="sessions"]');
     const rows = page.locator('table.sessions tbody tr');
     assert.equal(await rows.count(), 2);
@@ -205,7 +205,7 @@ describe('shim ui', { timeout: 180_000 }, () => {
       (await page.locator('p.restore').first().textContent()) ?? '',
       /^Restored from checkpoint .* \(crash, 2026-11-20 11:00\)$/,
     );
-    const row = await open();
+    const row = await open('#/sessions');
     await row.waitForSelector('#app[data-ready="sessions"]');
     assert.equal(
       await row.locator(`tr[data-session="${laterId}"] td`).nth(9).textContent(),

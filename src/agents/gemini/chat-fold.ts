@@ -156,6 +156,12 @@ const HOOK_CONTEXT = /<hook_context>[\s\S]*?<\/hook_context>/g;
 const BOOTSTRAP = /^\s*<(session_context|state_snapshot)>/;
 const WORKSPACE = /Workspace Directories:\**\s*\n\s*-\s*(\S[^\n]*)/;
 
+/** The CLI's opening context names the workspace: the session's directory. */
+function noteWorkspace(state: SessionState, text: string): void {
+  const workspace = WORKSPACE.exec(text)?.[1]?.trim();
+  if (workspace && state.cwd === null) state.cwd = workspace;
+}
+
 function foldPrompt(state: SessionState, text: string, line: number, at: number | null): void {
   state.promptCount++;
   const full = { line, text: clip(text, LIMITS.promptChars), at };
@@ -171,9 +177,7 @@ function foldUser(state: SessionState, m: GeminiMessage, line: number): void {
   // Tool results are folded from the model message's toolCalls, which carry their status.
   if (m.onlyToolResults) return;
   if (BOOTSTRAP.test(m.text)) {
-    // The CLI's opening context names the workspace: the session's directory.
-    const workspace = WORKSPACE.exec(m.text)?.[1]?.trim();
-    if (workspace && state.cwd === null) state.cwd = workspace;
+    noteWorkspace(state, m.text);
     return;
   }
   state.lastContentLine = line;
@@ -461,7 +465,9 @@ function foldHistoryRewrite(
   for (const m of messages) {
     if (gemini.seen.includes(m.id)) continue;
     touchBounded(gemini.seen, m.id, SEEN_LIMIT);
-    if (m.type === 'user' && /^\s*<state_snapshot>/.test(m.text)) compressed = true;
+    if (m.type !== 'user') continue;
+    if (/^\s*<state_snapshot>/.test(m.text)) compressed = true;
+    else if (/^\s*<session_context>/.test(m.text)) noteWorkspace(state, m.text);
   }
   if (!compressed) return;
   const pre = state.current?.contextTokens ?? state.lastResponse?.contextTokens ?? null;

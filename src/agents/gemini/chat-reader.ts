@@ -36,6 +36,12 @@ export type GeminiReadOptions = {
   finalize?: boolean;
   /** Fold only lines 1…untilLine. */
   untilLine?: number;
+  /** Called after each record is folded, with the state as it is then (the replay's view). */
+  onRecord?: (
+    record: GeminiRecord & { at?: number | null },
+    line: number,
+    state: SessionState,
+  ) => void;
 };
 
 export type GeminiReadResult = { cursor: GeminiCursor; bytesRead: number; restarted: boolean };
@@ -136,6 +142,7 @@ function foldLines(
     if (line > until) break;
     if (skip?.has(line)) continue;
     foldGeminiRecord(state, gemini, record, line, options.listener);
+    options.onRecord?.(record, line, state);
   }
 }
 

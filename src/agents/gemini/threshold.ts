@@ -6,7 +6,7 @@
  * Pure: the settings are read by settings-file.ts.
  * @module
  */
-import type { CompactThreshold } from '../../core/compact-threshold.ts';
+import type { AssessOptions } from '../../core/assess.ts';
 import { formatThousands } from '../../core/format-tokens.ts';
 
 export const DEFAULT_COMPRESSION_THRESHOLD = 0.5;
@@ -26,11 +26,13 @@ export function readCompressionThreshold(value: unknown): number | null {
     : null;
 }
 
+export type GeminiThreshold = NonNullable<AssessOptions['agentThreshold']>;
+
 /** The compression point of a Gemini session, as shim's assessment takes it. */
 export function geminiCompactThreshold(
   model: string | null,
   configured: number | null,
-): CompactThreshold {
+): GeminiThreshold {
   const limit = geminiTokenLimit(model);
   const fraction = configured ?? DEFAULT_COMPRESSION_THRESHOLD;
   const at = Math.round(fraction * limit);
@@ -38,18 +40,10 @@ export function geminiCompactThreshold(
   return {
     windowTokens: limit,
     compactThreshold: at,
-    autoCompact: true,
     source: configured !== null ? 'settings' : 'default',
     detail:
       configured !== null
         ? `Gemini CLI: model.compressionThreshold ${fraction} × ${formatThousands(limit)} tokens`
         : `Gemini CLI default: ${share} of ${formatThousands(limit)} tokens`,
-    sampleCount: 0,
-    era: 'gemini',
-    compactWindow: limit,
-    windowSource: 'model',
-    nativeWarningAt: null,
-    blockingLimit: limit,
-    backgroundSummaryAt: null,
   };
 }

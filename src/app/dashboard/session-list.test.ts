@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { fixturePath, makeTempDir } from '../../../test/helpers/fixtures.ts';
 import { readSessionHead } from '../../agents/claude/sniff.ts';
 import { createCheckpoint } from '../create-checkpoint.ts';
-import { listDashboardSessions } from './session-list.ts';
+import { listDashboardSessions, sessionEnding } from './session-list.ts';
 import { isSessionId } from './locate-session.ts';
 
 const A = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
@@ -53,6 +53,7 @@ describe('the dashboard session list', () => {
     assert.equal(a.cliVersion, '2.1.39');
     assert.equal(a.ended, 'open', 'shim saw it (its checkpoint), no end recorded');
     assert.equal(list.sessions.find((s) => s.id === ids[B])!.ended, 'unknown');
+    assert.notEqual(a.ending, 'unknown');
     assert.match(a.title ?? '', /^Implement the following plan/);
     assert.deepEqual(list.projects, [cwds[A], cwds[B]].sort());
   });
@@ -77,5 +78,26 @@ describe('the dashboard session list', () => {
     assert.ok(isSessionId('4d5611e5-8f2a-4c1e-9b1a-0c2d3e4f5a6b'));
     for (const bad of ['../x', 'a/b', '..', 'a..b', '', '.hidden', 'x'.repeat(200)])
       assert.equal(isSessionId(bad), false, bad);
+  });
+});
+
+describe('how a session ended, in words users know', () => {
+  const now = Date.parse('2026-11-25T12:00:00Z');
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+  const base = { handedOff: false, endedByCompaction: false, now };
+  test('a recorded end is "ended" whatever its reason code, or "handed off"', () => {
+    assert.equal(sessionEnding({ ...base, ended: 'clean', lastActivityAt: at(90) }), 'ended');
+    assert.equal(
+      sessionEnding({ ...base, ended: 'clean', lastActivityAt: at(90), handedOff: true }),
+      'handed off',
+    );
+  });
+  test('without one: still running while recent, compacted, else crashed', () => {
+    assert.equal(sessionEnding({ ...base, ended: 'open', lastActivityAt: at(5) }), 'still running');
+    assert.equal(
+      sessionEnding({ ...base, ended: 'open', lastActivityAt: at(90), endedByCompaction: true }),
+      'compacted',
+    );
+    assert.equal(sessionEnding({ ...base, ended: 'open', lastActivityAt: at(90) }), 'crashed');
   });
 });

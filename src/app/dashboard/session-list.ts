@@ -8,14 +8,44 @@
 import { statSync } from 'node:fs';
 import type { SessionState } from '../../core/session.ts';
 import { listAllTranscripts } from '../../agents/claude/sessions.ts';
-import { countBySession } from '../../store/dashboard-queries.ts';
+import { countBySession, sessionFacts } from '../../store/dashboard-queries.ts';
 import { loadCursor } from '../../store/cursor-cache.ts';
 import { readSessionHead } from '../../agents/claude/sniff.ts';
-import { withStore } from '../open-store.ts';
+import { withStore, type Store } from '../open-store.ts';
 import { loadSessionState } from '../read-session.ts';
 import { searchCheckpoints } from '../search-checkpoints.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+export type SessionEnding =
+  'still running' | 'ended' | 'handed off' | 'compacted' | 'crashed' | 'unknown';
+
+/** Quiet this long without an end recorded, a session is taken for stopped. */
+const RUNNING_WITHIN_MS = 30 * 60_000;
+
+/**
+ * How a session ended: a recorded end (`SessionEnd`, whatever Claude Code's reason code —
+ * "other", "prompt_input_exit" — says) is "ended", or "handed off" when shim wrote a handoff for
+ * the next session; without one, "still running" while it is recent, else "compacted" when its
+ * last event was a compaction, else "crashed".
+ */
+export function sessionEnding(row: {
+  ended: SessionRow['ended'];
+  lastActivityAt: string | null;
+  handedOff: boolean;
+  endedByCompaction: boolean;
+  now: number;
+}): SessionEnding {
+  if (row.ended === 'clean') return row.handedOff ? 'handed off' : 'ended';
+  const last = row.lastActivityAt === null ? null : Date.parse(row.lastActivityAt);
+  if (last !== null && row.now - last < RUNNING_WITHIN_MS) return 'still running';
+  if (row.endedByCompaction) return 'compacted';
+  if (row.handedOff) return 'handed off';
+  return row.ended === 'unknown' && last === null ? 'unknown' : 'crashed';
+}
+
+/** A first request that only says to go on ("continue", "go on", "resume"): no title of its own. */
+const GO_ON = /^\s*(?:continue|go on|keep going|resume|carry on|proceed)\b[\s.!]*$/i;
 
 export type SessionRow = {
   id: string;
@@ -33,6 +63,8 @@ export type SessionRow = {
   /** clean: a recorded session end; open: none yet; unknown: the store never saw it. */
   ended: 'clean' | 'open' | 'unknown';
   endReason: string | null;
+  /** How it ended, in words users know. */
+  ending: SessionEnding;
   /** The session's first request, shortened. */
   title: string | null;
   hasTranscript: boolean;
@@ -47,6 +79,8 @@ export type SessionListRequest = {
   query?: string;
   /** Rows to return (newest first); default 200. */
   limit?: number;
+  /** What "still running" is judged against (ms); default now. */
+  now?: number;
 };
 
 export type SessionList = {
@@ -100,18 +134,31 @@ async function transcriptState(
   }
 }
 
+/** The first request the parent session's newest checkpoint holds (its goal). */
+function inheritedGoal(store: Store, sessionId: string): string | null {
+  try {
+    const checkpoint = store.checkpoints.getMostRecent(sessionId);
+    const requests = checkpoint?.conversationState.userRequests ?? [];
+    return requests.find((r) => !GO_ON.test(r)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export async function listDashboardSessions(request: SessionListRequest): Promise<SessionList> {
   const { home, env } = request;
-  const { stored, counts, matches } = await withStore(home, (store) => ({
+  const now = request.now ?? Date.now();
+  const { stored, counts, facts, matches } = await withStore(home, (store) => ({
     stored: store.sessions.list(),
     counts: countBySession(store.db),
+    facts: sessionFacts(store.db),
     matches: request.query?.trim()
       ? searchCheckpoints(store, { query: request.query, scope: 'all', cwd: '/', limit: 50 })
       : null,
   }));
-  const rows = new Map<string, SessionRow & { path: string | null }>();
+  const rows = new Map<string, SessionRow & { path: string | null; inherited: string | null }>();
   for (const s of stored) {
     const count = counts.get(s.sessionId) ?? { checkpoints: 0, restores: 0 };
     rows.set(s.sessionId, {
@@ -126,6 +173,8 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
       ...count,
       ended: s.endedAt ? 'clean' : 'open',
       endReason: s.endReason,
+      ending: 'unknown',
+      inherited: s.resumedFrom?.sessionId ?? null,
       title: null,
       hasTranscript: false,
       path: s.transcriptPath,
@@ -150,6 +199,8 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
       ...count,
       ended: 'unknown',
       endReason: null,
+      ending: 'unknown',
+      inherited: null,
       title: null,
       hasTranscript: false,
       path: file.path,
@@ -173,19 +224,47 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
   for (const row of page) {
     const state = row.path ? await transcriptState(home, row.path, budget) : null;
     row.hasTranscript = state !== null;
+    const known = facts.get(row.id);
+    // Peak 0 means nothing was read, not an empty context: the checkpoints' record stands in.
+    row.peakContext = known?.peak ?? null;
+    const lastCompaction = state?.compactions[state.compactions.length - 1]?.line ?? null;
+    const lastResponse = state?.lastResponse?.lastLine ?? null;
+    row.ending = sessionEnding({
+      ended: row.ended,
+      lastActivityAt: row.lastActivityAt,
+      handedOff: known?.handedOff ?? false,
+      endedByCompaction:
+        lastCompaction !== null && (lastResponse === null || lastCompaction > lastResponse),
+      now,
+    });
     if (!state) continue;
     row.project ??= state.cwd;
     row.model ??= state.model;
     row.cliVersion ??= state.cliVersion;
     row.startedAt ??= iso(state.startedAt);
-    row.peakContext = peakOf(state);
+    row.peakContext = Math.max(peakOf(state), row.peakContext ?? 0) || null;
     row.compactions = state.compactionCount;
     const first = state.firstPrompt?.text ?? state.requestLog[0]?.text ?? null;
     row.title = first === null ? null : first.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS);
   }
+  // A resumed session whose first request only says to go on shows the goal it inherited.
+  const untitled = page.filter(
+    (r) => r.inherited !== null && (r.title === null || GO_ON.test(r.title)),
+  );
+  if (untitled.length > 0)
+    await withStore(home, (store) => {
+      for (const row of untitled) {
+        const goal = inheritedGoal(store, row.inherited!);
+        if (goal)
+          row.title = `${goal
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, TITLE_CHARS - 12)} (continued)`;
+      }
+    });
   const projects = [...new Set([...rows.values()].map((r) => r.project).filter((p) => p !== null))];
   return {
-    sessions: page.map(({ path: _path, ...row }) => row),
+    sessions: page.map(({ path: _path, inherited: _inherited, ...row }) => row),
     total: all.length,
     projects: projects.sort(),
     snippets: Object.fromEntries((matches?.hits ?? []).map((h) => [h.sessionId, h.snippet])),

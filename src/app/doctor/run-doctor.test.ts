@@ -69,9 +69,11 @@ describe('shim doctor', () => {
       home: 'ok',
       config: 'ok',
       database: 'ok',
+      'checkpoint-failures': 'ok',
       activity: 'warn',
       log: 'ok',
       sync: 'ok',
+      transcripts: 'ok',
     });
     assert.equal(report.healthy, true);
     assert.match(report.checks.find((c) => c.id === 'sync')!.detail, /^nothing to sync yet/);

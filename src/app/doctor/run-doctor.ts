@@ -27,6 +27,7 @@ import {
 } from './store-checks.ts';
 
 import { syncCheck } from './sync-check.ts';
+import { checkpointFailureCheck } from './checkpoint-failure-check.ts';
 import { transcriptCheck } from './transcript-check.ts';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
@@ -62,6 +63,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     config,
     ...(recovered ? [recovered] : []),
     database.check,
+    checkpointFailureCheck(options.home, now),
     activity,
     transcriptCheck(options.home, now),
     log,

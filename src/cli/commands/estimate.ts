@@ -66,10 +66,15 @@ export async function runEstimate(options: {
 function planText(e: PlanEstimate): string {
   const verdict = {
     fits: 'fits',
+    tight: 'tight',
     'fresh-session': 'fresh session',
     shard: 'shard it',
     done: 'done',
+    empty: 'nothing to estimate',
   }[e.verdict];
+  if (e.verdict === 'empty') return `shim estimate · ${e.planPath}\n  → ${verdict}: ${e.reason}`;
+  // Without finished tasks to learn from, every step gets the same built-in share: say so.
+  const prior = e.basis === 'prior';
   const lines = [
     `shim estimate · ${e.planPath}`,
     `  ${e.openSteps} open step${e.openSteps === 1 ? '' : 's'} of ${e.plan.steps.length}: ~${k(e.total.tokens)} tokens (80%: ${k(e.total.low)}–${k(e.total.high)}), shared context ${k(e.sharedTokens)}`,
@@ -78,20 +83,25 @@ function planText(e: PlanEstimate): string {
   ];
   for (const s of e.steps.slice(0, 12)) {
     lines.push(
-      `    ${s.step.done ? '✓' : ' '} ${s.step.index}. ${s.step.title}${s.step.done ? '' : ` ~${k(s.tokens)}`}`,
+      `    ${s.step.done ? '✓' : ' '} ${s.step.index}. ${s.step.title}${s.step.done ? '' : ` ~${k(s.tokens)}${prior ? ' (prior)' : ''}`}`,
     );
   }
   if (e.steps.length > 12) lines.push(`    … and ${e.steps.length - 12} more`);
+  if (prior)
+    lines.push(
+      `  (prior): the built-in ${k(7_200)} per step (the median of real sessions) plus reading each step and its files — too few finished tasks of yours to learn from yet (${e.learnedFrom.points} of 20)`,
+    );
   if (e.verdict === 'shard') lines.push(`  split it: shim shard ${e.planPath}`);
   return lines.join('\n');
 }
 
 export async function runPlanEstimate(
   plan: string,
-  options: { history?: string; json?: boolean },
+  options: { history?: string; json?: boolean; text?: string },
 ): Promise<void> {
   const e = await estimatePlan({
     planPath: plan,
+    ...(options.text !== undefined ? { text: options.text } : {}),
     cwd: process.cwd(),
     env: process.env,
     home: getShimHome(),
@@ -99,6 +109,8 @@ export async function runPlanEstimate(
     ...(options.history !== undefined ? { historyDir: options.history } : {}),
     ...(options.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
   });
+  // A plan with no readable step is an error for scripts too, not "every step is ticked".
+  if (e.verdict === 'empty') process.exitCode = 1;
   if (!options.json) {
     process.stdout.write(`${planText(e)}\n`);
     return;
@@ -114,6 +126,7 @@ export async function runPlanEstimate(
       remainingContext: e.remainingContext,
       freshContext: e.freshContext,
       budget: e.budget,
+      basis: e.basis,
       verdict: e.verdict,
       reason: e.reason,
       steps: e.steps.map((s) => ({

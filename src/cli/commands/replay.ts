@@ -41,8 +41,14 @@ function assertTranscriptFile(path: string): void {
 
 export async function runReplay(
   transcript: string,
-  options: { json?: boolean; history: boolean; evaluate?: boolean },
+  options: { json?: boolean; history: boolean; evaluate?: boolean; agent?: string },
 ): Promise<void> {
+  if (options.agent !== undefined && options.agent !== 'claude' && options.agent !== 'gemini')
+    throw new AppError(
+      'USAGE',
+      `shim replay cannot read ${options.agent} logs yet`,
+      'use --agent claude or --agent gemini, or leave it out to tell the format from the file',
+    );
   assertTranscriptFile(resolve(transcript));
   const home = getShimHome();
   const config = await loadConfig(home, { lenient: true });
@@ -72,7 +78,7 @@ export async function runReplay(
     history,
     risk: config.risk,
     levels: config.levels,
-    agentEnv: process.env,
+    ...(options.agent === 'claude' || options.agent === 'gemini' ? { agent: options.agent } : {}),
     onEvent: (event, detail) => {
       events.push(event);
       buffer.push(options.json ? JSON.stringify(event) : renderReplayLine(event, detail));

@@ -1,4 +1,6 @@
 import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
+import { agentName, isAgentId, type AgentId } from '../../core/agent-id.ts';
+import { AppError } from '../../core/errors.ts';
 import { withStore } from '../../app/open-store.ts';
 import { planResume } from '../../app/plan-resume.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
@@ -16,7 +18,17 @@ export type ResumeOptions = {
   cwd?: string;
 };
 
-export async function runResume(options: ResumeOptions): Promise<void> {
+/** The line that says the work moves to another agent (`--for`), or nothing. */
+function forAgent(target: string | undefined, source: AgentId): string {
+  if (target === undefined) return '';
+  if (!isAgentId(target))
+    throw new AppError('USAGE', `unknown agent "${target}"`, 'use --for claude, codex or gemini');
+  return target === source
+    ? ''
+    : `> Continued in ${agentName(target)} from a ${agentName(source)} session: its requests, tasks and files are below; the tools named there are ${agentName(source)}'s.\n\n`;
+}
+
+export async function runResume(options: ResumeOptions & { for?: string }): Promise<void> {
   const home = getShimHome();
   const scope = resolveScope(options, process.cwd());
   const plan = await withStore(home, async (store) => {
@@ -34,11 +46,14 @@ export async function runResume(options: ResumeOptions): Promise<void> {
         detection: planned.detection,
         now,
         notes: 'shim resume --record',
+        userConfirmed: true,
       });
     }
     return planned;
   });
-  const prompt = renderResumePrompt(plan.checkpoint, plan.detection);
+  const prompt =
+    forAgent(options.for, plan.checkpoint.source.agent ?? 'claude') +
+    renderResumePrompt(plan.checkpoint, plan.detection);
   if (options.print) {
     process.stdout.write(`${prompt}\n`);
     return;

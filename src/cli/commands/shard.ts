@@ -125,6 +125,8 @@ export async function runShard(
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
     ...(options.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
   });
+  if (estimate.verdict === 'empty')
+    throw new AppError('USAGE', `${estimate.planPath} has no steps to shard`, estimate.reason);
   const shards =
     estimate.shards.length > 0
       ? estimate.shards
@@ -190,7 +192,7 @@ export async function runShard(
   }
   const lines = [
     `shim shard · ${estimate.planPath}`,
-    `  ${estimate.openSteps} open steps: ~${k(estimate.total.tokens)} tokens; a shard may take ${k(estimate.budget)} (60% of a fresh session's ${k(estimate.freshContext)})`,
+    `  ${estimate.openSteps} open steps: ~${k(estimate.total.tokens)} tokens; a shard may take ${k(estimate.budget)} (${estimate.budgetFrom === 'given' ? '--budget' : `60% of a fresh session's ${k(estimate.freshContext)}`})`,
   ];
   if (!split) {
     lines.push('  → fits in one session: nothing to split.');

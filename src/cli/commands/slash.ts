@@ -16,8 +16,12 @@ export async function runSlash(command: string, args: string[]): Promise<void> {
   if (command === 'checkpoint') {
     if (args.includes('--status')) return runStatus(undefined, { history: true });
     if (args[0] === '--estimate') {
-      const [plan] = mentionedPlans(args.slice(1).join(' '), findProjectRoot(process.cwd()));
-      return plan === undefined ? runEstimate({}) : runPlanEstimate(plan, {});
+      const text = args.slice(1).join(' ').trim();
+      const [plan] = mentionedPlans(text, findProjectRoot(process.cwd()));
+      if (plan !== undefined) return runPlanEstimate(plan, {});
+      // Words, not a plan file: the task they describe is estimated (each step it names).
+      if (text !== '') return runPlanEstimate('your request', { text });
+      return runEstimate({});
     }
     if (args.length > 0)
       throw new AppError(

@@ -1,9 +1,14 @@
 import { withStore } from '../../app/open-store.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { collectStats, type Stats } from '../../app/stats.ts';
+import {
+  describeCheckpointFailure,
+  readCheckpointFailures,
+  type CheckpointFailure,
+} from '../../store/checkpoint-failures.ts';
 import { getShimHome } from '../../store/home.ts';
 import { renderTable } from '../format/table.ts';
-import { bold, dim } from '../format/text.ts';
+import { bold, colorRisk, dim } from '../format/text.ts';
 
 const pct = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
 const counts = (byKey: Record<string, number>) =>
@@ -12,12 +17,26 @@ const counts = (byKey: Record<string, number>) =>
     .map(([k, n]) => `${k} ${n}`)
     .join(', ') || '–';
 
-function renderStats(stats: Stats): string {
+/** Sessions whose newest checkpoints failed: said first, whatever else there is to show. */
+function renderFailures(failures: CheckpointFailure[]): string {
+  if (failures.length === 0) return '';
+  const lines = failures
+    .slice(0, 5)
+    .map((f) => `  ${colorRisk('danger', 'checkpoint failed')}  ${describeCheckpointFailure(f)}`);
+  if (failures.length > 5) lines.push(dim(`  … and ${failures.length - 5} more (shim doctor)`));
+  return `${lines.join('\n')}\n\n`;
+}
+
+function renderStats(stats: Stats & { checkpointFailures: CheckpointFailure[] }): string {
   const t = stats.totals;
+  const failed = renderFailures(stats.checkpointFailures);
   if (t.sessions === 0) {
     const hint = stats.scope.kind === 'project' ? ', or see every project with --all' : '';
-    return dim(
-      `no checkpoints in ${describeScope(stats.scope)} yet — shim's hooks take them as you work (\`shim install\`)${hint}\n`,
+    return (
+      failed +
+      dim(
+        `no checkpoints in ${describeScope(stats.scope)} yet — shim's hooks take them as you work (\`shim install\`)${hint}\n`,
+      )
     );
   }
   const lines = [
@@ -50,7 +69,7 @@ function renderStats(stats: Stats): string {
       "\n  shim / Claude: share of the session's requests, changed files and open tasks carried into the next context",
     ),
   );
-  return `${lines.join('\n')}\n`;
+  return `${failed}${lines.join('\n')}\n`;
 }
 
 export async function runStats(options: {
@@ -60,8 +79,10 @@ export async function runStats(options: {
   json?: boolean;
 }): Promise<void> {
   const scope = resolveScope(options, process.cwd());
-  const stats = await withStore(getShimHome(), (store) =>
-    collectStats(store, scope, options.limit),
-  );
+  const home = getShimHome();
+  const stats = {
+    ...(await withStore(home, (store) => collectStats(store, scope, options.limit))),
+    checkpointFailures: readCheckpointFailures(home),
+  };
   process.stdout.write(options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats));
 }

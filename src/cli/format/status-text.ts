@@ -94,6 +94,13 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
   for (const factor of a.riskFactors)
     lines.push(`${indent}- ${truncate(factor, columns - indent.length - 2)}`);
   lines.push(`  ${label('Forecast')}${describeForecast(status)}`);
+  if (status.checkpointFailure) {
+    const f = status.checkpointFailure;
+    lines.push(
+      `  ${label('Checkpoint')} ${colorRisk('danger', `FAILED ${f.count === 1 ? 'once' : `${f.count} times`}`)} since the last stored one (${f.trigger}, ${f.at}) ${dim('(shim doctor)')}`,
+    );
+    lines.push(`${indent}${truncate(f.message, columns - indent.length)}`);
+  }
   if (status.sync && status.sync.pending + status.sync.delivered + status.sync.failed > 0) {
     const s = status.sync;
     lines.push(

@@ -31,6 +31,8 @@ export function reasonLine(
       return `The previous session stopped${when} without a clean end (the cause is unknown).`;
     case 'handoff':
       return `The user wrote a handoff${when} (\`shim handoff\`) so that this session carries on the work.`;
+    case 'usage_limit':
+      return `The previous session stopped at a usage limit${when}, in the middle of its work; shim wrote this handoff so that this session carries on.`;
   }
 }
 

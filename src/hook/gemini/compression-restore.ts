@@ -9,7 +9,7 @@
  */
 import { withStore } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
-import { GEMINI_HOOK_TEXT_LIMIT, type GeminiHookOutput } from '../../agents/gemini/hook-output.ts';
+import { GEMINI_HOOK_TEXT_LIMIT, type GeminiHookOutput } from '../../agents/gemini/hook-entry.ts';
 import type { ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import type { HookRun } from '../hook-run.ts';

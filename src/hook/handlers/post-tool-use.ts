@@ -20,6 +20,7 @@ import type { SessionState } from '../../core/session.ts';
 import type { Assessment } from '../../core/assess.ts';
 import { getPhase } from '../../core/session-phase.ts';
 import { checkTranscriptWrites } from '../transcript-alarm.ts';
+import { RELAY_MODEL_NOTE, RELAY_USER_NOTE } from '../../core/relay.ts';
 
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
@@ -113,11 +114,19 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const guidance = isCompactionDue(assessment)
     ? null
     : getModelGuidance(decision.alert, assessment);
+  // Relay (config `relay`): at L3 a fresh context is offered instead of a compaction.
+  const relay = decision.alert === 'L3' && config.relay;
   return {
-    userMessage: [getUserAlert(decision.alert, assessment, note), tasks?.user, writes.notice]
+    userMessage: [
+      getUserAlert(decision.alert, assessment, note),
+      relay ? RELAY_USER_NOTE : null,
+      tasks?.user,
+      writes.notice,
+    ]
       .filter(Boolean)
       .join('\n'),
-    context: [guidance, tasks?.model].filter(Boolean).join('\n') || null,
+    context:
+      [guidance, relay ? RELAY_MODEL_NOTE : null, tasks?.model].filter(Boolean).join('\n') || null,
   };
 }
 

@@ -8,18 +8,21 @@ import { runShimInBackground } from '../../app/run-in-background.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
+import { readTurnEnd } from '../../agents/claude/turn-end.ts';
+import { handOffAtLimit } from '../limit-stop.ts';
 
-export async function handleSessionEnd({
-  payload,
-  env,
-  home,
-  now,
-  config,
-}: HookRun): Promise<HookOutput> {
+export async function handleSessionEnd(run: HookRun): Promise<HookOutput> {
+  const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
   const sessionId = payload.sessionId;
   const reason = payload.reason ?? 'other';
-  await checkpointNow(payload, 'session_end', `session ended (${reason})`, env, home, now);
+  // A -p run stopped by a usage limit sends no StopFailure: its transcript says so.
+  const end = payload.transcriptPath ? readTurnEnd(payload.transcriptPath) : null;
+  if (end?.kind === 'usage_limit' && (await handOffAtLimit(run, end.text))) {
+    // the handoff's checkpoint is the final one
+  } else {
+    await checkpointNow(payload, 'session_end', `session ended (${reason})`, env, home, now);
+  }
   await withStore(home, ({ sessions }) =>
     sessions.end(sessionId, reason, new Date(Date.now()).toISOString()),
   );

@@ -8,6 +8,8 @@
 import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
+import { takeOwnLimitHandoff } from '../../app/limit-handoff.ts';
+import { relayAfterClear } from '../../app/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
 import { SyncOutbox } from '../../store/sync-outbox.ts';
@@ -104,6 +106,45 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   };
 }
 
+/** Relay (config `relay`): after /clear, the cleared session's full state in the new context. */
+async function relayIntoClearedContext(store: Store, run: HookRun): Promise<HookOutput> {
+  const { payload, home, env, now } = run;
+  if (!payload.cwd) return {};
+  const relayed = await relayAfterClear(store, {
+    sessionId: payload.sessionId!,
+    cwd: payload.cwd,
+    home,
+    env,
+    now,
+  });
+  if (!relayed) return {};
+  const { checkpoint, detection } = relayed;
+  return {
+    context: renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT }),
+    userMessage: `shim relay: the fresh context starts with the full state of session ${checkpoint.sessionId.slice(0, 8)} (checkpoint #${checkpoint.checkpointNumber}): ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
+  };
+}
+
+/** A session resumed after it stopped at a usage limit gets its handoff once (with the reset). */
+function restoreOwnLimitHandoff(store: Store, run: HookRun): HookOutput {
+  const { payload, now } = run;
+  const taken = takeOwnLimitHandoff(store, payload.sessionId!, now);
+  if (!taken) return {};
+  const { checkpoint, detection } = taken;
+  const prompt = renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT });
+  recordRestore(store, {
+    checkpoint,
+    intoSession: payload.sessionId!,
+    detection,
+    now,
+    notes: 'SessionStart resume (usage limit handoff)',
+  });
+  return {
+    context: prompt,
+    userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} from the handoff written when this session hit its usage limit.`,
+  };
+}
+
 /** Counts further apart than this (and 5%) mean shim's reading of the transcript is off. */
 const COUNT_TOLERANCE = 2_000;
 
@@ -168,6 +209,8 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
         issue: formatIssue(issue),
       });
     if (source === 'compact') return restoreAfterCompaction(store, run);
+    if (source === 'resume') return restoreOwnLimitHandoff(store, run);
+    if (source === 'clear' && run.config.relay) return relayIntoClearedContext(store, run);
     if (source === 'startup') return restoreIntoNewSession(store, run);
     return {};
   });

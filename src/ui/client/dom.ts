@@ -53,6 +53,17 @@ export function present(
   return children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false);
 }
 
+/** How long ago, in words with units: "just now", "3 min ago", "2 h ago", "4 days ago". */
+export function ago(ms: number, now: number): string {
+  const seconds = Math.max(0, (now - ms) / 1000);
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}
+
 /** "1 response", "3 responses". */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -21,7 +21,7 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
     const nextQuery = next.q ?? query;
     if (nextProject) p.set('project', nextProject);
     if (nextQuery) p.set('q', nextQuery);
-    location.hash = `#/${p.size ? `?${p}` : ''}`;
+    location.hash = `#/sessions${p.size ? `?${p}` : ''}`;
   };
   const search = h('input', {
     type: 'search',
@@ -72,11 +72,7 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
       h('td', { class: 'num', 'data-col': 'compactions' }, s.compactions ?? '–'),
       h('td', { class: 'num', 'data-col': 'checkpoints' }, s.checkpoints),
       h('td', { class: 'num' }, s.restores),
-      h(
-        'td',
-        { class: `ended ${s.ended}` },
-        s.ended === 'clean' ? (s.endReason ?? 'ended') : s.ended,
-      ),
+      h('td', { class: `ended ${s.ended}`, 'data-col': 'ending' }, s.ending),
     ),
   );
   root.replaceChildren(

@@ -7,10 +7,39 @@
  */
 import uPlot from 'uplot';
 import type { SessionTimeline, TimelinePoint } from '../../app/dashboard/session-timeline.ts';
+import type { SessionLineage } from '../../app/dashboard/lineage-view.ts';
 import { getJson } from './data.ts';
 import { h, plural, present, shortId, tokens, when } from './dom.ts';
+import { renderLineage } from './lineage-view.ts';
 
-const BAND_COLORS = ['rgba(234,179,8,0.10)', 'rgba(249,115,22,0.13)', 'rgba(239,68,68,0.16)'];
+const BAND_COLORS = ['rgba(234,179,8,0.12)', 'rgba(249,115,22,0.15)', 'rgba(239,68,68,0.18)'];
+
+/** The page's theme colours (light or dark), for what the canvas draws itself. */
+function themeColors() {
+  const css = getComputedStyle(document.documentElement);
+  const read = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    fg: read('--fg', '#0f172a'),
+    muted: read('--muted', '#475569'),
+    line: read('--line', '#e2e8f0'),
+    accent: read('--accent', '#2563eb'),
+    bad: read('--bad', '#dc2626'),
+  };
+}
+
+function axis(label: string, size?: number): uPlot.Axis {
+  const c = themeColors();
+  return {
+    label,
+    stroke: c.muted,
+    grid: { stroke: c.line, width: 1 },
+    ticks: { stroke: c.line, width: 1 },
+    ...(size ? { size } : {}),
+  };
+}
+
+const responseValues = (_u: uPlot, vals: number[]) =>
+  vals.map((v) => (Number.isInteger(v) ? String(Number(v) + 1) : ''));
 
 function describe(p: TimelinePoint, index: number): string {
   return `response ${index + 1} (line ${p.line}) · ${tokens(p.context)} of ${tokens(p.threshold)} (${p.percent.toFixed(0)}%, ${p.level}) · ${when(p.at)} · ${p.tools} tool call${p.tools === 1 ? '' : 's'}${p.failures ? `, ${p.failures} failed` : ''}`;
@@ -26,6 +55,7 @@ function contextChart(
   const reach = t.forecast?.high ?? t.forecast?.turns ?? 0;
   const xs = t.points.map((_, i) => i);
   const last = t.points[n - 1];
+  const colors = themeColors();
   const bands = (u: uPlot) => {
     if (!last) return;
     const { ctx, bbox } = u;
@@ -57,31 +87,27 @@ function contextChart(
         y: { range: (_u, _min, max) => [0, Math.max(max, last?.threshold ?? max) * 1.05] },
       },
       series: [
-        { label: 'response', value: (_u, v) => (v === null ? '–' : String(v + 1)) },
+        { label: 'Response', value: (_u, v) => (v === null ? '–' : `#${v + 1}`) },
         {
-          label: 'context',
-          stroke: '#2563eb',
+          label: 'Context',
+          stroke: colors.accent,
           width: 2,
           points: { show: n <= 40 },
-          value: (_u, v) => tokens(v),
+          value: (_u, v) => (v === null ? '–' : `${tokens(v)} tokens`),
         },
         {
-          label: 'threshold',
-          stroke: '#dc2626',
+          label: 'Compaction threshold',
+          stroke: colors.bad,
           width: 1,
           dash: [6, 4],
           points: { show: false },
-          value: (_u, v) => tokens(v),
+          value: (_u, v) => (v === null ? '–' : `${tokens(v)} tokens`),
         },
       ],
       axes: [
+        { ...axis('Response'), values: responseValues },
         {
-          label: 'response',
-          values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(Number(v) + 1) : '')),
-        },
-        {
-          label: 'context tokens',
-          size: 64,
+          ...axis('Context (tokens)', 72),
           values: (_u, vals) => vals.map((v) => tokens(Number(v))),
         },
       ],
@@ -115,7 +141,7 @@ function toolChart(t: SessionTimeline, width: number, before: HTMLElement): uPlo
       width,
       // The same on both charts, so a response is at the same x in each.
       padding: [12, 28, 0, 0],
-      height: 110,
+      height: 150,
       scales: {
         x: {
           time: false,
@@ -127,23 +153,29 @@ function toolChart(t: SessionTimeline, width: number, before: HTMLElement): uPlo
       },
       legend: { show: true },
       series: [
-        { label: 'response', value: (_u, v) => (v === null ? '–' : String(v + 1)) },
+        { label: 'Response', value: (_u, v) => (v === null ? '–' : `#${v + 1}`) },
         {
-          label: 'tool calls',
+          label: 'Tool calls',
           fill: 'rgba(100,116,139,0.55)',
           stroke: 'rgba(100,116,139,0.9)',
           paths: bars,
           points: { show: false },
         },
         {
-          label: 'failures',
+          label: 'Failed',
           fill: 'rgba(220,38,38,0.8)',
           stroke: '#dc2626',
           paths: bars,
           points: { show: false },
         },
       ],
-      axes: [{ show: false }, { size: 64, label: 'tools' }],
+      axes: [
+        { ...axis('Response'), values: responseValues },
+        {
+          ...axis('Tool calls', 72),
+          values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')),
+        },
+      ],
       cursor: { sync: { key: 'shim-timeline' } },
     },
     [t.points.map((_, i) => i), t.points.map((p) => p.tools), t.points.map((p) => p.failures)],
@@ -160,7 +192,8 @@ function toolChart(t: SessionTimeline, width: number, before: HTMLElement): uPlo
  */
 function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot) => void } {
   const layer = h('div', { class: 'markers' });
-  const placed: Array<{ el: HTMLElement; x: number }> = [];
+  // y: the context the marker sits on (a checkpoint or restore on the line); null for rules.
+  const placed: Array<{ el: HTMLElement; x: number; y: number | null }> = [];
   for (const c of t.compactions) {
     const el = h(
       'div',
@@ -176,7 +209,7 @@ function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot
         `${c.trigger === 'auto' ? '⟲' : '✂'} ${tokens(c.preTokens)}→${tokens(c.postTokens)}`,
       ),
     );
-    placed.push({ el, x: c.after + 0.5 });
+    placed.push({ el, x: c.after + 0.5, y: null });
   }
   for (const c of t.checkpoints) {
     if (c.at === null) continue;
@@ -192,7 +225,7 @@ function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot
       },
       '◆',
     );
-    placed.push({ el, x: c.at });
+    placed.push({ el, x: c.at, y: t.points[c.at]?.context ?? null });
   }
   // A restore into this session happened before its first response.
   for (const r of t.restores.filter((x) => x.intoSession === t.sessionId)) {
@@ -206,7 +239,7 @@ function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot
       },
       '↺',
     );
-    placed.push({ el, x: 0 });
+    placed.push({ el, x: 0, y: t.points[0]?.context ?? null });
   }
   layer.append(...placed.map((p) => p.el));
   return {
@@ -216,6 +249,7 @@ function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot
       for (const p of placed) {
         const left = u.valToPos(p.x, 'x');
         p.el.style.left = `${left}px`;
+        if (p.y !== null) p.el.style.top = `${u.valToPos(p.y, 'y')}px`;
         // A label near the right edge is drawn on the rule's left.
         p.el.classList.toggle('flip', left > u.over.clientWidth * 0.8);
       }
@@ -223,10 +257,15 @@ function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot
   };
 }
 
+let resizing: ResizeObserver | null = null;
+
 export async function renderTimeline(root: HTMLElement, sessionId: string): Promise<void> {
-  const t = await getJson<SessionTimeline>(
-    `/api/sessions/${encodeURIComponent(sessionId)}/timeline`,
-  );
+  const path = `/api/sessions/${encodeURIComponent(sessionId)}`;
+  const [t, lineage] = await Promise.all([
+    getJson<SessionTimeline>(`${path}/timeline`),
+    // An export made before lineage existed has none: the page goes on without it.
+    getJson<SessionLineage>(`${path}/lineage`).catch(() => null),
+  ]);
   const info = h(
     'p',
     { class: 'hover-info' },
@@ -240,13 +279,14 @@ export async function renderTimeline(root: HTMLElement, sessionId: string): Prom
   );
   root.replaceChildren(
     ...present(
-      h('p', {}, h('a', { href: '#/' }, '← Sessions')),
+      h('p', {}, h('a', { href: '#/sessions' }, '← Sessions')),
       h('h1', {}, `Session ${shortId(t.sessionId)}`),
       h(
         'p',
         { class: 'meta' },
         `${t.project ?? 'unknown project'} · ${t.model ?? 'model unknown'} · Claude Code ${t.cliVersion ?? '?'} · ${plural(t.points.length, 'response')} · ${plural(t.compactions.length, 'compaction')} · ${plural(t.checkpoints.length, 'checkpoint')}`,
       ),
+      lineage ? renderLineage(lineage) : null,
       f && f.turns !== null
         ? h(
             'p',
@@ -274,10 +314,18 @@ export async function renderTimeline(root: HTMLElement, sessionId: string): Prom
   if (t.points.length === 0) {
     chart.replaceChildren(h('p', { class: 'empty' }, 'This transcript has no responses yet.'));
   } else {
-    const width = Math.max(480, chart.clientWidth || root.clientWidth || 960);
+    const width = Math.max(320, chart.clientWidth || root.clientWidth || 960);
     const markers = markerLayer(t);
-    contextChart(t, width, info, markers.place);
-    toolChart(t, width, info);
+    const plots = [contextChart(t, width, info, markers.place), toolChart(t, width, info)];
+    // From half a laptop's screen to a wide monitor: the charts follow the page's width.
+    resizing?.disconnect();
+    resizing = new ResizeObserver(() => {
+      const next = Math.max(320, chart.clientWidth);
+      for (const plot of plots)
+        if (plot.root.isConnected && Math.abs(plot.width - next) > 4)
+          plot.setSize({ width: next, height: plot.height });
+    });
+    resizing.observe(chart);
   }
   root.append(
     ...present(

@@ -29,6 +29,8 @@ export const SHIM_HOOKS: readonly ShimHookSpec[] = [
   { event: 'PreCompact', matcher: 'manual|auto', timeout: 30 },
   { event: 'PostCompact', timeout: 10 },
   { event: 'Stop', timeout: 10 },
+  // 2.1.330: a turn ended on an API error; at a usage limit shim writes a handoff.
+  { event: 'StopFailure', timeout: 30 },
   // 2.1.330: a model switch can change the window (200k ↔ 1M). Older versions ignore it.
   { event: 'PostModelSwitch', timeout: 30 },
   { event: 'SessionEnd', timeout: 30 },

@@ -1,0 +1,106 @@
+/**
+ * Gemini CLI's hooks as it pays for them: a fresh `shim gemini-hook AfterTool` process per tool
+ * call on a chat that grows by one model message (with a tool call and its result) before each
+ * call, against `node -e ''` in the same run, interleaved. The chat starts from the one the real
+ * Gemini CLI 0.61.0 wrote offline (test/fixtures/gemini), repeated to a few thousand lines.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTempDir } from '../test/helpers/fixtures.ts';
+
+type Report = (name: string, value: string, note?: string) => void;
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'shim.cjs');
+const CHAT = join(ROOT, 'test', 'fixtures', 'gemini', 'resumed-compressed-0.61.0.jsonl');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+function time(args: string[], input: string, env: NodeJS.ProcessEnv): number {
+  const start = performance.now();
+  const r = spawnSync(process.execPath, args, { input, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const ms = performance.now() - start;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr.toString()}`);
+  return ms;
+}
+
+/** A model message with one finished shell call, as Gemini appends it (tokens, then the call). */
+function modelMessage(n: number, input: number): string {
+  const id = `bench-${n}`;
+  const base = {
+    id,
+    timestamp: new Date(Date.UTC(2026, 10, 25, 12, 0, n % 60)).toISOString(),
+    type: 'gemini',
+    content: '',
+    thoughts: [],
+    tokens: { input, output: 40, cached: 0, thoughts: 0, tool: 0, total: input + 40 },
+    model: 'gemini-2.5-pro',
+  };
+  const call = {
+    id: `call-${n}`,
+    name: 'run_shell_command',
+    args: { command: `ls src/${n}` },
+    status: 'success',
+    result: [
+      {
+        functionResponse: {
+          id: `call-${n}`,
+          name: 'run_shell_command',
+          response: { output: 'a.ts\nb.ts' },
+        },
+      },
+    ],
+  };
+  return `${JSON.stringify(base)}\n${JSON.stringify({ ...base, toolCalls: [call] })}\n`;
+}
+
+export function runGeminiHookBench(report: Report, results: Record<string, unknown>): void {
+  const dir = makeTempDir('shim-bench-gemini-');
+  const home = join(dir, 'home');
+  const project = join(dir, 'project');
+  mkdirSync(join(home, '.gemini', 'tmp', 'project', 'chats'), { recursive: true });
+  mkdirSync(project, { recursive: true });
+  const chat = join(
+    home,
+    '.gemini',
+    'tmp',
+    'project',
+    'chats',
+    'session-2026-11-25T12-00-bench000.jsonl',
+  );
+  const lines = readFileSync(CHAT, 'utf8');
+  writeFileSync(chat, lines);
+  for (let n = 0; n < 1500; n++) appendFileSync(chat, modelMessage(n, 9_000 + n * 2));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, SHIM_HOME: join(dir, 'shim') };
+  delete env.NODE_EXTRA_CA_CERTS;
+  const payload = JSON.stringify({
+    session_id: '071c8f8b-c20a-4dc3-b5ee-f4d826d5c890',
+    transcript_path: chat,
+    cwd: project,
+    hook_event_name: 'AfterTool',
+    timestamp: new Date().toISOString(),
+    tool_name: 'run_shell_command',
+    tool_input: { command: 'ls' },
+    tool_response: { llmContent: 'a.ts' },
+  });
+  const hook = [BIN, 'gemini-hook', 'AfterTool'];
+  // Warm-up: the first call folds the whole chat and writes the code cache.
+  time(hook, payload, env);
+  time(['-e', ''], '', env);
+  const node: number[] = [];
+  const shim: number[] = [];
+  for (let i = 0; i < 25; i++) {
+    appendFileSync(chat, modelMessage(10_000 + i, 12_000 + i * 10));
+    node.push(time(['-e', ''], '', env));
+    shim.push(time(hook, payload, env));
+  }
+  const ratio = median(shim) / median(node);
+  report('Gemini AfterTool hook (median)', fmt(median(shim)), `node -e '' ${fmt(median(node))}`);
+  report(
+    'Gemini AfterTool hook / bare node',
+    `${ratio.toFixed(2)}×`,
+    '(one message appended per call)',
+  );
+  results.geminiHook = { medianMs: median(shim), nodeMs: median(node), ratio };
+}

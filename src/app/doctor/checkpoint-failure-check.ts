@@ -1,0 +1,30 @@
+/**
+ * Doctor check: sessions whose newest checkpoints failed (store/checkpoint-failures.ts). A
+ * session that cannot be checkpointed loses its work on the next compaction or crash, so it
+ * makes shim unhealthy until a checkpoint of it is stored again.
+ * @module
+ */
+import {
+  describeCheckpointFailure,
+  readCheckpointFailures,
+} from '../../store/checkpoint-failures.ts';
+import { check, type DoctorCheck } from './doctor-check.ts';
+
+/** Failures older than this are of sessions long gone: still listed, no longer unhealthy. */
+const CURRENT_MS = 24 * 60 * 60 * 1000;
+
+export function checkpointFailureCheck(home: string, now: Date): DoctorCheck {
+  const failures = readCheckpointFailures(home);
+  if (failures.length === 0)
+    return check('checkpoint-failures', 'checkpoint failures', 'ok', true, 'none');
+  const current = failures.filter((f) => now.getTime() - Date.parse(f.at) < CURRENT_MS);
+  const shown = failures.slice(0, 3).map(describeCheckpointFailure).join('; ');
+  return check(
+    'checkpoint-failures',
+    'checkpoint failures',
+    current.length > 0 ? 'fail' : 'warn',
+    true,
+    `${failures.length} session${failures.length === 1 ? '' : 's'} with failed checkpoints: ${shown}`,
+    'run `shim checkpoint --session <id>` (or --transcript <file>) to retry and see the error; the log has details; report it with the transcript if it persists',
+  );
+}

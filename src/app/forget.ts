@@ -1,0 +1,116 @@
+/**
+ * `shim forget <checkpoint|session>` (and the MCP tool shim_forget): removes a bad checkpoint, or
+ * a whole session, from everything shim keeps — store rows, search index, restores, handoff
+ * documents, git snapshot refs, and for a session its caches under SHIM_HOME — and nothing
+ * else. `dryRun` says what would go.
+ * @module
+ */
+import { readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { deleteSnapshot } from '../capture/git-snapshots.ts';
+import { AppError } from '../core/errors.ts';
+import { safeFileName } from '../core/fnv-hash.ts';
+import { forgetCursor } from '../store/cursor-cache.ts';
+import {
+  forgetRows,
+  planForget,
+  type ForgetPlan,
+  type ForgetTarget,
+} from '../store/forget-rows.ts';
+import { findCheckpoint } from './find-checkpoint.ts';
+import { withStore } from './open-store.ts';
+
+export type ForgetResult = {
+  target: ForgetTarget;
+  dryRun: boolean;
+  rows: Record<string, number>;
+  checkpoints: string[];
+  handoffFiles: string[];
+  snapshotRefs: number;
+  cacheFiles: number;
+};
+
+/** Per-session files under SHIM_HOME/cache/<dir>/ named after the session (hook claims too). */
+const SESSION_CACHE_DIRS = ['hooks', 'statusline', 'inputs', 'mod', 'transcript-alarms'];
+
+function sessionCacheFiles(home: string, sessionId: string): string[] {
+  const base = safeFileName(sessionId);
+  return SESSION_CACHE_DIRS.flatMap((dir) => {
+    const path = join(home, 'cache', dir);
+    try {
+      return readdirSync(path)
+        .filter((name) => name === `${base}.json` || name.startsWith(`${base}.`))
+        .map((name) => join(path, name));
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** A checkpoint id (or unique prefix) first, else a session id. */
+async function resolveTarget(home: string, what: string): Promise<ForgetPlan> {
+  return withStore(home, ({ db, checkpoints }) => {
+    const asSession = planForget(db, { kind: 'session', id: what });
+    if (asSession) return asSession;
+    let id: string;
+    try {
+      id = findCheckpoint(checkpoints, what).id;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'USAGE') throw error;
+      throw new AppError(
+        'CHECKPOINT_NOT_FOUND',
+        `no checkpoint or session "${what}" in the store`,
+        'give a checkpoint id (or its first 8 characters) or a session id, as `shim list` shows them',
+      );
+    }
+    return planForget(db, { kind: 'checkpoint', id })!;
+  });
+}
+
+export async function forget(request: {
+  home: string;
+  what: string;
+  dryRun?: boolean;
+}): Promise<ForgetResult> {
+  const { home } = request;
+  const what = request.what.trim();
+  if (!what)
+    throw new AppError('USAGE', 'nothing to forget', 'give a checkpoint id or a session id');
+  const plan = await resolveTarget(home, what);
+  const transcripts =
+    plan.target.kind === 'session'
+      ? await withStore(home, ({ db }) =>
+          (
+            db
+              .prepare(
+                'SELECT transcript_path AS p FROM sessions WHERE session_id = ? UNION SELECT transcript_path FROM checkpoints WHERE session_id = ?',
+              )
+              .all(plan.target.id, plan.target.id) as Array<{ p: string | null }>
+          ).flatMap((r) => (r.p ? [r.p] : [])),
+        )
+      : [];
+  const cacheFiles = plan.target.kind === 'session' ? sessionCacheFiles(home, plan.target.id) : [];
+  const result: ForgetResult = {
+    target: plan.target,
+    dryRun: request.dryRun === true,
+    rows: plan.rows,
+    checkpoints: plan.checkpoints.map((c) => c.id),
+    handoffFiles: plan.handoffPaths,
+    snapshotRefs: plan.checkpoints.filter((c) => c.snapshotRef !== null).length,
+    cacheFiles: cacheFiles.length,
+  };
+  if (request.dryRun) return result;
+  await withStore(home, ({ db }) => forgetRows(db, plan));
+  for (const path of [...plan.handoffPaths, ...cacheFiles]) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+  for (const transcript of transcripts) forgetCursor(home, transcript);
+  let refs = 0;
+  for (const c of plan.checkpoints)
+    if (c.snapshotRef !== null && c.cwd !== null && deleteSnapshot(c.cwd, c.id)) refs++;
+  return { ...result, snapshotRefs: refs };
+}

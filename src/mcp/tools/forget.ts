@@ -1,0 +1,45 @@
+/** `shim_forget`: removes a bad checkpoint, or a whole session, from shim's store. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { forget } from '../../app/forget.ts';
+import { answer, guard, type McpDeps } from '../context.ts';
+
+const name = 'shim_forget';
+
+const inputSchema = {
+  id: z.string().min(1).describe('A checkpoint id (or its first 8 characters), or a session id.'),
+  dryRun: z.boolean().optional().describe('true: only say what would be removed. Default false.'),
+};
+
+const config = {
+  title: 'Forget a checkpoint or session',
+  description:
+    'Removes one checkpoint (a wrong or misleading one) or a whole session from what shim keeps: ' +
+    'its rows, search entries, handoff documents and git snapshot refs, so it is never restored or ' +
+    'found again. Nothing else is changed. Use dryRun first when unsure; it cannot be undone.',
+  inputSchema,
+  annotations: {
+    title: 'Forget a checkpoint or session',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+};
+
+export function registerForgetTool(server: McpServer, deps: McpDeps): void {
+  server.registerTool(name, config, ({ id, dryRun = false }) =>
+    guard(deps, name, async () => {
+      const result = await forget({ home: deps.home, what: id, dryRun });
+      const what =
+        result.target.kind === 'session'
+          ? `session ${result.target.id}`
+          : `checkpoint ${result.target.id}`;
+      return answer(
+        `${dryRun ? 'Would remove' : 'Removed'} ${what}: ${result.checkpoints.length} checkpoint(s), ` +
+          `${result.handoffFiles.length} handoff document(s), ${result.snapshotRefs} snapshot ref(s).`,
+        { ...result },
+      );
+    }),
+  );
+}

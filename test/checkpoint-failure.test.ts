@@ -1,0 +1,91 @@
+/**
+ * A checkpoint that fails is seen where the user looks, not only in the log: after a hook's
+ * checkpoint fails (here: a store written by a newer shim), the statusline, `shim status`,
+ * `shim doctor` and `shim stats` say so; the next stored checkpoint clears it.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { runShim } from './helpers/cli.ts';
+import { makeTempDir } from './helpers/fixtures.ts';
+import { assistantLine, toJsonl, userPromptLine } from './helpers/transcript-builders.ts';
+
+const SESSION = 'a1b2c3d4-0000-4000-8000-00000000f00d';
+
+describe('a failed checkpoint is visible', () => {
+  const root = makeTempDir('shim-ckpt-fail-');
+  const home = join(root, 'shim');
+  const transcript = join(root, `${SESSION}.jsonl`);
+  mkdirSync(home, { recursive: true });
+  writeFileSync(
+    transcript,
+    toJsonl(
+      [
+        userPromptLine('Refactor the parser'),
+        assistantLine({ id: 'msg_1', content: [{ type: 'text', text: 'On it.' }] }),
+      ].map((e) => ({ ...e, sessionId: SESSION, cwd: root })),
+    ),
+  );
+  const hook = (event: string) =>
+    runShim(home, ['hook', event], {
+      input: JSON.stringify({
+        session_id: SESSION,
+        transcript_path: transcript,
+        cwd: root,
+        hook_event_name: event,
+        trigger: 'manual',
+      }),
+    });
+  const statusline = () =>
+    runShim(home, ['statusline'], {
+      input: JSON.stringify({
+        session_id: SESSION,
+        transcript_path: transcript,
+        cwd: root,
+        model: { id: 'claude-opus-4-6', display_name: 'Opus' },
+      }),
+    });
+
+  test('statusline, status, doctor and stats say so; a stored checkpoint clears it', () => {
+    // A store from a newer shim: every checkpoint of this one fails on it.
+    const db = new DatabaseSync(join(home, 'shim.db'));
+    db.exec(
+      "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL); INSERT INTO schema_version VALUES (9999, '2026-01-01')",
+    );
+    db.close();
+    const failed = hook('PreCompact');
+    assert.equal(failed.status, 0, failed.stderr);
+
+    const line = statusline();
+    assert.equal(line.status, 0, line.stderr);
+    assert.match(line.stdout, /\[ckpt FAILED: shim doctor\]/);
+
+    const status = runShim(home, ['status', transcript]);
+    assert.equal(status.status, 0, status.stderr);
+    assert.match(status.stdout, /Checkpoint +FAILED once .*pre_compact/);
+    assert.match(status.stdout, /schema version 9999/);
+
+    const doctor = runShim(home, ['doctor', '--json']);
+    const report = JSON.parse(doctor.stdout) as {
+      checks: Array<{ id: string; status: string; detail: string }>;
+    };
+    const check = report.checks.find((c) => c.id === 'checkpoint-failures');
+    assert.equal(check?.status, 'fail');
+    assert.match(check!.detail, /a1b2c3d4 failed \(the database is at schema version 9999/);
+
+    // The user moves the newer store aside: stats opens, and still tells of the failure.
+    rmSync(join(home, 'shim.db'));
+    const stats = runShim(home, ['stats', '--all']);
+    assert.equal(stats.status, 0, stats.stderr);
+    assert.match(stats.stdout, /checkpoint failed +the last checkpoint of session a1b2c3d4 failed/);
+
+    // Taking one by hand (what doctor suggests) stores it and clears the failure.
+    const stored = runShim(home, ['checkpoint', '--transcript', transcript]);
+    assert.equal(stored.status, 0, stored.stderr);
+    assert.doesNotMatch(statusline().stdout, /FAILED/);
+    assert.doesNotMatch(runShim(home, ['status', transcript]).stdout, /FAILED/);
+    assert.doesNotMatch(runShim(home, ['stats', '--all']).stdout, /checkpoint failed/);
+  });
+});

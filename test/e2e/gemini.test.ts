@@ -1,0 +1,265 @@
+/**
+ * The real Gemini CLI (pinned 0.61.0) offline against a local Gemini API: shim installed into its
+ * settings, checkpoints from its hooks, its state carried through a compression and into the next
+ * session after a kill -9, an uninstall that gives every byte back, and bad input.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { createScratch, pollUntil, type Scratch } from './claude.ts';
+import {
+  chatFiles,
+  ensureGemini,
+  GEMINI_E2E_SKIP,
+  readShimLog,
+  runGemini,
+  shim,
+  spawnGemini,
+  writeGeminiSettings,
+} from './gemini.ts';
+import { firstUserText, startMockGemini, type MockGemini } from './mock-gemini.ts';
+
+const RESTORE_HEAD = '# Resuming interrupted work (shim checkpoint';
+
+type Listed = { id: string; sessionId: string; triggeredBy: string };
+
+function checkpoints(scratch: Scratch, shimHome: string): Listed[] {
+  const out = shim(scratch, shimHome, ['list', '--all', '--json']);
+  if (out.status !== 0) return [];
+  return JSON.parse(out.stdout) as Listed[];
+}
+
+describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, () => {
+  before(() => ensureGemini());
+
+  test('the context of every response is the usage the server sent (shim replay --json)', async () => {
+    const scratch = createScratch('shim-gemini-ctx-');
+    const shimHome = join(scratch.root, 'shim');
+    const mock = await startMockGemini({
+      steps: [
+        {
+          parts: [
+            { functionCall: { name: 'run_shell_command', args: { command: 'echo a > a.txt' } } },
+          ],
+          usage: { promptTokenCount: 11_111, cachedContentTokenCount: 4_000 },
+        },
+        {
+          parts: [{ functionCall: { name: 'read_file', args: { file_path: 'a.txt' } } }],
+          usage: { promptTokenCount: 12_345 },
+        },
+        { parts: [{ text: 'All done.' }], usage: { promptTokenCount: 13_579 } },
+      ],
+    });
+    try {
+      writeGeminiSettings(scratch);
+      const run = await runGemini({ scratch, mock, shimHome, prompt: 'Make a.txt and read it' });
+      assert.equal(run.exitCode, 0, run.stderr);
+      const [chat] = chatFiles(scratch);
+      assert.ok(chat, 'the CLI wrote a chat');
+      const replay = shim(scratch, shimHome, ['replay', chat!, '--json']);
+      assert.equal(replay.status, 0, replay.stderr);
+      const turns = replay.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; contextTokens: number; windowTokens: number })
+        .filter((e) => e.kind === 'turn');
+      const sent = mock.mainRequests().map((r) => r.usage!.promptTokenCount);
+      assert.deepEqual(
+        turns.map((t) => t.contextTokens),
+        sent,
+      );
+      assert.ok(turns.every((t) => t.windowTokens === 1_048_576));
+      // --agent forces the format; the same objects come out.
+      const forced = shim(scratch, shimHome, ['replay', chat!, '--json', '--agent', 'gemini']);
+      assert.equal(forced.status, 0, forced.stderr);
+      assert.equal(forced.stdout, replay.stdout);
+    } finally {
+      await mock.close();
+      scratch.cleanup();
+    }
+  });
+
+  test('install → checkpoints → a compression carries the restore → kill -9 → the next session gets it → uninstall gives every byte back', async () => {
+    const scratch = createScratch('shim-gemini-e2e-');
+    const shimHome = join(scratch.root, 'shim');
+    // 0.02 × 1,048,576 = 20,972 tokens: a compression after the response of 25,000.
+    const settingsPath = writeGeminiSettings(scratch, {}, { compressionThreshold: 0.02 });
+    const before = readFileSync(settingsPath);
+    let mock: MockGemini | null = null;
+    try {
+      const install = shim(scratch, shimHome, ['install', '--agent', 'gemini']);
+      assert.equal(install.status, 0, install.stderr);
+      assert.match(readFileSync(settingsPath, 'utf8'), /gemini-hook AfterTool/);
+
+      mock = await startMockGemini({
+        steps: [
+          {
+            parts: [
+              {
+                functionCall: {
+                  name: 'write_todos',
+                  args: {
+                    todos: [
+                      { description: 'write the tokenizer', status: 'in_progress' },
+                      { description: 'test the tokenizer', status: 'pending' },
+                    ],
+                  },
+                },
+              },
+            ],
+            usage: { promptTokenCount: 12_000 },
+          },
+          {
+            parts: [
+              {
+                functionCall: {
+                  name: 'write_file',
+                  args: { file_path: join(scratch.project, 'tokenizer.txt'), content: 'v1' },
+                },
+              },
+            ],
+            usage: { promptTokenCount: 15_000 },
+          },
+          { parts: [{ text: 'The tokenizer is written.' }], usage: { promptTokenCount: 18_000 } },
+          // The second run: a tool call at 19,000, then one at 25,000 (over the threshold).
+          {
+            parts: [
+              {
+                functionCall: { name: 'run_shell_command', args: { command: 'echo 2 > two.txt' } },
+              },
+            ],
+            usage: { promptTokenCount: 19_000 },
+          },
+          {
+            parts: [
+              {
+                functionCall: {
+                  name: 'run_shell_command',
+                  args: { command: 'echo 3 > three.txt' },
+                },
+              },
+            ],
+            usage: { promptTokenCount: 25_000 },
+          },
+          { parts: [{ text: 'Compressed and done.' }], usage: { promptTokenCount: 9_000 } },
+        ],
+      });
+      const first = await runGemini({
+        scratch,
+        mock,
+        shimHome,
+        prompt: 'Write the tokenizer REQ-ONE',
+      });
+      assert.equal(first.exitCode, 0, first.stderr);
+      await pollUntil(() => checkpoints(scratch, shimHome).length > 0, 60_000);
+
+      const second = await runGemini({
+        scratch,
+        mock,
+        shimHome,
+        prompt: 'Now the second part REQ-TWO',
+        resume: true,
+      });
+      assert.equal(second.exitCode, 0, second.stderr);
+      const sides = mock.requests.filter((r) => r.kind === 'side');
+      assert.ok(
+        sides.some((r) => r.text.includes('<state_snapshot>')),
+        'the CLI compressed (a snapshot request reached the mock)',
+      );
+      const afterCompression = mock.mainRequests().at(-1)!;
+      assert.ok(
+        afterCompression.text.includes(RESTORE_HEAD),
+        'the request after the compression carries shim’s restore',
+      );
+      assert.match(afterCompression.text, /Gemini CLI compacted this conversation/);
+      assert.match(afterCompression.text, /write the tokenizer/);
+      const replay = shim(scratch, shimHome, ['replay', chatFiles(scratch)[0]!, '--json']);
+      assert.match(replay.stdout, /"kind":"compact","line":\d+,"trigger":"auto","preTokens":25000/);
+
+      // kill -9 in the middle of a request: the next session's first request carries the state.
+      mock.reset({
+        steps: [
+          {
+            parts: [
+              {
+                functionCall: {
+                  name: 'write_file',
+                  args: { file_path: join(scratch.project, 'lexer.txt'), content: 'x' },
+                },
+              },
+            ],
+            usage: { promptTokenCount: 14_000 },
+          },
+          {
+            parts: [{ text: 'never seen' }],
+            usage: { promptTokenCount: 15_000 },
+            delayMs: 120_000,
+          },
+        ],
+      });
+      rmSync(join(scratch.home, '.gemini', 'tmp'), { recursive: true, force: true });
+      const doomed = spawnGemini({ scratch, mock, shimHome, prompt: 'Write the lexer REQ-THREE' });
+      await pollUntil(() => mock!.mainRequests().length >= 2, 90_000);
+      doomed.kill();
+      const killed = await doomed.result;
+      assert.equal(killed.signal, 'SIGKILL');
+
+      mock.reset({
+        steps: [{ parts: [{ text: 'Picked up.' }], usage: { promptTokenCount: 8_000 } }],
+      });
+      const next = await runGemini({ scratch, mock, shimHome, prompt: 'Carry on REQ-FOUR' });
+      assert.equal(next.exitCode, 0, next.stderr);
+      const opening = firstUserText(mock.mainRequests()[0]?.body);
+      const firstText = mock.mainRequests()[0]!.text;
+      assert.ok(
+        firstText.includes(RESTORE_HEAD),
+        `the first request carries the restore:\n${opening.slice(0, 500)}`,
+      );
+      assert.match(firstText, /REQ-THREE/);
+      assert.match(firstText, /lexer\.txt/);
+
+      const uninstall = shim(scratch, shimHome, ['uninstall', '--agent', 'gemini']);
+      assert.equal(uninstall.status, 0, uninstall.stderr);
+      assert.deepEqual(readFileSync(settingsPath), before, 'settings.json is back byte for byte');
+      assert.doesNotMatch(readShimLog(shimHome), /"level":"error"/);
+    } finally {
+      await mock?.close();
+      scratch.cleanup();
+    }
+  });
+
+  test('a hook payload with fields shim does not know, or none at all: exit 0, one log line', () => {
+    const scratch = createScratch('shim-gemini-bad-');
+    const shimHome = join(scratch.root, 'shim');
+    try {
+      const odd = shim(
+        scratch,
+        shimHome,
+        ['gemini-hook', 'AfterTool'],
+        JSON.stringify({
+          session_id: 'odd-1',
+          hook_event_name: 'AfterTool',
+          cwd: scratch.project,
+          transcript_path: join(scratch.root, 'missing.jsonl'),
+          tool_name: 'brand_new_tool',
+          tool_input: { x: 1 },
+          a_field_from_a_newer_cli: { nested: [1, 2, 3] },
+        }),
+      );
+      assert.equal(odd.status, 0);
+      assert.equal(odd.stdout, '');
+      const broken = shim(scratch, shimHome, ['gemini-hook', 'BeforeAgent'], '{"session_id": ');
+      assert.equal(broken.status, 0);
+      assert.equal(broken.stdout, '');
+      const log = readShimLog(shimHome).trim().split('\n');
+      assert.equal(log.filter((l) => l.includes('not JSON')).length, 1, log.join('\n'));
+      const unknown = shim(scratch, shimHome, ['gemini-hook', 'NoSuchEvent'], '{}');
+      assert.equal(unknown.status, 0);
+      assert.match(readShimLog(shimHome), /unknown event \\"NoSuchEvent\\"/);
+      assert.ok(!existsSync(join(scratch.home, '.gemini')), 'nothing written outside SHIM_HOME');
+    } finally {
+      scratch.cleanup();
+    }
+  });
+});
