@@ -10,7 +10,7 @@ import { evaluateLeaveOneOut } from '../src/app/evaluate-leave-one-out.ts';
 import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
 import { runCheckpointBench } from './checkpoints.ts';
 import { evaluateTaskEstimates } from '../src/app/evaluate-task-estimates.ts';
-import { runHookBench } from './hooks.ts';
+import { runFullLookBench, runHookBench } from './hooks.ts';
 import { runLoopBench } from './loop.ts';
 import { runDashboardBench } from './dashboard.ts';
 import { runModBench } from './mod.ts';
@@ -244,6 +244,7 @@ async function main(): Promise<void> {
 
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);
+  runFullLookBench(report, results, path, appendLines);
   runRiskyCheckpointBench(report, results);
   (await import('./gemini-hooks.ts')).runGeminiHookBench(report, results);
   await runModBench(report, results);

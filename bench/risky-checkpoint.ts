@@ -101,7 +101,7 @@ export function runRiskyCheckpointBench(report: Report, results: Record<string, 
   report(
     `risky command: checkpoint + git snapshot (${FILES} files)`,
     fmt(median(hook)),
-    `${(median(hook) / base).toFixed(2)}× node (target ≤ 100 ms)`,
+    `${(median(hook) / base).toFixed(2)}× node (target ≤ 60 ms)`,
   );
   results.riskyCheckpoint = { ms: median(hook), nodeMs: base, files: FILES };
 }

@@ -1,13 +1,26 @@
 // Builds the bundles bin/shim.cjs loads:
-// - dist/hook.cjs, dist/hook-quick.cjs (PostToolUse's answers without a look), dist/statusline.cjs
-//   and dist/status.cjs: one CommonJS file each, for the per-call hot paths and `shim status`;
+// - the per-call bundles, one per file of src/entries/ (each file says when it runs and what it
+//   must never carry): dist/hook-quick.cjs, hook.cjs, hook-heavy.cjs, statusline.cjs,
+//   statusline-full.cjs, status.cjs (CommonJS) and shim-mod.js (the mod, an ES module); their
+//   metafiles go to dist/meta/ for src/entries/bundles.test.ts (forbidden imports, size budgets);
 // - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks;
 // - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module);
 // - dist/ui/app.js and app.css: the dashboard's page (`shim ui`), for the browser, with uPlot.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+
+/** Builds and keeps the metafile (what went into each output) as dist/meta/<name>.json. */
+async function buildWithMeta(name, options) {
+  const result = await build({ ...options, metafile: true });
+  mkdirSync(new URL('../dist/meta', import.meta.url), { recursive: true });
+  writeFileSync(
+    new URL(`../dist/meta/${name}.json`, import.meta.url),
+    JSON.stringify(result.metafile),
+  );
+  return result;
+}
 
 const common = {
   bundle: true,
@@ -32,30 +45,30 @@ const perCall = {
 };
 
 await Promise.all([
-  build({
+  buildWithMeta('per-call', {
     ...perCall,
     // The light half runs on every tool call; the heavy half (store, checkpoints, restores) is
     // its own file, loaded by the light one only for the events that need it.
     entryPoints: {
-      hook: 'src/hook/run.ts',
-      'hook-quick': 'src/hook/quick-run.ts',
+      hook: 'src/entries/hook.ts',
+      'hook-quick': 'src/entries/hook-quick.ts',
       // Gemini CLI's hooks: their own entry, so Claude Code's per-call bundles carry none of it.
-      'hook-gemini': 'src/hook/gemini-run.ts',
-      statusline: 'src/statusline/run.ts',
-      'statusline-full': 'src/statusline/full-basis.ts',
-      status: 'src/cli/status-main.ts',
+      'hook-gemini': 'src/entries/hook-gemini.ts',
+      statusline: 'src/entries/statusline.ts',
+      'statusline-full': 'src/entries/statusline-full.ts',
+      status: 'src/entries/status.ts',
       // Another agent's adapter, loaded only by its own hook calls (app/load-agent.ts).
-      'agent-codex': 'src/agents/codex/adapter.ts',
-      'agent-gemini': 'src/agents/gemini/adapter.ts',
+      'agent-codex': 'src/entries/agent-codex.ts',
+      'agent-gemini': 'src/entries/agent-gemini.ts',
     },
     // bin/shim.cjs compiles these with V8's code cache, and Node 20 drops a script's dynamic
     // import() support when it comes from a cache: their few lazy imports (built-ins) become
     // require() calls instead.
     supported: { 'dynamic-import': false },
   }),
-  build({
+  buildWithMeta('hook-heavy', {
     ...perCall,
-    entryPoints: { 'hook-heavy': 'src/hook/heavy.ts' },
+    entryPoints: { 'hook-heavy': 'src/entries/hook-heavy.ts' },
     // Loaded with the code cache too (through the launcher), so no dynamic import() either; and
     // secretlint is bundled in: loading its ES modules from node_modules costs a blocking
     // checkpoint ~25 ms of Node's ES-module loader on every call (docs/hot-path.md).
@@ -63,11 +76,12 @@ await Promise.all([
     supported: { 'dynamic-import': false },
   }),
   // shim's Claude Code mod: one self-contained ES module, readable (Claude Code checks its source
-  // before it runs it: no imports, `$` spelled out at each call).
-  build({
-    entryPoints: { 'shim-mod': 'src/mod/register.ts' },
+  // before it runs it: no imports, `$` spelled out at each call); its pure helpers are inlined.
+  buildWithMeta('mod', {
+    entryPoints: { 'shim-mod': 'src/entries/mod.ts' },
     outdir: 'dist',
-    bundle: false,
+    bundle: true,
+    platform: 'neutral',
     format: 'esm',
     target: 'node20',
     outExtension: { '.js': '.js' },

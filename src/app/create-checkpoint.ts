@@ -30,7 +30,13 @@ import { commitWip } from '../capture/wip-commit.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
-import { openDatabase, type Database } from '../store/database.ts';
+import {
+  openDatabase,
+  recoverDatabase,
+  StoreMovedError,
+  type Database,
+} from '../store/database.ts';
+import { isCorruptionError } from '../store/recover-database.ts';
 import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { clearCheckpointFailure, recordCheckpointFailure } from '../store/checkpoint-failures.ts';
@@ -70,6 +76,11 @@ export type CheckpointRequest = {
   interrupted?: boolean;
   /** Called from a hook: take the cached compaction history at any age (no transcript scan). */
   hotPath?: boolean;
+  /**
+   * What the caller already read for this event (a hook): the session state, its assessment and
+   * the config are used as they are — no second fold, config load or assessment.
+   */
+  known?: { state?: SessionState; assessment?: Assessment; config?: ShimConfig };
   /** The agent whose log `transcript` is (`--agent`); by default its file name decides. */
   agent?: AgentId | null;
 };
@@ -85,6 +96,7 @@ export type CheckpointResult = {
 };
 
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
+  if (request.known?.state && request.untilLine === undefined) return request.known.state;
   if (request.untilLine === undefined) return loadSessionState(path, request.home);
   const options = { untilLine: request.untilLine };
   const agent = logAgent(path, request.agent);
@@ -156,15 +168,27 @@ async function takeCheckpoint(request: CheckpointRequest): Promise<CheckpointRes
     );
   }
   // A checkpoint must not fail over a config file: a bad one leaves the defaults.
-  const config = await loadConfig(request.home, {
-    lenient: true,
-    projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
-  });
-  const db = request.db ?? openDatabase(request.home);
-  try {
-    return await buildAndStore(request, path, state, config, db, started);
-  } finally {
-    if (!request.db) db.close();
+  const config =
+    request.known?.config ??
+    (await loadConfig(request.home, {
+      lenient: true,
+      projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
+    }));
+  if (request.db) return buildAndStore(request, path, state, config, request.db, started);
+  for (let attempt = 0; ; attempt++) {
+    const db = openDatabase(request.home);
+    try {
+      return await buildAndStore(request, path, state, config, db, started);
+    } catch (error) {
+      // Another process rebuilt the store meanwhile (nothing was written), or a damaged page or
+      // row was met (the store is rebuilt from what is readable): the checkpoint is taken again.
+      if (error instanceof StoreMovedError && attempt < 3) continue;
+      if (attempt > 0 || !isCorruptionError(error)) throw error;
+      db.close();
+      recoverDatabase(request.home, (error as Error).message, db);
+    } finally {
+      if (db.isOpen) db.close();
+    }
   }
 }
 
@@ -188,15 +212,18 @@ async function buildAndStore(
   const sessionId =
     state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
   const { previous, ancestor } = readLineage(db, sessionId);
-  // The count the risk model weighs is since the last stored checkpoint, not since the start.
-  const assessment = assessLiveSession(state, {
-    home: request.home,
-    env: request.env,
-    now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
-    config,
-    ...(request.hotPath ? { hotPath: true } : {}),
-    toolCallsAtCheckpoint: previous?.signals.toolCallCount ?? null,
-  });
+  // The count the risk model weighs is since the last stored checkpoint, not since the start
+  // (a hook's own assessment counts from its memory of the last checkpoint: the same slot).
+  const assessment =
+    request.known?.assessment ??
+    assessLiveSession(state, {
+      home: request.home,
+      env: request.env,
+      now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
+      config,
+      ...(request.hotPath ? { hotPath: true } : {}),
+      toolCallsAtCheckpoint: previous?.signals.toolCallCount ?? null,
+    });
   rememberGrowth(request.home, sessionId, state, request.now);
   const id = randomUUID();
   // The session's own directory when it exists here; a transcript from elsewhere has no tree.

@@ -32,6 +32,8 @@ export type ObserveStepRequest = {
   /** The session as its transcript shows it (it may lag behind the observation). */
   state: SessionState;
   observation: ObservedResponse;
+  /** The mod hands a note to the model itself (`$.session.append`): the hooks need not. */
+  modNotes?: boolean;
 };
 
 export type ObserveStepResult = {
@@ -45,6 +47,8 @@ export type ObserveStepResult = {
   notice: string | null;
   /** A checkpoint was started in the background, and why. */
   checkpoint: string | null;
+  /** The note for the model at a level reached, for the mod to deliver (once). */
+  note: string | null;
 };
 
 export async function observeStep(request: ObserveStepRequest): Promise<ObserveStepResult> {
@@ -89,15 +93,19 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
     level !== null && claimOnce(home, sessionId, `alert-${live.compactionCount}-${level}`);
   const guidance =
     alerted && !isCompactionDue(assessment) ? getModelGuidance(level, assessment) : null;
+  const guidanceKey = `${live.compactionCount}-${level}`;
+  // Claimed here when the mod delivers it, so the PostToolUse hook does not hand it over again.
+  const note =
+    guidance && request.modNotes && claimOnce(home, sessionId, `guidance-${guidanceKey}`)
+      ? guidance
+      : null;
   saveModWatch(home, {
     sessionId,
     seenAt: now,
     observed,
     level: assessment.level,
     percent: assessment.percent,
-    guidance: guidance
-      ? { key: `${live.compactionCount}-${level}`, text: guidance }
-      : (watch?.guidance ?? null),
+    guidance: guidance ? { key: guidanceKey, text: guidance } : (watch?.guidance ?? null),
   });
   return {
     sessionId,
@@ -124,5 +132,6 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
       ? getUserAlert(level, assessment, checkpoint ? 'A checkpoint is being saved.' : '')
       : null,
     checkpoint,
+    note,
   };
 }

@@ -195,6 +195,33 @@ ${SCOPE_HELP}`,
     .action(async (options) => (await import('./commands/resume.ts')).runResume(options));
 
   program
+    .command('rescue')
+    .description(
+      "fork a session that went over the context limit at the last point that fits, with shim's restore of the rest",
+    )
+    .option('-s, --session <id>', 'the session to rescue (default: the newest of this project)')
+    .option('--claude-bin <path>', 'the claude to run (default: claude on PATH)')
+    .option('--dry-run', 'say where it would fork, start nothing')
+    .option('--json', 'with --dry-run: the plan as JSON')
+    .argument('[claude-args...]', 'more arguments for claude, after --')
+    .addHelpText(
+      'after',
+      `
+  Runs: claude --resume <id> --resume-session-at <uuid> --fork-session [claude-args] "<restore>"
+  The fork keeps the real conversation up to the last point below the auto-compact threshold
+  (after a tool result or an answer, before the first "Prompt is too long"), and starts with
+  shim's exact state of the session after it. The original session is left as it was.
+
+  Examples:
+    shim rescue                                  the newest session of this project
+    shim rescue --session 4f8c1176-7025-4530-a860-c6fc4c63a150 --dry-run
+    shim rescue -- -p --output-format stream-json --verbose`,
+    )
+    .action(async (claudeArgs, options) =>
+      (await import('./commands/rescue.ts')).runRescue(claudeArgs, options),
+    );
+
+  program
     .command('handoff')
     .description(
       "write a handoff document for this project's newest checkpoint; the next session started here picks it up",

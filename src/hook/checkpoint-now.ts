@@ -1,5 +1,12 @@
-/** A checkpoint taken in the hook's own process, when the event must not proceed without one. */
-import { createCheckpoint, type CheckpointResult } from '../app/create-checkpoint.ts';
+/**
+ * A checkpoint taken in the hook's own process, when the event must not proceed without one. The
+ * hook hands over what it already read for the event (state, assessment, config): one reading.
+ */
+import {
+  createCheckpoint,
+  type CheckpointRequest,
+  type CheckpointResult,
+} from '../app/create-checkpoint.ts';
 import type { CheckpointTrigger } from '../core/checkpoint.ts';
 import type { Env } from '../store/home.ts';
 import { appendLog } from '../store/log.ts';
@@ -13,6 +20,7 @@ export async function checkpointNow(
   env: Env,
   home: string,
   now: number,
+  known?: CheckpointRequest['known'],
 ): Promise<CheckpointResult | null> {
   if (!payload.transcriptPath) return null;
   try {
@@ -25,6 +33,7 @@ export async function checkpointNow(
       trigger,
       reason,
       hotPath: true,
+      ...(known ? { known } : {}),
     });
   } catch (error) {
     if (noteStorageFailure(home, `${payload.event}: checkpoint lost`, error)) return null;

@@ -16,8 +16,13 @@ export type HookRun = {
   now: number;
   /** Loaded leniently: a bad file leaves the defaults and a problem to report. */
   config: ShimConfig;
+  /** dist/hook-quick.cjs already found no quick answer for this call (do not ask again). */
+  quickAsked?: boolean;
   /** The agent that ran the hook (`shim hook --agent <id>`; Claude Code by default). */
   agent?: AgentId;
 };
+
+/** What dist/hook-quick.cjs read before handing a call over: the full hook reads it once. */
+export type QuickHandover = { payload: HookPayload; config: ShimConfig };
 
 export type HookHandler = (run: HookRun) => Promise<HookOutput>;

@@ -23,7 +23,7 @@ import { renderHookOutput, type HookOutput } from '../agents/claude/hook-output.
 import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
-import type { HookHandler } from './hook-run.ts';
+import type { HookHandler, QuickHandover } from './hook-run.ts';
 import { isAgentId, type AgentId } from '../core/agent-id.ts';
 import { loadAgentAdapter } from '../app/load-agent.ts';
 
@@ -55,6 +55,7 @@ export async function runHook(
   env: Env,
   now = Date.now(),
   agent: AgentId = 'claude',
+  handover?: QuickHandover,
 ): Promise<string> {
   const home = getShimHome(env);
   let sessionId: string | null = null;
@@ -68,7 +69,10 @@ export async function runHook(
     }
     // Another agent's protocol comes with its adapter (its own bundle); Claude Code's is here.
     const protocol = agent === 'claude' ? null : (await loadAgentAdapter(agent)).hooks;
-    const { payload, error } = (protocol?.parse ?? parsePayload)(input, event);
+    // Handed over by dist/hook-quick.cjs: the payload and config it read, used as they are.
+    const { payload, error } = handover
+      ? { payload: handover.payload, error: null }
+      : (protocol?.parse ?? parsePayload)(input, event);
     if (error) {
       appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
       return '';
@@ -77,12 +81,22 @@ export async function runHook(
     const handler = await load();
     // `shim doctor` probes with this session id: the handler must load, but touch nothing.
     if (payload.sessionId === DOCTOR_SESSION) return '';
-    const config = await loadConfig(home, {
-      lenient: true,
-      projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
-    });
+    const config =
+      handover?.config ??
+      (await loadConfig(home, {
+        lenient: true,
+        projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
+      }));
     if (!config.enabled) return '';
-    const output = await handler({ payload, env, home, now, config, agent });
+    const output = await handler({
+      payload,
+      env,
+      home,
+      now,
+      config,
+      agent,
+      ...(handover ? { quickAsked: true } : {}),
+    });
     return (protocol?.render ?? renderHookOutput)(
       event,
       withNotices(output, config, payload, home),
@@ -155,9 +169,10 @@ export async function mainWithInput(
   input: string,
   loadBundle?: BundleLoader,
   agent: AgentId = 'claude',
+  handover?: QuickHandover,
 ): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
-  const out = await runHook(event ?? '', input, process.env, Date.now(), agent);
+  const out = await runHook(event ?? '', input, process.env, Date.now(), agent, handover);
   if (out) writeStdout(`${out}\n`);
   process.exitCode = 0;
 }

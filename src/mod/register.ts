@@ -12,7 +12,14 @@
  * It never holds up a turn: step reports are queued and not awaited, each call is bounded in
  * time, and the first failure turns the mod off for the session with one notice (the command
  * hooks, where installed, keep watching).
+ *
+ * While it watches, it also answers the per-call hook events no other hook listens to (shim's
+ * server says which): PostToolUse and PostToolUseFailure become a queued report (the call
+ * counted, no process), PreToolUse passes on to shim's hook only for a risky command. The note
+ * for the model at a level reached is appended to the session (`$.session.append`). The only
+ * import is pure (core/risky-operation.ts), inlined when the mod is bundled.
  */
+import { detectRiskyCommand } from '../core/risky-operation.ts';
 
 type Usage = {
   input_tokens?: number;
@@ -24,8 +31,20 @@ type Usage = {
 type McpAnswer = { isError?: boolean; content?: Array<{ type: string; text?: string }> };
 type Dollar = {
   mcp: { call(server: string, tool: string, args: Record<string, unknown>): Promise<McpAnswer> };
-  session: { info(): Promise<{ transcriptPath?: string }> };
+  session: {
+    info(): Promise<{ transcriptPath?: string }>;
+    append(note: Note): Promise<unknown>;
+  };
   ui: { status(text: string): Promise<unknown>; toast(text: string): Promise<unknown> };
+};
+/** What `$.session.append` takes: a message the model reads as a note from the plugin. */
+type Note = { message: { type: 'user'; content: Array<{ type: 'text'; text: string }> } };
+/** A classic hook event's input: PreToolUse `{tool, …input}`, the others the hook payload. */
+type ClassicEvent = {
+  tool?: string;
+  command?: unknown;
+  tool_name?: string;
+  hook_event_name?: string;
 };
 type StepEvent = { turnId?: string; index?: number };
 type StepResult = { usage?: Usage } | undefined;
@@ -33,7 +52,12 @@ type CompactEvent = { trigger?: string; instructions?: string; messages?: unknow
 type CompactResult = { messages?: Array<{ role?: string; text?: string }> } | undefined;
 type Next<E, R> = (e: E) => Promise<R>;
 type StreamNext<E, R> = (e: E) => AsyncGenerator<unknown, R, unknown>;
+type ClassicName = 'classic.PreToolUse' | 'classic.PostToolUse' | 'classic.PostToolUseFailure';
 type On = {
+  (
+    event: ClassicName,
+    hook: ($: Dollar, e: ClassicEvent, next: Next<ClassicEvent, unknown>) => Promise<unknown>,
+  ): void;
   (
     event: 'turn.step',
     hook: (
@@ -58,11 +82,17 @@ type On = {
  */
 const SERVERS = ['plugin:shim:shim', 'shim'];
 const NO_SERVER = /no connected MCP tool/;
+/** The tool the mod reports through: its calls are the mod's, not the session's. */
+const SHIM_TOOL = /^mcp__(?:plugin_shim_)?shim__shim_mod_event$/;
+/** The session has ended while a report waited in the queue: nothing left to report to. */
+const SESSION_OVER = /no session is bound/;
 const TOOL = 'shim_mod_event';
 /** A step report waits this long for shim; the turn itself never waits. */
 const STEP_TIMEOUT_MS = 5_000;
 /** Before a compaction shim saves a checkpoint (git, SQLite): longer, and the compaction waits. */
 const COMPACT_TIMEOUT_MS = 8_000;
+/** A session's first tool call waits this long for shim's first answer (which events are ours). */
+const FIRST_ANSWER_WAIT_MS = 3_000;
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -113,13 +143,70 @@ function resultOf(answer: McpAnswer): Record<string, unknown> {
 }
 
 export function register(on: On): void {
-  const mod = { off: false, transcriptPath: '', server: '', queue: Promise.resolve() };
+  let firstAnswered = (): void => undefined;
+  const mod = {
+    off: false,
+    transcriptPath: '',
+    server: '',
+    queue: Promise.resolve(),
+    /** The per-call hook events shim's server said the mod may answer; null until it answers. */
+    answers: null as Set<string> | null,
+    firstAnswer: new Promise<void>((resolve) => (firstAnswered = resolve)),
+  };
   const turnOff = (error: unknown): boolean => {
-    if (mod.off) return false;
+    firstAnswered();
+    if (mod.off || SESSION_OVER.test(String(error))) return false;
     mod.off = true;
     console.error(`shim mod off for this session: ${reasonOf(error)}`);
     return true;
   };
+  /** True when the mod answers `event` itself; waits for shim's first answer once. */
+  const answersFor = async (event: string): Promise<boolean> => {
+    if (!mod.off && mod.answers === null)
+      await within(mod.firstAnswer, FIRST_ANSWER_WAIT_MS, "shim's first answer").catch(() => {});
+    return !mod.off && mod.answers !== null && mod.answers.has(event);
+  };
+
+  // After each tool call: counted through the server (queued), no process. Where another hook
+  // listens too, or the mod is off, Claude Code's hooks run as they would without it.
+  on('classic.PostToolUse', async ($, e, next) => {
+    if (!(await answersFor('PostToolUse'))) return next(e);
+    if (SHIM_TOOL.test(String(e.tool_name ?? ''))) return {};
+    mod.queue = mod.queue.then(async () => {
+      if (mod.off || !mod.transcriptPath) return;
+      try {
+        const call = (server: string) =>
+          $.mcp.call(server, TOOL, { event: 'tool', transcriptPath: mod.transcriptPath });
+        resultOf(await callShim(mod, call, STEP_TIMEOUT_MS));
+      } catch (error) {
+        turnOff(error);
+      }
+    });
+    return {};
+  });
+  on('classic.PostToolUseFailure', async ($, e, next) => {
+    if (!(await answersFor('PostToolUseFailure'))) return next(e);
+    if (SHIM_TOOL.test(String(e.tool_name ?? ''))) return {};
+    mod.queue = mod.queue.then(async () => {
+      if (mod.off || !mod.transcriptPath) return;
+      try {
+        const call = (server: string) =>
+          $.mcp.call(server, TOOL, { event: 'tool', transcriptPath: mod.transcriptPath });
+        resultOf(await callShim(mod, call, STEP_TIMEOUT_MS));
+      } catch (error) {
+        turnOff(error);
+      }
+    });
+    return {};
+  });
+
+  // Before a tool call: shim's hook only for a command that may destroy work (its checkpoint
+  // must be taken before the command runs, with git and SQLite: a process's work).
+  on('classic.PreToolUse', async ($, e, next) => {
+    if (!(await answersFor('PreToolUse'))) return next(e);
+    if (e.tool === 'Bash' && detectRiskyCommand(String(e.command ?? ''))) return next(e);
+    return {};
+  });
 
   on('turn.step', async function* ($, e, next) {
     const result = yield* next(e);
@@ -148,13 +235,21 @@ export function register(on: On): void {
             $.mcp.call(server, TOOL, {
               event: 'step',
               transcriptPath: mod.transcriptPath,
+              notes: true,
               ...report,
             }),
           STEP_TIMEOUT_MS,
         );
         const seen = resultOf(answer);
+        if (Array.isArray(seen.answers)) mod.answers = new Set(seen.answers.map(String));
+        firstAnswered();
         if (typeof seen.status === 'string' && seen.status) await $.ui.status(seen.status);
         if (typeof seen.notice === 'string' && seen.notice) await $.ui.toast(seen.notice);
+        // The model reads it before its next response, marked as the plugin's note.
+        if (typeof seen.note === 'string' && seen.note)
+          await $.session.append({
+            message: { type: 'user', content: [{ type: 'text', text: seen.note }] },
+          });
         // What `npm run bench` reads from Claude Code's --debug log.
         console.error(
           `shim mod: step ${report.step}: ${turnMs.toFixed(3)} ms in the turn, reported in ${Date.now() - started} ms`,

@@ -678,3 +678,10 @@ describe('redactValue', () => {
     );
   });
 });
+
+test('a token found by its vendor prefix is replaced even when it reads like a typed pattern', () => {
+  // A group repeated three times and a counting run spare an unprefixed value; `ghp_` is proof enough.
+  const token = `ghp_${'a1B2c3D4e5'.repeat(3)}123456`;
+  const { text } = redactTextSync(`curl -H "Authorization: token ${token}" https://api.github.com`);
+  assert.ok(!text.includes(token), text);
+});

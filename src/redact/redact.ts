@@ -25,7 +25,7 @@ import {
   type RawFinding,
 } from './findings.ts';
 import { scanAssignments } from './assignment-scan.ts';
-import { scanOwnRules } from './rules.ts';
+import { OWN_RULES, scanOwnRules } from './rules.ts';
 import { isMasked } from './value-shape.ts';
 
 export type { Finding } from './findings.ts';
@@ -149,18 +149,27 @@ function toFinding(text: string, message: SecretlintMessage, shift: number): Raw
  * version string.
  */
 function withFormats(text: string, found: RawFinding[], others: RawFinding[]): RawFinding[] {
-  const formats = found.filter((f) => {
-    // A provider's own shape: only a mask or a word that says "example" spares it.
+  // A provider's own shape (the table's, or one of shim's rules found by its prefix): only a
+  // mask or a word that says "example" spares it — a repeated group in a `ghp_…` token may be
+  // chance, and leaving a real token raw costs more than hiding a made-up one.
+  const prefixed = (f: RawFinding) => {
     const value = text.slice(f.start, f.end);
     return !isMasked(value) && !SAYS_MADE_UP.test(value) && !isTyped(value);
-  });
+  };
+  const formats = found.filter(prefixed);
   return [...formats, ...others].filter((f) => {
     if (f.priority === FORMAT) return true;
+    if (PREFIXED_RULES.has(f.rule)) return prefixed(f);
     const value = text.slice(f.start, f.end);
     if (looksMadeUp(value) || isMasked(value)) return false;
     return f.rule !== 'secret-assignment' || !isVersionLike(value);
   });
 }
+
+/** shim's rules that find a secret by its vendor prefix (`ghp_`, `sk-`, `shpat_`, …). */
+const PREFIXED_RULES = new Set(
+  OWN_RULES.filter((r) => (r.anchors?.length ?? 0) > 0).map((r) => r.name),
+);
 
 /** A value of zeros (`discord=000…`): a default written into a sample config, not a key. */
 const isTyped = (value: string) => /0{16,}$/.test(value);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../core/level.ts';
 import { DEFAULT_RISK_THRESHOLDS, type RiskThresholds } from '../core/risk.ts';
+import { rememberValid, wasFoundValid } from './config-checked.ts';
 
 export type ShimConfig = {
   levels: LevelThresholds;
@@ -114,7 +115,11 @@ function keyLine(text: string, key: string | undefined): number | null {
 }
 
 /** One file, validated: its settings, or the problem that keeps it from counting. */
-async function readFile(path: string): Promise<{ raw: Raw | null; problem: ConfigProblem | null }> {
+async function readFile(
+  path: string,
+  home: string,
+  lenient: boolean,
+): Promise<{ raw: Raw | null; problem: ConfigProblem | null }> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -135,6 +140,9 @@ async function readFile(path: string): Promise<{ raw: Raw | null; problem: Confi
       },
     };
   }
+  // The per-call paths skip the schema (and zod) for a text already found valid: no transforms
+  // or defaults in the schema, so a valid file's settings are its JSON as it stands.
+  if (lenient && wasFoundValid(home, path, text)) return { raw: raw as Raw, problem: null };
   const { configSchema } = await import('./config-schema.ts');
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
@@ -152,6 +160,7 @@ async function readFile(path: string): Promise<{ raw: Raw | null; problem: Confi
       },
     };
   }
+  rememberValid(home, path, text);
   return { raw: parsed.data as Raw, problem: null };
 }
 
@@ -200,7 +209,7 @@ export async function loadConfig(home: string, options: LoadOptions = {}): Promi
   let merged = DEFAULT_SETTINGS as unknown as Raw;
   const problems: ConfigProblem[] = [];
   for (const path of files) {
-    const { raw, problem } = await readFile(path);
+    const { raw, problem } = await readFile(path, home, options.lenient === true);
     if (problem) {
       if (!options.lenient) {
         throw new AppError('CONFIG_INVALID', describeConfigProblem(problem), problem.fix);

@@ -13,7 +13,8 @@ import type { CrashRisk } from '../../core/risk.ts';
 import type { Level, LevelThresholds } from '../../core/level.ts';
 import { safeFileName } from '../../core/fnv-hash.ts';
 import type { SessionState } from '../../core/session.ts';
-import { listAllTranscripts } from '../../agents/claude/sessions.ts';
+import { loadAdapter } from '../../agents/dispatch.ts';
+import { AGENT_IDS, type AgentId } from '../../core/agent-id.ts';
 import { isAgentAlive } from '../../capture/agent-process.ts';
 import { loadConfig } from '../../store/config.ts';
 import { loadHookMemory } from '../../store/hook-memory.ts';
@@ -33,7 +34,7 @@ const GONE_AFTER_MS = 60 * 1000;
 
 export type LiveSession = {
   id: string;
-  agent: 'claude';
+  agent: AgentId;
   project: string | null;
   /** What the session works on: its first request, or what it inherited. */
   goal: string | null;
@@ -61,6 +62,7 @@ export type LiveSession = {
 
 export type LiveCandidate = {
   id: string;
+  agent: AgentId;
   path: string;
   signature: string;
   lastActivityMs: number;
@@ -83,7 +85,13 @@ function mtimeOf(path: string): { size: number; mtimeMs: number } | null {
  */
 export async function findLiveCandidates(request: LiveRequest): Promise<LiveCandidate[]> {
   const { home, env, now } = request;
-  const recent = listAllTranscripts(env).filter((f) => now - f.mtimeMs <= LIVE_WINDOW_MS);
+  // Every agent's session logs: Claude Code's transcripts, Codex rollouts, Gemini chats.
+  const recent: Array<{ sessionId: string; path: string; mtimeMs: number; agent: AgentId }> = [];
+  for (const agent of AGENT_IDS) {
+    const adapter = await loadAdapter(agent);
+    for (const file of adapter.sessions.all(env))
+      if (now - file.mtimeMs <= LIVE_WINDOW_MS) recent.push({ ...file, agent });
+  }
   if (recent.length === 0) return [];
   const ended = await withStore(home, (store) => {
     const out = new Map<string, number>();
@@ -111,6 +119,7 @@ export async function findLiveCandidates(request: LiveRequest): Promise<LiveCand
       continue;
     candidates.push({
       id: file.sessionId,
+      agent: file.agent,
       path: file.path,
       signature: `${transcript.size}:${transcript.mtimeMs}:${memoryStat?.mtimeMs ?? 0}`,
       lastActivityMs: Math.max(transcript.mtimeMs, memoryStat?.mtimeMs ?? 0),
@@ -194,7 +203,7 @@ async function assessChanged(
     });
     out.push({
       id: candidate.id,
-      agent: 'claude',
+      agent: candidate.agent,
       project: state.cwd,
       goal: inherited.get(candidate.id) ?? goalOf(state),
       model: state.model,

@@ -5,8 +5,8 @@
  * of its own (dist/hook-quick.cjs) and loads the full hook only when this has no answer.
  * @module
  */
-import { dueByCount, type HookMemory } from '../../core/hook-policy.ts';
-import { checkpointInBackground } from '../../app/run-in-background.ts';
+import type { HookMemory } from '../../core/hook-policy.ts';
+import { countToolCall } from '../../app/count-tool-call.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import { isModWatching, loadModWatch, type ModWatch } from '../../store/mod-watch.ts';
 import { lookAtTail, readTail } from '../../agents/claude/tail-look.ts';
@@ -24,7 +24,15 @@ export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | n
   // calls, or not at all once the session ends) and takes the checkpoints the count calls for.
   const watch = loadModWatch(home, payload.sessionId);
   if (isModWatching(watch, now)) {
-    await countCall(run, payload.sessionId, memory);
+    await countToolCall({
+      home,
+      env: run.env,
+      now,
+      config: run.config,
+      sessionId: payload.sessionId,
+      session: payload,
+      memory,
+    });
     return deliverModGuidance(home, payload.sessionId, watch);
   }
   if (!staysQuiet(payload, memory, now)) return null;
@@ -34,28 +42,6 @@ export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | n
     quiet: { ...memory.quiet, callsLeft: memory.quiet.callsLeft - 1 },
   });
   return {};
-}
-
-/**
- * One more finished call; the interval or time checkpoint when it is due, claimed with the key
- * the mod's decision uses for the same call (a response's calls count from its report), so the
- * two take it once.
- */
-async function countCall(run: HookRun, sessionId: string, memory: HookMemory): Promise<void> {
-  const { payload, env, home, now, config } = run;
-  const toolCalls = memory.hookToolCalls + 1;
-  const due = dueByCount(memory, toolCalls, now, {
-    toolCallInterval: config.checkpoints.everyToolCalls,
-    timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
-  });
-  const claimed =
-    due && claimOnce(home, sessionId, `ckpt-${memory.epoch}-${toolCalls}-${due.trigger}`);
-  saveHookMemory(home, sessionId, {
-    ...memory,
-    hookToolCalls: toolCalls,
-    ...(claimed ? { lastCheckpointAt: now, toolCallsAtCheckpoint: toolCalls } : {}),
-  });
-  if (claimed) await checkpointInBackground(payload, due.trigger, due.reason, env, home);
 }
 
 /** The mod's note for the model at a level it reached, once. */

@@ -25,7 +25,7 @@ import { RELAY_MODEL_NOTE, RELAY_USER_NOTE } from '../../core/relay.ts';
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
-  const quick = await answerWithoutLooking(run);
+  const quick = run.quickAsked ? null : await answerWithoutLooking(run);
   if (quick) return quick;
   const memory = loadHookMemory(home, payload.sessionId);
   const writes = checkTranscriptWrites(run, memory);
@@ -90,6 +90,8 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
         env,
         home,
         now,
+        // What this call read: no second fold, config load or assessment.
+        { state, assessment, config },
       );
       if (saved) {
         note = `Checkpoint #${saved.checkpoint.checkpointNumber} saved.`;

@@ -5,7 +5,13 @@ import { claimOnce } from '../../store/hook-memory.ts';
 import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
-export async function handlePreToolUse({ payload, env, home, now }: HookRun): Promise<HookOutput> {
+export async function handlePreToolUse({
+  payload,
+  env,
+  home,
+  now,
+  config,
+}: HookRun): Promise<HookOutput> {
   const command = payload.toolInput?.command;
   if (payload.toolName !== 'Bash' || typeof command !== 'string' || !payload.sessionId) return {};
   const risky = detectRiskyCommand(command);
@@ -14,7 +20,9 @@ export async function handlePreToolUse({ payload, env, home, now }: HookRun): Pr
   if (!claimOnce(home, payload.sessionId, `risky-${useId}`)) return {};
   const saved = await (
     await loadHeavy()
-  ).checkpointNow(payload, 'risky_operation', `before ${risky}`, env, home, now);
+  ).checkpointNow(payload, 'risky_operation', `before ${risky}`, env, home, now, {
+    config,
+  });
   if (!saved) return {};
   const snapshot = saved.checkpoint.fileState.snapshot ? ' with a git snapshot' : '';
   return {

@@ -1,7 +1,8 @@
 /**
  * `shim_mod_event`: the door shim's Claude Code mod reports through. A mod runs inside Claude Code
  * with no file system; it calls this long-lived server instead of starting a process: each
- * response's usage (`step`), and each compaction before (`compact`) and after (`compacted`) it.
+ * response's usage (`step`), each finished tool call it answered for the PostToolUse hook (`tool`),
+ * and each compaction before (`compact`) and after (`compacted`) it.
  * Not a tool for the model, and the description says so.
  * @module
  */
@@ -9,6 +10,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { realpathSync, statSync } from 'node:fs';
 import { basename, sep } from 'node:path';
 import { z } from 'zod';
+import { countToolCall } from '../../app/count-tool-call.ts';
 import { observeStep } from '../../app/observe-step.ts';
 import { prepareCompaction, recordCompactionSummary } from '../../app/mod-compaction.ts';
 import { loadSessionState } from '../../app/read-session.ts';
@@ -16,7 +18,9 @@ import { findProjectRoot } from '../../capture/project.ts';
 import { getProjectsDir } from '../../agents/claude/sessions.ts';
 import { AppError } from '../../core/errors.ts';
 import type { SessionState } from '../../core/session.ts';
+import { findOtherToolHooks } from '../../agents/claude/settings/tool-hook-owners.ts';
 import { loadConfig } from '../../store/config.ts';
+import { loadHookMemory } from '../../store/hook-memory.ts';
 import { answer, guard, now, type McpDeps } from '../context.ts';
 
 const name = 'shim_mod_event';
@@ -26,7 +30,7 @@ const TRANSCRIPT_WAIT_MS = 2_000;
 
 const count = z.number().int().nonnegative().optional();
 const inputSchema = {
-  event: z.enum(['step', 'compact', 'compacted']),
+  event: z.enum(['step', 'tool', 'compact', 'compacted']),
   transcriptPath: z.string().min(1).max(4096),
   turnId: z.string().max(200).optional(),
   step: z.number().int().nonnegative().optional(),
@@ -40,6 +44,8 @@ const inputSchema = {
     })
     .optional(),
   trigger: z.enum(['auto', 'manual']).optional(),
+  /** The mod delivers the level's note to the model itself (`$.session.append`). */
+  notes: z.boolean().optional(),
   summary: z.string().max(200_000).optional(),
 };
 
@@ -108,8 +114,22 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
       });
       // shim switched off in its config (for this project): the mod goes quiet, as the hooks do.
       if (!shim.enabled) return reply({ off: 'shim is disabled in its config' });
+      const sessionId = state.sessionId ?? basename(path, '.jsonl');
+      if (input.event === 'tool') {
+        const counted = await countToolCall({
+          home: deps.home,
+          env: deps.env,
+          now: at,
+          config: shim,
+          sessionId,
+          session: { transcriptPath: path, cwd: state.cwd },
+          memory: loadHookMemory(deps.home, sessionId),
+        });
+        return reply({ ...counted });
+      }
       if (input.event === 'step') {
         const seen = await observeStep({
+          modNotes: input.notes === true,
           home: deps.home,
           env: deps.env,
           now: at,
@@ -124,7 +144,13 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
             at,
           },
         });
-        return reply(seen);
+        // Which per-call hook events the mod may answer itself (no process): those no other
+        // hook listens to, since answering without next() skips every hook beneath it.
+        const others = findOtherToolHooks(state.cwd, deps.env);
+        const answers = Object.entries(others)
+          .filter(([, other]) => !other)
+          .map(([event]) => event);
+        return reply({ ...seen, answers });
       }
       if (input.event === 'compact') {
         const prepared = await prepareCompaction({
@@ -145,7 +171,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
         ? await recordCompactionSummary({
             home: deps.home,
             now: at,
-            sessionId: state.sessionId ?? basename(path, '.jsonl'),
+            sessionId,
             transcriptPath: path,
             trigger: input.trigger ?? 'auto',
             summary: input.summary,

@@ -6,6 +6,7 @@
  * @module
  */
 import type { LiveSession } from '../../app/dashboard/live-sessions.ts';
+import { agentName } from '../../core/agent-id.ts';
 import { embedded, getJson } from './data.ts';
 import { ago, h, present, shortId, tokens } from './dom.ts';
 
@@ -96,7 +97,11 @@ function card(s: LiveSession, now: number): HTMLElement {
       ...present(
         h('span', {}, s.project ?? 'unknown project'),
         s.issue ? h('span', { class: 'issue' }, s.issue) : null,
-        h('span', {}, `Claude Code · ${s.model ?? 'model unknown'}`),
+        h(
+          'span',
+          { 'data-agent': s.agent },
+          `${agentName(s.agent)} · ${s.model ?? 'model unknown'}`,
+        ),
       ),
     ),
     h(

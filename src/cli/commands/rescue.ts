@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { envForNewSession } from '../../agents/claude/session-env.ts';
+import { planRescue } from '../../app/rescue.ts';
+import { getShimHome } from '../../store/home.ts';
+
+export async function runRescue(
+  claudeArgs: string[],
+  options: { session?: string; claudeBin?: string; dryRun?: boolean; json?: boolean },
+): Promise<void> {
+  const plan = await planRescue({
+    home: getShimHome(),
+    env: process.env,
+    cwd: process.cwd(),
+    sessionId: options.session ?? null,
+    now: Date.now(),
+  });
+  const args = [...plan.args, ...claudeArgs, plan.prompt];
+  if (options.dryRun) {
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify({ ...plan, command: [options.claudeBin ?? 'claude', ...plan.args, ...claudeArgs] }, null, 2)}\n`
+        : `Would fork session ${plan.sessionId} at ${plan.point.uuid} (${plan.point.contextTokens} tokens, limit ${plan.limit}; ${plan.point.entriesDropped} later entries left out), starting with checkpoint ${plan.checkpointId.slice(0, 8)}'s restore (${plan.prompt.length} chars).\n`,
+    );
+    return;
+  }
+  process.stderr.write(
+    `shim: forking session ${plan.sessionId.slice(0, 8)} at ${plan.point.uuid.slice(0, 8)} (${plan.point.contextTokens} tokens) with shim's restore\n`,
+  );
+  // A session of its own, even when started from inside Claude Code (session-env.ts).
+  const child = spawn(options.claudeBin ?? 'claude', args, {
+    stdio: 'inherit',
+    env: envForNewSession(process.env),
+  });
+  const code = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
+  });
+  process.exitCode = code;
+}

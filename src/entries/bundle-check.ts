@@ -1,0 +1,139 @@
+/**
+ * What the per-call bundles may carry, checked against esbuild's metafile (dist/meta/*.json,
+ * written by scripts/build.mjs): the packages each must never contain or import, and its size
+ * budget. Keyed on the bundles and on package names, never on source paths (files move; a
+ * package that lands on the path is what costs every call). docs/hot-path.md says why each rule.
+ * @module
+ */
+
+/** The part of esbuild's metafile this reads. */
+export type Metafile = {
+  outputs: Record<
+    string,
+    {
+      bytes: number;
+      inputs: Record<string, { bytesInOutput: number }>;
+      imports: Array<{ path: string; kind: string; external?: boolean }>;
+    }
+  >;
+};
+
+export type BundleRule = {
+  /** The output's file name in dist/ (`hook-quick.cjs`). */
+  bundle: string;
+  /** Package names (`hono`, `@octokit/*`, `node:sqlite`) it must neither contain nor import. */
+  forbidden: readonly string[];
+  /** Largest size allowed, in bytes. */
+  budget: number;
+};
+
+/** What nothing started per call may carry: the MCP SDK, the web server, trackers, databases. */
+export const NEVER_PER_CALL = [
+  '@modelcontextprotocol/sdk',
+  'hono',
+  '@hono/*',
+  '@octokit/*',
+  '@linear/sdk',
+  'pg',
+  'pg-*',
+  'kysely',
+  '@electric-sql/pglite',
+  'commander',
+  '@commander-js/*',
+  'playwright-core',
+  'uplot',
+] as const;
+export const SQLITE = ['@photostructure/sqlite', 'node:sqlite', 'better-sqlite3'] as const;
+
+const KB = 1024;
+
+export const BUNDLE_RULES: readonly BundleRule[] = [
+  // After every tool call and every render: the quiet paths. zod stays reachable (lazily) for a
+  // config file whose text changed since it was last found valid (store/config-checked.ts).
+  {
+    bundle: 'hook-quick.cjs',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
+    budget: 36 * KB,
+  },
+  {
+    bundle: 'statusline.cjs',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
+    budget: 36 * KB,
+  },
+  // The full look (PostToolUse outside the window, the other events) and the statusline's fold.
+  {
+    bundle: 'hook.cjs',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
+    budget: 230 * KB,
+  },
+  {
+    bundle: 'statusline-full.cjs',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
+    budget: 180 * KB,
+  },
+  // Gemini CLI's hooks: after each of its tool calls, like hook.cjs for Claude Code.
+  {
+    bundle: 'hook-gemini.cjs',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
+    budget: 230 * KB,
+  },
+  // Other agents' adapters, loaded by their own hook calls only.
+  { bundle: 'agent-codex.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },
+  { bundle: 'agent-gemini.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },
+  { bundle: 'status.cjs', forbidden: [...NEVER_PER_CALL, '@secretlint/*'], budget: 200 * KB },
+  // Checkpoints from a hook: the store is here, nothing that talks to a server.
+  { bundle: 'hook-heavy.cjs', forbidden: NEVER_PER_CALL, budget: 900 * KB },
+  // Inside Claude Code: nothing but its own code (Claude Code refuses any import).
+  {
+    bundle: 'shim-mod.js',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, 'zod', 'node:*'],
+    budget: 16 * KB,
+  },
+];
+
+/** `node_modules/@scope/name/lib/x.js` → `@scope/name`; a source file → null. */
+export function packageOf(input: string): string | null {
+  const at = input.lastIndexOf('node_modules/');
+  if (at === -1) return null;
+  const [first, second] = input.slice(at + 'node_modules/'.length).split('/');
+  if (!first) return null;
+  return first.startsWith('@') && second ? `${first}/${second}` : first;
+}
+
+function matches(name: string, pattern: string): boolean {
+  return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
+}
+
+/** An import path's package (`@octokit/rest/dist/x` → `@octokit/rest`, `node:fs` as is). */
+function importedPackage(path: string): string {
+  if (path.startsWith('node:')) return path;
+  const parts = path.split('/');
+  return path.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? path);
+}
+
+/** Every broken rule, one line each (empty: the bundle is fine). */
+export function checkBundle(meta: Metafile, rule: BundleRule): string[] {
+  const key = Object.keys(meta.outputs).find(
+    (k) => k === rule.bundle || k.endsWith(`/${rule.bundle}`),
+  );
+  if (!key) return [`${rule.bundle}: not in the metafile (was it built?)`];
+  const output = meta.outputs[key]!;
+  const problems: string[] = [];
+  const contained = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const name = packageOf(input);
+    if (name) contained.set(name, (contained.get(name) ?? 0) + bytesInOutput);
+  }
+  const imported = new Set(output.imports.map((i) => importedPackage(i.path)));
+  for (const pattern of rule.forbidden) {
+    for (const [name, bytes] of contained)
+      if (matches(name, pattern)) problems.push(`${rule.bundle} contains ${name} (${bytes} bytes)`);
+    for (const name of imported)
+      if (matches(name, pattern)) problems.push(`${rule.bundle} imports ${name}`);
+  }
+  if (output.bytes > rule.budget)
+    problems.push(
+      `${rule.bundle} is ${output.bytes} bytes, over its budget of ${rule.budget} bytes`,
+    );
+  return problems;
+}
