@@ -184,4 +184,49 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The team store (docs/team.md): pg and Kysely live in store/postgres only, which only the
+    // worker and team commands import, on demand — never the hooks or the statusline.
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/postgres/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'pg',
+              message: 'pg belongs to src/store/postgres (docs/team.md).',
+              allowTypeImports: true,
+            },
+            {
+              name: 'kysely',
+              message: 'Kysely belongs to src/store/postgres (docs/team.md).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/hook/**/*.ts', 'src/statusline/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/store/postgres/**',
+                '**/app/team/open-team-store.ts',
+                '**/app/team/team-sync.ts',
+              ],
+              message: 'the hot path opens no connection to the team store (docs/team.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -262,6 +262,9 @@ async function main(): Promise<void> {
   process.stdout.write('\n');
   await runDashboardBench(report, results, path, childEnv);
 
+  process.stdout.write('\n');
+  await (await import('./team.ts')).runTeamBench(report, results);
+
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'results.json'), JSON.stringify(results, null, 2));
   process.stdout.write(`\nresults written to .bench/results.json\n`);

@@ -12,6 +12,7 @@ import {
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
+import { waitForProcessesUnder } from './helpers/processes.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 import { assistantLine, toolUseBlock } from './helpers/transcript-builders.ts';
 
@@ -71,14 +72,6 @@ function checkpoints(
   }>;
 }
 
-async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('shim hook: never breaks the agent', () => {
   for (const [what, input, logged] of [
     ['empty stdin', '', true],
@@ -125,7 +118,8 @@ describe('PostToolUse', () => {
       null,
       'the same level is not alerted twice',
     );
-    await waitFor(() => existsSync(join(s.home, 'shim.db')) && checkpoints(s).length > 0);
+    await waitForProcessesUnder(s.home);
+    assert.ok(existsSync(join(s.home, 'shim.db')) && checkpoints(s).length > 0);
 
     grow(s, 31, 264);
     const critical = hook(s, 'PostToolUse', { tool_name: 'Bash' });
@@ -283,7 +277,8 @@ describe('UserPromptSubmit and Stop', () => {
   });
 
   test('Stop above 50% suggests a handoff once per 10% band', () => {
-    const s = setup(31);
+    // Cut where a turn ended (Stop comes after a response that asks for no tool): 72%.
+    const s = setup(26);
     assert.match(hook(s, 'Stop', { stop_hook_active: false })?.systemMessage ?? '', /shim handoff/);
     assert.equal(hook(s, 'Stop', { stop_hook_active: false }), null);
   });
@@ -456,7 +451,7 @@ describe('restore-related hook behaviour', () => {
   });
 
   test('the Stop hint tells the truth: a handoff is picked up by the next session here', () => {
-    const s = setup(200);
+    const s = setup(199); // a turn's last response
     const stop = hook(s, 'Stop', { stop_hook_active: false });
     assert.match(
       stop?.systemMessage ?? '',

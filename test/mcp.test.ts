@@ -220,7 +220,7 @@ describe('MCP server (in-memory transport)', () => {
     assert.equal(a.prompt.checkpointId, previousCheckpointId);
     assert.match(a.prompt.sections.situation, /^Session interrupted: /);
     assert.ok(Array.isArray(a.prompt.sections.next));
-    assert.match(a.prompt.markdown, /# Resuming interrupted work/);
+    assert.match(a.prompt.markdown, /^# .*\(shim checkpoint #\d+\)/m);
     assert.ok(textOf(applied).includes(a.prompt.markdown));
 
     const again = await call(client, 'shim_check_resume', { autoResume: true });

@@ -27,9 +27,9 @@ import {
   createScratch,
   describeRun,
   E2E_SKIP,
-  pollUntil,
   readDebugLog,
   runClaude,
+  waitForBackgroundWork,
   type Scratch,
 } from './e2e/claude.ts';
 import { startMockApi, type MockApi } from './e2e/mock-api.ts';
@@ -398,21 +398,26 @@ describe('shim as a Claude Code plugin', () => {
       );
       assert.ok(init?.tools?.some((name) => name.endsWith('__shim_get_crash_risk')));
       const shimHome = join(scratch.home, '.shim');
-      const rows = await pollUntil(() => {
-        const found = readCheckpoints(shimHome).filter((r) => r.session_id === run.sessionId);
-        const kinds = new Set(found.map((r) => r.triggered_by));
-        return kinds.has('session_start') &&
-          kinds.has('tool_call_interval') &&
-          kinds.has('session_end')
-          ? found
-          : null;
-      }, 15_000).catch((error: unknown) => {
-        const log = join(shimHome, 'logs', 'shim.log');
-        throw new Error(
-          `checkpoints: ${JSON.stringify(readCheckpoints(shimHome))}\nlog: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}\n${describeRun(run)}`,
-          { cause: error },
-        );
-      });
+      // Checkpoints are taken in the background: read them once that work has finished.
+      const rows = await waitForBackgroundWork(scratch)
+        .then(() => {
+          const found = readCheckpoints(shimHome).filter((r) => r.session_id === run.sessionId);
+          const kinds = new Set(found.map((r) => r.triggered_by));
+          if (
+            !kinds.has('session_start') ||
+            !kinds.has('tool_call_interval') ||
+            !kinds.has('session_end')
+          )
+            throw new Error(`missing a checkpoint kind: ${[...kinds].join(', ')}`);
+          return found;
+        })
+        .catch((error: unknown) => {
+          const log = join(shimHome, 'logs', 'shim.log');
+          throw new Error(
+            `checkpoints: ${JSON.stringify(readCheckpoints(shimHome))}\nlog: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}\n${describeRun(run)}`,
+            { cause: error },
+          );
+        });
       assert.ok(rows.length >= 3);
       return { shimHome, sessionId: run.sessionId };
     }

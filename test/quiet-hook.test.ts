@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } f
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
+import { waitForProcessesUnder } from './helpers/processes.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 import {
   assistantLine,
@@ -70,12 +71,12 @@ function cursor(s: Setup): string {
 
 /** Waits for the checkpoint the first full look started in the background (it folds too). */
 async function checkpointSaved(s: Setup): Promise<void> {
-  for (const end = Date.now() + 15_000; Date.now() < end;) {
-    const list = runShim(s.home, ['list', '--all', '--json']);
-    if (list.status === 0 && (JSON.parse(list.stdout) as unknown[]).length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the background checkpoint was not saved');
+  await waitForProcessesUnder(s.home);
+  const list = runShim(s.home, ['list', '--all', '--json']);
+  assert.ok(
+    list.status === 0 && (JSON.parse(list.stdout) as unknown[]).length > 0,
+    `the background checkpoint was not saved: ${list.stdout}${list.stderr}`,
+  );
 }
 
 /** The statusline as Claude Code runs it, reporting `context` tokens in use. */

@@ -72,7 +72,7 @@ export async function collectGarbage(request: GarbageRequest): Promise<GarbageRe
   if (doomed.length > 0 && request.confirm && !(await request.confirm(doomed.length))) {
     return { ...base, deletedCheckpoints: 0, storeBytes: { before, after: before } };
   }
-  const deleted = await withStore(home, ({ checkpoints, db }) => {
+  const deleted = await withStore(home, ({ checkpoints, maintenance }) => {
     const n = checkpoints.deleteCheckpoints(
       doomed.map((d) => d.id),
       now,
@@ -80,7 +80,7 @@ export async function collectGarbage(request: GarbageRequest): Promise<GarbageRe
     );
     // Deleted rows leave free pages behind: under a size cap the file itself must shrink.
     if (n > 0 && maxStoreMB !== null && storeBytes(home) > maxStoreMB * 1024 * 1024)
-      db.exec('VACUUM');
+      maintenance.compact();
     return n;
   });
   let deletedSnapshots = 0;

@@ -48,6 +48,7 @@ import {
   readTranscript,
 } from '../agents/claude/transcript-reader.ts';
 import { queueTrackerSync } from './sync/enqueue-sync.ts';
+import { replicateSoon } from './team/replicate-soon.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
@@ -235,7 +236,7 @@ async function buildAndStore(
       )
     : null;
   try {
-    return await finishCheckpoint({
+    const result = await finishCheckpoint({
       request,
       path,
       state,
@@ -249,6 +250,9 @@ async function buildAndStore(
       assessment,
       sync: config.sync,
     });
+    // The team store gets it from the background worker (nothing waits on the network here).
+    await replicateSoon({ config, env: request.env, home: request.home, cwd: workTree });
+    return result;
   } catch (error) {
     // The snapshot belongs to a checkpoint that was never stored: nothing may point at it.
     if (git?.snapshot && git.repoRoot) deleteSnapshot(git.repoRoot, id);

@@ -13,8 +13,23 @@ import { HandoffRepository } from '../store/handoff-repository.ts';
 import { LoopRepository } from '../store/loop-repository.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SessionRepository } from '../store/session-repository.ts';
+import { CheckpointSearchIndex } from '../store/checkpoint-search.ts';
+import { DashboardQueries } from '../store/dashboard-queries.ts';
+import { IssueFactsCache } from '../store/issue-facts.ts';
+import { SessionIssues } from '../store/session-issues.ts';
+import { StatsQueries } from '../store/stats-queries.ts';
+import { StoreMaintenance } from '../store/store-maintenance.ts';
+import { SyncOutbox } from '../store/sync-outbox.ts';
+import { TeamWorkCache } from '../store/team-work-cache.ts';
 
+/**
+ * The repositories over one open SQLite database. The database itself is handed only to the
+ * checkpoint writer (`createCheckpoint`, which runs its own transaction) through `writer`.
+ */
 export type Store = {
+  /** For createCheckpoint and the sync queue only: they write several tables in one transaction. */
+  writer: Database;
+  /** The same database, for use cases not yet moved onto repositories (docs/team.md, the seam). */
   db: Database;
   checkpoints: CheckpointRepository;
   sessions: SessionRepository;
@@ -23,11 +38,20 @@ export type Store = {
   loops: LoopRepository;
   compactionSummaries: CompactionSummaryRepository;
   signals: SignalHistoryRepository;
+  search: CheckpointSearchIndex;
+  stats: StatsQueries;
+  dashboard: DashboardQueries;
+  issues: SessionIssues;
+  issueFacts: IssueFactsCache;
+  outbox: SyncOutbox;
+  maintenance: StoreMaintenance;
+  teamWork: TeamWorkCache;
 };
 
 /** The repositories over an open database. */
 export function createStore(db: Database): Store {
   return {
+    writer: db,
     db,
     checkpoints: new CheckpointRepository(db),
     sessions: new SessionRepository(db),
@@ -36,6 +60,14 @@ export function createStore(db: Database): Store {
     loops: new LoopRepository(db),
     compactionSummaries: new CompactionSummaryRepository(db),
     signals: new SignalHistoryRepository(db),
+    search: new CheckpointSearchIndex(db),
+    stats: new StatsQueries(db),
+    dashboard: new DashboardQueries(db),
+    issues: new SessionIssues(db),
+    issueFacts: new IssueFactsCache(db),
+    outbox: new SyncOutbox(db),
+    maintenance: new StoreMaintenance(db),
+    teamWork: new TeamWorkCache(db),
   };
 }
 

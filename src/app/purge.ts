@@ -35,15 +35,9 @@ export async function findLeftovers(home: string): Promise<Leftovers> {
   let checkpoints = 0;
   let cwds: string[] = [];
   if (homeExists && existsSync(getDatabasePath(home))) {
-    ({ checkpoints, cwds } = await withStore(home, ({ db, checkpoints: repo }) => ({
+    ({ checkpoints, cwds } = await withStore(home, ({ maintenance, checkpoints: repo }) => ({
       checkpoints: repo.count(),
-      cwds: (
-        db
-          .prepare('SELECT DISTINCT cwd FROM checkpoints WHERE snapshot_ref IS NOT NULL')
-          .all() as Array<{
-          cwd: string | null;
-        }>
-      ).flatMap((r) => (r.cwd ? [r.cwd] : [])),
+      cwds: maintenance.snapshotDirectories(),
     })));
   }
   const repos = new Map<string, number>();

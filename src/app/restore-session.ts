@@ -18,6 +18,7 @@ import type { Env } from '../store/home.ts';
 import { createCheckpoint } from './create-checkpoint.ts';
 import type { Store } from './open-store.ts';
 import { loadSessionState } from './read-session.ts';
+import type { ResumePlan } from './plan-resume.ts';
 
 export type LiveCheckpointRequest = {
   store: Store;
@@ -77,9 +78,38 @@ export async function checkpointFromLiveTranscript(
           ? 'the state handed to a fresh context (relay)'
           : 'the state as the compaction began',
     interrupted: request.trigger === 'crash_recovery',
-    db: request.store.db,
+    db: request.store.writer,
   });
   return { checkpoint: result.checkpoint, fresh: true };
+}
+
+/**
+ * A resume plan brought up to what the stopped session's transcript holds: the hook's startup
+ * restore and `shim resume` read the same, so both show the task created a second before the
+ * crash and the command that was running. A plan that does not resume is left as it is.
+ */
+export async function planWithLiveCheckpoint(
+  plan: Pick<ResumePlan, 'checkpoint' | 'detection'>,
+  request: Omit<LiveCheckpointRequest, 'transcriptPath' | 'latest' | 'trigger'>,
+): Promise<{ checkpoint: Checkpoint; detection: ResumeDetection; fresh: boolean }> {
+  if (!plan.detection.shouldResume) return { ...plan, fresh: false };
+  const live = await checkpointFromLiveTranscript({
+    ...request,
+    transcriptPath: plan.checkpoint.source.transcriptPath,
+    latest: plan.checkpoint,
+    trigger: 'crash_recovery',
+  });
+  return {
+    checkpoint: live.checkpoint,
+    detection: {
+      ...plan.detection,
+      lastCheckpointId: live.checkpoint.id,
+      explanation: live.fresh
+        ? `${plan.detection.explanation} Its transcript held more than that checkpoint, so checkpoint #${live.checkpoint.checkpointNumber} was built from it.`
+        : plan.detection.explanation,
+    },
+    fresh: live.fresh,
+  };
 }
 
 /** Records a restore into `sessionId`, and — for another session — where that session came from. */

@@ -24,7 +24,6 @@ import {
   toMatchExpression,
   type SearchField,
 } from '../core/search-query.ts';
-import { catchUpSearchIndex, querySearchIndex } from '../store/checkpoint-search.ts';
 import type { Store } from './open-store.ts';
 
 export { SEARCH_FIELDS, type SearchField };
@@ -84,16 +83,16 @@ export function searchCheckpoints(store: Store, request: SearchRequest): SearchR
     MAX_SEARCH_LIMIT,
     Math.max(1, Math.floor(request.limit ?? DEFAULT_SEARCH_LIMIT)),
   );
-  const indexedNow = catchUpSearchIndex(store.db, (id) => store.checkpoints.getById(id));
+  const indexedNow = store.search.catchUp((id) => store.checkpoints.getById(id));
   const where = {
     projectRoot: request.scope === 'project' ? findProjectRoot(request.cwd) : null,
     limit,
   };
   let matched: SearchResult['matched'] = 'all';
-  let found = querySearchIndex(store.db, toMatchExpression(terms, 'AND', request.fields), where);
+  let found = store.search.query(toMatchExpression(terms, 'AND', request.fields), where);
   if (found.rows.length === 0 && terms.length > 1) {
     matched = 'any';
-    found = querySearchIndex(store.db, toMatchExpression(terms, 'OR', request.fields), where);
+    found = store.search.query(toMatchExpression(terms, 'OR', request.fields), where);
   }
   return {
     query: request.query,

@@ -11,13 +11,19 @@ import type { Checkpoint } from '../core/checkpoint.ts';
 import { formatDuration, type ResumeDetection } from '../core/resume.ts';
 import { isAgentAlive } from '../capture/agent-process.ts';
 import { findProjectRoot } from '../capture/project.ts';
+import { identifyProject } from '../capture/project-remote.ts';
+import type { TeamWork } from '../store/team-work-cache.ts';
 import { loadHookMemory } from '../store/hook-memory.ts';
 import type { Env } from '../store/home.ts';
 import type { Store } from './open-store.ts';
 import { planResume } from './plan-resume.ts';
 import { limitDetection } from './limit-handoff.ts';
 import { loadSessionState } from './read-session.ts';
-import { checkpointFromLiveTranscript, recordRestore } from './restore-session.ts';
+import {
+  checkpointFromLiveTranscript,
+  planWithLiveCheckpoint,
+  recordRestore,
+} from './restore-session.ts';
 
 /** A user's handoff is for the next session: one older than this is stale. */
 const HANDOFF_MAX_AGE_MS = 7 * 24 * 3_600_000;
@@ -25,8 +31,11 @@ const HANDOFF_MAX_AGE_MS = 7 * 24 * 3_600_000;
 export type StartupRestore = {
   checkpoint: Checkpoint;
   detection: ResumeDetection;
-  /** `handoff`: the user's handoff; `interrupted`: the previous session stopped unfinished. */
-  kind: 'handoff' | 'interrupted';
+  /**
+   * `handoff`: the user's handoff; `interrupted`: the previous session stopped unfinished;
+   * `team`: another machine's or teammate's newer unfinished work (the team store's local copy).
+   */
+  kind: 'handoff' | 'interrupted' | 'team';
 };
 
 export type StartupRequest = {
@@ -39,6 +48,8 @@ export type StartupRequest = {
   restoreInterrupted?: boolean;
   /** Checkpoints older than this are not resumed (config `resumeWindowDays`). */
   resumeWindowDays?: number;
+  /** A team store is connected and `team.resume` is on: its pulled work may be restored. */
+  teamResume?: boolean;
 };
 
 function handoffDetection(checkpoint: Checkpoint, createdAt: string, now: number): ResumeDetection {
@@ -132,26 +143,62 @@ async function takeInterrupted(
     request.resumeWindowDays !== undefined ? { resumeWindowDays: request.resumeWindowDays } : {},
   );
   if (!plan.detection.shouldResume) return null;
-  const live = await checkpointFromLiveTranscript({
+  const live = await planWithLiveCheckpoint(plan, {
     store,
     home: request.home,
     env: request.env,
     now: request.now,
-    transcriptPath: latest.source.transcriptPath,
-    latest,
-    trigger: 'crash_recovery',
     cwd: request.cwd,
   });
+  return { checkpoint: live.checkpoint, detection: live.detection, kind: 'interrupted' };
+}
+
+const TEAM_REASONS: Record<TeamWork['reason'], string> = {
+  interrupted: 'its session stopped with work open',
+  handoff: 'they handed it to the team (shim handoff --team)',
+  usage_limit: 'its session stopped at a usage limit',
+};
+
+/**
+ * The team's newest unfinished work in this project (pulled by the worker: no connection here),
+ * when nothing in the local store is newer. Its checkpoint is stored here so the restore is
+ * recorded like any other; it is taken once.
+ */
+function takeTeamWork(store: Store, root: string, request: StartupRequest): StartupRestore | null {
+  if (!request.teamResume) return null;
+  const work = store.teamWork.getUntaken(identifyProject(request.cwd).id);
+  if (work === null) return null;
+  const windowMs = (request.resumeWindowDays ?? 7) * 86_400_000;
+  if (Date.parse(work.createdAt) < request.now - windowMs) return null;
+  const local = store.checkpoints.getMostRecentInProject(root, {
+    excludeSession: request.sessionId,
+  });
+  if (local !== null && local.createdAt >= work.createdAt) return null;
+  if (
+    !store.teamWork.take(
+      work.projectId,
+      work.checkpoint.id,
+      request.sessionId,
+      new Date(request.now).toISOString(),
+    )
+  )
+    return null;
+  const checkpoint =
+    store.checkpoints.getById(work.checkpoint.id) ??
+    store.checkpoints.save(work.checkpoint).checkpoint;
+  const age = Math.max(0, request.now - Date.parse(work.createdAt));
   return {
-    checkpoint: live.checkpoint,
+    checkpoint,
     detection: {
-      ...plan.detection,
-      lastCheckpointId: live.checkpoint.id,
-      explanation: live.fresh
-        ? `${plan.detection.explanation} Its transcript held more than that checkpoint, so checkpoint #${live.checkpoint.checkpointNumber} was built from it.`
-        : plan.detection.explanation,
+      shouldResume: true,
+      lastCheckpointId: checkpoint.id,
+      interruptionReason: work.reason === 'handoff' ? 'handoff' : 'unknown',
+      timeSinceInterruption: age,
+      confidence: work.reason === 'handoff' ? 0.95 : 0.7,
+      explanation: `The newest work in this project is ${work.osUser}'s on ${work.machine}, ${formatDuration(age)} ago, and ${TEAM_REASONS[work.reason]}; nothing newer is in this machine's store.`,
+      from: { osUser: work.osUser, machine: work.machine },
     },
-    kind: 'interrupted',
+    kind: 'team',
   };
 }
 
@@ -166,6 +213,7 @@ export async function restoreAtStartup(
   const root = findProjectRoot(request.cwd);
   const restore =
     (await takeHandoff(store, root, request)) ??
+    takeTeamWork(store, root, request) ??
     (request.restoreInterrupted === false ? null : await takeInterrupted(store, root, request));
   if (restore === null) return null;
   recordRestore(store, {

@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.ts';
 import { renderHandoff, type HandoffIssue, type HandoffOptions } from '../core/handoff.ts';
 import { formatIssue } from '../core/sync/issue-ref.ts';
-import { IssueFactsCache } from '../store/issue-facts.ts';
 import { originRepo } from './sync/origin-repo.ts';
-import { SessionIssues } from '../store/session-issues.ts';
 import type { ResumeDetection } from '../core/resume.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import type { HandoffKind } from '../store/handoff-repository.ts';
@@ -32,9 +30,9 @@ export type WrittenHandoff = { path: string; document: string };
 
 /** The session's issue with what the sync worker last read of it; null when it has none. */
 function handoffIssue(store: Store, checkpoint: Checkpoint): HandoffIssue | null {
-  const linked = new SessionIssues(store.db).get(checkpoint.sessionId);
+  const linked = store.issues.get(checkpoint.sessionId);
   if (!linked) return null;
-  const cache = new IssueFactsCache(store.db);
+  const cache = store.issueFacts;
   // A GitHub number from the branch names no repository; the worker read it in the project's.
   const repo =
     linked.ref.tracker === 'github' && !linked.ref.repo

@@ -12,6 +12,7 @@ import { defineSessionCommands } from './session-commands.ts';
 import { defineSetupCommands } from './setup-commands.ts';
 import { defineStoreCommands } from './store-commands.ts';
 import { defineSyncCommands } from './sync-command.ts';
+import { defineTeamCommand } from './team-command.ts';
 import { defineUiCommand } from './ui-command.ts';
 import { getVersion } from './version.ts';
 import { registerAgentLogReader } from '../app/agent-logs.ts';
@@ -45,6 +46,7 @@ defineStoreCommands(program);
 defineLoopCommand(program);
 defineUiCommand(program);
 defineSyncCommands(program);
+defineTeamCommand(program);
 defineSetupCommands(program);
 
 await runWithErrorBoundary(async () => {

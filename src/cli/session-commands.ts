@@ -112,8 +112,14 @@ export function defineSessionCommands(program: Command): void {
       20,
     )
     .option('--json', 'print them as JSON')
+    .option('--team', "the team store's sessions of this project (--all: of your projects)")
+    .option('--mine', 'with --team: only your own sessions')
     .addHelpText('after', SCOPE_HELP)
-    .action(async (options) => (await import('./commands/list.ts')).runList(options));
+    .action(async (options) =>
+      options.team
+        ? (await import('./commands/team.ts')).runTeamList(options)
+        : (await import('./commands/list.ts')).runList(options),
+    );
 
   program
     .command('stats')
@@ -163,6 +169,8 @@ ${SCOPE_HELP}`,
       10,
     )
     .option('--json', 'print the result as JSON')
+    .option('--team', 'search the team store (PostgreSQL full-text) in this project (--all: yours)')
+    .option('--mine', 'with --team: only your own checkpoints')
     .addHelpText(
       'after',
       `
@@ -176,7 +184,9 @@ ${SCOPE_HELP}`,
     shim search database.ts --json`,
     )
     .action(async (query, options) =>
-      (await import('./commands/search.ts')).runSearch(query, options),
+      options.team
+        ? (await import('./commands/team.ts')).runTeamSearch(query, options)
+        : (await import('./commands/search.ts')).runSearch(query, options),
     );
 
   program
@@ -231,6 +241,7 @@ ${SCOPE_HELP}`,
     .option('--print', 'print the document to stdout')
     .option('--cwd <dir>', 'the project of this directory instead of the current one')
     .option('--all', 'the newest checkpoint of any project')
+    .option('--team', 'hand it to whoever opens the project next, on any machine of the team store')
     .addHelpText(
       'after',
       `

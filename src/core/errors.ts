@@ -12,7 +12,14 @@ export type AppErrorCode =
   | 'CHECKPOINT_NOT_FOUND'
   | 'CHECKPOINT_INVALID'
   | 'GIT_FAILED'
-  | 'UNSAFE_PATH';
+  | 'UNSAFE_PATH'
+  | 'TEAM_NOT_CONNECTED'
+  | 'TEAM_URL_INVALID'
+  | 'TEAM_UNREACHABLE'
+  | 'TEAM_AUTH'
+  | 'TEAM_NO_SCHEMA'
+  | 'TEAM_READ_ONLY'
+  | 'TEAM_FAILED';
 
 /** An expected failure: `message` says what happened, `hint` how to fix it. */
 export class AppError extends Error {

@@ -5,6 +5,7 @@ import {
   decideAfterToolUse,
   DEFAULT_CHECKPOINT_POLICY,
   EMPTY_HOOK_MEMORY,
+  inEpoch,
   type HookDecision,
   type HookMemory,
 } from './hook-policy.ts';
@@ -497,5 +498,32 @@ describe('decideAfterToolUse: milestones', () => {
     assert.equal(decide(state, memory()).checkpoint?.trigger, 'milestone');
     const later = session(9, 40_000, { recentTools: [bash('git commit -m "more"', true)] });
     assert.equal(decide(later, checkpointedAt(1)).checkpoint?.trigger, 'milestone');
+  });
+});
+
+describe('inEpoch: nothing alerted before a compaction carries over', () => {
+  test('a new epoch forgets the level, the risk and the Stop band; the same epoch keeps them', () => {
+    const before: HookMemory = {
+      ...EMPTY_HOOK_MEMORY,
+      epoch: 0,
+      alertedLevel: 'L3',
+      riskSeen: 'danger',
+      stopNoticeBand: 9,
+      hookToolCalls: 12,
+    };
+    assert.equal(inEpoch(before, 0), before);
+    const after = inEpoch(before, 1);
+    assert.deepEqual(
+      [after.epoch, after.alertedLevel, after.riskSeen, after.stopNoticeBand, after.hookToolCalls],
+      [1, 'L0', 'safe', 0, 12],
+    );
+  });
+
+  test('Stop having moved the epoch first, PostToolUse still alerts the new window from L0', () => {
+    // Stop after the compaction saved epoch 1: the L3 of epoch 0 must not silence L1 now.
+    const moved = inEpoch({ ...EMPTY_HOOK_MEMORY, alertedLevel: 'L3' }, 1);
+    const state = session(3, 125_000, { compactionCount: 1 });
+    const decision = decideAfterToolUse(state, assess(state), moved, NOW);
+    assert.equal(decision.alert, 'L1');
   });
 });

@@ -79,6 +79,15 @@ export const EMPTY_HOOK_MEMORY: HookMemory = {
 
 const LEVEL_RANK: Record<Level, number> = { L0: 0, L1: 1, L2: 2, L3: 3 };
 
+/**
+ * The memory as of compaction epoch `epoch`: what was alerted before a compaction (levels, risk,
+ * the Stop notice's band) says nothing about the context after it.
+ */
+export function inEpoch(memory: HookMemory, epoch: number): HookMemory {
+  if (epoch === memory.epoch) return memory;
+  return { ...memory, epoch, alertedLevel: 'L0', riskSeen: 'safe', stopNoticeBand: 0 };
+}
+
 export type HookDecision = {
   checkpoint: { trigger: CheckpointTrigger; reason: string; urgent: boolean } | null;
   /** A newly reached level to alert about (once per level per compaction epoch). */
@@ -158,9 +167,7 @@ export function decideAfterToolUse(
   now: number,
   policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY,
 ): HookDecision {
-  const epoch = state.compactionCount;
-  const base: HookMemory =
-    epoch !== memory.epoch ? { ...memory, epoch, alertedLevel: 'L0', riskSeen: 'safe' } : memory;
+  const base = inEpoch(memory, state.compactionCount);
   const next: HookMemory = { ...base };
   const alert =
     LEVEL_RANK[assessment.level] > LEVEL_RANK[base.alertedLevel] ? assessment.level : null;

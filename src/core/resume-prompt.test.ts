@@ -9,7 +9,11 @@ import {
   TYPICAL_TASKS,
 } from './checkpoint-fixture.test-helper.ts';
 import { detectResume, toResumeCheckpointInfo, type ResumeDetection } from './resume.ts';
-import { DEFAULT_RESUME_PROMPT_MAX_CHARS, renderResumePrompt } from './resume-prompt.ts';
+import {
+  DEFAULT_RESUME_PROMPT_MAX_CHARS,
+  renderResumePrompt,
+  restoreHeading,
+} from './resume-prompt.ts';
 import { code, diffStat, fence, oneLine } from './resume-sections.ts';
 
 const NOW = Date.parse('2026-02-12T04:14:00.000Z');
@@ -350,5 +354,51 @@ describe('renderResumePrompt: the task tool it names is the restoring agent’s'
     const text = how();
     assert.match(text, /\(your task-list tool\)/);
     assert.doesNotMatch(text, /TodoWrite|TaskCreate|write_todos|update_plan/);
+  });
+});
+
+describe('the heading says what happened', () => {
+  const as = (reason: ResumeDetection['interruptionReason']): ResumeDetection => ({
+    ...crashDetection(typical),
+    interruptionReason: reason,
+  });
+  const firstLine = (text: string) => text.split('\n')[0];
+
+  test('a compaction, a crash, a handoff, a handoff after /clear: each its own first line', () => {
+    const n = typical.checkpointNumber;
+    assert.equal(
+      firstLine(renderResumePrompt(typical, as('compaction'))),
+      `# Continuing after compaction (shim checkpoint #${n})`,
+    );
+    assert.equal(
+      firstLine(renderResumePrompt(typical, as('crash'))),
+      `# Resuming after a crash (shim checkpoint #${n})`,
+    );
+    assert.equal(
+      firstLine(renderResumePrompt(typical, as('handoff'))),
+      `# Picking up your handoff (shim checkpoint #${n})`,
+    );
+    assert.equal(
+      firstLine(renderResumePrompt(typical, as('handoff'), { afterClear: true })),
+      `# Picking up your handoff after /clear (shim checkpoint #${n})`,
+    );
+  });
+
+  test('every reason has a heading of its own; "interrupted" only where the cause is unknown', () => {
+    const reasons = [
+      'compaction',
+      'crash',
+      'timeout',
+      'manual_exit',
+      'handoff',
+      'unknown',
+    ] as const;
+    const headings = reasons.map((r) => restoreHeading(7, r));
+    assert.equal(new Set(headings).size, reasons.length);
+    assert.deepEqual(
+      headings.filter((h) => h.includes('interrupted')),
+      ['# Resuming interrupted work (shim checkpoint #7)'],
+    );
+    assert.equal(restoreHeading(7, null), '# Resuming interrupted work (shim checkpoint #7)');
   });
 });

@@ -31,7 +31,40 @@ export type ResumePromptOptions = {
   forAgent?: AgentId;
   /** The restoring agent's task-list tools (its adapter's `capabilities.taskTools`). */
   taskTools?: readonly string[];
+  /** The session began with `/clear` (SessionStart source `clear`). */
+  afterClear?: boolean;
 };
+
+/**
+ * The restore's first line says what happened: a compaction, a crash, a handoff, a `/clear` —
+ * the agent reads it before anything else, and "interrupted" is true of only some of them.
+ */
+export function restoreHeading(
+  checkpointNumber: number,
+  reason: ResumeDetection['interruptionReason'] | null,
+  options: { afterClear?: boolean } = {},
+): string {
+  const which = `(shim checkpoint #${checkpointNumber})`;
+  switch (reason) {
+    case 'compaction':
+      return `# Continuing after compaction ${which}`;
+    case 'crash':
+      return `# Resuming after a crash ${which}`;
+    case 'timeout':
+      return `# Resuming after the session stopped responding ${which}`;
+    case 'manual_exit':
+      return `# Resuming work left open at exit ${which}`;
+    case 'usage_limit':
+      return `# Resuming after the usage limit ${which}`;
+    case 'handoff':
+      return options.afterClear
+        ? `# Picking up your handoff after /clear ${which}`
+        : `# Picking up your handoff ${which}`;
+    case 'unknown':
+    case null:
+      return `# Resuming interrupted work ${which}`;
+  }
+}
 
 /** Instructions first and last, then what to act on, then what explains it. */
 export const RESUME_PROMPT_LAYOUT: readonly LayoutGroup[] = [
@@ -74,7 +107,9 @@ export function renderResumePrompt(
   options?: ResumePromptOptions,
 ): string {
   return renderWithinBudget({
-    head: `# Resuming interrupted work (shim checkpoint #${checkpoint.checkpointNumber})${partialNote(checkpoint)}`,
+    head: `${restoreHeading(checkpoint.checkpointNumber, detection?.interruptionReason ?? null, {
+      afterClear: options?.afterClear ?? false,
+    })}${partialNote(checkpoint)}`,
     layout: RESUME_PROMPT_LAYOUT,
     sections: buildSections(checkpoint, detection, {
       diffChars: RESUME_PROMPT_DIFF_CHARS,

@@ -89,6 +89,8 @@ export type ResumeDetection = {
   confidence: number;
   /** One sentence. */
   explanation: string;
+  /** Work from another machine or teammate, through the team store (docs/team.md). */
+  from?: { osUser: string; machine: string };
 };
 
 export type ResumeOptions = {

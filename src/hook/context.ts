@@ -4,7 +4,7 @@
  * window size the statusline last reported.
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { Assessment } from '../core/assess.ts';
 import type { SessionState } from '../core/session.ts';
 import { assessInsideClaudeCode } from '../app/assess-live-session.ts';
@@ -12,6 +12,7 @@ import { loadSessionStateAt } from '../app/read-session.ts';
 import type { ShimConfig } from '../store/config.ts';
 import type { HookMemory } from '../core/hook-policy.ts';
 import type { HookRun } from './hook-run.ts';
+import { holdsHookResponse } from './hook-response.ts';
 
 export type HookContext = {
   state: SessionState;
@@ -19,16 +20,40 @@ export type HookContext = {
   offset: number | null;
   assessment: Assessment;
   config: ShimConfig;
+  /**
+   * false when the response the event is about is not on disk yet (hook-response.ts): the
+   * assessment then rests on an older response and must not decide a level.
+   */
+  current: boolean;
 };
+
+/**
+ * How long a hook waits for the response it is about to reach the transcript. Claude Code
+ * writes it as the response ends; past this the hook decides nothing rather than decide on the
+ * response before. Only a hook that finds it missing waits.
+ */
+export const RESPONSE_WAIT_MS = 300;
+const POLL_MS = 15;
 
 export async function loadHookContext(
   run: HookRun,
   memory?: HookMemory,
+  options: { waitMs?: number } = {},
 ): Promise<HookContext | null> {
   const { payload, env, home, now, config } = run;
   // Claude Code writes the transcript asynchronously: early events can come before the file.
   if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
-  const { state, offset } = await loadSessionStateAt(payload.transcriptPath, home);
+  const path = payload.transcriptPath;
+  let { state, offset } = await loadSessionStateAt(path, home);
+  let current = holdsHookResponse(state, payload) !== false;
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  while (!current && Date.now() < deadline) {
+    await pause(POLL_MS);
+    // Only a grown file can hold it; the cursor makes the fold read the new bytes alone.
+    if (offset !== null && sizeOf(path) <= offset) continue;
+    ({ state, offset } = await loadSessionStateAt(path, home));
+    current = holdsHookResponse(state, payload) !== false;
+  }
   const assessment = assessInsideClaudeCode(state, {
     home,
     env,
@@ -37,5 +62,17 @@ export async function loadHookContext(
     sessionId: payload.sessionId,
     memory,
   });
-  return { state, offset, assessment, config };
+  return { state, offset, assessment, config, current };
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

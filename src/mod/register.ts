@@ -74,6 +74,10 @@ type On = {
       next: Next<CompactEvent, CompactResult>,
     ) => Promise<CompactResult>,
   ): void;
+  (
+    event: 'turn.complete',
+    hook: ($: Dollar, e: unknown, next: Next<unknown, unknown>) => Promise<unknown>,
+  ): void;
 };
 
 /**
@@ -267,6 +271,14 @@ export function register(on: On): void {
       }
     });
     turnMs = performance.now() - inTurn;
+    return result;
+  });
+
+  // The turn is over: its last response's report is sent before Claude Code goes on (`claude -p`
+  // exits), or that response's usage never reaches shim. Bounded like any report.
+  on('turn.complete', async ($, e, next) => {
+    const result = await next(e);
+    await within(mod.queue, STEP_TIMEOUT_MS, 'the last step report').catch(() => undefined);
     return result;
   });
 

@@ -113,3 +113,23 @@ export function querySearchIndex(
   }
   return { rows, snippets };
 }
+
+/** The search index as a repository over one open database. */
+export class CheckpointSearchIndex {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  catchUp(getById: (id: string) => CheckpointDraft | null): number {
+    return catchUpSearchIndex(this.#db, getById);
+  }
+
+  query(
+    match: string,
+    options: { projectRoot: string | null; limit: number },
+  ): { rows: SearchHitRow[]; snippets: Map<number, string> } {
+    return querySearchIndex(this.#db, match, options);
+  }
+}

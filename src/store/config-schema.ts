@@ -74,6 +74,16 @@ export const configSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  /** The team store (docs/team.md): a PostgreSQL URL without a password; resume; retention. */
+  team: z
+    .strictObject({
+      url: z.string().min(1).max(2000).nullable().optional(),
+      /** Restore another machine's newest unfinished work at startup (default true once connected). */
+      resume: z.boolean().optional(),
+      /** Days the server keeps rows (default 90); the worker deletes older ones. */
+      retentionDays: z.number().min(1).max(3650).optional(),
+    })
+    .optional(),
   /** shim loop runs: days kept hot after they end, and days kept at all. */
   loopRetention: z
     .strictObject({

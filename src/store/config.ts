@@ -10,6 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureDir } from './home.ts';
+import { writeFileSafely } from './safe-file.ts';
 import { AppError } from '../core/errors.ts';
 import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../core/level.ts';
 import { DEFAULT_RISK_THRESHOLDS, type RiskThresholds } from '../core/risk.ts';
@@ -42,6 +44,8 @@ export type ShimConfig = {
     /** Updates older than this are not sent (a token added late must not post a backlog). */
     staleAfterHours?: number;
   };
+  /** The team store: its URL (null: not connected), restore from it at startup, server retention. */
+  team: { url: string | null; resume: boolean; retentionDays: number };
   /** Files that could not be used (lenient loads only): what is wrong, where, how to fix it. */
   problems: ConfigProblem[];
   /** Where each setting came from: `default`, or the file's path. */
@@ -74,6 +78,7 @@ export const DEFAULT_SETTINGS: Settings = {
     fromRequests: false,
     staleAfterHours: 24,
   },
+  team: { url: null, resume: true, retentionDays: 90 },
 };
 
 export function getConfigPath(home: string): string {
@@ -234,4 +239,23 @@ export async function loadConfig(home: string, options: LoadOptions = {}): Promi
 /** "…/config.json: levels: … (line 4)" */
 export function describeConfigProblem(p: ConfigProblem): string {
   return `${p.path}: ${p.message}${p.line !== null ? ` (line ${p.line})` : ''}`;
+}
+
+/** Sets (or, with null, removes) one key of SHIM_HOME/config.json's `team` object, keeping the rest. */
+export function writeTeamSetting(home: string, key: 'url', value: string | null): void {
+  const path = getConfigPath(home);
+  let raw: Raw = {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (isPlainObject(parsed)) raw = parsed;
+  } catch {
+    // no file yet (or an unreadable one, which loadConfig reports): start from nothing
+  }
+  const team: Raw = isPlainObject(raw.team) ? { ...raw.team } : {};
+  if (value === null) delete team[key];
+  else team[key] = value;
+  if (Object.keys(team).length === 0) delete raw.team;
+  else raw.team = team;
+  ensureDir(home);
+  writeFileSafely(path, `${JSON.stringify(raw, null, 2)}\n`);
 }

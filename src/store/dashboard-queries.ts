@@ -140,3 +140,30 @@ export function getCompactionSummary(
     .get(checkpointId) as { summary: string; trigger: string; recorded_at: string } | undefined;
   return row ? { summary: row.summary, trigger: row.trigger, recordedAt: row.recorded_at } : null;
 }
+
+/** The dashboard's reads as a repository over one open database. */
+export class DashboardQueries {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  countBySession(): Map<string, { checkpoints: number; restores: number }> {
+    return countBySession(this.#db);
+  }
+
+  listTimelineCheckpoints(sessionId: string): TimelineCheckpoint[] {
+    return listTimelineCheckpoints(this.#db, sessionId);
+  }
+
+  listRestores(sessionId: string): TimelineRestore[] {
+    return listRestores(this.#db, sessionId);
+  }
+
+  getCompactionSummary(
+    checkpointId: string,
+  ): { summary: string; trigger: string; recordedAt: string } | null {
+    return getCompactionSummary(this.#db, checkpointId);
+  }
+}

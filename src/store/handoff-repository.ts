@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { withWriteTransaction, type Database } from './database.ts';
 import { matchProject } from './project-match.ts';
 
-export type HandoffKind = 'user' | 'pre_compact' | 'level_L2' | 'level_L3' | 'usage_limit';
+export type HandoffKind = 'user' | 'team' | 'pre_compact' | 'level_L2' | 'level_L3' | 'usage_limit';
 
 /** Handoffs a next session picks up once: the user's, and the one written at a usage limit. */
 export const PICKED_UP_KINDS: readonly HandoffKind[] = ['user', 'usage_limit'];

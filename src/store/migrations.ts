@@ -349,6 +349,33 @@ ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
 ALTER TABLE checkpoints ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
 ALTER TABLE loop_runs ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';`,
   },
+  {
+    version: 11,
+    description: "team store: replication marks, and the team's newest unfinished work per project",
+    // team_marks: how far the replication worker has queued each kind of row into sync_outbox
+    // (app/team/queue-replication.ts). team_work: the newest unfinished work of another machine
+    // or teammate per project, pulled from the team store by the worker so the SessionStart hook
+    // can restore it without a network connection (app/team/pull-team-work.ts, docs/team.md).
+    sql: `
+CREATE TABLE IF NOT EXISTS team_marks (
+  kind TEXT PRIMARY KEY,
+  mark TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS team_work (
+  project_id TEXT PRIMARY KEY,
+  checkpoint_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  machine TEXT NOT NULL,
+  os_user TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  handoff_id TEXT,
+  checkpoint TEXT NOT NULL,
+  pulled_at TEXT NOT NULL,
+  taken_at TEXT,
+  taken_by TEXT
+);`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -76,3 +76,16 @@ export function listSessionStats(
     };
   });
 }
+
+/** `shim stats`'s reads as a repository over one open database. */
+export class StatsQueries {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  listSessions(root: string | null, limit: number): SessionStatsRow[] {
+    return listSessionStats(this.#db, root, limit);
+  }
+}

@@ -126,7 +126,7 @@ export class SyncOutbox {
       const row = this.#db
         .prepare(
           `SELECT * FROM sync_outbox WHERE status = 'pending' AND next_attempt_at <= ?
-             AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT 1`,
+             AND (lease_until IS NULL OR lease_until <= ?) AND tracker <> 'team' ORDER BY id LIMIT 1`,
         )
         .get(at, at) as Row | undefined;
       if (!row) return null;
@@ -210,15 +210,19 @@ export class SyncOutbox {
 
   counts(): OutboxCounts {
     const rows = this.#db
-      .prepare('SELECT status, COUNT(*) AS n FROM sync_outbox GROUP BY status')
+      .prepare(
+        "SELECT status, COUNT(*) AS n FROM sync_outbox WHERE tracker <> 'team' GROUP BY status",
+      )
       .all() as Array<{ status: string; n: number }>;
     const n = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
     const oldest = this.#db
-      .prepare("SELECT MIN(created_at) AS at FROM sync_outbox WHERE status = 'pending'")
+      .prepare(
+        "SELECT MIN(created_at) AS at FROM sync_outbox WHERE status = 'pending' AND tracker <> 'team'",
+      )
       .get() as { at: string | null } | undefined;
     const last = this.#db
       .prepare(
-        "SELECT last_error FROM sync_outbox WHERE last_error IS NOT NULL AND status IN ('pending', 'failed') ORDER BY id DESC LIMIT 1",
+        "SELECT last_error FROM sync_outbox WHERE last_error IS NOT NULL AND status IN ('pending', 'failed') AND tracker <> 'team' ORDER BY id DESC LIMIT 1",
       )
       .get() as { last_error: string } | undefined;
     return {
@@ -233,7 +237,9 @@ export class SyncOutbox {
 
   list(limit = 50): OutboxEntry[] {
     return (
-      this.#db.prepare('SELECT * FROM sync_outbox ORDER BY id DESC LIMIT ?').all(limit) as Row[]
+      this.#db
+        .prepare("SELECT * FROM sync_outbox WHERE tracker <> 'team' ORDER BY id DESC LIMIT ?")
+        .all(limit) as Row[]
     ).map(toEntry);
   }
 }

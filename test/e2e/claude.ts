@@ -30,7 +30,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -40,6 +39,7 @@ import { join, resolve } from 'node:path';
 import type { MockApi } from './mock-api.ts';
 import { BIN as SHIM_BIN } from '../helpers/cli.ts';
 import { listDescendants, signalQuietly } from '../../src/capture/process-tree.ts';
+import { processesUnder, waitForProcessesUnder } from '../helpers/processes.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -134,24 +134,6 @@ export function createScratch(prefix = 'shim-e2e-'): Scratch {
   return { root, home, project, tmp, cleanup };
 }
 
-/** Our own processes (not this one) whose cwd or environment points under `root`. */
-function processesUnder(root: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    try {
-      const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
-      if (cwd === root || cwd.startsWith(`${root}/`) || environ.includes(`=${root}/`))
-        found.push(pid);
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
-}
-
 /** Waits up to `timeoutMs` for processes working under `root` to exit, then SIGKILLs the rest. */
 function settleProcessesUnder(root: string, timeoutMs: number): void {
   if (!existsSync('/proc/self/environ')) return;
@@ -164,6 +146,14 @@ function settleProcessesUnder(root: string, timeoutMs: number): void {
   }
   for (const pid of pids) signalQuietly(pid, 'SIGKILL');
   if (pids.length > 0) Atomics.wait(pause, 0, 0, 200);
+}
+
+/**
+ * Resolves once the background work a session left (hooks' detached checkpoints, the sync
+ * worker, gc) has finished under the scratch dir: read its results after this, not after a wait.
+ */
+export function waitForBackgroundWork(scratch: Scratch): Promise<void> {
+  return waitForProcessesUnder(scratch.root);
 }
 
 /** Writes `<project>/.claude/settings.json`; returns its path. */

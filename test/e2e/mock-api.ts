@@ -48,6 +48,11 @@ export type Reply = {
   stop_reason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
   /** Wait this long before answering (keeps the CLI mid-request, e.g. for a kill test). */
   delayMs?: number;
+  /**
+   * Wait this long after the last content block, before the message's end (`message_delta`):
+   * the CLI may run a finished tool call while the response is still streaming.
+   */
+  endDelayMs?: number;
 };
 
 export type ErrorStep = {
@@ -321,7 +326,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
     const usage = { ...DEFAULT_USAGE, ...step.usage };
     const stopReason =
       step.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
-    if (record.stream) await streamReply(res, model, content, usage, stopReason);
+    if (record.stream) await streamReply(res, model, content, usage, stopReason, step.endDelayMs);
     else {
       sendJson(res, 200, {
         id: `msg_mock_${++ids}`,
@@ -366,6 +371,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
     content: ContentBlock[],
     usage: Usage,
     stopReason: string,
+    endDelayMs = 0,
   ): Promise<void> {
     res.writeHead(200, {
       'content-type': 'text/event-stream',
@@ -422,6 +428,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
       }
       await send('content_block_stop', { type: 'content_block_stop', index });
     }
+    if (endDelayMs) await sleep(endDelayMs);
     await send('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: stopReason, stop_sequence: null },

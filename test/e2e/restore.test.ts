@@ -31,7 +31,11 @@ const skip = E2E_SKIP || claudeInstallProblem() || false;
 
 const FIRST_REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
 const SECOND_REQUEST = 'Also make the QUOKKA-7 export reuse the same parser.';
-const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
+/** The restore's first line after a crash, and after a compaction (core/resume-prompt.ts). */
+const CRASH_HEAD = '# Resuming after a crash (shim checkpoint #';
+const COMPACTION_HEAD = '# Continuing after compaction (shim checkpoint #';
+/** In every restore's heading. */
+const ANY_RESTORE = '(shim checkpoint #';
 /** Task tools are off in `-p` unless named (docs/claude-code.md, "Task tools"). */
 const TOOLS = ['--tools', 'Bash,Read,TaskCreate,TaskUpdate'];
 
@@ -166,6 +170,14 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
     });
     await killWhenTranscriptHas(killed, 'sh slow.sh', shimHome);
 
+    // `shim resume --print` right after the crash reads the transcript as the hook will.
+    const printed = shim(scratch.home, scratch.project, ['resume', '--print']);
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.ok(printed.stdout.startsWith(CRASH_HEAD), printed.stdout.slice(0, 200));
+    for (const needle of ['sh slow.sh', 'Write the QUOKKA-7 export tests', SECOND_REQUEST])
+      assert.ok(printed.stdout.includes(needle), `resume --print names ${needle}`);
+    assert.ok(!printed.stdout.includes('re-run TaskCreate'), 'the task is a task, not a call');
+
     // (a) The next session's first request carries all of it.
     mock.reset({
       steps: [bash('echo resumed'), bash('sh slow.sh')],
@@ -174,7 +186,7 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
     const second = spawnClaude({ scratch, mock, prompt: 'continue', args: TOOLS });
     await killWhenTranscriptHas(second, 'sh slow.sh', shimHome);
     const restored = textOf(firstModelRequest(mock));
-    assert.ok(restored.includes(RESTORE_HEAD), 'the first request carries the restore');
+    assert.ok(restored.includes(CRASH_HEAD), 'the first request carries the restore');
     for (const needle of [
       FIRST_REQUEST,
       SECOND_REQUEST,
@@ -192,7 +204,7 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
     const third = await runClaude({ scratch, mock, prompt: 'go on', args: TOOLS });
     assert.equal(third.exitCode, 0, describeRun(third));
     const again = textOf(firstModelRequest(mock));
-    assert.ok(again.includes(RESTORE_HEAD), 'the third session is restored too');
+    assert.ok(again.includes(CRASH_HEAD), 'the third session is restored too');
     for (const needle of [
       FIRST_REQUEST,
       SECOND_REQUEST,
@@ -245,7 +257,10 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
       .find((r) => r.kind === 'step' || r.kind === 'final');
     assert.ok(after, 'a request followed the compaction');
     const restore = textOf(after);
-    assert.ok(restore.includes(RESTORE_HEAD), 'the first request after it carries the restore');
+    assert.ok(
+      restore.includes(COMPACTION_HEAD),
+      'the first request after it carries the restore, headed as a compaction',
+    );
     assert.ok(
       restore.includes('Claude Code compacted this conversation'),
       'framed as a compaction',
@@ -269,7 +284,7 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
     assert.equal(inB.exitCode, 0, describeRun(inB));
     for (const request of mock.requests) {
       assert.ok(!textOf(request).includes('ZEBRA-42'), `request ${request.index} leaks project A`);
-      assert.ok(!textOf(request).includes(RESTORE_HEAD), 'no restore in project B');
+      assert.ok(!textOf(request).includes(ANY_RESTORE), 'no restore in project B');
     }
     const printed = shim(scratch.home, projectB.project, ['resume', '--print']);
     assert.equal(printed.status, 0, printed.stderr);

@@ -22,12 +22,15 @@ import {
   readJsonl,
   runClaude,
   spawnClaude,
+  waitForBackgroundWork,
   type Scratch,
 } from './claude.ts';
 import { startMockApi, type MockApi, type Scenario } from './mock-api.ts';
 
 const REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
-const RESTORE_HEAD = 'Resuming interrupted work (shim checkpoint';
+/** The restore's first line after a compaction, and after a crash (core/resume-prompt.ts). */
+const COMPACTION_HEAD = '# Continuing after compaction (shim checkpoint #';
+const CRASH_HEAD = '# Resuming after a crash (shim checkpoint #';
 
 const skip = E2E_SKIP || claudeInstallProblem() || false;
 
@@ -75,13 +78,13 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     const run = await runClaude({ scratch, mock, prompt: REQUEST });
     assert.equal(run.exitCode, 0, describeRun(run));
     // session_start and tool_call_interval checkpoints are taken in the background.
-    const rows = await pollUntil(() => {
-      const found = readCheckpoints(shimHome);
-      return found.some((r) => r.triggered_by === 'session_end') &&
-        found.some((r) => r.triggered_by === 'tool_call_interval')
-        ? found
-        : null;
-    }, 15_000);
+    await waitForBackgroundWork(scratch);
+    const rows = readCheckpoints(shimHome);
+    assert.ok(
+      rows.some((r) => r.triggered_by === 'session_end') &&
+        rows.some((r) => r.triggered_by === 'tool_call_interval'),
+      rows.map((r) => r.triggered_by).join(', '),
+    );
     assert.ok(rows.every((r) => r.session_id === run.sessionId));
     assert.ok(rows.length >= 3, rows.map((r) => r.triggered_by).join(', '));
   });
@@ -145,7 +148,7 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
       .slice(summaryAt + 1)
       .find((r) => r.kind === 'step' || r.kind === 'final');
     assert.ok(after, 'a request followed the compaction');
-    const withRestore = mock.requestsContaining(RESTORE_HEAD);
+    const withRestore = mock.requestsContaining(COMPACTION_HEAD);
     assert.ok(
       withRestore.some((r) => r.index === after.index),
       'the first request after compaction carries the restore',
@@ -258,7 +261,7 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     assert.equal(next.exitCode, 0, describeRun(next));
     const first = mock.messageRequests()[0]!;
     assert.ok(
-      mock.requestsContaining(RESTORE_HEAD).some((r) => r.index === first.index),
+      mock.requestsContaining(CRASH_HEAD).some((r) => r.index === first.index),
       'the first request of the new session carries the resume context',
     );
     assert.ok(mock.requestsContaining('ZEBRA-42 importer').some((r) => r.index === first.index));
@@ -337,10 +340,12 @@ describe('shim install under the real Claude Code CLI', { skip }, () => {
 
     const run = await runClaude({ scratch, mock, prompt: REQUEST });
     assert.equal(run.exitCode, 0, describeRun(run));
-    const rows = await pollUntil(() => {
-      const found = readCheckpoints(shimHome);
-      return found.some((r) => r.triggered_by === 'session_end') ? found : null;
-    }, 15_000);
+    await waitForBackgroundWork(scratch);
+    const rows = readCheckpoints(shimHome);
+    assert.ok(
+      rows.some((r) => r.triggered_by === 'session_end'),
+      rows.map((r) => r.triggered_by).join(', '),
+    );
     assert.ok(rows.every((r) => r.session_id === run.sessionId));
 
     const uninstall = spawnSync(process.execPath, [BIN, 'uninstall', '--user'], {

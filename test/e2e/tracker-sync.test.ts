@@ -18,9 +18,11 @@ import {
   describeRun,
   E2E_SKIP,
   installShimHooks,
-  pollUntil,
   runClaude,
+  waitForBackgroundWork,
+  type Scratch,
 } from './claude.ts';
+import { DatabaseSync } from '@photostructure/sqlite';
 import { startMockApi } from './mock-api.ts';
 
 const skip = E2E_SKIP || claudeInstallProblem() || false;
@@ -28,6 +30,20 @@ const skip = E2E_SKIP || claudeInstallProblem() || false;
 const bash = (command: string) => ({
   content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
 });
+
+/** The sync outbox's rows, for a failure message. */
+function outbox(scratch: Scratch): string {
+  const db = new DatabaseSync(join(scratch.home, '.shim', 'shim.db'), { readOnly: true });
+  try {
+    return JSON.stringify(
+      db.prepare('SELECT action, status, attempts, last_error FROM sync_outbox').all(),
+    );
+  } catch (error) {
+    return String(error);
+  } finally {
+    db.close();
+  }
+}
 
 describe('tracker sync under the real Claude Code CLI', { skip }, () => {
   test('a session on feature/TST-42-… reaching L2: the comment on TST-42, the handoff names it', async (t) => {
@@ -86,18 +102,22 @@ describe('tracker sync under the real Claude Code CLI', { skip }, () => {
       },
     });
     assert.equal(run.exitCode, 0, describeRun(run));
+    // The comment goes out from a detached sync worker: read once it (and every hook's
+    // background checkpoint) has finished, however long the machine takes.
+    await waitForBackgroundWork(scratch);
     const issue = linear.issues[0]!;
-    const comment = await pollUntil(
-      () => issue.comments.find((c) => /context at L2/.test(c.body)),
-      20_000,
-    );
+    const comment = issue.comments.find((c) => /context at L2/.test(c.body));
+    assert.ok(comment, `comments: ${JSON.stringify(issue.comments)}; outbox: ${outbox(scratch)}`);
     assert.match(
       comment.body,
       /^### shim checkpoint #\d+: context at L2 \(\d+% of the auto-compact threshold\)/,
     );
     assert.match(comment.body, /^TST-42 · session `/m);
     assert.equal(issue.comments.filter((c) => /context at L2/.test(c.body)).length, 1);
-    await pollUntil(() => linear.labels.some((l) => l.name === 'context-checkpointed'), 10_000);
+    assert.ok(
+      linear.labels.some((l) => l.name === 'context-checkpointed'),
+      outbox(scratch),
+    );
 
     const handoffs = join(scratch.home, '.shim', 'handoffs');
     const documents = readdirSync(handoffs).map((name) =>

@@ -225,7 +225,7 @@ describe('shim ui', { timeout: 180_000 }, () => {
     assert.equal(await page.locator('h1').textContent(), 'Checkpoint #1');
     assert.match(
       (await page.locator('pre.resume-prompt').textContent()) ?? '',
-      /Resuming interrupted work/,
+      /^# .*\(shim checkpoint #\d+\)/m,
     );
     assert.match((await page.locator('pre.handoff').textContent()) ?? '', /\S/);
     await page.screenshot({ path: join(shots, 'checkpoint.png'), fullPage: true });

@@ -9,7 +9,6 @@ import type { Checkpoint } from '../../core/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import { renderHandoff } from '../../core/handoff.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
-import { getCompactionSummary } from '../../store/dashboard-queries.ts';
 import { withStore } from '../open-store.ts';
 import { planResume } from '../plan-resume.ts';
 
@@ -74,7 +73,7 @@ export async function viewCheckpoint(
         'it may have been removed by shim gc',
       );
     const plan = await planResume(store, checkpoint, home, now);
-    const summary = getCompactionSummary(store.db, id)?.summary ?? null;
+    const summary = store.dashboard.getCompactionSummary(id)?.summary ?? null;
     const resumePrompt = renderResumePrompt(
       checkpoint,
       plan.detection,

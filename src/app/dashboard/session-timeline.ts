@@ -9,11 +9,7 @@
 import { statSync } from 'node:fs';
 import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../../core/level.ts';
 import type { CompactionKind } from '../../core/compaction-kind.ts';
-import {
-  listRestores,
-  listTimelineCheckpoints,
-  type TimelineRestore,
-} from '../../store/dashboard-queries.ts';
+import type { TimelineRestore } from '../../store/dashboard-queries.ts';
 import { loadConfig } from '../../store/config.ts';
 import { readSessionHead } from '../../agents/claude/sniff.ts';
 import { getHistorySamples } from '../assess-live-session.ts';
@@ -214,8 +210,8 @@ export async function buildSessionTimeline(request: {
   const base =
     path === null ? await storedOnly(home, request.sessionId) : await replayed(path, home, env);
   const { checkpoints, restores } = await withStore(home, (store) => ({
-    checkpoints: listTimelineCheckpoints(store.db, request.sessionId),
-    restores: listRestores(store.db, request.sessionId),
+    checkpoints: store.dashboard.listTimelineCheckpoints(request.sessionId),
+    restores: store.dashboard.listRestores(request.sessionId),
   }));
   return {
     ...base,

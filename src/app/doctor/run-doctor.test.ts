@@ -71,11 +71,13 @@ describe('shim doctor', () => {
       database: 'ok',
       'checkpoint-failures': 'ok',
       activity: 'warn',
+      transcripts: 'ok',
       log: 'ok',
       sync: 'ok',
-      transcripts: 'ok',
+      team: 'ok',
     });
     assert.equal(report.healthy, true);
+    assert.match(report.checks.find((c) => c.id === 'team')!.detail, /^not connected \(optional\)/);
     assert.match(report.checks.find((c) => c.id === 'sync')!.detail, /^nothing to sync yet/);
     assert.match(report.checks.find((c) => c.id === 'hooks')!.detail, new RegExp(w.invocation.bin));
     const mcp = report.checks.find((c) => c.id === 'mcp')!;

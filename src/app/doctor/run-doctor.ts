@@ -27,6 +27,7 @@ import {
 } from './store-checks.ts';
 
 import { syncCheck } from './sync-check.ts';
+import { teamCheck } from './team-check.ts';
 import { checkpointFailureCheck } from './checkpoint-failure-check.ts';
 import { transcriptCheck } from './transcript-check.ts';
 
@@ -52,6 +53,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const log = logCheck(options.home, now);
   const hookRuns = await hookRunsCheck(options);
   const sync = await syncCheck(options);
+  const team = await teamCheck(options);
   const checks = [
     ...settings,
     hooks,
@@ -68,6 +70,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     transcriptCheck(options.home, now),
     log,
     sync,
+    team,
   ];
   return { healthy: checks.every((c) => !c.essential || c.status === 'ok'), checks };
 }

@@ -14,7 +14,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../core/errors.ts';
-import { openDatabase, type Database } from '../../store/database.ts';
+import { openDatabase } from '../../store/database.ts';
+import { StoreMaintenance } from '../../store/store-maintenance.ts';
 import { ensureDir } from '../../store/home.ts';
 import { getLogPath } from '../../store/log.ts';
 import { findPlantedLinks, writeFileSafely } from '../../store/safe-file.ts';
@@ -126,10 +127,13 @@ const SHIM_FILES = [
   'loops',
 ];
 
-export function databaseCheck(home: string): { check: DoctorCheck; db: Database | null } {
-  let db: Database;
+export function databaseCheck(home: string): {
+  check: DoctorCheck;
+  db: StoreMaintenance | null;
+} {
+  let db: StoreMaintenance;
   try {
-    db = openDatabase(home);
+    db = new StoreMaintenance(openDatabase(home));
   } catch (error) {
     return {
       check: check(
@@ -144,8 +148,7 @@ export function databaseCheck(home: string): { check: DoctorCheck; db: Database 
     };
   }
   try {
-    const rows = db.prepare('PRAGMA quick_check').all() as Array<Record<string, unknown>>;
-    const results = rows.map((row) => String(Object.values(row)[0]));
+    const results = db.quickCheck();
     if (results.length === 1 && results[0] === 'ok') {
       return { check: check('database', 'database', 'ok', true, 'opens, quick_check ok'), db };
     }
@@ -168,7 +171,7 @@ export function databaseCheck(home: string): { check: DoctorCheck; db: Database 
   }
 }
 
-export function activityCheck(db: Database | null, now: Date): DoctorCheck {
+export function activityCheck(db: StoreMaintenance | null, now: Date): DoctorCheck {
   if (db === null) {
     return check(
       'activity',
@@ -178,21 +181,14 @@ export function activityCheck(db: Database | null, now: Date): DoctorCheck {
       'unknown: the database is unavailable',
     );
   }
-  const session = db
-    .prepare(
-      "SELECT session_id, last_seen_at FROM sessions WHERE session_id <> 'doctor' ORDER BY last_seen_at DESC LIMIT 1",
-    )
-    .get() as { session_id: string; last_seen_at: string } | undefined;
-  const checkpoint = db
-    .prepare('SELECT session_id, created_at FROM checkpoints ORDER BY created_at DESC LIMIT 1')
-    .get() as { session_id: string; created_at: string } | undefined;
+  const { session, checkpoint } = db.newestActivity();
   const at = (iso: string) => `${iso} (${ago(now.getTime() - Date.parse(iso))})`;
   const parts = [
     session
-      ? `last session seen ${at(session.last_seen_at)}, ${session.session_id.slice(0, 8)}`
+      ? `last session seen ${at(session.lastSeenAt)}, ${session.sessionId.slice(0, 8)}`
       : 'no session seen yet',
     checkpoint
-      ? `last checkpoint ${at(checkpoint.created_at)}, ${checkpoint.session_id.slice(0, 8)}`
+      ? `last checkpoint ${at(checkpoint.createdAt)}, ${checkpoint.sessionId.slice(0, 8)}`
       : 'no checkpoint yet',
   ];
   return session

@@ -5,7 +5,6 @@
  */
 import type { IssueRef, IssueSource } from '../../core/sync/issue-ref.ts';
 import { withStore } from '../open-store.ts';
-import { SessionIssues } from '../../store/session-issues.ts';
 
 /** The key a project-wide link is kept under (sessions started later in it inherit it). */
 export const projectKey = (root: string) => `project:${root}`;
@@ -18,7 +17,7 @@ export async function linkIssue(request: {
   now: string;
 }): Promise<void> {
   await withStore(request.home, (store) => {
-    const issues = new SessionIssues(store.db);
+    const issues = store.issues;
     for (const key of [request.sessionId, projectKey(request.projectRoot)]) {
       if (key === null) continue;
       if (request.issue) issues.set(key, request.issue, 'linked', request.now);
@@ -33,7 +32,7 @@ export async function currentIssue(request: {
   projectRoot: string;
 }): Promise<{ ref: IssueRef; source: IssueSource; scope: 'session' | 'project' } | null> {
   return withStore(request.home, (store) => {
-    const issues = new SessionIssues(store.db);
+    const issues = store.issues;
     const own = request.sessionId ? issues.get(request.sessionId) : null;
     if (own) return { ...own, scope: 'session' as const };
     if (request.sessionId && issues.isCleared(request.sessionId)) return null;

@@ -14,6 +14,7 @@ export type HandoffCommandOptions = {
   print?: boolean;
   all?: boolean;
   cwd?: string;
+  team?: boolean;
 };
 
 export async function runHandoff(options: HandoffCommandOptions): Promise<void> {
@@ -31,12 +32,14 @@ export async function runHandoff(options: HandoffCommandOptions): Promise<void> 
       checkpoint: plan.checkpoint,
       written: writeHandoff(store, home, {
         checkpoint: plan.checkpoint,
-        kind: 'user',
+        kind: options.team ? 'team' : 'user',
         detection: plan.detection,
         now,
       }),
     };
   });
+  // Sent now when the server answers; otherwise it waits in the outbox (shim team status).
+  if (options.team) await (await import('./team.ts')).runTeamSyncNow(options.print === true);
   if (options.out) writeFileSync(resolve(options.out), `${written.document}\n`);
   if (options.print) {
     process.stdout.write(`${written.document}\n`);
@@ -46,7 +49,9 @@ export async function runHandoff(options: HandoffCommandOptions): Promise<void> 
   process.stdout.write(
     `handoff for checkpoint #${checkpoint.checkpointNumber} of session ${checkpoint.sessionId.slice(0, 8)} written to ${written.path}${options.out ? ` and ${resolve(options.out)}` : ''}\n` +
       dim(
-        `newest checkpoint of ${where}; the next Claude Code session started in ${checkpoint.source.cwd ?? 'this project'} picks it up once\n`,
+        options.team
+          ? `newest checkpoint of ${where}; handed to the team: the next session started in this project on any connected machine picks it up once\n`
+          : `newest checkpoint of ${where}; the next Claude Code session started in ${checkpoint.source.cwd ?? 'this project'} picks it up once\n`,
       ),
   );
 }

@@ -5,7 +5,7 @@ import { withStore } from '../../app/open-store.ts';
 import { loadAdapter } from '../../agents/dispatch.ts';
 import { planResume } from '../../app/plan-resume.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
-import { recordRestore } from '../../app/restore-session.ts';
+import { planWithLiveCheckpoint, recordRestore } from '../../app/restore-session.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { getShimHome } from '../../store/home.ts';
 import { bold, dim } from '../format/text.ts';
@@ -34,11 +34,15 @@ export async function runResume(options: ResumeOptions & { for?: string }): Prom
   const scope = resolveScope(options, process.cwd());
   const plan = await withStore(home, async (store) => {
     const now = Date.now();
-    const planned = await planResume(
-      store,
-      findLatestCheckpoint(store.checkpoints, options.session, scope),
-      home,
-      now,
+    // The same live read of a stopped session's transcript as the hook's restore at startup.
+    const planned = await planWithLiveCheckpoint(
+      await planResume(
+        store,
+        findLatestCheckpoint(store.checkpoints, options.session, scope),
+        home,
+        now,
+      ),
+      { store, home, env: process.env, now, cwd: process.cwd() },
     );
     if (options.record) {
       recordRestore(store, {

@@ -12,7 +12,9 @@ import { formatIssue, parseIssueArgument } from '../../core/sync/issue-ref.ts';
 import { drainOutbox } from '../../app/sync/drain-outbox.ts';
 import { currentIssue, linkIssue } from '../../app/sync/link-issue.ts';
 import { getSyncStatus } from '../../app/sync/sync-status.ts';
-import { openDatabase } from '../../store/database.ts';
+import { openDatabase, type Database } from '../../store/database.ts';
+import { appendLog } from '../../store/log.ts';
+import { isTeamConfigured } from '../../app/team/team-settings.ts';
 import { getShimHome } from '../../store/home.ts';
 import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { loadConfig } from '../../store/config.ts';
@@ -101,6 +103,18 @@ function takeWorkerLock(home: string): (() => void) | null {
   return null;
 }
 
+/** The worker's team pass; its failures wait in the outbox and never stop the tracker sync. */
+async function syncTeamInWorker(db: Database, home: string): Promise<void> {
+  const config = await loadConfig(home, { lenient: true });
+  if (!isTeamConfigured(config, process.env)) return;
+  const { syncTeam } = await import('../../app/team/team-sync.ts');
+  try {
+    await syncTeam({ db, home, env: process.env, config });
+  } catch (error) {
+    appendLog(home, 'warn', 'team sync failed', { error: String(error) });
+  }
+}
+
 /** How long the background worker waits for an entry's next attempt before leaving it. */
 const WORKER_WAIT_MS = 10 * 60_000;
 const WORKER_LIFETIME_MS = 30 * 60_000;
@@ -120,6 +134,7 @@ async function runWorker(home: string): Promise<void> {
       const db = openDatabase(home);
       try {
         await drainOutbox({ db, home, env: process.env, staleAfterMs: stale });
+        await syncTeamInWorker(db, home);
       } finally {
         db.close();
       }
@@ -148,6 +163,8 @@ export async function runSync(options: {
 }): Promise<void> {
   const home = getShimHome();
   if (options.drain) return runWorker(home);
+  // The team store's rows go (and the team's unfinished work comes) first: docs/team.md.
+  if (!options.status) await (await import('./team.ts')).runTeamSyncNow(options.json === true);
   if (!options.status) {
     const db = openDatabase(home);
     try {

@@ -78,6 +78,11 @@ export function buildSituation(
   if (d === null) {
     lines.push('This continues work that shim saved in a checkpoint.');
   } else {
+    const ago = d.timeSinceInterruption > 0 ? `${formatDuration(d.timeSinceInterruption)} ago` : '';
+    if (d.from)
+      lines.push(
+        `This work comes from ${d.from.osUser} on ${d.from.machine}${ago ? `, ${ago}` : ''}, through shim's team store: its files and branch are on that machine unless they were pushed.`,
+      );
     lines.push(reasonLine(d.interruptionReason, ago, agent));
   }
   const interrupted = c.toolState.pendingOperations.filter((op) => op.interrupted);

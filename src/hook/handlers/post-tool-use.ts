@@ -8,12 +8,13 @@ import { decideAfterToolUse } from '../../core/hook-policy.ts';
 import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
-import { loadHookContext } from '../context.ts';
+import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 import { getQuietWindow } from '../../core/quiet-window.ts';
 import { answerWithoutLooking } from './post-tool-use-quick.ts';
+import { countToolCall } from '../../app/count-tool-call.ts';
 import { TASK_TOOLS } from '../../agents/claude/task-tools.ts';
 import { appendLog } from '../../store/log.ts';
 import type { SessionState } from '../../core/session.ts';
@@ -29,12 +30,26 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   if (quick) return quick;
   const memory = loadHookMemory(home, payload.sessionId);
   const writes = checkTranscriptWrites(run, memory);
-  const context = await loadHookContext(run, memory);
+  const context = await loadHookContext(run, memory, { waitMs: RESPONSE_WAIT_MS });
   if (!context) {
     saveHookMemory(home, payload.sessionId, {
       ...memory,
       hookToolCalls: memory.hookToolCalls + 1,
       transcript: writes.watch,
+    });
+    return writes.notice ? { userMessage: writes.notice } : {};
+  }
+  // The response that made this call is not in the transcript yet: a level, a note or a level
+  // checkpoint judged now would rest on the response before it (hook-response.ts). Count it.
+  if (!context.current) {
+    await countToolCall({
+      home,
+      env,
+      now,
+      config,
+      sessionId: payload.sessionId,
+      session: payload,
+      memory: { ...memory, transcript: writes.watch },
     });
     return writes.notice ? { userMessage: writes.notice } : {};
   }

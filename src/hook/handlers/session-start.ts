@@ -8,13 +8,13 @@
 import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
+import { isTeamConfigured } from '../../app/team/team-settings.ts';
 import { takeOwnLimitHandoff } from '../../app/limit-handoff.ts';
 import { relayAfterClear } from '../../app/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
-import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { formatIssue } from '../../core/sync/issue-ref.ts';
-import type { ResumeDetection } from '../../core/resume.ts';
+import { formatDuration, type ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
@@ -80,17 +80,23 @@ async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookO
   };
 }
 
+/**
+ * A new session: the user's handoff, else (at startup) the project's interrupted session. After
+ * `/clear` only a handoff: the user cleared the context on purpose, from a session still running.
+ */
 async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOutput> {
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
+  const afterClear = payload.source === 'clear';
   const restore = await restoreAtStartup(store, {
     sessionId: payload.sessionId!,
     cwd: payload.cwd,
     home,
     env,
     now,
-    restoreInterrupted: run.config.restoreAtStartup,
+    restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
+    teamResume: isTeamConfigured(run.config, env) && run.config.team.resume,
   });
   if (restore === null) return {};
   const { checkpoint, detection } = restore;
@@ -98,11 +104,14 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
     maxChars: HOOK_TEXT_LIMIT,
     forAgent: run.agent ?? 'claude',
     taskTools: await agentTaskTools(run.agent),
+    afterClear,
   });
   const what =
-    restore.kind === 'handoff'
-      ? `from your handoff of session ${checkpoint.sessionId.slice(0, 8)}`
-      : `from the interrupted session ${checkpoint.sessionId.slice(0, 8)} (${detection.interruptionReason})`;
+    restore.kind === 'team' && detection.from
+      ? `from ${detection.from.osUser} on ${detection.from.machine}, ${formatDuration(detection.timeSinceInterruption)} ago (session ${checkpoint.sessionId.slice(0, 8)})`
+      : restore.kind === 'handoff'
+        ? `from your handoff of session ${checkpoint.sessionId.slice(0, 8)}`
+        : `from the interrupted session ${checkpoint.sessionId.slice(0, 8)} (${detection.interruptionReason})`;
   return {
     context: prompt,
     userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} ${what}: ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
@@ -198,7 +207,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
     const issue =
       source === 'startup' || source === 'resume'
         ? await watchSessionIssue({
-            db: store.db,
+            db: store.writer,
             sessionId,
             cwd: payload.cwd,
             config: run.config.sync,
@@ -208,8 +217,11 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
           })
         : null;
     // Tracker updates a worker left waiting (a retry, a token added since) go out now.
-    const due = new SyncOutbox(store.db).nextDue();
-    if (issue === null && due !== null && Date.parse(due) <= now)
+    const due = store.outbox.nextDue();
+    // With a team store, the worker also pulls the team's newest unfinished work for the next
+    // session here (this one restores from the copy pulled before: docs/team.md, "Staleness").
+    const team = source === 'startup' && isTeamConfigured(run.config, run.env);
+    if (issue === null && ((due !== null && Date.parse(due) <= now) || team))
       await startSyncWorker(payload.cwd ?? null, run.env, home);
     // The statusline names it (it reads the hooks' memory, never the store).
     if (issue)
@@ -220,7 +232,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
     if (source === 'compact') return restoreAfterCompaction(store, run);
     if (source === 'resume') return restoreOwnLimitHandoff(store, run);
     if (source === 'clear' && run.config.relay) return relayIntoClearedContext(store, run);
-    if (source === 'startup') return restoreIntoNewSession(store, run);
+    if (source === 'startup' || source === 'clear') return restoreIntoNewSession(store, run);
     return {};
   });
 }

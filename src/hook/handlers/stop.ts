@@ -1,21 +1,19 @@
 /** Stop: above 50% of the threshold, suggest a handoff to the user — once per 10% band. */
-import { loadHookContext } from '../context.ts';
+import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import { inEpoch } from '../../core/hook-policy.ts';
 import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleStop(run: HookRun): Promise<HookOutput> {
   const { payload, home } = run;
-  const context = await loadHookContext(run);
-  if (!context || !payload.sessionId || context.assessment.percent < 50) return {};
+  const context = await loadHookContext(run, undefined, { waitMs: RESPONSE_WAIT_MS });
+  // The turn's last response not on disk yet: the percentage would be the one before it.
+  if (!context?.current || !payload.sessionId || context.assessment.percent < 50) return {};
   const band = Math.floor(context.assessment.percent / 10);
-  const memory = loadHookMemory(home, payload.sessionId);
-  if (band <= memory.stopNoticeBand && memory.epoch === context.state.compactionCount) return {};
-  saveHookMemory(home, payload.sessionId, {
-    ...memory,
-    stopNoticeBand: band,
-    epoch: context.state.compactionCount,
-  });
+  const memory = inEpoch(loadHookMemory(home, payload.sessionId), context.state.compactionCount);
+  if (band <= memory.stopNoticeBand) return {};
+  saveHookMemory(home, payload.sessionId, { ...memory, stopNoticeBand: band });
   const a = context.assessment;
   return {
     userMessage: `shim: context at ${Math.round(a.percent)}% of the auto-compact threshold (${a.level}). To continue in a fresh session without losing anything: run \`shim handoff\`, then start a new session in this project — it picks the handoff up.`,

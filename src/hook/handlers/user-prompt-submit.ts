@@ -5,6 +5,7 @@
  * @module
  */
 import { assessInsideClaudeCode } from '../../app/assess-live-session.ts';
+import { isCompactionDue } from '../../core/alerts.ts';
 import { mentionedPlans } from '../../app/plan-mentions.ts';
 import { createSessionState } from '../../core/session.ts';
 import { findProjectRoot } from '../../capture/project.ts';
@@ -40,12 +41,14 @@ function emptySession(run: HookRun): HookContext {
     sessionId: run.payload.sessionId,
     memory: null,
   });
-  return { state, offset: null, assessment, config: run.config };
+  return { state, offset: null, assessment, config: run.config, current: true };
 }
 
 function levelLine(context: HookContext): string | null {
   const a = context.assessment;
-  if (a.level === 'L0') return null;
+  // Past the threshold Claude Code compacts before sending this prompt: the line would arrive
+  // after the compaction, about the context before it (the restore says what matters).
+  if (a.level === 'L0' || isCompactionDue(a)) return null;
   const turns = a.forecast.turnsToCompact;
   const forecast =
     turns === null

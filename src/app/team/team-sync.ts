@@ -1,0 +1,137 @@
+/**
+ * One pass of the team worker: replicate what waits, pull the team's newest unfinished work for
+ * this machine's projects, apply the server's retention at most once a day, and note how it went
+ * (store/team-summary.ts). Run by the background `shim sync --drain` worker and by `shim sync`.
+ * @module
+ */
+import type { Database } from '../../store/database.ts';
+import type { Env } from '../../store/home.ts';
+import { appendLog } from '../../store/log.ts';
+import type { ShimConfig } from '../../store/config.ts';
+import { TeamReplicationQueue } from '../../store/team-replication-queue.ts';
+import { saveTeamSummary } from '../../store/team-summary.ts';
+import { openTeamRepository } from './open-team-store.ts';
+import { pullTeamWork } from './pull-team-work.ts';
+import { replicateToTeam, teamRetry } from './replicate.ts';
+import { currentWriter, resolveTeamUrl } from './team-settings.ts';
+
+export type TeamSyncResult = {
+  connected: boolean;
+  sent: number;
+  pulled: number;
+  waiting: number;
+  error: string | null;
+};
+
+export async function syncTeam(options: {
+  db: Database;
+  home: string;
+  env: Env;
+  config: Pick<ShimConfig, 'team' | 'resumeWindowDays'>;
+  cwd?: string | null;
+  now?: () => Date;
+  onProgress?: (line: string) => void;
+}): Promise<TeamSyncResult | null> {
+  const now = options.now ?? (() => new Date());
+  let target;
+  try {
+    target = resolveTeamUrl(options.config, options.env);
+  } catch (error) {
+    const message = (error as Error).message;
+    saveTeamSummary(options.home, {
+      at: now().toISOString(),
+      reached: false,
+      error: message,
+      sent: 0,
+      pulled: 0,
+    });
+    const waiting = new TeamReplicationQueue(options.db).status().waiting;
+    return { connected: false, sent: 0, pulled: 0, waiting, error: message };
+  }
+  if (target === null) return null;
+  const queue = new TeamReplicationQueue(options.db);
+  queue.sweep();
+  const writer = currentWriter(options.env);
+  let repository;
+  try {
+    repository = await openTeamRepository({ url: target.url });
+  } catch (error) {
+    const message = (error as Error).message;
+    // The rows wait; their error says why (shim team status).
+    const waiting = queue.claimBatch('probe', now(), 0, 1_000_000);
+    queue.deferred(
+      waiting.map((e) => e.outboxId),
+      message,
+      new Date(
+        now().getTime() + teamRetry(Math.max(1, ...waiting.map((e) => e.attempts))),
+      ).toISOString(),
+    );
+    appendLog(options.home, 'warn', 'team store unreachable: rows wait', { error: message });
+    saveTeamSummary(options.home, {
+      at: now().toISOString(),
+      reached: false,
+      error: message,
+      sent: 0,
+      pulled: 0,
+    });
+    options.onProgress?.(`team store: ${message}`);
+    return {
+      connected: false,
+      sent: 0,
+      pulled: 0,
+      waiting: queue.status().waiting,
+      error: message,
+    };
+  }
+  try {
+    const pushed = await replicateToTeam({
+      db: options.db,
+      home: options.home,
+      repository,
+      writer,
+      now,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    let pulled = 0;
+    let error = pushed.error;
+    try {
+      if (options.config.team.resume)
+        pulled = await pullTeamWork({
+          db: options.db,
+          repository,
+          writer,
+          now: now(),
+          resumeWindowDays: options.config.resumeWindowDays,
+          cwds: options.cwd ? [options.cwd] : [],
+        });
+      await applyRetentionDaily(options.db, repository, options.config.team.retentionDays, now());
+    } catch (failure) {
+      error = (failure as Error).message;
+    }
+    saveTeamSummary(options.home, {
+      at: now().toISOString(),
+      reached: error === null,
+      error,
+      sent: pushed.sent,
+      pulled,
+    });
+    return { connected: true, sent: pushed.sent, pulled, waiting: pushed.waiting, error };
+  } finally {
+    await repository.close();
+  }
+}
+
+const RETENTION_KIND = 'retention';
+
+async function applyRetentionDaily(
+  db: Database,
+  repository: Awaited<ReturnType<typeof openTeamRepository>>,
+  days: number,
+  now: Date,
+): Promise<void> {
+  const day = now.toISOString().slice(0, 10);
+  const queue = new TeamReplicationQueue(db);
+  if (queue.getMark(RETENTION_KIND) === day) return;
+  await repository.applyRetention(days);
+  queue.setMark(RETENTION_KIND, day);
+}

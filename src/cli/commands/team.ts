@@ -1,0 +1,174 @@
+/**
+ * `shim team connect|disconnect|status`, and the `--team` side of list, search and handoff.
+ * @module
+ */
+import { openTeamRepository } from '../../app/team/open-team-store.ts';
+import { listTeamSessions, searchTeam } from '../../app/team/team-reads.ts';
+import { checkTeamUrl, currentWriter } from '../../app/team/team-settings.ts';
+import { getTeamStatus } from '../../app/team/team-status.ts';
+import { syncTeam } from '../../app/team/team-sync.ts';
+import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
+import { describeTeamTarget } from '../../store/postgres/team-errors.ts';
+import { loadConfig, writeTeamSetting } from '../../store/config.ts';
+import { openDatabase } from '../../store/database.ts';
+import { getShimHome } from '../../store/home.ts';
+import { renderTable } from '../format/table.ts';
+import { dim } from '../format/text.ts';
+import { formatAge } from '../format/units.ts';
+
+export async function runTeamConnect(url: string): Promise<void> {
+  const home = getShimHome();
+  checkTeamUrl(url, 'argument');
+  const repository = await openTeamRepository({ url, migrate: true });
+  let canWrite: boolean;
+  try {
+    canWrite = await repository.canWrite();
+  } finally {
+    await repository.close();
+  }
+  writeTeamSetting(home, 'url', url);
+  const writer = currentWriter(process.env);
+  process.stdout.write(
+    `connected to the team store at ${describeTeamTarget(url)} as ${writer.osUser} on ${writer.machine}\n` +
+      (canWrite
+        ? dim(
+            "this machine's sessions, checkpoints, handoffs and loop runs replicate from now on (shim team status)\n",
+          )
+        : `read-only: this role may read the team's rows but not write them; grant it shim_writer to share this machine's work (docs/team.md)\n`),
+  );
+  if (process.env.SHIM_TEAM_URL)
+    process.stdout.write(dim('SHIM_TEAM_URL is set and wins over this setting while it is\n'));
+  await startSyncWorker(process.cwd(), process.env, home);
+}
+
+export async function runTeamDisconnect(): Promise<void> {
+  const home = getShimHome();
+  writeTeamSetting(home, 'url', null);
+  process.stdout.write(
+    'disconnected: nothing more is sent to the team store or restored from it (rows already sent stay there)\n',
+  );
+  if (process.env.SHIM_TEAM_URL)
+    process.stdout.write('SHIM_TEAM_URL is still set in this environment: unset it too\n');
+}
+
+export async function runTeamStatus(options: { json?: boolean }): Promise<void> {
+  const home = getShimHome();
+  const config = await loadConfig(home, { lenient: true });
+  const db = openDatabase(home);
+  let status;
+  try {
+    status = await getTeamStatus({ db, home, env: process.env, config, now: new Date() });
+  } finally {
+    db.close();
+  }
+  if (options.json) {
+    const { connected, waiting, lagSeconds, lastError } = status;
+    process.stdout.write(`${JSON.stringify({ connected, waiting, lagSeconds, lastError })}\n`);
+    return;
+  }
+  const lines = [
+    status.url === null
+      ? `team store: not connected${status.lastError ? ` (${status.lastError})` : ''} — shim team connect postgres://user@host/database`
+      : `team store: ${describeTeamTarget(status.url)} (${status.source === 'SHIM_TEAM_URL' ? 'SHIM_TEAM_URL' : 'config'}): ${status.connected ? 'reachable' : 'NOT reachable'}${status.canWrite === false ? ', read-only' : ''}`,
+    `  this machine: ${status.machine}, user ${status.osUser}`,
+    `  waiting: ${status.waiting}${status.lagSeconds !== null ? `, lag ${status.lagSeconds}s` : ''}; sent: ${status.delivered}${status.lastReached ? `, last reached ${status.lastReached}` : ''}`,
+    ...(status.lastError ? [`  last error: ${status.lastError}`] : []),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `shim sync`'s team part: send and pull now, with progress on stderr. */
+export async function runTeamSyncNow(json: boolean): Promise<void> {
+  const home = getShimHome();
+  const config = await loadConfig(home, { lenient: true });
+  const db = openDatabase(home);
+  try {
+    const result = await syncTeam({
+      db,
+      home,
+      env: process.env,
+      config,
+      cwd: process.cwd(),
+      onProgress: (line) => {
+        if (!json) process.stderr.write(`${line}\n`);
+      },
+    });
+    if (result && !json)
+      process.stderr.write(
+        `team store: sent ${result.sent}, pulled ${result.pulled} unfinished, waiting ${result.waiting}${result.error ? ` (${result.error})` : ''}\n`,
+      );
+  } finally {
+    db.close();
+  }
+}
+
+type TeamReadOptions = {
+  all?: boolean;
+  mine?: boolean;
+  limit: number;
+  json?: boolean;
+  cwd?: string;
+};
+
+export async function runTeamList(options: TeamReadOptions): Promise<void> {
+  const home = getShimHome();
+  const { projects, sessions } = await listTeamSessions({
+    home,
+    env: process.env,
+    config: await loadConfig(home, { lenient: true }),
+    cwd: options.cwd ?? process.cwd(),
+    limit: options.limit,
+    ...(options.all ? { all: true } : {}),
+    ...(options.mine ? { mine: true } : {}),
+  });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
+    return;
+  }
+  if (sessions.length === 0) {
+    process.stdout.write(dim(`no team sessions in ${projects.join(', ') || 'your projects'}\n`));
+    return;
+  }
+  const now = Date.now();
+  process.stdout.write(
+    `${renderTable(
+      ['session', 'who', 'last checkpoint', 'open', 'state', 'first request'],
+      sessions.map((s) => [
+        s.sessionId.slice(0, 8),
+        `${s.osUser}@${s.machine}`,
+        s.lastCheckpointAt ? formatAge(now - Date.parse(s.lastCheckpointAt)) : '-',
+        String(s.openTasks),
+        s.endedAt ? 'ended' : 'open',
+        (s.firstRequest ?? '').replace(/\s+/g, ' ').slice(0, 50),
+      ]),
+    )}\n`,
+  );
+}
+
+export async function runTeamSearch(words: string[], options: TeamReadOptions): Promise<void> {
+  const home = getShimHome();
+  const query = words.join(' ');
+  const { projects, hits } = await searchTeam({
+    home,
+    env: process.env,
+    config: await loadConfig(home, { lenient: true }),
+    cwd: options.cwd ?? process.cwd(),
+    limit: options.limit,
+    query,
+    ...(options.all ? { all: true } : {}),
+    ...(options.mine ? { mine: true } : {}),
+  });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ query, projects, hits }, null, 2)}\n`);
+    return;
+  }
+  if (hits.length === 0) {
+    process.stdout.write(dim(`no team checkpoint matches "${query}" in ${projects.join(', ')}\n`));
+    return;
+  }
+  const now = Date.now();
+  for (const h of hits)
+    process.stdout.write(
+      `${h.sessionId.slice(0, 8)}  ${h.osUser}@${h.machine}  ${formatAge(now - Date.parse(h.createdAt))}  ${h.snippet}\n`,
+    );
+}

@@ -1,0 +1,101 @@
+/**
+ * What went wrong talking to the team store, as one line and its fix: PostgreSQL's SQLSTATE codes
+ * and Node's socket errors mapped onto the few cases a user can act on (docs/team.md, "Errors").
+ * @module
+ */
+import { AppError } from '../../core/errors.ts';
+
+type PgLikeError = Error & { code?: string; errno?: number };
+
+/** A URL safe to print: no password, no query string secrets. */
+export function describeTeamTarget(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = '';
+    const host = u.searchParams.get('host');
+    return `${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.hostname || host || 'localhost'}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return 'the configured team store';
+  }
+}
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'ENOENT',
+  'EPIPE',
+]);
+
+/** Whether trying again later can help (the server down or away), as opposed to a refusal. */
+export function isTransientTeamError(error: unknown): boolean {
+  const e = error as PgLikeError;
+  if (e?.code !== undefined && UNREACHABLE.has(e.code)) return true;
+  if (e?.code === '57P01' || e?.code === '57P03' || e?.code === '53300') return true;
+  return /timeout|Connection terminated|ECONNREFUSED|ENOENT/i.test(String(e?.message));
+}
+
+/**
+ * The error as an AppError with a one-line message and the fix. No `cause`: the message carries
+ * the server's words, and a cause saying "permission denied" would read as SHIM_HOME being
+ * read-only to the CLI's storage check (store/storage-failure.ts).
+ */
+export function toTeamError(error: unknown, url: string): AppError {
+  if (error instanceof AppError) return error;
+  const e = error as PgLikeError;
+  const target = describeTeamTarget(url);
+  const message = String(e?.message ?? error).split('\n')[0]!;
+  const user = (() => {
+    try {
+      return decodeURIComponent(new URL(url).username) || process.env.PGUSER || 'the user';
+    } catch {
+      return 'the user';
+    }
+  })();
+  switch (e?.code) {
+    case '28P01':
+    case '28000':
+      return new AppError(
+        'TEAM_AUTH',
+        `the team store at ${target} refused ${user}: ${message}`,
+        'set PGPASSWORD or add the password to ~/.pgpass (shim never stores it), or check pg_hba.conf',
+      );
+    case '3D000':
+      return new AppError(
+        'TEAM_UNREACHABLE',
+        `the team store at ${target}: ${message}`,
+        'create the database (createdb) or fix the name in the URL',
+      );
+    case '42P01':
+    case '3F000':
+      return new AppError(
+        'TEAM_NO_SCHEMA',
+        `the team store at ${target} has no shim tables (${message})`,
+        'run shim team connect <url> once as a user who may create tables: it creates them',
+      );
+    case '42501':
+    case '25006':
+      return new AppError(
+        'TEAM_READ_ONLY',
+        `${user} may not write to the team store at ${target} (${message})`,
+        'grant the role shim_writer (docs/team.md, "Roles") or connect as a user who may write',
+      );
+  }
+  if (/password must be a string|no password|SASL/i.test(message))
+    return new AppError(
+      'TEAM_AUTH',
+      `the team store at ${target} wants a password for ${user} and none was given`,
+      'set PGPASSWORD or add a line to ~/.pgpass (shim never stores passwords)',
+    );
+  if (isTransientTeamError(error))
+    return new AppError(
+      'TEAM_UNREACHABLE',
+      `cannot reach the team store at ${target}: ${e?.code ?? message}`,
+      'check that the server runs and the host, port or socket in the URL; shim keeps the rows and sends them later',
+    );
+  return new AppError('TEAM_FAILED', `the team store at ${target}: ${message}`, 'see shim doctor');
+}

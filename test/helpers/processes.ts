@@ -1,0 +1,59 @@
+/**
+ * Waiting for the processes a test set off in the background (a hook's detached `shim checkpoint`,
+ * the sync worker, `shim gc --auto`) to finish: a test reads their result once they have exited,
+ * never after a guess at how long they take (the machine may be busy). Linux /proc only; elsewhere
+ * nothing is found and the callers read at once.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** Processes (not this one) whose cwd is under `dir` or whose environment names a path in it. */
+export function processesUnder(dir: string): number[] {
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      if (
+        cwd === dir ||
+        cwd.startsWith(`${dir}/`) ||
+        environ.includes(`=${dir}/`) ||
+        environ.includes(`=${dir}\0`)
+      )
+        found.push(pid);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/**
+ * Resolves once no process works under `dir` any more (each background worker has exited).
+ * `limitMs` only turns a hung worker into a failure naming it; it is not the expected wait.
+ */
+export async function waitForProcessesUnder(dir: string, limitMs = 180_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const pids = processesUnder(dir);
+    if (pids.length === 0) return;
+    if (Date.now() > deadline) {
+      const commands = pids.map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+        } catch {
+          return String(pid);
+        }
+      });
+      throw new Error(`still running under ${dir} after ${limitMs} ms: ${commands.join('; ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
