@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { readCompressedRollout, readRollout } from './transcript-reader.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'shim-codex-fold-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const line = (type: string, payload: Record<string, unknown>) =>
+  JSON.stringify({ timestamp: '2026-11-25T10:00:00.000Z', type, payload });
+const usage = (input: number, output: number, total: number) => ({
+  type: 'token_count',
+  info: {
+    total_token_usage: { input_tokens: total, output_tokens: 0, total_tokens: total },
+    last_token_usage: { input_tokens: input, output_tokens: output, total_tokens: input + output },
+    model_context_window: 258_400,
+  },
+});
+
+describe('Codex rollout fold', () => {
+  test('unknown line types are skipped, doubled token lines count once, a truncated last line waits', () => {
+    const path = join(
+      dir,
+      'rollout-2026-11-25T10-00-00-01a2140b-6f3a-79f0-b6fd-d2a321939c67.jsonl',
+    );
+    writeFileSync(
+      path,
+      [
+        line('session_meta', { id: 'abc', cwd: '/p', cli_version: '0.169.0' }),
+        line('brand_new_kind', { whatever: true }),
+        line('event_msg', { type: 'user_message', message: 'fix the bug' }),
+        line('event_msg', usage(10_000, 100, 10_100)),
+        line('event_msg', usage(10_000, 100, 10_100)),
+        line('event_msg', { type: 'token_count', info: null }),
+        '{"timestamp":"2026-11-25T10:00:01.000Z","type":"event_msg","payload":{"type":"tok',
+      ].join('\n'),
+    );
+    const { cursor } = readRollout(path, null, { finalize: true });
+    const state = cursor.state;
+    assert.equal(state.agent, 'codex');
+    assert.equal(state.sessionId, 'abc');
+    assert.equal(state.turns, 1);
+    assert.equal(state.lastResponse?.contextTokens, 10_100);
+    assert.equal(state.logWindowTokens, 258_400);
+    assert.equal(state.prompts[0]?.text, 'fix the bug');
+  });
+
+  test('a corrupt .zst is one clear error', async () => {
+    const path = join(
+      dir,
+      'rollout-2026-11-25T10-00-00-01a2140b-6f3a-79f0-b6fd-d2a321939c68.jsonl.zst',
+    );
+    writeFileSync(path, Buffer.from('not zstd at all'));
+    await assert.rejects(readCompressedRollout(path), (error: Error) => {
+      assert.match(error.message, /cannot decompress .*\.zst/);
+      assert.ok(!error.message.includes('\n'));
+      return true;
+    });
+  });
+});
