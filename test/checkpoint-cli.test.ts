@@ -140,6 +140,13 @@ describe('list, show, resume, handoff, gc', () => {
     );
     assert.equal(typeof row!.contextPercent, 'number');
     assert.match(text.stdout, new RegExp(` ${Math.round(row!.contextPercent!)}% `));
+    // Each row names its agent, in the table and in --json.
+    assert.match(text.stdout, / agent +#/);
+    assert.match(text.stdout, / Claude Code /);
+    assert.equal(
+      json<Array<{ agent: string }>>(shim(home, ['list', '--all', '--json']))[0]?.agent,
+      'claude',
+    );
     assert.match(text.stdout, /share of the auto-compact threshold/);
     const bad = shim(home, ['list', '-n', 'abc']);
     assert.equal(bad.status, 1);

@@ -222,6 +222,9 @@ describe('MCP server (in-memory transport)', () => {
     assert.ok(Array.isArray(a.prompt.sections.next));
     assert.match(a.prompt.markdown, /^# .*\(shim checkpoint #\d+\)/m);
     assert.ok(textOf(applied).includes(a.prompt.markdown));
+    // A Claude Code checkpoint's restore names Claude Code's task tools (adapter capabilities).
+    if (/recreate it from the list below/.test(a.prompt.markdown))
+      assert.match(a.prompt.markdown, /\(TodoWrite or TaskCreate\)/);
 
     const again = await call(client, 'shim_check_resume', { autoResume: true });
     const g = again.structuredContent as { shouldResume: boolean; applied?: boolean };

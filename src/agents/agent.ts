@@ -166,6 +166,8 @@ export type AgentCapabilities = {
   liveUsageInHooks: boolean;
   /** SessionStart sources where a restore can be injected. */
   restoreSources: readonly string[];
+  /** The tools that set the session's task list: a restore names them for rebuilding it. */
+  taskTools: readonly string[];
 };
 
 export type AgentAdapter = {

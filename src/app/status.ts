@@ -5,6 +5,8 @@
  */
 import { getCheckpointFailure, type CheckpointFailure } from '../store/checkpoint-failures.ts';
 import type { Assessment } from '../core/assess.ts';
+import { agentOfLogPath } from '../agents/detect.ts';
+import type { AgentId } from '../core/agent-id.ts';
 import { findIssueInBranch, formatIssue } from '../core/sync/issue-ref.ts';
 import { loadHookMemory } from '../store/hook-memory.ts';
 import { loadSyncSummary, type SyncSummary } from '../store/sync-summary.ts';
@@ -33,6 +35,8 @@ export type SessionStatus = {
   /** Config files that could not be used (the defaults stood in for them). */
   configProblems?: ConfigProblem[];
   transcriptPath: string;
+  /** The agent that wrote the log (from its name: agents/detect.ts); absent: Claude Code. */
+  agent?: AgentId;
   sessionId: string | null;
   model: string | null;
   cliVersion: string | null;
@@ -159,6 +163,7 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
   const fromBranch = findIssueInBranch(state.gitBranch);
   return {
     ...status,
+    agent: agentOfLogPath(path),
     issue: remembered ?? (fromBranch ? formatIssue(fromBranch) : null),
     sync: loadSyncSummary(request.home),
     checkpointFailure: state.sessionId ? getCheckpointFailure(request.home, state.sessionId) : null,

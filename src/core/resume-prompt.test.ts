@@ -331,6 +331,32 @@ describe('renderResumePrompt: bounded', () => {
   });
 });
 
+describe('renderResumePrompt: the task tool it names is the restoring agent’s', () => {
+  const typical = makeTypicalCheckpoint();
+  const how = (taskTools?: readonly string[]) =>
+    sectionOf(
+      renderResumePrompt(typical, null, taskTools ? { taskTools } : undefined),
+      'How to continue',
+    );
+
+  test("Gemini CLI's restore names write_todos and no Claude Code tool", () => {
+    const text = how(['write_todos']);
+    assert.match(text, /recreate it from the list below \(write_todos\)/);
+    assert.doesNotMatch(text, /TodoWrite|TaskCreate/);
+  });
+
+  test("Codex CLI's names update_plan; Claude Code's both of its tools", () => {
+    assert.match(how(['update_plan']), /\(update_plan\)/);
+    assert.match(how(['TodoWrite', 'TaskCreate']), /\(TodoWrite or TaskCreate\)/);
+  });
+
+  test('with no agent given, it names no tool at all', () => {
+    const text = how();
+    assert.match(text, /\(your task-list tool\)/);
+    assert.doesNotMatch(text, /TodoWrite|TaskCreate|write_todos|update_plan/);
+  });
+});
+
 describe('the heading says what happened', () => {
   const as = (reason: ResumeDetection['interruptionReason']): ResumeDetection => ({
     ...crashDetection(typical),

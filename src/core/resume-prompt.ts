@@ -29,6 +29,8 @@ export type ResumePromptOptions = {
   compactSummary?: string | null;
   /** The agent the restore goes into (`shim resume --for`, another agent's SessionStart). */
   forAgent?: AgentId;
+  /** The restoring agent's task-list tools (its adapter's `capabilities.taskTools`). */
+  taskTools?: readonly string[];
   /** The session began with `/clear` (SessionStart source `clear`). */
   afterClear?: boolean;
 };
@@ -113,6 +115,7 @@ export function renderResumePrompt(
       diffChars: RESUME_PROMPT_DIFF_CHARS,
       ...(options?.compactSummary ? { compactSummary: options.compactSummary } : {}),
       ...(options?.forAgent ? { forAgent: options.forAgent } : {}),
+      ...(options?.taskTools ? { taskTools: options.taskTools } : {}),
     }),
     maxChars: options?.maxChars ?? DEFAULT_RESUME_PROMPT_MAX_CHARS,
     checkpointId: checkpoint.id,

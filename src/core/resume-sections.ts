@@ -58,7 +58,7 @@ export function buildSections(
 ): Sections {
   const built = [
     buildSituation(checkpoint, detection, options),
-    buildInstructions(checkpoint),
+    buildInstructions(checkpoint, options),
     buildRequests(checkpoint),
     buildTasks(checkpoint),
     buildSnapshot(checkpoint),

@@ -412,3 +412,14 @@ describe('store permissions', () => {
     assert.equal(statSync(path).mode & 0o777, 0o600);
   });
 });
+
+describe('CheckpointRepository.list: the agent of each row', () => {
+  test("names each checkpoint's agent; rows without one are Claude Code's", () => {
+    const geminiDraft = draftIn(SESSION_A, at(1));
+    store.checkpoints.save({ ...geminiDraft, source: { ...geminiDraft.source, agent: 'gemini' } });
+    store.checkpoints.save(draftIn(SESSION_B, at(2)));
+    const byAgent = new Map(store.checkpoints.list().map((s) => [s.sessionId, s.agent]));
+    assert.equal(byAgent.get(SESSION_A), 'gemini');
+    assert.equal(byAgent.get(SESSION_B), 'claude');
+  });
+});

@@ -12,6 +12,7 @@ import type {
   FileState,
   TaskState,
 } from '../core/checkpoint.ts';
+import { toAgentId, type AgentId } from '../core/agent-id.ts';
 import type { CrashRisk } from '../core/risk.ts';
 import type { CrashSignals } from '../core/signals.ts';
 import { compressJson, decompressJson, type Compressed } from './serialize.ts';
@@ -37,6 +38,8 @@ export type CheckpointSummary = {
   cwd: string | null;
   transcriptPath: string | null;
   snapshotRef: string | null;
+  /** The agent whose session it is (migration 10). */
+  agent: AgentId;
 };
 
 export type Row = {
@@ -65,11 +68,13 @@ export type Row = {
   cwd: string | null;
   transcript_path: string | null;
   snapshot_ref: string | null;
+  /** Absent from rows selected without it. */
+  agent?: string;
 };
 
 export const SUMMARY_COLUMNS = `id, session_id, checkpoint_number, created_at, triggered_by, crash_risk, progress, operation,
   context_window_usage, message_count, tool_call_count, uncompressed_size, compressed_size, compression_ratio,
-  restored_at, cwd, transcript_path, snapshot_ref, source`;
+  restored_at, cwd, transcript_path, snapshot_ref, source, agent`;
 
 /** contextTokens / compactThreshold of a row's source, as a percent with one decimal. */
 function thresholdPercent(source: string | null): number | null {
@@ -113,6 +118,7 @@ export function toSummary(row: Row): CheckpointSummary {
     cwd: row.cwd,
     transcriptPath: row.transcript_path,
     snapshotRef: row.snapshot_ref,
+    agent: toAgentId(row.agent),
   };
 }
 

@@ -26,6 +26,7 @@ import {
   readTranscript,
 } from './transcript-reader.ts';
 import { SHIM_HOOKS } from './settings/hook-spec.ts';
+import { TASK_TOOL_NAMES } from './task-tools.ts';
 
 function orNull(find: () => SessionFile): SessionFile | null {
   try {
@@ -57,6 +58,7 @@ export const claudeAdapter: AgentAdapter = {
     mod: true,
     liveUsageInHooks: false,
     restoreSources: ['startup', 'resume', 'clear', 'compact'],
+    taskTools: TASK_TOOL_NAMES,
   },
   sessions: {
     root: getProjectsDir,

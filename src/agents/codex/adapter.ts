@@ -42,6 +42,7 @@ export const codexAdapter: AgentAdapter = {
     mod: false,
     liveUsageInHooks: false,
     restoreSources: ['startup', 'resume', 'compact'],
+    taskTools: ['update_plan'],
   },
   sessions: {
     root: (env) => `${getCodexHome(env)}/sessions`,

@@ -13,6 +13,7 @@ import {
   finalizeGeminiResponse,
   foldGeminiRecord,
   type GeminiFoldState,
+  TODOS,
 } from './chat-fold.ts';
 import { isGeminiChatHead, readRecord, type GeminiRecord } from './chat-record.ts';
 import { readGeminiChat, type GeminiReadOptions } from './chat-reader.ts';
@@ -90,6 +91,7 @@ export const geminiAdapter: AgentAdapter = {
     mod: false,
     liveUsageInHooks: true,
     restoreSources: ['startup'],
+    taskTools: [TODOS],
   },
   sessions: {
     root: (env) => `${geminiDir(env)}/tmp`,

@@ -206,7 +206,8 @@ function foldText(state: SessionState, text: string, line: number, at: number | 
 const FILE_READERS = new Set(['read_file']);
 const FILE_WRITERS = new Set(['write_file', 'replace']);
 const SHELL = 'run_shell_command';
-const TODOS = 'write_todos';
+/** Gemini CLI's tool that sets the session's task list (a restore names it for rebuilding). */
+export const TODOS = 'write_todos';
 
 function argsOf(call: GeminiToolCall): Record<string, unknown> {
   return isObj(call.args) ? call.args : {};

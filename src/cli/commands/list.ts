@@ -1,5 +1,6 @@
 import { withStore } from '../../app/open-store.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
+import { agentName } from '../../core/agent-id.ts';
 import { getShimHome } from '../../store/home.ts';
 import { renderTable } from '../format/table.ts';
 import { colorRisk, dim } from '../format/text.ts';
@@ -47,6 +48,7 @@ export async function runList(options: {
     [
       'id',
       'session',
+      'agent',
       '#',
       'taken',
       'trigger',
@@ -60,6 +62,7 @@ export async function runList(options: {
     rows.map((r) => [
       r.id.slice(0, 8),
       r.sessionId.slice(0, 8),
+      agentName(r.agent),
       String(r.checkpointNumber),
       formatAge(now - Date.parse(r.createdAt)),
       r.triggeredBy,
@@ -70,7 +73,20 @@ export async function runList(options: {
       r.restoredAt ? 'yes' : '',
       cutAtWord((r.operation ?? '').replace(/\s+/g, ' '), 50),
     ]),
-    ['left', 'left', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left', 'left'],
+    [
+      'left',
+      'left',
+      'left',
+      'right',
+      'right',
+      'left',
+      'left',
+      'right',
+      'right',
+      'right',
+      'left',
+      'left',
+    ],
   );
   process.stdout.write(
     `${dim(`checkpoints of ${where}, newest first${scope.kind === 'project' && !options.session ? ' (--all: every project)' : ''}`)}\n${table}\n${dim('context is the share of the auto-compact threshold in use; `shim show <id>` for the full checkpoint')}\n`,

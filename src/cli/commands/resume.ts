@@ -2,6 +2,7 @@ import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
 import { agentName, isAgentId, type AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { withStore } from '../../app/open-store.ts';
+import { loadAdapter } from '../../agents/dispatch.ts';
 import { planResume } from '../../app/plan-resume.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { planWithLiveCheckpoint, recordRestore } from '../../app/restore-session.ts';
@@ -55,9 +56,14 @@ export async function runResume(options: ResumeOptions & { for?: string }): Prom
     }
     return planned;
   });
+  const source = plan.checkpoint.source.agent ?? 'claude';
   const prompt =
-    forAgent(options.for, plan.checkpoint.source.agent ?? 'claude') +
-    renderResumePrompt(plan.checkpoint, plan.detection);
+    forAgent(options.for, source) +
+    renderResumePrompt(plan.checkpoint, plan.detection, {
+      // The agent the restore goes into names its own task tool (checked by forAgent above).
+      taskTools: (await loadAdapter(isAgentId(options.for) ? options.for : source)).capabilities
+        .taskTools,
+    });
   if (options.print) {
     process.stdout.write(`${prompt}\n`);
     return;

@@ -1,4 +1,5 @@
 /** The readable `shim status` summary. */
+import { agentName } from '../../core/agent-id.ts';
 import { LEVEL_NAMES } from '../../core/level.ts';
 import type { SessionStatus } from '../../app/status.ts';
 import { truncate } from '../../core/truncate.ts';
@@ -64,7 +65,7 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
   const header = [
     `session ${status.sessionId?.slice(0, 8) ?? '?'}`,
     status.model ?? 'model unknown',
-    status.cliVersion ? `Claude Code ${status.cliVersion}` : null,
+    `${agentName(status.agent ?? 'claude')}${status.cliVersion ? ` ${status.cliVersion}` : ''}`,
     status.gitBranch ? `branch ${status.gitBranch}` : null,
     status.issue ? `issue ${status.issue}` : null,
   ].filter(Boolean);

@@ -51,6 +51,8 @@ export type SectionOptions = {
   compactSummary?: string | null;
   /** The agent the restore is for; when it is not the checkpoint's, the restore says so. */
   forAgent?: AgentId;
+  /** The restoring agent's task-list tools (its adapter's capabilities); unnamed when absent. */
+  taskTools?: readonly string[];
 };
 
 /** Priorities: what a fresh agent can least do without survives longest. */

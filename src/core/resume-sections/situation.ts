@@ -139,7 +139,15 @@ export function taskLabel(item: Checkpoint['taskState']['items'][number]): strin
   return item.id !== undefined && item.id !== '' ? `#${item.id} ` : '';
 }
 
-export function buildInstructions(c: Checkpoint): Section | undefined {
+/** How the restore names the tools that rebuild the task list: the agent's own, when known. */
+function taskToolWords(tools: readonly string[] | undefined): string {
+  return tools !== undefined && tools.length > 0 ? tools.join(' or ') : 'your task-list tool';
+}
+
+export function buildInstructions(
+  c: Checkpoint,
+  options: Pick<SectionOptions, 'taskTools'> = {},
+): Section | undefined {
   const items = c.taskState.items;
   const pending = c.toolState.pendingOperations;
   const snapshot = c.fileState.snapshot;
@@ -149,7 +157,7 @@ export function buildInstructions(c: Checkpoint): Section | undefined {
   if (items.length > 0) {
     lines.push(
       'Do not redo completed tasks ([x]). Carry on with the task in progress, then the open ones in list order, and keep the statuses up to date.',
-      'If your task list is empty, recreate it from the list below (TodoWrite or TaskCreate) with the same statuses before continuing.',
+      `If your task list is empty, recreate it from the list below (${taskToolWords(options.taskTools)}) with the same statuses before continuing.`,
     );
   }
   if (pending.length > 0) {

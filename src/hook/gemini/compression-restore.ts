@@ -9,7 +9,11 @@
  */
 import { withStore } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
-import { GEMINI_HOOK_TEXT_LIMIT, type GeminiHookOutput } from '../../agents/gemini/hook-entry.ts';
+import {
+  GEMINI_HOOK_TEXT_LIMIT,
+  GEMINI_TASK_TOOL,
+  type GeminiHookOutput,
+} from '../../agents/gemini/hook-entry.ts';
 import type { ResumeDetection } from '../../core/resume.ts';
 import { renderResumePrompt } from '../../core/resume-prompt.ts';
 import type { HookRun } from '../hook-run.ts';
@@ -42,7 +46,10 @@ export async function restoreBeforeGeminiCompression(
       confidence: 1,
       explanation: `Gemini CLI compresses this chat now (context ${context.contextTokens} of ${context.threshold} tokens); its exact state is kept here beside the summary.`,
     };
-    const prompt = renderResumePrompt(checkpoint, detection, { maxChars: GEMINI_HOOK_TEXT_LIMIT });
+    const prompt = renderResumePrompt(checkpoint, detection, {
+      maxChars: GEMINI_HOOK_TEXT_LIMIT,
+      taskTools: [GEMINI_TASK_TOOL],
+    });
     recordRestore(store, {
       checkpoint,
       intoSession: sessionId,

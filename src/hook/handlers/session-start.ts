@@ -23,6 +23,7 @@ import { appendLog } from '../../store/log.ts';
 import { loadHookContext } from '../context.ts';
 import { HOOK_TEXT_LIMIT, type HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
+import { agentTaskTools } from '../../app/agent-task-tools.ts';
 
 /** A PostCompact summary older than this belongs to an earlier compaction. */
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
@@ -61,6 +62,7 @@ async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookO
   const prompt = renderResumePrompt(checkpoint, detection, {
     maxChars: HOOK_TEXT_LIMIT,
     compactSummary: summary,
+    taskTools: await agentTaskTools(run.agent),
   });
   recordRestore(store, {
     checkpoint,
@@ -101,6 +103,7 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   const prompt = renderResumePrompt(checkpoint, detection, {
     maxChars: HOOK_TEXT_LIMIT,
     forAgent: run.agent ?? 'claude',
+    taskTools: await agentTaskTools(run.agent),
     afterClear,
   });
   const what =
@@ -129,18 +132,24 @@ async function relayIntoClearedContext(store: Store, run: HookRun): Promise<Hook
   if (!relayed) return {};
   const { checkpoint, detection } = relayed;
   return {
-    context: renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT }),
+    context: renderResumePrompt(checkpoint, detection, {
+      maxChars: HOOK_TEXT_LIMIT,
+      taskTools: await agentTaskTools(run.agent),
+    }),
     userMessage: `shim relay: the fresh context starts with the full state of session ${checkpoint.sessionId.slice(0, 8)} (checkpoint #${checkpoint.checkpointNumber}): ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
   };
 }
 
 /** A session resumed after it stopped at a usage limit gets its handoff once (with the reset). */
-function restoreOwnLimitHandoff(store: Store, run: HookRun): HookOutput {
+async function restoreOwnLimitHandoff(store: Store, run: HookRun): Promise<HookOutput> {
   const { payload, now } = run;
   const taken = takeOwnLimitHandoff(store, payload.sessionId!, now);
   if (!taken) return {};
   const { checkpoint, detection } = taken;
-  const prompt = renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT });
+  const prompt = renderResumePrompt(checkpoint, detection, {
+    maxChars: HOOK_TEXT_LIMIT,
+    taskTools: await agentTaskTools(run.agent),
+  });
   recordRestore(store, {
     checkpoint,
     intoSession: payload.sessionId!,

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { recordRestore } from '../../app/restore-session.ts';
 import { withStore } from '../../app/open-store.ts';
+import { agentTaskTools } from '../../app/agent-task-tools.ts';
 import { planResume, type ResumePlan } from '../../app/plan-resume.ts';
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
@@ -196,7 +197,10 @@ export function registerCheckResumeTool(server: McpServer, deps: McpDeps): void 
           ...session,
         });
       }
-      const markdown = renderResumePrompt(checkpoint, d);
+      // The session asking is most often the checkpoint's own agent's: name its task tool.
+      const markdown = renderResumePrompt(checkpoint, d, {
+        taskTools: await agentTaskTools(checkpoint.source.agent),
+      });
       return answer(
         `${head}\nThe checkpoint is now recorded as restored. Continue the work below.\n\n${markdown}`,
         {

@@ -1,0 +1,34 @@
+/** `shim status` names the agent that wrote the log, in its header and in --json. */
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runShim } from './helpers/cli.ts';
+import { gzFixturePath, makeTempDir, SHARED_FIXTURES_DIR } from './helpers/fixtures.ts';
+
+const ROLLOUT = 'rollout-2025-10-04T22-31-15-0199b26c-737a-71a2-9939-52ce68c95cbe.jsonl.gz';
+const CODEX_FIXTURE = join(SHARED_FIXTURES_DIR, 'agents', 'codex', `coda__${ROLLOUT}`);
+
+test("a Codex rollout's status says Codex CLI, not Claude Code", (t) => {
+  if (!existsSync(CODEX_FIXTURE)) return t.skip(`no ${CODEX_FIXTURE}`);
+  const home = makeTempDir('shim-home-');
+  // Codex names its logs rollout-<time>-<id>; the shared copy carries a project prefix.
+  const log = join(home, ROLLOUT);
+  copyFileSync(CODEX_FIXTURE, log);
+  const text = runShim(home, ['status', log]);
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout.split('\n')[0] ?? '', / · Codex CLI 0\.44\.0/);
+  assert.doesNotMatch(text.stdout.split('\n')[0] ?? '', /Claude Code/);
+  const json = runShim(home, ['status', '--json', log]);
+  assert.equal((JSON.parse(json.stdout) as { agent: string }).agent, 'codex');
+});
+
+test("a Claude Code transcript's status says Claude Code", () => {
+  const home = makeTempDir('shim-home-');
+  const path = gzFixturePath('spotter-short-v2.1.38.jsonl');
+  const text = runShim(home, ['status', path]);
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout.split('\n')[0] ?? '', / · Claude Code /);
+  const json = runShim(home, ['status', '--json', path]);
+  assert.equal((JSON.parse(json.stdout) as { agent: string }).agent, 'claude');
+});
