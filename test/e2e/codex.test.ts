@@ -20,7 +20,8 @@ import {
 } from './codex.ts';
 import { startOpenAiMock, type OpenAiMock } from './openai-mock.ts';
 
-const RESTORE_HEAD = '# Resuming interrupted work (shim checkpoint #';
+/** A restore's first line names why (core/resume-prompt.ts restoreHeading) and the checkpoint. */
+const RESTORE_HEAD = /^# [A-Z][^\n]* \(shim checkpoint #\d+\)/;
 
 function shim(scratch: CodexScratch, args: string[]) {
   return runShim(scratch.shimHome, args, { env: scratch.env, cwd: scratch.project });
@@ -100,7 +101,7 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
     assert.ok(compactAt > 0, `Codex compacted: ${kinds.join(', ')}`);
     const after = mock.requests[compactAt + 1];
     assert.ok(after, 'a request followed the compaction');
-    const restore = developerTexts(after.body).find((t) => t.startsWith(RESTORE_HEAD));
+    const restore = developerTexts(after.body).find((t) => RESTORE_HEAD.test(t));
     assert.ok(restore, "the request after the compaction carries shim's restore");
     assert.match(restore, /Codex CLI compacted this conversation/);
     assert.match(restore, /make out\.txt and keep notes/);
@@ -108,7 +109,7 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
     assert.match(restore, /notes\.txt/);
     // No restore before the compaction: a fresh session of a fresh project has nothing to restore.
     for (const r of mock.requests.slice(0, compactAt))
-      assert.ok(!developerTexts(r.body).some((t) => t.startsWith(RESTORE_HEAD)));
+      assert.ok(!developerTexts(r.body).some((t) => RESTORE_HEAD.test(t)));
 
     // The rollout's context per response is exactly what the mock sent (input + output), the
     // compaction's own summary response is not one of them.
@@ -163,7 +164,7 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
     assert.equal(next.exitCode, 0, next.stderr.slice(-2000));
     const first = mock.requests.find((r) => r.kind !== 'compaction');
     assert.ok(first);
-    const restore = developerTexts(first.body).find((t) => t.startsWith(RESTORE_HEAD));
+    const restore = developerTexts(first.body).find((t) => RESTORE_HEAD.test(t));
     assert.ok(restore, "the new session's first request carries shim's restore");
     assert.match(restore, /migrate the users table to the new schema/);
     assert.match(restore, /migrate the schema/);
