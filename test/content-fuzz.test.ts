@@ -32,7 +32,10 @@ test(
       assert.ok(report.injected >= 70, `${report.injected} strings injected`);
       assert.equal(report.hooks, 10);
       assert.ok(report.checkpoints >= 2);
-      assert.equal(report.scriptsChecked, 2, 'both exports hold the injected </script>, escaped');
+      // Each export is searched for an unescaped </script> (a failure above); at least one must
+      // hold the injected one, escaped, so the search had something to find (which checkpoint
+      // text keeps the string depends on where the fuzz put it).
+      assert.ok(report.scriptsChecked >= 1, 'an export holds the injected </script>, escaped');
     } finally {
       rmSync(sandbox.root, { recursive: true, force: true });
     }

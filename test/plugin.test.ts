@@ -383,7 +383,7 @@ describe('shim as a Claude Code plugin', () => {
       // line; its reports ran no tool hooks.
       assert.match(
         debug,
-        /hooks module shim@\S+ loaded \(worker, environment \d+, tier user\); events: classic\.PostToolUse,classic\.PostToolUseFailure,classic\.PreToolUse,turn\.step,session\.compact/,
+        /hooks module shim@\S+ loaded \(worker, environment \d+, tier user\); events: classic\.PostToolUse,classic\.PostToolUseFailure,classic\.PreToolUse,turn\.step,turn\.complete,session\.compact/,
       );
       assert.match(debug, /\$\.ui\.status \(shim\): shim \[CTX/);
       assert.doesNotMatch(debug, /shim mod off/);
