@@ -179,6 +179,8 @@ writeJson(join(pluginDir, 'package.json'), {
   type: 'module',
   engines: rootPkg.engines,
   dependencies: rootPkg.dependencies,
+  // The same pins (a dependency kept on versions that run on Node 20).
+  ...(rootPkg.overrides ? { overrides: rootPkg.overrides } : {}),
 });
 
 // Start from the root lockfile so the plugin gets the versions the tests ran with; npm prunes
