@@ -102,16 +102,14 @@ export type TimelineRestore = {
   reason: string;
 };
 
-/** Restores into `sessionId` and restores of its checkpoints into later sessions. */
-export function listRestores(db: Database, sessionId: string): TimelineRestore[] {
+function readRestores(db: Database, where: string, ...params: string[]): TimelineRestore[] {
   const rows = db
     .prepare(
       `SELECT r.checkpoint_id, c.session_id AS from_session, r.session_id AS into_session,
               r.restored_at, r.interruption_reason
-       FROM resume_events r LEFT JOIN checkpoints c ON c.id = r.checkpoint_id
-       WHERE r.session_id = ? OR c.session_id = ? ORDER BY r.restored_at`,
+       FROM resume_events r LEFT JOIN checkpoints c ON c.id = r.checkpoint_id ${where}`,
     )
-    .all(sessionId, sessionId) as Array<{
+    .all(...params) as Array<{
     checkpoint_id: string;
     from_session: string | null;
     into_session: string;
@@ -125,6 +123,21 @@ export function listRestores(db: Database, sessionId: string): TimelineRestore[]
     restoredAt: r.restored_at,
     reason: r.interruption_reason,
   }));
+}
+
+/** Restores into `sessionId` and restores of its checkpoints into later sessions. */
+export function listRestores(db: Database, sessionId: string): TimelineRestore[] {
+  return readRestores(
+    db,
+    'WHERE r.session_id = ? OR c.session_id = ? ORDER BY r.restored_at',
+    sessionId,
+    sessionId,
+  );
+}
+
+/** Every recorded restore, oldest first: the links of the dashboard's lineage. */
+export function listRestoreLinks(db: Database): TimelineRestore[] {
+  return readRestores(db, 'ORDER BY r.restored_at, r.id');
 }
 
 /** Claude Code's own summary recorded with a checkpoint (a compaction's), if any. */

@@ -8,7 +8,7 @@
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import { isOpenTaskStatus } from '../../core/resume.ts';
 import { traceSessionChain, type ChainStep } from '../../core/session-chain.ts';
-import { listRestoreLinks } from '../../store/lineage-queries.ts';
+import { listRestoreLinks } from '../../store/dashboard-queries.ts';
 import { withStore, type Store } from '../open-store.ts';
 
 const GOAL_CHARS = 200;
