@@ -2,6 +2,9 @@
  * The checkpoint model (docs/specification.md, "The checkpoint model"): everything a fresh session needs to carry
  * on as if nothing happened, with the specified size limits enforced by truncation and checked by
  * validation.
+ *
+ * Over 450 lines on purpose: the model's types, its limits and its validation are one contract;
+ * split, each half would restate the other's field list.
  * @module
  */
 import type { AgentId } from './agent-id.ts';

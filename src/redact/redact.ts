@@ -26,7 +26,7 @@ import {
 } from './findings.ts';
 import { scanAssignments } from './assignment-scan.ts';
 import { scanOwnRules } from './rules.ts';
-import { isMasked } from './value-shape.ts';
+import { isMasked, isTyped, isVersionLike, looksMadeUp, SAYS_MADE_UP } from './value-shape.ts';
 
 export type { Finding } from './findings.ts';
 
@@ -160,45 +160,6 @@ function withFormats(text: string, found: RawFinding[], others: RawFinding[]): R
     if (looksMadeUp(value) || isMasked(value)) return false;
     return f.rule !== 'secret-assignment' || !isVersionLike(value);
   });
-}
-
-/** A value of zeros (`discord=000…`): a default written into a sample config, not a key. */
-const isTyped = (value: string) => /0{16,}$/.test(value);
-
-/** Words in a value that say it is not a real one. */
-const SAYS_MADE_UP =
-  /example|here\b|here$|random|sample|placeholder|dummy|changeme|your[-_]?(?:api|key|token|secret)|#{4,}/i;
-
-/**
- * A made-up value in documentation or tests: mostly runs of counting characters (`abcd`, `1234`,
- * `klmnopqrst`), or words that say so (`…TokenHere`, `RANDOMSTRING`, `EXAMPLE`). A real key has
- * neither: the chance of a 4-character counting run at a given place of a random key is ~1e-6.
- */
-export function looksMadeUp(whole: string): boolean {
-  // Made-up values are short; the check's repeated-group pattern is not linear in the length.
-  if (whole.length > 256) return false;
-  const value = whole;
-  if (SAYS_MADE_UP.test(value)) return true;
-  const alnum = value.replace(/[^A-Za-z0-9]/g, '');
-  if (alnum.length < 8) return false;
-  let counted = 0;
-  let run = 1;
-  for (let i = 1; i <= alnum.length; i++) {
-    const step = i < alnum.length ? alnum.charCodeAt(i) - alnum.charCodeAt(i - 1) : 0;
-    if (step === 1 && /[a-z0-9]/i.test(alnum[i]!) && /[a-z0-9]/i.test(alnum[i - 1]!)) run++;
-    else {
-      if (run >= 4) counted += run;
-      run = 1;
-    }
-  }
-  // A group repeated three times (`1234-1234-1234`) is a pattern someone typed, not a key.
-  if (/([A-Za-z0-9]{4,})[^A-Za-z0-9]?\1[^A-Za-z0-9]?\1/.test(value)) return true;
-  return counted / alnum.length >= 0.3;
-}
-
-/** `jjwt-jackson-0.11.2`, `SalesResults-1.2`: a name with a version, not a secret. */
-function isVersionLike(value: string): boolean {
-  return /^[A-Za-z][\w.-]*?[-_@]v?\d+(?:\.\d+)+$/.test(value);
 }
 
 /**

@@ -8,6 +8,8 @@
  *
  * A format is data, not a regular expression: ./format-scan.ts builds one matcher per format the
  * first time its prefix or keyword occurs in a text.
+ *
+ * Over 450 lines on purpose: it is one table (one entry per provider), read and extended as a whole.
  * @module
  */
 

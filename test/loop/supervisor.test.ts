@@ -267,7 +267,7 @@ describe('shim loop supervisor (fake agent, real stream-json shapes)', () => {
 
   test('secrets in tool calls and answers never reach the event log or the summary', async () => {
     // Shaped like a real one (random letters and digits): a value of repeated groups or counting
-    // runs reads as typed by hand and is spared by the redactor (src/redact/redact.ts looksMadeUp).
+    // runs reads as typed by hand and is spared by the redactor (src/redact/value-shape.ts looksMadeUp).
     const token = 'ghp_Zq8v2LmR7tXw4Kp9Nc3Hy6Bd1Fs5Gj0Qe7Ua';
     world.script([
       {

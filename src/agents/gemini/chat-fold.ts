@@ -11,6 +11,9 @@
  * Context = the newest model message's `tokens.input` (the API's promptTokenCount). A compression
  * is a `$set.messages` that brings a new `<state_snapshot>` message (0.61.0), or, where nothing
  * marks it (older builds), the context falling by more than half.
+ *
+ * Over 450 lines for now: one fold per record kind of one format. Its request, check and error
+ * parts near-copy transcript/fold-parts.ts and should call it instead (noted for the next round).
  * @module
  */
 import { classifyCheckCommand } from '../../core/check-command.ts';
