@@ -4,12 +4,13 @@
  * other row of every table, every other file under SHIM_HOME — is exactly as before.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { runShim } from './helpers/cli.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { dumpFiles, dumpStore } from './helpers/store-dump.ts';
 
 const A = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
 const B = 'spotter-short-v2.1.38.jsonl';
@@ -19,49 +20,6 @@ type Saved = { checkpointId: string; sessionId: string };
 function json<T>(run: { status: number | null; stdout: string; stderr: string }): T {
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout) as T;
-}
-
-/** Every row of every table (FTS content by rowid), as sorted JSON lines per table. */
-function dumpStore(home: string): Map<string, string[]> {
-  const db = new DatabaseSync(join(home, 'shim.db'), { readOnly: true });
-  try {
-    const tables = (
-      db
-        .prepare(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'checkpoint_search_%'",
-        )
-        .all() as Array<{ name: string }>
-    ).map((t) => t.name);
-    const dump = new Map<string, string[]>();
-    for (const table of tables) {
-      const rows = db
-        .prepare(`SELECT ${table === 'checkpoint_search' ? 'rowid, ' : ''}* FROM "${table}"`)
-        .all();
-      dump.set(table, rows.map((r) => JSON.stringify(r)).sort());
-    }
-    return dump;
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * Files under SHIM_HOME with their contents, except the database, the log, and the note of the
- * database file's last clean state (rewritten whenever the database is written).
- */
-function dumpFiles(home: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const rel = relative(home, path);
-      if (/^shim\.db|^logs|^cache\/store-clean\.json$/.test(rel)) continue;
-      if (statSync(path).isDirectory()) walk(path);
-      else files.set(rel, readFileSync(path, 'utf8'));
-    }
-  };
-  walk(home);
-  return files;
 }
 
 /** FTS rows of a checkpoint (matched through checkpoint_search_ids). */

@@ -1,9 +1,11 @@
 /**
- * The commands that tidy or restore what shim stored: gc, restore-files.
+ * The commands that tidy, restore or move what shim stored: gc, restore-files, forget, export,
+ * import.
  * @module
  */
 import { Option, type Command } from '@commander-js/extra-typings';
 import { numberOption } from './number-option.ts';
+import { SCOPE_HELP } from './scope-help.ts';
 
 export function defineStoreCommands(program: Command): void {
   program
@@ -79,5 +81,67 @@ export function defineStoreCommands(program: Command): void {
     )
     .action(async (what, options) =>
       (await import('./commands/forget.ts')).runForget(what, options),
+    );
+
+  program
+    .command('export')
+    .description(
+      "write a session's checkpoints, handoffs and compaction summaries to a file another store can import",
+    )
+    .argument(
+      '[session]',
+      'a session id or its first characters (default: the newest of this project)',
+    )
+    .option('-s, --session <id>', 'the same, as an option')
+    .option('-o, --out <file>', 'write the file here (default, or -: standard output)')
+    .option('--cwd <dir>', 'the newest session of the project of this directory instead')
+    .option('--all', 'the newest session of any project')
+    .option('--json', 'print what was exported as JSON (on stderr when the file goes to stdout)')
+    .addHelpText(
+      'after',
+      `
+  The file is JSON: a format version, the store's schema version, the project's identity on
+  every machine (its normalised git remote), the session row, every checkpoint, the handoff
+  rows with their documents, the compaction summaries, and a SHA-256 of all of it. Everything
+  in it is redacted (again: checkpoints already were when they were taken). Loop runs,
+  restores into other sessions and the event log stay here.
+  ${SCOPE_HELP}
+
+  Examples:
+    shim export > session.json                   the newest session of this project
+    shim export 4f8c1176 -o ~/moving/4f8c.json
+    shim export --session 4f8c1176-7025-4530-a860-c6fc4c63a150 | ssh laptop shim import -`,
+    )
+    .action(async (session, options) =>
+      (await import('./commands/export.ts')).runExport(session, options),
+    );
+
+  program
+    .command('import')
+    .description(
+      'add a session that `shim export` wrote to this store (again: nothing is added twice)',
+    )
+    .argument('<file>', 'the file `shim export` wrote, or - for standard input')
+    .option('--cwd <dir>', 'the checkout to move the paths onto (default: the current directory)')
+    .option('--dry-run', 'say what would be added and skipped, add nothing')
+    .option('--json', 'print what was imported as JSON')
+    .addHelpText(
+      'after',
+      `
+  Rows already in the store (same ids) are skipped and said so: importing twice adds nothing.
+  Checkpoints go through the same redaction and checks as fresh ones; nothing raw lands.
+  Paths: run it inside a checkout of the same repository (same git remote, any directory) and
+  the session's paths move onto that checkout, so \`shim resume\` there finds it; elsewhere
+  they are kept as they were on the other machine, and it says so.
+  A file from a newer shim (newer file format or store schema) is refused: upgrade shim first.
+  A file changed or cut short after export is refused: export it again.
+
+  Examples:
+    shim import session.json --dry-run
+    cd ~/src/app && shim import ~/moving/4f8c.json && shim resume --print
+    ssh desktop shim export 4f8c1176 | shim import -`,
+    )
+    .action(async (file, options) =>
+      (await import('./commands/import.ts')).runImport(file, options),
     );
 }
