@@ -62,7 +62,8 @@ export async function runHook(
   try {
     const load = HANDLERS[event];
     if (!load) {
-      appendLog(home, 'warn', `hook: unknown event "${event}" (nothing done)`, {
+      // A newer Claude Code's event (2.1.332's PreSkillShellCommand) wired by hand: not a fault.
+      appendLog(home, 'debug', `hook: event "${event}" is not one shim handles (nothing done)`, {
         known: HOOK_EVENTS,
       });
       return '';

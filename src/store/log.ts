@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { ensureDir } from './home.ts';
 import { appendFileSafely } from './safe-file.ts';
 
-export type LogLevel = 'info' | 'warn' | 'error';
+/** `debug`: expected and harmless (a hook event shim does not handle), kept for whoever wonders. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export function getLogPath(home: string): string {
   return join(home, 'logs', 'shim.log');

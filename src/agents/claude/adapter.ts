@@ -50,7 +50,7 @@ function looksLikeClaudeEntry(value: unknown): boolean {
 export const claudeAdapter: AgentAdapter = {
   id: 'claude',
   name: 'Claude Code',
-  verifiedVersion: '2.1.330',
+  verifiedVersion: '2.1.332',
   capabilities: {
     statusline: true,
     compactInstructions: true,
