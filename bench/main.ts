@@ -238,7 +238,7 @@ async function main(): Promise<void> {
   report(
     '  learning from the same user only',
     ownHistory.modelError.toFixed(3),
-    `baseline ${ownHistory.baselineError.toFixed(3)}: ${((1 - ownHistory.modelError / ownHistory.baselineError) * 100).toFixed(1)}% better; range covers ${pct(ownHistory.coverage)}`,
+    `baseline ${ownHistory.baselineError.toFixed(3)}: ${((1 - ownHistory.modelError / ownHistory.baselineError) * 100).toFixed(1)}% better; range covers ${pct(ownHistory.coverage)} [70–90%], per held-out session ${pct(ownHistory.sessionCoverage)}`,
   );
   results.taskEstimates = { ...tasks, sameUser: ownHistory };
 
