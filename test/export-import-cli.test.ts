@@ -8,15 +8,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim, type Run } from './helpers/cli.ts';
-import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { fixturePath, makeTempDir, SHARED_FIXTURES_DIR } from './helpers/fixtures.ts';
 import { dumpFiles, dumpStore } from './helpers/store-dump.ts';
 
 const A = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
 const B = 'spotter-short-v2.1.38.jsonl';
+const CODEX_ROLLOUT = 'rollout-2025-10-04T22-31-15-0199b26c-737a-71a2-9939-52ce68c95cbe.jsonl.gz';
+const CODEX_FIXTURE = join(SHARED_FIXTURES_DIR, 'agents', 'codex', `coda__${CODEX_ROLLOUT}`);
 /** AWS's documented example key id: the shape redaction must catch. */
 const PLANTED = 'AKIAIOSFODNN7EXAMPLF';
 
@@ -290,6 +292,32 @@ describe('shim export / shim import', () => {
         `paths kept as exported \\(${there}\\): .* is not a checkout of github.com/Acme/App`,
       ),
     );
+  });
+
+  test("another agent's session keeps its agent: a Codex rollout's checkpoints stay Codex's", (t) => {
+    if (!existsSync(CODEX_FIXTURE)) return t.skip(`no ${CODEX_FIXTURE}`);
+    const home = makeTempDir('shim-export-');
+    // Codex names its logs rollout-<time>-<id>; the shared copy carries a project prefix.
+    const log = join(home, CODEX_ROLLOUT);
+    copyFileSync(CODEX_FIXTURE, log);
+    const saved = json<Saved>(
+      runShim(home, ['checkpoint', '--transcript', log, '--no-snapshot', '--json']),
+    );
+    const piped = runShim(home, ['export', saved.sessionId, '--json']);
+    assert.equal(piped.status, 0, piped.stderr);
+    assert.equal(JSON.parse(piped.stdout).agent, 'codex');
+    assert.equal((JSON.parse(piped.stderr) as { agent: string }).agent, 'codex');
+
+    const target = makeTempDir('shim-import-');
+    const run = runShim(target, ['import', '-', '--json'], { input: piped.stdout });
+    assert.equal(json<Imported & { agent: string }>(run).agent, 'codex');
+    // The same rows, but for how well gzip did this time.
+    const listed = (h: string) =>
+      json<Array<{ id: string; agent: string; size: { uncompressed: number } }>>(
+        runShim(h, ['list', '--all', '--json']),
+      ).map(({ size, ...row }) => ({ ...row, uncompressed: size.uncompressed }));
+    assert.deepEqual(listed(target), listed(home));
+    assert.equal(listed(target)[0]!.agent, 'codex');
   });
 
   test('export: an unknown session is one line; --help teaches', () => {

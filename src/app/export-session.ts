@@ -94,9 +94,10 @@ export async function exportSession(request: {
     return { ...h, document };
   });
   const redacted = await redactValue({ ...rows, handoffs });
+  // The checkpoints' column first: it is the one every view of a checkpoint reads.
   const agent =
+    rows.checkpoints.at(-1)?.row.agent ??
     (typeof rows.session?.agent === 'string' ? rows.session.agent : null) ??
-    rows.checkpoints[0]?.row.agent ??
     'claude';
   const project = projectOf(rows);
   const text = serializeSessionFile({
