@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim, type Run } from './helpers/cli.ts';
 import { fixturePath, makeTempDir, SHARED_FIXTURES_DIR } from './helpers/fixtures.ts';
@@ -221,6 +221,8 @@ describe('shim export / shim import', () => {
       for (const c of rows.checkpoints)
         c.checkpoint.conversationState.summary = `deploy with aws_access_key_id=${PLANTED} ${c.checkpoint.conversationState.summary}`;
       rows.handoffs[0]!.document += `\nexport AWS_ACCESS_KEY_ID=${PLANTED}\n`;
+      // A forged id and path must not place the document outside handoffs/.
+      Object.assign(rows.handoffs[0]!, { id: '../../escape', path: '/elsewhere/notes.txt' });
     });
     assert.ok(readFileSync(file, 'utf8').includes(PLANTED));
     const target = makeTempDir('shim-import-');
@@ -232,8 +234,12 @@ describe('shim export / shim import', () => {
     assert.match(shown.stdout, /REDACTED/);
     const restore = runShim(target, ['resume', '--print', '--session', a1.sessionId]);
     assert.ok(!restore.stdout.includes(PLANTED));
-    for (const path of result.handoffFiles)
+    assert.equal(result.handoffFiles.length, 1);
+    for (const path of result.handoffFiles) {
+      assert.equal(dirname(path), join(target, 'handoffs'));
+      assert.match(basename(path), /^imported-[\w-]+\.md$/);
       assert.ok(!readFileSync(path, 'utf8').includes(PLANTED));
+    }
     for (const [path, content] of dumpFiles(target))
       assert.ok(!content.includes(PLANTED), `${path} holds no raw key`);
   });

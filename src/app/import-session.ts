@@ -12,6 +12,7 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { identifyProject } from '../capture/project-remote.ts';
 import type { Checkpoint } from '../core/checkpoint.ts';
+import { safeFileName } from '../core/fnv-hash.ts';
 import { redactValue } from '../redact/redact.ts';
 import { ensureSafeDir, writeFileSafely } from '../store/safe-file.ts';
 import {
@@ -88,7 +89,10 @@ function movePaths<T>(value: T, from: string, to: string): T {
 /** A file name under handoffs/ for an imported document: its own, unless taken or odd. */
 function handoffPath(dir: string, row: PlainRow, taken: Set<string>): string {
   const own = basename(String(row.path));
-  const name = /^[\w.-]+\.md$/.test(own) && !taken.has(own) ? own : `imported-${String(row.id)}.md`;
+  const name =
+    /^[\w.-]+\.md$/.test(own) && !taken.has(own)
+      ? own
+      : `imported-${safeFileName(String(row.id))}.md`;
   taken.add(name);
   return join(dir, name);
 }
