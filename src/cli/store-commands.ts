@@ -119,7 +119,7 @@ export function defineStoreCommands(program: Command): void {
   program
     .command('import')
     .description(
-      'add a session that `shim export` wrote to this store (again: nothing is added twice)',
+      'add a session that `shim export` wrote to this store; what is already here is skipped',
     )
     .argument('<file>', 'the file `shim export` wrote, or - for standard input')
     .option('--cwd <dir>', 'the checkout to move the paths onto (default: the current directory)')
