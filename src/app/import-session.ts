@@ -53,7 +53,7 @@ function placePaths(project: ExportedProject | null, cwd: string): ImportPaths {
     return {
       action: 'kept',
       root: null,
-      why: 'the exporting machine no longer had the session directory',
+      why: "the session's directory was not on the exporting machine",
     };
   if (project.id.startsWith('path:'))
     return {

@@ -14,7 +14,7 @@ export function describeExport(r: ExportResult, where: string): string {
       `${plural(r.handoffs, 'handoff')}, ${plural(r.compactionSummaries, 'compaction summary', 'compaction summaries')} to ${where} (${r.bytes} bytes).`,
     r.project
       ? `  project ${r.project.id} at ${r.project.root}`
-      : '  project: its directory is gone here; an import keeps the paths as they are',
+      : '  project: its directory is not on this machine; an import keeps the paths as they are',
     r.redacted > 0 ? `  redacted ${plural(r.redacted, 'more secret')} on the way out` : '',
   ]
     .filter(Boolean)
