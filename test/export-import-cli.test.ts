@@ -154,6 +154,31 @@ describe('shim export / shim import', () => {
     assert.ok(JSON.stringify(found).includes(a1.sessionId));
   });
 
+  test("a session that went on in both stores: numbers taken here go after this store's own", () => {
+    const { home, a1, a2 } = sourceStore();
+    const file = exportTo(home, a1.sessionId);
+    const target = makeTempDir('shim-import-');
+    const own = json<Saved>(
+      runShim(target, ['checkpoint', '--transcript', fixturePath(A), '--json']),
+    );
+    assert.equal(own.sessionId, a1.sessionId, 'the same session, checkpointed here too');
+    const result = json<Imported>(runShim(target, ['import', file, '--json']));
+    assert.deepEqual(result.checkpoints, { added: 2, skipped: 0, renumbered: 2 });
+    assert.equal(result.session, 'skipped');
+    const numbers = json<Array<{ id: string; checkpointNumber: number }>>(
+      runShim(target, ['list', '--all', '--json']),
+    )
+      .map((c) => [c.id, c.checkpointNumber] as const)
+      .sort((x, y) => x[1] - y[1]);
+    assert.deepEqual(numbers, [
+      [own.checkpointId, 1],
+      [a1.checkpointId, 2],
+      [a2.checkpointId, 3],
+    ]);
+    const text = runShim(target, ['import', file]);
+    assert.match(text.stdout, /added 0 checkpoints \(2 skipped: already here\)/);
+  });
+
   test('a file from a newer shim is refused with one line saying to upgrade', () => {
     const { home, a1 } = sourceStore();
     const file = exportTo(home, a1.sessionId);
