@@ -155,7 +155,7 @@ describe('PostToolUse quiet window', () => {
 });
 
 describe('PostToolUse while the mod watches', () => {
-  test('counts every finished call and takes the interval checkpoint the count calls for', async () => {
+  test("counts every finished call: the first takes the session's first checkpoint, the interval counts from it", async () => {
     const s = setup();
     const modDir = join(s.home, 'cache', 'mod');
     mkdirSync(modDir, { recursive: true });
@@ -172,16 +172,20 @@ describe('PostToolUse while the mod watches', () => {
           guidance: null,
         }),
       );
-    for (let i = 1; i <= 5; i++) {
+    const claims = () =>
+      readdirSync(join(s.home, 'cache', 'hooks')).filter((name) => name.includes('.ckpt-'));
+    for (let i = 1; i <= 6; i++) {
       watching();
       assert.equal(toolCall(s, 'Bash', 20_000 + i * 1000), '');
       assert.equal(memory(s).hookToolCalls, i);
+      // No step report took the first checkpoint (the mod's report may come before the
+      // transcript shows the call): the first counted call takes it.
+      if (i === 1) assert.deepEqual(claims(), [`${SESSION_ID}.ckpt-0-1-session_start`]);
     }
-    assert.ok(
-      readdirSync(join(s.home, 'cache', 'hooks')).includes(
-        `${SESSION_ID}.ckpt-0-5-tool_call_interval`,
-      ),
-      'the fifth call claims the interval checkpoint',
+    assert.deepEqual(
+      claims().sort(),
+      [`${SESSION_ID}.ckpt-0-1-session_start`, `${SESSION_ID}.ckpt-0-6-tool_call_interval`],
+      'five calls after the first checkpoint, the interval one',
     );
     await checkpointSaved(s);
   });

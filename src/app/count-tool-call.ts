@@ -25,10 +25,17 @@ export async function countToolCall(request: {
 }): Promise<CountedCall> {
   const { home, env, now, config, sessionId, memory } = request;
   const toolCalls = memory.hookToolCalls + 1;
-  const due = dueByCount(memory, toolCalls, now, {
-    toolCallInterval: config.checkpoints.everyToolCalls,
-    timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
-  });
+  // The session's first checkpoint, as the PostToolUse decision takes it (hook-policy.ts), when
+  // no step report has: the transcript may not show the first call yet when the mod reports its
+  // response, and the interval would then count from a later first checkpoint.
+  const due =
+    dueByCount(memory, toolCalls, now, {
+      toolCallInterval: config.checkpoints.everyToolCalls,
+      timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
+    }) ??
+    (memory.lastCheckpointAt === null
+      ? { trigger: 'session_start' as const, reason: 'first checkpoint of the session' }
+      : null);
   const claimed =
     due !== null && claimOnce(home, sessionId, `ckpt-${memory.epoch}-${toolCalls}-${due.trigger}`);
   saveHookMemory(home, sessionId, {
