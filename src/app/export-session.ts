@@ -12,6 +12,7 @@ import { redactValue } from '../redact/redact.ts';
 import { LATEST_SCHEMA_VERSION } from '../store/migrations.ts';
 import { readSessionRows, type SessionRows } from '../store/session-transfer.ts';
 import { withStore, type Store } from './open-store.ts';
+import { sealCheckpoint } from './seal-checkpoint.ts';
 import { findLatestCheckpoint } from './find-checkpoint.ts';
 import type { Scope } from './project-scope.ts';
 import {
@@ -93,7 +94,24 @@ export async function exportSession(request: {
     }
     return { ...h, document };
   });
-  const redacted = await redactValue({ ...rows, handoffs });
+  // Checkpoints through the same last steps as when they were taken (redact, limit, validate):
+  // a secret caught only now must not leave one that the importing side refuses as too long.
+  let findings = 0;
+  const checkpoints: SessionRows['checkpoints'] = [];
+  for (const entry of rows.checkpoints) {
+    const sealed = await sealCheckpoint(entry.checkpoint);
+    findings += sealed.findings;
+    checkpoints.push({
+      checkpoint: { ...sealed.checkpoint, checkpointNumber: entry.checkpoint.checkpointNumber },
+      row: entry.row,
+    });
+  }
+  const others = await redactValue({
+    session: rows.session,
+    handoffs,
+    compactionSummaries: rows.compactionSummaries,
+  });
+  findings += others.findings;
   // The checkpoints' column first: it is the one every view of a checkpoint reads.
   const agent =
     rows.checkpoints.at(-1)?.row.agent ??
@@ -109,7 +127,7 @@ export async function exportSession(request: {
     sessionId,
     agent,
     project,
-    rows: redacted.value,
+    rows: { ...others.value, checkpoints },
   });
   return {
     text,
@@ -120,7 +138,7 @@ export async function exportSession(request: {
       checkpoints: rows.checkpoints.length,
       handoffs: rows.handoffs.length,
       compactionSummaries: rows.compactionSummaries.length,
-      redacted: redacted.findings,
+      redacted: findings,
       bytes: Buffer.byteLength(text),
     },
   };
