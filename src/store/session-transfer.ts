@@ -31,13 +31,11 @@ function plain(row: Record<string, unknown>): PlainRow {
   const out: PlainRow = {};
   for (const [key, value] of Object.entries(row)) {
     out[key] =
-      typeof value === 'string' || value === null
+      typeof value === 'string' || typeof value === 'number' || value === null
         ? value
-        : typeof value === 'number'
-          ? value
-          : typeof value === 'bigint'
-            ? Number(value)
-            : String(value);
+        : typeof value === 'bigint'
+          ? Number(value)
+          : String(value);
   }
   return out;
 }
