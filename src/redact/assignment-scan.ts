@@ -41,6 +41,14 @@ export function keyStrength(key: string): 'strong' | 'weak' | null {
   return null;
 }
 
+/**
+ * A name that says its value is not a real one: `nonMatchingToken`, `FAKE_API_KEY`,
+ * `invalid_password`, `example_secret` — test and documentation fixtures. (`test` is not among
+ * them: `TEST_API_KEY` names a real key of a test environment.)
+ */
+const SAYS_NOT_REAL =
+  /(?:^|_)(?:fake|dummy|mock|mocked|example|sample|invalid|wrong|incorrect|bogus|non_?matching|not_?matching|nonexistent|unknown|placeholder)(?:_|$)/;
+
 function acceptAssignedValue(
   key: string,
   value: string,
@@ -51,6 +59,7 @@ function acceptAssignedValue(
   const strength = keyStrength(key);
   // The shell's working directory, not a password.
   if (strength === null || key === 'PWD') return false;
+  if (SAYS_NOT_REAL.test(normalizeKey(key))) return false;
   if (isPlaceholder(value)) return false;
   if (!quoted) {
     if (isMemberExpression(value) || isEnvName(value)) return false;
