@@ -115,14 +115,17 @@ export function isPath(v: string): boolean {
 export const isTyped = (value: string) => /0{16,}$/.test(value);
 
 /**
- * Typed rather than generated: a run of eight or more of one letter (`sntryu_aaaa…`), or a short
- * group of two to four characters repeated over sixteen or more (`123123123…`). In a random
+ * Typed rather than generated: a run of eight or more of one letter (`sntryu_aaaa…`), a short
+ * group of two to four characters repeated over sixteen or more (`123123123…`), or one number
+ * written three times as ids. In a random
  * 40-character token either has a chance under 1e-9. Digit runs (`511111111` as a made-up id) and
  * the letters zero bytes encode to (`A` in base64, `Q` in bech32), which tokens derived from
  * binary hold (Twitter's bearer tokens, age keys), do not count.
  */
 export function typedRun(value: string): boolean {
   if (/([B-PR-Za-z])\1{7,}/.test(value)) return true;
+  // One number typed three times as a token's ids: `xoxp-1234-1234-1234-…`.
+  if (/(?<![0-9])([0-9]{3,})[-_.:]\1[-_.:]\1(?![0-9])/.test(value)) return true;
   for (const m of value.matchAll(/([A-Za-z0-9]{2,4})\1{3,}/g)) {
     if (m[0].length >= 16 && new Set(m[1]).size > 1) return true;
   }
