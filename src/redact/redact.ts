@@ -7,7 +7,8 @@
  *   recommend`, 11.x: the last line that runs on Node 20), loaded on first use through dynamic
  *   `import()` so that commands which never redact never pay for it;
  * - our own regular expressions (./rules.ts) for what the preset misses or reports too coarsely;
- *   findings of all layers merge as ./findings.ts says.
+ *   findings of all layers, the plainly made-up ones spared (./spare.ts), merge as ./findings.ts
+ *   says.
  *
  * `redactTextSync` is the lighter fallback for code that cannot await: our rules only.
  * @module
