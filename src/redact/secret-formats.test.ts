@@ -161,6 +161,18 @@ describe('the families once left raw are redacted', () => {
     await assertRedacted(`bot = Bot("${token}")`, token, /\[REDACTED:telegram\]/);
   });
 
+  test('Sourcegraph access token of an instance without an id (sgp_local_)', async () => {
+    const token = `sgp_local_${gen(HEX + 'ABCDEF', 40, 1)}`;
+    await assertRedacted(`echo ${token} | src login`, token, /\[REDACTED:sourcegraph\]/);
+  });
+
+  test('Sentry organization token whose JSON part ends in base64 padding', async () => {
+    const json = Buffer.from('{"iat":1700000000.5,"url":"https://sentry.acme.io","org":"acme"}');
+    const token = `sntrys_${json.toString('base64')}_${gen(ALNUM, 43, 2)}`;
+    assert.match(token, /=_/);
+    await assertRedacted(`run with ${token} now`, token, /\[REDACTED:sentry\] now/);
+  });
+
   test('X (Twitter) bearer token', async () => {
     const token = `${'A'.repeat(22)}${gen(ALNUM, 30, 1)}%3D${gen(ALNUM, 60, 2)}`;
     await assertRedacted(`const b = "${token}"`, token, /\[REDACTED:twitter-bearer\]/);
