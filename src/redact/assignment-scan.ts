@@ -152,11 +152,12 @@ function acceptAssignment(m: RegExpExecArray, text: string): boolean {
     if (separator === '=' && /[ \t]/.test(text[sepIndex + 1] ?? '')) {
       if (!/[ \t]/.test(text[sepIndex - 1] ?? '')) return false;
     }
-    // `key: value` only as a YAML / header line: the value must run to the end of the line
-    // (or of an enclosing quoted string), not be the start of `{ apiKey: apiKey }`.
+    // `key: value` as a YAML / header line: the value runs to the end of the line (or of an
+    // enclosing quoted string). Followed by more on the line it may be code (`{ apiKey: apiKey,
+    // … }`) or prose (`use api_token: 4f9c… instead`): there only a generated value counts.
     if (separator === ':' || separator === '=>') {
       const rest = /^[ \t]*(?:$|[\r\n\0"'`]|#)/.exec(text.slice(end, end + 64));
-      if (rest === null) return false;
+      if (rest === null && !looksRandom(bare.replace(/[.,;:!?)]+$/, ''), 16)) return false;
     }
     // Code: `password = userPassword;`, `token = await getToken()`, `self.token = token`. An
     // .env key is upper case, a variable mostly not; a generated secret has digits.

@@ -38,9 +38,10 @@ describe('the gitleaks corpus', { skip: SECRET_CORPUS_MISSING }, () => {
         // The issue's target is 5%, which no general rule reaches here: 15 of the 249 samples
         // (6.0%) are well-formed Google API keys gitleaks spares by listing each one; the rest
         // left are credential-shaped values under `*_token` / `*_key` names (Telegram and
-        // Meraki near-misses of the exact length) and the same made-up Anthropic text gitleaks
-        // counts as a true positive of its sibling rule. Hiding a made-up key costs little,
-        // keeping a real one raw costs the user. Bound at today's 12.4% so a looser rule shows.
+        // Meraki near-misses of the exact length, a Mailchimp-shaped key in code) and the same
+        // made-up Anthropic text gitleaks counts as a true positive of its sibling rule. Hiding
+        // a made-up key costs little, keeping a real one raw costs the user. Bound at today's
+        // 12.9% so a looser rule shows.
         altered <= 0.13,
         `altered ${rate(score.altered, score.falsePositives)}: ${score.wronglyAltered.map((s) => s.rule).join(', ')}`,
       );

@@ -89,6 +89,12 @@ const POSITIVES: Positive[] = [
   ),
   // Secret assignments (.env, shell, YAML, JSON, code, CLI flags)
   positive(
+    'key: value in prose, more words after it',
+    'secret-assignment',
+    "I'll use deploy_token: @@ instead of the old one.",
+    gen(LOWER + DIGITS, 32),
+  ),
+  positive(
     '.env password',
     'secret-assignment',
     'DB_HOST=db\nDB_PASSWORD=@@\nDB_PORT=5432',

@@ -63,6 +63,8 @@ describe('made-up values are spared, real ones of the same shape are not', () =>
     const head = `xoxp-${gen('0123456789', 12, 8)}-${gen('0123456789', 12, 9)}`;
     await assertSpared(`"bot": "${head}-${'#'.repeat(24)}"`);
     await assertSpared(`"bot": "${head}-${'*'.repeat(12)}"`);
+    // A tool's own mask after a value cut short.
+    await assertSpared(`signing:\n  secret: sk_${gen(B62, 12, 19)}..[Redacted]`);
     const real = `${head}-${gen('0123456789', 12, 10)}-${gen(HEX, 32, 12)}`;
     await assertRedacted(`"bot": "${real}"`, real);
   });

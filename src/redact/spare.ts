@@ -15,13 +15,14 @@ import {
 } from './value-shape.ts';
 
 /**
- * A mask right beside a token: `xoxp-123-456-789-####`, `ghp_ab12****`. The token rule stops at
- * the mask, so what it found alone looks whole; the characters next to it say it was hidden.
+ * A mask right beside a value: `xoxp-123-456-789-####`, `ops_eyJzaWdu..[Redacted]`. The rule
+ * stops at the mask, so what it found alone looks whole; the characters next to it say the rest
+ * was hidden.
  */
-const MASK_AFTER = /^[-_.]?(?:#{3,}|\*{3,}|x{4,}|X{4,}|•{3,})/;
+const MASK_AFTER = /^[-_.]?(?:#{3,}|\*{3,}|x{4,}|•{3,}|\[redacted\]|<redacted>)/i;
 
 function maskedBeside(text: string, f: RawFinding): boolean {
-  return MASK_AFTER.test(text.slice(f.end, f.end + 4));
+  return MASK_AFTER.test(text.slice(f.end, f.end + 11));
 }
 
 /**
@@ -67,6 +68,7 @@ export function spareNotSecrets(text: string, found: readonly RawFinding[]): Raw
     if (f.priority === FORMAT) return !madeUpToken(text, f);
     if (TOKEN_RULES.has(f.rule) && madeUpToken(text, f)) return false;
     if (looksMadeUp(value) || isMasked(value)) return false;
+    if (maskedBeside(text, f)) return false;
     return f.rule !== 'secret-assignment' || !isVersionLike(value);
   });
 }
