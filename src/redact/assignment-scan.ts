@@ -136,6 +136,17 @@ export function scanAssignments(text: string): RawFinding[] {
   return findings;
 }
 
+/**
+ * A value in the middle of a line that is a generated token: one run of token characters
+ * (letters, digits, `_+=./-`) with letters and digits, 16 or more. `PASS` there is a test
+ * runner's status (`--- PASS: TestParseV2Header (0.00s)`), not a password's name.
+ */
+function generatedInProse(key: string, bare: string): boolean {
+  const value = bare.replace(/[.,;:!?)]+$/, '');
+  if (key === 'PASS' || !/^[A-Za-z0-9_+=./-]+$/.test(value)) return false;
+  return looksRandom(value, 16);
+}
+
 /** Bare values that are code, not data: `token = await fetchToken()`. */
 const CODE_WORDS =
   /^(?:await|new|typeof|void|yield|function|async|lambda|require|import|self|this|static|const|let|var|def|return|of|in)$/;
@@ -157,7 +168,7 @@ function acceptAssignment(m: RegExpExecArray, text: string): boolean {
     // … }`) or prose (`use api_token: 4f9c… instead`): there only a generated value counts.
     if (separator === ':' || separator === '=>') {
       const rest = /^[ \t]*(?:$|[\r\n\0"'`]|#)/.exec(text.slice(end, end + 64));
-      if (rest === null && !looksRandom(bare.replace(/[.,;:!?)]+$/, ''), 16)) return false;
+      if (rest === null && !generatedInProse(key, bare)) return false;
     }
     // Code: `password = userPassword;`, `token = await getToken()`, `self.token = token`. An
     // .env key is upper case, a variable mostly not; a generated secret has digits.
