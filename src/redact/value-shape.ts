@@ -29,7 +29,13 @@ export const ALREADY_REDACTED = '[REDACTED:';
  */
 export function isMasked(s: string): boolean {
   if (s.length <= 256) return /x{4}|X{4}/.test(s);
-  return (s.match(/[xX*]/g)?.length ?? 0) > s.length / 2;
+  // Counted in a loop: `match(/[xX*]/g)` on a 1 MB value builds tens of thousands of strings.
+  let mask = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 120 || c === 88 || c === 42) mask++;
+  }
+  return mask > s.length / 2;
 }
 export const notMasked = (s: string) => !isMasked(s);
 
