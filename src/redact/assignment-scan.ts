@@ -43,11 +43,11 @@ export function keyStrength(key: string): 'strong' | 'weak' | null {
 
 /**
  * A name that says its value is not a real one: `nonMatchingToken`, `FAKE_API_KEY`,
- * `invalid_password`, `example_secret` — test and documentation fixtures. (`test` is not among
- * them: `TEST_API_KEY` names a real key of a test environment.)
+ * `invalid_password`, `example_secret` — test and documentation fixtures. Not among them: `test`
+ * (`TEST_API_KEY` names a real key of a test environment), `sample` (a sample app's real key).
  */
 const SAYS_NOT_REAL =
-  /(?:^|_)(?:fake|dummy|mock|mocked|example|sample|invalid|wrong|incorrect|bogus|non_?matching|not_?matching|nonexistent|unknown|placeholder)(?:_|$)/;
+  /(?:^|_)(?:fake|dummy|mock|mocked|example|invalid|wrong|incorrect|bogus|non_?matching|not_?matching|nonexistent|placeholder)(?:_|$)/;
 
 function acceptAssignedValue(
   key: string,
