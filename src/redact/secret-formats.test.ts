@@ -97,6 +97,13 @@ describe('the families once left raw are redacted', () => {
     const pair = `deployer:${gen(ALNUM, 16, 4)}`;
     await assertRedacted(`curl -k -X POST https://h/x \\\n  -d 'a' \\\n  -u ${pair}`, pair);
     await assertRedacted(`curl --user kevin:'${gen(ALNUM, 16, 5)}' -iX PATCH`, gen(ALNUM, 16, 5));
+    // An API key as the user with an empty password; a plain user name with none stays.
+    const key = `${gen(ALNUM, 14, 6)}!x`;
+    await assertRedacted(`curl -u "${key}:" https://search.test:9200`, key);
+    for (const plain of ['curl -u admin: https://h/x', 'docker run -u 1000: image']) {
+      assert.equal((await redactText(plain)).text, plain);
+      assert.equal(redactTextSync(plain).text, plain);
+    }
   });
 
   test('Discord bot token, client id and secret', async () => {
