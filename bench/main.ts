@@ -246,6 +246,7 @@ async function main(): Promise<void> {
   runHookBench(report, results, path, appendLines);
   runFullLookBench(report, results, path, appendLines);
   runRiskyCheckpointBench(report, results);
+  (await import('./codex-hooks.ts')).runCodexHookBench(report, results);
   (await import('./gemini-hooks.ts')).runGeminiHookBench(report, results);
   await runModBench(report, results);
 
