@@ -174,8 +174,10 @@ export function register(on: On): void {
   // After each tool call: counted through the server (queued), no process. Where another hook
   // listens too, or the mod is off, Claude Code's hooks run as they would without it.
   on('classic.PostToolUse', async ($, e, next) => {
-    if (!(await answersFor('PostToolUse'))) return next(e);
+    // The mod's own report, when Claude Code hands its hooks back to the mod (logged "nested in
+    // shim"): answered at once, never waiting for shim's first answer, which is that very report.
     if (SHIM_TOOL.test(String(e.tool_name ?? ''))) return {};
+    if (!(await answersFor('PostToolUse'))) return next(e);
     mod.queue = mod.queue.then(async () => {
       if (mod.off || !mod.transcriptPath) return;
       try {
@@ -189,8 +191,10 @@ export function register(on: On): void {
     return {};
   });
   on('classic.PostToolUseFailure', async ($, e, next) => {
-    if (!(await answersFor('PostToolUseFailure'))) return next(e);
+    // The mod's own report, when Claude Code hands its hooks back to the mod (logged "nested in
+    // shim"): answered at once, never waiting for shim's first answer, which is that very report.
     if (SHIM_TOOL.test(String(e.tool_name ?? ''))) return {};
+    if (!(await answersFor('PostToolUseFailure'))) return next(e);
     mod.queue = mod.queue.then(async () => {
       if (mod.off || !mod.transcriptPath) return;
       try {
@@ -207,6 +211,9 @@ export function register(on: On): void {
   // Before a tool call: shim's hook only for a command that may destroy work (its checkpoint
   // must be taken before the command runs, with git and SQLite: a process's work).
   on('classic.PreToolUse', async ($, e, next) => {
+    // The mod's own report (see classic.PostToolUse): waiting here held it 3 s, and its report
+    // then ran past STEP_TIMEOUT_MS and turned the mod off (seen under load, 2.1.330 and 2.1.332).
+    if (SHIM_TOOL.test(String(e.tool ?? ''))) return {};
     if (!(await answersFor('PreToolUse'))) return next(e);
     if (e.tool === 'Bash' && detectRiskyCommand(String(e.command ?? ''))) return next(e);
     return {};
