@@ -21,8 +21,10 @@ import {
   type GeminiHookEvent,
   resolveGeminiThreshold,
   geminiLogReader,
+  geminiReading,
 } from '../agents/gemini/hook-entry.ts';
 import { registerAgentLogReader } from '../app/agent-logs.ts';
+import { provideAgentReading } from '../app/load-agent.ts';
 import { loadConfig } from '../store/config.ts';
 import { getShimHome, type Env } from '../store/home.ts';
 import { claimOnce } from '../store/hook-memory.ts';
@@ -31,6 +33,8 @@ import type { HookHandler, HookRun } from './hook-run.ts';
 import { loadHeavy } from './load-heavy.ts';
 
 registerAgentLogReader(geminiLogReader);
+// The chat reader is in this bundle: reading the chat loads no adapter bundle.
+provideAgentReading('gemini', geminiReading);
 
 /** The session id `shim doctor` probes the hooks with: they must load, but touch nothing. */
 const DOCTOR_SESSION = 'doctor';
