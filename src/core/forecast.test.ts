@@ -269,49 +269,4 @@ describe('simulateTurnsLeft', () => {
     assert.equal(result.high, 99);
     assert.equal(result.soon, 0);
   });
-
-  test('the generator written out in the loop draws the same futures as mulberry32 called', () => {
-    // The simulation as it was written before its generator was inlined (a closure per draw).
-    const reference = (remaining: number, own: number[], profile: number[], seed: number) => {
-      let a = seed >>> 0;
-      const random = () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
-      const ownShare = profile.length === 0 ? 1 : own.length / (own.length + 2);
-      const results: number[] = [];
-      for (let run = 0; run < 150; run++) {
-        let used = 0;
-        let k = 0;
-        while (used < remaining && k < 100) {
-          const pool = random() < ownShare ? own : profile;
-          used += pool[Math.floor(random() * pool.length)]!;
-          k++;
-        }
-        results.push(k - 1);
-      }
-      results.sort((x, y) => x - y);
-      return {
-        low: results[15]!,
-        high: results[135]!,
-        soon: results.filter((k) => k < 10).length / 150,
-      };
-    };
-    let x = 12345;
-    const next = (n: number) => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) % n;
-    for (let i = 0; i < 300; i++) {
-      const own = Array.from({ length: 1 + next(40) }, () => next(9_000) - 500);
-      const profile = next(3) === 0 ? [] : Array.from({ length: 1 + next(20) }, () => next(6_000));
-      const remaining = 1 + next(120_000);
-      const seed = next(2 ** 31) * (next(2) === 0 ? 1 : 7919);
-      const expected =
-        Math.max(...own, ...profile) * 100 < remaining
-          ? { low: 99, high: 99, soon: 0 }
-          : reference(remaining, own, profile, seed);
-      assert.deepEqual(simulateTurnsLeft(remaining, own, profile, seed), expected);
-    }
-  });
 });

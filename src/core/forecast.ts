@@ -95,6 +95,18 @@ export function getGrowthSteps(responses: readonly ResponseRecord[]): number[] {
   return steps;
 }
 
+/** A small seeded generator: the same session state always gives the same interval. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /**
  * The 10th and 90th percentile of responses that complete before `remaining` tokens are used,
  * drawing growth steps from the session's own (and the profile's, weighted) at random.
@@ -110,25 +122,15 @@ export function simulateTurnsLeft(
   const biggest = Math.max(...own, ...profile);
   if (biggest * MAX_SIMULATED_TURNS < remaining)
     return { low: MAX_SIMULATED_TURNS - 1, high: MAX_SIMULATED_TURNS - 1, soon: 0 };
+  const random = mulberry32(seed);
   const ownShare = profile.length === 0 ? 1 : own.length / (own.length + PROFILE_WEIGHT);
   const results: number[] = [];
-  // mulberry32, a small seeded generator (the same session state always gives the same
-  // interval), written out in the loop: this runs cold on every hook call, where V8's
-  // interpreter pays for each call of a generator closure (~1 ms of a full look's CPU).
-  let a = seed >>> 0;
-  let t: number;
   for (let run = 0; run < SIMULATIONS; run++) {
     let used = 0;
     let k = 0;
     while (used < remaining && k < MAX_SIMULATED_TURNS) {
-      a = (a + 0x6d2b79f5) >>> 0;
-      t = Math.imul(a ^ (a >>> 15), a | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const pool = ((t ^ (t >>> 14)) >>> 0) / 4294967296 < ownShare ? own : profile;
-      a = (a + 0x6d2b79f5) >>> 0;
-      t = Math.imul(a ^ (a >>> 15), a | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      used += pool[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * pool.length)]!;
+      const pool = random() < ownShare ? own : profile;
+      used += pool[Math.floor(random() * pool.length)]!;
       k++;
     }
     results.push(k - 1);
