@@ -5,6 +5,7 @@
  * @module
  */
 import type { Database } from './database.ts';
+import { newestCheckpointBySession } from './live-queries.ts';
 
 /** Checkpoints per session, and restores into each (it was started from a checkpoint). */
 export function countBySession(
@@ -164,6 +165,19 @@ export class DashboardQueries {
 
   countBySession(): Map<string, { checkpoints: number; restores: number }> {
     return countBySession(this.#db);
+  }
+
+  sessionFacts(): Map<string, { peak: number | null; handedOff: boolean }> {
+    return sessionFacts(this.#db);
+  }
+
+  listRestoreLinks(): TimelineRestore[] {
+    return listRestoreLinks(this.#db);
+  }
+
+  /** The newest checkpoint's time (ISO) per session, for the live page's sessions. */
+  newestCheckpointBySession(sessionIds: readonly string[]): Map<string, string> {
+    return newestCheckpointBySession(this.#db, sessionIds);
   }
 
   listTimelineCheckpoints(sessionId: string): TimelineCheckpoint[] {

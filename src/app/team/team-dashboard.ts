@@ -52,7 +52,7 @@ export async function openTeamDashboard(request: {
     read: async () => {
       // Projects are looked up at every read: a session started meanwhile adds its project.
       const projects = await withStore(request.home, (store) =>
-        localProjectIds(store.writer, '0000', [request.cwd]),
+        localProjectIds(store.sessions, '0000', [request.cwd]),
       );
       const scope = { projectIds: projects, limit: LIMIT };
       const [sessions, loops] = await Promise.all([
