@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type { QuietWindow } from '../src/core/quiet-window.ts';
@@ -64,6 +65,16 @@ export function runHookBench(
     HOME: claudeHome,
   };
   delete env.NODE_EXTRA_CA_CERTS;
+  // The same calls with a team store connected (config team.url, as `shim team connect` writes
+  // it): the hooks must not notice — no connection, no pg (docs/team.md). The server is not
+  // reached from the hot path, so an address nothing listens on measures the same.
+  const teamHome = join(home, 'shim-team');
+  mkdirSync(teamHome, { recursive: true });
+  writeFileSync(
+    join(teamHome, 'config.json'),
+    `${JSON.stringify({ team: { url: 'postgres://bench@127.0.0.1:9/shim' } })}\n`,
+  );
+  const teamEnv: NodeJS.ProcessEnv = { ...env, SHIM_HOME: teamHome };
   const sessionId =
     (
       JSON.parse(readFileSync(transcript, 'utf8').slice(0, 4096).split('\n')[0]!) as {
@@ -142,11 +153,13 @@ export function runHookBench(
       .join();
   // Warm the cursor cache once, as the session's earlier hooks would have.
   time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, env);
+  time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, teamEnv);
 
   const havePeer = ensurePeer();
   const runs = 20;
   const baseline: number[] = [];
   const hook: number[] = [];
+  const hookTeam: number[] = [];
   const quiet: number[] = [];
   const fullLook: number[] = [];
   const statusline: number[] = [];
@@ -171,6 +184,7 @@ export function runHookBench(
     const wasQuiet =
       before && after && after.offset === before.offset && after.callsLeft === before.callsLeft - 1;
     (wasQuiet ? quiet : fullLook).push(ms);
+    hookTeam.push(time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, teamEnv));
     if (i % 2 === 1) {
       appendResponse(`hb${i}_`);
       fullLook.push(time(process.execPath, [BIN, 'hook', 'PostToolUse'], fullLookInput, env));
@@ -196,6 +210,11 @@ export function runHookBench(
     `; ${quiet.length} of ${hook.length} ordinary calls quiet`,
   );
   row('  inside the quiet window', quiet, ' (target ≤ 1.15×)');
+  row(
+    '  the same calls, team store connected (team.url)',
+    hookTeam,
+    ` (unconnected ${fmt(median(hook))}: target no change)`,
+  );
   row('  full look (fold, redaction, forecast)', fullLook, ' (target ≤ 1.3×)');
   row(
     'shim statusline (same transcript)',
@@ -213,6 +232,7 @@ export function runHookBench(
     nodeMs: base,
     postToolUseMs: median(hook),
     postToolUseRatio: median(hook) / base,
+    postToolUseTeamMs: median(hookTeam),
     postToolUseQuietMs: quiet.length > 0 ? median(quiet) : null,
     postToolUseFullLookMs: median(fullLook),
     quietCalls: quiet.length,
