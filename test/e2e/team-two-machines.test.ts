@@ -202,6 +202,10 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     assert.equal(onB.exitCode, 0, describeRun(onB));
     const restored = textOf(firstModelRequest(mock));
     const user = localQuery<{ os_user: string }>(b, 'SELECT os_user FROM team_work').os_user;
+    const naming = new RegExp(
+      `This work comes from ${user} on laptop-a, [^,]+ ago, through shim's team store`,
+    );
+    t.diagnostic(naming.exec(restored)?.[0] ?? 'A is not named');
     assert.match(
       restored,
       new RegExp(`This work comes from ${user} on laptop-a, [^,]+ ago, through shim's team store`),
