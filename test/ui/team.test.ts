@@ -13,7 +13,9 @@ import { writeTeamSetting } from '../../src/store/config.ts';
 import { LoopRepository } from '../../src/store/loop-repository.ts';
 import type { TeamRepository } from '../../src/store/team-repository.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { runShim } from '../helpers/cli.ts';
 import { startDashboard, type Dashboard } from '../helpers/dashboard.ts';
+import { makeTempDir } from '../helpers/fixtures.ts';
 import { findPostgresBin, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 import { draftIn, makeClone } from '../team/team-fixture.ts';
@@ -113,5 +115,15 @@ describe('shim ui --team (real Chromium, real PostgreSQL)', { skip }, () => {
     await page.waitForSelector(`tr[data-run="${runId}"][data-status="completed"]`);
     assert.equal(await run.locator('[data-col="iteration"]').textContent(), '3');
     await page.close();
+  });
+
+  test('without a team store connected, shim ui --team stops with one line and its fix', () => {
+    const home = makeTempDir('shim-ui-noteam-');
+    const run = runShim(home, ['ui', '--team', '--port', '0']);
+    assert.equal(run.status, 1);
+    assert.deepEqual(run.stderr.trim().split('\n'), [
+      'shim: shim ui --team needs a team store, and none is connected',
+      '      shim team connect postgres://user@host/database (docs/team.md)',
+    ]);
   });
 });
