@@ -24,6 +24,12 @@ import {
 import { asStorageError } from './storage-failure.ts';
 import { assertNotSymlink } from './safe-file.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.ts';
+import {
+  beginWrite,
+  checkpointWal,
+  prepareConnection,
+  useWriteAheadLog,
+} from './sqlite/dialect.ts';
 
 export type Database = DatabaseSyncInstance;
 
@@ -74,7 +80,7 @@ export class StoreMovedError extends AppError {
  */
 export function withWriteTransaction<T>(db: Database, work: () => T): T {
   if (db.isTransaction) return work();
-  db.exec('BEGIN IMMEDIATE');
+  beginWrite(db);
   if (isMovedAside(db)) {
     db.exec('ROLLBACK');
     throw new StoreMovedError(openedFiles.get(db)!.path);
@@ -216,14 +222,9 @@ function openPrepared(home: string, path: string, options: OpenOptions): Databas
   openedFiles.set(db, { path, ino: inodeOf(path) ?? -1 });
   try {
     if (!options.readOnly) {
-      db.exec('PRAGMA synchronous = FULL');
-      db.exec('PRAGMA foreign_keys = ON');
+      prepareConnection(db);
       withBusyRetry(() => {
-        // Switching to WAL takes an exclusive lock and can fail BUSY without waiting; it is
-        // persistent, so only a new database needs it.
-        const mode = (db.prepare('PRAGMA journal_mode').get() as { journal_mode: string })
-          .journal_mode;
-        if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
+        useWriteAheadLog(db);
         migrate(db, options.migrateTo);
       });
       restrictPermissions(path);
@@ -260,7 +261,7 @@ function recordCloseOf(db: Database, home: string, path: string): void {
       // The driver closes late while a statement is still unfinalized (at exit), and the last
       // close copies the WAL into the file: done now, so the file is as recorded from here on.
       try {
-        db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+        checkpointWal(db);
       } catch {
         // busy with another process's transaction: the next open then checks the file
       }
