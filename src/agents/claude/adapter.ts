@@ -106,4 +106,7 @@ export const claudeAdapter: AgentAdapter = {
   },
   headless: { defaultBin: 'claude', binEnv: CLAUDE_BIN_ENV, args: claudeHeadlessArgs },
   instructions: { names: CLAUDE_INSTRUCTION_FILES },
+  // Claude Code's checks (settings files, each hook run for real, statusline, mod) are
+  // app/doctor/settings-checks.ts: they predate the contract and probe the hooks asynchronously.
+  doctor: { checks: () => [] },
 };

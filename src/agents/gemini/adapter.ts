@@ -19,6 +19,7 @@ import { isGeminiChatHead, readRecord, type GeminiRecord } from './chat-record.t
 import { readGeminiChat, type GeminiReadOptions } from './chat-reader.ts';
 import { GEMINI_HOOK_TEXT_LIMIT, renderGeminiOutput } from './hook-output.ts';
 import { GEMINI_HOOK_EVENTS, isGeminiHookEvent, parseGeminiPayload } from './hook-payload.ts';
+import { geminiDoctorChecks } from './settings/doctor.ts';
 import { installGemini, uninstallGemini } from './settings/install.ts';
 import {
   findGeminiChatById,
@@ -156,4 +157,5 @@ export const geminiAdapter: AgentAdapter = {
   },
   headless: { defaultBin: 'gemini', binEnv: GEMINI_BIN_ENV, args: geminiHeadlessArgs },
   instructions: { names: GEMINI_INSTRUCTION_FILES },
+  doctor: { checks: geminiDoctorChecks },
 };
