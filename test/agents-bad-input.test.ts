@@ -3,7 +3,7 @@
  * line (never "a bug in shim"), hook payloads from a newer CLI (fields shim does not know, on a
  * rollout with unknown line types and a torn last line) exit 0 and lose nothing, a broken payload
  * or an unknown event is one log line. Readers' own cases: agents/codex/fold.test.ts,
- * agents/gemini/chat-reader.test.ts; Gemini's hooks: test/e2e/gemini.test.ts.
+ * agents/gemini/chat-reader.test.ts; Gemini's hooks under the real CLI: test/e2e/gemini.test.ts.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -144,5 +144,83 @@ describe('Codex hooks: a payload from a newer CLI', () => {
       logLines(home).filter((l) => /unknown event "NoSuchEvent"/.test(l.message)).length,
       1,
     );
+  });
+});
+
+describe('Gemini hooks: a payload from a newer CLI', () => {
+  test('every event exits 0 with protocol output only, and the checkpoint keeps the work', () => {
+    const home = makeTempDir('shim-gemini-newer-');
+    const project = join(home, 'project');
+    const chats = join(home, 'gemini', 'tmp', 'project', 'chats');
+    mkdirSync(project);
+    mkdirSync(chats, { recursive: true });
+    const chat = join(chats, 'session-2026-11-25T10-00-abcd1234.jsonl');
+    const at = '2026-11-25T10:00:01.000Z';
+    writeFileSync(
+      chat,
+      [
+        { sessionId: 'gem-newer-1', projectHash: 'abc', startTime: at, kind: 'main' },
+        { id: 'x1', timestamp: at, type: 'a_record_type_from_a_newer_cli', content: 'hm' },
+        { id: 'u1', timestamp: at, type: 'user', content: [{ text: 'port the NEWER-9 lexer' }] },
+        {
+          id: 'm1',
+          timestamp: at,
+          type: 'gemini',
+          content: '',
+          model: 'gemini-2.5-pro',
+          tokens: { input: 9_000, output: 10, cached: 0, thoughts: 0, tool: 0, total: 9_010 },
+          toolCalls: [
+            {
+              id: 't1',
+              name: 'write_todos',
+              args: { todos: [{ description: 'port the tokens', status: 'in_progress' }] },
+              status: 'success',
+              timestamp: at,
+            },
+          ],
+        },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n{"id":"m2","type":"gem',
+    );
+    const newer = {
+      session_id: 'gem-newer-1',
+      transcript_path: chat,
+      cwd: project,
+      timestamp: at,
+      a_field_from_a_newer_cli: { nested: [1, 2, 3] },
+    };
+    const events: [string, Record<string, unknown>][] = [
+      ['SessionStart', { source: 'startup' }],
+      ['BeforeAgent', { prompt: 'port the NEWER-9 lexer' }],
+      ['BeforeTool', { tool_name: 'brand_new_tool', tool_input: { x: 1 } }],
+      ['AfterTool', { tool_name: 'brand_new_tool', tool_input: { x: 1 }, tool_response: {} }],
+      ['PreCompress', { trigger: 'auto' }],
+      ['AfterAgent', { prompt_response: 'ok', stop_hook_active: false }],
+      ['SessionEnd', { reason: 'exit' }],
+    ];
+    for (const [event, fields] of events) {
+      const run = runShim(home, ['gemini-hook', event], {
+        cwd: project,
+        env: { GEMINI_CLI_HOME: join(home, 'gemini-home') },
+        input: JSON.stringify({ ...newer, hook_event_name: event, ...fields }),
+      });
+      assert.equal(run.status, 0, `${event}: ${run.stderr}`);
+      if (run.stdout.trim() !== '')
+        assert.equal(typeof JSON.parse(run.stdout), 'object', `${event}: ${run.stdout}`);
+    }
+    assert.deepEqual(
+      logLines(home).filter((l) => l.level === 'error'),
+      [],
+    );
+    // Nothing lost: SessionEnd's final checkpoint holds the request and the list.
+    const list = runShim(home, ['list', '--all', '--json']);
+    const ours = (JSON.parse(list.stdout) as { id: string; sessionId: string }[]).find(
+      (c) => c.sessionId === 'gem-newer-1',
+    );
+    assert.ok(ours, list.stdout);
+    const shown = runShim(home, ['show', ours.id]);
+    assert.match(shown.stdout, /port the NEWER-9 lexer/);
+    assert.match(shown.stdout, /port the tokens/);
   });
 });
