@@ -143,6 +143,8 @@ export type HeadlessRun = {
   /** The executable: an explicit path, an env override, else the agent's name on PATH. */
   defaultBin: string;
   binEnv: string;
+  /** The npm package that installs the CLI: its package.json says the version without a start. */
+  npmPackage: string;
   /** argv for one iteration: a fresh session with `prompt`, or a resumed one. */
   args: (request: {
     prompt: string;

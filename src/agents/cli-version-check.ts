@@ -5,14 +5,55 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import type { Env } from '../store/home.ts';
 import type { AgentAdapter, AgentCheck } from './agent.ts';
 
-/** `<bin> --version`, bounded in time: the x.y.z it prints, or why there is none. */
+/** Where `bin` is: as given when it is a path, else the first match on PATH. */
+function locate(bin: string, env: Env): string | null {
+  if (bin.includes('/')) return existsSync(bin) ? bin : null;
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, bin))) return join(dir, bin);
+  }
+  return null;
+}
+
+/**
+ * The version in the package.json of the npm package the binary belongs to (npm links bin/ to a
+ * file inside it): Gemini CLI takes seconds to start for `--version`, its package.json none.
+ */
+function packageVersion(path: string, npmPackage: string): string | null {
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(path));
+  } catch {
+    return null;
+  }
+  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
+    try {
+      const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
+      if (meta.name === npmPackage && typeof meta.version === 'string') return meta.version;
+    } catch {
+      // no package.json here: one level up
+    }
+  }
+  return null;
+}
+
+/** The CLI's version: from its npm package, else `<bin> --version` bounded in time. */
 export function readCliVersion(
   bin: string,
   env: Env,
+  npmPackage?: string,
 ): { version: string } | { missing: true } | { error: string } {
+  const path = locate(bin, env);
+  if (path === null) return { missing: true };
+  const fromPackage = npmPackage ? packageVersion(path, npmPackage) : null;
+  if (fromPackage) return { version: fromPackage };
   const result = spawnSync(bin, ['--version'], {
     encoding: 'utf8',
     timeout: 15_000,
@@ -39,7 +80,7 @@ export function cliVersionCheck(
   const bin = env[binEnv] || defaultBin;
   const id = `${adapter.id}-version`;
   const title = `${adapter.name} version`;
-  const found = readCliVersion(bin, env);
+  const found = readCliVersion(bin, env, adapter.headless.npmPackage);
   const pinned = `shim was verified with ${adapter.verifiedVersion}`;
   if ('missing' in found)
     return {

@@ -77,7 +77,12 @@ export const codexAdapter: AgentAdapter = {
     configuredLimit: readCompactLimit,
   },
   installer: { install: installCodex, uninstall: uninstallCodex },
-  headless: { defaultBin: 'codex', binEnv: CODEX_BIN_ENV, args: codexHeadlessArgs },
+  headless: {
+    defaultBin: 'codex',
+    binEnv: CODEX_BIN_ENV,
+    npmPackage: '@openai/codex',
+    args: codexHeadlessArgs,
+  },
   instructions: { names: CODEX_INSTRUCTION_FILES },
   doctor: { checks: codexDoctorChecks },
 };

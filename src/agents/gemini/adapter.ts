@@ -155,7 +155,12 @@ export const geminiAdapter: AgentAdapter = {
     install: (request) => installGemini({ ...request, invocation: request.shim }),
     uninstall: (request) => uninstallGemini(request),
   },
-  headless: { defaultBin: 'gemini', binEnv: GEMINI_BIN_ENV, args: geminiHeadlessArgs },
+  headless: {
+    defaultBin: 'gemini',
+    binEnv: GEMINI_BIN_ENV,
+    npmPackage: '@google/gemini-cli',
+    args: geminiHeadlessArgs,
+  },
   instructions: { names: GEMINI_INSTRUCTION_FILES },
   doctor: { checks: geminiDoctorChecks },
 };

@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -195,6 +202,26 @@ describe('shim doctor: Gemini CLI', () => {
     checks = byId(await agentChecks(w.options));
     assert.equal(checks['gemini-version']!.status, 'warn');
     assert.match(checks['gemini-version']!.detail, /^0\.38\.1; shim was verified with 0\.61\.0/);
+  });
+
+  test("the version comes from the CLI's npm package without starting it (Gemini takes seconds)", async () => {
+    const w = installed();
+    // npm's layout: node_modules/.bin/gemini → ../@google/gemini-cli/bundle/gemini.js
+    const pkg = join(w.root, 'node_modules', '@google', 'gemini-cli');
+    mkdirSync(join(pkg, 'bundle'), { recursive: true });
+    mkdirSync(join(w.root, 'node_modules', '.bin'));
+    writeFileSync(join(pkg, 'package.json'), '{"name": "@google/gemini-cli", "version": "0.61.0"}');
+    // Were it started, it would say another version.
+    fakeCli(join(pkg, 'bundle'), 'gemini.js', '9.9.9');
+    const bin = join(w.root, 'node_modules', '.bin', 'gemini');
+    symlinkSync(join('..', '@google', 'gemini-cli', 'bundle', 'gemini.js'), bin);
+    w.env.SHIM_GEMINI_BIN = bin;
+    assert.equal(byId(await agentChecks(w.options))['gemini-version']!.status, 'ok');
+    // Found on PATH the same way.
+    delete w.env.SHIM_GEMINI_BIN;
+    w.env.PATH = `${join(w.root, 'node_modules', '.bin')}:${w.env.PATH}`;
+    const onPath = byId(await agentChecks(w.options))['gemini-version']!;
+    assert.match(onPath.detail, /^0\.61\.0, the version shim was verified with/);
   });
 
   test('a hook or the MCP server taken out, or settings Gemini cannot read: fail with the fix', async () => {
