@@ -210,5 +210,19 @@ describe('work moving between agents (real CLIs)', { skip, timeout: 600_000 }, (
     ])
       assert.ok(text.includes(needle), `the restore names ${needle}`);
     assert.match(text, /recreate it from the list below \(write_todos\)/);
+
+    // `shim checkpoint --agent codex` in the project: Codex's newest session of it, not Gemini's.
+    const saved = shim(
+      scratch,
+      shimHome,
+      ['checkpoint', '--agent', 'codex', '--no-snapshot', '--json'],
+      undefined,
+      { CODEX_HOME: codex.codexHome },
+    );
+    assert.equal(saved.status, 0, saved.stderr);
+    const { checkpointId } = JSON.parse(saved.stdout) as { checkpointId: string };
+    const shown = shim(scratch, shimHome, ['show', checkpointId]);
+    assert.match(shown.stdout, /Migrate the WOMBAT-9 users table/);
+    assert.match(shown.stdout, /Codex CLI/);
   });
 });
