@@ -12,6 +12,7 @@
  * | install / uninstall          | settings/ (install.ts, uninstall.ts) |
  * | headless run for the loop    | headless.ts                        |
  * | instruction files            | instructions.ts                    |
+ * | `shim doctor` checks         | settings/doctor.ts                 |
  *
  * Agents differ in what they can do; `AgentCapabilities` says so instead of `if (agent === …)`.
  * Which adapter serves an id is decided in one place, `agents/dispatch.ts` (exhaustive).
@@ -142,6 +143,8 @@ export type HeadlessRun = {
   /** The executable: an explicit path, an env override, else the agent's name on PATH. */
   defaultBin: string;
   binEnv: string;
+  /** The npm package that installs the CLI: its package.json says the version without a start. */
+  npmPackage: string;
   /** argv for one iteration: a fresh session with `prompt`, or a resumed one. */
   args: (request: {
     prompt: string;
@@ -149,6 +152,26 @@ export type HeadlessRun = {
     model: string | null;
   }) => string[];
 };
+
+/** One line of `shim doctor` (app/doctor/doctor-check.ts shows them all the same way). */
+export type AgentCheck = {
+  id: string;
+  title: string;
+  status: 'ok' | 'warn' | 'fail';
+  /** Essential checks decide whether shim is healthy; the others are information. */
+  essential: boolean;
+  detail: string;
+  fix: string | null;
+};
+
+export type DoctorRequest = { home: string; env: Env; cwd: string; shim: ShimLocation };
+
+/**
+ * What `shim doctor` checks of the agent's wiring: shim's hooks and MCP server in its files, and
+ * anything that would leave them silently inactive. Nothing when shim was never installed into
+ * the agent (no line about an agent the user does not run).
+ */
+export type DoctorChecks = { checks: (request: DoctorRequest) => AgentCheck[] };
 
 /** Files the agent reads as standing instructions (CLAUDE.md, AGENTS.md, GEMINI.md). */
 export type InstructionFiles = { names: readonly string[] };
@@ -184,4 +207,5 @@ export type AgentAdapter = {
   installer: Installer;
   headless: HeadlessRun;
   instructions: InstructionFiles;
+  doctor: DoctorChecks;
 };

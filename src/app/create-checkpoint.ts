@@ -99,7 +99,7 @@ export type CheckpointResult = {
 
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.known?.state && request.untilLine === undefined) return request.known.state;
-  if (request.untilLine === undefined) return loadSessionState(path, request.home);
+  if (request.untilLine === undefined) return loadSessionState(path, request.home, request.agent);
   const options = { untilLine: request.untilLine };
   const agent = logAgent(path, request.agent);
   if (agent !== 'claude') return readAgentLog(path, agent, options);

@@ -129,7 +129,7 @@ export async function runGeminiHook(
       projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
     });
     if (!config.enabled) return '';
-    const output = await handle(event, { payload, env, home, now, config });
+    const output = await handle(event, { payload, env, home, now, config, agent: 'gemini' });
     return renderGeminiOutput(event, output);
   } catch (error) {
     appendLog(home, 'error', `gemini-hook ${event} failed`, {

@@ -104,6 +104,14 @@ export const claudeAdapter: AgentAdapter = {
       } satisfies InstallReport;
     },
   },
-  headless: { defaultBin: 'claude', binEnv: CLAUDE_BIN_ENV, args: claudeHeadlessArgs },
+  headless: {
+    defaultBin: 'claude',
+    binEnv: CLAUDE_BIN_ENV,
+    npmPackage: '@anthropic-ai/claude-code',
+    args: claudeHeadlessArgs,
+  },
   instructions: { names: CLAUDE_INSTRUCTION_FILES },
+  // Claude Code's checks (settings files, each hook run for real, statusline, mod) are
+  // app/doctor/settings-checks.ts: they predate the contract and probe the hooks asynchronously.
+  doctor: { checks: () => [] },
 };

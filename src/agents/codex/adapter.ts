@@ -11,6 +11,7 @@ import { CODEX_HOOK_TEXT_LIMIT, renderCodexHookOutput } from './hook-output.ts';
 import { CODEX_INSTRUCTION_FILES } from './instructions.ts';
 import { findLatestRollout, findRolloutById, getCodexHome, listRollouts } from './sessions.ts';
 import { checkCodexTrust, CODEX_HOOKS, installCodex, uninstallCodex } from './settings/install.ts';
+import { codexDoctorChecks } from './settings/doctor.ts';
 import { codexThreshold } from './threshold.ts';
 import {
   CODEX_LOG,
@@ -76,6 +77,12 @@ export const codexAdapter: AgentAdapter = {
     configuredLimit: readCompactLimit,
   },
   installer: { install: installCodex, uninstall: uninstallCodex },
-  headless: { defaultBin: 'codex', binEnv: CODEX_BIN_ENV, args: codexHeadlessArgs },
+  headless: {
+    defaultBin: 'codex',
+    binEnv: CODEX_BIN_ENV,
+    npmPackage: '@openai/codex',
+    args: codexHeadlessArgs,
+  },
   instructions: { names: CODEX_INSTRUCTION_FILES },
+  doctor: { checks: codexDoctorChecks },
 };

@@ -10,6 +10,7 @@ import { TODOS } from './chat-fold.ts';
 import { isGeminiChatHead } from './chat-record.ts';
 import { GEMINI_HOOK_TEXT_LIMIT, renderGeminiOutput } from './hook-output.ts';
 import { GEMINI_HOOK_EVENTS, isGeminiHookEvent, parseGeminiPayload } from './hook-payload.ts';
+import { geminiDoctorChecks } from './settings/doctor.ts';
 import { installGemini, uninstallGemini } from './settings/install.ts';
 import {
   findGeminiChatById,
@@ -98,6 +99,12 @@ export const geminiAdapter: AgentAdapter = {
     install: (request) => installGemini({ ...request, invocation: request.shim }),
     uninstall: (request) => uninstallGemini(request),
   },
-  headless: { defaultBin: 'gemini', binEnv: GEMINI_BIN_ENV, args: geminiHeadlessArgs },
+  headless: {
+    defaultBin: 'gemini',
+    binEnv: GEMINI_BIN_ENV,
+    npmPackage: '@google/gemini-cli',
+    args: geminiHeadlessArgs,
+  },
   instructions: { names: GEMINI_INSTRUCTION_FILES },
+  doctor: { checks: geminiDoctorChecks },
 };
