@@ -47,7 +47,11 @@ export type IterationStats = {
   limit: { resetsAt: number | null } | null;
   result: { isError: boolean; text: string; costUsd: number | null } | null;
   lastText: string;
-  /** Background work still live at the last word of the stream (a turn can end before it). */
+  /**
+   * Background work still live when the turn's last result came (a turn can end before it), less
+   * what then finished by itself. A task the CLI stopped on its way out (the loop ended the agent
+   * after the result) stays: its work did not finish.
+   */
   backgroundTasks: BackgroundTask[];
 };
 
@@ -74,6 +78,10 @@ export class IterationMonitor {
   draining = false;
   readonly #seen = new Set<string>();
   readonly #pendingTools = new Set<string>();
+  /** Tasks that ended by themselves (completed or failed), by id. */
+  readonly #doneTasks = new Set<string>();
+  /** The turn's result has come and no new turn has started: the agent decides nothing now. */
+  #turnOver = false;
   readonly #thresholdPercent: number;
   readonly #resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo;
   #threshold: ThresholdInfo | null = null;
@@ -112,6 +120,7 @@ export class IterationMonitor {
     const stats = this.stats;
     switch (event.kind) {
       case 'init':
+        this.#turnOver = false;
         stats.sessionId = event.sessionId || stats.sessionId;
         stats.model = event.model;
         stats.cliVersion = event.cliVersion;
@@ -127,6 +136,7 @@ export class IterationMonitor {
         return;
       case 'response': {
         if (event.sidechain) return; // a subagent's context is not the session's
+        this.#turnOver = false;
         stats.model ??= event.model;
         if (event.text) stats.lastText = event.text;
         for (const tool of event.toolUses) {
@@ -185,14 +195,28 @@ export class IterationMonitor {
           stats.limit = { resetsAt: event.resetsAt ?? stats.limit?.resetsAt ?? null };
         }
         return;
-      case 'background_tasks':
-        stats.backgroundTasks = event.tasks;
+      case 'background_tasks': {
+        // Between turns only the CLI removes a task: kept unless it ended by itself. Claude Code
+        // stops what still runs when the loop ends it after a result (2.1.330 reports those
+        // `stopped`, then an empty set), and that is unfinished work, not done work.
+        const live = new Set(event.tasks.map((t) => t.id));
+        const kept = this.#turnOver
+          ? stats.backgroundTasks.filter((t) => !live.has(t.id) && !this.#doneTasks.has(t.id))
+          : [];
+        stats.backgroundTasks = [...event.tasks, ...kept];
+        return;
+      }
+      case 'task_ended':
+        if (event.status !== 'completed' && event.status !== 'failed') return;
+        this.#doneTasks.add(event.taskId);
+        stats.backgroundTasks = stats.backgroundTasks.filter((t) => t.id !== event.taskId);
         return;
       case 'compact':
         stats.compactions++;
         out.push({ kind: 'compaction', trigger: event.trigger, preTokens: event.preTokens });
         return;
       case 'result':
+        this.#turnOver = true;
         stats.result = { isError: event.isError, text: event.text, costUsd: event.costUsd };
         if (event.sessionId) stats.sessionId ??= event.sessionId;
         if (event.isError && !stats.apiError) {

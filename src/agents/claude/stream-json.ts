@@ -69,6 +69,11 @@ export type AgentEvent =
   | { kind: 'compacting' }
   /** The full set of live background tasks (replace, do not merge), 2.1.330+. */
   | { kind: 'background_tasks'; tasks: BackgroundTask[] }
+  /**
+   * A background task ended (`task_notification`): `completed` and `failed` by itself, `stopped`
+   * when something stopped it — the agent's own stop tool, or the CLI's shutdown on a signal.
+   */
+  | { kind: 'task_ended'; taskId: string; status: string }
   | { kind: 'compact'; trigger: string; preTokens: number | null; postTokens: number | null }
   | {
       kind: 'result';
@@ -248,6 +253,8 @@ function readSystem(raw: Obj): AgentEvent {
       break;
     case 'background_tasks_changed':
       return { kind: 'background_tasks', tasks: readBackgroundTasks(raw.tasks) };
+    case 'task_notification':
+      return { kind: 'task_ended', taskId: str(raw.task_id) ?? '', status: str(raw.status) ?? '' };
     case 'compact_boundary': {
       // The stream writes snake_case; camelCase is the transcript's spelling of the same data.
       const meta = isObject(raw.compact_metadata)
