@@ -18,6 +18,7 @@
  * @module
  */
 import type { AgentId } from '../core/agent-id.ts';
+import type { AgentEvent } from './headless-event.ts';
 import type { SessionState } from '../core/session.ts';
 import type { Env } from '../store/home.ts';
 import type { LogFormat, ReadOptions, ReadResult, TranscriptCursor } from '../transcript/reader.ts';
@@ -142,12 +143,19 @@ export type HeadlessRun = {
   /** The executable: an explicit path, an env override, else the agent's name on PATH. */
   defaultBin: string;
   binEnv: string;
-  /** argv for one iteration: a fresh session with `prompt`, or a resumed one. */
+  /** How a user gets the CLI, for the error when it is not found. */
+  installHint: string;
+  /** argv for one iteration: a fresh session with `prompt`, or a resumed one; `extra` is the user's. */
   args: (request: {
     prompt: string;
     resumeSessionId: string | null;
     model: string | null;
+    extra?: readonly string[];
   }) => string[];
+  /** Flags `args` sets itself: the user passing them would break how the loop follows the agent. */
+  reservedFlags: readonly string[];
+  /** A parser for one iteration's stdout, line by line (it may keep state across lines). */
+  parser: () => (line: string) => AgentEvent[];
 };
 
 /** Files the agent reads as standing instructions (CLAUDE.md, AGENTS.md, GEMINI.md). */

@@ -5,13 +5,13 @@
  * @module
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import {
-  parseStreamLine,
-  type AgentEvent,
-  type BackgroundTask,
-} from '../agents/claude/stream-json.ts';
+import { parseStreamLine } from '../agents/claude/stream-json.ts';
+import type { AgentEvent, BackgroundTask } from '../agents/headless-event.ts';
 import { checkContextUsage } from '../core/loop/context-monitor.ts';
 import { isLimitMessage } from '../core/loop/usage-limit.ts';
+
+/** One line of the agent's output → what it says (the agent's headless parser). */
+export type LineParser = (line: string) => AgentEvent[];
 
 export type ThresholdInfo = { compactThreshold: number; windowTokens: number; detail: string };
 
@@ -85,12 +85,15 @@ export class IterationMonitor {
   readonly #thresholdPercent: number;
   readonly #resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo;
   #threshold: ThresholdInfo | null = null;
+  readonly #parse: LineParser;
 
   constructor(
     thresholdPercent: number,
     resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo,
     sessionId: string | null = null,
+    parse: LineParser = parseStreamLine,
   ) {
+    this.#parse = parse;
     this.#thresholdPercent = thresholdPercent;
     this.#resolveThreshold = resolveThreshold;
     this.stats.sessionId = sessionId;
@@ -107,7 +110,7 @@ export class IterationMonitor {
   /** Processes one stdout line; returns what the supervisor should know about it. */
   accept(line: string): MonitorSignal[] {
     const signals: MonitorSignal[] = [];
-    for (const event of parseStreamLine(line)) this.#apply(event, signals);
+    for (const event of this.#parse(line)) this.#apply(event, signals);
     return signals;
   }
 
@@ -149,6 +152,9 @@ export class IterationMonitor {
         if (this.#seen.has(event.messageId)) return;
         this.#seen.add(event.messageId);
         stats.responses++;
+        // An agent whose stream does not say what each response was sent with (Codex, Gemini):
+        // no reading, and no restart on one; the agent compacts by itself.
+        if (event.contextTokens === null) return;
         const info = this.#thresholdInfo();
         const check = checkContextUsage(
           event.contextTokens,

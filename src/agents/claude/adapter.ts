@@ -6,7 +6,7 @@
 import { AppError } from '../../core/errors.ts';
 import { HOOK_TEXT_LIMIT } from '../../core/hook-limits.ts';
 import type { AgentAdapter, InstallReport, SessionFile } from '../agent.ts';
-import { claudeHeadlessArgs, CLAUDE_BIN_ENV } from './headless.ts';
+import { claudeHeadless } from './headless.ts';
 import { renderHookOutput } from './hook-output.ts';
 import { parsePayload } from './hook-payload.ts';
 import { CLAUDE_INSTRUCTION_FILES } from './instructions.ts';
@@ -104,6 +104,6 @@ export const claudeAdapter: AgentAdapter = {
       } satisfies InstallReport;
     },
   },
-  headless: { defaultBin: 'claude', binEnv: CLAUDE_BIN_ENV, args: claudeHeadlessArgs },
+  headless: claudeHeadless,
   instructions: { names: CLAUDE_INSTRUCTION_FILES },
 };

@@ -1,8 +1,10 @@
 /**
  * `claude -p` for `shim loop`: one iteration's argv, stream-json on stdout
- * (docs/claude-code.md, "Headless").
+ * (docs/claude-code.md, "Headless"), read by stream-json.ts.
  * @module
  */
+import type { HeadlessRun } from '../agent.ts';
+import { parseStreamLine } from './stream-json.ts';
 
 export const CLAUDE_BIN_ENV = 'SHIM_CLAUDE_BIN';
 
@@ -10,6 +12,7 @@ export function claudeHeadlessArgs(request: {
   prompt: string;
   resumeSessionId: string | null;
   model: string | null;
+  extra?: readonly string[];
 }): string[] {
   return [
     '-p',
@@ -19,5 +22,26 @@ export function claudeHeadlessArgs(request: {
     '--verbose',
     ...(request.resumeSessionId ? ['--resume', request.resumeSessionId] : []),
     ...(request.model ? ['--model', request.model] : []),
+    ...(request.extra ?? []),
   ];
 }
+
+export const claudeHeadless: HeadlessRun = {
+  defaultBin: 'claude',
+  binEnv: CLAUDE_BIN_ENV,
+  installHint: 'install it (npm install -g @anthropic-ai/claude-code)',
+  args: claudeHeadlessArgs,
+  reservedFlags: [
+    '-p',
+    '--print',
+    '--output-format',
+    '--input-format',
+    '--resume',
+    '-r',
+    '--continue',
+    '-c',
+    '--session-id',
+    '--fork-session',
+  ],
+  parser: () => parseStreamLine,
+};
