@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { AGENT_IDS } from '../core/agent-id.ts';
 
 const fingerprintSchema = z.object({
   workspace: z.string().nullable(),
@@ -34,6 +35,10 @@ export const loopStateSchema = z.object({
     .object({ compactThreshold: z.number(), windowTokens: z.number(), detail: z.string() })
     .nullable()
     .catch(null),
+  /** The agent running the work now; null: the one the run started with. */
+  currentAgent: z.enum(AGENT_IDS).nullable().catch(null),
+  /** When each agent's last usage limit lifts (epoch ms): a fallback goes only to a free agent. */
+  limitedUntil: z.partialRecord(z.enum(AGENT_IDS), z.number()).catch({}),
   /** The agent process of the iteration in flight (pid reuse is told by its start time). */
   agent: z
     .object({ pid: z.number().int(), startTime: z.string().nullable() })

@@ -27,7 +27,12 @@ import type { Env } from '../store/home.ts';
 import { getRunDir, type LoopEvent } from '../store/loop-event-log.ts';
 import { readRunEvents } from '../store/loop-event-reader.ts';
 import type { LoopIterationRecord, LoopRunStatus } from '../store/loop-repository.ts';
+import { agentName, type AgentId } from '../core/agent-id.ts';
+import { AppError } from '../core/errors.ts';
+import type { HeadlessRun } from '../agents/agent.ts';
+import { loadAdapter } from '../agents/dispatch.ts';
 import { launchAgent, stopAgent } from './agent-run.ts';
+import { prepareAgentSwitch } from './switch-agent.ts';
 import { envForNewSession } from '../agents/claude/session-env.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';
 import { IterationMonitor, replayConsumedLines, type ThresholdInfo } from './iteration-monitor.ts';
@@ -134,6 +139,27 @@ export class Supervisor {
     }
   };
 
+  /** The agent running the work now: the run's own, or its fallback after a usage limit. */
+  #agentId(): AgentId {
+    return this.#state.currentAgent ?? this.#options.agent;
+  }
+
+  async #headless(agent: AgentId): Promise<HeadlessRun> {
+    return (await loadAdapter(agent)).headless;
+  }
+
+  #bin(agent: AgentId): string {
+    const bin = this.#options.bins[agent];
+    if (!bin) {
+      throw new AppError(
+        'USAGE',
+        `loop run ${this.#journal.runId} knows no ${agentName(agent)} executable`,
+        `continue it with shim loop --resume ${this.#journal.runId} --${agent}-bin <path>`,
+      );
+    }
+    return bin;
+  }
+
   #stdoutPath(iteration: number): string {
     return join(
       getRunDir(this.#deps.home, this.#journal.runId),
@@ -164,17 +190,16 @@ export class Supervisor {
               : null,
         });
     const sessionId = continuing ? journal.run.sessionId : null;
-    const args = [
-      '-p',
+    const agentId = this.#agentId();
+    const headless = await this.#headless(agentId);
+    const args = headless.args({
       prompt,
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      ...(sessionId ? ['--resume', sessionId] : []),
-      ...options.agentArgs,
-    ];
+      resumeSessionId: sessionId,
+      model: null,
+      extra: agentId === options.agent ? options.agentArgs : options.fallbackArgs,
+    });
     const agent = await launchAgent({
-      bin: options.claudeBin,
+      bin: this.#bin(agentId),
       args,
       cwd: journal.run.cwd,
       // Started from inside a Claude Code session, the agent would inherit its markers.
@@ -208,6 +233,7 @@ export class Supervisor {
         pid: agent.pid,
         promptChars: prompt.length,
         summaryInjected: !continuing && this.#state.pendingSummary !== null,
+        agent: agentId,
       },
       number,
     );
@@ -215,6 +241,7 @@ export class Supervisor {
       options.thresholdPercent,
       this.#resolveThreshold,
       sessionId,
+      headless.parser(),
     );
     return this.#follow(record, monitor, new Set(), {
       pid: agent.pid,
@@ -231,6 +258,7 @@ export class Supervisor {
       this.#options.thresholdPercent,
       this.#resolveThreshold,
       record.sessionId,
+      (await this.#headless(this.#agentId())).parser(),
     );
     // Rebuild the monitor's state from what was already consumed, without repeating events.
     await replayConsumedLines(this.#stdoutPath(record.number), record.streamOffset, monitor);
@@ -343,6 +371,18 @@ export class Supervisor {
         const ok = await this.#waitUntil(step.until, step.reason, step.limit);
         return ok ? step : null;
       }
+      case 'switch_agent':
+        await prepareAgentSwitch(step, {
+          journal,
+          state,
+          db: this.#deps.db,
+          home: this.#deps.home,
+          env: this.#deps.env,
+          now: this.#now(),
+          from: this.#agentId(),
+          sessionId: outcome.stats.sessionId ?? journal.run.sessionId,
+        });
+        return step;
       case 'restart':
         await prepareRestart(step, {
           journal,

@@ -110,11 +110,11 @@ export async function runLoopCommand(
       }
       result = await resumeLoop(
         typeof options.resume === 'string' ? options.resume : null,
-        parseResumeOverrides(options, env, cwd),
+        await parseResumeOverrides(options, env, cwd),
         deps,
       );
     } else {
-      result = await startLoop(parseLoopOptions(options, agentArgs, env, cwd), deps);
+      result = await startLoop(await parseLoopOptions(options, agentArgs, env, cwd), deps);
     }
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else if (!options.quiet) process.stderr.write(`${finalLine(result)}\n`);
@@ -290,7 +290,7 @@ async function runShards(
     }
     say(`shard ${i + 1}/${shards.length} ${name}`);
     const result = await startLoop(
-      parseLoopOptions({ ...options, promptFile: shard.file }, agentArgs, deps.env, deps.cwd),
+      await parseLoopOptions({ ...options, promptFile: shard.file }, agentArgs, deps.env, deps.cwd),
       deps,
     );
     results.push(result);

@@ -4,6 +4,7 @@
  * the order of the rules below is the policy.
  * @module
  */
+import type { AgentId } from '../agent-id.ts';
 import type { StuckVerdict } from './stuck.ts';
 import { planLimitWait } from './usage-limit.ts';
 
@@ -58,6 +59,8 @@ export type NextStepInput = {
   errorText: string | null;
   /** What was still running in the background when a `mid_work` turn ended. */
   pendingWork?: string[];
+  /** At a usage limit: the run's other agent, free of limits now (agent-fallback.ts), or null. */
+  fallbackAgent?: AgentId | null;
 };
 
 export type NextStep =
@@ -65,6 +68,8 @@ export type NextStep =
   | { kind: 'continue'; note: string | null }
   | { kind: 'restart'; reason: RestartReason; fresh: boolean; detail: string }
   | { kind: 'wait'; until: number; reason: string; limit: boolean }
+  /** Carry on in another agent, from a checkpoint of the session being left. */
+  | { kind: 'switch_agent'; to: AgentId; reason: string }
   | { kind: 'stop'; status: 'stopped' | 'failed'; reason: string; detail: string };
 
 const MAX_TRANSIENT_ERRORS = 5;
@@ -85,6 +90,20 @@ export function decideNextStep(input: NextStepInput): NextStep {
       'budget_exceeded',
       `spent $${input.costUsd.toFixed(2)} of the $${input.budgetUsd.toFixed(2)} budget`,
     );
+  }
+  if (input.end === 'usage_limit' && input.fallbackAgent) {
+    if (input.iteration >= input.maxIterations) {
+      return stop(
+        'stopped',
+        'max_iterations',
+        `reached the limit of ${input.maxIterations} iterations without completion`,
+      );
+    }
+    return {
+      kind: 'switch_agent',
+      to: input.fallbackAgent,
+      reason: `a usage limit${input.errorText ? ` (${input.errorText})` : ''}`,
+    };
   }
   if (input.end === 'usage_limit') {
     const wait = planLimitWait({
