@@ -149,6 +149,8 @@ export type HeadlessRun = {
   args: (request: {
     prompt: string;
     resumeSessionId: string | null;
+    /** Fork the resumed session at this message (only where `capabilities.forkAtMessage`). */
+    forkAt?: string | null;
     model: string | null;
     extra?: readonly string[];
   }) => string[];
@@ -176,6 +178,11 @@ export type AgentCapabilities = {
   restoreSources: readonly string[];
   /** The tools that set the session's task list: a restore names them for rebuilding it. */
   taskTools: readonly string[];
+  /**
+   * A session can be forked at an earlier message of its own (Claude Code's `--resume
+   * --resume-session-at <uuid> --fork-session`): `shim rescue`, and the loop's rescue over the limit.
+   */
+  forkAtMessage: boolean;
 };
 
 export type AgentAdapter = {

@@ -9,6 +9,7 @@ import { parseStreamLine } from '../agents/claude/stream-json.ts';
 import type { AgentEvent, BackgroundTask } from '../agents/headless-event.ts';
 import { checkContextUsage } from '../core/loop/context-monitor.ts';
 import { isLimitMessage } from '../core/loop/usage-limit.ts';
+import { isContextOverflowMessage } from '../core/loop/context-overflow.ts';
 
 /** One line of the agent's output → what it says (the agent's headless parser). */
 export type LineParser = (line: string) => AgentEvent[];
@@ -44,6 +45,8 @@ export type IterationStats = {
   compactions: number;
   lastToolError: string | null;
   apiError: { text: string; status: number | null } | null;
+  /** The agent refused a turn as too long for its window ("Prompt is too long"). */
+  contextOverflow: boolean;
   limit: { resetsAt: number | null } | null;
   result: { isError: boolean; text: string; costUsd: number | null } | null;
   lastText: string;
@@ -69,6 +72,7 @@ export class IterationMonitor {
     compactions: 0,
     lastToolError: null,
     apiError: null,
+    contextOverflow: false,
     limit: null,
     result: null,
     lastText: '',
@@ -186,6 +190,7 @@ export class IterationMonitor {
           event.status === 429 ||
           isLimitMessage(event.text);
         stats.apiError = { text: event.text, status: event.status };
+        if (isContextOverflowMessage(event.text)) stats.contextOverflow = true;
         if (limit) stats.limit = { resetsAt: event.resetsAt ?? stats.limit?.resetsAt ?? null };
         out.push({
           kind: 'api_error',
@@ -231,6 +236,7 @@ export class IterationMonitor {
             status: event.apiErrorStatus,
           };
         }
+        if (event.isError && isContextOverflowMessage(event.text)) stats.contextOverflow = true;
         if (event.isError && (event.apiErrorStatus === 429 || isLimitMessage(event.text))) {
           stats.limit ??= { resetsAt: null };
         }

@@ -6,6 +6,7 @@
  */
 import { getWorkspaceFingerprint } from '../capture/workspace.ts';
 import { hasCompletionMarker } from '../core/loop/completion.ts';
+import { loadAdapter } from '../agents/dispatch.ts';
 import { limitLiftsAt, pickFallbackAgent } from '../core/loop/agent-fallback.ts';
 import { decideNextStep, type IterationEnd, type NextStep } from '../core/loop/next-step.ts';
 import { advanceStreaks } from '../core/loop/streaks.ts';
@@ -150,6 +151,7 @@ export async function judgeIteration(
     });
   }
 
+  const canRescue = (await loadAdapter(current)).capabilities.forkAtMessage;
   const step = decideNextStep({
     end,
     now: context.now,
@@ -177,6 +179,7 @@ export async function judgeIteration(
     errorText: errorText ? truncate(errorText, 200) : null,
     pendingWork,
     fallbackAgent,
+    canRescue,
   });
   if (stuck.stuck)
     journal.emit('loop.stuck_detected', { kind: stuck.kind, detail: stuck.detail }, number);

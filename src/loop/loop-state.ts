@@ -39,6 +39,11 @@ export const loopStateSchema = z.object({
   currentAgent: z.enum(AGENT_IDS).nullable().catch(null),
   /** When each agent's last usage limit lifts (epoch ms): a fallback goes only to a free agent. */
   limitedUntil: z.partialRecord(z.enum(AGENT_IDS), z.number()).catch({}),
+  /** A session to fork at its last message that fits (`shim rescue`): the next iteration does. */
+  rescue: z
+    .object({ sessionId: z.string(), forkAt: z.string(), prompt: z.string() })
+    .nullable()
+    .catch(null),
   /** The agent process of the iteration in flight (pid reuse is told by its start time). */
   agent: z
     .object({ pid: z.number().int(), startTime: z.string().nullable() })

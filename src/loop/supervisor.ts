@@ -33,6 +33,7 @@ import type { HeadlessRun } from '../agents/agent.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
 import { launchAgent, stopAgent } from './agent-run.ts';
 import { prepareAgentSwitch } from './switch-agent.ts';
+import { prepareRescue } from './rescue-session.ts';
 import { envForNewSession } from '../agents/claude/session-env.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';
 import { IterationMonitor, replayConsumedLines, type ThresholdInfo } from './iteration-monitor.ts';
@@ -170,31 +171,39 @@ export class Supervisor {
   async #startIteration(): Promise<IterationOutcome | null> {
     const journal = this.#journal;
     const number = journal.run.iteration + 1;
-    const continuing = this.#state.nextMode === 'continue' && journal.run.sessionId !== null;
+    // Over the context window: a fork of the session at its last message that fits (rescue-session.ts).
+    const rescue = this.#state.rescue;
+    const continuing =
+      rescue === null && this.#state.nextMode === 'continue' && journal.run.sessionId !== null;
     const options = this.#options;
-    const prompt = continuing
-      ? composeContinuePrompt({
-          goal: options.goal,
-          marker: options.completionMarker,
-          testCommand: options.testCommand,
-          note: this.#state.note,
-        })
-      : composeFreshPrompt({
-          goal: options.goal,
-          summary: this.#state.pendingSummary,
-          marker: options.completionMarker,
-          testCommand: options.testCommand,
-          memory:
-            this.#config.sync.enabled && this.#config.sync.claudeMem && hasClaudeMem(this.#deps.env)
-              ? { project: basename(this.#deps.cwd) }
-              : null,
-        });
-    const sessionId = continuing ? journal.run.sessionId : null;
+    const prompt = rescue
+      ? `${rescue.prompt}\n\n${composeContinuePrompt({ goal: options.goal, marker: options.completionMarker, testCommand: options.testCommand, note: null })}`
+      : continuing
+        ? composeContinuePrompt({
+            goal: options.goal,
+            marker: options.completionMarker,
+            testCommand: options.testCommand,
+            note: this.#state.note,
+          })
+        : composeFreshPrompt({
+            goal: options.goal,
+            summary: this.#state.pendingSummary,
+            marker: options.completionMarker,
+            testCommand: options.testCommand,
+            memory:
+              this.#config.sync.enabled &&
+              this.#config.sync.claudeMem &&
+              hasClaudeMem(this.#deps.env)
+                ? { project: basename(this.#deps.cwd) }
+                : null,
+          });
+    const sessionId = rescue ? rescue.sessionId : continuing ? journal.run.sessionId : null;
     const agentId = this.#agentId();
     const headless = await this.#headless(agentId);
     const args = headless.args({
       prompt,
       resumeSessionId: sessionId,
+      forkAt: rescue?.forkAt ?? null,
       model: null,
       extra: agentId === options.agent ? options.agentArgs : options.fallbackArgs,
     });
@@ -216,19 +225,20 @@ export class Supervisor {
       runId: journal.runId,
       number,
       sessionId,
-      mode: continuing ? 'continue' : 'fresh',
+      mode: continuing || rescue ? 'continue' : 'fresh',
       prompt,
       startedAt: journal.iso(),
       agentPid: agent.pid,
     });
     this.#state.agent = { pid: agent.pid, startTime: agent.startTime };
     this.#state.note = null;
+    this.#state.rescue = null;
     journal.saveRun({ iteration: number, status: 'running', waitUntil: null });
     journal.saveState(this.#state);
     journal.emit(
       'loop.iteration_started',
       {
-        mode: record.mode,
+        mode: rescue ? 'rescue' : record.mode,
         sessionId,
         pid: agent.pid,
         promptChars: prompt.length,
@@ -336,6 +346,7 @@ export class Supervisor {
       apiError: stats.apiError !== null,
       orphaned: agent.orphaned,
       pendingWork: stats.backgroundTasks.length > 0,
+      contextOverflow: stats.contextOverflow,
     });
     return { end, stats, follow };
   }
@@ -381,6 +392,20 @@ export class Supervisor {
           now: this.#now(),
           from: this.#agentId(),
           sessionId: outcome.stats.sessionId ?? journal.run.sessionId,
+        });
+        return step;
+      case 'rescue':
+        await prepareRescue(step, {
+          journal,
+          state,
+          options: this.#options,
+          db: this.#deps.db,
+          home: this.#deps.home,
+          env: this.#deps.env,
+          now: this.#now(),
+          iteration: number,
+          sessionId: outcome.stats.sessionId ?? journal.run.sessionId,
+          lastPercent: outcome.stats.lastPercent,
         });
         return step;
       case 'restart':

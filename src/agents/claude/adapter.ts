@@ -59,6 +59,7 @@ export const claudeAdapter: AgentAdapter = {
     liveUsageInHooks: false,
     restoreSources: ['startup', 'resume', 'clear', 'compact'],
     taskTools: TASK_TOOL_NAMES,
+    forkAtMessage: true,
   },
   sessions: {
     root: getProjectsDir,

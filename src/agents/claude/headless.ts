@@ -11,6 +11,7 @@ export const CLAUDE_BIN_ENV = 'SHIM_CLAUDE_BIN';
 export function claudeHeadlessArgs(request: {
   prompt: string;
   resumeSessionId: string | null;
+  forkAt?: string | null;
   model: string | null;
   extra?: readonly string[];
 }): string[] {
@@ -21,6 +22,10 @@ export function claudeHeadlessArgs(request: {
     'stream-json',
     '--verbose',
     ...(request.resumeSessionId ? ['--resume', request.resumeSessionId] : []),
+    // 2.1.330: a new session holding the conversation up to that message (`shim rescue`).
+    ...(request.resumeSessionId && request.forkAt
+      ? ['--resume-session-at', request.forkAt, '--fork-session']
+      : []),
     ...(request.model ? ['--model', request.model] : []),
     ...(request.extra ?? []),
   ];
@@ -42,6 +47,7 @@ export const claudeHeadless: HeadlessRun = {
     '-c',
     '--session-id',
     '--fork-session',
+    '--resume-session-at',
   ],
   parser: () => parseStreamLine,
 };

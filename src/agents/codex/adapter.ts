@@ -43,6 +43,7 @@ export const codexAdapter: AgentAdapter = {
     liveUsageInHooks: false,
     restoreSources: ['startup', 'resume', 'compact'],
     taskTools: ['update_plan'],
+    forkAtMessage: false,
   },
   sessions: {
     root: (env) => `${getCodexHome(env)}/sessions`,

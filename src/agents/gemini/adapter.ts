@@ -73,6 +73,7 @@ export const geminiAdapter: AgentAdapter = {
     liveUsageInHooks: true,
     restoreSources: ['startup'],
     taskTools: [TODOS],
+    forkAtMessage: false,
   },
   sessions: {
     root: (env) => `${geminiDir(env)}/tmp`,

@@ -22,7 +22,9 @@ export type IterationEnd =
   /** The agent was gone when a resumed supervisor looked (it died with the supervisor). */
   | 'orphaned'
   /** The turn ended (a clean result) while background work it started was still running. */
-  | 'mid_work';
+  | 'mid_work'
+  /** The agent refused the turn: its conversation no longer fits the window ("Prompt is too long"). */
+  | 'context_overflow';
 
 export type RestartReason = 'context_exhaustion' | 'stuck' | 'crash' | 'timeout';
 
@@ -61,6 +63,8 @@ export type NextStepInput = {
   pendingWork?: string[];
   /** At a usage limit: the run's other agent, free of limits now (agent-fallback.ts), or null. */
   fallbackAgent?: AgentId | null;
+  /** The agent can fork a session at an earlier message (AgentCapabilities.forkAtMessage). */
+  canRescue?: boolean;
 };
 
 export type NextStep =
@@ -70,6 +74,8 @@ export type NextStep =
   | { kind: 'wait'; until: number; reason: string; limit: boolean }
   /** Carry on in another agent, from a checkpoint of the session being left. */
   | { kind: 'switch_agent'; to: AgentId; reason: string }
+  /** Fork the session at the last message that fits, with shim's restore (`shim rescue`). */
+  | { kind: 'rescue'; detail: string }
   | { kind: 'stop'; status: 'stopped' | 'failed'; reason: string; detail: string };
 
 const MAX_TRANSIENT_ERRORS = 5;
@@ -148,6 +154,14 @@ export function decideNextStep(input: NextStepInput): NextStep {
       true,
       `context at ${input.lastPercent.toFixed(0)}% of the auto-compact threshold (limit ${input.thresholdPercent}%)`,
     );
+  } else if (input.end === 'context_overflow') {
+    const detail = `the session no longer fits its context window${input.errorText ? ` (${input.errorText})` : ''}`;
+    // A fork keeps the real conversation up to the last message that fits; without one (another
+    // agent, an unknown session) a fresh session with the summary. Either uses a restart.
+    step =
+      input.canRescue && input.sessionKnown && input.restarts < input.maxRestarts
+        ? { kind: 'rescue', detail }
+        : restart(input, 'context_exhaustion', true, detail);
   } else if (input.end === 'timeout') {
     step = restart(input, 'timeout', true, 'the agent did not finish within the iteration timeout');
   } else if (input.end === 'crashed' || input.end === 'api_error') {
@@ -177,7 +191,7 @@ export function decideNextStep(input: NextStepInput): NextStep {
   }
 
   if (
-    (step.kind === 'continue' || step.kind === 'restart') &&
+    (step.kind === 'continue' || step.kind === 'restart' || step.kind === 'rescue') &&
     input.iteration >= input.maxIterations
   ) {
     return stop(
