@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { agentName, isAgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { parsePlan } from '../../core/plan.ts';
 import { shardProgress } from '../../core/shard-plan.ts';
@@ -177,12 +178,17 @@ export async function runLoopStatus(
   const percent = run.contextPercent ?? 0;
   const threshold = Number((run.options as { thresholdPercent?: number }).thresholdPercent ?? 70);
   const maxIterations = Number((run.options as { maxIterations?: number }).maxIterations ?? 0);
+  const agents = run.options as { agent?: unknown; fallbackAgent?: unknown };
+  // The run's other agent: the fallback while the first runs, the first once it fell back.
+  const other = run.agent === agents.agent ? agents.fallbackAgent : agents.agent;
+  const fallback = isAgentId(other) && other !== run.agent ? other : null;
   const lines = [
     `${bold(`loop ${run.runId}`)}  ${run.liveStatus}${run.stopReason ? ` — ${run.stopReason}` : ''}`,
     `goal       ${run.goal.replace(/\s+/g, ' ').slice(0, 100)}`,
     `directory  ${run.cwd}`,
     `iteration  ${run.iteration} of ${maxIterations} · restarts ${run.restarts} · cost $${run.costUsd.toFixed(2)}`,
     `context    ${renderBar(percent, 20)} ${Math.round(percent)}% of the auto-compact threshold (restart at ${threshold}%)`,
+    `agent      ${agentName(run.agent)}${fallback ? ` (fallback at a usage limit: ${agentName(fallback)})` : ''}`,
     `session    ${run.sessionId ?? '—'}`,
     `last event ${run.lastEvent ?? '—'}`,
   ];
