@@ -1,6 +1,12 @@
 /**
- * `shim loop --fallback-agent` with the real CLIs, offline: Claude Code (pinned) against the mock
- * Messages API, Codex CLI (pinned) against the mock Responses API. Claude Code's turn is refused
+ * `shim loop --agent` and `--fallback-agent` with the real CLIs, offline: Claude Code (pinned)
+ * against the mock Messages API, Codex CLI (pinned) against the mock Responses API, Gemini CLI
+ * (pinned) against the mock Gemini API.
+ *
+ * `--agent codex` and `--agent gemini`: a turn without the marker, then the same session resumed
+ * (`codex exec resume <id>`, `gemini --resume <id>`) until it completes.
+ *
+ * `--fallback-agent codex`: Claude Code's turn is refused
  * with a usage limit (HTTP 429, "You've hit your limit · resets …"); the loop checkpoints its
  * session and carries the work on in Codex at once, whose first request carries the restore
  * rendered for Codex (the Claude session's request, its file, where it came from); the run
@@ -23,7 +29,15 @@ import {
   readJsonl,
 } from './claude.ts';
 import { CODEX_BIN, CODEX_E2E_SKIP, createCodexScratch } from './codex.ts';
+import {
+  ensureGemini,
+  GEMINI_BIN,
+  GEMINI_E2E_SKIP,
+  geminiEnv,
+  writeGeminiSettings,
+} from './gemini.ts';
 import { startMockApi } from './mock-api.ts';
+import { startMockGemini } from './mock-gemini.ts';
 import { startOpenAiMock } from './openai-mock.ts';
 
 const skip = E2E_SKIP || claudeInstallProblem() || CODEX_E2E_SKIP || false;
@@ -52,7 +66,7 @@ function shim(args: string[], cwd: string, env: Record<string, string>, timeoutM
   });
 }
 
-describe('shim loop --fallback-agent (real Claude Code and Codex CLIs)', { skip }, () => {
+describe('shim loop with other agents (real Claude Code, Codex and Gemini CLIs)', { skip }, () => {
   test('a Claude Code loop at its usage limit carries on in Codex with the restore', async (t) => {
     const scratch = createScratch('shim-e2e-loopagents-');
     const anthropic = await startMockApi({
@@ -150,4 +164,121 @@ describe('shim loop --fallback-agent (real Claude Code and Codex CLIs)', { skip 
     const started = events.filter((e) => e.name === 'loop.iteration_started');
     assert.equal(started.at(-1)?.data.agent, 'codex');
   });
+
+  test('--agent codex: a session continued across iterations (codex exec resume)', async (t) => {
+    const openai = await startOpenAiMock({
+      steps: [
+        { calls: [{ name: 'exec_command', arguments: { cmd: 'echo one > half.txt' } }] },
+        { text: 'Half of it is done.', usage: { input: 4_000 } },
+      ],
+      final: { text: `All done.\n${MARKER}`, usage: { input: 5_000 } },
+    });
+    const codex = createCodexScratch(openai);
+    t.after(async () => {
+      await openai.close();
+      codex.cleanup();
+    });
+    const run = await shim(
+      [
+        'loop',
+        '--agent',
+        'codex',
+        '--codex-bin',
+        CODEX_BIN,
+        '--goal',
+        'Write half.txt, then finish.',
+        '--iteration-timeout',
+        '90s',
+        '--json',
+        '--',
+        '--dangerously-bypass-approvals-and-sandbox',
+      ],
+      codex.project,
+      codex.env,
+      200_000,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout) as {
+      run: { status: string; agent: string; sessionId: string };
+      iterations: Array<{ mode: string; outcome: string; sessionId: string | null }>;
+    };
+    assert.equal(result.run.status, 'completed');
+    assert.equal(result.run.agent, 'codex');
+    assert.equal(readFileSync(join(codex.project, 'half.txt'), 'utf8'), 'one\n');
+    assert.deepEqual(
+      result.iterations.map((i) => [i.mode, i.outcome]),
+      [
+        ['fresh', 'finished'],
+        ['continue', 'finished'],
+      ],
+    );
+    // The second iteration resumed the thread the first one started.
+    assert.equal(result.iterations[1]!.sessionId, result.iterations[0]!.sessionId);
+    assert.match(result.run.sessionId, /^[0-9a-f-]{36}$/);
+    const last = openai.requests.filter((r) => r.kind !== 'other').at(-1)!;
+    assert.match(last.text, /Half of it is done/, 'the resumed thread holds the earlier turn');
+  });
+
+  test(
+    '--agent gemini: a session continued across iterations (gemini --resume)',
+    { skip: GEMINI_E2E_SKIP },
+    async (t) => {
+      ensureGemini();
+      const scratch = createScratch('shim-e2e-loopgemini-');
+      const mock = await startMockGemini({
+        steps: [
+          {
+            parts: [
+              {
+                functionCall: { name: 'run_shell_command', args: { command: 'echo one > g.txt' } },
+              },
+            ],
+          },
+          { parts: [{ text: 'Half of it is done.' }] },
+        ],
+        final: { parts: [{ text: `All done.\n${MARKER}` }] },
+      });
+      t.after(async () => {
+        await mock.close();
+        scratch.cleanup();
+      });
+      writeGeminiSettings(scratch);
+      const shimHome = join(scratch.root, 'shim-home');
+      const env = geminiEnv(scratch, mock, shimHome) as Record<string, string>;
+      const run = await shim(
+        [
+          'loop',
+          '--agent',
+          'gemini',
+          '--gemini-bin',
+          GEMINI_BIN,
+          '--goal',
+          'Write g.txt, then finish.',
+          '--iteration-timeout',
+          '90s',
+          '--json',
+        ],
+        scratch.project,
+        env,
+        200_000,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const result = JSON.parse(run.stdout) as {
+        run: { status: string; agent: string };
+        iterations: Array<{ mode: string; outcome: string; sessionId: string | null }>;
+      };
+      assert.equal(result.run.status, 'completed');
+      assert.equal(result.run.agent, 'gemini');
+      assert.equal(readFileSync(join(scratch.project, 'g.txt'), 'utf8'), 'one\n');
+      assert.deepEqual(
+        result.iterations.map((i) => [i.mode, i.outcome]),
+        [
+          ['fresh', 'finished'],
+          ['continue', 'finished'],
+        ],
+      );
+      assert.ok(result.iterations[0]!.sessionId);
+      assert.equal(result.iterations[1]!.sessionId, result.iterations[0]!.sessionId);
+    },
+  );
 });
