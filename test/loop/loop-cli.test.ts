@@ -52,6 +52,36 @@ describe('shim loop (CLI)', () => {
         ['loop', '--prompt-file', 'missing.md', '--claude-bin', FAKE_CLAUDE],
         /cannot read the prompt file/,
       ],
+      [
+        ['loop', '--goal', 'x', '--agent', 'cursor'],
+        /--agent must be one of claude, codex, gemini/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--claude-bin', FAKE_CLAUDE, '--fallback-agent', 'claude'],
+        /--fallback-agent claude is the agent the run starts with/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--claude-bin', FAKE_CLAUDE, '--fallback-arg', '--full-auto'],
+        /--fallback-arg needs --fallback-agent/,
+      ],
+      [
+        [
+          'loop',
+          '--goal',
+          'x',
+          '--claude-bin',
+          FAKE_CLAUDE,
+          '--fallback-agent',
+          'codex',
+          '--codex-bin',
+          '/nonexistent/codex',
+        ],
+        /cannot find the Codex CLI/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--agent', 'codex', '--codex-bin', FAKE_CLAUDE, '--', '--json'],
+        /--json is set by shim loop itself/,
+      ],
       [['loop', '--resume'], /no unfinished loop run/],
       [['loop', 'status', 'zzzz'], /no loop run zzzz/],
     ];
