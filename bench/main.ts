@@ -238,7 +238,7 @@ async function main(): Promise<void> {
   report(
     '  learning from the same user only',
     ownHistory.modelError.toFixed(3),
-    `baseline ${ownHistory.baselineError.toFixed(3)}: ${((1 - ownHistory.modelError / ownHistory.baselineError) * 100).toFixed(1)}% better; range covers ${pct(ownHistory.coverage)}`,
+    `baseline ${ownHistory.baselineError.toFixed(3)}: ${((1 - ownHistory.modelError / ownHistory.baselineError) * 100).toFixed(1)}% better; range covers ${pct(ownHistory.coverage)} [70–90%], per held-out session ${pct(ownHistory.sessionCoverage)}`,
   );
   results.taskEstimates = { ...tasks, sameUser: ownHistory };
 
@@ -246,6 +246,7 @@ async function main(): Promise<void> {
   runHookBench(report, results, path, appendLines);
   runFullLookBench(report, results, path, appendLines);
   runRiskyCheckpointBench(report, results);
+  (await import('./codex-hooks.ts')).runCodexHookBench(report, results);
   (await import('./gemini-hooks.ts')).runGeminiHookBench(report, results);
   await runModBench(report, results);
 

@@ -67,8 +67,12 @@ export async function runSecretsBench(
   report('  rules with a sample left raw', String(missedRules.length), missedRules.join(', '));
 
   // Whole values: time per length, the same text shape at each.
+  // Per length the median of 7 runs is reported; the per-byte ratio compares the fastest runs,
+  // which a busy machine's pauses (GC, other processes) disturb least.
   const times: Record<string, number> = {};
+  const fastest: Record<string, number> = {};
   for (const [label, n] of [
+    ['64 KB', 64 * 1024],
     ['256 KB', 256 * 1024],
     ['1 MB', 1024 * 1024],
   ] as const) {
@@ -76,13 +80,14 @@ export async function runSecretsBench(
     const text = `API_KEY=${value}\nnext`;
     const runs: number[] = [];
     let whole = true;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       const start = performance.now();
       const out = await redactText(text);
       runs.push(performance.now() - start);
       whole &&= out.text === 'API_KEY=[REDACTED:secret-assignment]\nnext';
     }
     times[label] = median(runs);
+    fastest[label] = Math.min(...runs);
     report(
       `  ${label} assigned value redacted`,
       `${median(runs).toFixed(1)} ms`,
@@ -91,8 +96,8 @@ export async function runSecretsBench(
   }
   report(
     '  time per byte, 1 MB / 64 KB',
-    (times['1 MB']! / 16 / times['64 KB']!).toFixed(2),
-    '[≈ 1: linear]',
+    (fastest['1 MB']! / 16 / fastest['64 KB']!).toFixed(2),
+    '[≈ 1: linear] fastest of 7 runs each',
   );
 
   const planted = FIXTURES_MISSING ? null : plantedSession(samples);

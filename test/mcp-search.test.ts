@@ -114,6 +114,18 @@ describe('searchCheckpoints', () => {
     assert.ok(!result.hits[0]!.snippet.includes('\n'));
   });
 
+  test("each hit names its session's agent", () => {
+    const codex = draftWith({ requests: ['Rename the PELICAN queue.'] });
+    temp.checkpoints.save({ ...codex, source: { ...codex.source, agent: 'codex' } });
+    temp.checkpoints.save(draftWith({ requests: ['Drain the PELICAN queue.'] }));
+    assert.deepEqual(
+      search('pelican')
+        .hits.map((h) => h.agent)
+        .sort(),
+      ['claude', 'codex'],
+    );
+  });
+
   test('one hit per session: its best checkpoint, newest on a tie, with the count', () => {
     const sessionId = randomUUID();
     for (const [i, at] of [

@@ -100,5 +100,36 @@ describe('shim stats', () => {
       assert.match(text.stdout, /restores\s+1: went on working 1/);
       assert.match(text.stdout, /shim's restore 100%/);
       assert.doesNotMatch(text.stdout, /Claude Code's summary –/);
+
+      // A Codex session of the same project: its row and the totals name the agent.
+      const rollout = join(
+        project,
+        'rollout-2026-11-25T10-00-00-01a2140b-6f3a-79f0-b6fd-d2a321939c71.jsonl',
+      );
+      const line = (type: string, payload: Record<string, unknown>) =>
+        JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
+      writeFileSync(
+        rollout,
+        [
+          line('session_meta', {
+            id: '01a2140b-6f3a-79f0-b6fd-d2a321939c71',
+            cwd: project,
+            cli_version: '0.169.0',
+          }),
+          line('event_msg', { type: 'user_message', message: 'port the exporter' }),
+        ].join('\n') + '\n',
+      );
+      const codex = runShim(home, ['checkpoint', '--transcript', rollout, '--no-snapshot'], {
+        cwd: project,
+      });
+      assert.equal(codex.status, 0, codex.stderr);
+      const both = JSON.parse(runShim(home, ['stats', '--json'], { cwd: project }).stdout) as {
+        totals: { sessionsByAgent: Record<string, number> };
+        sessions: Array<{ agent: string }>;
+      };
+      assert.deepEqual(both.totals.sessionsByAgent, { claude: 1, codex: 1 });
+      const table = runShim(home, ['stats'], { cwd: project }).stdout;
+      assert.match(table, /Codex CLI 1/);
+      assert.match(table, /01a2140b\s+Codex CLI/);
     });
 });

@@ -18,7 +18,7 @@ test("a Codex rollout's status says Codex CLI, not Claude Code", (t) => {
   const text = runShim(home, ['status', log]);
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout.split('\n')[0] ?? '', / · Codex CLI 0\.44\.0/);
-  assert.doesNotMatch(text.stdout.split('\n')[0] ?? '', /Claude Code/);
+  assert.doesNotMatch(text.stdout, /Claude Code/, 'nor anywhere else (settings files, warnings)');
   const json = runShim(home, ['status', '--json', log]);
   assert.equal((JSON.parse(json.stdout) as { agent: string }).agent, 'codex');
 });

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { execFileSync as run } from 'node:child_process';
@@ -88,6 +88,12 @@ describe('a full disk', () => {
       const first = hook(h, 'UserPromptSubmit', { ...payload, prompt: 'go on' });
       assert.equal(first.status, 0);
       assert.match(first.stdout, /disk holding .* is full/);
+      // The lost attempt gave its claim back: once there is room, the same compaction is saved.
+      rmSync(join(h, 'filler'));
+      assert.equal(hook(h, 'PreCompact', { ...payload, trigger: 'auto' }).status, 0);
+      const list = runShim(h, ['list', '--all', '--json']);
+      assert.equal(list.status, 0, list.stderr);
+      assert.match(list.stdout, /"triggeredBy": "pre_compact"/);
     },
   );
 });

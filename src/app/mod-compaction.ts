@@ -12,7 +12,7 @@ import type { Checkpoint } from '../core/checkpoint.ts';
 import type { SessionState } from '../core/session.ts';
 import { redactTextSync } from '../redact/redact.ts';
 import type { Env } from '../store/home.ts';
-import { claimOnce } from '../store/hook-memory.ts';
+import { claimOnce, releaseClaim } from '../store/hook-memory.ts';
 import { appendLog } from '../store/log.ts';
 import { createCheckpoint } from './create-checkpoint.ts';
 import { withStore } from './open-store.ts';
@@ -44,8 +44,8 @@ export async function prepareCompaction(
 ): Promise<PreparedCompaction> {
   const { home, state } = request;
   const sessionId = state.sessionId ?? basename(request.transcriptPath, '.jsonl');
-  if (!claimOnce(home, sessionId, compactionClaimKey(state)))
-    return { instructions: null, checkpoint: null };
+  const claimKey = compactionClaimKey(state);
+  if (!claimOnce(home, sessionId, claimKey)) return { instructions: null, checkpoint: null };
   try {
     const { checkpoint } = await createCheckpoint({
       transcript: request.transcriptPath,
@@ -71,6 +71,8 @@ export async function prepareCompaction(
       sessionId,
       error: String(error),
     });
+    // The PreCompact hook that follows gets its own try at saving this compaction.
+    releaseClaim(home, sessionId, claimKey);
     return { instructions: null, checkpoint: null };
   }
 }

@@ -14,8 +14,16 @@ import { checkpointFromLiveTranscript, recordRestore } from './restore-session.t
 
 export async function relayAfterClear(
   store: Store,
-  request: { sessionId: string; cwd: string; home: string; env: Env; now: number },
-): Promise<{ checkpoint: Checkpoint; detection: ResumeDetection } | null> {
+  request: {
+    sessionId: string;
+    cwd: string;
+    home: string;
+    env: Env;
+    now: number;
+    /** The text the relay injects: recorded with the restore and scored for what it carried. */
+    render: (checkpoint: Checkpoint, detection: ResumeDetection) => string;
+  },
+): Promise<{ checkpoint: Checkpoint; detection: ResumeDetection; text: string } | null> {
   const root = findProjectRoot(request.cwd);
   const cleared = store.sessions.getLatestInProject(root, request.sessionId);
   if (cleared === null) return null;
@@ -40,12 +48,15 @@ export async function relayAfterClear(
     confidence: 1,
     explanation: relayExplanation(cleared.sessionId),
   };
+  const text = request.render(checkpoint, detection);
   recordRestore(store, {
     checkpoint,
     intoSession: request.sessionId,
     detection,
     now: request.now,
     notes: 'SessionStart clear (relay)',
+    restoreText: text,
+    messagesAtRestore: 0,
   });
-  return { checkpoint, detection };
+  return { checkpoint, detection, text };
 }

@@ -24,6 +24,7 @@ import {
   toMatchExpression,
   type SearchField,
 } from '../core/search-query.ts';
+import { toAgentId, type AgentId } from '../core/agent-id.ts';
 import type { Store } from './open-store.ts';
 
 export { SEARCH_FIELDS, type SearchField };
@@ -47,6 +48,8 @@ export type SearchHit = {
   checkpointNumber: number;
   createdAt: string;
   cwd: string | null;
+  /** The agent whose session it was. */
+  agent: AgentId;
   /** One line around the best match, the matched words in [brackets]. */
   snippet: string;
   /** Checkpoints of this session that matched. */
@@ -107,6 +110,7 @@ export function searchCheckpoints(store: Store, request: SearchRequest): SearchR
       checkpointNumber: r.checkpoint_number,
       createdAt: r.created_at,
       cwd: r.cwd,
+      agent: toAgentId(r.agent),
       snippet: found.snippets.get(r.doc) ?? '',
       matches: r.matches,
     })),

@@ -14,6 +14,7 @@ import {
 } from '../../test/helpers/transcript-builders.ts';
 import { saveHookMemory } from '../store/hook-memory.ts';
 import { EMPTY_HOOK_MEMORY } from '../core/hook-policy.ts';
+import { renderResumePrompt } from '../core/resume-prompt.ts';
 import { createCheckpoint } from './create-checkpoint.ts';
 import { withStore } from './open-store.ts';
 import { restoreAtStartup } from './startup-restore.ts';
@@ -193,6 +194,41 @@ describe('a handoff the user wrote', () => {
     assert.equal(restore?.detection.interruptionReason, 'handoff');
     assert.equal(restore?.checkpoint.id, saved.checkpoint.id);
     assert.equal(await startup('C'), null, 'once');
+  });
+
+  test('the restore records what its text carried (fidelity), as every other restore does', async () => {
+    const path = writeTranscript(
+      'A',
+      session('A', project, [
+        userPromptLine('Port the QUAIL-7 exporter to streams.', { timestamp: at(1) }),
+        todo(2, [{ content: 'Stream the rows', status: 'in_progress' }]),
+      ]),
+    );
+    const saved = await checkpoint(path);
+    await withStore(home, (store) =>
+      writeHandoff(store, home, {
+        checkpoint: saved.checkpoint,
+        kind: 'user',
+        detection: null,
+        now: NOW - 60_000,
+      }),
+    );
+    const restore = await withStore(home, (store) =>
+      restoreAtStartup(store, {
+        sessionId: 'B',
+        cwd: project,
+        home,
+        env: {},
+        now: NOW,
+        render: (cp, detection) => renderResumePrompt(cp, detection),
+      }),
+    );
+    assert.match(restore?.text ?? '', /QUAIL-7/);
+    const [event] = await withStore(home, (store) =>
+      store.resumes.listForCheckpoint(saved.checkpoint.id),
+    );
+    assert.equal(event?.fidelityScore, 1, 'the request and the task are both in the text');
+    assert.equal(event?.messagesAtRestore, 0);
   });
 
   test('an automatic handoff (before a compaction, at L2) is not injected into the next session', async () => {

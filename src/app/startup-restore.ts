@@ -36,6 +36,8 @@ export type StartupRestore = {
    * `team`: another machine's or teammate's newer unfinished work (the team store's local copy).
    */
   kind: 'handoff' | 'interrupted' | 'team';
+  /** What `render` made of it (absent without a `render`). */
+  text?: string;
 };
 
 export type StartupRequest = {
@@ -50,6 +52,8 @@ export type StartupRequest = {
   resumeWindowDays?: number;
   /** A team store is connected and `team.resume` is on: its pulled work may be restored. */
   teamResume?: boolean;
+  /** The text the restore injects: recorded with it and scored for what it carried. */
+  render?: (checkpoint: Checkpoint, detection: ResumeDetection) => string;
 };
 
 function handoffDetection(checkpoint: Checkpoint, createdAt: string, now: number): ResumeDetection {
@@ -216,6 +220,7 @@ export async function restoreAtStartup(
     takeTeamWork(store, root, request) ??
     (request.restoreInterrupted === false ? null : await takeInterrupted(store, root, request));
   if (restore === null) return null;
+  const text = request.render?.(restore.checkpoint, restore.detection);
   recordRestore(store, {
     checkpoint: restore.checkpoint,
     intoSession: request.sessionId,
@@ -225,6 +230,7 @@ export async function restoreAtStartup(
     // A session just started: once it has a message of its own, it went on from the restore
     // (crash and handoff restores were never settled without this).
     messagesAtRestore: 0,
+    ...(text !== undefined ? { restoreText: text } : {}),
   });
-  return restore;
+  return text !== undefined ? { ...restore, text } : restore;
 }

@@ -10,8 +10,10 @@ import type { Store } from './open-store.ts';
 import type { Scope } from './project-scope.ts';
 
 /** The sessions' counts added up (fidelities: means weighted by the sessions' restores). */
-export type StatsTotals = Omit<SessionStatsRow, 'sessionId' | 'cwd' | 'lastSeenAt'> & {
+export type StatsTotals = Omit<SessionStatsRow, 'sessionId' | 'agent' | 'cwd' | 'lastSeenAt'> & {
   sessions: number;
+  /** Sessions per agent (`claude`, `codex`, `gemini`). */
+  sessionsByAgent: Record<string, number>;
   checkpoints: number;
 };
 
@@ -65,9 +67,11 @@ export function collectStats(store: Store, scope: Scope, limit: number): Stats {
   );
   const byTrigger: Record<string, number> = {};
   const signals: Record<string, number> = {};
+  const byAgent: Record<string, number> = {};
   for (const s of sessions) {
     add(byTrigger, s.checkpointsByTrigger);
     add(signals, s.signalSamples);
+    add(byAgent, { [s.agent]: 1 });
   }
   const sum = (pick: (r: SessionStatsRow) => number) => sessions.reduce((n, r) => n + pick(r), 0);
   return {
@@ -75,6 +79,7 @@ export function collectStats(store: Store, scope: Scope, limit: number): Stats {
     sessions,
     totals: {
       sessions: sessions.length,
+      sessionsByAgent: byAgent,
       checkpoints: Object.values(byTrigger).reduce((a, b) => a + b, 0),
       checkpointsByTrigger: byTrigger,
       restores: sum((r) => r.restores),

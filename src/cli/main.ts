@@ -23,7 +23,7 @@ registerAgentLogReader(geminiLogReader);
 
 const program = new Command('shim')
   .description(
-    'Keeps Claude Code from losing its work.\n' +
+    'Keeps Claude Code, Codex CLI and Gemini CLI sessions from losing their work.\n' +
       'Predicts context exhaustion before it happens, checkpoints the working state, and restores it into the next session.',
   )
   .version(getVersion(), '-v, --version')
@@ -33,11 +33,13 @@ const program = new Command('shim')
   .addHelpText(
     'after',
     `
-Claude Code itself runs two more commands, wired by \`shim install\`:
-  shim hook <Event>     one hook event; the payload comes on stdin (SessionStart, PostToolUse, …)
-  shim statusline       the statusline; Claude Code's statusline JSON on stdin
+The agents themselves run three more commands, wired by \`shim install\`:
+  shim hook <Event>          one hook event; the payload on stdin (--agent codex for Codex CLI)
+  shim gemini-hook <Event>   one Gemini CLI hook event
+  shim statusline            Claude Code's statusline; its statusline JSON on stdin
 
-Start with: shim install   (then use Claude Code as usual; shim doctor checks it)`,
+Start with: shim install   (then use Claude Code as usual; shim doctor checks it)
+  Codex CLI or Gemini CLI: shim install --agent codex | gemini`,
   );
 
 defineSessionCommands(program);

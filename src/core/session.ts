@@ -105,6 +105,8 @@ export type ToolCallRecord = {
   latencyMs: number | null;
   at: number | null;
   line: number;
+  /** The line of the call itself, where an agent's log writes it apart from its result. */
+  callLine?: number;
 };
 
 export type PendingToolCall = {

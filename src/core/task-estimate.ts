@@ -77,6 +77,18 @@ function quantile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(p * (sorted.length - 1))))]!;
 }
 
+/** The p-quantile of weighted values: the first value whose cumulative weight reaches p. */
+function weightedQuantile(values: ReadonlyArray<{ miss: number; weight: number }>, p: number) {
+  const sorted = [...values].sort((a, b) => a.miss - b.miss);
+  const total = sorted.reduce((sum, v) => sum + v.weight, 0);
+  let seen = 0;
+  for (const v of sorted) {
+    seen += v.weight;
+    if (seen >= p * total) return v.miss;
+  }
+  return sorted[sorted.length - 1]!.miss;
+}
+
 /** Solves (XᵀX + λI')w = Xᵀy, the intercept not shrunk. */
 function leastSquares(rows: ReadonlyArray<readonly number[]>, y: readonly number[]): number[] {
   const k = rows[0]!.length;
@@ -130,14 +142,14 @@ function fitLine(done: readonly Finished[]): { w: number[]; projects: Record<str
  * too narrow (65% of held-out actuals inside the 80% range): the offsets had learned the very
  * points they were judged on.
  */
-function heldOutMisses(done: readonly Finished[]): number[] {
+function heldOutMisses(done: readonly Finished[]): Array<{ miss: number; weight: number }> {
   const groups = new Map<string, number[]>();
   done.forEach((p, i) => {
     const key = p.session ?? `#${i}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   if (groups.size < 2) return [];
-  const misses: number[] = [];
+  const misses: Array<{ miss: number; weight: number }> = [];
   for (const members of groups.values()) {
     const inside = new Set(members);
     const others = done.filter((_, i) => !inside.has(i));
@@ -145,7 +157,12 @@ function heldOutMisses(done: readonly Finished[]): number[] {
     const { w, projects } = fitLine(others);
     for (const i of members) {
       const p = done[i]!;
-      misses.push(Math.log(p.actual) - dot(w, features(p)) - (projects[p.project ?? ''] ?? 0));
+      misses.push({
+        miss: Math.log(p.actual) - dot(w, features(p)) - (projects[p.project ?? ''] ?? 0),
+        // Each session counts once: a long session's many points set the range otherwise, and
+        // the range is for the next session, not the next point of a long one.
+        weight: 1 / members.length,
+      });
     }
   }
   return misses;
@@ -157,15 +174,17 @@ export function fitTaskModel(points: readonly TaskPoint[]): TaskModel {
   if (done.length < MIN_TRAINING_POINTS) return PRIOR_MODEL;
   const { w, projects } = fitLine(done);
   const heldOut = heldOutMisses(done);
-  const residuals = (
+  const residuals =
     heldOut.length >= MIN_TRAINING_POINTS
       ? heldOut
-      : done.map((p) => Math.log(p.actual) - dot(w, features(p)) - (projects[p.project ?? ''] ?? 0))
-  ).sort((a, b) => a - b);
+      : done.map((p) => ({
+          miss: Math.log(p.actual) - dot(w, features(p)) - (projects[p.project ?? ''] ?? 0),
+          weight: 1,
+        }));
   return {
     weights: [w[0]!, w[1]!, w[2]!],
-    low: quantile(residuals, 0.1),
-    high: quantile(residuals, 0.9),
+    low: weightedQuantile(residuals, 0.1),
+    high: weightedQuantile(residuals, 0.9),
     points: done.length,
     projects,
   };

@@ -41,6 +41,14 @@ export function keyStrength(key: string): 'strong' | 'weak' | null {
   return null;
 }
 
+/**
+ * A name that says its value is not a real one: `nonMatchingToken`, `FAKE_API_KEY`,
+ * `invalid_password`, `example_secret` — test and documentation fixtures. Not among them: `test`
+ * (`TEST_API_KEY` names a real key of a test environment), `sample` (a sample app's real key).
+ */
+const SAYS_NOT_REAL =
+  /(?:^|_)(?:fake|dummy|mock|mocked|example|invalid|wrong|incorrect|bogus|non_?matching|not_?matching|nonexistent|placeholder)(?:_|$)/;
+
 function acceptAssignedValue(
   key: string,
   value: string,
@@ -51,6 +59,7 @@ function acceptAssignedValue(
   const strength = keyStrength(key);
   // The shell's working directory, not a password.
   if (strength === null || key === 'PWD') return false;
+  if (SAYS_NOT_REAL.test(normalizeKey(key))) return false;
   if (isPlaceholder(value)) return false;
   if (!quoted) {
     if (isMemberExpression(value) || isEnvName(value)) return false;
@@ -127,6 +136,17 @@ export function scanAssignments(text: string): RawFinding[] {
   return findings;
 }
 
+/**
+ * A value in the middle of a line that is a generated token: one run of token characters
+ * (letters, digits, `_+=./-`) with letters and digits, 16 or more. `PASS` there is a test
+ * runner's status (`--- PASS: TestParseV2Header (0.00s)`), not a password's name.
+ */
+function generatedInProse(key: string, bare: string): boolean {
+  const value = bare.replace(/[.,;:!?)]+$/, '');
+  if (key === 'PASS' || !/^[A-Za-z0-9_+=./-]+$/.test(value)) return false;
+  return looksRandom(value, 16);
+}
+
 /** Bare values that are code, not data: `token = await fetchToken()`. */
 const CODE_WORDS =
   /^(?:await|new|typeof|void|yield|function|async|lambda|require|import|self|this|static|const|let|var|def|return|of|in)$/;
@@ -143,11 +163,12 @@ function acceptAssignment(m: RegExpExecArray, text: string): boolean {
     if (separator === '=' && /[ \t]/.test(text[sepIndex + 1] ?? '')) {
       if (!/[ \t]/.test(text[sepIndex - 1] ?? '')) return false;
     }
-    // `key: value` only as a YAML / header line: the value must run to the end of the line
-    // (or of an enclosing quoted string), not be the start of `{ apiKey: apiKey }`.
+    // `key: value` as a YAML / header line: the value runs to the end of the line (or of an
+    // enclosing quoted string). Followed by more on the line it may be code (`{ apiKey: apiKey,
+    // … }`) or prose (`use api_token: 4f9c… instead`): there only a generated value counts.
     if (separator === ':' || separator === '=>') {
       const rest = /^[ \t]*(?:$|[\r\n\0"'`]|#)/.exec(text.slice(end, end + 64));
-      if (rest === null) return false;
+      if (rest === null && !generatedInProse(key, bare)) return false;
     }
     // Code: `password = userPassword;`, `token = await getToken()`, `self.token = token`. An
     // .env key is upper case, a variable mostly not; a generated secret has digits.

@@ -26,7 +26,7 @@ describe('the gitleaks corpus', { skip: SECRET_CORPUS_MISSING }, () => {
     ['redactText', async (t: string) => (await redactText(t)).text],
     ['redactTextSync', (t: string) => redactTextSync(t).text],
   ] as const) {
-    test(`${name}: ≥ 99% of the true positives redacted, ≤ 20% of the false positives altered`, async () => {
+    test(`${name}: ≥ 99% of the true positives redacted, ≤ 13% of the false positives altered`, async () => {
       const score = await scoreRedaction(samples, redact);
       const recall = score.redacted / score.truePositives;
       const altered = score.altered / score.falsePositives;
@@ -35,11 +35,14 @@ describe('the gitleaks corpus', { skip: SECRET_CORPUS_MISSING }, () => {
         `recall ${rate(score.redacted, score.truePositives)}; missed: ${score.missed.map((s) => s.rule).join(', ')}`,
       );
       assert.ok(
-        // The issue's target is 5%. What is left are mostly well-formed keys (Google API keys
-        // gitleaks lists as known public ones) and credential-shaped values assigned to
-        // `*_token` / `*_key` names, which shim redacts on purpose: hiding a made-up key costs
-        // nothing, keeping a real one raw costs the user.
-        altered <= 0.2,
+        // The issue's target is 5%, which no general rule reaches here: 15 of the 249 samples
+        // (6.0%) are well-formed Google API keys gitleaks spares by listing each one; the rest
+        // left are credential-shaped values under `*_token` / `*_key` names (Telegram and
+        // Meraki near-misses of the exact length, a Mailchimp-shaped key in code) and the same
+        // made-up Anthropic text gitleaks counts as a true positive of its sibling rule. Hiding
+        // a made-up key costs little, keeping a real one raw costs the user. Bound at today's
+        // 12.9% so a looser rule shows.
+        altered <= 0.13,
         `altered ${rate(score.altered, score.falsePositives)}: ${score.wronglyAltered.map((s) => s.rule).join(', ')}`,
       );
     });

@@ -89,6 +89,12 @@ const POSITIVES: Positive[] = [
   ),
   // Secret assignments (.env, shell, YAML, JSON, code, CLI flags)
   positive(
+    'key: value in prose, more words after it',
+    'secret-assignment',
+    "I'll use deploy_token: @@ instead of the old one.",
+    gen(LOWER + DIGITS, 32),
+  ),
+  positive(
     '.env password',
     'secret-assignment',
     'DB_HOST=db\nDB_PASSWORD=@@\nDB_PORT=5432',
@@ -390,6 +396,10 @@ const NEGATIVES: Array<[name: string, text: string]> = [
   ['code comparisons', 'if (password === confirmPassword) return token;'],
   ['code calls', 'const token = await getToken();\nconst password = readPassword();'],
   ['code member values', 'const client = new Client({ apiKey: apiKey, token: config.token });'],
+  [
+    'test runner status and prose labels',
+    '--- PASS: TestParseV2Header (0.00s)\nthe auth: OAuth2 flow, then token: refresh it later',
+  ],
   ['TS types', 'type Login = { password: string; token: string | null };'],
   ['arrow function', 'items.map(token => token.trim())'],
   ['plural keys and numbers', 'max_tokens: 4096\ncompletion_tokens=512\nmax_token: 2048'],

@@ -7,7 +7,8 @@
  *   recommend`, 11.x: the last line that runs on Node 20), loaded on first use through dynamic
  *   `import()` so that commands which never redact never pay for it;
  * - our own regular expressions (./rules.ts) for what the preset misses or reports too coarsely;
- *   findings of all layers merge as ./findings.ts says.
+ *   findings of all layers, the plainly made-up ones spared (./spare.ts), merge as ./findings.ts
+ *   says.
  *
  * `redactTextSync` is the lighter fallback for code that cannot await: our rules only.
  * @module
@@ -15,7 +16,6 @@
 import type * as SecretlintCore from '@secretlint/core';
 import { scanFormats } from './format-scan.ts';
 import {
-  FORMAT,
   SPECIFIC,
   applyFindings,
   dropRedacted,
@@ -26,7 +26,7 @@ import {
 } from './findings.ts';
 import { scanAssignments } from './assignment-scan.ts';
 import { scanOwnRules } from './rules.ts';
-import { isMasked, isTyped, isVersionLike, looksMadeUp, SAYS_MADE_UP } from './value-shape.ts';
+import { spareNotSecrets } from './spare.ts';
 
 export type { Finding } from './findings.ts';
 
@@ -144,25 +144,6 @@ function toFinding(text: string, message: SecretlintMessage, shift: number): Raw
 // Public API
 
 /**
- * The table of formats' findings beside the other layers', all spared when the value is plainly
- * made up (a documentation example, a mask) or, for a value assigned to a secret-like key, a
- * version string.
- */
-function withFormats(text: string, found: RawFinding[], others: RawFinding[]): RawFinding[] {
-  const formats = found.filter((f) => {
-    // A provider's own shape: only a mask or a word that says "example" spares it.
-    const value = text.slice(f.start, f.end);
-    return !isMasked(value) && !SAYS_MADE_UP.test(value) && !isTyped(value);
-  });
-  return [...formats, ...others].filter((f) => {
-    if (f.priority === FORMAT) return true;
-    const value = text.slice(f.start, f.end);
-    if (looksMadeUp(value) || isMasked(value)) return false;
-    return f.rule !== 'secret-assignment' || !isVersionLike(value);
-  });
-}
-
-/**
  * secretlint's preset alone over `text`, as the other layers would see it: the baseline the
  * bench measures shim's own table beside.
  */
@@ -234,11 +215,9 @@ function scanSync(text: string): Finding[] {
   return mergeFindings(dropRedacted(text, [...long, ...sortOut(text, shifted(parts), [])]));
 }
 
-/** Findings of the table of formats apart from the others', for {@link withFormats}. */
+/** All layers' findings, the plainly made-up ones spared (./spare.ts). */
 function sortOut(text: string, own: RawFinding[], linted: RawFinding[]): RawFinding[] {
-  const formats = own.filter((f) => f.priority === FORMAT);
-  const rules = own.filter((f) => f.priority !== FORMAT);
-  return withFormats(text, formats, [...linted, ...rules]);
+  return spareNotSecrets(text, [...own, ...linted]);
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   isMemberExpression,
   isPlaceholder,
   looksGenerated,
+  looksRandom,
   notMasked,
 } from './value-shape.ts';
 
@@ -64,11 +65,17 @@ function acceptCliFlag(secret: string): boolean {
  * a service account (an API key id) is half of the credential.
  */
 const CLI_USER =
-  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?([^\s:'"]{0,100}:(?:'[^'\s]+'|"[^"\s]+"|[^\s'"]+))/dg;
+  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?([^\s:'"]{0,100}:(?:'[^'\s]+'|"[^"\s]+"|[^\s'"]+)?)/dg;
 
 function acceptCliUser(secret: string, m: RegExpExecArray, text: string): boolean {
-  const password = secret.slice(secret.indexOf(':') + 1);
-  if (isPlaceholder(password) || password.length < 4 || /^\$|^\{\{|^\[/.test(password))
+  const colon = secret.indexOf(':');
+  const password = secret.slice(colon + 1);
+  // `-u <key>:` with no password: the user is an API key (the way Stripe's and others' APIs
+  // take one over basic auth), so it must look generated.
+  if (password === '') {
+    const user = secret.slice(0, colon);
+    if (isPlaceholder(user) || !looksRandom(user, 10)) return false;
+  } else if (isPlaceholder(password) || password.length < 4 || /^\$|^\{\{|^\[/.test(password))
     return false;
   // `<user:password>`, `user:pass`: documentation.
   if (/^</.test(secret) || /^(?:pass|pwd|passw(?:or)?d|secret|token)>?$/i.test(password))

@@ -97,6 +97,13 @@ describe('the families once left raw are redacted', () => {
     const pair = `deployer:${gen(ALNUM, 16, 4)}`;
     await assertRedacted(`curl -k -X POST https://h/x \\\n  -d 'a' \\\n  -u ${pair}`, pair);
     await assertRedacted(`curl --user kevin:'${gen(ALNUM, 16, 5)}' -iX PATCH`, gen(ALNUM, 16, 5));
+    // An API key as the user with an empty password; a plain user name with none stays.
+    const key = `${gen(ALNUM, 14, 6)}!x`;
+    await assertRedacted(`curl -u "${key}:" https://search.test:9200`, key);
+    for (const plain of ['curl -u admin: https://h/x', 'docker run -u 1000: image']) {
+      assert.equal((await redactText(plain)).text, plain);
+      assert.equal(redactTextSync(plain).text, plain);
+    }
   });
 
   test('Discord bot token, client id and secret', async () => {
@@ -159,6 +166,18 @@ describe('the families once left raw are redacted', () => {
   test('Telegram bot token', async () => {
     const token = `${gen(DIGITS, 10, 1)}:AA${gen(ALNUM + '_-', 33, 2)}`;
     await assertRedacted(`bot = Bot("${token}")`, token, /\[REDACTED:telegram\]/);
+  });
+
+  test('Sourcegraph access token of an instance without an id (sgp_local_)', async () => {
+    const token = `sgp_local_${gen(HEX + 'ABCDEF', 40, 1)}`;
+    await assertRedacted(`echo ${token} | src login`, token, /\[REDACTED:sourcegraph\]/);
+  });
+
+  test('Sentry organization token whose JSON part ends in base64 padding', async () => {
+    const json = Buffer.from('{"iat":1700000000.5,"url":"https://sentry.acme.io","org":"acme"}');
+    const token = `sntrys_${json.toString('base64')}_${gen(ALNUM, 43, 2)}`;
+    assert.match(token, /=_/);
+    await assertRedacted(`run with ${token} now`, token, /\[REDACTED:sentry\] now/);
   });
 
   test('X (Twitter) bearer token', async () => {

@@ -84,9 +84,9 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
   {
     id: 'sourcegraph',
     provider: 'Sourcegraph',
-    what: 'access token (sgp_, optionally with the instance id) and license key',
+    what: 'access token (sgp_, then the instance id or `local_`, optional) and license key',
     prefix: ['sgp_', 'slk_'],
-    shape: String.raw`sgp_(?:[0-9A-Fa-f]{16}_)?[0-9A-Fa-f]{40}|slk_[0-9A-Fa-f]{64}`,
+    shape: String.raw`sgp_(?:[0-9A-Fa-f]{16}_|local_)?[0-9A-Fa-f]{40}|slk_[0-9A-Fa-f]{64}`,
     body: { alphabet: 'hex', length: 40 },
   },
   {
@@ -217,8 +217,10 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
   {
     id: 'sentry',
     provider: 'Sentry',
-    what: 'organization auth token (sntrys_ + base64 JSON + signature) and user token',
+    what: 'organization auth token (sntrys_ + base64 JSON, then _ and a secret of 32 bytes)',
     prefix: ['sntrys_eyJ'],
+    // The JSON's base64 may end in padding before the `_` and the secret (43 characters).
+    shape: String.raw`sntrys_eyJ[A-Za-z0-9+/]{20,400}={0,2}(?:_[A-Za-z0-9_+/-]{43})?`,
     body: { alphabet: 'base64', length: [60, 400] },
   },
   {

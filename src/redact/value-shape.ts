@@ -29,7 +29,13 @@ export const ALREADY_REDACTED = '[REDACTED:';
  */
 export function isMasked(s: string): boolean {
   if (s.length <= 256) return /x{4}|X{4}/.test(s);
-  return (s.match(/[xX*]/g)?.length ?? 0) > s.length / 2;
+  // Counted in a loop: `match(/[xX*]/g)` on a 1 MB value builds tens of thousands of strings.
+  let mask = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 120 || c === 88 || c === 42) mask++;
+  }
+  return mask > s.length / 2;
 }
 export const notMasked = (s: string) => !isMasked(s);
 
@@ -54,6 +60,10 @@ export function isPlaceholder(value: string): boolean {
   // ellipses: `sk-...` is documentation, but `Abc123Def456Ghi789…` is a secret cut short by
   // truncation, and what is left of it still has to go.
   if (/\.\.\.|…/.test(v) && v.replace(/\.{3,}|…/g, '').length < 12) return true;
+  if (isTruncatedHeader(v)) return true;
+  // `token:`, `api_token = `: a label or the start of another assignment, not a value (a
+  // trailing `=` alone is base64's padding).
+  if (/^[A-Za-z_][\w.-]*(?::|[ \t]+=)[ \t]*$/.test(v)) return true;
   if (/^(?:your|my|the|insert|enter|replace|put|add|paste)[\s_-]/i.test(v)) return true;
   if (/[\s_-](?:here|goes[\s_-]here)$/i.test(v)) return true;
   if (
@@ -64,6 +74,25 @@ export function isPlaceholder(value: string): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * The head of a structured token shown cut off (`ops_eyJzaWduSW5BZGRyZXNz…`, `eyJhbGciOi…`): base64
+ * of JSON that decodes to readable field names, where the secret parts of such a token (a
+ * signature, a key field) come later. Only the head is shown, and it holds no random run.
+ */
+function isTruncatedHeader(v: string): boolean {
+  const cut = /^(?:[a-z]{2,8}_)?(eyJ[A-Za-z0-9_-]{4,120})(?:\.{3}|…)$/.exec(v);
+  if (cut === null) return false;
+  const b64 = cut[1]!.replace(/-/g, '+').replace(/_/g, '/');
+  let decoded: string;
+  try {
+    decoded = atob(b64.slice(0, b64.length - (b64.length % 4)));
+  } catch {
+    return false;
+  }
+  // Printable text with no long run that could itself be a key.
+  return /^[\x20-\x7e]*$/.test(decoded) && !/[A-Za-z0-9+/=_-]{24,}/.test(decoded);
 }
 
 /** An environment variable name, as in `TOKEN=GITHUB_TOKEN`. */
@@ -90,6 +119,24 @@ export function isPath(v: string): boolean {
 
 /** A value of zeros (`discord=000…`): a default written into a sample config, not a key. */
 export const isTyped = (value: string) => /0{16,}$/.test(value);
+
+/**
+ * Typed rather than generated: a run of eight or more of one letter (`sntryu_aaaa…`), a short
+ * group of two to four characters repeated over sixteen or more (`123123123…`), or one number
+ * written three times as ids. In a random
+ * 40-character token either has a chance under 1e-9. Digit runs (`511111111` as a made-up id) and
+ * the letters zero bytes encode to (`A` in base64, `Q` in bech32), which tokens derived from
+ * binary hold (Twitter's bearer tokens, age keys), do not count.
+ */
+export function typedRun(value: string): boolean {
+  if (/([B-PR-Za-z])\1{7,}/.test(value)) return true;
+  // One number typed three times as a token's ids: `xoxp-1234-1234-1234-…`.
+  if (/(?<![0-9])([0-9]{3,})[-_.:]\1[-_.:]\1(?![0-9])/.test(value)) return true;
+  for (const m of value.matchAll(/([A-Za-z0-9]{2,4})\1{3,}/g)) {
+    if (m[0].length >= 16 && new Set(m[1]).size > 1) return true;
+  }
+  return false;
+}
 
 /** Words in a value that say it is not a real one. */
 export const SAYS_MADE_UP =

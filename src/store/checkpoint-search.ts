@@ -64,6 +64,7 @@ export type SearchHitRow = {
   checkpoint_number: number;
   created_at: string;
   cwd: string | null;
+  agent: string;
   matches: number;
   sessions: number;
 };
@@ -83,10 +84,10 @@ export function querySearchIndex(
   // Best checkpoint per session (rank, then newest), best sessions first.
   const rows = db
     .prepare(
-      `SELECT doc, checkpoint_id, session_id, checkpoint_number, created_at, cwd, matches,
+      `SELECT doc, checkpoint_id, session_id, checkpoint_number, created_at, cwd, agent, matches,
          COUNT(*) OVER () AS sessions
        FROM (
-         SELECT s.doc, c.id AS checkpoint_id, c.session_id, c.checkpoint_number, c.created_at, c.cwd,
+         SELECT s.doc, c.id AS checkpoint_id, c.session_id, c.checkpoint_number, c.created_at, c.cwd, c.agent,
            f.score,
            ROW_NUMBER() OVER (PARTITION BY c.session_id ORDER BY f.score, c.created_at DESC) AS nth,
            COUNT(*) OVER (PARTITION BY c.session_id) AS matches

@@ -4,7 +4,7 @@
  * once, not once each.
  * @module
  */
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMPTY_HOOK_MEMORY, type HookMemory } from '../core/hook-policy.ts';
 import { safeFileName } from '../core/fnv-hash.ts';
@@ -33,11 +33,21 @@ export function saveHookMemory(home: string, sessionId: string, memory: HookMemo
 export function claimOnce(home: string, sessionId: string, key: string): boolean {
   const dir = ensureDir(home, 'cache', 'hooks');
   try {
-    closeSync(
-      openSync(join(dir, `${safeName(sessionId)}.${key.replace(/[^\w.-]/g, '_')}`), 'wx', 0o600),
-    );
+    closeSync(openSync(getClaimPath(dir, sessionId, key), 'wx', 0o600));
     return true;
   } catch {
     return false;
   }
+}
+
+/**
+ * Gives a claim back when the work it guarded failed, so the next process that gets the chance
+ * (the PreCompact hook after the mod, a later call) tries again instead of finding it taken.
+ */
+export function releaseClaim(home: string, sessionId: string, key: string): void {
+  rmSync(getClaimPath(join(home, 'cache', 'hooks'), sessionId, key), { force: true });
+}
+
+function getClaimPath(dir: string, sessionId: string, key: string): string {
+  return join(dir, `${safeName(sessionId)}.${key.replace(/[^\w.-]/g, '_')}`);
 }

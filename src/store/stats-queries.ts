@@ -9,6 +9,8 @@ import { matchProject } from './project-match.ts';
 
 export type SessionStatsRow = {
   sessionId: string;
+  /** The agent whose session it is (core/agent-id.ts; rows from before agents: `claude`). */
+  agent: string;
   cwd: string | null;
   lastSeenAt: string | null;
   checkpointsByTrigger: Record<string, number>;
@@ -35,7 +37,7 @@ export function listSessionStats(
     root === null ? { sql: '1 = 1', params: [] as string[] } : matchProject('cwd', root);
   const sessions = db
     .prepare(
-      `SELECT session_id, MAX(cwd) AS cwd, MAX(created_at) AS last FROM checkpoints
+      `SELECT session_id, MAX(agent) AS agent, MAX(cwd) AS cwd, MAX(created_at) AS last FROM checkpoints
        WHERE ${scope.sql} GROUP BY session_id ORDER BY last DESC LIMIT ?`,
     )
     .all(...scope.params, limit) as Row[];
@@ -59,6 +61,7 @@ export function listSessionStats(
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     return {
       sessionId: id,
+      agent: String(s.agent ?? 'claude'),
       cwd: (s.cwd as string | null) ?? null,
       lastSeenAt: (s.last as string | null) ?? null,
       checkpointsByTrigger: Object.fromEntries(

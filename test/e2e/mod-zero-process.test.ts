@@ -116,17 +116,21 @@ describe("shim's mod answers the per-call hook events", { skip }, () => {
     const preToolUse = [...debug.matchAll(/Hooks: PreToolUse:Bash/g)];
     assert.equal(preToolUse.length, 1, 'shim ran for the risky command only');
 
-    // Every call counted, by the server (no hook ran for any); the level reached L2.
+    // Every call counted, by the server (no hook ran for any); the level reached L2. The server
+    // handles the mod's reports off the turn, after the run may have exited: waited for.
+    let last: { hookToolCalls: number; alertedLevel: string } | null = null;
     const memory = await pollUntil(() => {
       const path = join(shimHome, 'cache', 'hooks', `${run.sessionId}.json`);
-      const value = existsSync(path)
+      last = existsSync(path)
         ? (JSON.parse(readFileSync(path, 'utf8')) as {
             hookToolCalls: number;
             alertedLevel: string;
           })
         : null;
-      return value && value.hookToolCalls >= STEPS ? value : null;
-    }, 20_000);
+      return last && last.hookToolCalls >= STEPS && last.alertedLevel === 'L2' ? last : null;
+    }, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}; hook memory: ${JSON.stringify(last)}`);
+    });
     assert.ok(memory.hookToolCalls >= STEPS, `${memory.hookToolCalls} calls counted`);
     assert.equal(memory.alertedLevel, 'L2');
 

@@ -319,11 +319,25 @@ describe('shim ui', { timeout: 180_000 }, () => {
           true,
           'no reload',
         );
-        const names = await page.locator('ol.events .name').allTextContents();
-        assert.ok(
-          names.includes('loop.completed') || names.some((n) => /complet/.test(n)),
-          names.join(' '),
-        );
+        // The status and the event list refresh apart: the completion event follows the status.
+        await page
+          .waitForFunction(
+            () => {
+              type Names = {
+                querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
+              };
+              const doc = (globalThis as unknown as { document: Names }).document;
+              return Array.from(doc.querySelectorAll('ol.events .name')).some((n) =>
+                /complet/.test(n.textContent ?? ''),
+              );
+            },
+            undefined,
+            { timeout: 30_000 },
+          )
+          .catch(async (error: Error) => {
+            const names = await page.locator('ol.events .name').allTextContents();
+            throw new Error(`${error.message}; events: ${names.join(' ')}`);
+          });
         await page.screenshot({ path: join(shots, 'loop.png'), fullPage: true });
         await page.close();
       } finally {

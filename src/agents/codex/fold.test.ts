@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { holdsHookResponse } from '../../hook/hook-response.ts';
 import { readCompressedRollout, readRollout } from './transcript-reader.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'shim-codex-fold-'));
@@ -45,6 +46,41 @@ describe('Codex rollout fold', () => {
     assert.equal(state.lastResponse?.contextTokens, 10_100);
     assert.equal(state.logWindowTokens, 258_400);
     assert.equal(state.prompts[0]?.text, 'fix the bug');
+  });
+
+  test('a response knows the calls it asked for, so PostToolUse finds it on disk (tool_use_id = call_id)', () => {
+    const path = join(
+      dir,
+      'rollout-2026-11-25T10-00-00-01a2140b-6f3a-79f0-b6fd-d2a321939c70.jsonl',
+    );
+    const call = (id: string, cmd: string) =>
+      line('response_item', {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: JSON.stringify({ cmd }),
+        call_id: id,
+      });
+    const output = (id: string) =>
+      line('response_item', { type: 'function_call_output', call_id: id, output: 'ok' });
+    const lines = [
+      line('session_meta', { id: 'calls', cwd: '/p', cli_version: '0.169.0' }),
+      line('event_msg', { type: 'user_message', message: 'list it' }),
+      call('call_a', 'ls'),
+      line('event_msg', usage(10_000, 100, 10_100)),
+      output('call_a'),
+      call('call_b', 'ls src'),
+      call('call_c', 'ls test'),
+    ];
+    writeFileSync(path, lines.join('\n') + '\n');
+    const before = readRollout(path, null).cursor;
+    const payload = (id: string) =>
+      ({ event: 'PostToolUse', raw: { hook_event_name: 'PostToolUse', tool_use_id: id } }) as never;
+    assert.equal(holdsHookResponse(before.state, payload('call_a')), true);
+    assert.equal(holdsHookResponse(before.state, payload('call_b')), false, 'not on disk yet');
+    writeFileSync(path, [...lines, line('event_msg', usage(12_000, 80, 22_180))].join('\n') + '\n');
+    const after = readRollout(path, before).cursor;
+    assert.deepEqual(after.state.current?.toolUseIds, ['call_b', 'call_c']);
+    assert.equal(holdsHookResponse(after.state, payload('call_c')), true);
   });
 
   test('a corrupt .zst is one clear error', async () => {

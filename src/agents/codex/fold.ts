@@ -197,6 +197,7 @@ function foldToolOutput(state: SessionState, p: Obj, line: number, at: number | 
       latencyMs: pending.at !== null && at !== null ? Math.max(0, at - pending.at) : null,
       at,
       line,
+      callLine: pending.line,
     },
     LIMITS.toolCalls,
   );
@@ -251,6 +252,16 @@ function foldTokenCount(
   const key = total ? `${num(total.total_tokens)}:${context}` : null;
   if (key !== null && key === state.lastUsageKey) return;
   state.lastUsageKey = key;
+  // The calls this response asked for: written before its token_count, after the one before.
+  // PostToolUse names its call (`tool_use_id` = `call_id`), so a hook knows its response is on
+  // disk (hook/hook-response.ts) instead of waiting for it.
+  const since = state.current?.lastLine ?? 0;
+  const toolUseIds = [
+    ...state.recentTools.map((t) => ({ id: t.id, line: t.callLine ?? t.line })),
+    ...state.pendingTools,
+  ]
+    .filter((t) => t.line > since && t.line < line)
+    .map((t) => t.id);
   finalizeResponse(state, listener);
   state.turns++;
   state.current = {
@@ -264,7 +275,7 @@ function foldTokenCount(
     model: state.model ?? 'unknown',
     latencyMs:
       at !== null && state.lastInputAt !== null ? Math.max(0, at - state.lastInputAt) : null,
-    toolUseIds: [],
+    toolUseIds,
   };
   state.postCompactTokens = null;
   state.appendedChars = 0;

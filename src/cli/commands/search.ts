@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { withStore } from '../../app/open-store.ts';
 import { searchCheckpoints } from '../../app/search-checkpoints.ts';
+import { agentName } from '../../core/agent-id.ts';
 import { getShimHome } from '../../store/home.ts';
 import { bold, dim } from '../format/text.ts';
 import { formatAge } from '../format/units.ts';
@@ -31,7 +32,7 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
   const now = Date.now();
   const lines = result.hits.map(
     (h) =>
-      `${bold(h.checkpointId.slice(0, 8))}  session ${h.sessionId.slice(0, 8)}  ${formatAge(now - Date.parse(h.createdAt))}` +
+      `${bold(h.checkpointId.slice(0, 8))}  ${agentName(h.agent)} session ${h.sessionId.slice(0, 8)}  ${formatAge(now - Date.parse(h.createdAt))}` +
       (h.matches > 1 ? dim(`  ${h.matches} checkpoints`) : '') +
       (options.all && h.cwd ? dim(`  ${h.cwd}`) : '') +
       `\n  ${h.snippet}`,

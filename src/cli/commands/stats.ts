@@ -6,10 +6,13 @@ import {
   readCheckpointFailures,
   type CheckpointFailure,
 } from '../../store/checkpoint-failures.ts';
+import { agentName, toAgentId } from '../../core/agent-id.ts';
 import { getShimHome } from '../../store/home.ts';
 import { renderTable } from '../format/table.ts';
 import { bold, colorRisk, dim } from '../format/text.ts';
 
+const agentNames = (byAgent: Record<string, number>) =>
+  Object.fromEntries(Object.entries(byAgent).map(([id, n]) => [agentName(toAgentId(id)), n]));
 const pct = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
 const counts = (byKey: Record<string, number>) =>
   Object.entries(byKey)
@@ -40,7 +43,8 @@ function renderStats(stats: Stats & { checkpointFailures: CheckpointFailure[] })
     );
   }
   const lines = [
-    `${bold('shim stats')} · ${describeScope(stats.scope)} · ${t.sessions} session${t.sessions === 1 ? '' : 's'}`,
+    `${bold('shim stats')} · ${describeScope(stats.scope)} · ${t.sessions} session${t.sessions === 1 ? '' : 's'}` +
+      dim(` (${counts(agentNames(t.sessionsByAgent))})`),
     '',
     `  checkpoints   ${t.checkpoints} (${counts(t.checkpointsByTrigger)})`,
     `  restores      ${t.restores}: went on working ${t.restoresSucceeded}, ended without a new message ${t.restoresFailed}, open ${t.restores - t.restoresSucceeded - t.restoresFailed}`,
@@ -51,9 +55,10 @@ function renderStats(stats: Stats & { checkpointFailures: CheckpointFailure[] })
     lines.push('');
     lines.push(
       renderTable(
-        ['session', 'last checkpoint', 'checkpoints', 'restores', 'ok', 'shim', 'Claude'],
+        ['session', 'agent', 'last checkpoint', 'checkpoints', 'restores', 'ok', 'shim', 'Claude'],
         stats.sessions.map((s) => [
           s.sessionId.slice(0, 8),
+          agentName(toAgentId(s.agent)),
           s.lastSeenAt?.slice(0, 16).replace('T', ' ') ?? '–',
           String(Object.values(s.checkpointsByTrigger).reduce((a, b) => a + b, 0)),
           String(s.restores),

@@ -51,7 +51,9 @@ function describeForecast(status: SessionStatus): string {
   return parts.join(' · ');
 }
 
-function describeInputs(status: SessionStatus): string {
+function describeInputs(status: SessionStatus): string | null {
+  // Another agent's threshold comes from its own config, named on the threshold line above.
+  if ((status.agent ?? 'claude') !== 'claude') return null;
   const { source, recordedAt } = status.thresholdInputs;
   if (source === 'recorded')
     return `env and settings as this session's hooks saw them inside Claude Code (recorded ${recordedAt ?? '?'})`;
@@ -88,7 +90,8 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
       lines.push(
         `${indent}Claude Code warns from ${formatTokens(a.nativeWarningAt ?? 0)} and blocks at ${formatTokens(a.blockingLimit)}`,
       );
-    lines.push(dim(`${indent}${describeInputs(status)}`));
+    const inputs = describeInputs(status);
+    if (inputs !== null) lines.push(dim(`${indent}${inputs}`));
   }
   lines.push(`  ${label('Level')}${colorLevel(a.level, `${a.level} ${LEVEL_NAMES[a.level]}`)}`);
   lines.push(`  ${label('Risk')}${colorRisk(a.risk)}`);

@@ -23,14 +23,22 @@ import { getPhase } from '../../core/session-phase.ts';
 import { checkTranscriptWrites } from '../transcript-alarm.ts';
 import { RELAY_MODEL_NOTE, RELAY_USER_NOTE } from '../../core/relay.ts';
 
+/** Longer than a look without a wait takes on a quiet machine. */
+const WAITED_MS = 10;
+
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
   const quick = run.quickAsked ? null : await answerWithoutLooking(run);
   if (quick) return quick;
-  const memory = loadHookMemory(home, payload.sessionId);
-  const writes = checkTranscriptWrites(run, memory);
-  const context = await loadHookContext(run, memory, { waitMs: RESPONSE_WAIT_MS });
+  const before = loadHookMemory(home, payload.sessionId);
+  const writes = checkTranscriptWrites(run, before);
+  const lookedAt = Date.now();
+  const context = await loadHookContext(run, before, { waitMs: RESPONSE_WAIT_MS });
+  // A wait for the response gave the hooks of parallel calls (or the mod's server) time to move
+  // the memory on: decide on what they saved, or their counts and alerts are written over.
+  const memory =
+    Date.now() - lookedAt > WAITED_MS ? loadHookMemory(home, payload.sessionId) : before;
   if (!context) {
     saveHookMemory(home, payload.sessionId, {
       ...memory,

@@ -18,7 +18,7 @@ import {
 } from '../../agents/claude/compact-instructions.ts';
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
-import { claimOnce } from '../../store/hook-memory.ts';
+import { claimOnce, releaseClaim } from '../../store/hook-memory.ts';
 import { appendLog } from '../../store/log.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../../agents/claude/hook-output.ts';
@@ -56,9 +56,11 @@ export async function handlePreCompact({
   config,
 }: HookRun): Promise<HookOutput> {
   // shim's mod may have prepared this compaction already (session.compact): once is enough.
+  let claim: { sessionId: string; key: string } | null = null;
   if (payload.transcriptPath && payload.sessionId) {
     const state = await loadSessionState(payload.transcriptPath, home);
-    if (!claimOnce(home, payload.sessionId, compactionClaimKey(state))) return {};
+    claim = { sessionId: payload.sessionId, key: compactionClaimKey(state) };
+    if (!claimOnce(home, claim.sessionId, claim.key)) return {};
   }
   const saved = await checkpointNow(
     payload,
@@ -68,7 +70,11 @@ export async function handlePreCompact({
     home,
     now,
   );
-  if (!saved) return {};
+  if (!saved) {
+    // Nothing was saved: a second attempt at this compaction (a retried hook) may still save it.
+    if (claim) releaseClaim(home, claim.sessionId, claim.key);
+    return {};
+  }
   const { checkpoint } = saved;
   const block =
     config.blockAutoCompact &&

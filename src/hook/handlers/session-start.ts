@@ -88,6 +88,7 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
   const afterClear = payload.source === 'clear';
+  const taskTools = await agentTaskTools(run.agent);
   const restore = await restoreAtStartup(store, {
     sessionId: payload.sessionId!,
     cwd: payload.cwd,
@@ -97,15 +98,17 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
     restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
     teamResume: isTeamConfigured(run.config, env) && run.config.team.resume,
+    render: (checkpoint, detection) =>
+      renderResumePrompt(checkpoint, detection, {
+        maxChars: HOOK_TEXT_LIMIT,
+        forAgent: run.agent ?? 'claude',
+        taskTools,
+        afterClear,
+      }),
   });
   if (restore === null) return {};
   const { checkpoint, detection } = restore;
-  const prompt = renderResumePrompt(checkpoint, detection, {
-    maxChars: HOOK_TEXT_LIMIT,
-    forAgent: run.agent ?? 'claude',
-    taskTools: await agentTaskTools(run.agent),
-    afterClear,
-  });
+  const prompt = restore.text ?? '';
   const what =
     restore.kind === 'team' && detection.from
       ? `from ${detection.from.osUser} on ${detection.from.machine}, ${formatDuration(detection.timeSinceInterruption)} ago (session ${checkpoint.sessionId.slice(0, 8)})`
@@ -122,20 +125,20 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
 async function relayIntoClearedContext(store: Store, run: HookRun): Promise<HookOutput> {
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
+  const taskTools = await agentTaskTools(run.agent);
   const relayed = await relayAfterClear(store, {
     sessionId: payload.sessionId!,
     cwd: payload.cwd,
     home,
     env,
     now,
+    render: (checkpoint, detection) =>
+      renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT, taskTools }),
   });
   if (!relayed) return {};
-  const { checkpoint, detection } = relayed;
+  const { checkpoint } = relayed;
   return {
-    context: renderResumePrompt(checkpoint, detection, {
-      maxChars: HOOK_TEXT_LIMIT,
-      taskTools: await agentTaskTools(run.agent),
-    }),
+    context: relayed.text,
     userMessage: `shim relay: the fresh context starts with the full state of session ${checkpoint.sessionId.slice(0, 8)} (checkpoint #${checkpoint.checkpointNumber}): ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
   };
 }
@@ -156,6 +159,7 @@ async function restoreOwnLimitHandoff(store: Store, run: HookRun): Promise<HookO
     detection,
     now,
     notes: 'SessionStart resume (usage limit handoff)',
+    restoreText: prompt,
   });
   return {
     context: prompt,
