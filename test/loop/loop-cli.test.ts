@@ -111,12 +111,13 @@ describe('shim loop (CLI)', () => {
 
     const list = shim(world, ['loop', 'list']);
     assert.equal(list.status, 0, list.stderr);
-    assert.match(list.stdout, /run\s+status\s+iter/);
-    assert.match(list.stdout, /completed\s+2\s+0\s+\$0\.00/);
+    assert.match(list.stdout, /run\s+status\s+agent\s+iter/);
+    assert.match(list.stdout, /completed\s+claude\s+2\s+0\s+\$0\.00/);
 
     const status = shim(world, ['loop', 'status']);
     assert.equal(status.status, 0, status.stderr);
     assert.match(status.stdout, /iteration\s+2 of 20/);
+    assert.match(status.stdout, /agent\s+Claude Code\n/);
     assert.match(
       status.stdout,
       /context\s+\S+ \d+% of the auto-compact threshold \(restart at 70%\)/,

@@ -154,6 +154,7 @@ export async function runLoopList(options: {
   const rows = runs.map((r) => [
     r.runId,
     r.liveStatus,
+    r.agent,
     String(r.iteration),
     String(r.restarts),
     `$${r.costUsd.toFixed(2)}`,
@@ -162,7 +163,7 @@ export async function runLoopList(options: {
     r.goal.replace(/\s+/g, ' ').slice(0, 50),
   ]);
   process.stdout.write(
-    `${renderTable(['run', 'status', 'iter', 'restarts', 'cost', 'context', 'started', 'goal'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'])}\n`,
+    `${renderTable(['run', 'status', 'agent', 'iter', 'restarts', 'cost', 'context', 'started', 'goal'], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'])}\n`,
   );
 }
 
