@@ -6,6 +6,7 @@
  * @module
  */
 import { createCheckpoint } from '../app/create-checkpoint.ts';
+import { loadAdapter } from '../agents/dispatch.ts';
 import { renderRestoreFor } from '../app/restore-for-agent.ts';
 import { agentName, type AgentId } from '../core/agent-id.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
@@ -38,8 +39,15 @@ export async function prepareAgentSwitch(step: SwitchStep, context: SwitchContex
   let restore: string | null = null;
   if (context.sessionId) {
     try {
+      // Found through the agent that wrote it: a Codex thread id is no Claude Code session id.
+      const log = (await loadAdapter(from)).sessions.byId(
+        context.sessionId,
+        journal.run.cwd,
+        context.env,
+      );
+      if (!log) throw new Error(`no ${agentName(from)} log of session ${context.sessionId}`);
       const saved = await createCheckpoint({
-        sessionId: context.sessionId,
+        transcript: log.path,
         cwd: journal.run.cwd,
         env: context.env,
         home: context.home,

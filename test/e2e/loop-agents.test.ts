@@ -281,4 +281,85 @@ describe('shim loop with other agents (real Claude Code, Codex and Gemini CLIs)'
       assert.equal(result.iterations[1]!.sessionId, result.iterations[0]!.sessionId);
     },
   );
+
+  test('a Codex loop at its usage limit carries on in Claude Code with the restore', async (t) => {
+    const scratch = createScratch('shim-e2e-loopagents-');
+    const openai = await startOpenAiMock({
+      steps: [
+        { calls: [{ name: 'exec_command', arguments: { cmd: 'echo numbat > numbat.txt' } }] },
+        {
+          error: {
+            status: 429,
+            code: 'usage_limit_reached',
+            message: 'The usage limit has been reached',
+          },
+        },
+      ],
+    });
+    const anthropic = await startMockApi({
+      steps: [],
+      final: { content: [{ type: 'text', text: `Numbat report done.\n${MARKER}` }] },
+    });
+    const codex = createCodexScratch(openai, { project: scratch.project });
+    t.after(async () => {
+      await anthropic.close();
+      await openai.close();
+      codex.cleanup();
+      scratch.cleanup();
+    });
+    const shimHome = join(scratch.root, 'shim-home');
+    const env = claudeEnv(scratch, anthropic, {
+      SHIM_HOME: shimHome,
+      CLAUDE_CODE_DISABLE_1M_CONTEXT: '1',
+      CODEX_HOME: codex.codexHome,
+      MOCK_API_KEY: 'dummy',
+      NO_COLOR: '1',
+    });
+    const run = await shim(
+      [
+        'loop',
+        '--agent',
+        'codex',
+        '--fallback-agent',
+        'claude',
+        '--goal',
+        'Write the numbat report into numbat.txt.',
+        '--codex-bin',
+        CODEX_BIN,
+        '--claude-bin',
+        CLAUDE_BIN,
+        '--fallback-arg',
+        '--dangerously-skip-permissions',
+        '--iteration-timeout',
+        '90s',
+        '--json',
+        '--',
+        '--dangerously-bypass-approvals-and-sandbox',
+      ],
+      scratch.project,
+      env,
+      200_000,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(readFileSync(join(scratch.project, 'numbat.txt'), 'utf8'), 'numbat\n');
+    const result = JSON.parse(run.stdout) as {
+      run: { status: string; agent: string };
+      iterations: Array<{ outcome: string }>;
+    };
+    assert.equal(result.run.status, 'completed');
+    assert.equal(result.run.agent, 'claude');
+    assert.deepEqual(
+      result.iterations.map((i) => i.outcome),
+      ['usage_limit', 'finished'],
+    );
+    // Claude Code's first request carries the Codex session's restore.
+    const first = anthropic.messageRequests().find((r) => r.kind === 'step' || r.kind === 'final');
+    assert.ok(first, 'Claude Code reached the mock');
+    assert.ok(
+      anthropic
+        .requestsContaining('Continued in Claude Code from a Codex CLI session')
+        .some((r) => r.index === first.index),
+    );
+    assert.ok(anthropic.requestsContaining('numbat.txt').some((r) => r.index === first.index));
+  });
 });
