@@ -18,7 +18,7 @@ import {
   readTranscript,
 } from '../agents/claude/transcript-reader.ts';
 import { scrubSessionState } from '../transcript/scrub.ts';
-import { loadAgentAdapter, logAgent } from './load-agent.ts';
+import { loadAgentReading, logAgent } from './load-agent.ts';
 import { findAgentLogById } from './agent-logs.ts';
 
 export type SessionLocator = {
@@ -59,7 +59,7 @@ export async function loadSessionStateAt(
 ): Promise<{ state: SessionState; offset: number | null }> {
   const agent = logAgent(path);
   // Claude Code's reader is in this bundle; another agent's comes from its own (app/load-agent.ts).
-  const log = agent === 'claude' ? null : (await loadAgentAdapter(agent)).log;
+  const log = agent === 'claude' ? null : (await loadAgentReading(agent)).log;
   if (log ? log.isCompressed(path) : isCompressed(path)) {
     const state = log ? await log.readCompressed(path) : await readCompressedTranscript(path);
     return { state: scrubSessionState(state), offset: null };

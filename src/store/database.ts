@@ -68,9 +68,12 @@ export class StoreMovedError extends AppError {
 /**
  * Runs `work` inside BEGIN IMMEDIATE … COMMIT, rolling back on any error. Once the write lock is
  * held, the file is checked to still be the store: a recovery takes that lock before it moves
- * the file, so a write either lands before the move (and is salvaged) or fails here.
+ * the file, so a write either lands before the move (and is salvaged) or fails here. Inside a
+ * transaction already open, `work` joins it: one commit (one fsync of the WAL under
+ * `synchronous = FULL`) for writes that belong together, and the outer one rolls back on error.
  */
 export function withWriteTransaction<T>(db: Database, work: () => T): T {
+  if (db.isTransaction) return work();
   db.exec('BEGIN IMMEDIATE');
   if (isMovedAside(db)) {
     db.exec('ROLLBACK');

@@ -49,6 +49,11 @@ export type Reply = {
   /** Wait this long before answering (keeps the CLI mid-request, e.g. for a kill test). */
   delayMs?: number;
   /**
+   * Hold the answer until this settles: a test waiting for shim's own work (the mod's queued
+   * reports handled) the way a user at the prompt gives it time, where `claude -p` would exit.
+   */
+  holdUntil?: () => Promise<unknown>;
+  /**
    * Wait this long after the last content block, before the message's end (`message_delta`):
    * the CLI may run a finished tool call while the response is still streaming.
    */
@@ -319,6 +324,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
       return;
     }
     if (step.delayMs) await sleep(step.delayMs);
+    if (step.holdUntil) await step.holdUntil();
     const content = materialize(step, body);
     record.reply = content;
     record.status = 200;
