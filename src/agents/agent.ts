@@ -19,6 +19,7 @@
  * @module
  */
 import type { AgentId } from '../core/agent-id.ts';
+import type { AgentEvent } from './headless-event.ts';
 import type { SessionState } from '../core/session.ts';
 import type { Env } from '../store/home.ts';
 import type { LogFormat, ReadOptions, ReadResult, TranscriptCursor } from '../transcript/reader.ts';
@@ -145,12 +146,21 @@ export type HeadlessRun = {
   binEnv: string;
   /** The npm package that installs the CLI: its package.json says the version without a start. */
   npmPackage: string;
-  /** argv for one iteration: a fresh session with `prompt`, or a resumed one. */
+  /** How a user gets the CLI, for the error when it is not found. */
+  installHint: string;
+  /** argv for one iteration: a fresh session with `prompt`, or a resumed one; `extra` is the user's. */
   args: (request: {
     prompt: string;
     resumeSessionId: string | null;
+    /** Fork the resumed session at this message (only where `capabilities.forkAtMessage`). */
+    forkAt?: string | null;
     model: string | null;
+    extra?: readonly string[];
   }) => string[];
+  /** Flags `args` sets itself: the user passing them would break how the loop follows the agent. */
+  reservedFlags: readonly string[];
+  /** A parser for one iteration's stdout, line by line (it may keep state across lines). */
+  parser: () => (line: string) => AgentEvent[];
 };
 
 /** One line of `shim doctor` (app/doctor/doctor-check.ts shows them all the same way). */
@@ -191,6 +201,11 @@ export type AgentCapabilities = {
   restoreSources: readonly string[];
   /** The tools that set the session's task list: a restore names them for rebuilding it. */
   taskTools: readonly string[];
+  /**
+   * A session can be forked at an earlier message of its own (Claude Code's `--resume
+   * --resume-session-at <uuid> --fork-session`): `shim rescue`, and the loop's rescue over the limit.
+   */
+  forkAtMessage: boolean;
 };
 
 export type AgentAdapter = {

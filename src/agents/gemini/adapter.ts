@@ -20,26 +20,7 @@ import {
   type GeminiChat,
 } from './sessions.ts';
 import { geminiReading } from './reading.ts';
-
-/** The headless run `shim loop --agent gemini` starts (0.61.0 flags, verified offline). */
-export const GEMINI_BIN_ENV = 'SHIM_GEMINI_BIN';
-
-export function geminiHeadlessArgs(request: {
-  prompt: string;
-  resumeSessionId: string | null;
-  model: string | null;
-}): string[] {
-  return [
-    '-p',
-    request.prompt,
-    '--output-format',
-    'stream-json',
-    '--yolo',
-    '--skip-trust',
-    ...(request.resumeSessionId ? ['--resume', request.resumeSessionId] : []),
-    ...(request.model ? ['--model', request.model] : []),
-  ];
-}
+import { geminiHeadless } from './headless.ts';
 
 /** The files Gemini CLI reads as standing project instructions. */
 export const GEMINI_INSTRUCTION_FILES = ['GEMINI.md', '.gemini/GEMINI.md'] as const;
@@ -62,6 +43,7 @@ export const geminiAdapter: AgentAdapter = {
     liveUsageInHooks: true,
     restoreSources: ['startup'],
     taskTools: [TODOS],
+    forkAtMessage: false,
   },
   sessions: {
     root: (env) => `${geminiDir(env)}/tmp`,
@@ -99,12 +81,7 @@ export const geminiAdapter: AgentAdapter = {
     install: (request) => installGemini({ ...request, invocation: request.shim }),
     uninstall: (request) => uninstallGemini(request),
   },
-  headless: {
-    defaultBin: 'gemini',
-    binEnv: GEMINI_BIN_ENV,
-    npmPackage: '@google/gemini-cli',
-    args: geminiHeadlessArgs,
-  },
+  headless: geminiHeadless,
   instructions: { names: GEMINI_INSTRUCTION_FILES },
   doctor: { checks: geminiDoctorChecks },
 };
