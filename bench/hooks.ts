@@ -12,10 +12,13 @@ import {
   readdirSync,
   readFileSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type { QuietWindow } from '../src/core/quiet-window.ts';
+import { signalQuietly } from '../src/capture/process-tree.ts';
 import { makeTempDir } from '../test/helpers/fixtures.ts';
+import { processesUnder } from '../test/helpers/processes.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -64,6 +67,16 @@ export function runHookBench(
     HOME: claudeHome,
   };
   delete env.NODE_EXTRA_CA_CERTS;
+  // The same calls with a team store connected (config team.url, as `shim team connect` writes
+  // it): the hooks must not notice — no connection, no pg (docs/team.md). The server is not
+  // reached from the hot path, so an address nothing listens on measures the same.
+  const teamHome = join(home, 'shim-team');
+  mkdirSync(teamHome, { recursive: true });
+  writeFileSync(
+    join(teamHome, 'config.json'),
+    `${JSON.stringify({ team: { url: 'postgres://bench@127.0.0.1:9/shim' } })}\n`,
+  );
+  const teamEnv: NodeJS.ProcessEnv = { ...env, SHIM_HOME: teamHome };
   const sessionId =
     (
       JSON.parse(readFileSync(transcript, 'utf8').slice(0, 4096).split('\n')[0]!) as {
@@ -84,13 +97,14 @@ export function runHookBench(
   // A command may be a milestone: PostToolUse always takes its full look for one.
   const fullLookInput = postToolUse('Bash');
   const memoryPath = join(home, 'shim', 'cache', 'hooks', `${sessionId}.json`);
-  const quietWindow = () => {
+  const quietWindow = (path = memoryPath) => {
     try {
-      return (JSON.parse(readFileSync(memoryPath, 'utf8')) as { quiet?: QuietWindow | null }).quiet;
+      return (JSON.parse(readFileSync(path, 'utf8')) as { quiet?: QuietWindow | null }).quiet;
     } catch {
       return null;
     }
   };
+  const teamMemoryPath = join(teamHome, 'cache', 'hooks', `${sessionId}.json`);
   // Claude Code reports the newest response's usage: the one appended before each call.
   const usage = (
     JSON.parse(appendLines[0]!) as {
@@ -142,11 +156,14 @@ export function runHookBench(
       .join();
   // Warm the cursor cache once, as the session's earlier hooks would have.
   time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, env);
+  time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, teamEnv);
 
   const havePeer = ensurePeer();
   const runs = 20;
   const baseline: number[] = [];
   const hook: number[] = [];
+  const hookTeam: number[] = [];
+  let quietTeam = 0;
   const quiet: number[] = [];
   const fullLook: number[] = [];
   const statusline: number[] = [];
@@ -163,6 +180,15 @@ export function runHookBench(
   for (let i = 0; i < runs; i++) {
     appendResponse(`hk${i}_`);
     baseline.push(time(process.execPath, ['-e', ''], '', env));
+    // The same call with a team store connected: before the unconnected one every other
+    // iteration, after it otherwise, so neither gains from going second.
+    const teamCall = () => {
+      const teamBefore = quietWindow(teamMemoryPath);
+      hookTeam.push(time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, teamEnv));
+      const teamAfter = quietWindow(teamMemoryPath);
+      if (teamBefore && teamAfter && teamAfter.offset === teamBefore.offset) quietTeam++;
+    };
+    if (i % 2 === 0) teamCall();
     // An ordinary tool call: inside the quiet window when the last full look granted one.
     const before = quietWindow();
     const ms = time(process.execPath, [BIN, 'hook', 'PostToolUse'], hookInput, env);
@@ -171,6 +197,7 @@ export function runHookBench(
     const wasQuiet =
       before && after && after.offset === before.offset && after.callsLeft === before.callsLeft - 1;
     (wasQuiet ? quiet : fullLook).push(ms);
+    if (i % 2 === 1) teamCall();
     if (i % 2 === 1) {
       appendResponse(`hb${i}_`);
       fullLook.push(time(process.execPath, [BIN, 'hook', 'PostToolUse'], fullLookInput, env));
@@ -181,6 +208,8 @@ export function runHookBench(
     (cursorStamp() === stamp ? statuslineQuiet : statuslineFull).push(renderMs);
     if (havePeer) peer.push(time(CCUSAGE, ['statusline'], statusInput, env));
   }
+  // The team home's background worker retries the address nothing listens on: stopped here.
+  for (const pid of processesUnder(teamHome)) signalQuietly(pid, 'SIGKILL');
   const base = median(baseline);
   /** A row's time and its ratio to node; '–' for a path no call took. */
   const row = (name: string, times: number[], note = '') =>
@@ -196,6 +225,11 @@ export function runHookBench(
     `; ${quiet.length} of ${hook.length} ordinary calls quiet`,
   );
   row('  inside the quiet window', quiet, ' (target ≤ 1.15×)');
+  row(
+    '  the same calls, team store connected (team.url)',
+    hookTeam,
+    `; ${quietTeam} of ${hookTeam.length} quiet (unconnected ${fmt(median(hook))}: target no change)`,
+  );
   row('  full look (fold, redaction, forecast)', fullLook, ' (target ≤ 1.3×)');
   row(
     'shim statusline (same transcript)',
@@ -213,6 +247,7 @@ export function runHookBench(
     nodeMs: base,
     postToolUseMs: median(hook),
     postToolUseRatio: median(hook) / base,
+    postToolUseTeamMs: median(hookTeam),
     postToolUseQuietMs: quiet.length > 0 ? median(quiet) : null,
     postToolUseFullLookMs: median(fullLook),
     quietCalls: quiet.length,

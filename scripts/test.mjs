@@ -49,8 +49,12 @@ if (process.env.SHIM_SKIP_E2E !== '1' && !process.env.SHIM_CLAUDE_BIN) {
     process.stderr.write(`${error.message}\n`);
   }
 }
-// The Codex e2e tests run the pinned Codex CLI, installed the same way when they are selected.
-if (process.env.SHIM_SKIP_E2E !== '1' && selected.some((f) => f.includes('codex'))) {
+// The Codex e2e tests (and the loop's across agents) run the pinned Codex CLI, installed the same
+// way when they are selected.
+if (
+  process.env.SHIM_SKIP_E2E !== '1' &&
+  selected.some((f) => f.includes('codex') || f.includes('loop-agents'))
+) {
   try {
     ensureE2eCodex();
   } catch (error) {

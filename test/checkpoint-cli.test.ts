@@ -180,6 +180,20 @@ describe('list, show, resume, handoff, gc', () => {
     assert.equal(typeof decision.detection.shouldResume, 'boolean');
   });
 
+  test('resume --print --for another agent says where the work comes from and names its task tool', () => {
+    const home = makeTempDir();
+    shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
+    const codex = shim(home, ['resume', '--all', '--print', '--for', 'codex']);
+    assert.equal(codex.status, 0, codex.stderr);
+    assert.match(codex.stdout, /^> Continued in Codex CLI from a Claude Code session/);
+    assert.match(codex.stdout, /update_plan/);
+    const same = shim(home, ['resume', '--all', '--print', '--for', 'claude']);
+    assert.doesNotMatch(same.stdout, /Continued in/);
+    const bad = shim(home, ['resume', '--all', '--print', '--for', 'cursor']);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /unknown agent "cursor"/);
+  });
+
   test('resume with an empty store says there is nothing to resume', () => {
     const run = shim(makeTempDir(), ['resume', '--print']);
     assert.equal(run.status, 1);

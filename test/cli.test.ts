@@ -321,7 +321,10 @@ test('replaying a file that is not a transcript is an error, not an empty table'
   const run = shim(['replay', resolve('package.json')]);
   assert.equal(run.status, 1);
   assert.equal(run.stdout, '');
-  assert.match(run.stderr, /package\.json is not a Claude Code transcript/);
+  assert.match(
+    run.stderr,
+    /package\.json is not a session log \(none of its \d+ lines is a Claude Code transcript entry, a Codex CLI rollout line or a Gemini CLI chat record\)/,
+  );
   const jsonl = join(makeTempDir(), 'other.jsonl');
   writeFileSync(jsonl, '{"level":"info","msg":"hello"}\n{"level":"warn","msg":"bye"}\n');
   assert.equal(shim(['replay', jsonl]).status, 1);

@@ -4,7 +4,7 @@
  * drops a cached script's dynamic import(): a compressed transcript needs node:zlib loaded late).
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
@@ -83,5 +83,43 @@ describe('per-call bundles with the code cache', () => {
       if (!statSync(path).isFile()) continue;
       assert.ok(!readFileSync(path).includes(key), `${file} holds the secret`);
     }
+  });
+
+  test("Gemini's AfterTool reads the chat with the reader its own bundle carries: no adapter bundle", () => {
+    const dir = makeTempDir('shim-code-cache-gemini-');
+    const home = join(dir, 'shim');
+    const chats = join(dir, 'home', '.gemini', 'tmp', 'project', 'chats');
+    mkdirSync(chats, { recursive: true });
+    const chat = join(chats, 'session-2026-11-25T12-00-cache000.jsonl');
+    writeFileSync(
+      chat,
+      readFileSync(
+        join(BIN, '..', '..', 'test', 'fixtures', 'gemini', 'resumed-compressed-0.61.0.jsonl'),
+      ),
+    );
+    const afterTool = () =>
+      runShim(home, ['gemini-hook', 'AfterTool'], {
+        cwd: dir,
+        env: { HOME: join(dir, 'home') },
+        input: JSON.stringify({
+          session_id: '071c8f8b-c20a-4dc3-b5ee-f4d826d5c890',
+          transcript_path: chat,
+          cwd: dir,
+          hook_event_name: 'AfterTool',
+          timestamp: '2026-11-25T12:00:00.000Z',
+          tool_name: 'run_shell_command',
+          tool_input: { command: 'ls' },
+          tool_response: { llmContent: 'a.ts' },
+        }),
+      });
+    const run = afterTool();
+    assert.equal(run.status, 0, run.stderr);
+    // The chat was read: its cursor is cached (what the adapter bundle was loaded for before).
+    assert.equal(readdirSync(join(home, 'cache', 'cursors')).length, 1);
+    // Every bundle the launcher loads leaves its code cache: only the Gemini hook's is there.
+    assert.deepEqual(
+      readdirSync(join(home, 'cache', 'v8')).map((f) => f.replace(/\.cjs-.*/, '')),
+      ['hook-gemini'],
+    );
   });
 });

@@ -12,12 +12,14 @@
  * | install / uninstall          | settings/ (install.ts, uninstall.ts) |
  * | headless run for the loop    | headless.ts                        |
  * | instruction files            | instructions.ts                    |
+ * | `shim doctor` checks         | settings/doctor.ts                 |
  *
  * Agents differ in what they can do; `AgentCapabilities` says so instead of `if (agent === …)`.
  * Which adapter serves an id is decided in one place, `agents/dispatch.ts` (exhaustive).
  * @module
  */
 import type { AgentId } from '../core/agent-id.ts';
+import type { AgentEvent } from './headless-event.ts';
 import type { SessionState } from '../core/session.ts';
 import type { Env } from '../store/home.ts';
 import type { LogFormat, ReadOptions, ReadResult, TranscriptCursor } from '../transcript/reader.ts';
@@ -142,13 +144,44 @@ export type HeadlessRun = {
   /** The executable: an explicit path, an env override, else the agent's name on PATH. */
   defaultBin: string;
   binEnv: string;
-  /** argv for one iteration: a fresh session with `prompt`, or a resumed one. */
+  /** The npm package that installs the CLI: its package.json says the version without a start. */
+  npmPackage: string;
+  /** How a user gets the CLI, for the error when it is not found. */
+  installHint: string;
+  /** argv for one iteration: a fresh session with `prompt`, or a resumed one; `extra` is the user's. */
   args: (request: {
     prompt: string;
     resumeSessionId: string | null;
+    /** Fork the resumed session at this message (only where `capabilities.forkAtMessage`). */
+    forkAt?: string | null;
     model: string | null;
+    extra?: readonly string[];
   }) => string[];
+  /** Flags `args` sets itself: the user passing them would break how the loop follows the agent. */
+  reservedFlags: readonly string[];
+  /** A parser for one iteration's stdout, line by line (it may keep state across lines). */
+  parser: () => (line: string) => AgentEvent[];
 };
+
+/** One line of `shim doctor` (app/doctor/doctor-check.ts shows them all the same way). */
+export type AgentCheck = {
+  id: string;
+  title: string;
+  status: 'ok' | 'warn' | 'fail';
+  /** Essential checks decide whether shim is healthy; the others are information. */
+  essential: boolean;
+  detail: string;
+  fix: string | null;
+};
+
+export type DoctorRequest = { home: string; env: Env; cwd: string; shim: ShimLocation };
+
+/**
+ * What `shim doctor` checks of the agent's wiring: shim's hooks and MCP server in its files, and
+ * anything that would leave them silently inactive. Nothing when shim was never installed into
+ * the agent (no line about an agent the user does not run).
+ */
+export type DoctorChecks = { checks: (request: DoctorRequest) => AgentCheck[] };
 
 /** Files the agent reads as standing instructions (CLAUDE.md, AGENTS.md, GEMINI.md). */
 export type InstructionFiles = { names: readonly string[] };
@@ -168,6 +201,11 @@ export type AgentCapabilities = {
   restoreSources: readonly string[];
   /** The tools that set the session's task list: a restore names them for rebuilding it. */
   taskTools: readonly string[];
+  /**
+   * A session can be forked at an earlier message of its own (Claude Code's `--resume
+   * --resume-session-at <uuid> --fork-session`): `shim rescue`, and the loop's rescue over the limit.
+   */
+  forkAtMessage: boolean;
 };
 
 export type AgentAdapter = {
@@ -184,4 +222,5 @@ export type AgentAdapter = {
   installer: Installer;
   headless: HeadlessRun;
   instructions: InstructionFiles;
+  doctor: DoctorChecks;
 };

@@ -34,6 +34,7 @@ import {
   openDatabase,
   recoverDatabase,
   StoreMovedError,
+  withWriteTransaction,
   type Database,
 } from '../store/database.ts';
 import { isCorruptionError } from '../store/recover-database.ts';
@@ -98,7 +99,7 @@ export type CheckpointResult = {
 
 async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
   if (request.known?.state && request.untilLine === undefined) return request.known.state;
-  if (request.untilLine === undefined) return loadSessionState(path, request.home);
+  if (request.untilLine === undefined) return loadSessionState(path, request.home, request.agent);
   const options = { untilLine: request.untilLine };
   const agent = logAgent(path, request.agent);
   if (agent !== 'claude') return readAgentLog(path, agent, options);
@@ -351,32 +352,37 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     });
   }
   const stored = new CheckpointRepository(db).save(limited);
-  // Sampled with each checkpoint (bounded per session); restores into this session that it has
-  // worked on since count as successes.
-  new SignalHistoryRepository(db).record({
-    sessionId: limited.sessionId,
-    recordedAt: limited.createdAt,
-    signals: limited.signals,
-    crashRisk: limited.signals.crashRisk,
-  });
-  new ResumeRepository(db).markOutcome(
-    limited.sessionId,
-    limited.signals.messageCount,
-    request.trigger === 'session_end',
-  );
-  new SessionRepository(db).touch(
-    {
+  // What the checkpoint updates besides itself, in one commit (each is a WAL fsync; a blocking
+  // checkpoint waits for every one).
+  withWriteTransaction(db, () => {
+    // Sampled with each checkpoint (bounded per session); restores into this session that it has
+    // worked on since count as successes.
+    new SignalHistoryRepository(db).record({
       sessionId: limited.sessionId,
-      transcriptPath: path,
-      cwd: state.cwd,
-      cliVersion: state.cliVersion,
-      model: state.model,
-    },
-    // A dead session's checkpoint must not make it look recently active: its last activity counts.
-    request.interrupted && state.lastActivityAt !== null
-      ? new Date(Math.min(state.lastActivityAt, request.now)).toISOString()
-      : limited.createdAt,
-  );
+      recordedAt: limited.createdAt,
+      signals: limited.signals,
+      crashRisk: limited.signals.crashRisk,
+    });
+    new ResumeRepository(db).markOutcome(
+      limited.sessionId,
+      limited.signals.messageCount,
+      request.trigger === 'session_end',
+    );
+    new SessionRepository(db).touch(
+      {
+        sessionId: limited.sessionId,
+        transcriptPath: path,
+        cwd: state.cwd,
+        cliVersion: state.cliVersion,
+        model: state.model,
+      },
+      // A dead session's checkpoint must not make it look recently active: its last activity
+      // counts.
+      request.interrupted && state.lastActivityAt !== null
+        ? new Date(Math.min(state.lastActivityAt, request.now)).toISOString()
+        : limited.createdAt,
+    );
+  });
   // The issue the session works on hears of it at the moments that matter (queued; sent later).
   await queueTrackerSync({
     db,

@@ -11,12 +11,7 @@ import { deleteSnapshot } from '../capture/git-snapshots.ts';
 import { AppError } from '../core/errors.ts';
 import { safeFileName } from '../core/fnv-hash.ts';
 import { forgetCursor } from '../store/cursor-cache.ts';
-import {
-  forgetRows,
-  planForget,
-  type ForgetPlan,
-  type ForgetTarget,
-} from '../store/forget-rows.ts';
+import type { ForgetPlan, ForgetTarget } from '../store/forget-rows.ts';
 import { findCheckpoint } from './find-checkpoint.ts';
 import { withStore } from './open-store.ts';
 
@@ -49,8 +44,8 @@ function sessionCacheFiles(home: string, sessionId: string): string[] {
 
 /** A checkpoint id (or unique prefix) first, else a session id. */
 async function resolveTarget(home: string, what: string): Promise<ForgetPlan> {
-  return withStore(home, ({ db, checkpoints }) => {
-    const asSession = planForget(db, { kind: 'session', id: what });
+  return withStore(home, ({ forgetting, checkpoints }) => {
+    const asSession = forgetting.plan({ kind: 'session', id: what });
     if (asSession) return asSession;
     let id: string;
     try {
@@ -63,7 +58,7 @@ async function resolveTarget(home: string, what: string): Promise<ForgetPlan> {
         'give a checkpoint id (or its first 8 characters) or a session id, as `shim list` shows them',
       );
     }
-    return planForget(db, { kind: 'checkpoint', id })!;
+    return forgetting.plan({ kind: 'checkpoint', id })!;
   });
 }
 
@@ -79,15 +74,7 @@ export async function forget(request: {
   const plan = await resolveTarget(home, what);
   const transcripts =
     plan.target.kind === 'session'
-      ? await withStore(home, ({ db }) =>
-          (
-            db
-              .prepare(
-                'SELECT transcript_path AS p FROM sessions WHERE session_id = ? UNION SELECT transcript_path FROM checkpoints WHERE session_id = ?',
-              )
-              .all(plan.target.id, plan.target.id) as Array<{ p: string | null }>
-          ).flatMap((r) => (r.p ? [r.p] : [])),
-        )
+      ? await withStore(home, ({ forgetting }) => forgetting.transcriptPaths(plan.target.id))
       : [];
   const cacheFiles = plan.target.kind === 'session' ? sessionCacheFiles(home, plan.target.id) : [];
   const result: ForgetResult = {
@@ -100,7 +87,7 @@ export async function forget(request: {
     cacheFiles: cacheFiles.length,
   };
   if (request.dryRun) return result;
-  await withStore(home, ({ db }) => forgetRows(db, plan));
+  await withStore(home, ({ forgetting }) => forgetting.forget(plan));
   for (const path of [...plan.handoffPaths, ...cacheFiles]) {
     try {
       unlinkSync(path);

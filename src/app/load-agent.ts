@@ -22,8 +22,24 @@ function fromBundle(id: AgentId): AgentAdapter {
   throw new Error(`no ${id} adapter bundle beside the hooks (use the CLI)`);
 }
 
+/** How a session log is read and judged: what the use cases on the per-call paths need. */
+export type AgentReading = Pick<AgentAdapter, 'log' | 'threshold'>;
+
 /** Adapters loaded by this process: a state read through one can be judged by its rules. */
-const loaded = new Map<AgentId, AgentAdapter>();
+const loaded = new Map<AgentId, AgentReading>();
+
+/**
+ * A bundle that carries an agent's reader hands it over here (the Gemini hook), so reading that
+ * agent's log does not load the adapter's own bundle (~2 ms on every tool call).
+ */
+export function provideAgentReading(id: AgentId, reading: AgentReading): void {
+  loaded.set(id, reading);
+}
+
+/** The agent's reader and rules: the one provided or loaded already, else its adapter. */
+export async function loadAgentReading(id: AgentId): Promise<AgentReading> {
+  return loaded.get(id) ?? (await loadAgentAdapter(id));
+}
 
 export async function loadAgentAdapter(id: AgentId): Promise<AgentAdapter> {
   // A conditional the bundler folds: the per-call bundles never contain the dispatch.

@@ -9,6 +9,7 @@ import {
   type Database,
 } from '../store/database.ts';
 import { isCorruptionError } from '../store/recover-database.ts';
+import { ForgetRows } from '../store/forget-rows.ts';
 import { HandoffRepository } from '../store/handoff-repository.ts';
 import { LoopRepository } from '../store/loop-repository.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
@@ -29,9 +30,8 @@ import { TeamWorkCache } from '../store/team-work-cache.ts';
 export type Store = {
   /** For createCheckpoint and the sync queue only: they write several tables in one transaction. */
   writer: Database;
-  /** The same database, for use cases not yet moved onto repositories (docs/team.md, the seam). */
-  db: Database;
   checkpoints: CheckpointRepository;
+  forgetting: ForgetRows;
   sessions: SessionRepository;
   resumes: ResumeRepository;
   handoffs: HandoffRepository;
@@ -52,7 +52,7 @@ export type Store = {
 export function createStore(db: Database): Store {
   return {
     writer: db,
-    db,
+    forgetting: new ForgetRows(db),
     checkpoints: new CheckpointRepository(db),
     sessions: new SessionRepository(db),
     resumes: new ResumeRepository(db),

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { safeFileName } from '../core/fnv-hash.ts';
+import type { AgentId } from '../core/agent-id.ts';
 import type { SessionState } from '../core/session.ts';
 import { findLatestSession, findSessionById } from '../agents/claude/sessions.ts';
 import { loadCursor, saveCursor } from '../store/cursor-cache.ts';
@@ -18,7 +19,7 @@ import {
   readTranscript,
 } from '../agents/claude/transcript-reader.ts';
 import { scrubSessionState } from '../transcript/scrub.ts';
-import { loadAgentAdapter, logAgent } from './load-agent.ts';
+import { loadAgentReading, logAgent } from './load-agent.ts';
 import { findAgentLogById } from './agent-logs.ts';
 
 export type SessionLocator = {
@@ -44,9 +45,16 @@ export function resolveTranscriptPath(request: SessionLocator): string {
   return findLatestSession(request.cwd, request.env).path;
 }
 
-/** Reads the transcript through the cursor cache (the whole file when it is compressed). */
-export async function loadSessionState(path: string, home: string): Promise<SessionState> {
-  return (await loadSessionStateAt(path, home)).state;
+/**
+ * Reads the transcript through the cursor cache (the whole file when it is compressed); `agent`
+ * forces whose log it is (`--agent`), else its name decides.
+ */
+export async function loadSessionState(
+  path: string,
+  home: string,
+  agent?: AgentId | null,
+): Promise<SessionState> {
+  return (await loadSessionStateAt(path, home, agent)).state;
 }
 
 /**
@@ -56,10 +64,11 @@ export async function loadSessionState(path: string, home: string): Promise<Sess
 export async function loadSessionStateAt(
   path: string,
   home: string,
+  forced?: AgentId | null,
 ): Promise<{ state: SessionState; offset: number | null }> {
-  const agent = logAgent(path);
+  const agent = logAgent(path, forced);
   // Claude Code's reader is in this bundle; another agent's comes from its own (app/load-agent.ts).
-  const log = agent === 'claude' ? null : (await loadAgentAdapter(agent)).log;
+  const log = agent === 'claude' ? null : (await loadAgentReading(agent)).log;
   if (log ? log.isCompressed(path) : isCompressed(path)) {
     const state = log ? await log.readCompressed(path) : await readCompressedTranscript(path);
     return { state: scrubSessionState(state), offset: null };

@@ -16,6 +16,16 @@ import { renderResumePrompt } from '../core/resume-prompt.ts';
 import type { Env } from '../store/home.ts';
 import { createCheckpoint } from './create-checkpoint.ts';
 import { withStore } from './open-store.ts';
+import { resolveTranscriptPath } from './read-session.ts';
+
+function findTranscript(sessionId: string, cwd: string, env: Env): string | null {
+  try {
+    const path = resolveTranscriptPath({ sessionId, cwd, env });
+    return existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The restore the fork starts with: room for it below the limit it was forked under. */
 const RESTORE_CHARS = 24_000;
@@ -46,7 +56,14 @@ export async function planRescue(request: {
       ? sessions.get(request.sessionId)
       : sessions.getLatestInProject(findProjectRoot(request.cwd)),
   );
-  if (!session?.transcriptPath || !existsSync(session.transcriptPath)) {
+  // A session shim's hooks never saw (`shim loop` without hooks installed): its transcript by id.
+  const transcriptPath =
+    session?.transcriptPath && existsSync(session.transcriptPath)
+      ? session.transcriptPath
+      : request.sessionId
+        ? findTranscript(request.sessionId, request.cwd, request.env)
+        : null;
+  if (!transcriptPath) {
     throw new AppError(
       'SESSION_NOT_FOUND',
       request.sessionId
@@ -55,10 +72,10 @@ export async function planRescue(request: {
       'give the session with --session <id> (its transcript must still exist under ~/.claude/projects)',
     );
   }
-  const transcriptPath = session.transcriptPath;
+  const sessionId = session?.sessionId ?? request.sessionId!;
   const saved = await createCheckpoint({
     transcript: transcriptPath,
-    cwd: session.cwd ?? request.cwd,
+    cwd: session?.cwd ?? request.cwd,
     env: request.env,
     home,
     now: request.now,
@@ -75,7 +92,7 @@ export async function planRescue(request: {
   if (!point) {
     throw new AppError(
       'TRANSCRIPT_UNREADABLE',
-      `session ${session.sessionId} has no point below ${limit} tokens to fork at`,
+      `session ${sessionId} has no point below ${limit} tokens to fork at`,
       'start a new session instead: `shim resume` restores its state into it',
     );
   }
@@ -90,12 +107,12 @@ export async function planRescue(request: {
   };
   const restore = renderResumePrompt(saved.checkpoint, detection, { maxChars: RESTORE_CHARS });
   return {
-    sessionId: session.sessionId,
+    sessionId,
     transcriptPath,
     point,
     limit,
     checkpointId: saved.checkpoint.id,
     prompt: `${restore}\n\nCarry on with the work from the state above.`,
-    args: ['--resume', session.sessionId, '--resume-session-at', point.uuid, '--fork-session'],
+    args: ['--resume', sessionId, '--resume-session-at', point.uuid, '--fork-session'],
   };
 }

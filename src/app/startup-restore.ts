@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import type { Checkpoint } from '../core/checkpoint.ts';
 import { formatDuration, type ResumeDetection } from '../core/resume.ts';
+import { rebaseCheckpoint } from '../core/team/rebase-checkpoint.ts';
 import { isAgentAlive } from '../capture/agent-process.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { identifyProject } from '../capture/project-remote.ts';
@@ -187,9 +188,10 @@ function takeTeamWork(store: Store, root: string, request: StartupRequest): Star
     )
   )
     return null;
+  // Its paths are the other clone's: this clone's from here on.
   const checkpoint =
     store.checkpoints.getById(work.checkpoint.id) ??
-    store.checkpoints.save(work.checkpoint).checkpoint;
+    store.checkpoints.save(rebaseCheckpoint(work.checkpoint, root)).checkpoint;
   const age = Math.max(0, request.now - Date.parse(work.createdAt));
   return {
     checkpoint,

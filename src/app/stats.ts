@@ -5,7 +5,7 @@
  * @module
  */
 import { overallShare, scoreCarried } from '../core/carried-items.ts';
-import { listSessionStats, type SessionStatsRow } from '../store/stats-queries.ts';
+import type { SessionStatsRow } from '../store/stats-queries.ts';
 import type { Store } from './open-store.ts';
 import type { Scope } from './project-scope.ts';
 
@@ -56,15 +56,13 @@ function summaryFidelity(store: Store, sessionId: string): number | null {
 }
 
 export function collectStats(store: Store, scope: Scope, limit: number): Stats {
-  const sessions = listSessionStats(
-    store.db,
-    scope.kind === 'project' ? scope.root : null,
-    limit,
-  ).map((row) =>
-    row.claudeSummaryFidelity === null && row.compactionSummaries > 0
-      ? { ...row, claudeSummaryFidelity: summaryFidelity(store, row.sessionId) }
-      : row,
-  );
+  const sessions = store.stats
+    .listSessions(scope.kind === 'project' ? scope.root : null, limit)
+    .map((row) =>
+      row.claudeSummaryFidelity === null && row.compactionSummaries > 0
+        ? { ...row, claudeSummaryFidelity: summaryFidelity(store, row.sessionId) }
+        : row,
+    );
   const byTrigger: Record<string, number> = {};
   const signals: Record<string, number> = {};
   const byAgent: Record<string, number> = {};

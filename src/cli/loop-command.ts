@@ -11,10 +11,10 @@ export function defineLoopCommand(program: Command): void {
     // `shim loop status --json`: the subcommand's --json, not the loop's own.
     .enablePositionalOptions()
     .description(
-      'run Claude Code until a goal is met, restarting it with a fresh session before its context runs out',
+      'run an agent (Claude Code, Codex CLI, Gemini CLI) until a goal is met, restarting it with a fresh session before its context runs out',
     )
     .usage(
-      '--goal "<text>" [options] [-- <claude flags>]\n       shim loop --resume [run-id]\n       shim loop list | status [run] | logs [run] [--follow]',
+      '--goal "<text>" [options] [-- <agent flags>]\n       shim loop --resume [run-id]\n       shim loop list | status [run] | logs [run] [--follow]',
     )
     .option('-g, --goal <text>', 'what the agent should achieve')
     .option('-f, --prompt-file <file>', 'read the goal from a file (e.g. PROMPT.md)')
@@ -35,10 +35,22 @@ export function defineLoopCommand(program: Command): void {
       'stop and restart an agent running longer (default 30m)',
     )
     .option('--budget-usd <amount>', 'stop once the reported cost reaches this')
+    .option('--agent <agent>', 'the agent to run: claude (default), codex or gemini')
+    .option(
+      '--fallback-agent <agent>',
+      'at a usage limit, carry on in this agent from a checkpoint instead of waiting',
+    )
+    .option(
+      '--fallback-arg <flag>',
+      'a flag for every fallback-agent invocation (repeat it: --fallback-arg --full-auto)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option(
       '--claude-bin <path>',
       'the Claude Code CLI (default: SHIM_CLAUDE_BIN, else claude on PATH)',
     )
+    .option('--codex-bin <path>', 'the Codex CLI (default: SHIM_CODEX_BIN, else codex on PATH)')
+    .option('--gemini-bin <path>', 'the Gemini CLI (default: SHIM_GEMINI_BIN, else gemini on PATH)')
     .option(
       '--completion-marker <word>',
       'what the agent prints when done (default SHIM_LOOP_COMPLETE)',
@@ -54,34 +66,46 @@ export function defineLoopCommand(program: Command): void {
     .option('--json', 'print the finished run (and its iterations) as JSON on stdout')
     .option('-q, --quiet', 'no progress output on stderr')
     .argument(
-      '[claude-flags...]',
-      'after --: flags for every claude invocation, e.g. -- --model sonnet',
+      '[agent-flags...]',
+      'after --: flags for every invocation of --agent, e.g. -- --model sonnet',
     )
     .addHelpText(
       'after',
       `
   Each iteration runs: claude -p <prompt> --output-format stream-json --verbose [--resume <session>] <your flags>
+    --agent codex:  codex exec [resume <session>] --json --skip-git-repo-check <your flags> <prompt>
+    --agent gemini: gemini -p <prompt> --output-format stream-json --yolo --skip-trust [--resume <session>] <your flags>
   shim follows the stream live. Below the threshold the next iteration continues the same session;
   once a response crosses it, the iteration ends at the next safe point (no tool running), shim
   checkpoints the session, writes a summary of the loop (goal, status, files changed, errors, tests,
   recent log; at most 2,000 characters) and starts a fresh session with the summary ahead of the goal.
+  Only Claude Code's stream says what context each response was sent with: Codex and Gemini compact
+  by themselves (with shim's hooks installed, shim restores after it).
 
   The run ends when the agent prints the completion marker on a line of its own and --test-cmd
   passes; when it is stuck (no file changes, the same error, identical answers for --stuck-iterations
   iterations, even after one fresh restart); or at --max-iterations, --max-restarts or --budget-usd.
-  Usage limits are waited out until the reset the agent reports; hung agents are stopped after
-  --iteration-timeout and crashed ones restarted. Everything is recorded as it happens, so a killed
-  supervisor loses nothing: shim loop --resume picks the run up, re-attaching to a still-running agent.
+  Usage limits are waited out until the reset the agent reports. With --fallback-agent the work
+  carries on at once in the other agent instead: shim checkpoints the session and starts the other
+  agent fresh with the restore \`shim resume --print --for <agent>\` prints (requests, tasks, files,
+  git state); if that one hits a limit too, back to the first once its limit has lifted, else wait.
+  A Claude Code session that goes over the context limit ("Prompt is too long") is rescued as
+  \`shim rescue\` does: forked at the last message that fits, with shim's restore. Hung agents are
+  stopped after --iteration-timeout and crashed ones restarted. Everything is recorded as it
+  happens, so a killed supervisor loses nothing: shim loop --resume picks the run up, re-attaching
+  to a still-running agent.
 
   Examples:
     shim loop --goal "make npm test pass" --test-cmd "npm test" -- --dangerously-skip-permissions
     shim loop --prompt-file PROMPT.md --max-iterations 50 --budget-usd 20
+    shim loop --goal "fix the build" --fallback-agent codex --fallback-arg --full-auto -- --dangerously-skip-permissions
+    shim loop --agent gemini --goal "add tests for src/parse.ts"
     shim loop --shards docs/shards    each shard of a plan in fresh sessions, in order
     shim loop status          progress of the latest run here
     shim loop logs --follow   its events as they happen`,
     )
-    .action(async (claudeFlags, options) =>
-      (await import('./commands/loop.ts')).runLoopCommand(options, claudeFlags),
+    .action(async (agentFlags, options) =>
+      (await import('./commands/loop.ts')).runLoopCommand(options, agentFlags),
     );
 
   loop

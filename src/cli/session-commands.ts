@@ -4,8 +4,17 @@
  * @module
  */
 import { Option, type Command } from '@commander-js/extra-typings';
+import { AGENT_IDS } from '../core/agent-id.ts';
 import { numberOption } from './number-option.ts';
 import { SCOPE_HELP } from './scope-help.ts';
+
+/** `--agent` of the commands that read any session log: checked against the file. */
+function agentOption() {
+  return new Option(
+    '--agent <agent>',
+    "whose log it is: claude, codex or gemini (default: told from the file's name, else its first lines)",
+  ).choices(AGENT_IDS);
+}
 
 export function defineSessionCommands(program: Command): void {
   program
@@ -50,7 +59,7 @@ export function defineSessionCommands(program: Command): void {
       '--no-history',
       'do not learn from your other sessions (where Claude Code compacts, how context grows)',
     )
-    .option('--agent <agent>', "the log's agent: claude or gemini (default: told from the file)")
+    .addOption(agentOption())
     .addOption(
       new Option('--evaluate', 'also score the risk and forecast against what happened').hideHelp(
         false,
@@ -86,6 +95,7 @@ export function defineSessionCommands(program: Command): void {
       '--wip-commit',
       'also commit all changes to the current branch as a WIP commit (opt-in: moves your branch)',
     )
+    .addOption(agentOption())
     .option('--json', 'print {"checkpointId","sessionId","size":{…}} for scripts')
     .addHelpText(
       'after',

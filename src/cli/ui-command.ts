@@ -17,6 +17,10 @@ export function defineUiCommand(program: Command): void {
     )
     .option('--open', 'open it in the default browser')
     .option(
+      '--team',
+      "add the Team view: every machine's sessions and loop runs from the team store (shim team connect)",
+    )
+    .option(
       '--export <file.html>',
       'write one session (or --loop run) as a self-contained HTML file instead',
     )
@@ -38,9 +42,12 @@ export function defineUiCommand(program: Command): void {
     Checkpoint   tasks, files and diff, the handoff, the resume prompt as injected; beside
                  Claude Code's own summary for a compaction
     Loop runs    iterations on a time axis, restarts, costs, events live while it runs
+    Team         with --team: every machine's sessions and loop runs in your projects, from
+                 the team store, marked with machine and user, updated as they replicate
 
   Examples:
     shim ui --open
+    shim ui --team --open                         your teammates' and other machines' work too
     shim ui --port 0 --json                       for scripts: the link as JSON
     shim ui --export session.html                 the latest session here, to attach to an issue
     shim ui --export run.html --loop 3f2a`,

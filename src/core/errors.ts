@@ -22,8 +22,20 @@ export type AppErrorCode =
   | 'TEAM_READ_ONLY'
   | 'TEAM_FAILED';
 
+/** Marks every AppError, whichever copy of this class made it. */
+const BRAND = Symbol.for('shim.AppError');
+
 /** An expected failure: `message` says what happened, `hint` how to fix it. */
 export class AppError extends Error {
+  /**
+   * Each bundle (dist/*.cjs) carries its own copy of this class, and another agent's adapter runs
+   * from its own bundle: an AppError it throws must still be one where the front door catches it
+   * (else a damaged archive read by `shim status` was reported as a bug in shim).
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== AppError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && BRAND in value;
+  }
   override name = 'AppError';
   readonly code: AppErrorCode;
   readonly hint: string | undefined;
@@ -31,5 +43,6 @@ export class AppError extends Error {
     super(message, options);
     this.code = code;
     this.hint = hint;
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }

@@ -527,3 +527,29 @@ describe('inEpoch: nothing alerted before a compaction carries over', () => {
     assert.equal(decision.alert, 'L1');
   });
 });
+
+describe('decideAfterToolUse: with a team store connected (onWorkChange)', () => {
+  const team = { ...DEFAULT_CHECKPOINT_POLICY, onWorkChange: true };
+  const task = (id: string, status: string) => ({ id, subject: `Task ${id}`, status });
+
+  test('a new request or a task change is a checkpoint; the same work again is not', () => {
+    const before = session(2, 40_000, { promptCount: 1, tasks: [task('1', 'pending')] });
+    const first = decideAfterToolUse(before, assess(before), checkpointedAt(1), NOW, team);
+    assert.equal(first.checkpoint?.trigger, 'milestone', 'no signature at the last checkpoint');
+    const mem = first.memory;
+    const same = session(3, 40_000, { promptCount: 1, tasks: [task('1', 'pending')] });
+    assert.equal(decideAfterToolUse(same, assess(same), mem, NOW, team).checkpoint, null);
+    const asked = session(3, 40_000, { promptCount: 2, tasks: [task('1', 'pending')] });
+    assert.match(
+      decideAfterToolUse(asked, assess(asked), mem, NOW, team).checkpoint?.reason ?? '',
+      /requests or tasks changed/,
+    );
+    const moved = session(3, 40_000, { promptCount: 1, tasks: [task('1', 'in_progress')] });
+    assert.equal(
+      decideAfterToolUse(moved, assess(moved), mem, NOW, team).checkpoint?.trigger,
+      'milestone',
+    );
+    // Without a team store the same change waits for the interval.
+    assert.equal(decideAfterToolUse(moved, assess(moved), mem, NOW).checkpoint, null);
+  });
+});

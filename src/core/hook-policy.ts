@@ -17,6 +17,12 @@ export type CheckpointPolicy = {
   toolCallInterval: number;
   /** Every M minutes of activity (default 10). */
   timeIntervalMs: number;
+  /**
+   * Also whenever the requests or the task list changed since the last checkpoint: set while a
+   * team store is connected, because another machine restores from the last checkpoint that
+   * reached it, never from this machine's transcript (docs/team.md).
+   */
+  onWorkChange?: boolean;
 };
 
 export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = {
@@ -53,6 +59,8 @@ export type HookMemory = {
   transcript?: TranscriptWatch | null;
   /** Compactions PostCompact saw, for the statusline's counter and its first line after one. */
   compactions?: CompactionMark | null;
+  /** workSignature() at the last checkpoint (CheckpointPolicy.onWorkChange). */
+  workAtCheckpoint?: string | null;
 };
 
 export type CompactionMark = {
@@ -127,6 +135,12 @@ function getMilestone(
     }
   }
   return { reason, tasksDone, testsFailing };
+}
+
+/** The requests and tasks of a session, as a string that changes when either does. */
+export function workSignature(state: SessionState): string {
+  const items = state.tasks.length > 0 ? state.tasks : state.todos;
+  return `${state.promptCount}|${items.map((i) => `${'id' in i ? i.id : i.content}:${i.status}`).join(',')}`;
 }
 
 /**
@@ -206,9 +220,17 @@ export function decideAfterToolUse(
       urgent: false,
     };
   }
+  const work = policy.onWorkChange === true ? workSignature(state) : null;
+  if (!checkpoint && work !== null && work !== (base.workAtCheckpoint ?? null))
+    checkpoint = {
+      trigger: 'milestone',
+      reason: 'the requests or tasks changed (shared with the team store)',
+      urgent: false,
+    };
   if (checkpoint) {
     next.lastCheckpointAt = now;
     next.toolCallsAtCheckpoint = state.toolCalls;
+    if (work !== null) next.workAtCheckpoint = work;
   }
   return { checkpoint, alert, memory: next };
 }

@@ -241,6 +241,22 @@ describe('detectResume: time and confidence', () => {
     assert.equal(detect(evidence()).timeSinceInterruption, 4 * MIN);
   });
 
+  test('a checkpoint rebuilt from the log after the stop: the time runs from the log, not from it', () => {
+    const rebuiltAt = CREATED + 5_000 + 4 * MIN;
+    const d = detect(
+      evidence(
+        { agentAlive: false, now: rebuiltAt + 1_000 },
+        { triggeredBy: 'crash_recovery', createdAt: new Date(rebuiltAt).toISOString() },
+      ),
+    );
+    assert.equal(d.timeSinceInterruption, 4 * MIN + 1_000);
+    // Any other checkpoint's time is the session's own.
+    const own = detect(
+      evidence({ now: rebuiltAt + 1_000 }, { createdAt: new Date(rebuiltAt).toISOString() }),
+    );
+    assert.equal(own.timeSinceInterruption, 1_000);
+  });
+
   test('activity recorded in the future (clock skew) counts as now, never negative', () => {
     const d = detect(evidence({ lastActivityAt: new Date(CREATED + DAY).toISOString() }));
     assert.equal(d.timeSinceInterruption, 0);

@@ -279,9 +279,13 @@ export function detectResume(evidence: ResumeEvidence, options?: ResumeOptions):
   }
 
   const createdAt = parseTime(checkpoint.createdAt);
+  const activityAt = parseTime(evidence.lastActivityAt);
+  // A checkpoint rebuilt from the log after the session stopped (crash_recovery) was made later
+  // than anything the session did: the log's own last activity says when it stopped.
+  const rebuilt = checkpoint.triggeredBy === 'crash_recovery' && activityAt !== null;
   const lastActivity = Math.max(
-    createdAt ?? -Infinity,
-    parseTime(evidence.lastActivityAt) ?? -Infinity,
+    rebuilt ? -Infinity : (createdAt ?? -Infinity),
+    activityAt ?? -Infinity,
   );
   const endedAt = parseTime(evidence.sessionEnded?.at);
   const interruptedAt = endedAt ?? (Number.isFinite(lastActivity) ? lastActivity : null);

@@ -44,7 +44,8 @@ export async function loadHookContext(
   // Claude Code writes the transcript asynchronously: early events can come before the file.
   if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
   const path = payload.transcriptPath;
-  let { state, offset } = await loadSessionStateAt(path, home);
+  // What the event read already (HookRun.read) is not read again: one reading per event.
+  let { state, offset } = run.read ?? (await loadSessionStateAt(path, home));
   let current = holdsHookResponse(state, payload) !== false;
   const deadline = Date.now() + (options.waitMs ?? 0);
   while (!current && Date.now() < deadline) {

@@ -10,7 +10,7 @@ import { findProjectRoot } from '../capture/project.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
-import { loadSessionState } from '../app/read-session.ts';
+import { loadSessionStateAt } from '../app/read-session.ts';
 import { getLatestResponse } from '../core/session.ts';
 import {
   renderGeminiOutput,
@@ -21,8 +21,10 @@ import {
   type GeminiHookEvent,
   resolveGeminiThreshold,
   geminiLogReader,
+  geminiReading,
 } from '../agents/gemini/hook-entry.ts';
 import { registerAgentLogReader } from '../app/agent-logs.ts';
+import { provideAgentReading } from '../app/load-agent.ts';
 import { loadConfig } from '../store/config.ts';
 import { getShimHome, type Env } from '../store/home.ts';
 import { claimOnce } from '../store/hook-memory.ts';
@@ -31,6 +33,8 @@ import type { HookHandler, HookRun } from './hook-run.ts';
 import { loadHeavy } from './load-heavy.ts';
 
 registerAgentLogReader(geminiLogReader);
+// The chat reader is in this bundle: reading the chat loads no adapter bundle.
+provideAgentReading('gemini', geminiReading);
 
 /** The session id `shim doctor` probes the hooks with: they must load, but touch nothing. */
 const DOCTOR_SESSION = 'doctor';
@@ -53,21 +57,24 @@ export const GEMINI_EVENTS = Object.keys(GEMINI_HOOK_EVENTS) as GeminiHookEvent[
  * Will the next request compress? Gemini compresses before a request when the last prompt's
  * tokens reached the threshold: that count is the newest model message's `tokens.input`.
  * Claimed once per compression (the chat's count of them so far), by whichever hook asks first.
+ * Returns what it read too, for the handler's look (one reading per event).
  */
-async function compressionDue(
-  run: HookRun,
-): Promise<{ contextTokens: number; threshold: number } | null> {
+async function compressionDue(run: HookRun): Promise<{
+  due: { contextTokens: number; threshold: number } | null;
+  read: HookRun['read'];
+}> {
   const { payload, home, env } = run;
   if (!payload.transcriptPath || !payload.sessionId || !existsSync(payload.transcriptPath))
-    return null;
-  const state = await loadSessionState(payload.transcriptPath, home);
-  const latest = getLatestResponse(state);
-  if (!latest) return null;
+    return { due: null, read: undefined };
+  const read = await loadSessionStateAt(payload.transcriptPath, home);
+  const latest = getLatestResponse(read.state);
+  if (!latest) return { due: null, read };
   const root = payload.cwd ? findProjectRoot(payload.cwd) : null;
-  const threshold = resolveGeminiThreshold(state.model, env, root).compactThreshold;
-  if (latest.contextTokens < threshold) return null;
-  if (!claimOnce(home, payload.sessionId, `gemini-compress-${state.compactionCount}`)) return null;
-  return { contextTokens: latest.contextTokens, threshold };
+  const threshold = resolveGeminiThreshold(read.state.model, env, root).compactThreshold;
+  if (latest.contextTokens < threshold) return { due: null, read };
+  if (!claimOnce(home, payload.sessionId, `gemini-compress-${read.state.compactionCount}`))
+    return { due: null, read };
+  return { due: { contextTokens: latest.contextTokens, threshold }, read };
 }
 
 function merge(a: GeminiHookOutput, b: GeminiHookOutput): GeminiHookOutput {
@@ -78,7 +85,7 @@ function merge(a: GeminiHookOutput, b: GeminiHookOutput): GeminiHookOutput {
 
 async function handle(event: GeminiHookEvent, run: HookRun): Promise<GeminiHookOutput> {
   if (event === 'AfterTool' || event === 'BeforeAgent' || event === 'PreCompress') {
-    const due = await compressionDue(run);
+    const { due, read } = await compressionDue(run);
     if (event === 'PreCompress') {
       // It fires before every request; only a compression that is due is checkpointed here
       // (when no tool result or prompt came first to carry the state through it).
@@ -88,6 +95,7 @@ async function handle(event: GeminiHookEvent, run: HookRun): Promise<GeminiHookO
       const restore = await (await loadHeavy()).restoreBeforeGeminiCompression(run, due);
       return merge(restore, await (await HANDLERS[event]())(run));
     }
+    return (await HANDLERS[event]())(read ? { ...run, read } : run);
   }
   return (await HANDLERS[event]())(run);
 }
@@ -121,7 +129,7 @@ export async function runGeminiHook(
       projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
     });
     if (!config.enabled) return '';
-    const output = await handle(event, { payload, env, home, now, config });
+    const output = await handle(event, { payload, env, home, now, config, agent: 'gemini' });
     return renderGeminiOutput(event, output);
   } catch (error) {
     appendLog(home, 'error', `gemini-hook ${event} failed`, {

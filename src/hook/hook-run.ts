@@ -4,6 +4,7 @@
  * @module
  */
 import type { AgentId } from '../core/agent-id.ts';
+import type { SessionState } from '../core/session.ts';
 import type { ShimConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import type { HookOutput } from '../agents/claude/hook-output.ts';
@@ -20,6 +21,11 @@ export type HookRun = {
   quickAsked?: boolean;
   /** The agent that ran the hook (`shim hook --agent <id>`; Claude Code by default). */
   agent?: AgentId;
+  /**
+   * The session as this event already read it (the Gemini hook's compression check), with the
+   * byte offset it was folded to: the handler's look starts from it instead of reading again.
+   */
+  read?: { state: SessionState; offset: number | null };
 };
 
 /** What dist/hook-quick.cjs read before handing a call over: the full hook reads it once. */

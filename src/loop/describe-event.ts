@@ -1,4 +1,5 @@
 /** One event of a loop run as one line a person reads (progress output, logs, the summary). */
+import { agentName, isAgentId } from '../core/agent-id.ts';
 import { renderContextBar } from '../core/loop/context-monitor.ts';
 import { truncate } from '../core/truncate.ts';
 import type { LoopEvent } from '../store/loop-event-log.ts';
@@ -20,10 +21,14 @@ function describeData(name: string, d: Data): string {
       return d.agentAlive === true
         ? 're-attached to the running agent'
         : `resumed the run${d.fromStatus ? ` (was ${str(d.fromStatus)})` : ''}`;
-    case 'loop.iteration_started':
+    case 'loop.iteration_started': {
+      const agent = isAgentId(d.agent) && d.agent !== 'claude' ? `${agentName(d.agent)} ` : '';
+      if (d.mode === 'rescue')
+        return `rescuing session ${short(d.sessionId)}: a fork at the last point that fits`;
       return d.mode === 'continue'
-        ? `continuing session ${short(d.sessionId)}`
-        : `fresh session${d.summaryInjected === true ? ' with the loop summary' : ''}`;
+        ? `continuing ${agent}session ${short(d.sessionId)}`
+        : `fresh ${agent}session${d.summaryInjected === true ? ' with the loop summary' : ''}`;
+    }
     case 'loop.agent_session':
       return `agent session ${short(d.sessionId)} (${str(d.model) || 'model ?'})`;
     case 'loop.context_usage':
@@ -60,6 +65,10 @@ function describeData(name: string, d: Data): string {
       return `waiting until ${str(d.until)}: ${truncate(str(d.reason), 100)}`;
     case 'loop.usage_limit_resumed':
       return 'the limit has reset; going on';
+    case 'loop.agent_switched':
+      return `${isAgentId(d.from) ? agentName(d.from) : '?'} hit ${truncate(str(d.reason), 80)}: carrying on in ${isAgentId(d.to) ? agentName(d.to) : '?'}${d.checkpointId ? ` from checkpoint ${short(d.checkpointId)}` : ''}`;
+    case 'loop.rescue':
+      return `the session went over the context limit: forking it at ${short(d.forkAt)} (${num(d.contextTokens) ?? '?'} tokens) with shim's restore`;
     case 'loop.agent_timeout':
       return `the agent did not finish within ${Math.round((num(d.timeoutMs) ?? 0) / 1000)} s; stopping it`;
     case 'loop.agent_crashed':

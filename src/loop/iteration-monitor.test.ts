@@ -91,4 +91,40 @@ describe('IterationMonitor (captured real stream-json)', () => {
     assert.equal(signals.filter((s) => s.kind === 'context').length, 0);
     assert.equal(monitor.stats.lastContextTokens, 0);
   });
+
+  test('a task that finishes by itself after the result is done work', () => {
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const input = lines('background-task.jsonl');
+    const firstResult = input.findIndex((l) => l.includes('"type":"result"'));
+    feed(monitor, input.slice(0, firstResult + 1));
+    assert.deepEqual(
+      monitor.stats.backgroundTasks.map((t) => t.description),
+      ['slow build'],
+      'live when the first turn ended',
+    );
+    feed(monitor, input.slice(firstResult + 1));
+    assert.deepEqual(monitor.stats.backgroundTasks, [], 'completed, then a second turn');
+  });
+
+  test('a task the CLI stops on its way out after the result is still pending work', () => {
+    // The loop ended the agent after its iteration timeout: Claude Code reports the task
+    // `stopped` and an empty set. The build never finished.
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    feed(monitor, lines('background-task-stopped.jsonl'));
+    assert.ok(monitor.stats.result && !monitor.stats.result.isError);
+    assert.deepEqual(
+      monitor.stats.backgroundTasks.map((t) => [t.type, t.description]),
+      [['local_bash', 'slow build']],
+    );
+  });
+
+  test('a task stopped during the turn (the agent chose to) is not pending', () => {
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const input = lines('background-task-stopped.jsonl');
+    const result = input.findIndex((l) => l.includes('"type":"result"'));
+    const after = input.slice(result + 1);
+    // The same stop lines, before the turn's result this time.
+    feed(monitor, [...input.slice(0, result), ...after, input[result]!]);
+    assert.deepEqual(monitor.stats.backgroundTasks, []);
+  });
 });

@@ -5,13 +5,14 @@
  * @module
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import {
-  parseStreamLine,
-  type AgentEvent,
-  type BackgroundTask,
-} from '../agents/claude/stream-json.ts';
+import { parseStreamLine } from '../agents/claude/stream-json.ts';
+import type { AgentEvent, BackgroundTask } from '../agents/headless-event.ts';
 import { checkContextUsage } from '../core/loop/context-monitor.ts';
 import { isLimitMessage } from '../core/loop/usage-limit.ts';
+import { isContextOverflowMessage } from '../core/loop/context-overflow.ts';
+
+/** One line of the agent's output → what it says (the agent's headless parser). */
+export type LineParser = (line: string) => AgentEvent[];
 
 export type ThresholdInfo = { compactThreshold: number; windowTokens: number; detail: string };
 
@@ -44,10 +45,16 @@ export type IterationStats = {
   compactions: number;
   lastToolError: string | null;
   apiError: { text: string; status: number | null } | null;
+  /** The agent refused a turn as too long for its window ("Prompt is too long"). */
+  contextOverflow: boolean;
   limit: { resetsAt: number | null } | null;
   result: { isError: boolean; text: string; costUsd: number | null } | null;
   lastText: string;
-  /** Background work still live at the last word of the stream (a turn can end before it). */
+  /**
+   * Background work still live when the turn's last result came (a turn can end before it), less
+   * what then finished by itself. A task the CLI stopped on its way out (the loop ended the agent
+   * after the result) stays: its work did not finish.
+   */
   backgroundTasks: BackgroundTask[];
 };
 
@@ -65,6 +72,7 @@ export class IterationMonitor {
     compactions: 0,
     lastToolError: null,
     apiError: null,
+    contextOverflow: false,
     limit: null,
     result: null,
     lastText: '',
@@ -74,15 +82,22 @@ export class IterationMonitor {
   draining = false;
   readonly #seen = new Set<string>();
   readonly #pendingTools = new Set<string>();
+  /** Tasks that ended by themselves (completed or failed), by id. */
+  readonly #doneTasks = new Set<string>();
+  /** The turn's result has come and no new turn has started: the agent decides nothing now. */
+  #turnOver = false;
   readonly #thresholdPercent: number;
   readonly #resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo;
   #threshold: ThresholdInfo | null = null;
+  readonly #parse: LineParser;
 
   constructor(
     thresholdPercent: number,
     resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo,
     sessionId: string | null = null,
+    parse: LineParser = parseStreamLine,
   ) {
+    this.#parse = parse;
     this.#thresholdPercent = thresholdPercent;
     this.#resolveThreshold = resolveThreshold;
     this.stats.sessionId = sessionId;
@@ -99,7 +114,7 @@ export class IterationMonitor {
   /** Processes one stdout line; returns what the supervisor should know about it. */
   accept(line: string): MonitorSignal[] {
     const signals: MonitorSignal[] = [];
-    for (const event of parseStreamLine(line)) this.#apply(event, signals);
+    for (const event of this.#parse(line)) this.#apply(event, signals);
     return signals;
   }
 
@@ -112,6 +127,7 @@ export class IterationMonitor {
     const stats = this.stats;
     switch (event.kind) {
       case 'init':
+        this.#turnOver = false;
         stats.sessionId = event.sessionId || stats.sessionId;
         stats.model = event.model;
         stats.cliVersion = event.cliVersion;
@@ -127,6 +143,7 @@ export class IterationMonitor {
         return;
       case 'response': {
         if (event.sidechain) return; // a subagent's context is not the session's
+        this.#turnOver = false;
         stats.model ??= event.model;
         if (event.text) stats.lastText = event.text;
         for (const tool of event.toolUses) {
@@ -139,6 +156,9 @@ export class IterationMonitor {
         if (this.#seen.has(event.messageId)) return;
         this.#seen.add(event.messageId);
         stats.responses++;
+        // An agent whose stream does not say what each response was sent with (Codex, Gemini):
+        // no reading, and no restart on one; the agent compacts by itself.
+        if (event.contextTokens === null) return;
         const info = this.#thresholdInfo();
         const check = checkContextUsage(
           event.contextTokens,
@@ -170,6 +190,7 @@ export class IterationMonitor {
           event.status === 429 ||
           isLimitMessage(event.text);
         stats.apiError = { text: event.text, status: event.status };
+        if (isContextOverflowMessage(event.text)) stats.contextOverflow = true;
         if (limit) stats.limit = { resetsAt: event.resetsAt ?? stats.limit?.resetsAt ?? null };
         out.push({
           kind: 'api_error',
@@ -185,14 +206,28 @@ export class IterationMonitor {
           stats.limit = { resetsAt: event.resetsAt ?? stats.limit?.resetsAt ?? null };
         }
         return;
-      case 'background_tasks':
-        stats.backgroundTasks = event.tasks;
+      case 'background_tasks': {
+        // Between turns only the CLI removes a task: kept unless it ended by itself. Claude Code
+        // stops what still runs when the loop ends it after a result (2.1.330 reports those
+        // `stopped`, then an empty set), and that is unfinished work, not done work.
+        const live = new Set(event.tasks.map((t) => t.id));
+        const kept = this.#turnOver
+          ? stats.backgroundTasks.filter((t) => !live.has(t.id) && !this.#doneTasks.has(t.id))
+          : [];
+        stats.backgroundTasks = [...event.tasks, ...kept];
+        return;
+      }
+      case 'task_ended':
+        if (event.status !== 'completed' && event.status !== 'failed') return;
+        this.#doneTasks.add(event.taskId);
+        stats.backgroundTasks = stats.backgroundTasks.filter((t) => t.id !== event.taskId);
         return;
       case 'compact':
         stats.compactions++;
         out.push({ kind: 'compaction', trigger: event.trigger, preTokens: event.preTokens });
         return;
       case 'result':
+        this.#turnOver = true;
         stats.result = { isError: event.isError, text: event.text, costUsd: event.costUsd };
         if (event.sessionId) stats.sessionId ??= event.sessionId;
         if (event.isError && !stats.apiError) {
@@ -201,6 +236,7 @@ export class IterationMonitor {
             status: event.apiErrorStatus,
           };
         }
+        if (event.isError && isContextOverflowMessage(event.text)) stats.contextOverflow = true;
         if (event.isError && (event.apiErrorStatus === 429 || isLimitMessage(event.text))) {
           stats.limit ??= { resetsAt: null };
         }

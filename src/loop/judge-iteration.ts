@@ -6,6 +6,8 @@
  */
 import { getWorkspaceFingerprint } from '../capture/workspace.ts';
 import { hasCompletionMarker } from '../core/loop/completion.ts';
+import { loadAdapter } from '../agents/dispatch.ts';
+import { limitLiftsAt, pickFallbackAgent } from '../core/loop/agent-fallback.ts';
 import { decideNextStep, type IterationEnd, type NextStep } from '../core/loop/next-step.ts';
 import { advanceStreaks } from '../core/loop/streaks.ts';
 import {
@@ -132,6 +134,24 @@ export async function judgeIteration(
       ? { stuck: false as const }
       : detectStuck(state.fingerprints, options.stuck);
 
+  // A usage limit: note when this agent is free again, and whether the other one is free now.
+  const current = state.currentAgent ?? options.agent;
+  let fallbackAgent = null;
+  if (end === 'usage_limit') {
+    state.limitedUntil = {
+      ...state.limitedUntil,
+      [current]: limitLiftsAt(stats.limit?.resetsAt ?? null, context.now),
+    };
+    fallbackAgent = pickFallbackAgent({
+      current,
+      agent: options.agent,
+      fallbackAgent: options.fallbackAgent,
+      limitedUntil: state.limitedUntil,
+      now: context.now,
+    });
+  }
+
+  const canRescue = (await loadAdapter(current)).capabilities.forkAtMessage;
   const step = decideNextStep({
     end,
     now: context.now,
@@ -158,6 +178,8 @@ export async function judgeIteration(
     stuckRestarted: state.stuckRestarted,
     errorText: errorText ? truncate(errorText, 200) : null,
     pendingWork,
+    fallbackAgent,
+    canRescue,
   });
   if (stuck.stuck)
     journal.emit('loop.stuck_detected', { kind: stuck.kind, detail: stuck.detail }, number);

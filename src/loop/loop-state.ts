@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { AGENT_IDS } from '../core/agent-id.ts';
 
 const fingerprintSchema = z.object({
   workspace: z.string().nullable(),
@@ -32,6 +33,15 @@ export const loopStateSchema = z.object({
   stuckRestarted: z.boolean().catch(false),
   threshold: z
     .object({ compactThreshold: z.number(), windowTokens: z.number(), detail: z.string() })
+    .nullable()
+    .catch(null),
+  /** The agent running the work now; null: the one the run started with. */
+  currentAgent: z.enum(AGENT_IDS).nullable().catch(null),
+  /** When each agent's last usage limit lifts (epoch ms): a fallback goes only to a free agent. */
+  limitedUntil: z.partialRecord(z.enum(AGENT_IDS), z.number()).catch({}),
+  /** A session to fork at its last message that fits (`shim rescue`): the next iteration does. */
+  rescue: z
+    .object({ sessionId: z.string(), forkAt: z.string(), prompt: z.string() })
     .nullable()
     .catch(null),
   /** The agent process of the iteration in flight (pid reuse is told by its start time). */

@@ -9,6 +9,9 @@ import { DEFAULT_THRESHOLD_PERCENT } from '../core/loop/context-monitor.ts';
 import { DEFAULT_COMPLETION_MARKER } from '../core/loop/loop-prompt.ts';
 import { DEFAULT_STUCK_POLICY, type StuckPolicy } from '../core/loop/stuck.ts';
 import { AppError } from '../core/errors.ts';
+import { AGENT_IDS, agentName, isAgentId, type AgentId } from '../core/agent-id.ts';
+import type { HeadlessRun } from '../agents/agent.ts';
+import { loadAdapter } from '../agents/dispatch.ts';
 import type { Env } from '../store/home.ts';
 import { z } from 'zod';
 
@@ -26,9 +29,16 @@ export type LoopOptions = {
   testTimeoutMs: number;
   iterationTimeoutMs: number;
   budgetUsd: number | null;
-  claudeBin: string;
-  /** Passed to every agent invocation after shim's own flags. */
+  /** The agent the run starts with. */
+  agent: AgentId;
+  /** The agent the run carries on in when the running one hits a usage limit. */
+  fallbackAgent: AgentId | null;
+  /** The executable of each agent the run may start (the agent's, the fallback's). */
+  bins: Partial<Record<AgentId, string>>;
+  /** Passed to every invocation of `agent` after shim's own flags. */
   agentArgs: string[];
+  /** Passed to every invocation of `fallbackAgent` instead. */
+  fallbackArgs: string[];
   completionMarker: string;
   stuck: StuckPolicy;
   /** How long to wait for a safe point (no tool running) after the threshold is crossed. */
@@ -49,24 +59,15 @@ export type RawLoopOptions = {
   testTimeout?: string;
   iterationTimeout?: string;
   budgetUsd?: string;
+  agent?: string;
+  fallbackAgent?: string;
+  fallbackArg?: string[];
   claudeBin?: string;
+  codexBin?: string;
+  geminiBin?: string;
   completionMarker?: string;
   stuckIterations?: string;
 };
-
-/** Flags the supervisor owns: passing them through would break how it follows the agent. */
-const RESERVED_AGENT_FLAGS = new Set([
-  '-p',
-  '--print',
-  '--output-format',
-  '--input-format',
-  '--resume',
-  '-r',
-  '--continue',
-  '-c',
-  '--session-id',
-  '--fork-session',
-]);
 
 export const LOOP_DEFAULTS = {
   maxIterations: 20,
@@ -108,9 +109,23 @@ export function parseDuration(value: string, name: string): number {
   return ms;
 }
 
-/** The claude executable: --claude-bin, else SHIM_CLAUDE_BIN, else `claude` on PATH. */
-export function resolveClaudeBin(explicit: string | undefined, env: Env, cwd: string): string {
-  const wanted = explicit?.trim() || env.SHIM_CLAUDE_BIN?.trim() || 'claude';
+/** The flag naming each agent's executable. */
+const BIN_FLAGS: Record<AgentId, 'claudeBin' | 'codexBin' | 'geminiBin'> = {
+  claude: 'claudeBin',
+  codex: 'codexBin',
+  gemini: 'geminiBin',
+};
+const flagName = (agent: AgentId): string => `--${agent}-bin`;
+
+/** An agent's executable: --<agent>-bin, else its env override (SHIM_CLAUDE_BIN…), else its name on PATH. */
+export function resolveAgentBin(
+  agent: AgentId,
+  headless: HeadlessRun,
+  explicit: string | undefined,
+  env: Env,
+  cwd: string,
+): string {
+  const wanted = explicit?.trim() || env[headless.binEnv]?.trim() || headless.defaultBin;
   const candidates =
     wanted.includes('/') || isAbsolute(wanted)
       ? [resolve(cwd, wanted)]
@@ -128,17 +143,36 @@ export function resolveClaudeBin(explicit: string | undefined, env: Env, cwd: st
     }
   }
   throw usage(
-    `cannot find the Claude Code CLI ("${wanted}")`,
-    'install it (npm install -g @anthropic-ai/claude-code), or point --claude-bin / SHIM_CLAUDE_BIN at it',
+    `cannot find the ${agentName(agent)} CLI ("${wanted}")`,
+    `${headless.installHint}, or point ${flagName(agent)} / ${headless.binEnv} at it`,
   );
 }
 
-export function parseLoopOptions(
+function readAgent(value: string | undefined, flag: string): AgentId | null {
+  if (value === undefined) return null;
+  if (!isAgentId(value)) {
+    throw usage(`${flag} must be one of ${AGENT_IDS.join(', ')}, got "${value}"`);
+  }
+  return value;
+}
+
+/** The user's flags for an agent, refused when they are ones the loop sets itself. */
+function checkAgentArgs(agent: AgentId, headless: HeadlessRun, args: string[], flag: string): void {
+  const reserved = args.find((arg) => headless.reservedFlags.includes(arg.split('=')[0]!));
+  if (reserved) {
+    throw usage(
+      `${reserved} is set by shim loop itself and cannot be passed through ${flag}`,
+      `shim loop runs each ${agentName(agent)} iteration as: ${headless.defaultBin} ${headless.args({ prompt: '<prompt>', resumeSessionId: '<session>', model: null }).join(' ')} <your flags>`,
+    );
+  }
+}
+
+export async function parseLoopOptions(
   raw: RawLoopOptions,
   agentArgs: string[],
   env: Env,
   cwd: string,
-): LoopOptions {
+): Promise<LoopOptions> {
   if (raw.goal !== undefined && raw.promptFile !== undefined) {
     throw usage('give either --goal or --prompt-file, not both');
   }
@@ -179,12 +213,26 @@ export function parseLoopOptions(
   if (budget !== null && (!Number.isFinite(budget) || budget <= 0)) {
     throw usage(`--budget-usd must be a positive amount in dollars, got "${raw.budgetUsd}"`);
   }
-  const reserved = agentArgs.find((arg) => RESERVED_AGENT_FLAGS.has(arg.split('=')[0]!));
-  if (reserved) {
+  const agent = readAgent(raw.agent, '--agent') ?? 'claude';
+  const fallbackAgent = readAgent(raw.fallbackAgent, '--fallback-agent');
+  if (fallbackAgent === agent) {
     throw usage(
-      `${reserved} is set by shim loop itself and cannot be passed through`,
-      'shim loop runs each iteration as: claude -p <prompt> --output-format stream-json --verbose [--resume <session>] <your flags>',
+      `--fallback-agent ${fallbackAgent} is the agent the run starts with`,
+      'name another agent: shim loop --agent claude --fallback-agent codex',
     );
+  }
+  const fallbackArgs = raw.fallbackArg ?? [];
+  if (fallbackArgs.length > 0 && !fallbackAgent) {
+    throw usage('--fallback-arg needs --fallback-agent');
+  }
+  const bins: Partial<Record<AgentId, string>> = {};
+  for (const [id, args, flag] of [
+    [agent, agentArgs, 'the arguments after --'],
+    ...(fallbackAgent ? [[fallbackAgent, fallbackArgs, '--fallback-arg'] as const] : []),
+  ] as const) {
+    const headless = (await loadAdapter(id)).headless;
+    checkAgentArgs(id, headless, [...args], flag);
+    bins[id] = resolveAgentBin(id, headless, raw[BIN_FLAGS[id]], env, cwd);
   }
   const stuckIterations = integer(raw.stuckIterations, '--stuck-iterations', 1, 100);
   const marker = raw.completionMarker?.trim() ?? DEFAULT_COMPLETION_MARKER;
@@ -206,8 +254,11 @@ export function parseLoopOptions(
       ? parseDuration(raw.iterationTimeout, '--iteration-timeout')
       : LOOP_DEFAULTS.iterationTimeoutMs,
     budgetUsd: budget,
-    claudeBin: resolveClaudeBin(raw.claudeBin, env, cwd),
+    agent,
+    fallbackAgent,
+    bins,
     agentArgs,
+    fallbackArgs: [...fallbackArgs],
     completionMarker: marker,
     stuck: stuckIterations
       ? {
@@ -236,8 +287,11 @@ const storedOptionsSchema = z.object({
   testTimeoutMs: z.number().positive().catch(LOOP_DEFAULTS.testTimeoutMs),
   iterationTimeoutMs: z.number().positive().catch(LOOP_DEFAULTS.iterationTimeoutMs),
   budgetUsd: z.number().positive().nullable().catch(null),
-  claudeBin: z.string().min(1),
+  agent: z.enum(AGENT_IDS).catch('claude'),
+  fallbackAgent: z.enum(AGENT_IDS).nullable().catch(null),
+  bins: z.partialRecord(z.enum(AGENT_IDS), z.string().min(1)),
   agentArgs: z.array(z.string()).catch([]),
+  fallbackArgs: z.array(z.string()).catch([]),
   completionMarker: z.string().min(1).catch(DEFAULT_COMPLETION_MARKER),
   stuck: z
     .object({
@@ -252,7 +306,7 @@ const storedOptionsSchema = z.object({
 }) satisfies z.ZodType<LoopOptions>;
 
 export function readStoredLoopOptions(runId: string, stored: unknown): LoopOptions {
-  const parsed = storedOptionsSchema.safeParse(stored ?? {});
+  const parsed = storedOptionsSchema.safeParse(withBins(stored));
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
     throw usage(
@@ -263,21 +317,37 @@ export function readStoredLoopOptions(runId: string, stored: unknown): LoopOptio
   return parsed.data;
 }
 
-/** What `shim loop --resume` may change of a run: the agent binary, the iteration cap, the budget. */
-export function parseResumeOverrides(
-  raw: Pick<RawLoopOptions, 'claudeBin' | 'maxIterations' | 'budgetUsd'>,
+/** A run stored before `bins` (shim loop ran Claude Code only) named its one binary `claudeBin`. */
+function withBins(stored: unknown): unknown {
+  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return {};
+  const record = stored as Record<string, unknown>;
+  if (record.bins !== undefined || typeof record.claudeBin !== 'string') return record;
+  return { ...record, bins: { claude: record.claudeBin } };
+}
+
+/** What `shim loop --resume` may change of a run: the agents' binaries, the iteration cap, the budget. */
+export async function parseResumeOverrides(
+  raw: Pick<RawLoopOptions, 'claudeBin' | 'codexBin' | 'geminiBin' | 'maxIterations' | 'budgetUsd'>,
   env: Env,
   cwd: string,
-): { claudeBin?: string; maxIterations?: number; budgetUsd?: number } {
+): Promise<{
+  bins?: Partial<Record<AgentId, string>>;
+  maxIterations?: number;
+  budgetUsd?: number;
+}> {
   const maxIterations = integer(raw.maxIterations, '--max-iterations', 1, 10_000);
   const budget = raw.budgetUsd === undefined ? undefined : Number(raw.budgetUsd);
   if (budget !== undefined && (!Number.isFinite(budget) || budget <= 0)) {
     throw usage(`--budget-usd must be a positive amount in dollars, got "${raw.budgetUsd}"`);
   }
+  const bins: Partial<Record<AgentId, string>> = {};
+  for (const id of AGENT_IDS) {
+    const headless = (await loadAdapter(id)).headless;
+    if (raw[BIN_FLAGS[id]] || env[headless.binEnv])
+      bins[id] = resolveAgentBin(id, headless, raw[BIN_FLAGS[id]], env, cwd);
+  }
   return {
-    ...(raw.claudeBin || env.SHIM_CLAUDE_BIN
-      ? { claudeBin: resolveClaudeBin(raw.claudeBin, env, cwd) }
-      : {}),
+    ...(Object.keys(bins).length > 0 ? { bins } : {}),
     ...(maxIterations !== undefined ? { maxIterations } : {}),
     ...(budget !== undefined ? { budgetUsd: budget } : {}),
   };

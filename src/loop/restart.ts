@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { createCheckpoint } from '../app/create-checkpoint.ts';
+import { loadAdapter } from '../agents/dispatch.ts';
 import { listChangedFilesSince } from '../capture/workspace.ts';
 import {
   LOOP_SUMMARY_MAX_CHARS,
@@ -111,8 +112,15 @@ export async function prepareRestart(step: RestartStep, context: RestartContext)
 async function checkpointSession(context: RestartContext, detail: string): Promise<string | null> {
   const { journal, iteration } = context;
   try {
+    // Found through the agent that wrote it: a Codex thread id is no Claude Code session id.
+    const agent = context.state.currentAgent ?? context.options.agent;
+    const log = (await loadAdapter(agent)).sessions.byId(
+      context.sessionId!,
+      journal.run.cwd,
+      context.env,
+    );
     const result = await createCheckpoint({
-      sessionId: context.sessionId!,
+      ...(log ? { transcript: log.path } : { sessionId: context.sessionId! }),
       cwd: journal.run.cwd,
       env: context.env,
       home: context.home,

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { collectLoopGarbage } from '../app/collect-loop-garbage.ts';
 import { getLoopRunLiveness } from '../app/loop-run-liveness.ts';
 import { getHeadCommit } from '../capture/workspace.ts';
+import type { AgentId } from '../core/agent-id.ts';
 import { AppError } from '../core/errors.ts';
 import { truncate } from '../core/truncate.ts';
 import { loadConfig } from '../store/config.ts';
@@ -61,6 +62,7 @@ export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Pro
     state,
     endedAt: null,
     compactedAt: null,
+    agent: options.agent,
   };
   repo.createRun(run);
   const journal = new RunJournal({ ...deps, now: deps.now ?? Date.now }, run);
@@ -69,7 +71,9 @@ export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Pro
       goal: truncate(options.goal, 300),
       goalSource: options.goalSource,
       cwd: deps.cwd,
-      claudeBin: options.claudeBin,
+      agent: options.agent,
+      fallbackAgent: options.fallbackAgent,
+      bins: options.bins,
       maxIterations: options.maxIterations,
       maxRestarts: options.maxRestarts,
       thresholdPercent: options.thresholdPercent,
@@ -84,7 +88,8 @@ export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Pro
 }
 
 export type ResumeOverrides = {
-  claudeBin?: string;
+  /** Merged over the stored ones: an agent not named keeps its binary. */
+  bins?: Partial<Record<AgentId, string>>;
   maxIterations?: number;
   budgetUsd?: number | null;
 };
@@ -121,7 +126,12 @@ export async function resumeLoop(
       `watch it with shim loop status ${run.runId}, or stop that process first`,
     );
   }
-  const options = { ...readStoredLoopOptions(run.runId, run.options), ...definedOnly(overrides) };
+  const stored = readStoredLoopOptions(run.runId, run.options);
+  const options = {
+    ...stored,
+    ...definedOnly(overrides),
+    bins: { ...stored.bins, ...overrides.bins },
+  };
   const state = readLoopState(run.state);
   const inFlight = repo.getIterations(run.runId).find((i) => i.endedAt === null) ?? null;
   repo.updateRun(run.runId, {

@@ -27,7 +27,13 @@ import type { Env } from '../store/home.ts';
 import { getRunDir, type LoopEvent } from '../store/loop-event-log.ts';
 import { readRunEvents } from '../store/loop-event-reader.ts';
 import type { LoopIterationRecord, LoopRunStatus } from '../store/loop-repository.ts';
+import { agentName, type AgentId } from '../core/agent-id.ts';
+import { AppError } from '../core/errors.ts';
+import type { HeadlessRun } from '../agents/agent.ts';
+import { loadAdapter } from '../agents/dispatch.ts';
 import { launchAgent, stopAgent } from './agent-run.ts';
+import { prepareAgentSwitch } from './switch-agent.ts';
+import { prepareRescue } from './rescue-session.ts';
 import { envForNewSession } from '../agents/claude/session-env.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';
 import { IterationMonitor, replayConsumedLines, type ThresholdInfo } from './iteration-monitor.ts';
@@ -134,6 +140,27 @@ export class Supervisor {
     }
   };
 
+  /** The agent running the work now: the run's own, or its fallback after a usage limit. */
+  #agentId(): AgentId {
+    return this.#state.currentAgent ?? this.#options.agent;
+  }
+
+  async #headless(agent: AgentId): Promise<HeadlessRun> {
+    return (await loadAdapter(agent)).headless;
+  }
+
+  #bin(agent: AgentId): string {
+    const bin = this.#options.bins[agent];
+    if (!bin) {
+      throw new AppError(
+        'USAGE',
+        `loop run ${this.#journal.runId} knows no ${agentName(agent)} executable`,
+        `continue it with shim loop --resume ${this.#journal.runId} --${agent}-bin <path>`,
+      );
+    }
+    return bin;
+  }
+
   #stdoutPath(iteration: number): string {
     return join(
       getRunDir(this.#deps.home, this.#journal.runId),
@@ -144,37 +171,44 @@ export class Supervisor {
   async #startIteration(): Promise<IterationOutcome | null> {
     const journal = this.#journal;
     const number = journal.run.iteration + 1;
-    const continuing = this.#state.nextMode === 'continue' && journal.run.sessionId !== null;
+    // Over the context window: a fork of the session at its last message that fits (rescue-session.ts).
+    const rescue = this.#state.rescue;
+    const continuing =
+      rescue === null && this.#state.nextMode === 'continue' && journal.run.sessionId !== null;
     const options = this.#options;
-    const prompt = continuing
-      ? composeContinuePrompt({
-          goal: options.goal,
-          marker: options.completionMarker,
-          testCommand: options.testCommand,
-          note: this.#state.note,
-        })
-      : composeFreshPrompt({
-          goal: options.goal,
-          summary: this.#state.pendingSummary,
-          marker: options.completionMarker,
-          testCommand: options.testCommand,
-          memory:
-            this.#config.sync.enabled && this.#config.sync.claudeMem && hasClaudeMem(this.#deps.env)
-              ? { project: basename(this.#deps.cwd) }
-              : null,
-        });
-    const sessionId = continuing ? journal.run.sessionId : null;
-    const args = [
-      '-p',
+    const prompt = rescue
+      ? `${rescue.prompt}\n\n${composeContinuePrompt({ goal: options.goal, marker: options.completionMarker, testCommand: options.testCommand, note: null })}`
+      : continuing
+        ? composeContinuePrompt({
+            goal: options.goal,
+            marker: options.completionMarker,
+            testCommand: options.testCommand,
+            note: this.#state.note,
+          })
+        : composeFreshPrompt({
+            goal: options.goal,
+            summary: this.#state.pendingSummary,
+            marker: options.completionMarker,
+            testCommand: options.testCommand,
+            memory:
+              this.#config.sync.enabled &&
+              this.#config.sync.claudeMem &&
+              hasClaudeMem(this.#deps.env)
+                ? { project: basename(this.#deps.cwd) }
+                : null,
+          });
+    const sessionId = rescue ? rescue.sessionId : continuing ? journal.run.sessionId : null;
+    const agentId = this.#agentId();
+    const headless = await this.#headless(agentId);
+    const args = headless.args({
       prompt,
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      ...(sessionId ? ['--resume', sessionId] : []),
-      ...options.agentArgs,
-    ];
+      resumeSessionId: sessionId,
+      forkAt: rescue?.forkAt ?? null,
+      model: null,
+      extra: agentId === options.agent ? options.agentArgs : options.fallbackArgs,
+    });
     const agent = await launchAgent({
-      bin: options.claudeBin,
+      bin: this.#bin(agentId),
       args,
       cwd: journal.run.cwd,
       // Started from inside a Claude Code session, the agent would inherit its markers.
@@ -191,23 +225,25 @@ export class Supervisor {
       runId: journal.runId,
       number,
       sessionId,
-      mode: continuing ? 'continue' : 'fresh',
+      mode: continuing || rescue ? 'continue' : 'fresh',
       prompt,
       startedAt: journal.iso(),
       agentPid: agent.pid,
     });
     this.#state.agent = { pid: agent.pid, startTime: agent.startTime };
     this.#state.note = null;
+    this.#state.rescue = null;
     journal.saveRun({ iteration: number, status: 'running', waitUntil: null });
     journal.saveState(this.#state);
     journal.emit(
       'loop.iteration_started',
       {
-        mode: record.mode,
+        mode: rescue ? 'rescue' : record.mode,
         sessionId,
         pid: agent.pid,
         promptChars: prompt.length,
         summaryInjected: !continuing && this.#state.pendingSummary !== null,
+        agent: agentId,
       },
       number,
     );
@@ -215,6 +251,7 @@ export class Supervisor {
       options.thresholdPercent,
       this.#resolveThreshold,
       sessionId,
+      headless.parser(),
     );
     return this.#follow(record, monitor, new Set(), {
       pid: agent.pid,
@@ -231,6 +268,7 @@ export class Supervisor {
       this.#options.thresholdPercent,
       this.#resolveThreshold,
       record.sessionId,
+      (await this.#headless(this.#agentId())).parser(),
     );
     // Rebuild the monitor's state from what was already consumed, without repeating events.
     await replayConsumedLines(this.#stdoutPath(record.number), record.streamOffset, monitor);
@@ -308,6 +346,7 @@ export class Supervisor {
       apiError: stats.apiError !== null,
       orphaned: agent.orphaned,
       pendingWork: stats.backgroundTasks.length > 0,
+      contextOverflow: stats.contextOverflow,
     });
     return { end, stats, follow };
   }
@@ -343,6 +382,32 @@ export class Supervisor {
         const ok = await this.#waitUntil(step.until, step.reason, step.limit);
         return ok ? step : null;
       }
+      case 'switch_agent':
+        await prepareAgentSwitch(step, {
+          journal,
+          state,
+          db: this.#deps.db,
+          home: this.#deps.home,
+          env: this.#deps.env,
+          now: this.#now(),
+          from: this.#agentId(),
+          sessionId: outcome.stats.sessionId ?? journal.run.sessionId,
+        });
+        return step;
+      case 'rescue':
+        await prepareRescue(step, {
+          journal,
+          state,
+          options: this.#options,
+          db: this.#deps.db,
+          home: this.#deps.home,
+          env: this.#deps.env,
+          now: this.#now(),
+          iteration: number,
+          sessionId: outcome.stats.sessionId ?? journal.run.sessionId,
+          lastPercent: outcome.stats.lastPercent,
+        });
+        return step;
       case 'restart':
         await prepareRestart(step, {
           journal,

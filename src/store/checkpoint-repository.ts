@@ -8,6 +8,7 @@
  * @module
  */
 import type { Checkpoint, CheckpointDraft } from '../core/checkpoint.ts';
+import { fileBytes } from './sqlite/dialect.ts';
 import { withWriteTransaction, type Database } from './database.ts';
 import { indexCheckpointForSearch } from './checkpoint-search.ts';
 import { matchProject } from './project-match.ts';
@@ -229,9 +230,7 @@ export class CheckpointRepository {
     }>;
     const doomed = candidates.filter((c) => c.created_at < cutoff);
     if (options.maxBytes != null) {
-      const page = this.#db.prepare('PRAGMA page_size').get() as { page_size: number };
-      const pages = this.#db.prepare('PRAGMA page_count').get() as { page_count: number };
-      let excess = page.page_size * pages.page_count - options.maxBytes;
+      let excess = fileBytes(this.#db) - options.maxBytes;
       // Each deleted checkpoint frees about its sections plus its row and index entries.
       for (const c of doomed) excess -= (c.compressed_size ?? 0) + 1024;
       for (const c of candidates) {

@@ -5,6 +5,8 @@
  * @module
  */
 import type { Database } from './database.ts';
+import { newestCheckpointBySession } from './live-queries.ts';
+import { isJson, jsonInteger } from './sqlite/dialect.ts';
 
 /** Checkpoints per session, and restores into each (it was started from a checkpoint). */
 export function countBySession(
@@ -34,7 +36,7 @@ export function sessionFacts(
   const facts = new Map<string, { peak: number | null; handedOff: boolean }>();
   for (const row of db
     .prepare(
-      "SELECT session_id, MAX(CAST(json_extract(source, '$.contextTokens') AS INTEGER)) AS peak FROM checkpoints WHERE json_valid(source) GROUP BY session_id",
+      `SELECT session_id, MAX(${jsonInteger('source', '$.contextTokens')}) AS peak FROM checkpoints WHERE ${isJson('source')} GROUP BY session_id`,
     )
     .all() as Array<{ session_id: string; peak: number | null }>)
     facts.set(row.session_id, { peak: row.peak ? Number(row.peak) : null, handedOff: false });
@@ -164,6 +166,19 @@ export class DashboardQueries {
 
   countBySession(): Map<string, { checkpoints: number; restores: number }> {
     return countBySession(this.#db);
+  }
+
+  sessionFacts(): Map<string, { peak: number | null; handedOff: boolean }> {
+    return sessionFacts(this.#db);
+  }
+
+  listRestoreLinks(): TimelineRestore[] {
+    return listRestoreLinks(this.#db);
+  }
+
+  /** The newest checkpoint's time (ISO) per session, for the live page's sessions. */
+  newestCheckpointBySession(sessionIds: readonly string[]): Map<string, string> {
+    return newestCheckpointBySession(this.#db, sessionIds);
   }
 
   listTimelineCheckpoints(sessionId: string): TimelineCheckpoint[] {

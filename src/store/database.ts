@@ -24,6 +24,12 @@ import {
 import { asStorageError } from './storage-failure.ts';
 import { assertNotSymlink } from './safe-file.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.ts';
+import {
+  beginWrite,
+  checkpointWal,
+  prepareConnection,
+  useWriteAheadLog,
+} from './sqlite/dialect.ts';
 
 export type Database = DatabaseSyncInstance;
 
@@ -68,10 +74,13 @@ export class StoreMovedError extends AppError {
 /**
  * Runs `work` inside BEGIN IMMEDIATE … COMMIT, rolling back on any error. Once the write lock is
  * held, the file is checked to still be the store: a recovery takes that lock before it moves
- * the file, so a write either lands before the move (and is salvaged) or fails here.
+ * the file, so a write either lands before the move (and is salvaged) or fails here. Inside a
+ * transaction already open, `work` joins it: one commit (one fsync of the WAL under
+ * `synchronous = FULL`) for writes that belong together, and the outer one rolls back on error.
  */
 export function withWriteTransaction<T>(db: Database, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
+  if (db.isTransaction) return work();
+  beginWrite(db);
   if (isMovedAside(db)) {
     db.exec('ROLLBACK');
     throw new StoreMovedError(openedFiles.get(db)!.path);
@@ -213,14 +222,9 @@ function openPrepared(home: string, path: string, options: OpenOptions): Databas
   openedFiles.set(db, { path, ino: inodeOf(path) ?? -1 });
   try {
     if (!options.readOnly) {
-      db.exec('PRAGMA synchronous = FULL');
-      db.exec('PRAGMA foreign_keys = ON');
+      prepareConnection(db);
       withBusyRetry(() => {
-        // Switching to WAL takes an exclusive lock and can fail BUSY without waiting; it is
-        // persistent, so only a new database needs it.
-        const mode = (db.prepare('PRAGMA journal_mode').get() as { journal_mode: string })
-          .journal_mode;
-        if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
+        useWriteAheadLog(db);
         migrate(db, options.migrateTo);
       });
       restrictPermissions(path);
@@ -257,7 +261,7 @@ function recordCloseOf(db: Database, home: string, path: string): void {
       // The driver closes late while a statement is still unfinalized (at exit), and the last
       // close copies the WAL into the file: done now, so the file is as recorded from here on.
       try {
-        db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+        checkpointWal(db);
       } catch {
         // busy with another process's transaction: the next open then checks the file
       }

@@ -129,3 +129,31 @@ export function forgetRows(db: Database, plan: ForgetPlan): void {
     }
   });
 }
+
+/** Forgetting as a repository over one open database (app/forget.ts). */
+export class ForgetRows {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  plan(target: ForgetTarget): ForgetPlan | null {
+    return planForget(this.#db, target);
+  }
+
+  forget(plan: ForgetPlan): void {
+    forgetRows(this.#db, plan);
+  }
+
+  /** The transcripts a session's rows name (its own, and those its checkpoints were taken from). */
+  transcriptPaths(sessionId: string): string[] {
+    return (
+      this.#db
+        .prepare(
+          'SELECT transcript_path AS p FROM sessions WHERE session_id = ? UNION SELECT transcript_path FROM checkpoints WHERE session_id = ?',
+        )
+        .all(sessionId, sessionId) as Array<{ p: string | null }>
+    ).flatMap((r) => (r.p ? [r.p] : []));
+  }
+}

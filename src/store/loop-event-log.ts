@@ -63,6 +63,8 @@ export const LOOP_EVENT_NAMES = [
   'loop.stuck_restart',
   'loop.usage_limit_wait',
   'loop.usage_limit_resumed',
+  'loop.agent_switched',
+  'loop.rescue',
   'loop.agent_timeout',
   'loop.agent_crashed',
   'loop.crash_restart',

@@ -7,6 +7,7 @@
  * A little over 400 lines: three tables' record types and mappings, and their queries.
  * @module
  */
+import type { AgentId } from '../core/agent-id.ts';
 import { AppError } from '../core/errors.ts';
 import { withWriteTransaction, type Database } from './database.ts';
 import {
@@ -50,6 +51,8 @@ export type LoopRunRecord = {
   state: Record<string, unknown> | null;
   endedAt: string | null;
   compactedAt: string | null;
+  /** The agent running the work now (migration 10): the one the run started with, or its fallback. */
+  agent: AgentId;
 };
 
 /** A new run: what must be known up front; everything else defaults (updatedAt to createdAt). */
@@ -146,6 +149,7 @@ const RUN_FIELDS: TableMapping<LoopRunRecord> = {
   state: jsonObjectOrNull('state'),
   endedAt: column('ended_at'),
   compactedAt: column('compacted_at'),
+  agent: column('agent'),
 };
 
 const ITERATION_FIELDS: TableMapping<LoopIterationRecord> = {
@@ -217,6 +221,7 @@ export class LoopRepository {
       state: null,
       endedAt: null,
       compactedAt: null,
+      agent: 'claude',
       ...withoutUndefined(run),
     };
     withWriteTransaction(this.#db, () => {

@@ -28,6 +28,7 @@ import { gunzipSync } from 'node:zlib';
 import { AppError } from '../core/errors.ts';
 import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
 import { readRecoveryNotice, writeRecoveryNotice, type RecoveryNotice } from './recovery-notice.ts';
+import { beginExclusive, beginWrite, quickCheck, tableColumns } from './sqlite/dialect.ts';
 
 export {
   describeRecovery,
@@ -86,8 +87,7 @@ export function isAsLeftClean(home: string, path: string): boolean {
 /** `PRAGMA quick_check`'s verdict: null when fine, else what it found. */
 export function checkIntegrity(db: Db): string | null {
   try {
-    const rows = db.prepare('PRAGMA quick_check(5)').all() as Array<Record<string, unknown>>;
-    const messages = rows.map((r) => String(Object.values(r)[0]));
+    const messages = quickCheck(db, 5);
     return messages.length === 1 && messages[0] === 'ok' ? null : messages.join('; ');
   } catch (error) {
     return (error as Error).message;
@@ -137,10 +137,7 @@ function salvage(from: Db, to: Db): Salvage {
   } catch {
     return { salvaged, lost: 0, damaged: 0 };
   }
-  const targetColumns = (table: string) =>
-    (to.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map(
-      (c) => c.name,
-    );
+  const targetColumns = (table: string) => tableColumns(to, table);
   for (const table of tables) {
     const columns = targetColumns(table);
     if (columns.length === 0) continue;
@@ -204,7 +201,7 @@ export function recoverCorruptDatabase(
   let old: Db | null = null;
   try {
     old = new DatabaseSync(movedTo, { readOnly: true });
-    fresh.exec('BEGIN IMMEDIATE');
+    beginWrite(fresh);
     result = salvage(old, fresh);
     fresh.exec('COMMIT');
   } catch {
@@ -242,7 +239,7 @@ function moveAside(path: string, movedTo: string): void {
   let holder: Db | null = null;
   try {
     holder = new DatabaseSync(path, { timeout: 10_000 });
-    holder.exec('BEGIN IMMEDIATE');
+    beginWrite(holder);
   } catch {
     // too damaged to lock: moved all the same
   }
@@ -308,7 +305,7 @@ export function withRecoveryLock<T>(home: string, work: () => T): T {
   const lock = new DatabaseSync(join(home, LOCK_FILE), { timeout: LOCK_WAIT_MS });
   try {
     try {
-      lock.exec('BEGIN EXCLUSIVE');
+      beginExclusive(lock);
     } catch (error) {
       throw new AppError(
         'STORE_UNAVAILABLE',

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Database } from './database.ts';
+import { quickCheck } from './sqlite/dialect.ts';
 
 export type NewestActivity = {
   session: { sessionId: string; lastSeenAt: string } | null;
@@ -20,8 +21,7 @@ export class StoreMaintenance {
 
   /** SQLite's quick_check: ['ok'] when the file is sound, else the first problems it found. */
   quickCheck(): string[] {
-    const rows = this.#db.prepare('PRAGMA quick_check').all() as Array<Record<string, unknown>>;
-    return rows.map((row) => String(Object.values(row)[0]));
+    return quickCheck(this.#db);
   }
 
   newestActivity(): NewestActivity {

@@ -53,6 +53,23 @@ export type TeamSessionSummary = {
   firstRequest: string | null;
 };
 
+/** A loop run as the team sees it: the newest version any machine replicated. */
+export type TeamLoopRunSummary = {
+  runId: string;
+  projectId: string;
+  machine: string;
+  osUser: string;
+  cwd: string | null;
+  goal: string;
+  status: string;
+  iteration: number;
+  restarts: number;
+  costUsd: number;
+  lastEvent: string | null;
+  createdAt: string | null;
+  updatedAt: string;
+};
+
 export type TeamSearchHit = {
   checkpointId: string;
   sessionId: string;
@@ -82,6 +99,8 @@ export interface TeamRepository {
     since: string,
   ): Promise<TeamWorkFound[]>;
   listSessions(scope: TeamReadScope): Promise<TeamSessionSummary[]>;
+  /** Loop runs, the most recently updated first. */
+  listLoopRuns(scope: TeamReadScope): Promise<TeamLoopRunSummary[]>;
   search(query: string, scope: TeamReadScope): Promise<TeamSearchHit[]>;
   /** Marks a team handoff picked up by a session. */
   pickUpHandoff(handoffId: string, bySession: string, at: string): Promise<void>;

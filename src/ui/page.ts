@@ -10,7 +10,7 @@ export type PageAssets = { js: string; css: string };
 /** Text for an element or a double-quoted attribute. */
 const esc = (text: string) => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-const shell = (head: string, body: string) => `<!doctype html>
+const shell = (head: string, body: string, team = false) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -21,17 +21,18 @@ ${head}
 </head>
 <body>
 <a class="skip" href="#app">Skip to content</a>
-<header class="top"><a class="brand" href="#/">shim</a><nav aria-label="Views"><a href="#/">Now</a><a href="#/sessions">Sessions</a><a href="#/loops">Loop runs</a></nav></header>
+<header class="top"><a class="brand" href="#/">shim</a><nav aria-label="Views"><a href="#/">Now</a><a href="#/sessions">Sessions</a><a href="#/loops">Loop runs</a>${team ? '<a href="#/team">Team</a>' : ''}</nav></header>
 <main id="app" tabindex="-1"><p class="muted">Loading…</p></main>
 ${body}
 </body>
 </html>
 `;
 
-export function renderPage(page: { scripts: string[]; styles: string[] }): string {
+export function renderPage(page: { scripts: string[]; styles: string[]; team?: boolean }): string {
   return shell(
     `<title>shim</title>\n${page.styles.map((s) => `<link rel="stylesheet" href="${esc(s)}">`).join('\n')}`,
     page.scripts.map((s) => `<script src="${esc(s)}"></script>`).join('\n'),
+    page.team === true,
   );
 }
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { AppError } from '../core/errors.ts';
 import type { PageAssets } from './page.ts';
+import type { TeamDashboard } from '../app/team/team-dashboard.ts';
 import { createDashboardApp } from './server.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -52,6 +53,8 @@ export async function startDashboard(request: {
   env: Env;
   port: number;
   pollMs?: number;
+  /** `shim ui --team`: the team store's reads; closed with the dashboard. */
+  team?: TeamDashboard;
 }): Promise<RunningDashboard> {
   const token = randomBytes(24).toString('base64url');
   let port = request.port;
@@ -62,6 +65,7 @@ export async function startDashboard(request: {
     assets: readPageAssets(),
     port: () => port,
     ...(request.pollMs !== undefined ? { pollMs: request.pollMs } : {}),
+    ...(request.team ? { team: request.team } : {}),
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: request.port, hostname: '127.0.0.1' }, () =>
@@ -84,10 +88,12 @@ export async function startDashboard(request: {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         if ('closeAllConnections' in server) server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await request.team?.close();
+    },
   };
 }

@@ -26,6 +26,7 @@ import {
 } from '../app/dashboard/live-sessions.ts';
 import { listDashboardSessions } from '../app/dashboard/session-list.ts';
 import { buildSessionTimeline } from '../app/dashboard/session-timeline.ts';
+import type { TeamDashboard } from '../app/team/team-dashboard.ts';
 import { AppError } from '../core/errors.ts';
 import { appendLog } from '../store/log.ts';
 import { renderPage, type PageAssets } from './page.ts';
@@ -44,6 +45,10 @@ export type DashboardOptions = {
   pollMs?: number;
   /** How often the live page's stream looks at the running sessions' files (ms). */
   livePollMs?: number;
+  /** `shim ui --team`: the team store's reads (app/team/team-dashboard.ts). */
+  team?: Pick<TeamDashboard, 'read'>;
+  /** How often the team page's stream reads the team store again (ms). */
+  teamPollMs?: number;
 };
 
 const COOKIE = 'shim_ui';
@@ -109,7 +114,11 @@ export function createDashboardApp(options: DashboardOptions): Hono {
     return undefined;
   });
 
-  app.get('/', (c) => c.html(renderPage({ scripts: ['/app.js'], styles: ['/app.css'] })));
+  app.get('/', (c) =>
+    c.html(
+      renderPage({ scripts: ['/app.js'], styles: ['/app.css'], team: options.team !== undefined }),
+    ),
+  );
   app.get('/app.js', (c) =>
     c.body(options.assets.js, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }),
   );
@@ -262,6 +271,49 @@ export function createDashboardApp(options: DashboardOptions): Hono {
             });
             break;
           }
+        }
+        await stream.sleep(pollMs);
+      }
+    });
+  });
+
+  const team = options.team;
+  const noTeam = () =>
+    new AppError('USAGE', 'this dashboard was started without --team', 'run shim ui --team');
+
+  app.get('/api/team', async (c) => {
+    try {
+      if (!team) throw noTeam();
+      return c.json(await team.read());
+    } catch (error) {
+      return failure(c, error, home);
+    }
+  });
+
+  // Every machine's sessions and loop runs as they change: the whole view again whenever a read
+  // of the team store differs from the last one sent (the worker on each machine replicates).
+  app.get('/api/team/events', (c) => {
+    if (!team) return failure(c, noTeam(), home);
+    const pollMs = options.teamPollMs ?? 2_000;
+    return streamSSE(c, async (stream) => {
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+      });
+      let last = '';
+      while (open) {
+        try {
+          const data = JSON.stringify(await team.read());
+          if (data !== last) {
+            last = data;
+            await stream.writeSSE({ event: 'team', data });
+          }
+        } catch (error) {
+          await stream.writeSSE({
+            event: 'team-error',
+            data: JSON.stringify({ error: (error as Error).message }),
+          });
+          appendLog(home, 'warn', 'team dashboard read failed', { error: String(error) });
         }
         await stream.sleep(pollMs);
       }

@@ -491,6 +491,37 @@ export async function pollUntil<T>(
   }
 }
 
+/**
+ * Kills the CLI once its transcript shows `marker` and shim's hooks have recorded the agent's
+ * process (how a later session tells a crash from a session still running).
+ */
+export async function killWhenTranscriptHas(
+  run: ClaudeProcess,
+  marker: string,
+  shimHome: string,
+): Promise<void> {
+  await pollUntil(
+    () =>
+      run.transcriptPath &&
+      existsSync(run.transcriptPath) &&
+      readJsonl(run.transcriptPath).some((e) => JSON.stringify(e).includes(marker))
+        ? true
+        : null,
+    30_000,
+  );
+  const memory = join(shimHome, 'cache', 'hooks', `${run.sessionId}.json`);
+  await pollUntil(
+    () =>
+      existsSync(memory) &&
+      (JSON.parse(readFileSync(memory, 'utf8')) as { agentPid?: number | null }).agentPid
+        ? true
+        : null,
+    15_000,
+  );
+  run.kill('SIGKILL');
+  await run.result;
+}
+
 /** A short description of a run for assertion messages. */
 export function describeRun(run: ClaudeRun): string {
   const result = run.events.find((e) => e.type === 'result');

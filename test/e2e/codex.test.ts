@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runShim } from '../helpers/cli.ts';
 import {
@@ -168,6 +169,52 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
     assert.ok(restore, "the new session's first request carries shim's restore");
     assert.match(restore, /migrate the users table to the new schema/);
     assert.match(restore, /migrate the schema/);
+  });
+
+  test('doctor tells trusted hooks from untrusted ones, which Codex skips without a word', async () => {
+    const doctor = () => {
+      const run = shim(scratch, ['doctor', '--json']);
+      const checks = (
+        JSON.parse(run.stdout) as { checks: { id: string; status: string; fix: string | null }[] }
+      ).checks;
+      return Object.fromEntries(checks.map((c) => [c.id, c]));
+    };
+    assert.equal(doctor()['codex-trust']?.status, 'ok');
+    assert.equal(doctor()['codex-hooks']?.status, 'ok');
+    assert.equal(doctor()['codex-mcp']?.status, 'ok');
+
+    // config.toml without shim's trust entries: the hooks are still in hooks.json.
+    const configPath = join(scratch.codexHome, 'config.toml');
+    const trusted = readBytes(configPath)!;
+    const untrusted = trusted
+      .toString('utf8')
+      .replace(/\[hooks\.state\.[^\n]+\]\ntrusted_hash = "[^"]+"\n*/g, '');
+    writeFileSync(configPath, untrusted);
+    try {
+      const trust = doctor()['codex-trust'];
+      assert.equal(trust?.status, 'fail');
+      assert.match(trust!.fix!, /\[hooks\.state\.".*hooks\.json:session_start:\d+:0"\]/);
+      // Codex runs, and none of shim's hooks does: SessionStart would note the session in the
+      // hooks' memory (store/hook-memory.ts), every hook would write there.
+      const memory = join(scratch.shimHome, 'cache', 'hooks');
+      const noted = () => (existsSync(memory) ? readdirSync(memory).sort() : []);
+      const before = noted();
+      mock.reset({ steps: [{ text: 'Nobody watching.', usage: { input: 5_000 } }] });
+      const run = await runCodex(scratch, ['say hi']);
+      assert.equal(run.exitCode, 0, run.stderr.slice(-2000));
+      assert.ok(mock.requests.length > 0, 'Codex ran against the mock');
+      assert.deepEqual(noted(), before, 'no hook of shim ran');
+    } finally {
+      writeFileSync(configPath, trusted);
+    }
+    assert.equal(doctor()['codex-trust']?.status, 'ok');
+    // Trusted again, the same run is seen by shim's hooks.
+    const memory = join(scratch.shimHome, 'cache', 'hooks');
+    const before = readdirSync(memory).length;
+    mock.reset({ steps: [{ text: 'Watched.', usage: { input: 5_000 } }] });
+    const run = await runCodex(scratch, ['say hi']);
+    assert.equal(run.exitCode, 0, run.stderr.slice(-2000));
+    assert.ok(readdirSync(memory).length > before, "shim's hooks ran");
   });
 
   test('uninstall gives back config.toml and hooks.json byte for byte', () => {

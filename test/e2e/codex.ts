@@ -47,13 +47,18 @@ export type CodexScratch = {
 
 export function createCodexScratch(
   mock: OpenAiMock,
-  options: { compactLimit?: number; project?: string } = {},
+  options: {
+    compactLimit?: number;
+    project?: string;
+    /** Another harness's scratch to share (HOME, SHIM_HOME, project): work moving between agents. */
+    shared?: { root: string; home: string; shimHome: string; project: string };
+  } = {},
 ): CodexScratch {
-  const root = mkdtempSync(join(tmpdir(), 'shim-codex-e2e-'));
-  const home = join(root, 'home');
+  const root = options.shared?.root ?? mkdtempSync(join(tmpdir(), 'shim-codex-e2e-'));
+  const home = options.shared?.home ?? join(root, 'home');
   const codexHome = join(home, '.codex');
-  const shimHome = join(root, 'shim');
-  const project = options.project ?? join(root, 'project');
+  const shimHome = options.shared?.shimHome ?? join(root, 'shim');
+  const project = options.shared?.project ?? options.project ?? join(root, 'project');
   mkdirSync(codexHome, { recursive: true });
   mkdirSync(project, { recursive: true });
   // Top-level keys first: in TOML a key after a table header belongs to that table.
@@ -92,7 +97,9 @@ export function createCodexScratch(
       LANG: 'C.UTF-8',
     },
     cleanup: () => {
-      if (process.env.SHIM_E2E_KEEP !== '1') rmSync(root, { recursive: true, force: true });
+      // A shared scratch is its owner's to remove.
+      if (process.env.SHIM_E2E_KEEP !== '1' && !options.shared)
+        rmSync(root, { recursive: true, force: true });
     },
   };
 }

@@ -163,10 +163,17 @@ export function shim(
   shimHome: string,
   args: string[],
   input?: string,
+  env: Record<string, string> = {},
 ): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [SHIM_BIN, ...args], {
     cwd: scratch.project,
-    env: { PATH: process.env.PATH, HOME: scratch.home, SHIM_HOME: shimHome, TMPDIR: scratch.tmp },
+    env: {
+      PATH: process.env.PATH,
+      HOME: scratch.home,
+      SHIM_HOME: shimHome,
+      TMPDIR: scratch.tmp,
+      ...env,
+    },
     encoding: 'utf8',
     ...(input !== undefined ? { input } : {}),
   });

@@ -162,13 +162,7 @@ describe('shim loop: whose session, and is the work done (real Claude Code CLI)'
 
   test(
     'a turn that claims completion with a background task still running is not a completion',
-    {
-      timeout: 180_000,
-      // Passes on the branch that built it (users@40c15c3) and on main up to e7726b1; fails since
-      // the merge of the hooks' response-lag work (f3c09f4): the first turn is judged `finished`.
-      // Skipped, not weakened, until that interaction is found (issue 30, item 5).
-      skip: 'regressed by the merge f3c09f4 (hooks wait for their response); see issue 30 note',
-    },
+    { timeout: 180_000 },
     async (t) => {
       const ctx = await setup(t, {
         steps: [

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
@@ -19,8 +19,7 @@ import {
   describeRun,
   installShimHooks,
   E2E_SKIP,
-  pollUntil,
-  readJsonl,
+  killWhenTranscriptHas,
   runClaude,
   spawnClaude,
   type Scratch,
@@ -90,37 +89,6 @@ function firstModelRequest(mock: MockApi): RecordedRequest {
   const first = mock.requests.find((r) => r.kind === 'step' || r.kind === 'final');
   assert.ok(first, 'the run sent a request to the model');
   return first;
-}
-
-/**
- * Kills the CLI once its transcript shows `marker` and shim's hooks have recorded the agent's
- * process (how a later session tells a crash from a session still running).
- */
-async function killWhenTranscriptHas(
-  run: ReturnType<typeof spawnClaude>,
-  marker: string,
-  shimHome: string,
-): Promise<void> {
-  await pollUntil(
-    () =>
-      run.transcriptPath &&
-      existsSync(run.transcriptPath) &&
-      readJsonl(run.transcriptPath).some((e) => JSON.stringify(e).includes(marker))
-        ? true
-        : null,
-    30_000,
-  );
-  const memory = join(shimHome, 'cache', 'hooks', `${run.sessionId}.json`);
-  await pollUntil(
-    () =>
-      existsSync(memory) &&
-      (JSON.parse(readFileSync(memory, 'utf8')) as { agentPid?: number | null }).agentPid
-        ? true
-        : null,
-    15_000,
-  );
-  run.kill('SIGKILL');
-  await run.result;
 }
 
 function shim(home: string, cwd: string, args: string[]) {

@@ -5,10 +5,15 @@ import { BIN } from './cli.ts';
 
 export type Dashboard = { url: string; port: number; token: string; stop: () => Promise<void> };
 
-export async function startDashboard(env: Record<string, string>): Promise<Dashboard> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'ui', '--port', '0', '--json'], {
+export async function startDashboard(
+  env: Record<string, string>,
+  options: { args?: string[]; cwd?: string } = {},
+): Promise<Dashboard> {
+  const args = [BIN, 'ui', '--port', '0', '--json', ...(options.args ?? [])];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

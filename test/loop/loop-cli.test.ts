@@ -52,6 +52,36 @@ describe('shim loop (CLI)', () => {
         ['loop', '--prompt-file', 'missing.md', '--claude-bin', FAKE_CLAUDE],
         /cannot read the prompt file/,
       ],
+      [
+        ['loop', '--goal', 'x', '--agent', 'cursor'],
+        /--agent must be one of claude, codex, gemini/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--claude-bin', FAKE_CLAUDE, '--fallback-agent', 'claude'],
+        /--fallback-agent claude is the agent the run starts with/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--claude-bin', FAKE_CLAUDE, '--fallback-arg', '--full-auto'],
+        /--fallback-arg needs --fallback-agent/,
+      ],
+      [
+        [
+          'loop',
+          '--goal',
+          'x',
+          '--claude-bin',
+          FAKE_CLAUDE,
+          '--fallback-agent',
+          'codex',
+          '--codex-bin',
+          '/nonexistent/codex',
+        ],
+        /cannot find the Codex CLI/,
+      ],
+      [
+        ['loop', '--goal', 'x', '--agent', 'codex', '--codex-bin', FAKE_CLAUDE, '--', '--json'],
+        /--json is set by shim loop itself/,
+      ],
       [['loop', '--resume'], /no unfinished loop run/],
       [['loop', 'status', 'zzzz'], /no loop run zzzz/],
     ];
@@ -81,12 +111,13 @@ describe('shim loop (CLI)', () => {
 
     const list = shim(world, ['loop', 'list']);
     assert.equal(list.status, 0, list.stderr);
-    assert.match(list.stdout, /run\s+status\s+iter/);
-    assert.match(list.stdout, /completed\s+2\s+0\s+\$0\.00/);
+    assert.match(list.stdout, /run\s+status\s+agent\s+iter/);
+    assert.match(list.stdout, /completed\s+claude\s+2\s+0\s+\$0\.00/);
 
     const status = shim(world, ['loop', 'status']);
     assert.equal(status.status, 0, status.stderr);
     assert.match(status.stdout, /iteration\s+2 of 20/);
+    assert.match(status.stdout, /agent\s+Claude Code\n/);
     assert.match(
       status.stdout,
       /context\s+\S+ \d+% of the auto-compact threshold \(restart at 70%\)/,

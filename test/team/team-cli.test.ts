@@ -26,7 +26,12 @@ before(async () => {
 after(() => server?.dispose());
 
 const newHome = () => join(makeTempDir('shim-team-cli-'), 'home');
-const lastLine = (text: string) => text.trim().split('\n')[0] ?? '';
+/** A failed command's stderr: one line saying what happened, one saying the fix; the first. */
+function oneLineError(text: string): string {
+  const lines = text.trim().split('\n');
+  assert.equal(lines.length, 2, `an error line and its fix, nothing else:\n${text}`);
+  return lines[0]!;
+}
 
 function statusJson(home: string, env: Record<string, string> = {}) {
   const run = runShim(home, ['team', 'status', '--json'], { env });
@@ -101,7 +106,7 @@ describe('shim team', () => {
     const home = newHome();
     const run = runShim(home, ['team', 'connect', 'postgres://ada:s3cret@db.example/shim']);
     assert.notEqual(run.status, 0);
-    assert.match(lastLine(run.stderr), /holds a password, and shim keeps no passwords/);
+    assert.match(oneLineError(run.stderr), /holds a password, and shim keeps no passwords/);
     assert.ok(!run.stderr.includes('s3cret'), 'the password is not echoed');
     mkdirSync(home, { recursive: true });
     writeFileSync(
@@ -123,7 +128,7 @@ describe('shim team', () => {
     const run = runShim(home, ['team', 'connect', url]);
     assert.notEqual(run.status, 0);
     assert.match(
-      lastLine(run.stderr),
+      oneLineError(run.stderr),
       /cannot reach the team store at postgres@localhost\/none: ENOENT/,
     );
     const status = statusJson(home, { SHIM_TEAM_URL: url });
@@ -132,16 +137,39 @@ describe('shim team', () => {
     assert.match(doctorTeamLine(home, { SHIM_TEAM_URL: url }), /^warn: cannot reach/);
   });
 
+  test('sslmode as libpq means it: an error stays one line and its fix, no driver warning', () => {
+    const home = newHome();
+    for (const mode of ['require', 'prefer', 'verify-full']) {
+      const run = runShim(home, [
+        'team',
+        'connect',
+        `postgres://ada@127.0.0.1:9/shim?sslmode=${mode}`,
+      ]);
+      assert.notEqual(run.status, 0);
+      const lines = run.stderr.trim().split('\n');
+      assert.equal(lines.length, 2, `sslmode=${mode}: the error and its fix only:\n${run.stderr}`);
+      assert.match(
+        lines[0]!,
+        /cannot reach the team store at ada@127\.0\.0\.1:9\/shim: ECONNREFUSED/,
+      );
+    }
+  });
+
   test('a wrong password: one line naming the user and where the password comes from', async () => {
     const home = newHome();
     const url = server.url(await server.createDatabase(), 'ada');
     const run = runShim(home, ['team', 'connect', url], { env: { PGPASSWORD: 'wrong-horse' } });
     assert.notEqual(run.status, 0);
     assert.match(
-      lastLine(run.stderr),
+      oneLineError(run.stderr),
       /refused ada: password authentication failed for user "ada"/,
     );
     assert.match(run.stderr, /PGPASSWORD or add the password to ~\/\.pgpass/);
+    // No password at all (no PGPASSWORD, no ~/.pgpass): the same, said so.
+    const none = runShim(home, ['team', 'connect', url], {
+      env: { HOME: makeTempDir('no-pgpass-'), PGPASSFILE: '' },
+    });
+    assert.match(oneLineError(none.stderr), /wants a password for ada and none was given/);
     assert.match(
       doctorTeamLine(home, { SHIM_TEAM_URL: url, PGPASSWORD: 'wrong-horse' }),
       /^warn: .*refused ada/,
@@ -170,7 +198,7 @@ describe('shim team', () => {
     const run = runShim(home, ['team', 'connect', url], { env: { PGPASSWORD: 'reader-pass' } });
     assert.notEqual(run.status, 0);
     assert.match(
-      lastLine(run.stderr),
+      oneLineError(run.stderr),
       /reader may not write to the team store .*permission denied/,
     );
     // Configured anyway (SHIM_TEAM_URL): the worker and status say the tables are missing.

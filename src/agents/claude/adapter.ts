@@ -6,7 +6,7 @@
 import { AppError } from '../../core/errors.ts';
 import { HOOK_TEXT_LIMIT } from '../../core/hook-limits.ts';
 import type { AgentAdapter, InstallReport, SessionFile } from '../agent.ts';
-import { claudeHeadlessArgs, CLAUDE_BIN_ENV } from './headless.ts';
+import { claudeHeadless } from './headless.ts';
 import { renderHookOutput } from './hook-output.ts';
 import { parsePayload } from './hook-payload.ts';
 import { CLAUDE_INSTRUCTION_FILES } from './instructions.ts';
@@ -59,6 +59,7 @@ export const claudeAdapter: AgentAdapter = {
     liveUsageInHooks: false,
     restoreSources: ['startup', 'resume', 'clear', 'compact'],
     taskTools: TASK_TOOL_NAMES,
+    forkAtMessage: true,
   },
   sessions: {
     root: getProjectsDir,
@@ -104,6 +105,9 @@ export const claudeAdapter: AgentAdapter = {
       } satisfies InstallReport;
     },
   },
-  headless: { defaultBin: 'claude', binEnv: CLAUDE_BIN_ENV, args: claudeHeadlessArgs },
+  headless: claudeHeadless,
   instructions: { names: CLAUDE_INSTRUCTION_FILES },
+  // Claude Code's checks (settings files, each hook run for real, statusline, mod) are
+  // app/doctor/settings-checks.ts: they predate the contract and probe the hooks asynchronously.
+  doctor: { checks: () => [] },
 };

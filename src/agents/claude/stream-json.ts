@@ -11,79 +11,10 @@
  * count responses group them by `messageId`.
  * @module
  */
+import type { AgentEvent, BackgroundTask, StreamUsage, ToolUse } from '../headless-event.ts';
 import { getContextTokens, isObject, readUsage } from './entry.ts';
 
-export type StreamUsage = {
-  input: number;
-  cacheCreation: number;
-  cacheRead: number;
-  output: number;
-  cleared: number;
-};
-export type ToolUse = { id: string; name: string; input: Record<string, unknown> };
-
-/** A background task Claude Code still runs for the session (a shell, a subagent, a monitor). */
-export type BackgroundTask = { id: string; type: string; description: string };
-
-export type AgentEvent =
-  | {
-      kind: 'init';
-      sessionId: string;
-      model: string | null;
-      cwd: string | null;
-      cliVersion: string | null;
-    }
-  | {
-      kind: 'response';
-      sessionId: string | null;
-      messageId: string;
-      model: string | null;
-      usage: StreamUsage;
-      contextTokens: number;
-      text: string;
-      toolUses: ToolUse[];
-      /** Produced inside a subagent: `parent_tool_use_id` names the Task call that started it. */
-      sidechain: boolean;
-    }
-  | { kind: 'tool_result'; toolUseId: string; isError: boolean; text: string; sidechain: boolean }
-  | {
-      kind: 'api_error';
-      status: number | null;
-      /** Claude Code's class of the failure: "rate_limit", "server_error", … */
-      error: string | null;
-      /** The finer reason when there is one, e.g. "usage_limit_reached". */
-      apiError: string | null;
-      text: string;
-      /** Epoch ms when a usage limit lifts (the stream gives seconds). */
-      resetsAt: number | null;
-    }
-  | { kind: 'rate_limit'; status: string; resetsAt: number | null; limitType: string | null }
-  | {
-      kind: 'api_retry';
-      attempt: number | null;
-      maxRetries: number | null;
-      delayMs: number | null;
-      errorStatus: number | null;
-      error: string | null;
-    }
-  | { kind: 'compacting' }
-  /** The full set of live background tasks (replace, do not merge), 2.1.330+. */
-  | { kind: 'background_tasks'; tasks: BackgroundTask[] }
-  | { kind: 'compact'; trigger: string; preTokens: number | null; postTokens: number | null }
-  | {
-      kind: 'result';
-      sessionId: string | null;
-      isError: boolean;
-      subtype: string;
-      text: string;
-      costUsd: number | null;
-      numTurns: number | null;
-      durationMs: number | null;
-      terminalReason: string | null;
-      apiErrorStatus: number | null;
-      errors: string[];
-    }
-  | { kind: 'other'; type: string; subtype: string | null };
+export type { AgentEvent, BackgroundTask, StreamUsage, ToolUse } from '../headless-event.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -248,6 +179,8 @@ function readSystem(raw: Obj): AgentEvent {
       break;
     case 'background_tasks_changed':
       return { kind: 'background_tasks', tasks: readBackgroundTasks(raw.tasks) };
+    case 'task_notification':
+      return { kind: 'task_ended', taskId: str(raw.task_id) ?? '', status: str(raw.status) ?? '' };
     case 'compact_boundary': {
       // The stream writes snake_case; camelCase is the transcript's spelling of the same data.
       const meta = isObject(raw.compact_metadata)

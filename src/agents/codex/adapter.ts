@@ -6,11 +6,12 @@
 import type { AgentAdapter } from '../agent.ts';
 import { parsePayload } from './hook-payload.ts';
 import { readCompactLimit } from './config.ts';
-import { codexHeadlessArgs, CODEX_BIN_ENV } from './headless.ts';
+import { codexHeadless } from './headless.ts';
 import { CODEX_HOOK_TEXT_LIMIT, renderCodexHookOutput } from './hook-output.ts';
 import { CODEX_INSTRUCTION_FILES } from './instructions.ts';
 import { findLatestRollout, findRolloutById, getCodexHome, listRollouts } from './sessions.ts';
 import { checkCodexTrust, CODEX_HOOKS, installCodex, uninstallCodex } from './settings/install.ts';
+import { codexDoctorChecks } from './settings/doctor.ts';
 import { codexThreshold } from './threshold.ts';
 import {
   CODEX_LOG,
@@ -43,6 +44,7 @@ export const codexAdapter: AgentAdapter = {
     liveUsageInHooks: false,
     restoreSources: ['startup', 'resume', 'compact'],
     taskTools: ['update_plan'],
+    forkAtMessage: false,
   },
   sessions: {
     root: (env) => `${getCodexHome(env)}/sessions`,
@@ -76,6 +78,7 @@ export const codexAdapter: AgentAdapter = {
     configuredLimit: readCompactLimit,
   },
   installer: { install: installCodex, uninstall: uninstallCodex },
-  headless: { defaultBin: 'codex', binEnv: CODEX_BIN_ENV, args: codexHeadlessArgs },
+  headless: codexHeadless,
   instructions: { names: CODEX_INSTRUCTION_FILES },
+  doctor: { checks: codexDoctorChecks },
 };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -46,6 +46,17 @@ describe('Codex rollout fold', () => {
     assert.equal(state.lastResponse?.contextTokens, 10_100);
     assert.equal(state.logWindowTokens, 258_400);
     assert.equal(state.prompts[0]?.text, 'fix the bug');
+
+    // The torn line waits for the rest of it: read once it is whole, from where the read stopped.
+    const before = cursor.offset;
+    appendFileSync(
+      path,
+      'en_count","info":{"last_token_usage":{"input_tokens":12000,"output_tokens":80,"total_tokens":12080},"model_context_window":258400}}}\n',
+    );
+    const next = readRollout(path, cursor, { finalize: true });
+    assert.ok(next.cursor.offset > before);
+    assert.equal(next.cursor.state.turns, 2);
+    assert.equal(next.cursor.state.lastResponse?.contextTokens, 12_080);
   });
 
   test('a response knows the calls it asked for, so PostToolUse finds it on disk (tool_use_id = call_id)', () => {

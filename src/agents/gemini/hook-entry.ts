@@ -5,6 +5,7 @@
  * @module
  */
 export { geminiLogReader } from './log-reader.ts';
+export { geminiReading } from './reading.ts';
 export { TODOS as GEMINI_TASK_TOOL } from './chat-fold.ts';
 export {
   GEMINI_HOOK_TEXT_LIMIT,

@@ -8,7 +8,6 @@
 import type { Checkpoint } from '../../core/checkpoint.ts';
 import { isOpenTaskStatus } from '../../core/resume.ts';
 import { traceSessionChain, type ChainStep } from '../../core/session-chain.ts';
-import { listRestoreLinks } from '../../store/dashboard-queries.ts';
 import { withStore, type Store } from '../open-store.ts';
 
 const GOAL_CHARS = 200;
@@ -98,7 +97,7 @@ export function findInheritedGoals(
   store: Store,
   sessionIds: readonly string[],
 ): Map<string, string> {
-  const links = listRestoreLinks(store.db);
+  const links = store.dashboard.listRestoreLinks();
   const restored = new Set(
     links
       .filter((l) => l.fromSession !== null && l.fromSession !== l.intoSession)
@@ -119,7 +118,7 @@ export function findInheritedGoals(
 
 export async function viewSessionLineage(home: string, sessionId: string): Promise<SessionLineage> {
   return withStore(home, (store) => {
-    const steps = traceSessionChain(sessionId, listRestoreLinks(store.db));
+    const steps = traceSessionChain(sessionId, store.dashboard.listRestoreLinks());
     const sessions = new Map(store.sessions.list().map((s) => [s.sessionId, s]));
     const checkpoints = new Map<string, Checkpoint | null>();
     const load = (id: string) => {

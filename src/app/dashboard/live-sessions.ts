@@ -18,7 +18,6 @@ import { AGENT_IDS, type AgentId } from '../../core/agent-id.ts';
 import { isAgentAlive } from '../../capture/agent-process.ts';
 import { loadConfig } from '../../store/config.ts';
 import { loadHookMemory } from '../../store/hook-memory.ts';
-import { newestCheckpointBySession } from '../../store/live-queries.ts';
 import { assessLiveSession } from '../assess-live-session.ts';
 import { withStore } from '../open-store.ts';
 import { findInheritedGoals } from './lineage-view.ts';
@@ -174,10 +173,7 @@ async function assessChanged(
   const { home, env, now } = request;
   const config = await loadConfig(home);
   const { newest, inherited } = await withStore(home, (store) => ({
-    newest: newestCheckpointBySession(
-      store.db,
-      candidates.map((c) => c.id),
-    ),
+    newest: store.dashboard.newestCheckpointBySession(candidates.map((c) => c.id)),
     inherited: findInheritedGoals(
       store,
       candidates.map((c) => c.id),

@@ -8,7 +8,6 @@
 import { statSync } from 'node:fs';
 import type { SessionState } from '../../core/session.ts';
 import { listAllTranscripts } from '../../agents/claude/sessions.ts';
-import { countBySession, sessionFacts } from '../../store/dashboard-queries.ts';
 import { loadCursor } from '../../store/cursor-cache.ts';
 import { readSessionHead } from '../../agents/claude/sniff.ts';
 import { withStore, type Store } from '../open-store.ts';
@@ -152,8 +151,8 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
   const now = request.now ?? Date.now();
   const { stored, counts, facts, matches } = await withStore(home, (store) => ({
     stored: store.sessions.list(),
-    counts: countBySession(store.db),
-    facts: sessionFacts(store.db),
+    counts: store.dashboard.countBySession(),
+    facts: store.dashboard.sessionFacts(),
     matches: request.query?.trim()
       ? searchCheckpoints(store, { query: request.query, scope: 'all', cwd: '/', limit: 50 })
       : null,

@@ -4,18 +4,12 @@
  */
 import type { Env } from '../../store/home.ts';
 import type { ShimInvocation } from '../../agents/claude/settings/shim-command.ts';
+import type { AgentCheck } from '../../agents/agent.ts';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+/** The same line every agent's adapter reports (AgentAdapter.doctor). */
+export type DoctorCheck = AgentCheck;
 
-export type DoctorCheck = {
-  id: string;
-  title: string;
-  status: CheckStatus;
-  /** Essential checks decide whether shim is healthy; the others are information. */
-  essential: boolean;
-  detail: string;
-  fix: string | null;
-};
+export type CheckStatus = DoctorCheck['status'];
 
 export type DoctorReport = { healthy: boolean; checks: DoctorCheck[] };
 

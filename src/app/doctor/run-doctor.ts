@@ -4,7 +4,8 @@
  * MCP server registration,
  * SHIM_HOME and the database — and shows recent activity and errors. Each check says how to fix
  * what it found. Healthy means every essential check passed. The checks are in
- * settings-checks.ts (the Claude Code side) and store-checks.ts (shim's own).
+ * settings-checks.ts (the Claude Code side), agent-checks.ts (Codex CLI, Gemini CLI: each adapter's
+ * own, when shim is installed there) and store-checks.ts (shim's own).
  * @module
  */
 import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-check.ts';
@@ -30,6 +31,7 @@ import { syncCheck } from './sync-check.ts';
 import { teamCheck } from './team-check.ts';
 import { checkpointFailureCheck } from './checkpoint-failure-check.ts';
 import { transcriptCheck } from './transcript-check.ts';
+import { agentChecks } from './agent-checks.ts';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
 
@@ -61,6 +63,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     statusLine,
     mcpCheck(options),
     modCheck(sources, options),
+    ...(await agentChecks(options)),
     home,
     config,
     ...(recovered ? [recovered] : []),

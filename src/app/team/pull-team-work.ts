@@ -16,7 +16,7 @@ import type { Writer } from './team-settings.ts';
 
 /** The team ids of the projects this machine worked in since `since` (and `extra` directories). */
 export function localProjectIds(
-  db: Database,
+  sessions: Pick<SessionRepository, 'list'>,
   since: string,
   extra: readonly string[] = [],
 ): string[] {
@@ -24,7 +24,7 @@ export function localProjectIds(
   const seenRoots = new Set<string>();
   const dirs = [
     ...extra,
-    ...new SessionRepository(db)
+    ...sessions
       .list()
       .filter((s) => s.lastSeenAt >= since && s.cwd !== null)
       .map((s) => s.cwd!),
@@ -49,7 +49,7 @@ export async function pullTeamWork(options: {
   const since = new Date(
     options.now.getTime() - options.resumeWindowDays * 86_400_000,
   ).toISOString();
-  const ids = localProjectIds(options.db, since, options.cwds ?? []);
+  const ids = localProjectIds(new SessionRepository(options.db), since, options.cwds ?? []);
   const found = await options.repository.newestUnfinished(ids, options.writer, since);
   const checkpoints = new CheckpointRepository(options.db);
   const cache = new TeamWorkCache(options.db);

@@ -41,7 +41,9 @@ async function withTeam<T>(
       'shim team connect postgres://user@host/database (docs/team.md)',
     );
   const projects = request.all
-    ? await withStore(request.home, (store) => localProjectIds(store.writer, '0000', [request.cwd]))
+    ? await withStore(request.home, (store) =>
+        localProjectIds(store.sessions, '0000', [request.cwd]),
+      )
     : [identifyProject(request.cwd).id];
   const repository = await openTeamRepository({ url: target.url });
   try {

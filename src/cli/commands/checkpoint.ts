@@ -1,6 +1,9 @@
 import { createCheckpoint } from '../../app/create-checkpoint.ts';
 import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../../core/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
+import type { AgentId } from '../../core/agent-id.ts';
+import { detectLogAgent, resolveAgentLog } from '../../app/detect-log-agent.ts';
+import { resolve } from 'node:path';
 import { getShimHome } from '../../store/home.ts';
 import { bold, dim } from '../format/text.ts';
 import { formatBytes } from '../format/units.ts';
@@ -14,6 +17,7 @@ export type CheckpointOptions = {
   snapshot: boolean;
   wipCommit?: boolean;
   json?: boolean;
+  agent?: AgentId;
 };
 
 function parseUntilLine(value: string | undefined): number | undefined {
@@ -37,9 +41,26 @@ export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
     );
   }
   const untilLine = parseUntilLine(options.untilLine);
+  // With --agent the log is that agent's: found through its adapter, or checked to be its.
+  const transcript = options.agent
+    ? await resolveAgentLog({
+        agent: options.agent,
+        ...(options.transcript !== undefined ? { transcript: options.transcript } : {}),
+        ...(options.session !== undefined ? { sessionId: options.session } : {}),
+        cwd: process.cwd(),
+        env: process.env,
+      })
+    : options.transcript;
+  // Without it, a file's name, else its first lines, say whose it is (a renamed rollout too).
+  const agent =
+    options.agent ??
+    (transcript !== undefined
+      ? await detectLogAgent(resolve(process.cwd(), transcript))
+      : undefined);
   const result = await createCheckpoint({
-    ...(options.transcript !== undefined ? { transcript: options.transcript } : {}),
-    ...(options.session !== undefined ? { sessionId: options.session } : {}),
+    ...(transcript !== undefined ? { transcript } : {}),
+    ...(options.session !== undefined && !options.agent ? { sessionId: options.session } : {}),
+    ...(agent ? { agent } : {}),
     ...(untilLine !== undefined ? { untilLine } : {}),
     cwd: process.cwd(),
     env: process.env,

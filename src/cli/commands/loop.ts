@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { agentName, isAgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { parsePlan } from '../../core/plan.ts';
 import { shardProgress } from '../../core/shard-plan.ts';
@@ -110,11 +111,11 @@ export async function runLoopCommand(
       }
       result = await resumeLoop(
         typeof options.resume === 'string' ? options.resume : null,
-        parseResumeOverrides(options, env, cwd),
+        await parseResumeOverrides(options, env, cwd),
         deps,
       );
     } else {
-      result = await startLoop(parseLoopOptions(options, agentArgs, env, cwd), deps);
+      result = await startLoop(await parseLoopOptions(options, agentArgs, env, cwd), deps);
     }
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else if (!options.quiet) process.stderr.write(`${finalLine(result)}\n`);
@@ -153,6 +154,7 @@ export async function runLoopList(options: {
   const rows = runs.map((r) => [
     r.runId,
     r.liveStatus,
+    r.agent,
     String(r.iteration),
     String(r.restarts),
     `$${r.costUsd.toFixed(2)}`,
@@ -161,7 +163,7 @@ export async function runLoopList(options: {
     r.goal.replace(/\s+/g, ' ').slice(0, 50),
   ]);
   process.stdout.write(
-    `${renderTable(['run', 'status', 'iter', 'restarts', 'cost', 'context', 'started', 'goal'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'])}\n`,
+    `${renderTable(['run', 'status', 'agent', 'iter', 'restarts', 'cost', 'context', 'started', 'goal'], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'])}\n`,
   );
 }
 
@@ -177,12 +179,17 @@ export async function runLoopStatus(
   const percent = run.contextPercent ?? 0;
   const threshold = Number((run.options as { thresholdPercent?: number }).thresholdPercent ?? 70);
   const maxIterations = Number((run.options as { maxIterations?: number }).maxIterations ?? 0);
+  const agents = run.options as { agent?: unknown; fallbackAgent?: unknown };
+  // The run's other agent: the fallback while the first runs, the first once it fell back.
+  const other = run.agent === agents.agent ? agents.fallbackAgent : agents.agent;
+  const fallback = isAgentId(other) && other !== run.agent ? other : null;
   const lines = [
     `${bold(`loop ${run.runId}`)}  ${run.liveStatus}${run.stopReason ? ` — ${run.stopReason}` : ''}`,
     `goal       ${run.goal.replace(/\s+/g, ' ').slice(0, 100)}`,
     `directory  ${run.cwd}`,
     `iteration  ${run.iteration} of ${maxIterations} · restarts ${run.restarts} · cost $${run.costUsd.toFixed(2)}`,
     `context    ${renderBar(percent, 20)} ${Math.round(percent)}% of the auto-compact threshold (restart at ${threshold}%)`,
+    `agent      ${agentName(run.agent)}${fallback ? ` (fallback at a usage limit: ${agentName(fallback)})` : ''}`,
     `session    ${run.sessionId ?? '—'}`,
     `last event ${run.lastEvent ?? '—'}`,
   ];
@@ -290,7 +297,7 @@ async function runShards(
     }
     say(`shard ${i + 1}/${shards.length} ${name}`);
     const result = await startLoop(
-      parseLoopOptions({ ...options, promptFile: shard.file }, agentArgs, deps.env, deps.cwd),
+      await parseLoopOptions({ ...options, promptFile: shard.file }, agentArgs, deps.env, deps.cwd),
       deps,
     );
     results.push(result);

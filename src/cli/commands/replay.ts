@@ -16,6 +16,8 @@ import { loadConfig } from '../../store/config.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
 import { getShimHome } from '../../store/home.ts';
 import { REPLAY_HEADER, renderReplayLine } from '../format/replay-text.ts';
+import { detectLogAgent } from '../../app/detect-log-agent.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 
 const FLUSH_EVERY = 256;
 
@@ -41,15 +43,10 @@ function assertTranscriptFile(path: string): void {
 
 export async function runReplay(
   transcript: string,
-  options: { json?: boolean; history: boolean; evaluate?: boolean; agent?: string },
+  options: { json?: boolean; history: boolean; evaluate?: boolean; agent?: AgentId },
 ): Promise<void> {
-  if (options.agent !== undefined && options.agent !== 'claude' && options.agent !== 'gemini')
-    throw new AppError(
-      'USAGE',
-      `shim replay cannot read ${options.agent} logs yet`,
-      'use --agent claude or --agent gemini, or leave it out to tell the format from the file',
-    );
   assertTranscriptFile(resolve(transcript));
+  const agent = await detectLogAgent(resolve(transcript), options.agent);
   const home = getShimHome();
   const config = await loadConfig(home, { lenient: true });
   warnConfigProblems(config);
@@ -78,7 +75,7 @@ export async function runReplay(
     history,
     risk: config.risk,
     levels: config.levels,
-    ...(options.agent === 'claude' || options.agent === 'gemini' ? { agent: options.agent } : {}),
+    agent,
     onEvent: (event, detail) => {
       events.push(event);
       buffer.push(options.json ? JSON.stringify(event) : renderReplayLine(event, detail));
@@ -86,11 +83,11 @@ export async function runReplay(
     },
   });
   const empty = state.sessionId === null && state.turns === 0 && state.promptCount === 0;
-  if (empty && !holdsTranscriptEntries(resolve(transcript))) {
+  if (empty && agent === 'claude' && !holdsTranscriptEntries(resolve(transcript))) {
     throw new AppError(
       'TRANSCRIPT_UNREADABLE',
-      `${transcript} is not a Claude Code transcript (none of its ${state.parse.lines} lines is a session entry)`,
-      'pass a session file from ~/.claude/projects/<project>/<session>.jsonl',
+      `${transcript} is not a session log (none of its ${state.parse.lines} lines is a Claude Code transcript entry, a Codex CLI rollout line or a Gemini CLI chat record)`,
+      'pass a session file: ~/.claude/projects/<project>/<session>.jsonl, $CODEX_HOME/sessions/…/rollout-….jsonl or ~/.gemini/tmp/<project>/chats/session-….jsonl',
     );
   }
   if (options.evaluate) {

@@ -1,12 +1,11 @@
 import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
-import { agentName, isAgentId, type AgentId } from '../../core/agent-id.ts';
+import { isAgentId, type AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { withStore } from '../../app/open-store.ts';
-import { loadAdapter } from '../../agents/dispatch.ts';
 import { planResume } from '../../app/plan-resume.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { planWithLiveCheckpoint, recordRestore } from '../../app/restore-session.ts';
-import { renderResumePrompt } from '../../core/resume-prompt.ts';
+import { renderRestoreFor } from '../../app/restore-for-agent.ts';
 import { getShimHome } from '../../store/home.ts';
 import { bold, dim } from '../format/text.ts';
 
@@ -19,14 +18,12 @@ export type ResumeOptions = {
   cwd?: string;
 };
 
-/** The line that says the work moves to another agent (`--for`), or nothing. */
-function forAgent(target: string | undefined, source: AgentId): string {
-  if (target === undefined) return '';
+/** The agent a restore goes into (`--for`), checked. */
+function targetAgent(target: string | undefined, source: AgentId): AgentId {
+  if (target === undefined) return source;
   if (!isAgentId(target))
     throw new AppError('USAGE', `unknown agent "${target}"`, 'use --for claude, codex or gemini');
-  return target === source
-    ? ''
-    : `> Continued in ${agentName(target)} from a ${agentName(source)} session: its requests, tasks and files are below; the tools named there are ${agentName(source)}'s.\n\n`;
+  return target;
 }
 
 export async function runResume(options: ResumeOptions & { for?: string }): Promise<void> {
@@ -57,13 +54,11 @@ export async function runResume(options: ResumeOptions & { for?: string }): Prom
     return planned;
   });
   const source = plan.checkpoint.source.agent ?? 'claude';
-  const prompt =
-    forAgent(options.for, source) +
-    renderResumePrompt(plan.checkpoint, plan.detection, {
-      // The agent the restore goes into names its own task tool (checked by forAgent above).
-      taskTools: (await loadAdapter(isAgentId(options.for) ? options.for : source)).capabilities
-        .taskTools,
-    });
+  const prompt = await renderRestoreFor(
+    plan.checkpoint,
+    plan.detection,
+    targetAgent(options.for, source),
+  );
   if (options.print) {
     process.stdout.write(`${prompt}\n`);
     return;

@@ -16,6 +16,7 @@ import { openDatabase, type Database } from '../../store/database.ts';
 import { appendLog } from '../../store/log.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
 import { getShimHome } from '../../store/home.ts';
+import { TeamReplicationQueue } from '../../store/team-replication-queue.ts';
 import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { loadConfig } from '../../store/config.ts';
 
@@ -103,16 +104,27 @@ function takeWorkerLock(home: string): (() => void) | null {
   return null;
 }
 
-/** The worker's team pass; its failures wait in the outbox and never stop the tracker sync. */
+/**
+ * The worker's team pass; its failures wait in the outbox and never stop the tracker sync. The
+ * worker runs in the directory it was started from (a session's work tree, or where `shim team
+ * connect` ran): that project's team work is pulled even before this machine has a session in it.
+ */
 async function syncTeamInWorker(db: Database, home: string): Promise<void> {
   const config = await loadConfig(home, { lenient: true });
   if (!isTeamConfigured(config, process.env)) return;
   const { syncTeam } = await import('../../app/team/team-sync.ts');
   try {
-    await syncTeam({ db, home, env: process.env, config });
+    await syncTeam({ db, home, env: process.env, config, cwd: process.cwd() });
   } catch (error) {
     appendLog(home, 'warn', 'team sync failed', { error: String(error) });
   }
+}
+
+/** Queues the team rows written since the last sweep (when a team store is configured). */
+async function teamRowsWaiting(db: Database, home: string): Promise<boolean> {
+  const config = await loadConfig(home, { lenient: true });
+  if (!isTeamConfigured(config, process.env)) return false;
+  return new TeamReplicationQueue(db).sweep() > 0;
 }
 
 /** How long the background worker waits for an entry's next attempt before leaving it. */
@@ -146,6 +158,9 @@ async function runWorker(home: string): Promise<void> {
     let next: string | null;
     try {
       next = new SyncOutbox(db).nextDue();
+      // A checkpoint written while the team pass ran was not yet queued, and its own worker
+      // left at the lock: queue it now and go round again rather than leave it for the next one.
+      if (next === null && (await teamRowsWaiting(db, home))) next = new Date().toISOString();
     } finally {
       db.close();
     }

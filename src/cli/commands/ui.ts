@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node
 import { dirname, resolve } from 'node:path';
 import { findLatestSession } from '../../agents/claude/sessions.ts';
 import { AppError } from '../../core/errors.ts';
+import { loadConfig } from '../../store/config.ts';
 import { getShimHome } from '../../store/home.ts';
 import { renderExport } from '../../ui/export.ts';
 import { startDashboard } from '../../ui/serve.ts';
@@ -19,6 +20,7 @@ type UiOptions = {
   loop?: string;
   force?: boolean;
   json?: boolean;
+  team?: boolean;
 };
 
 function openInBrowser(url: string): void {
@@ -88,6 +90,8 @@ async function runExport(file: string, options: UiOptions): Promise<void> {
 }
 
 export async function runUi(options: UiOptions): Promise<void> {
+  if (options.team && options.export)
+    throw new AppError('USAGE', '--team and --export do not go together', 'export without --team');
   if (options.export) return runExport(options.export, options);
   if (options.session || options.loop || options.force)
     throw new AppError(
@@ -95,10 +99,26 @@ export async function runUi(options: UiOptions): Promise<void> {
       '--session, --loop and --force go with --export',
       'shim ui --export file.html --session <id>',
     );
+  const home = getShimHome();
+  // The team store's reads load pg only here, for this flag (the hooks never do).
+  const team = options.team
+    ? await (
+        await import('../../app/team/team-dashboard.ts')
+      ).openTeamDashboard({
+        home,
+        env: process.env,
+        config: await loadConfig(home, { lenient: true }),
+        cwd: process.cwd(),
+      })
+    : undefined;
   const dashboard = await startDashboard({
-    home: getShimHome(),
+    home,
     env: process.env,
     port: options.port,
+    ...(team ? { team } : {}),
+  }).catch(async (error: unknown) => {
+    await team?.close();
+    throw error;
   });
   if (options.json)
     process.stdout.write(`${JSON.stringify({ url: dashboard.url, port: dashboard.port })}\n`);

@@ -12,6 +12,14 @@ const quiet: IterationEvidence = {
 const end = (patch: Partial<IterationEvidence>) => classifyIterationEnd({ ...quiet, ...patch });
 
 describe('classifyIterationEnd', () => {
+  test('a turn refused as too long for the window is an overflow, not a transient API error', () => {
+    assert.equal(
+      end({ result: { isError: true }, apiError: true, contextOverflow: true }),
+      'context_overflow',
+    );
+    assert.equal(end({ result: { isError: true }, apiError: true }), 'api_error');
+  });
+
   test('a clean result is a finished turn', () => {
     assert.equal(end({ result: { isError: false } }), 'finished');
   });

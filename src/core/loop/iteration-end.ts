@@ -22,6 +22,8 @@ export type IterationEvidence = {
   orphaned: boolean;
   /** Background work (tasks the agent started) still live when the stream ended. */
   pendingWork?: boolean;
+  /** The agent refused the turn: the conversation no longer fits ("Prompt is too long"). */
+  contextOverflow?: boolean;
 };
 
 export function classifyIterationEnd(evidence: IterationEvidence): IterationEnd {
@@ -34,6 +36,7 @@ export function classifyIterationEnd(evidence: IterationEvidence): IterationEnd 
   }
   if (evidence.termination === 'threshold') return 'context_threshold';
   if (evidence.termination === 'timeout') return 'timeout';
+  if (evidence.contextOverflow) return 'context_overflow';
   if (evidence.apiError) return 'api_error';
   if (evidence.orphaned && !evidence.result) return 'orphaned';
   return 'crashed';

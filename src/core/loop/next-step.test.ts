@@ -37,6 +37,20 @@ describe('decideNextStep', () => {
     assert.deepEqual(decideNextStep(input()), { kind: 'continue', note: null });
   });
 
+  test('over the context window: a rescue where the agent can fork, else a fresh restart', () => {
+    const overflow = input({ end: 'context_overflow', errorText: 'Prompt is too long' });
+    assert.equal(decideNextStep({ ...overflow, canRescue: true }).kind, 'rescue');
+    const fresh = decideNextStep({ ...overflow, canRescue: false });
+    assert.ok(fresh.kind === 'restart' && fresh.fresh && fresh.reason === 'context_exhaustion');
+    assert.equal(
+      decideNextStep({ ...overflow, canRescue: true, sessionKnown: false }).kind,
+      'restart',
+    );
+    // A rescue uses a restart: none left, the run stops rather than loop on the wall.
+    const spent = decideNextStep({ ...overflow, canRescue: true, restarts: 3 });
+    assert.equal(spent.kind === 'stop' && spent.reason, 'max_restarts');
+  });
+
   test('a turn that ended mid-work continues the session and names what was pending', () => {
     const step = decideNextStep(
       input({ end: 'mid_work', pendingWork: ['local_bash "slow build"'] }),

@@ -4,6 +4,7 @@
  * the order of the rules below is the policy.
  * @module
  */
+import type { AgentId } from '../agent-id.ts';
 import type { StuckVerdict } from './stuck.ts';
 import { planLimitWait } from './usage-limit.ts';
 
@@ -21,7 +22,9 @@ export type IterationEnd =
   /** The agent was gone when a resumed supervisor looked (it died with the supervisor). */
   | 'orphaned'
   /** The turn ended (a clean result) while background work it started was still running. */
-  | 'mid_work';
+  | 'mid_work'
+  /** The agent refused the turn: its conversation no longer fits the window ("Prompt is too long"). */
+  | 'context_overflow';
 
 export type RestartReason = 'context_exhaustion' | 'stuck' | 'crash' | 'timeout';
 
@@ -58,6 +61,10 @@ export type NextStepInput = {
   errorText: string | null;
   /** What was still running in the background when a `mid_work` turn ended. */
   pendingWork?: string[];
+  /** At a usage limit: the run's other agent, free of limits now (agent-fallback.ts), or null. */
+  fallbackAgent?: AgentId | null;
+  /** The agent can fork a session at an earlier message (AgentCapabilities.forkAtMessage). */
+  canRescue?: boolean;
 };
 
 export type NextStep =
@@ -65,6 +72,10 @@ export type NextStep =
   | { kind: 'continue'; note: string | null }
   | { kind: 'restart'; reason: RestartReason; fresh: boolean; detail: string }
   | { kind: 'wait'; until: number; reason: string; limit: boolean }
+  /** Carry on in another agent, from a checkpoint of the session being left. */
+  | { kind: 'switch_agent'; to: AgentId; reason: string }
+  /** Fork the session at the last message that fits, with shim's restore (`shim rescue`). */
+  | { kind: 'rescue'; detail: string }
   | { kind: 'stop'; status: 'stopped' | 'failed'; reason: string; detail: string };
 
 const MAX_TRANSIENT_ERRORS = 5;
@@ -85,6 +96,20 @@ export function decideNextStep(input: NextStepInput): NextStep {
       'budget_exceeded',
       `spent $${input.costUsd.toFixed(2)} of the $${input.budgetUsd.toFixed(2)} budget`,
     );
+  }
+  if (input.end === 'usage_limit' && input.fallbackAgent) {
+    if (input.iteration >= input.maxIterations) {
+      return stop(
+        'stopped',
+        'max_iterations',
+        `reached the limit of ${input.maxIterations} iterations without completion`,
+      );
+    }
+    return {
+      kind: 'switch_agent',
+      to: input.fallbackAgent,
+      reason: `a usage limit${input.errorText ? ` (${input.errorText})` : ''}`,
+    };
   }
   if (input.end === 'usage_limit') {
     const wait = planLimitWait({
@@ -129,6 +154,14 @@ export function decideNextStep(input: NextStepInput): NextStep {
       true,
       `context at ${input.lastPercent.toFixed(0)}% of the auto-compact threshold (limit ${input.thresholdPercent}%)`,
     );
+  } else if (input.end === 'context_overflow') {
+    const detail = `the session no longer fits its context window${input.errorText ? ` (${input.errorText})` : ''}`;
+    // A fork keeps the real conversation up to the last message that fits; without one (another
+    // agent, an unknown session) a fresh session with the summary. Either uses a restart.
+    step =
+      input.canRescue && input.sessionKnown && input.restarts < input.maxRestarts
+        ? { kind: 'rescue', detail }
+        : restart(input, 'context_exhaustion', true, detail);
   } else if (input.end === 'timeout') {
     step = restart(input, 'timeout', true, 'the agent did not finish within the iteration timeout');
   } else if (input.end === 'crashed' || input.end === 'api_error') {
@@ -158,7 +191,7 @@ export function decideNextStep(input: NextStepInput): NextStep {
   }
 
   if (
-    (step.kind === 'continue' || step.kind === 'restart') &&
+    (step.kind === 'continue' || step.kind === 'restart' || step.kind === 'rescue') &&
     input.iteration >= input.maxIterations
   ) {
     return stop(

@@ -21,6 +21,7 @@ import type { SessionState } from '../../core/session.ts';
 import type { Assessment } from '../../core/assess.ts';
 import { getPhase } from '../../core/session-phase.ts';
 import { checkTranscriptWrites } from '../transcript-alarm.ts';
+import { isTeamConfigured } from '../../app/team/team-settings.ts';
 import { RELAY_MODEL_NOTE, RELAY_USER_NOTE } from '../../core/relay.ts';
 
 /** Longer than a look without a wait takes on a quiet machine. */
@@ -68,6 +69,7 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const policy = {
     toolCallInterval: config.checkpoints.everyToolCalls,
     timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
+    onWorkChange: isTeamConfigured(config, env),
   };
   const decision = decideAfterToolUse(state, assessment, memory, now, policy);
   const quiet =

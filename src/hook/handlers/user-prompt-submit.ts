@@ -11,7 +11,8 @@ import { createSessionState } from '../../core/session.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { fnvHash } from '../../core/fnv-hash.ts';
 import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
-import { claimOnce } from '../../store/hook-memory.ts';
+import { isTeamConfigured } from '../../app/team/team-settings.ts';
+import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
 import { appendLog } from '../../store/log.ts';
 import { loadHookContext, type HookContext } from '../context.ts';
 import { loadHeavy } from '../load-heavy.ts';
@@ -19,6 +20,7 @@ import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> {
+  endQuietWindowForTeam(run);
   const context = await loadHookContext(run);
   const level = context ? levelLine(context) : null;
   // A session's first request can come before its transcript exists: a plan is sized then
@@ -29,6 +31,18 @@ export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> 
     ...(notes.length > 0 ? { context: notes.join('\n') } : {}),
     ...(plan ? { userMessage: plan.user } : {}),
   };
+}
+
+/**
+ * With a team store connected a new request is a checkpoint (another machine restores from the
+ * last one that reached the server: docs/team.md), and only a full look sees it: the quiet
+ * window the last look granted ends here, so the next tool call looks.
+ */
+function endQuietWindowForTeam(run: HookRun): void {
+  const sessionId = run.payload.sessionId;
+  if (!sessionId || !isTeamConfigured(run.config, run.env)) return;
+  const memory = loadHookMemory(run.home, sessionId);
+  if (memory.quiet) saveHookMemory(run.home, sessionId, { ...memory, quiet: null });
 }
 
 function emptySession(run: HookRun): HookContext {

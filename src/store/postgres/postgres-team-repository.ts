@@ -10,6 +10,7 @@ import type { Checkpoint } from '../../core/checkpoint.ts';
 import { isOpenTaskStatus } from '../../core/resume.ts';
 import { SEARCH_FIELDS, toSearchDocument } from '../../core/search-query.ts';
 import type {
+  TeamLoopRunSummary,
   TeamReadScope,
   TeamRepository,
   TeamRow,
@@ -311,6 +312,42 @@ export class PostgresTeamRepository implements TeamRepository {
       openTasks: Number(r.open_tasks ?? 0),
       endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
       firstRequest: r.first_request,
+    }));
+  }
+
+  async listLoopRuns(scope: TeamReadScope): Promise<TeamLoopRunSummary[]> {
+    if (scope.projectIds.length === 0) return [];
+    const rows = await this.#run(() =>
+      sql<{
+        id: string;
+        project_id: string;
+        machine: string;
+        os_user: string;
+        at: Date;
+        status: string | null;
+        body: Record<string, unknown>;
+      }>`
+        SELECT id, project_id, machine, os_user, at, status, body FROM shim_loop_runs
+        WHERE project_id = ANY(${[...scope.projectIds]})
+          ${scope.osUser !== undefined ? sql`AND os_user = ${scope.osUser}` : sql``}
+        ORDER BY at DESC
+        LIMIT ${scope.limit}`.execute(this.#db),
+    );
+    const text = (v: unknown) => (typeof v === 'string' ? v : null);
+    return rows.rows.map((r) => ({
+      runId: r.id,
+      projectId: r.project_id,
+      machine: r.machine,
+      osUser: r.os_user,
+      cwd: text(r.body.cwd),
+      goal: text(r.body.goal) ?? '',
+      status: r.status ?? text(r.body.status) ?? 'unknown',
+      iteration: Number(r.body.iteration ?? 0),
+      restarts: Number(r.body.restarts ?? 0),
+      costUsd: Number(r.body.cost_usd ?? 0),
+      lastEvent: text(r.body.last_event),
+      createdAt: text(r.body.created_at),
+      updatedAt: new Date(r.at).toISOString(),
     }));
   }
 

@@ -20,12 +20,22 @@ export type TeamTarget = { url: string } | { url: string; poolConfig: pg.PoolCon
 /** A migration runs under this lock: one machine creates the tables, the others wait and see them. */
 const MIGRATION_LOCK = 0x5eed_7ea3;
 
+/**
+ * The URL with libpq's meaning of `sslmode` (require: encrypted, not verified; verify-full:
+ * certificate and host checked), which pg applies only when asked: otherwise it treats require
+ * as verify-full and prints a multi-line warning on stderr at every connection.
+ */
+export function withLibpqSslmode(url: string): string {
+  if (!/[?&]sslmode=/.test(url) || /[?&]uselibpqcompat=/.test(url)) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}uselibpqcompat=true`;
+}
+
 export function openTeamDatabase(target: TeamTarget): TeamDatabase {
   const config: pg.PoolConfig =
     'poolConfig' in target
       ? target.poolConfig
       : {
-          connectionString: target.url,
+          connectionString: withLibpqSslmode(target.url),
           max: 4,
           connectionTimeoutMillis: 8_000,
           idleTimeoutMillis: 5_000,

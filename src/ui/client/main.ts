@@ -10,6 +10,7 @@ import { renderLive } from './live-view.ts';
 import { renderLoop } from './loop-run-view.ts';
 import { renderLoops } from './loops-view.ts';
 import { renderSessions } from './sessions-view.ts';
+import { renderTeam } from './team-view.ts';
 import { renderTimeline } from './timeline-view.ts';
 
 let leaving = new AbortController();
@@ -19,9 +20,11 @@ function markCurrentNav(first: string): void {
   const section =
     first === 'loops' || first === 'loop'
       ? '#/loops'
-      : first === 'sessions' || first === 'session' || first === 'checkpoint'
-        ? '#/sessions'
-        : '#/';
+      : first === 'team'
+        ? '#/team'
+        : first === 'sessions' || first === 'session' || first === 'checkpoint'
+          ? '#/sessions'
+          : '#/';
   for (const link of document.querySelectorAll<HTMLAnchorElement>('header.top nav a')) {
     if (link.getAttribute('href') === section) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
@@ -42,6 +45,7 @@ async function route(): Promise<void> {
     else if (parts[0] === 'checkpoint' && parts[1]) await renderCheckpoint(root, parts[1]);
     else if (parts[0] === 'loops') await renderLoops(root);
     else if (parts[0] === 'loop' && parts[1]) await renderLoop(root, parts[1], leaving.signal);
+    else if (parts[0] === 'team') await renderTeam(root, leaving.signal);
     else if (parts[0] === 'sessions') await renderSessions(root, new URLSearchParams(query));
     else await renderLive(root, leaving.signal);
   } catch (error) {

@@ -235,10 +235,20 @@ export function uninstallCodex(request: Omit<InstallRequest, 'dryRun'>): Install
   return report(true, false, files, notes);
 }
 
+/** Whether `shim install --agent codex` recorded an install under SHIM_HOME. */
+export function isCodexInstallRecorded(home: string): boolean {
+  return loadRecord(home) !== null;
+}
+
+export type CodexHookTrust = {
+  hook: string;
+  /** The `[hooks.state."<key>"]` table Codex looks for. */
+  key: string;
+  state: 'trusted' | 'untrusted' | 'modified';
+};
+
 /** What `shim doctor` sees: shim's hooks present, and whether config.toml trusts each as it is. */
-export function checkCodexTrust(
-  env: Env,
-): { hook: string; state: 'trusted' | 'untrusted' | 'modified' }[] {
+export function checkCodexTrust(env: Env): CodexHookTrust[] {
   const hooksPath = join(getCodexHome(env), 'hooks.json');
   let file: HooksFile;
   let config = '';
@@ -252,17 +262,18 @@ export function checkCodexTrust(
   } catch {
     // no config: nothing is trusted
   }
-  const out: { hook: string; state: 'trusted' | 'untrusted' | 'modified' }[] = [];
+  const out: CodexHookTrust[] = [];
   for (const [event, groups] of Object.entries(file.hooks ?? {})) {
     groups.forEach((group, g) =>
       group.hooks?.forEach((handler, h) => {
         if (!isShimCommand(handler.command)) return;
         const key = trustKey(hooksPath, event, g, h);
         const at = config.indexOf(`[hooks.state.${tomlString(key)}]`);
-        if (at < 0) return void out.push({ hook: event, state: 'untrusted' });
+        if (at < 0) return void out.push({ hook: event, key, state: 'untrusted' });
         const hash = /trusted_hash\s*=\s*"([^"]+)"/.exec(config.slice(at))?.[1];
         out.push({
           hook: event,
+          key,
           state: hash === trustHash(event, group, handler) ? 'trusted' : 'modified',
         });
       }),

@@ -74,6 +74,11 @@ function readRecord(home: string, settingsPath: string): InstallRecord | null {
     : null;
 }
 
+/** Whether `shim install --agent gemini` recorded an install into this settings file. */
+export function isGeminiInstallRecorded(home: string, settingsPath: string): boolean {
+  return readRecord(home, settingsPath) !== null;
+}
+
 function readBytes(path: string): Buffer | null {
   try {
     return readFileSync(path);

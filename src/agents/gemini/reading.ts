@@ -1,0 +1,70 @@
+/**
+ * How shim reads a Gemini CLI chat and where it compresses: the adapter's `log` and `threshold`
+ * (adapter.ts). Apart so the hook bundle (hook/gemini-run.ts), which carries the chat reader
+ * anyway, reads through the same code without loading dist/agent-gemini.cjs on every tool call.
+ * @module
+ */
+import type { SessionState } from '../../core/session.ts';
+import type { AgentAdapter } from '../agent.ts';
+import type { ReadOptions, TranscriptCursor } from '../../transcript/reader.ts';
+import {
+  createGeminiFoldState,
+  finalizeGeminiResponse,
+  foldGeminiRecord,
+  type GeminiFoldState,
+} from './chat-fold.ts';
+import { readRecord, type GeminiRecord } from './chat-record.ts';
+import { readGeminiChat, type GeminiReadOptions } from './chat-reader.ts';
+import { readConfiguredThreshold } from './sessions.ts';
+import { geminiCompactThreshold } from './threshold.ts';
+
+/** The fold's per-message progress, beside each state folded through the generic line reader. */
+const foldStates = new WeakMap<SessionState, GeminiFoldState>();
+function foldStateOf(state: SessionState): GeminiFoldState {
+  let gemini = foldStates.get(state);
+  if (!gemini) {
+    gemini = createGeminiFoldState();
+    foldStates.set(state, gemini);
+  }
+  return gemini;
+}
+
+/** The shared reader's options as the chat reader takes them (onEntry: after each record). */
+function geminiOptions(options: ReadOptions | undefined): GeminiReadOptions {
+  return {
+    ...(options?.listener ? { listener: options.listener } : {}),
+    ...(options?.finalize ? { finalize: true } : {}),
+    ...(options?.untilLine !== undefined ? { untilLine: options.untilLine } : {}),
+    ...(options?.onEntry ? { onRecord: options.onEntry } : {}),
+  };
+}
+
+export const geminiReading: Pick<AgentAdapter, 'log' | 'threshold'> = {
+  log: {
+    // Line by line, for the shared reader; `read` below is the one that handles `$rewindTo`.
+    format: {
+      readEntry: (value: unknown) => readRecord(value, JSON.stringify(value ?? null).length),
+      foldEntry: (state, entry, line, listener) =>
+        foldGeminiRecord(state, foldStateOf(state), entry as GeminiRecord, line, listener),
+      finalize: finalizeGeminiResponse,
+    },
+    read: (path, cursor: TranscriptCursor | null, options) =>
+      readGeminiChat(path, cursor, geminiOptions(options)),
+    readCompressed: async (path, options) =>
+      readGeminiChat(path, null, geminiOptions(options)).cursor.state,
+    isCompressed: (path) => path.endsWith('.gz'),
+  },
+  threshold: {
+    // The configured limit is a fraction here (model.compressionThreshold), of the model's limit.
+    threshold: ({ model, configuredLimit }) => {
+      const rule = geminiCompactThreshold(model, configuredLimit);
+      return {
+        tokens: rule.compactThreshold,
+        windowTokens: rule.windowTokens,
+        configured: rule.source === 'settings',
+        source: rule.detail,
+      };
+    },
+    configuredLimit: (env) => readConfiguredThreshold(env, null),
+  },
+};

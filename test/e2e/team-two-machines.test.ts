@@ -1,0 +1,224 @@
+/**
+ * The team store with the real Claude Code CLI (pinned) on two machines, simulated: two HOMEs
+ * and SHIM_HOMEs, two clones of one repository at different paths (the same origin remote), one
+ * real PostgreSQL server. A session on A makes tasks, writes a file, takes a follow-up request
+ * and is killed -9 mid-command; A's worker replicates it; a new session on B then starts with
+ * A's requests, open tasks and files in its first request to the mock, naming A.
+ *
+ *   node scripts/build.mjs && node scripts/test.mjs test/e2e/team-two-machines
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { BIN } from '../helpers/cli.ts';
+import { findPostgresBin, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import {
+  claudeInstallProblem,
+  createScratch,
+  describeRun,
+  E2E_SKIP,
+  installShimHooks,
+  pollUntil,
+  readJsonl,
+  runClaude,
+  spawnClaude,
+  waitForBackgroundWork,
+  type Scratch,
+} from './claude.ts';
+import { startMockApi, type MockApi, type RecordedRequest } from './mock-api.ts';
+
+const skip =
+  E2E_SKIP ||
+  claudeInstallProblem() ||
+  (findPostgresBin() === null
+    ? 'no PostgreSQL server binaries (apt-get install postgresql)'
+    : '') ||
+  false;
+
+const REMOTE = 'https://github.com/acme/importer.git';
+const FIRST_REQUEST = 'Build the WOMBAT-9 importer and keep the CSV header check strict.';
+const FOLLOW_UP = 'Also stream the rows of the PLATYPUS-3 export instead of loading them all.';
+const TOOLS = ['--tools', 'Bash,Read,Write,TaskCreate,TaskUpdate'];
+
+type Machine = { name: string; scratch: Scratch; shimHome: string; env: Record<string, string> };
+
+function machine(name: string, prefix: string): Machine {
+  const scratch = createScratch(prefix);
+  const git = spawnSync('git', ['-C', scratch.project, 'remote', 'add', 'origin', REMOTE]);
+  assert.equal(git.status, 0, String(git.stderr));
+  installShimHooks(scratch);
+  writeFileSync(join(scratch.project, 'slow.sh'), 'sleep 60\n');
+  const shimHome = join(scratch.home, '.shim');
+  return { name, scratch, shimHome, env: { SHIM_HOME: shimHome, SHIM_MACHINE: name } };
+}
+
+function shim(m: Machine, args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: m.scratch.project,
+    encoding: 'utf8',
+    env: { ...process.env, HOME: m.scratch.home, ...m.env },
+    timeout: 120_000,
+  });
+  assert.equal(result.status, 0, `shim ${args.join(' ')} on ${m.name}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** One value from a machine's own SQLite store (read-only). */
+function localQuery<T>(m: Machine, sql: string): T {
+  const db = new DatabaseSync(join(m.shimHome, 'shim.db'), { readOnly: true, timeout: 5000 });
+  try {
+    return db.prepare(sql).get() as T;
+  } finally {
+    db.close();
+  }
+}
+
+const bash = (command: string) => ({
+  content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
+});
+const taskCreate = (subject: string) => ({
+  content: [
+    {
+      type: 'tool_use' as const,
+      name: 'TaskCreate',
+      input: { subject, description: `${subject} (details)`, activeForm: subject },
+    },
+  ],
+});
+const write = (file: string, content: string) => ({
+  content: [{ type: 'tool_use' as const, name: 'Write', input: { file_path: file, content } }],
+});
+
+function textOf(request: RecordedRequest): string {
+  return JSON.stringify(request.body?.messages ?? []) + JSON.stringify(request.body?.system ?? '');
+}
+
+function firstModelRequest(mock: MockApi): RecordedRequest {
+  const first = mock.requests.find((r) => r.kind === 'step' || r.kind === 'final');
+  assert.ok(first, 'the run sent a request to the model');
+  return first;
+}
+
+let server: PostgresServer;
+let url: string;
+
+describe('the team store with the real Claude Code CLI on two machines', { skip }, () => {
+  before(async () => {
+    server = await startPostgres();
+    url = server.url(await server.createDatabase());
+  });
+  after(() => server?.dispose());
+
+  test("a session killed on A: B's first request carries A's requests, open tasks and files, naming A", async (t) => {
+    const a = machine('laptop-a', 'shim-e2e-team-a-');
+    const b = machine('desk-b', 'shim-e2e-team-b-');
+    const mock = await startMockApi({
+      steps: [
+        taskCreate('Check the CSV header strictly'),
+        write(join(a.scratch.project, 'src', 'importer.ts'), 'export const strict = true;\n'),
+      ],
+      final: { content: [{ type: 'text', text: 'Importer started.' }] },
+    });
+    t.after(async () => {
+      await mock.close();
+      a.scratch.cleanup();
+      b.scratch.cleanup();
+    });
+    assert.notEqual(a.scratch.project, b.scratch.project, 'two clones at different paths');
+    assert.match(shim(a, ['team', 'connect', url]), /connected to the team store/);
+
+    // A: the first request, a task and a file; then a follow-up killed -9 mid-command.
+    const first = await runClaude({
+      scratch: a.scratch,
+      mock,
+      prompt: FIRST_REQUEST,
+      args: TOOLS,
+      env: a.env,
+    });
+    assert.equal(first.exitCode, 0, describeRun(first));
+    mock.reset({
+      steps: [taskCreate('Stream the PLATYPUS-3 export rows'), bash('sh slow.sh')],
+      final: { content: [{ type: 'text', text: 'never reached' }] },
+    });
+    const killed = spawnClaude({
+      scratch: a.scratch,
+      mock,
+      prompt: FOLLOW_UP,
+      args: [...TOOLS, '--continue'],
+      env: a.env,
+    });
+    await pollUntil(
+      () =>
+        killed.transcriptPath &&
+        existsSync(killed.transcriptPath) &&
+        readJsonl(killed.transcriptPath).some((e) => JSON.stringify(e).includes('sh slow.sh')),
+      30_000,
+    );
+    const memory = join(a.shimHome, 'cache', 'hooks', `${killed.sessionId}.json`);
+    await pollUntil(
+      () =>
+        existsSync(memory) &&
+        (JSON.parse(readFileSync(memory, 'utf8')) as { agentPid?: number | null }).agentPid,
+      15_000,
+    );
+    killed.kill('SIGKILL');
+    await killed.result;
+
+    // A's worker replicates: its outbox drains and the server holds A's checkpoints.
+    await waitForBackgroundWork(a.scratch);
+    const local = localQuery<{ n: number }>(a, 'SELECT count(*) AS n FROM checkpoints').n;
+    assert.ok(local > 0, 'A took checkpoints');
+    const waiting = localQuery<{ n: number }>(
+      a,
+      "SELECT count(*) AS n FROM sync_outbox WHERE tracker = 'team' AND status != 'delivered'",
+    ).n;
+    assert.equal(waiting, 0, 'A drained its team outbox');
+    const remote = await server.sql(
+      url.split('/').pop()!.split('?')[0]!,
+      "SELECT count(*)::int AS n, min(machine) AS machine FROM shim_checkpoints WHERE machine = 'laptop-a'",
+    );
+    assert.equal(remote.rows[0].n, local, "every one of A's checkpoints is on the server");
+
+    // B: connects in its own clone; its worker pulls A's unfinished work for the project.
+    assert.match(shim(b, ['team', 'connect', url]), /connected to the team store/);
+    await waitForBackgroundWork(b.scratch);
+    const pulled = localQuery<{ machine: string } | undefined>(
+      b,
+      'SELECT machine FROM team_work WHERE taken_at IS NULL',
+    );
+    assert.equal(pulled?.machine, 'laptop-a', "B holds A's unfinished work locally");
+
+    mock.reset({ steps: [], final: { content: [{ type: 'text', text: 'Carrying on on B.' }] } });
+    const onB = await runClaude({
+      scratch: b.scratch,
+      mock,
+      prompt: 'continue',
+      args: TOOLS,
+      env: b.env,
+    });
+    assert.equal(onB.exitCode, 0, describeRun(onB));
+    const restored = textOf(firstModelRequest(mock));
+    const user = localQuery<{ os_user: string }>(b, 'SELECT os_user FROM team_work').os_user;
+    const naming = new RegExp(
+      `This work comes from ${user} on laptop-a, [^,]+ ago, through shim's team store`,
+    );
+    t.diagnostic(naming.exec(restored)?.[0] ?? 'A is not named');
+    assert.match(
+      restored,
+      new RegExp(`This work comes from ${user} on laptop-a, [^,]+ ago, through shim's team store`),
+      'the restore names A',
+    );
+    for (const needle of [
+      FIRST_REQUEST,
+      FOLLOW_UP,
+      'Check the CSV header strictly',
+      'Stream the PLATYPUS-3 export rows',
+      'src/importer.ts',
+    ])
+      assert.ok(restored.includes(needle), `the restore on B names ${needle}`);
+    assert.ok(!restored.includes(a.scratch.project), "A's absolute path stays on A");
+  });
+});
