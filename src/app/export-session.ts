@@ -10,7 +10,7 @@ import { identifyProject } from '../capture/project-remote.ts';
 import { AppError } from '../core/errors.ts';
 import { redactValue } from '../redact/redact.ts';
 import { LATEST_SCHEMA_VERSION } from '../store/migrations.ts';
-import { readSessionRows, type SessionRows } from '../store/session-transfer.ts';
+import type { SessionRows } from '../store/session-transfer.ts';
 import { withStore, type Store } from './open-store.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
 import { findLatestCheckpoint } from './find-checkpoint.ts';
@@ -38,15 +38,7 @@ export type ExportResult = {
 function resolveSession(store: Store, session: string | undefined, scope: Scope): string {
   if (session === undefined)
     return findLatestCheckpoint(store.checkpoints, undefined, scope).sessionId;
-  const ids = (
-    store.db
-      .prepare(
-        `SELECT session_id AS id FROM sessions WHERE session_id >= ? AND session_id < ? || char(1114111)
-         UNION SELECT DISTINCT session_id FROM checkpoints WHERE session_id >= ? AND session_id < ? || char(1114111)
-         LIMIT 6`,
-      )
-      .all(session, session, session, session) as Array<{ id: string }>
-  ).map((r) => r.id);
+  const ids = store.transfer.sessionIdsStartingWith(session, 6);
   if (ids.includes(session)) return session;
   if (ids.length === 1) return ids[0]!;
   if (ids.length > 1)
@@ -82,7 +74,7 @@ export async function exportSession(request: {
 }): Promise<{ text: string; result: ExportResult }> {
   const { sessionId, rows } = await withStore(request.home, (store) => {
     const sessionId = resolveSession(store, request.session?.trim() || undefined, request.scope);
-    return { sessionId, rows: readSessionRows(store.db, sessionId) };
+    return { sessionId, rows: store.transfer.read(sessionId) };
   });
   // The documents travel with their rows: the path names a file of this machine only.
   const handoffs = rows.handoffs.map((h) => {

@@ -15,13 +15,7 @@ import type { Checkpoint } from '../core/checkpoint.ts';
 import { safeFileName } from '../core/fnv-hash.ts';
 import { redactValue } from '../redact/redact.ts';
 import { ensureSafeDir, writeFileSafely } from '../store/safe-file.ts';
-import {
-  planSessionWrite,
-  writeSessionRows,
-  type PlainRow,
-  type SessionRows,
-  type WritePlan,
-} from '../store/session-transfer.ts';
+import type { PlainRow, SessionRows, WritePlan } from '../store/session-transfer.ts';
 import { withStore } from './open-store.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
 import { parseSessionFile, type ExportedProject } from './session-file.ts';
@@ -158,8 +152,8 @@ export async function importSession(request: {
       }),
   };
 
-  const plan: WritePlan = await withStore(request.home, ({ db }) =>
-    request.dryRun ? planSessionWrite(db, rows) : writeSessionRows(db, rows),
+  const plan: WritePlan = await withStore(request.home, ({ transfer }) =>
+    request.dryRun ? transfer.plan(rows) : transfer.write(rows),
   );
   const handoffFiles: string[] = [];
   if (!request.dryRun) {

@@ -14,6 +14,7 @@ import { HandoffRepository } from '../store/handoff-repository.ts';
 import { LoopRepository } from '../store/loop-repository.ts';
 import { ResumeRepository } from '../store/resume-repository.ts';
 import { SessionRepository } from '../store/session-repository.ts';
+import { SessionTransfer } from '../store/session-transfer.ts';
 import { CheckpointSearchIndex } from '../store/checkpoint-search.ts';
 import { DashboardQueries } from '../store/dashboard-queries.ts';
 import { IssueFactsCache } from '../store/issue-facts.ts';
@@ -32,6 +33,8 @@ export type Store = {
   writer: Database;
   checkpoints: CheckpointRepository;
   forgetting: ForgetRows;
+  /** A session's rows out of and into the store (shim export / import). */
+  transfer: SessionTransfer;
   sessions: SessionRepository;
   resumes: ResumeRepository;
   handoffs: HandoffRepository;
@@ -53,6 +56,7 @@ export function createStore(db: Database): Store {
   return {
     writer: db,
     forgetting: new ForgetRows(db),
+    transfer: new SessionTransfer(db),
     checkpoints: new CheckpointRepository(db),
     sessions: new SessionRepository(db),
     resumes: new ResumeRepository(db),

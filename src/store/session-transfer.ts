@@ -207,3 +207,37 @@ export function writeSessionRows(db: Database, rows: SessionRows): WritePlan {
     return plan;
   });
 }
+
+/** The repository `Store` hands out (app/open-store.ts): the functions above over one database. */
+export class SessionTransfer {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  read(sessionId: string): SessionRows {
+    return readSessionRows(this.#db, sessionId);
+  }
+
+  plan(rows: SessionRows): WritePlan {
+    return planSessionWrite(this.#db, rows);
+  }
+
+  write(rows: SessionRows): WritePlan {
+    return writeSessionRows(this.#db, rows);
+  }
+
+  /** Session ids (of a session row or a checkpoint) starting with `prefix`, at most `limit`. */
+  sessionIdsStartingWith(prefix: string, limit: number): string[] {
+    return (
+      this.#db
+        .prepare(
+          `SELECT session_id AS id FROM sessions WHERE session_id >= ? AND session_id < ? || char(1114111)
+           UNION SELECT DISTINCT session_id FROM checkpoints WHERE session_id >= ? AND session_id < ? || char(1114111)
+           LIMIT ?`,
+        )
+        .all(prefix, prefix, prefix, prefix, limit) as Array<{ id: string }>
+    ).map((r) => r.id);
+  }
+}
