@@ -1,6 +1,7 @@
 /** `shim_search`: full-text search over past sessions' checkpoints, answered as a compact index. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { AGENT_IDS } from '../../core/agent-id.ts';
 import { withStore } from '../../app/open-store.ts';
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -46,6 +47,7 @@ const hit = z.object({
   checkpointNumber: z.number(),
   createdAt: z.string(),
   cwd: z.string().nullable(),
+  agent: z.enum(AGENT_IDS).describe('The agent whose session it was.'),
   snippet: z.string(),
   matches: z.number(),
 });
