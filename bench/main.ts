@@ -245,6 +245,7 @@ async function main(): Promise<void> {
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);
   runFullLookBench(report, results, path, appendLines);
+  (await import('./before-seam.ts')).runBeforeSeamBench(report, results, path, appendLines);
   runRiskyCheckpointBench(report, results);
   (await import('./codex-hooks.ts')).runCodexHookBench(report, results);
   (await import('./gemini-hooks.ts')).runGeminiHookBench(report, results);

@@ -1,0 +1,141 @@
+/**
+ * Issue 27 asks that Claude Code lose no speed behind the agent seam: the hook and statusline
+ * measured here beside the same calls of the commit before the seam, built from the repository's
+ * history into a temporary directory (its own build script, this checkout's node_modules),
+ * interleaved with `node -e ''` and each other in one run. Skipped with a line where the history
+ * is not there (a shallow clone).
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTempDir } from '../test/helpers/fixtures.ts';
+
+type Report = (name: string, value: string, note?: string) => void;
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'shim.cjs');
+/** The parent of 93cda88 ("The agent seam: src/agents/agent.ts …"). */
+const BEFORE_SEAM = '82f8d1e';
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function time(args: string[], input: string, env: NodeJS.ProcessEnv): number {
+  const start = performance.now();
+  const r = spawnSync(process.execPath, args, { input, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const ms = performance.now() - start;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr.toString()}`);
+  return ms;
+}
+
+/** The commit before the seam, built; null (and why) when it cannot be. */
+function buildBeforeSeam(dir: string): { bin: string } | { why: string } {
+  const archive = spawnSync('git', ['archive', '--format=tar', BEFORE_SEAM], {
+    cwd: ROOT,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (archive.status !== 0) return { why: `git archive ${BEFORE_SEAM}: ${archive.stderr}` };
+  const tree = join(dir, 'before-seam');
+  mkdirSync(tree);
+  const untar = spawnSync('tar', ['-x', '-C', tree], { input: archive.stdout });
+  if (untar.status !== 0) return { why: `tar: ${untar.stderr}` };
+  symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'));
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: tree });
+  if (build.status !== 0) return { why: `its build failed: ${build.stderr}` };
+  return { bin: join(tree, 'bin', 'shim.cjs') };
+}
+
+export function runBeforeSeamBench(
+  report: Report,
+  results: Record<string, unknown>,
+  transcript: string,
+  appendLines: string[],
+): void {
+  const dir = makeTempDir('shim-bench-seam-');
+  const built = buildBeforeSeam(dir);
+  if ('why' in built) {
+    report('before/after the agent seam', 'skipped', built.why.split('\n')[0]!);
+    return;
+  }
+  const sessionId =
+    (
+      JSON.parse(readFileSync(transcript, 'utf8').slice(0, 4096).split('\n')[0]!) as {
+        sessionId?: string;
+      }
+    ).sessionId ?? 'bench';
+  const envFor = (name: string): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv = { ...process.env, SHIM_HOME: join(dir, name), HOME: dir };
+    delete env.NODE_EXTRA_CA_CERTS;
+    return env;
+  };
+  const now = envFor('after');
+  const then = envFor('before');
+  const hookInput = JSON.stringify({
+    session_id: sessionId,
+    transcript_path: transcript,
+    cwd: dir,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: '/x' },
+    tool_response: {},
+  });
+  const statusInput = JSON.stringify({
+    session_id: sessionId,
+    transcript_path: transcript,
+    cwd: dir,
+    model: { id: 'claude-opus-4-6', display_name: 'Opus' },
+    workspace: { current_dir: dir, project_dir: dir },
+    version: '2.1.39',
+  });
+  const hook = (bin: string) => [bin, 'hook', 'PostToolUse'];
+  const statusline = (bin: string) => [bin, 'statusline'];
+  // Warm each side's cursor cache and code cache, as a session's earlier calls would have.
+  for (const [bin, env] of [
+    [BIN, now],
+    [built.bin, then],
+  ] as const) {
+    time(hook(bin), hookInput, env);
+    time(statusline(bin), statusInput, env);
+  }
+  const node: number[] = [];
+  const hookAfter: number[] = [];
+  const hookBefore: number[] = [];
+  const lineAfter: number[] = [];
+  const lineBefore: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const tag = `seam${i}_`;
+    appendFileSync(
+      transcript,
+      appendLines
+        .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
+        .join('\n') + '\n',
+    );
+    node.push(time(['-e', ''], '', now));
+    // Which side goes first alternates, so neither gains from the other's page cache.
+    const sides = [
+      () => hookAfter.push(time(hook(BIN), hookInput, now)),
+      () => hookBefore.push(time(hook(built.bin), hookInput, then)),
+    ];
+    for (const side of i % 2 === 0 ? sides : sides.reverse()) side();
+    lineAfter.push(time(statusline(BIN), statusInput, now));
+    lineBefore.push(time(statusline(built.bin), statusInput, then));
+  }
+  const base = median(node);
+  const ratio = (xs: number[]) => `${(median(xs) / base).toFixed(2)}×`;
+  report(`agent seam: node -e '' (same run)`, `${base.toFixed(1)} ms`, 'baseline');
+  report(
+    '  PostToolUse, before → after the seam',
+    `${ratio(hookBefore)} → ${ratio(hookAfter)}`,
+    `${median(hookBefore).toFixed(1)} → ${median(hookAfter).toFixed(1)} ms; ${BEFORE_SEAM} built from history`,
+  );
+  report(
+    '  statusline, before → after the seam',
+    `${ratio(lineBefore)} → ${ratio(lineAfter)}`,
+    `${median(lineBefore).toFixed(1)} → ${median(lineAfter).toFixed(1)} ms`,
+  );
+  results.agentSeam = {
+    nodeMs: base,
+    hookBeforeMs: median(hookBefore),
+    hookAfterMs: median(hookAfter),
+    statuslineBeforeMs: median(lineBefore),
+    statuslineAfterMs: median(lineAfter),
+  };
+}
