@@ -141,7 +141,7 @@ describe('Codex hooks: a payload from a newer CLI', () => {
     assert.equal(unknown.status, 0);
     assert.equal(unknown.stdout, '');
     assert.equal(
-      logLines(home).filter((l) => /unknown event "NoSuchEvent"/.test(l.message)).length,
+      logLines(home).filter((l) => /"NoSuchEvent" is not one shim handles/.test(l.message)).length,
       1,
     );
   });
