@@ -25,6 +25,7 @@ describe('SessionRepository.touch', () => {
       endReason: null,
       cliVersion: null,
       model: null,
+      agent: 'claude',
     });
   });
 
@@ -55,6 +56,7 @@ describe('SessionRepository.touch', () => {
       endReason: null,
       cliVersion: '2.1.38',
       model: 'claude-opus-4-6',
+      agent: 'claude',
     });
     // New values replace old ones.
     store.sessions.touch(
@@ -95,6 +97,7 @@ describe('SessionRepository.end', () => {
       endReason: 'logout',
       cliVersion: '2.1.38',
       model: null,
+      agent: 'claude',
     });
   });
 

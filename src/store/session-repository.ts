@@ -12,6 +12,8 @@ export type SessionRecord = {
   endReason: string | null;
   cliVersion: string | null;
   model: string | null;
+  /** The agent whose session it is (core/agent-id.ts; rows from before agents: `claude`). */
+  agent: string;
   /** The earlier session (and its checkpoint) this one was restored from; absent when none. */
   resumedFrom?: { sessionId: string; checkpointId: string };
 };
@@ -26,6 +28,7 @@ type Row = {
   end_reason: string | null;
   cli_version: string | null;
   model: string | null;
+  agent?: string | null;
   resumed_from_session?: string | null;
   resumed_from_checkpoint?: string | null;
 };
@@ -40,6 +43,7 @@ const toRecord = (r: Row): SessionRecord => ({
   endReason: r.end_reason,
   cliVersion: r.cli_version,
   model: r.model,
+  agent: r.agent ?? 'claude',
   ...(r.resumed_from_session && r.resumed_from_checkpoint
     ? {
         resumedFrom: {

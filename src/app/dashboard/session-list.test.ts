@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { fixturePath, makeTempDir } from '../../../test/helpers/fixtures.ts';
 import { readSessionHead } from '../../agents/claude/sniff.ts';
 import { createCheckpoint } from '../create-checkpoint.ts';
+import { withStore } from '../open-store.ts';
 import { listDashboardSessions, sessionEnding } from './session-list.ts';
 import { isSessionId } from './locate-session.ts';
 
@@ -56,6 +57,20 @@ describe('the dashboard session list', () => {
     assert.notEqual(a.ending, 'unknown');
     assert.match(a.title ?? '', /^Implement the following plan/);
     assert.deepEqual(list.projects, [cwds[A], cwds[B]].sort());
+  });
+
+  test("each row names its session's agent", async () => {
+    await withStore(home, (store) =>
+      store.sessions.touch(
+        { sessionId: '019abc00-0000-7000-8000-00000000c0de', cwd: root, agent: 'codex' },
+        '2026-11-20T11:00:00.000Z',
+      ),
+    );
+    const list = await listDashboardSessions({ home, env });
+    const agents = Object.fromEntries(list.sessions.map((s) => [s.id, s.agent]));
+    assert.equal(agents['019abc00-0000-7000-8000-00000000c0de'], 'codex');
+    assert.equal(agents[ids[A]!], 'claude');
+    assert.equal(agents[ids[B]!], 'claude', 'a transcript the store never saw is Claude Code’s');
   });
 
   test('a project filter and the checkpoint search narrow it', async () => {

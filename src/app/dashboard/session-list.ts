@@ -54,6 +54,8 @@ export type SessionRow = {
   lastActivityAt: string | null;
   model: string | null;
   cliVersion: string | null;
+  /** The agent whose session it is (a transcript the store never saw is Claude Code's). */
+  agent: string;
   /** The largest context the transcript shows (tokens); null until it has been read. */
   peakContext: number | null;
   compactions: number | null;
@@ -167,6 +169,7 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
       lastActivityAt: s.lastSeenAt,
       model: s.model,
       cliVersion: s.cliVersion,
+      agent: s.agent,
       peakContext: null,
       compactions: null,
       ...count,
@@ -193,6 +196,7 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
       lastActivityAt: new Date(file.mtimeMs).toISOString(),
       model: null,
       cliVersion: null,
+      agent: 'claude',
       peakContext: null,
       compactions: null,
       ...count,

@@ -4,6 +4,7 @@
  * @module
  */
 import type { SessionList } from '../../app/dashboard/session-list.ts';
+import { agentName, toAgentId } from '../../core/agent-id.ts';
 import { getJson } from './data.ts';
 import { h, present, shortId, tokens, when } from './dom.ts';
 
@@ -67,7 +68,11 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
       h('td', { class: 'project' }, s.project ?? '–'),
       h('td', {}, when(s.lastActivityAt)),
       h('td', {}, s.model ?? '–'),
-      h('td', {}, s.cliVersion ?? '–'),
+      h(
+        'td',
+        { 'data-agent': s.agent },
+        `${agentName(toAgentId(s.agent))}${s.cliVersion ? ` ${s.cliVersion}` : ''}`,
+      ),
       h('td', { class: 'num' }, tokens(s.peakContext)),
       h('td', { class: 'num', 'data-col': 'compactions' }, s.compactions ?? '–'),
       h('td', { class: 'num', 'data-col': 'checkpoints' }, s.checkpoints),
@@ -107,7 +112,7 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
                   'Project',
                   'Last activity',
                   'Model',
-                  'CLI',
+                  'Agent',
                   'Peak',
                   'Compactions',
                   'Checkpoints',
