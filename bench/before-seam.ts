@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { median, timeNode } from './child-time.ts';
 import { makeTempDir } from '../test/helpers/fixtures.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
@@ -16,15 +17,6 @@ const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'shim.cjs');
 /** The parent of 93cda88 ("The agent seam: src/agents/agent.ts …"). */
 const BEFORE_SEAM = '82f8d1e';
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function time(args: string[], input: string, env: NodeJS.ProcessEnv): number {
-  const start = performance.now();
-  const r = spawnSync(process.execPath, args, { input, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const ms = performance.now() - start;
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr.toString()}`);
-  return ms;
-}
 
 /** The commit before the seam, built; null (and why) when it cannot be. */
 function buildBeforeSeam(dir: string): { bin: string } | { why: string } {
@@ -92,8 +84,8 @@ export function runBeforeSeamBench(
     [BIN, now],
     [built.bin, then],
   ] as const) {
-    time(hook(bin), hookInput, env);
-    time(statusline(bin), statusInput, env);
+    timeNode(hook(bin), hookInput, env);
+    timeNode(statusline(bin), statusInput, env);
   }
   const node: number[] = [];
   const hookAfter: number[] = [];
@@ -108,15 +100,15 @@ export function runBeforeSeamBench(
         .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
         .join('\n') + '\n',
     );
-    node.push(time(['-e', ''], '', now));
+    node.push(timeNode(['-e', ''], '', now));
     // Which side goes first alternates, so neither gains from the other's page cache.
     const sides = [
-      () => hookAfter.push(time(hook(BIN), hookInput, now)),
-      () => hookBefore.push(time(hook(built.bin), hookInput, then)),
+      () => hookAfter.push(timeNode(hook(BIN), hookInput, now)),
+      () => hookBefore.push(timeNode(hook(built.bin), hookInput, then)),
     ];
     for (const side of i % 2 === 0 ? sides : sides.reverse()) side();
-    lineAfter.push(time(statusline(BIN), statusInput, now));
-    lineBefore.push(time(statusline(built.bin), statusInput, then));
+    lineAfter.push(timeNode(statusline(BIN), statusInput, now));
+    lineBefore.push(timeNode(statusline(built.bin), statusInput, then));
   }
   const base = median(node);
   const ratio = (xs: number[]) => `${(median(xs) / base).toFixed(2)}×`;

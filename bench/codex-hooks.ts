@@ -4,10 +4,10 @@
  * `token_count` after it) before each call, against `node -e ''` in the same run, interleaved.
  * The rollout starts from a real one (../shared/fixtures/agents/codex, read, never copied).
  */
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { median, timeNode } from './child-time.ts';
 import { makeTempDir, SHARED_FIXTURES_DIR } from '../test/helpers/fixtures.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
@@ -21,16 +21,7 @@ const ROLLOUT = join(
   'capstone__rollout-2026-03-09T16-19-13-019cd4ae-d53b-7632-be1c-624431e08b56.jsonl.gz',
 );
 const SESSION_ID = '019cd4ae-d53b-7632-be1c-624431e08b56';
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-
-function time(args: string[], input: string, env: NodeJS.ProcessEnv): number {
-  const start = performance.now();
-  const r = spawnSync(process.execPath, args, { input, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const ms = performance.now() - start;
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr.toString()}`);
-  return ms;
-}
 
 /** One turn as Codex 0.169.0 appends it: the call, its output, then the usage of the response. */
 function turn(n: number, input: number): string {
@@ -111,14 +102,14 @@ export function runCodexHookBench(report: Report, results: Record<string, unknow
     });
   const hook = [BIN, 'hook', '--agent', 'codex', 'PostToolUse'];
   // Warm-up: the first call folds the whole rollout and writes the code cache.
-  time(hook, payload('none'), env);
-  time(['-e', ''], '', env);
+  timeNode(hook, payload('none'), env);
+  timeNode(['-e', ''], '', env);
   const node: number[] = [];
   const shim: number[] = [];
   for (let i = 0; i < 25; i++) {
     appendFileSync(rollout, turn(i, 60_000 + i * 500));
-    node.push(time(['-e', ''], '', env));
-    shim.push(time(hook, payload(`call_bench_${i}`), env));
+    node.push(timeNode(['-e', ''], '', env));
+    shim.push(timeNode(hook, payload(`call_bench_${i}`), env));
   }
   const ratio = median(shim) / median(node);
   report('Codex PostToolUse hook (median)', fmt(median(shim)), `node -e '' ${fmt(median(node))}`);

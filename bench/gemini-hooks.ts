@@ -4,9 +4,9 @@
  * call, against `node -e ''` in the same run, interleaved. The chat starts from the one the real
  * Gemini CLI 0.61.0 wrote offline (test/fixtures/gemini), repeated to a few thousand lines.
  */
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { median, timeNode } from './child-time.ts';
 import { makeTempDir } from '../test/helpers/fixtures.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
@@ -14,16 +14,7 @@ type Report = (name: string, value: string, note?: string) => void;
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'shim.cjs');
 const CHAT = join(ROOT, 'test', 'fixtures', 'gemini', 'resumed-compressed-0.61.0.jsonl');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-
-function time(args: string[], input: string, env: NodeJS.ProcessEnv): number {
-  const start = performance.now();
-  const r = spawnSync(process.execPath, args, { input, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const ms = performance.now() - start;
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr.toString()}`);
-  return ms;
-}
 
 /** A model message with one finished shell call, as Gemini appends it (tokens, then the call). */
 function modelMessage(n: number, input: number): string {
@@ -86,14 +77,14 @@ export function runGeminiHookBench(report: Report, results: Record<string, unkno
   });
   const hook = [BIN, 'gemini-hook', 'AfterTool'];
   // Warm-up: the first call folds the whole chat and writes the code cache.
-  time(hook, payload, env);
-  time(['-e', ''], '', env);
+  timeNode(hook, payload, env);
+  timeNode(['-e', ''], '', env);
   const node: number[] = [];
   const shim: number[] = [];
   for (let i = 0; i < 25; i++) {
     appendFileSync(chat, modelMessage(10_000 + i, 12_000 + i * 10));
-    node.push(time(['-e', ''], '', env));
-    shim.push(time(hook, payload, env));
+    node.push(timeNode(['-e', ''], '', env));
+    shim.push(timeNode(hook, payload, env));
   }
   const ratio = median(shim) / median(node);
   report('Gemini AfterTool hook (median)', fmt(median(shim)), `node -e '' ${fmt(median(node))}`);
