@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { IterationMonitor, type MonitorSignal } from './iteration-monitor.ts';
+import { IterationMonitor, pendingWorkOf, type MonitorSignal } from './iteration-monitor.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'stream-json');
 const lines = (name: string): string[] =>
@@ -126,5 +126,60 @@ describe('IterationMonitor (captured real stream-json)', () => {
     // The same stop lines, before the turn's result this time.
     feed(monitor, [...input.slice(0, result), ...after, input[result]!]);
     assert.deepEqual(monitor.stats.backgroundTasks, []);
+  });
+});
+
+describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', () => {
+  const SESSION = 'ad7651b7-d0ce-494f-9064-0c96a1c53e44';
+  const call = (id: string, name: string, input: Record<string, unknown>, n: number) =>
+    JSON.stringify({
+      type: 'assistant',
+      message: {
+        id: `msg_cron_${n}`,
+        role: 'assistant',
+        model: 'claude-opus-4-6',
+        content: [{ type: 'tool_use', id, name, input }],
+        usage: { input_tokens: 100, cache_read_input_tokens: 9000, output_tokens: 1 },
+      },
+      parent_tool_use_id: null,
+      session_id: SESSION,
+    });
+  const result = (id: string, content: string, isError = false) =>
+    JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ tool_use_id: id, type: 'tool_result', content, is_error: isError }],
+      },
+      parent_tool_use_id: null,
+      session_id: SESSION,
+    });
+
+  test('a job created and not deleted stays pending; a deleted or refused one does not', () => {
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    feed(monitor, [
+      call('toolu_c1', 'CronCreate', { cron: '*/5 * * * *', prompt: 'check the deploy' }, 1),
+      result('toolu_c1', JSON.stringify({ id: 'job-7f3a', humanSchedule: 'every 5 minutes' })),
+      call('toolu_c2', 'CronCreate', { cron: 'not a cron', prompt: 'x' }, 2),
+      result('toolu_c2', 'invalid cron expression', true),
+      call('toolu_c3', 'CronCreate', { cron: '0 9 * * *', prompt: 'rerun the report' }, 3),
+      result('toolu_c3', 'Scheduled job job-91bc (every day at 9:00)'),
+    ]);
+    assert.deepEqual(
+      monitor.stats.scheduledTasks.map((t) => [t.id, t.description]),
+      [
+        ['job-7f3a', '*/5 * * * *: check the deploy'],
+        ['job-91bc', '0 9 * * *: rerun the report'],
+      ],
+    );
+    assert.equal(pendingWorkOf(monitor.stats).length, 2);
+    feed(monitor, [
+      call('toolu_d1', 'CronDelete', { id: 'job-7f3a' }, 4),
+      result('toolu_d1', JSON.stringify({ id: 'job-7f3a' })),
+    ]);
+    assert.deepEqual(
+      monitor.stats.scheduledTasks.map((t) => t.id),
+      ['job-91bc'],
+    );
   });
 });

@@ -56,7 +56,17 @@ export type IterationStats = {
    * after the result) stays: its work did not finish.
    */
   backgroundTasks: BackgroundTask[];
+  /**
+   * Scheduled prompts (Claude Code's CronCreate) this iteration set and did not delete: work
+   * the session means to do later, so a turn ending with one is not the work done (#87836).
+   */
+  scheduledTasks: BackgroundTask[];
 };
+
+/** Work a turn left pending: background tasks still live and scheduled prompts. */
+export function pendingWorkOf(stats: IterationStats): BackgroundTask[] {
+  return [...stats.backgroundTasks, ...stats.scheduledTasks];
+}
 
 export class IterationMonitor {
   readonly stats: IterationStats = {
@@ -77,11 +87,15 @@ export class IterationMonitor {
     result: null,
     lastText: '',
     backgroundTasks: [],
+    scheduledTasks: [],
   };
   /** Set once the context crossed the threshold: the iteration ends at the next safe point. */
   draining = false;
   readonly #seen = new Set<string>();
   readonly #pendingTools = new Set<string>();
+  /** CronCreate calls waiting for their result, and CronDelete calls with the job they name. */
+  readonly #cronCalls = new Map<string, BackgroundTask>();
+  readonly #cronDeletes = new Map<string, string>();
   /** Tasks that ended by themselves (completed or failed), by id. */
   readonly #doneTasks = new Set<string>();
   /** The turn's result has come and no new turn has started: the agent decides nothing now. */
@@ -118,6 +132,36 @@ export class IterationMonitor {
     return signals;
   }
 
+  /** A CronCreate or CronDelete call: settled when its result comes. */
+  #noteSchedule(tool: { id: string; name: string; input: Record<string, unknown> }): void {
+    if (tool.name === 'CronCreate') {
+      const schedule = typeof tool.input.cron === 'string' ? tool.input.cron : '?';
+      const prompt = typeof tool.input.prompt === 'string' ? tool.input.prompt : '';
+      this.#cronCalls.set(tool.id, {
+        id: tool.id,
+        type: 'scheduled',
+        description: `${schedule}: ${prompt}`.slice(0, 200),
+      });
+    } else if (tool.name === 'CronDelete' && typeof tool.input.id === 'string') {
+      this.#cronDeletes.set(tool.id, tool.input.id);
+    }
+  }
+
+  #settleSchedule(toolUseId: string, isError: boolean, text: string): void {
+    const stats = this.stats;
+    const created = this.#cronCalls.get(toolUseId);
+    if (created) {
+      this.#cronCalls.delete(toolUseId);
+      // The job's id is in the result; a delete names it.
+      if (!isError) stats.scheduledTasks.push({ ...created, id: jobIdIn(text) ?? created.id });
+      return;
+    }
+    const job = this.#cronDeletes.get(toolUseId);
+    if (job === undefined) return;
+    this.#cronDeletes.delete(toolUseId);
+    if (!isError) stats.scheduledTasks = stats.scheduledTasks.filter((t) => t.id !== job);
+  }
+
   #thresholdInfo(): ThresholdInfo {
     this.#threshold ??= this.#resolveThreshold(this.stats.model, this.stats.cliVersion);
     return this.#threshold;
@@ -150,6 +194,7 @@ export class IterationMonitor {
           if (this.#pendingTools.has(tool.id)) continue;
           this.#pendingTools.add(tool.id);
           stats.toolCalls++;
+          this.#noteSchedule(tool);
           out.push({ kind: 'tool_call', name: tool.name, input: tool.input });
         }
         // One response arrives as one line per content block, all with the same usage.
@@ -177,6 +222,7 @@ export class IterationMonitor {
       case 'tool_result':
         if (event.sidechain) return;
         this.#pendingTools.delete(event.toolUseId);
+        this.#settleSchedule(event.toolUseId, event.isError, event.text);
         if (event.isError) {
           stats.lastToolError = event.text;
           out.push({ kind: 'tool_error', text: event.text });
@@ -275,4 +321,15 @@ export async function replayConsumedLines(
   } finally {
     closeSync(fd);
   }
+}
+
+/** The job id a CronCreate result names (its JSON `id`, or the first id-like word). */
+function jobIdIn(text: string): string | null {
+  try {
+    const value = JSON.parse(text) as { id?: unknown };
+    if (typeof value.id === 'string') return value.id;
+  } catch {
+    // a sentence, not JSON
+  }
+  return /\b(?:job|id)\W+([A-Za-z0-9_-]{4,})/i.exec(text)?.[1] ?? null;
 }

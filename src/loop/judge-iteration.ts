@@ -20,7 +20,7 @@ import { truncate } from '../core/truncate.ts';
 import { redactTextSync } from '../redact/redact.ts';
 import type { Env } from '../store/home.ts';
 import type { FollowResult } from './agent-run.ts';
-import type { IterationStats } from './iteration-monitor.ts';
+import { pendingWorkOf, type IterationStats } from './iteration-monitor.ts';
 import type { LoopState } from './loop-state.ts';
 import type { LoopOptions } from './options.ts';
 import type { RunJournal } from './run-journal.ts';
@@ -89,7 +89,7 @@ export async function judgeIteration(
       number,
     );
 
-  const pendingWork = stats.backgroundTasks.map(
+  const pendingWork = pendingWorkOf(stats).map(
     (task) => `${task.type || 'task'} "${truncate(task.description || task.id, 80)}"`,
   );
   if (end === 'mid_work')

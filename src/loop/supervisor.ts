@@ -36,7 +36,12 @@ import { prepareAgentSwitch } from './switch-agent.ts';
 import { prepareRescue } from './rescue-session.ts';
 import { envForNewSession } from '../agents/claude/session-env.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';
-import { IterationMonitor, replayConsumedLines, type ThresholdInfo } from './iteration-monitor.ts';
+import {
+  IterationMonitor,
+  pendingWorkOf,
+  replayConsumedLines,
+  type ThresholdInfo,
+} from './iteration-monitor.ts';
 import { judgeIteration, type IterationOutcome } from './judge-iteration.ts';
 import type { LoopState } from './loop-state.ts';
 import type { LoopOptions } from './options.ts';
@@ -345,7 +350,7 @@ export class Supervisor {
       result: stats.result,
       apiError: stats.apiError !== null,
       orphaned: agent.orphaned,
-      pendingWork: stats.backgroundTasks.length > 0,
+      pendingWork: pendingWorkOf(stats).length > 0,
       contextOverflow: stats.contextOverflow,
     });
     return { end, stats, follow };
