@@ -8,8 +8,9 @@
  * writes directly. A supervisor killed with -9 leaves nothing that `--resume` cannot pick up.
  * The pieces: following an iteration (follow-iteration.ts), recording its stream
  * (stream-recorder.ts), judging its end (judge-iteration.ts), restarts (restart.ts); the rules
- * they apply are pure, in core/loop. What is left here (a little over 400 lines) is the order of
- * things: start or re-attach, follow, judge, carry out the decision, wait, finish.
+ * they apply are pure, in core/loop. What is left here is the order of things: start or
+ * re-attach, follow, judge, carry out the decision (switching agent, rescuing the session), wait,
+ * finish — about 500 lines read as one sequence; the next piece to move out is the agent switch.
  * @module
  */
 import { join } from 'node:path';

@@ -172,7 +172,9 @@ export function register(on: On): void {
   };
 
   // After each tool call: counted through the server (queued), no process. Where another hook
-  // listens too, or the mod is off, Claude Code's hooks run as they would without it.
+  // listens too, or the mod is off, Claude Code's hooks run as they would without it. The two
+  // handlers stay spelled out: registered from a loop over the names, Claude Code loaded no mod
+  // at all (every mod e2e failed).
   on('classic.PostToolUse', async ($, e, next) => {
     // The mod's own report, when Claude Code hands its hooks back to the mod (logged "nested in
     // shim"): answered at once, never waiting for shim's first answer, which is that very report.

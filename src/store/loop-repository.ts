@@ -4,7 +4,7 @@
  * `loop_events` rows only make it queryable, with `data` cut to {@link LOOP_EVENT_DATA_MAX}
  * characters of JSON. Every write takes the lock up front (BEGIN IMMEDIATE).
  *
- * A little over 400 lines: three tables' record types and mappings, and their queries.
+ * About 450 lines: three tables' record types and mappings, and their queries.
  * @module
  */
 import type { AgentId } from '../core/agent-id.ts';

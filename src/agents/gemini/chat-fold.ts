@@ -12,11 +12,10 @@
  * is a `$set.messages` that brings a new `<state_snapshot>` message (0.61.0), or, where nothing
  * marks it (older builds), the context falling by more than half.
  *
- * Over 450 lines for now: one fold per record kind of one format. Its request, check and error
- * parts near-copy transcript/fold-parts.ts and should call it instead (noted for the next round).
+ * Requests, checks and error patterns fold as in every agent's fold (transcript/fold-parts.ts).
+ * A little over 450 lines: one fold per record kind of one format, read as a whole.
  * @module
  */
-import { classifyCheckCommand } from '../../core/check-command.ts';
 import {
   LIMITS,
   pushBounded,
@@ -25,7 +24,8 @@ import {
   type ResponseRecord,
   type SessionState,
 } from '../../core/session.ts';
-import { clip, clipStart, summarizeValue } from '../../core/truncate.ts';
+import { clip, summarizeValue } from '../../core/truncate.ts';
+import { foldCheck, foldPrompt, noteError } from '../../transcript/fold-parts.ts';
 import { secretFree } from '../../transcript/scrub.ts';
 import {
   isObj,
@@ -70,13 +70,6 @@ const CHARS_PER_TOKEN = 4;
 
 export function createGeminiFoldState(): GeminiFoldState {
   return { v: 1, progress: [], seen: [], compactedSinceResponse: false };
-}
-
-function noteError(state: SessionState, raw: string): void {
-  const pattern = secretFree(raw);
-  const i = state.errorPatterns.indexOf(pattern);
-  if (i >= 0) state.errorPatterns.splice(i, 1);
-  pushBounded(state.errorPatterns, pattern, LIMITS.errorPatterns);
 }
 
 function touchTime(state: SessionState, at: number | null): void {
@@ -163,15 +156,6 @@ const WORKSPACE = /Workspace Directories:\**\s*\n\s*-\s*(\S[^\n]*)/;
 function noteWorkspace(state: SessionState, text: string): void {
   const workspace = WORKSPACE.exec(text)?.[1]?.trim();
   if (workspace && state.cwd === null) state.cwd = workspace;
-}
-
-function foldPrompt(state: SessionState, text: string, line: number, at: number | null): void {
-  state.promptCount++;
-  const full = { line, text: clip(text, LIMITS.promptChars), at };
-  pushBounded(state.prompts, full, LIMITS.prompts);
-  state.firstPrompt ??= full;
-  state.requestLog.push({ line, text: clip(text, LIMITS.requestLogChars), at });
-  if (state.requestLog.length > LIMITS.requestLog) state.requestLog.splice(1, 1);
 }
 
 function foldUser(state: SessionState, m: GeminiMessage, line: number): void {
@@ -268,36 +252,6 @@ function foldToolCall(state: SessionState, call: GeminiToolCall, line: number, a
       ...(meta !== null ? { meta: { command: secretFree(clip(meta, 500)) } } : {}),
     },
     LIMITS.pendingTools,
-  );
-}
-
-function foldCheck(
-  state: SessionState,
-  command: string,
-  success: boolean,
-  output: string,
-  at: number | null,
-  line: number,
-): void {
-  const kind = classifyCheckCommand(command);
-  if (kind === null) return;
-  const i = state.checks.findIndex((c) => c.kind === kind);
-  if (i >= 0) state.checks.splice(i, 1);
-  const tail = output.trimEnd();
-  pushBounded(
-    state.checks,
-    {
-      kind,
-      command: clip(command, 200),
-      success,
-      output:
-        tail.length > LIMITS.checkOutputChars
-          ? `…${clipStart(tail, LIMITS.checkOutputChars - 1)}`
-          : tail,
-      at,
-      line,
-    },
-    LIMITS.checks,
   );
 }
 

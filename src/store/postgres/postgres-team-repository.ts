@@ -3,6 +3,7 @@
  * grouped by kind into multi-row inserts: a row already there is kept (checkpoints, summaries,
  * events never change) or replaced by a newer version (sessions, handoffs, loop runs: `at`
  * decides), so a batch sent twice — a worker killed after the commit — changes nothing.
+ * About 450 lines: the TeamRepository contract's writes and reads for one dialect, one class.
  * @module
  */
 import { sql, type Transaction } from 'kysely';
