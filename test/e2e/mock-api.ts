@@ -129,6 +129,11 @@ export type MockApi = {
   /** Message requests whose system prompt or any message content (any role, tool results, tool
    *  inputs) contains `text`. */
   requestsContaining(text: string): RecordedRequest[];
+  /**
+   * The first turn request (one with tools: not a side request) the given session sent. A killed
+   * session's late side request or a title request can arrive first; this one is the turn's.
+   */
+  firstTurnRequest(sessionId: string | null): RecordedRequest | undefined;
   /** Index into `scenario.steps` of the next step to be used. */
   readonly nextStep: number;
   /** Replace the scenario, rewind to its first step and clear `requests`. */
@@ -463,6 +468,12 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
     messageRequests,
     requestsContaining: (text) =>
       messageRequests().filter((r) => searchableText(r.body).includes(text)),
+    firstTurnRequest: (sessionId) =>
+      messageRequests().find(
+        (r) =>
+          (r.kind === 'step' || r.kind === 'final') &&
+          r.headers['x-claude-code-session-id'] === sessionId,
+      ),
     get nextStep() {
       return nextStep;
     },

@@ -25,7 +25,7 @@ import {
   waitForBackgroundWork,
   type Scratch,
 } from './claude.ts';
-import { startMockApi, type MockApi, type Scenario } from './mock-api.ts';
+import { searchableText, startMockApi, type MockApi, type Scenario } from './mock-api.ts';
 
 const REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
 /** The restore's first line after a compaction, and after a crash (core/resume-prompt.ts). */
@@ -63,6 +63,25 @@ function readCheckpoints(shimHome: string): Row[] {
   } finally {
     db.close();
   }
+}
+
+/** What a failed restore assertion needs to be understood from CI's log alone. */
+function crashDiagnosis(shimHome: string, mock: MockApi, run: { stderr: string }): string {
+  const log = join(shimHome, 'logs', 'shim.log');
+  const memory = join(shimHome, 'cache', 'hooks');
+  return [
+    `checkpoints: ${JSON.stringify(readCheckpoints(shimHome))}`,
+    `requests: ${JSON.stringify(mock.messageRequests().map((r) => searchableText(r.body).slice(0, 160)))}`,
+    `log: ${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)'}`,
+    `hook memory: ${
+      existsSync(memory)
+        ? readdirSync(memory)
+            .map((f) => `${f} ${readFileSync(join(memory, f), 'utf8').slice(0, 400)}`)
+            .join('; ')
+        : '(none)'
+    }`,
+    `stderr: ${run.stderr.slice(0, 600)}`,
+  ].join('\n');
 }
 
 const bash = (command: string) => ({
@@ -259,10 +278,14 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     mock.reset({ steps: [], final: { content: [{ type: 'text', text: 'Resumed.' }] } });
     const next = await runClaude({ scratch, mock, prompt: 'continue' });
     assert.equal(next.exitCode, 0, describeRun(next));
-    const first = mock.messageRequests()[0]!;
+    const first = mock.firstTurnRequest(next.sessionId);
+    assert.ok(
+      first,
+      `no turn request from the new session\n${crashDiagnosis(shimHome, mock, next)}`,
+    );
     assert.ok(
       mock.requestsContaining(CRASH_HEAD).some((r) => r.index === first.index),
-      'the first request of the new session carries the resume context',
+      `the first request of the new session carries the resume context\n${crashDiagnosis(shimHome, mock, next)}`,
     );
     assert.ok(mock.requestsContaining('ZEBRA-42 importer').some((r) => r.index === first.index));
     const restored = readCheckpoints(shimHome).filter((r) => r.restored_at);
@@ -290,7 +313,8 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
       env: { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' },
     });
     assert.equal(run.exitCode, 0, describeRun(run));
-    const first = mock.messageRequests()[0]!;
+    const first = mock.firstTurnRequest(run.sessionId);
+    assert.ok(first, 'a turn request from the session');
     assert.ok(
       mock
         .requestsContaining('[shim] The plan docs/plan.md is estimated at')
