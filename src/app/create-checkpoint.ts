@@ -6,8 +6,6 @@
  */
 import type { AgentId } from '../core/agent-id.ts';
 import { logAgent, readAgentLog } from './load-agent.ts';
-import { ResumeRepository } from '../store/resume-repository.ts';
-import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -28,21 +26,12 @@ import { captureGitState } from '../capture/git.ts';
 import { deleteSnapshot } from '../capture/git-snapshots.ts';
 import { commitWip } from '../capture/wip-commit.ts';
 import { findProjectRoot } from '../capture/project.ts';
-import { CheckpointRepository, type CheckpointSize } from '../store/checkpoint-repository.ts';
+import type { CheckpointSize } from '../store/checkpoint-repository.ts';
 import { loadConfig, type ShimConfig } from '../store/config.ts';
-import {
-  openDatabase,
-  recoverDatabase,
-  StoreMovedError,
-  withWriteTransaction,
-  type Database,
-} from '../store/database.ts';
-import { isCorruptionError } from '../store/recover-database.ts';
 import type { Env } from '../store/home.ts';
 import { recordGrowthSteps } from '../store/growth-profile.ts';
 import { clearCheckpointFailure, recordCheckpointFailure } from '../store/checkpoint-failures.ts';
 import { appendLog } from '../store/log.ts';
-import { SessionRepository } from '../store/session-repository.ts';
 import {
   isCompressed,
   readCompressedTranscript,
@@ -53,6 +42,7 @@ import { replicateSoon } from './team/replicate-soon.ts';
 import { assessLiveSession } from './assess-live-session.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
 import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
+import { withStore, type Store } from './open-store.ts';
 
 export type CheckpointRequest = {
   transcript?: string;
@@ -69,8 +59,8 @@ export type CheckpointRequest = {
   snapshot?: boolean;
   /** The specified WIP commit (docs/specification.md): also commit all changes to the current branch. Opt-in: it moves the branch. */
   wipCommit?: boolean;
-  /** An open database to reuse (hooks); otherwise one is opened and closed. */
-  db?: Database;
+  /** An open store to reuse (a restore, the loop); otherwise one is opened and closed. */
+  store?: Store;
   /**
    * The session is dead (a restore is building from its transcript): tool calls without a result
    * were interrupted rather than still running.
@@ -176,30 +166,19 @@ async function takeCheckpoint(request: CheckpointRequest): Promise<CheckpointRes
       lenient: true,
       projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
     }));
-  if (request.db) return buildAndStore(request, path, state, config, request.db, started);
-  for (let attempt = 0; ; attempt++) {
-    const db = openDatabase(request.home);
-    try {
-      return await buildAndStore(request, path, state, config, db, started);
-    } catch (error) {
-      // Another process rebuilt the store meanwhile (nothing was written), or a damaged page or
-      // row was met (the store is rebuilt from what is readable): the checkpoint is taken again.
-      if (error instanceof StoreMovedError && attempt < 3) continue;
-      if (attempt > 0 || !isCorruptionError(error)) throw error;
-      db.close();
-      recoverDatabase(request.home, (error as Error).message, db);
-    } finally {
-      if (db.isOpen) db.close();
-    }
-  }
+  if (request.store) return buildAndStore(request, path, state, config, request.store, started);
+  // Another process rebuilt the store meanwhile (nothing was written), or a damaged page or row
+  // was met (the store is rebuilt from what is readable): withStore takes the checkpoint again.
+  return withStore(request.home, (store) =>
+    buildAndStore(request, path, state, config, store, started),
+  );
 }
 
 /** What the store knows of the session's line: its last checkpoint and what it inherited. */
-function readLineage(db: Database, sessionId: string) {
-  const checkpoints = new CheckpointRepository(db);
-  const previous = checkpoints.getMostRecent(sessionId);
-  const resumedFrom = new SessionRepository(db).get(sessionId)?.resumedFrom ?? null;
-  const ancestor = resumedFrom ? checkpoints.getById(resumedFrom.checkpointId) : null;
+function readLineage(store: Store, sessionId: string) {
+  const previous = store.checkpoints.getMostRecent(sessionId);
+  const resumedFrom = store.sessions.get(sessionId)?.resumedFrom ?? null;
+  const ancestor = resumedFrom ? store.checkpoints.getById(resumedFrom.checkpointId) : null;
   return { previous, ancestor };
 }
 
@@ -208,12 +187,12 @@ async function buildAndStore(
   path: string,
   state: SessionState,
   config: ShimConfig,
-  db: Database,
+  store: Store,
   started: number,
 ): Promise<CheckpointResult> {
   const sessionId =
     state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
-  const { previous, ancestor } = readLineage(db, sessionId);
+  const { previous, ancestor } = readLineage(store, sessionId);
   // The count the risk model weighs is since the last stored checkpoint, not since the start
   // (a hook's own assessment counts from its memory of the last checkpoint: the same slot).
   const assessment =
@@ -241,7 +220,7 @@ async function buildAndStore(
       request,
       path,
       state,
-      db,
+      store,
       started,
       id,
       git,
@@ -304,7 +283,7 @@ type Captured = {
   request: CheckpointRequest;
   path: string;
   state: SessionState;
-  db: Database;
+  store: Store;
   started: number;
   id: string;
   git: GitFacts | null;
@@ -316,7 +295,7 @@ type Captured = {
 };
 
 async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
-  const { request, path, state, db, started, id, git, workTree } = captured;
+  const { request, path, state, store, started, id, git, workTree } = captured;
   const { previous, ancestor, assessment } = captured;
   const sessionId =
     state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
@@ -351,41 +330,25 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
       parts: sealed.partial.map((p) => `${p.section}: ${truncate(p.reason, 200)}`),
     });
   }
-  const stored = new CheckpointRepository(db).save(limited);
-  // What the checkpoint updates besides itself, in one commit (each is a WAL fsync; a blocking
-  // checkpoint waits for every one).
-  withWriteTransaction(db, () => {
-    // Sampled with each checkpoint (bounded per session); restores into this session that it has
-    // worked on since count as successes.
-    new SignalHistoryRepository(db).record({
-      sessionId: limited.sessionId,
-      recordedAt: limited.createdAt,
-      signals: limited.signals,
-      crashRisk: limited.signals.crashRisk,
-    });
-    new ResumeRepository(db).markOutcome(
-      limited.sessionId,
-      limited.signals.messageCount,
-      request.trigger === 'session_end',
-    );
-    new SessionRepository(db).touch(
-      {
-        sessionId: limited.sessionId,
-        transcriptPath: path,
-        cwd: state.cwd,
-        cliVersion: state.cliVersion,
-        model: state.model,
-      },
-      // A dead session's checkpoint must not make it look recently active: its last activity
-      // counts.
+  // The checkpoint, its signal sample, the outcome of restores into the session and the
+  // session's sighting: one commit (store/checkpoint-writer.ts).
+  const stored = store.checkpointWriter.write(limited, {
+    session: {
+      transcriptPath: path,
+      cwd: state.cwd,
+      cliVersion: state.cliVersion,
+      model: state.model,
+    },
+    // A dead session's checkpoint must not make it look recently active: its last activity
+    // counts.
+    activeAt:
       request.interrupted && state.lastActivityAt !== null
         ? new Date(Math.min(state.lastActivityAt, request.now)).toISOString()
         : limited.createdAt,
-    );
   });
   // The issue the session works on hears of it at the moments that matter (queued; sent later).
   await queueTrackerSync({
-    db,
+    store,
     checkpoint: stored.checkpoint,
     config: captured.sync,
     home: request.home,

@@ -2,6 +2,7 @@
 import { CompactionSummaryRepository } from '../store/compaction-summary-repository.ts';
 import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
 import { CheckpointRepository } from '../store/checkpoint-repository.ts';
+import { CheckpointWriter } from '../store/checkpoint-writer.ts';
 import {
   openDatabase,
   recoverDatabase,
@@ -25,13 +26,14 @@ import { SyncOutbox } from '../store/sync-outbox.ts';
 import { TeamWorkCache } from '../store/team-work-cache.ts';
 
 /**
- * The repositories over one open SQLite database. The database itself is handed only to the
- * checkpoint writer (`createCheckpoint`, which runs its own transaction) through `writer`.
+ * The repositories over one open SQLite database. The database itself stays inside: what writes
+ * several tables at once does it through a repository that runs the transaction
+ * (`checkpointWriter`).
  */
 export type Store = {
-  /** For createCheckpoint and the sync queue only: they write several tables in one transaction. */
-  writer: Database;
   checkpoints: CheckpointRepository;
+  /** A checkpoint with its signal sample, restore outcomes and session sighting, in one commit. */
+  checkpointWriter: CheckpointWriter;
   forgetting: ForgetRows;
   /** A session's rows out of and into the store (shim export / import). */
   transfer: SessionTransfer;
@@ -54,7 +56,7 @@ export type Store = {
 /** The repositories over an open database. */
 export function createStore(db: Database): Store {
   return {
-    writer: db,
+    checkpointWriter: new CheckpointWriter(db),
     forgetting: new ForgetRows(db),
     transfer: new SessionTransfer(db),
     checkpoints: new CheckpointRepository(db),

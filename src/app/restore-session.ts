@@ -78,7 +78,7 @@ export async function checkpointFromLiveTranscript(
           ? 'the state handed to a fresh context (relay)'
           : 'the state as the compaction began',
     interrupted: request.trigger === 'crash_recovery',
-    db: request.store.writer,
+    store: request.store,
   });
   return { checkpoint: result.checkpoint, fresh: true };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from 'node:path';
+import { createStore } from '../app/open-store.ts';
 import { createCheckpoint } from '../app/create-checkpoint.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
 import { listChangedFilesSince } from '../capture/workspace.ts';
@@ -127,7 +128,7 @@ async function checkpointSession(context: RestartContext, detail: string): Promi
       now: context.now,
       trigger: 'loop_restart',
       reason: `shim loop ${journal.runId}: ${detail}`,
-      db: context.db,
+      store: createStore(context.db),
     });
     const checkpointId = result.checkpoint.id;
     journal.repo.updateIteration(journal.runId, iteration, { checkpointId });

@@ -5,6 +5,7 @@
  * restore at the head of the new agent's first prompt. The decision is core/loop/agent-fallback.ts.
  * @module
  */
+import { createStore } from '../app/open-store.ts';
 import { createCheckpoint } from '../app/create-checkpoint.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
 import { renderRestoreFor } from '../app/restore-for-agent.ts';
@@ -54,7 +55,7 @@ export async function prepareAgentSwitch(step: SwitchStep, context: SwitchContex
         now: context.now,
         trigger: 'loop_restart',
         reason: `shim loop ${journal.runId}: ${agentName(from)} hit ${step.reason}; continuing in ${agentName(to)}`,
-        db: context.db,
+        store: createStore(context.db),
         interrupted: true,
       });
       checkpointId = saved.checkpoint.id;

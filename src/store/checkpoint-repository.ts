@@ -33,7 +33,18 @@ export class CheckpointRepository {
 
   /** Stores the draft under the session's next number; returns the stored checkpoint. */
   save(draft: CheckpointDraft): { checkpoint: Checkpoint; size: CheckpointSize } {
-    const { sections, size } = compressSections(draft);
+    // Compressed before the write lock is taken: other writers wait less.
+    return this.insertCompressed(draft, compressSections(draft));
+  }
+
+  /**
+   * Inserts a draft whose sections are compressed already; inside a write transaction already
+   * open it joins it (checkpoint-writer.ts stores a checkpoint and what it updates in one commit).
+   */
+  insertCompressed(
+    draft: CheckpointDraft,
+    { sections, size }: ReturnType<typeof compressSections>,
+  ): { checkpoint: Checkpoint; size: CheckpointSize } {
     const db = this.#db;
     const checkpointNumber = withWriteTransaction(db, () => {
       const next = db

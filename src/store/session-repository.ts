@@ -18,6 +18,17 @@ export type SessionRecord = {
   resumedFrom?: { sessionId: string; checkpointId: string };
 };
 
+/** What a sighting of a session says of it; a field left out keeps what the store knows. */
+export type SessionSighting = {
+  sessionId: string;
+  transcriptPath?: string | null;
+  cwd?: string | null;
+  cliVersion?: string | null;
+  model?: string | null;
+  /** core/agent-id.ts; a row without one is Claude Code's (migration 10). */
+  agent?: string;
+};
+
 type Row = {
   session_id: string;
   transcript_path: string | null;
@@ -62,18 +73,7 @@ export class SessionRepository {
   }
 
   /** Records that a session was seen (creating it on first sight); keeps known fields. */
-  touch(
-    session: {
-      sessionId: string;
-      transcriptPath?: string | null;
-      cwd?: string | null;
-      cliVersion?: string | null;
-      model?: string | null;
-      /** core/agent-id.ts; a row without one is Claude Code's (migration 10). */
-      agent?: string;
-    },
-    at: string,
-  ): void {
+  touch(session: SessionSighting, at: string): void {
     withWriteTransaction(this.#db, () => {
       this.#db
         .prepare(

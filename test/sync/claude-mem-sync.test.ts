@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { drainOutbox } from '../../src/app/sync/drain-outbox.ts';
+import { createStore } from '../../src/app/open-store.ts';
 import { queueTrackerSync } from '../../src/app/sync/enqueue-sync.ts';
 import { makeTypicalCheckpoint } from '../../src/core/checkpoint-fixture.test-helper.ts';
 import { openDatabase } from '../../src/store/database.ts';
@@ -42,10 +43,19 @@ test('claude-mem: an L2 checkpoint is one observation, waiting while the worker 
       },
     };
     const config = { enabled: true, label: null, state: null, claudeMem: true };
-    const queued = await queueTrackerSync({ db, checkpoint, config, home, env });
+    const queued = await queueTrackerSync({
+      store: createStore(db),
+      checkpoint,
+      config,
+      home,
+      env,
+    });
     // No Linear key: the issue's comment is not queued (it would post late when one is set).
     assert.equal(queued, 1, 'the observation');
-    assert.equal(await queueTrackerSync({ db, checkpoint, config, home, env }), 0);
+    assert.equal(
+      await queueTrackerSync({ store: createStore(db), checkpoint, config, home, env }),
+      0,
+    );
 
     const down = await drainOutbox({ db, home, env, backoffMs: () => 1_000 });
     assert.equal(down.retrying, 1, 'the worker is not running: the observation waits');
@@ -83,14 +93,38 @@ test('claude-mem not installed, or turned off: nothing is queued for it', async 
       fileState: { ...base.fileState, branch: 'main' },
     };
     const config = { enabled: true, label: null, state: null, claudeMem: true };
-    assert.equal(await queueTrackerSync({ db, checkpoint, config, home, env: { HOME: root } }), 0);
+    assert.equal(
+      await queueTrackerSync({
+        store: createStore(db),
+        checkpoint,
+        config,
+        home,
+        env: { HOME: root },
+      }),
+      0,
+    );
     mkdirSync(join(root, '.claude-mem'));
     const off = { ...config, claudeMem: false };
     assert.equal(
-      await queueTrackerSync({ db, checkpoint, config: off, home, env: { HOME: root } }),
+      await queueTrackerSync({
+        store: createStore(db),
+        checkpoint,
+        config: off,
+        home,
+        env: { HOME: root },
+      }),
       0,
     );
-    assert.equal(await queueTrackerSync({ db, checkpoint, config, home, env: { HOME: root } }), 1);
+    assert.equal(
+      await queueTrackerSync({
+        store: createStore(db),
+        checkpoint,
+        config,
+        home,
+        env: { HOME: root },
+      }),
+      1,
+    );
   } finally {
     db.close();
     rmSync(root, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { drainOutbox } from '../../src/app/sync/drain-outbox.ts';
+import { createStore } from '../../src/app/open-store.ts';
 import { queueTrackerSync } from '../../src/app/sync/enqueue-sync.ts';
 import { makeTypicalCheckpoint } from '../../src/core/checkpoint-fixture.test-helper.ts';
 import type { Checkpoint } from '../../src/core/checkpoint.ts';
@@ -59,7 +60,7 @@ test('Linear: one comment, the label created once, the configured state; no seco
       claudeMem: false,
     };
     const queued = await queueTrackerSync({
-      db,
+      store: createStore(db),
       checkpoint: checkpointOn('feature/TST-42-reach-l2', 'L2'),
       config,
       home,
@@ -107,7 +108,7 @@ test('Linear: a state that would close the issue is refused, once, as a failure 
   try {
     const config = { enabled: true, label: null, state: 'Done', claudeMem: false };
     await queueTrackerSync({
-      db,
+      store: createStore(db),
       checkpoint: checkpointOn('TST-43-close', 'L3'),
       config,
       home,

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { drainOutbox } from '../../src/app/sync/drain-outbox.ts';
+import { createStore } from '../../src/app/open-store.ts';
 import { queueTrackerSync } from '../../src/app/sync/enqueue-sync.ts';
 import { makeTypicalCheckpoint } from '../../src/core/checkpoint-fixture.test-helper.ts';
 import type { Checkpoint } from '../../src/core/checkpoint.ts';
@@ -69,7 +70,7 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     };
   };
   const queue = (checkpoint: Checkpoint) =>
-    queueTrackerSync({ db, checkpoint, config: SYNC, home, env });
+    queueTrackerSync({ store: createStore(db), checkpoint, config: SYNC, home, env });
   const drain = (at = Date.now()) =>
     drainOutbox({ db, home, env, now: () => new Date(at), backoffMs: () => 1_000 });
 
@@ -227,7 +228,7 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
     assert.equal(await queue(onMain), 0);
     assert.equal(new SyncOutbox(db).counts().pending, 0);
     const added = await queueTrackerSync({
-      db,
+      store: createStore(db),
       checkpoint: { ...onMain, id: 'other-id' },
       config: { ...SYNC, fromRequests: true },
       home,
@@ -238,7 +239,13 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
 
   test('no token when the moment comes: nothing is queued to be posted later', async () => {
     const bare = { PATH: '/nonexistent', HOME: root, GITHUB_API_URL: github.url };
-    const added = await queueTrackerSync({ db, checkpoint: l2(), config: SYNC, home, env: bare });
+    const added = await queueTrackerSync({
+      store: createStore(db),
+      checkpoint: l2(),
+      config: SYNC,
+      home,
+      env: bare,
+    });
     assert.equal(added, 0);
     assert.equal(new SyncOutbox(db).counts().pending, 0);
   });

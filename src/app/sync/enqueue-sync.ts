@@ -18,12 +18,10 @@ import {
   syncMomentOf,
   type SyncMoment,
 } from '../../core/sync/sync-note.ts';
-import type { Database } from '../../store/database.ts';
 import type { ShimConfig } from '../../store/config.ts';
 import { appendLog } from '../../store/log.ts';
-import { SessionRepository } from '../../store/session-repository.ts';
-import { SessionIssues } from '../../store/session-issues.ts';
-import { SyncOutbox, type OutboxDraft } from '../../store/sync-outbox.ts';
+import type { OutboxDraft } from '../../store/sync-outbox.ts';
+import type { Store } from '../open-store.ts';
 import { runShimInBackground } from '../run-in-background.ts';
 import { handoffFileName } from '../write-handoff.ts';
 import { projectKey } from './link-issue.ts';
@@ -33,9 +31,12 @@ import { hasTrackerToken } from './tracker-access.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** What the sync queue reads and writes: each session's issue, the sessions' lineage, the outbox. */
+export type SyncQueueStore = Pick<Store, 'issues' | 'sessions' | 'outbox'>;
+
 /** The issue of a session: what was linked or detected before, else what its evidence names. */
 export function resolveSessionIssue(
-  db: Database,
+  store: Pick<SyncQueueStore, 'issues' | 'sessions'>,
   evidence: {
     sessionId: string;
     branch: string | null;
@@ -48,7 +49,7 @@ export function resolveSessionIssue(
   },
   now: string,
 ): { ref: IssueRef; source: IssueSource } | null {
-  const issues = new SessionIssues(db);
+  const { issues } = store;
   if (issues.isCleared(evidence.sessionId)) return null;
   const known = issues.get(evidence.sessionId);
   if (known?.source === 'linked') return known;
@@ -66,7 +67,7 @@ export function resolveSessionIssue(
   // off) is not carried on.
   const usable = <T extends { source: IssueSource }>(found: T | null | undefined): T | null =>
     found && (fromText || (found.source !== 'request' && found.source !== 'goal')) ? found : null;
-  const parent = new SessionRepository(db).get(evidence.sessionId)?.resumedFrom?.sessionId;
+  const parent = store.sessions.get(evidence.sessionId)?.resumedFrom?.sessionId;
   const inherited = usable(parent ? issues.get(parent) : null)?.ref;
   const chosen = chooseIssue({
     branch: evidence.branch,
@@ -163,21 +164,21 @@ function memoryDraft(
 }
 
 export async function queueTrackerSync(request: {
-  db: Database;
+  store: SyncQueueStore;
   checkpoint: Checkpoint;
   config: ShimConfig['sync'];
   home: string;
   env: Env;
   handoffPath?: string | null;
 }): Promise<number> {
-  const { db, checkpoint, config } = request;
+  const { store, checkpoint, config } = request;
   if (!config.enabled) return 0;
   const moment = syncMomentOf(checkpoint);
   if (!moment) return 0;
   try {
     const now = checkpoint.createdAt;
     const found = resolveSessionIssue(
-      db,
+      store,
       {
         sessionId: checkpoint.sessionId,
         branch: checkpoint.fileState.branch,
@@ -202,7 +203,7 @@ export async function queueTrackerSync(request: {
     const memory = config.claudeMem ? memoryDraft(moment, checkpoint, withRepo, request.env) : null;
     if (memory) drafts.push(memory);
     if (drafts.length === 0) return 0;
-    const added = new SyncOutbox(db).enqueue(drafts, now);
+    const added = store.outbox.enqueue(drafts, now);
     if (added > 0) await startSyncWorker(checkpoint.source.cwd, request.env, request.home);
     return added;
   } catch (error) {

@@ -4,20 +4,18 @@
  * hand for the handoffs written later in the session, which never ask the tracker themselves.
  * @module
  */
-import type { Database } from '../../store/database.ts';
 import type { ShimConfig } from '../../store/config.ts';
 import { currentBranch } from '../../capture/git-run.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import type { IssueRef } from '../../core/sync/issue-ref.ts';
 import { appendLog } from '../../store/log.ts';
-import { SyncOutbox } from '../../store/sync-outbox.ts';
-import { resolveSessionIssue, startSyncWorker } from './enqueue-sync.ts';
+import { resolveSessionIssue, startSyncWorker, type SyncQueueStore } from './enqueue-sync.ts';
 import { originRepo } from './origin-repo.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export async function watchSessionIssue(request: {
-  db: Database;
+  store: SyncQueueStore;
   sessionId: string;
   cwd: string | null;
   config: ShimConfig['sync'];
@@ -29,7 +27,7 @@ export async function watchSessionIssue(request: {
   try {
     const branch = currentBranch(request.cwd);
     const found = resolveSessionIssue(
-      request.db,
+      request.store,
       {
         sessionId: request.sessionId,
         branch,
@@ -42,7 +40,7 @@ export async function watchSessionIssue(request: {
     const repo =
       found.ref.tracker === 'github' ? (found.ref.repo ?? originRepo(request.cwd)) : null;
     const issue = repo ? { ...found.ref, repo } : found.ref;
-    const added = new SyncOutbox(request.db).enqueue(
+    const added = request.store.outbox.enqueue(
       [
         {
           dedupeKey: `facts:${request.sessionId}`,

@@ -211,7 +211,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
     const issue =
       source === 'startup' || source === 'resume'
         ? await watchSessionIssue({
-            db: store.writer,
+            store,
             sessionId,
             cwd: payload.cwd,
             config: run.config.sync,
