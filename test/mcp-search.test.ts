@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { createStore, type Store } from '../src/app/open-store.ts';
 import { searchCheckpoints } from '../src/app/search-checkpoints.ts';
-import { parseQuery, toMatchExpression } from '../src/core/search-query.ts';
+import { parseQuery } from '../src/core/search-query.ts';
+import { fullTextMatch } from '../src/store/sqlite/dialect.ts';
 import type { CheckpointDraft } from '../src/core/checkpoint.ts';
 import { AppError } from '../src/core/errors.ts';
 import { runShim } from './helpers/cli.ts';
@@ -223,7 +224,7 @@ describe('searchCheckpoints', () => {
       { text: 'd', prefix: true },
     ]);
     assert.equal(
-      toMatchExpression([{ text: 'x"y', prefix: false }], 'AND', ['files']),
+      fullTextMatch([{ text: 'x"y', prefix: false }], 'AND', ['files']),
       '{files} : ("x""y")',
     );
     assert.throws(

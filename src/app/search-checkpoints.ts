@@ -1,5 +1,5 @@
 /**
- * Full-text search over past checkpoints (SQLite FTS5, migration 3): their summaries, decisions,
+ * Full-text search over past checkpoints (the store's full-text index, migration 3): their summaries, decisions,
  * the user's requests, tasks, files and errors. One use case for `shim search` and the MCP
  * `shim_search` tool.
  *
@@ -18,12 +18,7 @@
 import { resolve } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import { findProjectRoot } from '../capture/project.ts';
-import {
-  parseQuery,
-  SEARCH_FIELDS,
-  toMatchExpression,
-  type SearchField,
-} from '../core/search-query.ts';
+import { parseQuery, SEARCH_FIELDS, type SearchField } from '../core/search-query.ts';
 import { toAgentId, type AgentId } from '../core/agent-id.ts';
 import type { Store } from './open-store.ts';
 
@@ -92,10 +87,11 @@ export function searchCheckpoints(store: Store, request: SearchRequest): SearchR
     limit,
   };
   let matched: SearchResult['matched'] = 'all';
-  let found = store.search.query(toMatchExpression(terms, 'AND', request.fields), where);
+  const fields = request.fields;
+  let found = store.search.query({ terms, join: 'AND', fields }, where);
   if (found.rows.length === 0 && terms.length > 1) {
     matched = 'any';
-    found = store.search.query(toMatchExpression(terms, 'OR', request.fields), where);
+    found = store.search.query({ terms, join: 'OR', fields }, where);
   }
   return {
     query: request.query,

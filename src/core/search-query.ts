@@ -1,7 +1,8 @@
 /**
  * What checkpoint search looks at and how a query is read: the indexed text of a checkpoint, one
- * string per column (SQLite FTS5, migration 3), the column weights, and the user's words turned
- * into an FTS5 MATCH expression that cannot inject operators.
+ * string per column (migration 3), the column weights, and the user's words split into terms.
+ * Turning the terms into an engine's query (an FTS5 MATCH expression) is the store dialect's
+ * (store/sqlite/dialect.ts).
  * @module
  */
 import type { CheckpointDraft } from './checkpoint.ts';
@@ -71,16 +72,4 @@ export function parseQuery(query: string): SearchTerm[] {
     if (/[\p{L}\p{N}]/u.test(text)) terms.push({ text, prefix });
   }
   return terms;
-}
-
-/** The FTS5 MATCH expression: each term a quoted phrase (no operator injection), AND or OR. */
-export function toMatchExpression(
-  terms: readonly SearchTerm[],
-  join: 'AND' | 'OR',
-  fields?: readonly SearchField[],
-): string {
-  const body = terms
-    .map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`)
-    .join(` ${join} `);
-  return fields && fields.length > 0 ? `{${fields.join(' ')}} : (${body})` : body;
 }

@@ -1,12 +1,22 @@
 /**
- * The full-text index of checkpoints (SQLite FTS5, migration 3): filled as checkpoints are saved,
- * caught up for those saved before it existed, and queried for the best checkpoint per session.
+ * The full-text index of checkpoints (migration 3): filled as checkpoints are saved, caught up
+ * for those saved before it existed, and queried for the best checkpoint per session. What is
+ * FTS5's own (MATCH, bm25, snippet) comes from the SQLite dialect (sqlite/dialect.ts).
  * @module
  */
 import type { CheckpointDraft } from '../core/checkpoint.ts';
-import { SEARCH_FIELDS, SEARCH_WEIGHTS, toSearchDocument } from '../core/search-query.ts';
+import {
+  SEARCH_FIELDS,
+  SEARCH_WEIGHTS,
+  toSearchDocument,
+  type SearchField,
+  type SearchTerm,
+} from '../core/search-query.ts';
 import { withWriteTransaction, type Database } from './database.ts';
 import { matchProject } from './project-match.ts';
+import { fullTextMatch, fullTextMatches, fullTextRank, fullTextSnippet } from './sqlite/dialect.ts';
+
+const INDEX = 'checkpoint_search';
 
 const SNIPPET_TOKENS = 16;
 const CATCH_UP_BATCH = 200;
@@ -22,7 +32,7 @@ export function indexCheckpointForSearch(db: Database, checkpoint: CheckpointDra
   if (Number(added.changes) === 0) return;
   const doc = toSearchDocument(checkpoint);
   db.prepare(
-    `INSERT INTO checkpoint_search (rowid, ${SEARCH_FIELDS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO ${INDEX} (rowid, ${SEARCH_FIELDS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
   ).run(Number(added.lastInsertRowid), ...SEARCH_FIELDS.map((f) => doc[f]));
 }
 
@@ -69,18 +79,29 @@ export type SearchHitRow = {
   sessions: number;
 };
 
+/** What to look for: the user's terms, all of them (AND) or any (OR), in these columns or all. */
+export type SearchWords = {
+  terms: readonly SearchTerm[];
+  join: 'AND' | 'OR';
+  fields?: readonly SearchField[] | undefined;
+};
+
 /**
- * The best checkpoint per session (rank, then newest) for a MATCH expression, best sessions
- * first; `projectRoot` limits it to checkpoints taken inside that project.
+ * The best checkpoint per session (rank, then newest) for the words, best sessions first;
+ * `projectRoot` limits it to checkpoints taken inside that project.
  */
 export function querySearchIndex(
   db: Database,
-  match: string,
+  words: SearchWords,
   options: { projectRoot: string | null; limit: number },
 ): { rows: SearchHitRow[]; snippets: Map<number, string> } {
   const { limit } = options;
   const project = options.projectRoot === null ? null : matchProject('c.cwd', options.projectRoot);
-  const weights = SEARCH_FIELDS.map((f) => SEARCH_WEIGHTS[f]).join(', ');
+  const match = fullTextMatch(words.terms, words.join, words.fields);
+  const rank = fullTextRank(
+    INDEX,
+    SEARCH_FIELDS.map((f) => SEARCH_WEIGHTS[f]),
+  );
   // Best checkpoint per session (rank, then newest), best sessions first.
   const rows = db
     .prepare(
@@ -91,8 +112,7 @@ export function querySearchIndex(
            f.score,
            ROW_NUMBER() OVER (PARTITION BY c.session_id ORDER BY f.score, c.created_at DESC) AS nth,
            COUNT(*) OVER (PARTITION BY c.session_id) AS matches
-         FROM (SELECT rowid, bm25(checkpoint_search, ${weights}) AS score
-               FROM checkpoint_search WHERE checkpoint_search MATCH ?) f
+         FROM (SELECT rowid, ${rank} AS score FROM ${INDEX} WHERE ${fullTextMatches(INDEX)}) f
          JOIN checkpoint_search_ids s ON s.doc = f.rowid
          JOIN checkpoints c ON c.id = s.checkpoint_id
          ${project ? `WHERE ${project.sql}` : ''}
@@ -105,8 +125,8 @@ export function querySearchIndex(
   // Snippets only for what is shown: snippet() over every match would cost more than the search.
   const snippets = new Map<number, string>();
   const snippet = db.prepare(
-    `SELECT snippet(checkpoint_search, -1, '[', ']', '…', ${SNIPPET_TOKENS}) AS text
-     FROM checkpoint_search WHERE checkpoint_search MATCH ? AND rowid = ?`,
+    `SELECT ${fullTextSnippet(INDEX, SNIPPET_TOKENS)} AS text
+     FROM ${INDEX} WHERE ${fullTextMatches(INDEX)} AND rowid = ?`,
   );
   for (const row of rows) {
     const found = snippet.get(match, row.doc) as { text: string } | undefined;
@@ -128,9 +148,9 @@ export class CheckpointSearchIndex {
   }
 
   query(
-    match: string,
+    words: SearchWords,
     options: { projectRoot: string | null; limit: number },
   ): { rows: SearchHitRow[]; snippets: Map<number, string> } {
-    return querySearchIndex(this.#db, match, options);
+    return querySearchIndex(this.#db, words, options);
   }
 }

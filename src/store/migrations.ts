@@ -4,6 +4,8 @@
  * @module
  */
 
+import { fullTextTableSql } from './sqlite/dialect.ts';
+
 export type Migration = { version: number; description: string; sql: string };
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -101,16 +103,14 @@ CREATE INDEX IF NOT EXISTS idx_events_session ON events(session_id, id);`,
     // checkpoint_search_ids gives each indexed checkpoint a stable FTS rowid (the checkpoints
     // table has no INTEGER PRIMARY KEY, so its own rowids may change on VACUUM). Rows are added
     // by CheckpointRepository.save(); checkpoints saved before this version are indexed the
-    // first time anyone searches (app/search-checkpoints.ts).
+    // first time anyone searches (app/search-checkpoints.ts). The FTS5 table's DDL is the SQLite
+    // dialect's (sqlite/dialect.ts); its columns are spelled out here, as this version made them.
     sql: `
 CREATE TABLE IF NOT EXISTS checkpoint_search_ids (
   doc INTEGER PRIMARY KEY,
   checkpoint_id TEXT NOT NULL UNIQUE
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS checkpoint_search USING fts5(
-  summary, decisions, requests, tasks, files, errors,
-  tokenize = 'porter unicode61'
-);
+${fullTextTableSql('checkpoint_search', ['summary', 'decisions', 'requests', 'tasks', 'files', 'errors'])}
 CREATE TRIGGER IF NOT EXISTS checkpoint_search_forget AFTER DELETE ON checkpoints BEGIN
   DELETE FROM checkpoint_search
     WHERE rowid = (SELECT doc FROM checkpoint_search_ids WHERE checkpoint_id = old.id);

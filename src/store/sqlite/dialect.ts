@@ -1,12 +1,13 @@
 /**
- * What only SQLite says, in one place (its PostgreSQL counterpart is store/postgres/): the
- * connection's PRAGMAs, write transactions that take the lock up front, the file's size, its
- * integrity check, the WAL checkpoint, and JSON read out of a column. Full-text search (FTS5)
- * lives in its migration and checkpoint-search.ts. The repositories otherwise keep to SQL that
- * PostgreSQL shares (`ON CONFLICT`, `RETURNING`), so these are the statements a second local
- * engine would have to answer.
+ * What only SQLite says, in one place (its PostgreSQL counterpart is store/postgres/dialect.ts):
+ * the connection's PRAGMAs, write transactions that take the lock up front, the file's size, its
+ * integrity check, the WAL checkpoint, JSON read out of a column, and full-text search (FTS5: the
+ * virtual table and its tokenizer, MATCH expressions, bm25 ranking, snippets). The repositories
+ * otherwise keep to SQL that PostgreSQL shares (`ON CONFLICT`, `RETURNING`), so these are the
+ * statements a second local engine would have to answer.
  * @module
  */
+import type { SearchTerm } from '../../core/search-query.ts';
 
 /** The part of a connection these statements need (node:sqlite and its drop-in alike). */
 export type SqliteConnection = {
@@ -81,4 +82,52 @@ export function jsonInteger(column: string, path: string): string {
 /** SQL true where a column holds well-formed JSON. */
 export function isJson(column: string): string {
   return `json_valid(${column})`;
+}
+
+/**
+ * The full-text tokenizer: unicode61 folds case and diacritics, porter stems English words (a
+ * search for "migrations" finds "migration"). Migration 3 built the index with it: another one
+ * needs a migration that rebuilds the index.
+ */
+export const FULL_TEXT_TOKENIZER = 'porter unicode61';
+
+/** DDL for an FTS5 table over `columns` (its rowid is the caller's: a stable document number). */
+export function fullTextTableSql(table: string, columns: readonly string[]): string {
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(
+  ${columns.join(', ')},
+  tokenize = '${FULL_TEXT_TOKENIZER}'
+);`;
+}
+
+/**
+ * The MATCH expression for the user's terms: each term a quoted phrase (no FTS5 operator can be
+ * injected), `prefix*` kept, joined by AND or OR, limited to `columns` when given.
+ */
+export function fullTextMatch(
+  terms: readonly SearchTerm[],
+  join: 'AND' | 'OR',
+  columns?: readonly string[],
+): string {
+  const body = terms
+    .map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`)
+    .join(` ${join} `);
+  return columns && columns.length > 0 ? `{${columns.join(' ')}} : (${body})` : body;
+}
+
+/** SQL true where a row of `table` matches the MATCH expression bound as the next parameter. */
+export function fullTextMatches(table: string): string {
+  return `${table} MATCH ?`;
+}
+
+/**
+ * SQL for a matching row's relevance: bm25 with one weight per column, in table order. Lower is
+ * better (bm25 is negated in FTS5): order ascending.
+ */
+export function fullTextRank(table: string, weights: readonly number[]): string {
+  return `bm25(${table}, ${weights.join(', ')})`;
+}
+
+/** SQL for the text around a matching row's best match, the matched words in [brackets]. */
+export function fullTextSnippet(table: string, tokens: number): string {
+  return `snippet(${table}, -1, '[', ']', '…', ${Math.floor(tokens)})`;
 }
