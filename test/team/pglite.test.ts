@@ -39,6 +39,11 @@ test("on PGlite: replication is idempotent, search finds, and another machine's 
       limit: 5,
     });
     assert.equal(hits[0]?.checkpointId, draft.id);
+    // The headline marks the matched words as the local search's snippet does.
+    assert.match(hits[0]?.snippet ?? '', /\[backslash\]/);
+    // tsquery syntax typed by a user is words, never an error (websearch_to_tsquery).
+    const scope = { projectIds: ['github.com/acme/app'], limit: 5 };
+    assert.deepEqual(await repository.search('"unclosed & | ! :*', scope), []);
     b.sessions.touch({ sessionId: randomUUID(), cwd: makeClone('b') }, at);
     assert.equal(
       await pullTeamWork({

@@ -2,9 +2,11 @@
  * The team store's schema on PostgreSQL, forward-only like SQLite's (store/migrations.ts) and
  * numbered on its own. Rows carry the project as every machine names it, the machine and the OS
  * user; bodies are the redacted domain objects as jsonb; checkpoints are searchable through a
- * generated tsvector (the 'simple' configuration: code words are not English stems).
+ * generated tsvector (its DDL is the dialect's: postgres/dialect.ts).
  * @module
  */
+
+import { fullTextColumnSql } from './dialect.ts';
 
 export type PostgresMigration = { version: number; description: string; sql: string };
 
@@ -37,7 +39,7 @@ CREATE TABLE IF NOT EXISTS shim_checkpoints (
   triggered_by TEXT NOT NULL,
   open_tasks INTEGER NOT NULL,
   search_text TEXT NOT NULL DEFAULT '',
-  search TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, search_text)) STORED,
+  search ${fullTextColumnSql('search_text')},
   body JSONB NOT NULL,${ORIGIN}
 );
 CREATE INDEX IF NOT EXISTS shim_checkpoints_project ON shim_checkpoints (project_id, at DESC);

@@ -20,9 +20,13 @@ import type {
   TeamSessionSummary,
   TeamWorkFound,
 } from '../team-repository.ts';
+import { fullTextMatches, fullTextQuery, fullTextRank, fullTextSnippet } from './dialect.ts';
 import type { TeamDatabase } from './team-database.ts';
 import { toTeamError } from './team-errors.ts';
 import type { TeamTables } from './team-tables.ts';
+
+/** Words around a search hit's best match (as the local search's snippet). */
+const SNIPPET_WORDS = 16;
 
 const TABLE: Record<TeamRowKind, keyof TeamTables> = {
   session: 'shim_sessions',
@@ -367,10 +371,10 @@ export class PostgresTeamRepository implements TeamRepository {
       }>`
         SELECT DISTINCT ON (rank_order.session_id) * FROM (
           SELECT c.id, c.session_id, c.project_id, c.machine, c.os_user, c.at,
-            ts_rank(c.search, q) AS rank,
-            ts_headline('simple', c.search_text, q, 'MaxFragments=1,MaxWords=16,MinWords=4,StartSel=[,StopSel=]') AS snippet
-          FROM shim_checkpoints c, websearch_to_tsquery('simple', ${query}) q
-          WHERE c.search @@ q AND c.project_id = ANY(${[...scope.projectIds]})
+            ${fullTextRank('c.search', 'q')} AS rank,
+            ${fullTextSnippet('c.search_text', 'q', SNIPPET_WORDS)} AS snippet
+          FROM shim_checkpoints c, ${fullTextQuery(query)} q
+          WHERE ${fullTextMatches('c.search', 'q')} AND c.project_id = ANY(${[...scope.projectIds]})
             ${scope.osUser !== undefined ? sql`AND c.os_user = ${scope.osUser}` : sql``}
         ) rank_order
         ORDER BY rank_order.session_id, rank_order.rank DESC, rank_order.at DESC`.execute(this.#db),
