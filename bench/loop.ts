@@ -9,6 +9,7 @@
  * 2. Per response: IterationMonitor.accept on a captured assistant line against JSON.parse of
  *    the same line, then the durable writes that follow a context reading, in a temp SHIM_HOME.
  */
+import { createStore } from '../src/app/open-store.ts';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,7 +105,7 @@ async function runLoop(world: LoopWorld, iterations: number): Promise<LoopRun> {
   try {
     const start = performance.now();
     const result = await startLoop(world.options({ maxIterations: iterations }), {
-      db,
+      store: createStore(db),
       home: world.home,
       cwd: world.project,
       env: world.env,
@@ -301,7 +302,7 @@ function benchPerResponse(report: Report, results: Record<string, unknown>): voi
     },
   });
   repo.saveIteration({ runId, number: 1, mode: 'fresh', prompt: options.goal, startedAt: at });
-  const log = RunEventLog.open(home, runId, db);
+  const log = RunEventLog.open(home, runId, new LoopRepository(db));
   const monitor = new IterationMonitor(70, () => ({
     compactThreshold: 167_000,
     windowTokens: 200_000,

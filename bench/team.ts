@@ -5,6 +5,7 @@
  * its arrival on the server (p50/p99) while a writer keeps checkpointing and the worker keeps
  * sending. Skipped with one line where no server can start.
  */
+import { createCommandStore } from '../src/app/open-command-store.ts';
 import { randomUUID } from 'node:crypto';
 import { openTeamRepository } from '../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../src/app/team/replicate.ts';
@@ -48,7 +49,12 @@ export async function runTeamBench(
       store.checkpoints.save(draftIn(clone, sessionId, new Date(Date.now() + i).toISOString()));
     const localRate = ROWS / ((performance.now() - started) / 1000);
     started = performance.now();
-    const sent = await replicateToTeam({ db: store.db, home: store.home, repository, writer });
+    const sent = await replicateToTeam({
+      store: createCommandStore(store.db),
+      home: store.home,
+      repository,
+      writer,
+    });
     const rate = sent.sent / ((performance.now() - started) / 1000);
     report(
       'team replication throughput',
@@ -73,7 +79,12 @@ export async function runTeamBench(
     let done = false;
     void writing.then(() => (done = true));
     for (;;) {
-      const pass = await replicateToTeam({ db: store.db, home: store.home, repository, writer });
+      const pass = await replicateToTeam({
+        store: createCommandStore(store.db),
+        home: store.home,
+        repository,
+        writer,
+      });
       if (done && pass.waiting === 0 && pass.sent === 0) break;
       if (pass.sent === 0) await new Promise((r) => setTimeout(r, 5));
     }

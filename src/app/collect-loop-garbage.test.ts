@@ -1,3 +1,4 @@
+import { createStore } from './open-store.ts';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
@@ -55,7 +56,7 @@ function makeRun(
     options: {},
     supervisorPid: fields.pid ?? null,
   });
-  const log = RunEventLog.open(store.home, runId, store.db);
+  const log = RunEventLog.open(store.home, runId, new LoopRepository(store.db));
   log.append('loop.started', { goal: 'g' });
   for (let i = 1; i <= 3; i++) {
     log.append('loop.context_usage', { tokens: i * 1000, pad: 'x'.repeat(2000) }, { iteration: 1 });
@@ -92,7 +93,7 @@ describe('collectLoopGarbage', () => {
     makeRun('no-pid', { status: 'waiting', updatedDaysAgo: 40, pid: null });
     const coldEvents = readRunEvents(store.home, 'cold');
 
-    const result = collectLoopGarbage({ db: store.db, home: store.home, now: NOW });
+    const result = collectLoopGarbage({ store: createStore(store.db), home: store.home, now: NOW });
     assert.deepEqual(result.compacted.sort(), ['cold', 'dead-supervisor']);
     assert.deepEqual(result.deleted, ['old']);
     assert.ok(result.freedBytes > 2 * 10_000);
@@ -127,13 +128,20 @@ describe('collectLoopGarbage', () => {
     }
 
     // A second pass has nothing left to do.
-    assert.deepEqual(collectLoopGarbage({ db: store.db, home: store.home, now: NOW }), {
-      compacted: [],
-      deleted: [],
-      freedBytes: 0,
-    });
+    assert.deepEqual(
+      collectLoopGarbage({ store: createStore(store.db), home: store.home, now: NOW }),
+      {
+        compacted: [],
+        deleted: [],
+        freedBytes: 0,
+      },
+    );
     // …until the compacted run ages past the retention.
-    const later = collectLoopGarbage({ db: store.db, home: store.home, now: NOW + 28 * DAY });
+    const later = collectLoopGarbage({
+      store: createStore(store.db),
+      home: store.home,
+      now: NOW + 28 * DAY,
+    });
     assert.deepEqual(later.deleted.sort(), ['cold', 'dead-supervisor', 'hot']);
     assert.ok(!existsSync(coldDir));
   });
@@ -142,7 +150,12 @@ describe('collectLoopGarbage', () => {
     const coldDir = makeRun('cold', { status: 'stopped', endedDaysAgo: 10 });
     const oldDir = makeRun('old', { status: 'interrupted', endedDaysAgo: 31 });
     const before = readdirSync(coldDir).sort();
-    const dry = collectLoopGarbage({ db: store.db, home: store.home, now: NOW, dryRun: true });
+    const dry = collectLoopGarbage({
+      store: createStore(store.db),
+      home: store.home,
+      now: NOW,
+      dryRun: true,
+    });
     assert.deepEqual(dry.compacted, ['cold']);
     assert.deepEqual(dry.deleted, ['old']);
     assert.deepEqual(readdirSync(coldDir).sort(), before);
@@ -151,7 +164,7 @@ describe('collectLoopGarbage', () => {
     assert.equal(repo.getRun('cold')?.compactedAt, null);
     assert.match(describeLoopGarbage(dry, true), /would compact 1 run, would delete 1 run/);
 
-    const real = collectLoopGarbage({ db: store.db, home: store.home, now: NOW });
+    const real = collectLoopGarbage({ store: createStore(store.db), home: store.home, now: NOW });
     assert.deepEqual(real.compacted, dry.compacted);
     assert.deepEqual(real.deleted, dry.deleted);
     assert.equal(real.freedBytes, dry.freedBytes);
@@ -170,7 +183,7 @@ describe('collectLoopGarbage', () => {
       getCompressedEventsPath(store.home, 'cold'),
       gzipSync(readFileSync(getEventsPath(store.home, 'cold'))),
     );
-    const result = collectLoopGarbage({ db: store.db, home: store.home, now: NOW });
+    const result = collectLoopGarbage({ store: createStore(store.db), home: store.home, now: NOW });
     assert.deepEqual(result.compacted, ['cold']);
     assert.ok(!existsSync(getEventsPath(store.home, 'cold')));
     assert.deepEqual(readRunEvents(store.home, 'cold'), events);
@@ -179,13 +192,13 @@ describe('collectLoopGarbage', () => {
 
   test('a compacted run that was resumed (plain log again) is compacted again later', () => {
     makeRun('cold', { status: 'interrupted', endedDaysAgo: 10 });
-    collectLoopGarbage({ db: store.db, home: store.home, now: NOW });
-    const log = RunEventLog.open(store.home, 'cold', store.db);
+    collectLoopGarbage({ store: createStore(store.db), home: store.home, now: NOW });
+    const log = RunEventLog.open(store.home, 'cold', new LoopRepository(store.db));
     assert.equal(log.restoredFromCompressed, true);
     log.append('loop.resumed', {});
     log.close();
     repo.updateRun('cold', { status: 'stopped', endedAt: daysAgo(8) });
-    const result = collectLoopGarbage({ db: store.db, home: store.home, now: NOW });
+    const result = collectLoopGarbage({ store: createStore(store.db), home: store.home, now: NOW });
     assert.deepEqual(result.compacted, ['cold']);
     assert.deepEqual(
       readRunEvents(store.home, 'cold').map((e) => e.seq),
@@ -203,7 +216,7 @@ describe('collectLoopGarbage', () => {
     }
     const past = new Date(NOW - 40 * DAY);
     utimesSync(old, past, past);
-    const result = collectLoopGarbage({ db: store.db, home: store.home, now: NOW });
+    const result = collectLoopGarbage({ store: createStore(store.db), home: store.home, now: NOW });
     assert.deepEqual(result.deleted, ['orphan-old']);
     assert.ok(!existsSync(old));
     assert.ok(existsSync(fresh));
@@ -212,7 +225,13 @@ describe('collectLoopGarbage', () => {
   test('rejects negative or non-numeric days', () => {
     for (const bad of [-1, Number.NaN])
       assert.throws(
-        () => collectLoopGarbage({ db: store.db, home: store.home, now: NOW, retentionDays: bad }),
+        () =>
+          collectLoopGarbage({
+            store: createStore(store.db),
+            home: store.home,
+            now: NOW,
+            retentionDays: bad,
+          }),
         (error: unknown) => error instanceof AppError && error.code === 'USAGE',
       );
   });

@@ -29,9 +29,9 @@ import {
   getRunDirPath,
   writeFileDurably,
 } from '../store/loop-event-log.ts';
-import type { Database } from '../store/database.ts';
 import { appendLog } from '../store/log.ts';
-import { LoopRepository, type LoopRunRecord } from '../store/loop-repository.ts';
+import type { LoopRepository, LoopRunRecord } from '../store/loop-repository.ts';
+import type { Store } from './open-store.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +39,7 @@ const DAY_MS = 86_400_000;
 export const COLD_DROPPED_EVENTS: readonly string[] = ['loop.context_usage'];
 
 export type LoopGarbageOptions = {
-  db: Database;
+  store: Pick<Store, 'loops'>;
   home: string;
   now: number;
   hotDays?: number;
@@ -82,10 +82,10 @@ const isKept = (name: string) =>
   (name.startsWith('summary') && name.endsWith('.md'));
 
 export function collectLoopGarbage(options: LoopGarbageOptions): LoopGarbageResult {
-  const { db, home, now, hotDays = 7, retentionDays = 30, dryRun = false } = options;
+  const { store, home, now, hotDays = 7, retentionDays = 30, dryRun = false } = options;
   checkRetentionDays('hot days', hotDays);
   checkRetentionDays('--retention-days', retentionDays);
-  const repo = new LoopRepository(db);
+  const repo = store.loops;
   const result: LoopGarbageResult = { compacted: [], deleted: [], freedBytes: 0 };
   const known = new Set<string>();
 

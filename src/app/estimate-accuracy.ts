@@ -4,8 +4,7 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { openDatabase } from '../store/database.ts';
-import { TaskEstimateRepository } from '../store/task-estimate-repository.ts';
+import { openCommandStore } from './open-command-store.ts';
 import { readTaskTimeline } from './task-points.ts';
 
 export type EstimateAccuracy = {
@@ -24,9 +23,9 @@ const median = (xs: number[]) =>
   xs.length === 0 ? null : [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 export async function measureAccuracy(home: string, now: number): Promise<EstimateAccuracy> {
-  const db = openDatabase(home);
+  const opened = openCommandStore(home);
   try {
-    const store = new TaskEstimateRepository(db);
+    const store = opened.taskEstimates;
     const open = store.all().filter((e) => e.actual === null);
     const byTranscript = new Map<string, typeof open>();
     for (const e of open)
@@ -53,6 +52,6 @@ export async function measureAccuracy(home: string, now: number): Promise<Estima
       medianRatio: median(done.map((e) => e.actual / e.tokens)),
     };
   } finally {
-    db.close();
+    opened.close();
   }
 }

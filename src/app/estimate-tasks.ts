@@ -9,8 +9,8 @@ import { getProjectsDir } from '../agents/claude/sessions.ts';
 import { randomUUID } from 'node:crypto';
 import { getContextRoom } from '../core/context-room.ts';
 import { estimateTaskTokens } from '../core/task-estimate.ts';
-import { openDatabase } from '../store/database.ts';
-import { TaskEstimateRepository } from '../store/task-estimate-repository.ts';
+import { openCommandStore } from './open-command-store.ts';
+import type { TaskEstimateRepository } from '../store/task-estimate-repository.ts';
 import { loadConfig } from '../store/config.ts';
 import type { Env } from '../store/home.ts';
 import { assessLiveSession } from './assess-live-session.ts';
@@ -128,11 +128,11 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
 /** Kept so its actual can be recorded beside it (`shim estimate --accuracy`); best effort. */
 function recordEstimate(home: string, estimate: Parameters<TaskEstimateRepository['record']>[0]) {
   try {
-    const db = openDatabase(home);
+    const store = openCommandStore(home);
     try {
-      new TaskEstimateRepository(db).record(estimate);
+      store.taskEstimates.record(estimate);
     } finally {
-      db.close();
+      store.close();
     }
   } catch {
     // an estimate not kept is only missing from --accuracy

@@ -23,12 +23,14 @@ import { SessionIssues } from '../store/session-issues.ts';
 import { StatsQueries } from '../store/stats-queries.ts';
 import { StoreMaintenance } from '../store/store-maintenance.ts';
 import { SyncOutbox } from '../store/sync-outbox.ts';
+import { TaskPointRepository } from '../store/task-point-repository.ts';
 import { TeamWorkCache } from '../store/team-work-cache.ts';
 
 /**
- * The repositories over one open SQLite database. The database itself stays inside: what writes
- * several tables at once does it through a repository that runs the transaction
- * (`checkpointWriter`).
+ * The repositories over one open SQLite database, as the hooks and commands use them (those only
+ * commands and the background worker use are in open-command-store.ts, off the hooks' bundle).
+ * The database itself stays inside: what writes several tables at once does it through a
+ * repository that runs the transaction (`checkpointWriter`).
  */
 export type Store = {
   checkpoints: CheckpointRepository;
@@ -49,6 +51,8 @@ export type Store = {
   issues: SessionIssues;
   issueFacts: IssueFactsCache;
   outbox: SyncOutbox;
+  /** What finished tasks in past transcripts cost (`shim estimate`'s model; hooks read it). */
+  taskPoints: TaskPointRepository;
   maintenance: StoreMaintenance;
   teamWork: TeamWorkCache;
 };
@@ -72,8 +76,26 @@ export function createStore(db: Database): Store {
     issues: new SessionIssues(db),
     issueFacts: new IssueFactsCache(db),
     outbox: new SyncOutbox(db),
+    taskPoints: new TaskPointRepository(db),
     maintenance: new StoreMaintenance(db),
     teamWork: new TeamWorkCache(db),
+  };
+}
+
+/** A store the caller closes (`close()` may be called more than once). */
+export type OpenStore = Store & { close(): void };
+
+/**
+ * Opens the store for work that runs synchronously, or must not run twice (it calls a tracker
+ * or a server between writes): no retry on a store rebuilt meanwhile, unlike withStore.
+ */
+export function openStore(home: string): OpenStore {
+  const db = openDatabase(home);
+  return {
+    ...createStore(db),
+    close() {
+      if (db.isOpen) db.close();
+    },
   };
 }
 

@@ -6,8 +6,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fitTaskModel, type TaskModel, type TaskPoint } from '../core/task-estimate.ts';
-import { openDatabase } from '../store/database.ts';
-import { TaskPointRepository, type TranscriptStamp } from '../store/task-point-repository.ts';
+import { openStore } from './open-store.ts';
+import type { TranscriptStamp } from '../store/task-point-repository.ts';
 import { readTaskTimeline } from './task-points.ts';
 
 export type TaskHistory = {
@@ -56,9 +56,9 @@ export async function learnTaskHistory(request: {
   onProgress?: (message: string) => void;
 }): Promise<TaskHistory> {
   const dir = resolve(request.dir);
-  const db = openDatabase(request.home);
+  const opened = openStore(request.home);
   try {
-    const store = new TaskPointRepository(db);
+    const store = opened.taskPoints;
     const known = store.stamps();
     const changed: Array<{ path: string; stamp: TranscriptStamp }> = [];
     for (const path of listTranscripts(dir)) {
@@ -95,17 +95,17 @@ export async function learnTaskHistory(request: {
     const exclude = request.exclude === undefined ? undefined : resolve(request.exclude);
     return summarize(store.finished(dir, exclude));
   } finally {
-    db.close();
+    opened.close();
   }
 }
 
 /** The model from what shim's store holds, no transcript read (for hooks). */
 export function storedTaskHistory(home: string): TaskHistory {
-  const db = openDatabase(home);
+  const store = openStore(home);
   try {
-    return summarize(new TaskPointRepository(db).finished(null));
+    return summarize(store.taskPoints.finished(null));
   } finally {
-    db.close();
+    store.close();
   }
 }
 

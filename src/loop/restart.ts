@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from 'node:path';
-import { createStore } from '../app/open-store.ts';
+import type { Store } from '../app/open-store.ts';
 import { createCheckpoint } from '../app/create-checkpoint.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
 import { listChangedFilesSince } from '../capture/workspace.ts';
@@ -17,7 +17,6 @@ import {
 import type { NextStep } from '../core/loop/next-step.ts';
 import { truncate } from '../core/truncate.ts';
 import { redactText } from '../redact/redact.ts';
-import type { Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import { getRunDir, type LoopEventName } from '../store/loop-event-log.ts';
 import { parseEventData } from '../store/loop-repository.ts';
@@ -33,7 +32,7 @@ export type RestartContext = {
   journal: RunJournal;
   state: LoopState;
   options: LoopOptions;
-  db: Database;
+  store: Store;
   home: string;
   env: Env;
   now: number;
@@ -128,7 +127,7 @@ async function checkpointSession(context: RestartContext, detail: string): Promi
       now: context.now,
       trigger: 'loop_restart',
       reason: `shim loop ${journal.runId}: ${detail}`,
-      store: createStore(context.db),
+      store: context.store,
     });
     const checkpointId = result.checkpoint.id;
     journal.repo.updateIteration(journal.runId, iteration, { checkpointId });

@@ -5,13 +5,10 @@
  * @module
  */
 import { redactTextSync } from '../redact/redact.ts';
-import type { Database } from '../store/database.ts';
+import type { Store } from '../app/open-store.ts';
 import { appendLog } from '../store/log.ts';
-import {
-  LoopRepository,
-  type LoopIterationRecord,
-  type LoopRunRecord,
-} from '../store/loop-repository.ts';
+import type { LoopRepository } from '../store/loop-repository.ts';
+import { type LoopIterationRecord, type LoopRunRecord } from '../store/loop-repository.ts';
 import { RunEventLog, type LoopEvent, type LoopEventName } from '../store/loop-event-log.ts';
 import { describeEvent } from './describe-event.ts';
 import type { LoopState } from './loop-state.ts';
@@ -32,15 +29,20 @@ export class RunJournal {
   #run: LoopRunRecord;
 
   constructor(
-    deps: { db: Database; home: string; now: () => number; onEvent?: (event: LoopEvent) => void },
+    deps: {
+      store: Pick<Store, 'loops'>;
+      home: string;
+      now: () => number;
+      onEvent?: (event: LoopEvent) => void;
+    },
     run: LoopRunRecord,
   ) {
-    this.repo = new LoopRepository(deps.db);
+    this.repo = deps.store.loops;
     this.#home = deps.home;
     this.#now = deps.now;
     this.#onEvent = deps.onEvent;
     this.#run = run;
-    this.#log = RunEventLog.open(deps.home, run.runId, deps.db);
+    this.#log = RunEventLog.open(deps.home, run.runId, this.repo);
   }
 
   get run(): LoopRunRecord {

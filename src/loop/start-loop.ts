@@ -11,7 +11,7 @@ import { AppError } from '../core/errors.ts';
 import { truncate } from '../core/truncate.ts';
 import { loadConfig } from '../store/config.ts';
 import { appendLog } from '../store/log.ts';
-import { LoopRepository, type LoopRunRecord } from '../store/loop-repository.ts';
+import type { LoopRunRecord } from '../store/loop-repository.ts';
 import { initialLoopState, readLoopState } from './loop-state.ts';
 import { readStoredLoopOptions, type LoopOptions } from './options.ts';
 import { RunJournal, type LoopResult } from './run-journal.ts';
@@ -31,7 +31,7 @@ export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Pro
   const now = (deps.now ?? Date.now)();
   const config = await loadConfig(deps.home);
   collectOldRuns(deps, now, config.loopRetention);
-  const repo = new LoopRepository(deps.db);
+  const repo = deps.store.loops;
   const at = new Date(now).toISOString();
   const state = initialLoopState();
   let startCommit: string | null = null;
@@ -101,7 +101,7 @@ export async function resumeLoop(
   deps: SupervisorDeps,
 ): Promise<LoopResult> {
   const config = await loadConfig(deps.home);
-  const repo = new LoopRepository(deps.db);
+  const repo = deps.store.loops;
   const run = runId
     ? repo.findRun(runId)
     : repo.latestRun({ cwd: deps.cwd, statuses: ['running', 'waiting', 'interrupted'] });
@@ -165,7 +165,7 @@ function collectOldRuns(
   retention: { hotDays: number; retentionDays: number },
 ): void {
   try {
-    collectLoopGarbage({ db: deps.db, home: deps.home, now, ...retention });
+    collectLoopGarbage({ store: deps.store, home: deps.home, now, ...retention });
   } catch (error) {
     appendLog(deps.home, 'warn', 'loop: retention of old runs failed', { error: String(error) });
   }

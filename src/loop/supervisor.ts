@@ -23,7 +23,7 @@ import type { NextStep } from '../core/loop/next-step.ts';
 import type { ShimConfig } from '../store/config.ts';
 import { hasClaudeMem } from '../app/sync/claude-mem-place.ts';
 import { basename } from 'node:path';
-import type { Database } from '../store/database.ts';
+import type { Store } from '../app/open-store.ts';
 import type { Env } from '../store/home.ts';
 import { getRunDir, type LoopEvent } from '../store/loop-event-log.ts';
 import { readRunEvents } from '../store/loop-event-reader.ts';
@@ -51,7 +51,7 @@ import type { LoopResult, RunJournal } from './run-journal.ts';
 import { StreamRecorder } from './stream-recorder.ts';
 
 export type SupervisorDeps = {
-  db: Database;
+  store: Store;
   home: string;
   cwd: string;
   /** The environment the agent and the test command get. */
@@ -392,7 +392,7 @@ export class Supervisor {
         await prepareAgentSwitch(step, {
           journal,
           state,
-          db: this.#deps.db,
+          store: this.#deps.store,
           home: this.#deps.home,
           env: this.#deps.env,
           now: this.#now(),
@@ -405,7 +405,7 @@ export class Supervisor {
           journal,
           state,
           options: this.#options,
-          db: this.#deps.db,
+          store: this.#deps.store,
           home: this.#deps.home,
           env: this.#deps.env,
           now: this.#now(),
@@ -419,7 +419,7 @@ export class Supervisor {
           journal,
           state,
           options: this.#options,
-          db: this.#deps.db,
+          store: this.#deps.store,
           home: this.#deps.home,
           env: this.#deps.env,
           now: this.#now(),

@@ -5,14 +5,13 @@
  * restore at the head of the new agent's first prompt. The decision is core/loop/agent-fallback.ts.
  * @module
  */
-import { createStore } from '../app/open-store.ts';
+import type { Store } from '../app/open-store.ts';
 import { createCheckpoint } from '../app/create-checkpoint.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
 import { renderRestoreFor } from '../app/restore-for-agent.ts';
 import { agentName, type AgentId } from '../core/agent-id.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
 import type { ResumeDetection } from '../core/resume.ts';
-import type { Database } from '../store/database.ts';
 import type { Env } from '../store/home.ts';
 import type { LoopState } from './loop-state.ts';
 import type { RunJournal } from './run-journal.ts';
@@ -22,7 +21,7 @@ type SwitchStep = Extract<NextStep, { kind: 'switch_agent' }>;
 export type SwitchContext = {
   journal: RunJournal;
   state: LoopState;
-  db: Database;
+  store: Store;
   home: string;
   env: Env;
   now: number;
@@ -55,7 +54,7 @@ export async function prepareAgentSwitch(step: SwitchStep, context: SwitchContex
         now: context.now,
         trigger: 'loop_restart',
         reason: `shim loop ${journal.runId}: ${agentName(from)} hit ${step.reason}; continuing in ${agentName(to)}`,
-        store: createStore(context.db),
+        store: context.store,
         interrupted: true,
       });
       checkpointId = saved.checkpoint.id;

@@ -46,7 +46,7 @@ function seqs(events: readonly { seq: number }[]): number[] {
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 function writeThree(): void {
-  const log = RunEventLog.open(store.home, RUN, store.db);
+  const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
   log.append('loop.started', { goal: 'g' });
   log.append('loop.iteration_started', { mode: 'fresh' }, { iteration: 1, correlationId: 'c1' });
   log.append('loop.context_usage', { percent: 12.5 }, { iteration: 1 });
@@ -55,7 +55,7 @@ function writeThree(): void {
 
 describe('RunEventLog', () => {
   test('appends one JSON line per event, seq from 1, and indexes each', () => {
-    const log = RunEventLog.open(store.home, RUN, store.db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
     assert.equal(log.lastSeq, 0);
     assert.equal(log.repairedBytes, 0);
     const first = log.append('loop.started', { goal: 'ship it' });
@@ -103,7 +103,7 @@ describe('RunEventLog', () => {
   });
 
   test('the index holds at most 1000 characters of data; the file holds all of it', () => {
-    const log = RunEventLog.open(store.home, RUN, store.db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
     const text = 'é'.repeat(5000);
     log.append('loop.agent_error', { text });
     log.close();
@@ -114,7 +114,7 @@ describe('RunEventLog', () => {
 
   test('reopening carries on the numbering', () => {
     writeThree();
-    const log = RunEventLog.open(store.home, RUN, store.db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
     assert.equal(log.lastSeq, 3);
     assert.equal(log.reindexed, 0);
     assert.equal(log.append('loop.resumed', {}).seq, 4);
@@ -130,7 +130,7 @@ describe('RunEventLog', () => {
     appendFileSync(path, torn);
     assert.deepEqual(seqs(readRunEvents(store.home, RUN)), [1, 2, 3]);
 
-    const log = RunEventLog.open(store.home, RUN, store.db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
     assert.equal(log.repairedBytes, Buffer.byteLength(torn));
     assert.equal(statSync(path).size, clean);
     assert.equal(log.lastSeq, 3);
@@ -148,7 +148,7 @@ describe('RunEventLog', () => {
     const path = getEventsPath(store.home, RUN);
     const clean = statSync(path).size;
     appendFileSync(path, Buffer.from([0, 0, 0, 0, 0x0a]));
-    const log = RunEventLog.open(store.home, RUN, store.db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
     assert.equal(log.repairedBytes, 5);
     assert.equal(statSync(path).size, clean);
     log.close();
@@ -159,7 +159,7 @@ describe('RunEventLog', () => {
     store.db.prepare('DELETE FROM loop_events WHERE run_id = ? AND seq >= 2').run(RUN);
     const repo = new LoopRepository(store.db);
     assert.equal(repo.maxIndexedSeq(RUN), 1);
-    const log = RunEventLog.open(store.home, RUN, store.db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
     assert.equal(log.reindexed, 2);
     log.close();
     const indexed = repo.listEvents(RUN);
@@ -178,7 +178,7 @@ describe('RunEventLog', () => {
 
   test('an event whose indexing fails is kept in the file, logged, and indexed later', () => {
     const db = openDatabase(store.home);
-    const log = RunEventLog.open(store.home, RUN, db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(db));
     log.append('loop.started', {});
     db.close(); // the index becomes unavailable
     const event = log.append('loop.monitor_error', { error: 'boom' });
@@ -188,7 +188,7 @@ describe('RunEventLog', () => {
     assert.match(readFileSync(getLogPath(store.home), 'utf8'), /cannot index an event/);
     const repo = new LoopRepository(store.db);
     assert.deepEqual(seqs(repo.listEvents(RUN)), [1]);
-    RunEventLog.open(store.home, RUN, store.db).close();
+    RunEventLog.open(store.home, RUN, new LoopRepository(store.db)).close();
     assert.deepEqual(seqs(repo.listEvents(RUN)), [1, 2]);
   });
 
@@ -201,7 +201,7 @@ describe('RunEventLog', () => {
     store.db.prepare("DELETE FROM loop_events WHERE name = 'loop.context_usage'").run();
     assert.deepEqual(readRunEvents(store.home, RUN), before);
 
-    const log = RunEventLog.open(store.home, RUN, store.db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
     assert.equal(log.restoredFromCompressed, true);
     assert.equal(log.reindexed, 1);
     assert.equal(log.append('loop.resumed', {}).seq, 4);
@@ -212,7 +212,10 @@ describe('RunEventLog', () => {
 
   test('run ids cannot escape SHIM_HOME/loops', () => {
     for (const bad of ['../x', 'a/b', '', '.hidden'])
-      assert.throws(() => RunEventLog.open(store.home, bad, store.db), /not a valid loop run id/);
+      assert.throws(
+        () => RunEventLog.open(store.home, bad, new LoopRepository(store.db)),
+        /not a valid loop run id/,
+      );
   });
 
   test('LOOP_EVENT_NAMES are unique loop.* names', () => {
@@ -252,7 +255,7 @@ describe('followRunEvents', () => {
     await waitFor(3);
     assert.equal(seen[2]?.data.tool, 'Edit');
 
-    const log = RunEventLog.open(store.home, RUN, store.db);
+    const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
     log.append('loop.completed', {});
     log.close();
     await waitFor(4);
@@ -273,7 +276,7 @@ describe('followRunEvents', () => {
       },
     });
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const log = RunEventLog.open(store.home, 'not-yet', store.db);
+    const log = RunEventLog.open(store.home, 'not-yet', new LoopRepository(store.db));
     log.append('loop.started', {});
     log.append('loop.stopped', {});
     log.close();
@@ -328,7 +331,7 @@ describe('crash safety', () => {
       assert.equal(signal, 'SIGKILL', stderr);
       acked.push(...lines.filter((l) => /^\d+$/.test(l)).map(Number));
 
-      const log = RunEventLog.open(store.home, RUN, store.db);
+      const log = RunEventLog.open(store.home, RUN, new LoopRepository(store.db));
       try {
         const maxAcked = acked.length ? Math.max(...acked) : 0;
         assert.ok(log.lastSeq >= maxAcked, `kill ${kill}: ${log.lastSeq} < ${maxAcked}`);

@@ -24,9 +24,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../core/errors.ts';
-import type { Database } from './database.ts';
 import { appendLog } from './log.ts';
-import { LoopRepository, type LoopEventRecord } from './loop-repository.ts';
+import type { LoopRepository } from './loop-repository.ts';
+import { type LoopEventRecord } from './loop-repository.ts';
 import { EVENTS_FILE, fsyncDir, getRunDir, restoreCompressed, writeAll } from './loop-run-files.ts';
 
 export {
@@ -200,10 +200,9 @@ export class RunEventLog {
    * Opens the run's log for appending (creating it), after repairing what a crash left: a torn
    * last line is cut, unindexed events are indexed. One process at a time may hold a run's log.
    */
-  static open(home: string, runId: string, db: Database): RunEventLog {
+  static open(home: string, runId: string, repo: LoopRepository): RunEventLog {
     const dir = getRunDir(home, runId);
     const path = join(dir, EVENTS_FILE);
-    const repo = new LoopRepository(db);
     const restoredFromCompressed = restoreCompressed(dir);
     const created = !existsSync(path);
     let fd: number;

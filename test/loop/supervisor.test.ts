@@ -3,6 +3,7 @@
  * shapes: restart at the threshold, continuing a session, completion confirmed by tests, stuck
  * detection, usage-limit waits, hangs (the whole process group is killed) and crashes.
  */
+import { createStore } from '../../src/app/open-store.ts';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ async function run(world: LoopWorld, overrides: Partial<LoopOptions> = {}): Prom
   const db = world.openDb();
   try {
     return await startLoop(world.options(overrides), {
-      db,
+      store: createStore(db),
       home: world.home,
       cwd: world.project,
       env: world.env,

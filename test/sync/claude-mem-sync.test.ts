@@ -57,12 +57,17 @@ test('claude-mem: an L2 checkpoint is one observation, waiting while the worker 
       0,
     );
 
-    const down = await drainOutbox({ db, home, env, backoffMs: () => 1_000 });
+    const down = await drainOutbox({ store: createStore(db), home, env, backoffMs: () => 1_000 });
     assert.equal(down.retrying, 1, 'the worker is not running: the observation waits');
 
     const up = await startFakeClaudeMem(port);
     try {
-      const later = await drainOutbox({ db, home, env, now: () => new Date(Date.now() + 60_000) });
+      const later = await drainOutbox({
+        store: createStore(db),
+        home,
+        env,
+        now: () => new Date(Date.now() + 60_000),
+      });
       assert.equal(later.delivered, 1);
       assert.equal(up.saved.length, 1);
       const [observation] = up.saved;

@@ -67,7 +67,7 @@ test('Linear: one comment, the label created once, the configured state; no seco
       env,
     });
     assert.equal(queued, 3);
-    const sent = await drainOutbox({ db, home, env });
+    const sent = await drainOutbox({ store: createStore(db), home, env });
     assert.deepEqual(sent, { delivered: 3, retrying: 0, failed: 0, waitingForToken: 0, stale: 0 });
     const issue = linear.issues.find((i) => i.identifier === 'TST-42')!;
     assert.equal(issue.comments.length, 1);
@@ -85,7 +85,7 @@ test('Linear: one comment, the label created once, the configured state; no seco
     db.prepare(
       "UPDATE sync_outbox SET status = 'pending', next_attempt_at = '2000-01-01' WHERE action = 'comment'",
     ).run();
-    assert.equal((await drainOutbox({ db, home, env })).delivered, 1);
+    assert.equal((await drainOutbox({ store: createStore(db), home, env })).delivered, 1);
     assert.equal(issue.comments.length, 1);
     assert.ok(linear.operations.includes('issue_comments'), linear.operations.join(' '));
   } finally {
@@ -114,7 +114,7 @@ test('Linear: a state that would close the issue is refused, once, as a failure 
       home,
       env,
     });
-    const sent = await drainOutbox({ db, home, env });
+    const sent = await drainOutbox({ store: createStore(db), home, env });
     assert.equal(sent.delivered, 1);
     assert.equal(sent.failed, 1);
     assert.match(

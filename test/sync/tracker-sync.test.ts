@@ -72,7 +72,13 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
   const queue = (checkpoint: Checkpoint) =>
     queueTrackerSync({ store: createStore(db), checkpoint, config: SYNC, home, env });
   const drain = (at = Date.now()) =>
-    drainOutbox({ db, home, env, now: () => new Date(at), backoffMs: () => 1_000 });
+    drainOutbox({
+      store: createStore(db),
+      home,
+      env,
+      now: () => new Date(at),
+      backoffMs: () => 1_000,
+    });
 
   before(async () => {
     root = makeTempDir('shim-sync-');
@@ -204,7 +210,7 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
   test('no token: nothing leaves the machine, and the status says how to turn it on', async () => {
     await queue(l2());
     const bare = { PATH: '/nonexistent', HOME: root, GITHUB_API_URL: github.url };
-    const sent = await drainOutbox({ db, home, env: bare });
+    const sent = await drainOutbox({ store: createStore(db), home, env: bare });
     assert.equal(sent.waitingForToken, 2);
     assert.deepEqual(github.requests, []);
     db.close();
@@ -253,9 +259,12 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
   test('a token set after entries waited for one: the next shim sync sends them, and the error is gone', async () => {
     await queue(l2());
     const bare = { PATH: '/nonexistent', HOME: root, GITHUB_API_URL: github.url };
-    assert.equal((await drainOutbox({ db, home, env: bare })).waitingForToken, 2);
+    assert.equal(
+      (await drainOutbox({ store: createStore(db), home, env: bare })).waitingForToken,
+      2,
+    );
     assert.match(new SyncOutbox(db).counts().lastError ?? '', /no GitHub token/);
-    const sent = await drainOutbox({ db, home, env });
+    const sent = await drainOutbox({ store: createStore(db), home, env });
     assert.equal(sent.delivered, 2, 'not 6 hours later');
     assert.equal(github.issues.get('42')!.comments.length, 1);
     assert.equal(new SyncOutbox(db).counts().lastError, null);
@@ -264,7 +273,7 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
   test('an update that waited past its moment is not posted, and sync --status says so', async () => {
     await queue(l2());
     const sent = await drainOutbox({
-      db,
+      store: createStore(db),
       home,
       env,
       now: () => new Date(Date.now() + 25 * 3_600_000),
@@ -358,7 +367,7 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
   test('a bad token: one clear line in shim doctor; sends wait rather than fail the hook', async () => {
     await queue(l2());
     const bad = { ...env, GITHUB_TOKEN: 'ghp_notTheRightOne000000000000000000000000' };
-    const sent = await drainOutbox({ db, home, env: bad });
+    const sent = await drainOutbox({ store: createStore(db), home, env: bad });
     assert.equal(sent.failed, 2, '401 will not change by retrying the same token');
     db.close();
     // Not spawnSync: the fake GitHub answering doctor's probe runs in this process.

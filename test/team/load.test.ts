@@ -4,6 +4,7 @@
  * replication worker killed -9 at random 50 times, mostly between a batch reaching the server and
  * being marked sent — every row there exactly once in the end.
  */
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -158,7 +159,7 @@ test('the worker killed -9 at random 50 times mid-batch: every row there once', 
     try {
       for (;;) {
         const result = await replicateToTeam({
-          db,
+          store: createCommandStore(db),
           home: store.home,
           repository,
           writer: { machine: 'killer', osUser: 'load' },

@@ -2,6 +2,7 @@
  * The fallback where no PostgreSQL server can run: PGlite (PostgreSQL in WASM) through pg's own
  * pool (`createPgConfig`), the same repository and replication code as on the real server.
  */
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
@@ -30,9 +31,13 @@ test("on PGlite: replication is idempotent, search finds, and another machine's 
     const draft = draftIn(clone, sessionId, at);
     a.checkpoints.save(draft);
     const writer = { machine: 'A', osUser: 'ada' };
-    assert.equal((await replicateToTeam({ db: a.db, home: a.home, repository, writer })).sent, 2);
+    assert.equal(
+      (await replicateToTeam({ store: createCommandStore(a.db), home: a.home, repository, writer }))
+        .sent,
+      2,
+    );
     a.db.exec("UPDATE sync_outbox SET status = 'pending' WHERE tracker = 'team'");
-    await replicateToTeam({ db: a.db, home: a.home, repository, writer });
+    await replicateToTeam({ store: createCommandStore(a.db), home: a.home, repository, writer });
     assert.equal(await repository.count('checkpoint'), 1);
     const hits = await repository.search('backslash paths', {
       projectIds: ['github.com/acme/app'],
@@ -47,7 +52,7 @@ test("on PGlite: replication is idempotent, search finds, and another machine's 
     b.sessions.touch({ sessionId: randomUUID(), cwd: makeClone('b') }, at);
     assert.equal(
       await pullTeamWork({
-        db: b.db,
+        store: createCommandStore(b.db),
         repository,
         writer: { machine: 'B', osUser: 'ada' },
         now: new Date(),

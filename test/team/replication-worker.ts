@@ -9,6 +9,7 @@
  *   batch is due again at once), printing `written <n>` after each batch reaches the server and
  *   before it is marked delivered — where a kill -9 hurts most — then `done`.
  */
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -45,17 +46,24 @@ if (mode === 'write-and-send') {
     const draft = draftIn(clone, sessionId, new Date(Date.now() + i).toISOString());
     checkpoints.save(draft);
     ids.push(draft.id);
-    if ((i + 1) % 100 === 0) await replicateToTeam({ db, home, repository, writer });
+    if ((i + 1) % 100 === 0)
+      await replicateToTeam({ store: createCommandStore(db), home, repository, writer });
   }
   for (;;) {
-    const result = await replicateToTeam({ db, home, repository, writer, retryMs: () => 0 });
+    const result = await replicateToTeam({
+      store: createCommandStore(db),
+      home,
+      repository,
+      writer,
+      retryMs: () => 0,
+    });
     if (result.waiting === 0) break;
   }
   print(`done ${ids.join(',')}`);
 } else {
   print('ready');
   await replicateToTeam({
-    db,
+    store: createCommandStore(db),
     home,
     repository,
     writer,

@@ -4,6 +4,7 @@
  * a server that is down holds nothing up and loses nothing; another machine's unfinished work is
  * pulled into the local store for the next session's restore.
  */
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -42,7 +43,7 @@ describe('replication to the team store', () => {
       for (let i = 0; i < 5; i++) store.checkpoints.save(draftIn(clone, sessionId, at(30 - i)));
       const writer = { machine: 'laptop', osUser: 'ada' };
       const first = await replicateToTeam({
-        db: store.db,
+        store: createCommandStore(store.db),
         home: store.home,
         repository,
         writer,
@@ -62,14 +63,28 @@ describe('replication to the team store', () => {
       ]);
       // Nothing new: nothing sent.
       assert.equal(
-        (await replicateToTeam({ db: store.db, home: store.home, repository, writer })).sent,
+        (
+          await replicateToTeam({
+            store: createCommandStore(store.db),
+            home: store.home,
+            repository,
+            writer,
+          })
+        ).sent,
         0,
       );
       // Everything queued again (as after a worker killed between the commit and the mark): the
       // server keeps one row per id.
       store.db.exec("UPDATE sync_outbox SET status = 'pending' WHERE tracker = 'team'");
       assert.equal(
-        (await replicateToTeam({ db: store.db, home: store.home, repository, writer })).sent,
+        (
+          await replicateToTeam({
+            store: createCommandStore(store.db),
+            home: store.home,
+            repository,
+            writer,
+          })
+        ).sent,
         6,
       );
       assert.equal(await repository.count('checkpoint'), 5);
@@ -94,7 +109,7 @@ describe('replication to the team store', () => {
       };
       store.checkpoints.save(draft);
       await replicateToTeam({
-        db: store.db,
+        store: createCommandStore(store.db),
         home: store.home,
         repository,
         writer: { machine: 'm', osUser: 'u' },
@@ -124,14 +139,25 @@ describe('replication to the team store', () => {
       store.checkpoints.save(draftIn(clone, sessionId, at(10)));
       server.stop();
       for (let i = 0; i < 20; i++) store.checkpoints.save(draftIn(clone, sessionId, at(9)));
-      const down = await syncTeam({ db: store.db, home: store.home, env: {}, config });
+      const down = await syncTeam({
+        store: createCommandStore(store.db),
+        home: store.home,
+        env: {},
+        config,
+      });
       assert.equal(down?.connected, false);
       assert.equal(down?.waiting, 22);
       assert.match(String(down?.error), /cannot reach the team store/);
       server.start();
       // Due again after the backoff: a later pass (the clock moved on) sends them all.
       const later = () => new Date(Date.now() + 3_600_000);
-      const back = await syncTeam({ db: store.db, home: store.home, env: {}, config, now: later });
+      const back = await syncTeam({
+        store: createCommandStore(store.db),
+        home: store.home,
+        env: {},
+        config,
+        now: later,
+      });
       assert.equal(back?.connected, true);
       assert.equal(back?.error, null);
       assert.equal(back?.sent, 22);
@@ -157,7 +183,7 @@ describe('replication to the team store', () => {
       a.checkpoints.save(draftIn(cloneA, sessionA, at(25)));
       a.checkpoints.save(newest);
       await replicateToTeam({
-        db: a.db,
+        store: createCommandStore(a.db),
         home: a.home,
         repository,
         writer: { machine: 'A', osUser: 'ada' },
@@ -167,9 +193,14 @@ describe('replication to the team store', () => {
       b.sessions.touch({ sessionId: sessionB, cwd: cloneB }, at(60));
       b.checkpoints.save(draftIn(cloneB, sessionB, at(60)));
       const writerB = { machine: 'B', osUser: 'bob' };
-      await replicateToTeam({ db: b.db, home: b.home, repository, writer: writerB });
+      await replicateToTeam({
+        store: createCommandStore(b.db),
+        home: b.home,
+        repository,
+        writer: writerB,
+      });
       const pulled = await pullTeamWork({
-        db: b.db,
+        store: createCommandStore(b.db),
         repository,
         writer: writerB,
         now: new Date(),
@@ -184,7 +215,7 @@ describe('replication to the team store', () => {
       // A itself pulls nothing: the newest work is its own.
       assert.equal(
         await pullTeamWork({
-          db: a.db,
+          store: createCommandStore(a.db),
           repository,
           writer: { machine: 'A', osUser: 'ada' },
           now: new Date(),

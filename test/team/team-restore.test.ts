@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { createStore } from '../../src/app/open-store.ts';
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { restoreAtStartup } from '../../src/app/startup-restore.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { pullTeamWork } from '../../src/app/team/pull-team-work.ts';
@@ -43,7 +43,7 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
     };
     a.checkpoints.save(draft);
     await replicateToTeam({
-      db: a.db,
+      store: createCommandStore(a.db),
       home: a.home,
       repository,
       writer: { machine: 'laptop-a', osUser: 'ada' },
@@ -52,7 +52,7 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
     b.sessions.touch({ sessionId: randomUUID(), cwd: cloneB }, minutesAgo(120));
     assert.equal(
       await pullTeamWork({
-        db: b.db,
+        store: createCommandStore(b.db),
         repository,
         writer: writerB,
         now: new Date(),
@@ -61,7 +61,7 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
       1,
     );
 
-    const storeB = createStore(b.db);
+    const storeB = createCommandStore(b.db);
     const request = { cwd: cloneB, home: b.home, env: {}, now: Date.now(), teamResume: true };
     const restore = await restoreAtStartup(storeB, { ...request, sessionId: randomUUID() });
     assert.equal(restore?.kind, 'team');
@@ -80,13 +80,13 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
     try {
       c.sessions.touch({ sessionId: randomUUID(), cwd: cloneB }, minutesAgo(120));
       await pullTeamWork({
-        db: c.db,
+        store: createCommandStore(c.db),
         repository,
         writer: { machine: 'c', osUser: 'cy' },
         now: new Date(),
         resumeWindowDays: 7,
       });
-      const off = await restoreAtStartup(createStore(c.db), {
+      const off = await restoreAtStartup(createCommandStore(c.db), {
         ...request,
         home: c.home,
         teamResume: false,
@@ -96,7 +96,7 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
       // C's own newer checkpoint in its clone wins over A's.
       const mine = randomUUID();
       c.checkpoints.save(draftIn(cloneB, mine, minutesAgo(5)));
-      const own = await restoreAtStartup(createStore(c.db), {
+      const own = await restoreAtStartup(createCommandStore(c.db), {
         ...request,
         home: c.home,
         sessionId: randomUUID(),

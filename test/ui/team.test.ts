@@ -3,6 +3,7 @@
  * rows: every machine's sessions, marked with machine and user, and loop runs that move on the
  * page as a machine replicates a newer version of them (no reload).
  */
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -84,8 +85,8 @@ describe('shim ui --team (real Chromium, real PostgreSQL)', { skip }, () => {
       options: {},
       iteration: 2,
     });
-    await replicateToTeam({ db: a.db, home: a.home, repository, writer: A });
-    await replicateToTeam({ db: b.db, home: b.home, repository, writer: B });
+    await replicateToTeam({ store: createCommandStore(a.db), home: a.home, repository, writer: A });
+    await replicateToTeam({ store: createCommandStore(b.db), home: b.home, repository, writer: B });
 
     // The dashboard runs on A, in A's clone, connected through its config.
     writeTeamSetting(a.home, 'url', url);
@@ -111,7 +112,7 @@ describe('shim ui --team (real Chromium, real PostgreSQL)', { skip }, () => {
 
     // B's loop run moves on and B's worker replicates it: the open page shows it, no reload.
     loops.updateRun(runId, { iteration: 3, status: 'completed', lastEvent: 'run.completed' });
-    await replicateToTeam({ db: b.db, home: b.home, repository, writer: B });
+    await replicateToTeam({ store: createCommandStore(b.db), home: b.home, repository, writer: B });
     await page.waitForSelector(`tr[data-run="${runId}"][data-status="completed"]`);
     assert.equal(await run.locator('[data-col="iteration"]').textContent(), '3');
     await page.close();

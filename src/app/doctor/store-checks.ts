@@ -14,8 +14,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../core/errors.ts';
-import { openDatabase } from '../../store/database.ts';
-import { StoreMaintenance } from '../../store/store-maintenance.ts';
+import { openStore } from '../open-store.ts';
+import type { StoreMaintenance } from '../../store/store-maintenance.ts';
 import { ensureDir } from '../../store/home.ts';
 import { getLogPath } from '../../store/log.ts';
 import { findPlantedLinks, writeFileSafely } from '../../store/safe-file.ts';
@@ -133,7 +133,8 @@ export function databaseCheck(home: string): {
 } {
   let db: StoreMaintenance;
   try {
-    db = new StoreMaintenance(openDatabase(home));
+    // Its close() closes the store (doctor's later checks read through it).
+    db = openStore(home).maintenance;
   } catch (error) {
     return {
       check: check(

@@ -5,7 +5,7 @@
  * @module
  */
 import { loadConfig } from '../../store/config.ts';
-import { openDatabase } from '../../store/database.ts';
+import { openCommandStore } from '../open-command-store.ts';
 import { getTeamStatus } from '../team/team-status.ts';
 import { isTeamConfigured } from '../team/team-settings.ts';
 import { check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
@@ -28,11 +28,11 @@ export async function teamCheck(options: DoctorOptions): Promise<DoctorCheck> {
       'not connected (optional): shim team connect postgres://user@host/database shares work across machines',
     );
   let status;
-  let db: ReturnType<typeof openDatabase> | null = null;
+  let store: ReturnType<typeof openCommandStore> | null = null;
   try {
-    db = openDatabase(options.home);
+    store = openCommandStore(options.home);
     status = await getTeamStatus({
-      db,
+      store,
       home: options.home,
       env: options.env,
       config,
@@ -41,7 +41,7 @@ export async function teamCheck(options: DoctorOptions): Promise<DoctorCheck> {
   } catch (error) {
     return check('team', TITLE, 'warn', false, String((error as Error).message ?? error));
   } finally {
-    db?.close();
+    store?.close();
   }
   const counts = `${status.waiting} waiting${status.lagSeconds !== null ? `, lag ${status.lagSeconds}s` : ''}, ${status.delivered} sent`;
   if (status.lastError !== null || !status.connected)

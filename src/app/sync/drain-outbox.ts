@@ -7,20 +7,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tracker } from '../../core/sync/issue-ref.ts';
-import type { Database } from '../../store/database.ts';
 import { appendLog } from '../../store/log.ts';
 import { saveSyncSummary } from '../../store/sync-summary.ts';
-import { IssueFactsCache } from '../../store/issue-facts.ts';
-import { SyncOutbox, type OutboxEntry } from '../../store/sync-outbox.ts';
+import type { OutboxEntry } from '../../store/sync-outbox.ts';
 import { ClaudeMemClient } from '../../tracker/claude-mem-client.ts';
 import { PermanentTrackerError } from '../../tracker/tracker-client.ts';
+import type { Store } from '../open-store.ts';
 import { claudeMemUrl } from './claude-mem-place.ts';
 import { getTrackerAccess, type TrackerAccess } from './tracker-access.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export type DrainOptions = {
-  db: Database;
+  /** The outbox, and the issues' facts it keeps as the tracker answers. */
+  store: Pick<Store, 'outbox' | 'issueFacts'>;
   home: string;
   env: Env;
   now?: () => Date;
@@ -67,7 +67,7 @@ export const defaultBackoff = (attempt: number) =>
 async function send(
   entry: OutboxEntry,
   access: Extract<TrackerAccess, { ok: true }>,
-  facts: IssueFactsCache,
+  facts: Store['issueFacts'],
   now: () => string,
 ): Promise<string | null> {
   const { client } = access;
@@ -118,8 +118,7 @@ async function sendObservation(
 /** Sends every entry due now, one at a time, until none is due. */
 export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
   const now = options.now ?? (() => new Date());
-  const outbox = new SyncOutbox(options.db);
-  const facts = new IssueFactsCache(options.db);
+  const { outbox, issueFacts: facts } = options.store;
   const owner = `${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = options.leaseMs ?? 120_000;
   const backoff = options.backoffMs ?? defaultBackoff;

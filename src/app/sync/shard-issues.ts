@@ -9,8 +9,7 @@ import { basename } from 'node:path';
 import { formatIssue, type IssueRef } from '../../core/sync/issue-ref.ts';
 import { syncMarker } from '../../core/sync/sync-note.ts';
 import type { ShardProgress } from '../../core/shard-plan.ts';
-import { openDatabase } from '../../store/database.ts';
-import { ShardIssues } from '../../store/shard-issues.ts';
+import { openCommandStore } from '../open-command-store.ts';
 import { getTrackerAccess } from './tracker-access.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -30,9 +29,9 @@ export async function createShardIssues(request: {
     request.parent.repo ?? null,
   );
   if (!access.ok) throw new Error(`${access.why}: ${access.fix}`);
-  const db = openDatabase(request.home);
+  const opened = openCommandStore(request.home);
   try {
-    const store = new ShardIssues(db);
+    const store = opened.shardIssues;
     const results: ShardIssueResult[] = [];
     for (const shard of request.shards) {
       const known = store.get(shard.file);
@@ -46,7 +45,7 @@ export async function createShardIssues(request: {
     }
     return results;
   } finally {
-    db.close();
+    opened.close();
   }
 }
 
@@ -57,11 +56,11 @@ export async function completeFinishedShards(request: {
   progress: readonly ShardProgress[];
   now: string;
 }): Promise<{ ticked: string[]; failed: string[] }> {
-  const db = openDatabase(request.home);
+  const opened = openCommandStore(request.home);
   const ticked: string[] = [];
   const failed: string[] = [];
   try {
-    const store = new ShardIssues(db);
+    const store = opened.shardIssues;
     for (const shard of request.progress) {
       if (shard.done < shard.steps) continue;
       const known = store.get(shard.file);
@@ -91,7 +90,7 @@ export async function completeFinishedShards(request: {
       }
     }
   } finally {
-    db.close();
+    opened.close();
   }
   return { ticked, failed };
 }

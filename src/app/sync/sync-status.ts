@@ -5,8 +5,8 @@
  * @module
  */
 import type { Tracker } from '../../core/sync/issue-ref.ts';
-import { openDatabase } from '../../store/database.ts';
-import { SyncOutbox, type OutboxCounts, type OutboxEntry } from '../../store/sync-outbox.ts';
+import { openStore } from '../open-store.ts';
+import type { OutboxCounts, OutboxEntry } from '../../store/sync-outbox.ts';
 import { ClaudeMemClient } from '../../tracker/claude-mem-client.ts';
 import { claudeMemUrl } from './claude-mem-place.ts';
 import { getTrackerAccess } from './tracker-access.ts';
@@ -28,15 +28,14 @@ export async function getSyncStatus(
   env: Env,
   options: { probe?: boolean } = {},
 ): Promise<SyncStatus> {
-  const db = openDatabase(home);
+  const store = openStore(home);
   let counts: OutboxCounts;
   let recent: OutboxEntry[];
   try {
-    const outbox = new SyncOutbox(db);
-    counts = outbox.counts();
-    recent = outbox.list(10);
+    counts = store.outbox.counts();
+    recent = store.outbox.list(10);
   } finally {
-    db.close();
+    store.close();
   }
   const used = [...new Set(recent.map((e) => `${e.issue.tracker}\t${e.issue.repo ?? ''}`))];
   const trackers: TrackerState[] = [];

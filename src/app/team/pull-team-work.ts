@@ -7,11 +7,9 @@
  */
 import { existsSync } from 'node:fs';
 import { identifyProject } from '../../capture/project-remote.ts';
-import { CheckpointRepository } from '../../store/checkpoint-repository.ts';
-import type { Database } from '../../store/database.ts';
-import { SessionRepository } from '../../store/session-repository.ts';
+import type { SessionRepository } from '../../store/session-repository.ts';
 import type { TeamRepository } from '../../store/team-repository.ts';
-import { TeamWorkCache } from '../../store/team-work-cache.ts';
+import type { Store } from '../open-store.ts';
 import type { Writer } from './team-settings.ts';
 
 /** The team ids of the projects this machine worked in since `since` (and `extra` directories). */
@@ -38,7 +36,7 @@ export function localProjectIds(
 }
 
 export async function pullTeamWork(options: {
-  db: Database;
+  store: Pick<Store, 'sessions' | 'checkpoints' | 'teamWork'>;
   repository: TeamRepository;
   writer: Writer;
   now: Date;
@@ -49,10 +47,9 @@ export async function pullTeamWork(options: {
   const since = new Date(
     options.now.getTime() - options.resumeWindowDays * 86_400_000,
   ).toISOString();
-  const ids = localProjectIds(new SessionRepository(options.db), since, options.cwds ?? []);
+  const ids = localProjectIds(options.store.sessions, since, options.cwds ?? []);
   const found = await options.repository.newestUnfinished(ids, options.writer, since);
-  const checkpoints = new CheckpointRepository(options.db);
-  const cache = new TeamWorkCache(options.db);
+  const { checkpoints, teamWork: cache } = options.store;
   // Team handoffs restored here since the last pull are picked up for everyone.
   for (const taken of cache.listTakenHandoffs())
     await options.repository.pickUpHandoff(taken.handoffId, taken.takenBy, taken.takenAt);

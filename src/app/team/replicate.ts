@@ -10,15 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import { identifyProject } from '../../capture/project-remote.ts';
 import { redactValue } from '../../redact/redact.ts';
-import type { Database } from '../../store/database.ts';
 import { appendLog } from '../../store/log.ts';
 import type { RowOrigin, TeamRepository, TeamRow } from '../../store/team-repository.ts';
-import { TeamReplicationQueue } from '../../store/team-replication-queue.ts';
-import { TeamRowSource } from '../../store/team-row-source.ts';
+import type { CommandStore } from '../open-command-store.ts';
 import type { Writer } from './team-settings.ts';
 
 export type ReplicateOptions = {
-  db: Database;
+  /** The rows waiting for the team store, and where they are read from. */
+  store: Pick<CommandStore, 'teamQueue' | 'teamRows'>;
   home: string;
   repository: TeamRepository;
   writer: Writer;
@@ -55,8 +54,8 @@ function originOf(writer: Writer): (cwd: string | null) => RowOrigin {
 
 export async function replicateToTeam(options: ReplicateOptions): Promise<ReplicateResult> {
   const now = options.now ?? (() => new Date());
-  const queue = new TeamReplicationQueue(options.db);
-  const source = new TeamRowSource(options.db);
+  const queue = options.store.teamQueue;
+  const source = options.store.teamRows;
   const owner = `${process.pid}:${randomUUID().slice(0, 8)}`;
   const batchSize = options.batchSize ?? 200;
   const origin = originOf(options.writer);

@@ -5,10 +5,9 @@
  * @module
  */
 import { AppError } from '../../core/errors.ts';
-import type { Database } from '../../store/database.ts';
 import type { Env } from '../../store/home.ts';
 import type { ShimConfig } from '../../store/config.ts';
-import { TeamReplicationQueue } from '../../store/team-replication-queue.ts';
+import type { CommandStore } from '../open-command-store.ts';
 import { loadTeamSummary } from '../../store/team-summary.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { currentWriter, resolveTeamUrl, type TeamUrl } from './team-settings.ts';
@@ -33,13 +32,13 @@ export type TeamStatusDetail = TeamStatus & {
 };
 
 export async function getTeamStatus(options: {
-  db: Database;
+  store: Pick<CommandStore, 'teamQueue'>;
   home: string;
   env: Env;
   config: Pick<ShimConfig, 'team'>;
   now: Date;
 }): Promise<TeamStatusDetail> {
-  const queue = new TeamReplicationQueue(options.db);
+  const queue = options.store.teamQueue;
   const writer = currentWriter(options.env);
   let target: TeamUrl | null = null;
   let lastError: string | null = null;

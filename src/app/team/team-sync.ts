@@ -4,11 +4,10 @@
  * (store/team-summary.ts). Run by the background `shim sync --drain` worker and by `shim sync`.
  * @module
  */
-import type { Database } from '../../store/database.ts';
 import type { Env } from '../../store/home.ts';
 import { appendLog } from '../../store/log.ts';
 import type { ShimConfig } from '../../store/config.ts';
-import { TeamReplicationQueue } from '../../store/team-replication-queue.ts';
+import type { CommandStore } from '../open-command-store.ts';
 import { saveTeamSummary } from '../../store/team-summary.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { pullTeamWork } from './pull-team-work.ts';
@@ -24,7 +23,7 @@ export type TeamSyncResult = {
 };
 
 export async function syncTeam(options: {
-  db: Database;
+  store: CommandStore;
   home: string;
   env: Env;
   config: Pick<ShimConfig, 'team' | 'resumeWindowDays'>;
@@ -45,11 +44,11 @@ export async function syncTeam(options: {
       sent: 0,
       pulled: 0,
     });
-    const waiting = new TeamReplicationQueue(options.db).status().waiting;
+    const waiting = options.store.teamQueue.status().waiting;
     return { connected: false, sent: 0, pulled: 0, waiting, error: message };
   }
   if (target === null) return null;
-  const queue = new TeamReplicationQueue(options.db);
+  const queue = options.store.teamQueue;
   queue.sweep();
   const writer = currentWriter(options.env);
   let repository;
@@ -85,7 +84,7 @@ export async function syncTeam(options: {
   }
   try {
     const pushed = await replicateToTeam({
-      db: options.db,
+      store: options.store,
       home: options.home,
       repository,
       writer,
@@ -97,14 +96,19 @@ export async function syncTeam(options: {
     try {
       if (options.config.team.resume)
         pulled = await pullTeamWork({
-          db: options.db,
+          store: options.store,
           repository,
           writer,
           now: now(),
           resumeWindowDays: options.config.resumeWindowDays,
           cwds: options.cwd ? [options.cwd] : [],
         });
-      await applyRetentionDaily(options.db, repository, options.config.team.retentionDays, now());
+      await applyRetentionDaily(
+        options.store,
+        repository,
+        options.config.team.retentionDays,
+        now(),
+      );
     } catch (failure) {
       error = (failure as Error).message;
     }
@@ -124,13 +128,13 @@ export async function syncTeam(options: {
 const RETENTION_KIND = 'retention';
 
 async function applyRetentionDaily(
-  db: Database,
+  store: Pick<CommandStore, 'teamQueue'>,
   repository: Awaited<ReturnType<typeof openTeamRepository>>,
   days: number,
   now: Date,
 ): Promise<void> {
   const day = now.toISOString().slice(0, 10);
-  const queue = new TeamReplicationQueue(db);
+  const queue = store.teamQueue;
   if (queue.getMark(RETENTION_KIND) === day) return;
   await repository.applyRetention(days);
   queue.setMark(RETENTION_KIND, day);

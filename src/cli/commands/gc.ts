@@ -4,7 +4,7 @@ import { collectLoopGarbage } from '../../app/collect-loop-garbage.ts';
 import { describeLoopGarbage } from '../format/loop-garbage-text.ts';
 import { loadConfig } from '../../store/config.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
-import { openDatabase } from '../../store/database.ts';
+import { openStore } from '../../app/open-store.ts';
 import { getShimHome } from '../../store/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../../store/json-file.ts';
 import { ensureDir } from '../../store/home.ts';
@@ -80,11 +80,11 @@ export async function runGc(options: GcOptions): Promise<void> {
   });
   let loops = null;
   if (!options.dryRun) {
-    const db = openDatabase(home);
+    const store = openStore(home);
     try {
-      loops = collectLoopGarbage({ db, home, now, hotDays, retentionDays });
+      loops = collectLoopGarbage({ store, home, now, hotDays, retentionDays });
     } finally {
-      db.close();
+      store.close();
     }
   }
   if (options.json) {

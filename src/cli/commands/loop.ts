@@ -11,7 +11,7 @@ import { parsePlan } from '../../core/plan.ts';
 import { shardProgress } from '../../core/shard-plan.ts';
 import { readShardFiles } from '../../app/write-shards.ts';
 import { completeFinishedShards } from '../../app/sync/shard-issues.ts';
-import { openDatabase } from '../../store/database.ts';
+import { openStore } from '../../app/open-store.ts';
 import { getShimHome } from '../../store/home.ts';
 import { describeEvent } from '../../loop/describe-event.ts';
 import { type LoopEvent } from '../../store/loop-event-log.ts';
@@ -79,7 +79,7 @@ export async function runLoopCommand(
   const cwd = process.cwd();
   const env = process.env;
   const resuming = options.resume !== undefined && options.resume !== false;
-  const db = openDatabase(home);
+  const store = openStore(home);
   const controller = new AbortController();
   const onSignal = (): void => {
     if (!options.quiet)
@@ -90,7 +90,7 @@ export async function runLoopCommand(
   process.once('SIGTERM', onSignal);
   try {
     const deps = {
-      db,
+      store,
       home,
       cwd,
       env,
@@ -123,7 +123,7 @@ export async function runLoopCommand(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    db.close();
+    store.close();
   }
 }
 

@@ -12,12 +12,10 @@ import { formatIssue, parseIssueArgument } from '../../core/sync/issue-ref.ts';
 import { drainOutbox } from '../../app/sync/drain-outbox.ts';
 import { currentIssue, linkIssue } from '../../app/sync/link-issue.ts';
 import { getSyncStatus } from '../../app/sync/sync-status.ts';
-import { openDatabase, type Database } from '../../store/database.ts';
+import { openCommandStore, type CommandStore } from '../../app/open-command-store.ts';
 import { appendLog } from '../../store/log.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
 import { getShimHome } from '../../store/home.ts';
-import { TeamReplicationQueue } from '../../store/team-replication-queue.ts';
-import { SyncOutbox } from '../../store/sync-outbox.ts';
 import { loadConfig } from '../../store/config.ts';
 
 /** How long an update may wait before it is dropped as stale (config sync.staleAfterHours). */
@@ -109,22 +107,22 @@ function takeWorkerLock(home: string): (() => void) | null {
  * worker runs in the directory it was started from (a session's work tree, or where `shim team
  * connect` ran): that project's team work is pulled even before this machine has a session in it.
  */
-async function syncTeamInWorker(db: Database, home: string): Promise<void> {
+async function syncTeamInWorker(store: CommandStore, home: string): Promise<void> {
   const config = await loadConfig(home, { lenient: true });
   if (!isTeamConfigured(config, process.env)) return;
   const { syncTeam } = await import('../../app/team/team-sync.ts');
   try {
-    await syncTeam({ db, home, env: process.env, config, cwd: process.cwd() });
+    await syncTeam({ store, home, env: process.env, config, cwd: process.cwd() });
   } catch (error) {
     appendLog(home, 'warn', 'team sync failed', { error: String(error) });
   }
 }
 
 /** Queues the team rows written since the last sweep (when a team store is configured). */
-async function teamRowsWaiting(db: Database, home: string): Promise<boolean> {
+async function teamRowsWaiting(store: CommandStore, home: string): Promise<boolean> {
   const config = await loadConfig(home, { lenient: true });
   if (!isTeamConfigured(config, process.env)) return false;
-  return new TeamReplicationQueue(db).sweep() > 0;
+  return store.teamQueue.sweep() > 0;
 }
 
 /** How long the background worker waits for an entry's next attempt before leaving it. */
@@ -143,26 +141,26 @@ async function runWorker(home: string): Promise<void> {
     const release = takeWorkerLock(home);
     if (!release) return;
     try {
-      const db = openDatabase(home);
+      const store = openCommandStore(home);
       try {
-        await drainOutbox({ db, home, env: process.env, staleAfterMs: stale });
-        await syncTeamInWorker(db, home);
+        await drainOutbox({ store, home, env: process.env, staleAfterMs: stale });
+        await syncTeamInWorker(store, home);
       } finally {
-        db.close();
+        store.close();
       }
     } finally {
       release();
     }
     // Looked at only once the lock is let go: what was queued while it was held is seen here.
-    const db = openDatabase(home);
+    const store = openCommandStore(home);
     let next: string | null;
     try {
-      next = new SyncOutbox(db).nextDue();
+      next = store.outbox.nextDue();
       // A checkpoint written while the team pass ran was not yet queued, and its own worker
       // left at the lock: queue it now and go round again rather than leave it for the next one.
-      if (next === null && (await teamRowsWaiting(db, home))) next = new Date().toISOString();
+      if (next === null && (await teamRowsWaiting(store, home))) next = new Date().toISOString();
     } finally {
-      db.close();
+      store.close();
     }
     if (next === null) return;
     const wait = Date.parse(next) - Date.now();
@@ -181,10 +179,10 @@ export async function runSync(options: {
   // The team store's rows go (and the team's unfinished work comes) first: docs/team.md.
   if (!options.status) await (await import('./team.ts')).runTeamSyncNow(options.json === true);
   if (!options.status) {
-    const db = openDatabase(home);
+    const store = openCommandStore(home);
     try {
       const sent = await drainOutbox({
-        db,
+        store,
         home,
         env: process.env,
         staleAfterMs: await staleAfterMs(home),
@@ -200,7 +198,7 @@ export async function runSync(options: {
           `sent ${sent.delivered}, retrying later ${sent.retrying}, failed ${sent.failed}, waiting for a token ${sent.waitingForToken}, not sent as stale ${sent.stale}\n`,
         );
     } finally {
-      db.close();
+      store.close();
     }
   }
   const status = await getSyncStatus(home, process.env);

@@ -10,7 +10,7 @@ import { syncTeam } from '../../app/team/team-sync.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { describeTeamTarget } from '../../store/postgres/team-errors.ts';
 import { loadConfig, writeTeamSetting } from '../../store/config.ts';
-import { openDatabase } from '../../store/database.ts';
+import { openCommandStore } from '../../app/open-command-store.ts';
 import { getShimHome } from '../../store/home.ts';
 import { renderTable } from '../format/table.ts';
 import { dim } from '../format/text.ts';
@@ -54,12 +54,12 @@ export async function runTeamDisconnect(): Promise<void> {
 export async function runTeamStatus(options: { json?: boolean }): Promise<void> {
   const home = getShimHome();
   const config = await loadConfig(home, { lenient: true });
-  const db = openDatabase(home);
+  const store = openCommandStore(home);
   let status;
   try {
-    status = await getTeamStatus({ db, home, env: process.env, config, now: new Date() });
+    status = await getTeamStatus({ store, home, env: process.env, config, now: new Date() });
   } finally {
-    db.close();
+    store.close();
   }
   if (options.json) {
     const { connected, waiting, lagSeconds, lastError } = status;
@@ -81,10 +81,10 @@ export async function runTeamStatus(options: { json?: boolean }): Promise<void> 
 export async function runTeamSyncNow(json: boolean): Promise<void> {
   const home = getShimHome();
   const config = await loadConfig(home, { lenient: true });
-  const db = openDatabase(home);
+  const store = openCommandStore(home);
   try {
     const result = await syncTeam({
-      db,
+      store,
       home,
       env: process.env,
       config,
@@ -98,7 +98,7 @@ export async function runTeamSyncNow(json: boolean): Promise<void> {
         `team store: sent ${result.sent}, pulled ${result.pulled} unfinished, waiting ${result.waiting}${result.error ? ` (${result.error})` : ''}\n`,
       );
   } finally {
-    db.close();
+    store.close();
   }
 }
 
