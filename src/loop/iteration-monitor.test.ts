@@ -230,4 +230,28 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
     ]);
     assert.deepEqual(deleting.stats.scheduledTasks, []);
   });
+
+  test('a job the session no longer has (its delete says so) is not pending', () => {
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    monitor.adoptScheduled([{ id: '4b7d49a0', type: 'scheduled', description: 'x', durable: false }]);
+    feed(monitor, [
+      call('toolu_d1', 'CronDelete', { id: '4b7d49a0' }, 1),
+      JSON.stringify({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              content: "<tool_use_error>No scheduled job with id '4b7d49a0'</tool_use_error>",
+              is_error: true,
+              tool_use_id: 'toolu_d1',
+            },
+          ],
+        },
+        session_id: SESSION,
+      }),
+    ]);
+    assert.deepEqual(monitor.stats.scheduledTasks, []);
+  });
 });

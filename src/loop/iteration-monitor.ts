@@ -183,7 +183,10 @@ export class IterationMonitor {
     const job = this.#cronDeletes.get(toolUseId);
     if (job === undefined) return;
     this.#cronDeletes.delete(toolUseId);
-    if (!isError) stats.scheduledTasks = stats.scheduledTasks.filter((t) => t.id !== job);
+    // Refused as unknown ("No scheduled job with id …"): the session does not have it either.
+    if (!isError || /\bNo scheduled job\b/i.test(text)) {
+      stats.scheduledTasks = stats.scheduledTasks.filter((t) => t.id !== job);
+    }
   }
 
   #thresholdInfo(): ThresholdInfo {

@@ -205,6 +205,14 @@ export class Supervisor {
           });
     const sessionId = rescue ? rescue.sessionId : continuing ? journal.run.sessionId : null;
     const agentId = this.#agentId();
+    // Claude Code gives a resumed session its scheduled jobs back; a new one has only those
+    // written to disk. Another agent has none of them.
+    this.#state.scheduled =
+      agentId !== 'claude'
+        ? []
+        : sessionId !== null
+          ? this.#state.scheduled
+          : this.#state.scheduled.filter((job) => job.durable);
     const headless = await this.#headless(agentId);
     const args = headless.args({
       prompt,
@@ -259,6 +267,7 @@ export class Supervisor {
       sessionId,
       headless.parser(),
     );
+    monitor.adoptScheduled(this.#state.scheduled);
     return this.#follow(record, monitor, new Set(), {
       pid: agent.pid,
       startTime: agent.startTime,
@@ -276,6 +285,7 @@ export class Supervisor {
       record.sessionId,
       (await this.#headless(this.#agentId())).parser(),
     );
+    monitor.adoptScheduled(this.#state.scheduled); // as the iteration started with them
     // Rebuild the monitor's state from what was already consumed, without repeating events.
     await replayConsumedLines(this.#stdoutPath(record.number), record.streamOffset, monitor);
     const alreadyLogged = new Set(
@@ -362,6 +372,7 @@ export class Supervisor {
     const journal = this.#journal;
     const state = this.#state;
     const number = journal.run.iteration;
+    state.scheduled = outcome.stats.scheduledTasks; // what the session has now, for the next
     const step = await judgeIteration(outcome, {
       journal,
       state,
