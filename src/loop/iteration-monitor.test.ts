@@ -233,7 +233,9 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
 
   test('a job the session no longer has (its delete says so) is not pending', () => {
     const monitor = new IterationMonitor(70, () => THRESHOLD);
-    monitor.adoptScheduled([{ id: '4b7d49a0', type: 'scheduled', description: 'x', durable: false }]);
+    monitor.adoptScheduled([
+      { id: '4b7d49a0', type: 'scheduled', description: 'x', durable: false },
+    ]);
     feed(monitor, [
       call('toolu_d1', 'CronDelete', { id: '4b7d49a0' }, 1),
       JSON.stringify({

@@ -183,6 +183,8 @@ describe('shim loop: a scheduled prompt is pending work (real Claude Code CLI)',
         ],
         events.map((e) => e.name).join(' '),
       );
+      // The CLI ended each turn by itself (it does not wait for a job), not the loop's timeout.
+      assert.ok(!events.some((e) => e.name === 'loop.agent_timeout'));
       const session = status.iterations[0]!.sessionId;
       assert.ok(session);
       assert.ok(
@@ -199,7 +201,7 @@ describe('shim loop: a scheduled prompt is pending work (real Claude Code CLI)',
       assert.equal(created.durable, false);
 
       // Each mid-work iteration named the scheduled prompt, and the next turn was told it.
-      const pending = `scheduled "${NIGHTLY.cron}: ${NIGHTLY.prompt}"`;
+      const pending = `scheduled "${NIGHTLY.cron}: ${NIGHTLY.prompt}" (job ${jobId})`;
       const midWork = events.filter((e) => e.name === 'loop.mid_work');
       assert.deepEqual(
         midWork.map((e) => [e.iteration, e.data.pending, e.data.markerSeen]),
@@ -208,7 +210,9 @@ describe('shim loop: a scheduled prompt is pending work (real Claude Code CLI)',
           [2, [pending], true],
         ],
       );
-      assert.ok(ctx.mock.requestsContaining(`${MID_WORK_NOTE} (${pending})`).length > 0);
+      const told = ctx.mock.requestsContaining(`${MID_WORK_NOTE} (${pending})`);
+      assert.ok(told.length > 0, 'the next turn was told which job is pending');
+      assert.ok(told.every((r) => searchableText(r.body).includes('CronDelete with its id')));
       assert.equal(events.filter((e) => e.name === 'loop.completion_claimed').length, 1);
 
       // The resumed CLI still had the job (so iteration 2 was rightly not done), and the delete
