@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { IterationMonitor, pendingWorkOf, type MonitorSignal } from './iteration-monitor.ts';
+import {
+  IterationMonitor,
+  pendingWorkOf,
+  scheduledJobsFor,
+  type MonitorSignal,
+} from './iteration-monitor.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'stream-json');
 const lines = (name: string): string[] =>
@@ -255,5 +260,14 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
       }),
     ]);
     assert.deepEqual(monitor.stats.scheduledTasks, []);
+  });
+
+  test('a resumed session keeps its jobs, a new one the durable ones, another agent none', () => {
+    const session = { id: 'a1', type: 'scheduled', description: 'x', durable: false };
+    const durable = { id: 'b2', type: 'scheduled', description: 'y', durable: true };
+    const jobs = [session, durable];
+    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'claude', resumesSession: true }), jobs);
+    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'claude', resumesSession: false }), [durable]);
+    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'codex', resumesSession: true }), []);
   });
 });

@@ -76,6 +76,18 @@ export function pendingWorkOf(stats: IterationStats): BackgroundTask[] {
   return [...stats.backgroundTasks, ...stats.scheduledTasks];
 }
 
+/**
+ * The jobs an iteration starts with: Claude Code gives a resumed session its jobs back, a new one
+ * only those written to disk; another agent has none of them.
+ */
+export function scheduledJobsFor(
+  jobs: readonly ScheduledJob[],
+  next: { agent: string; resumesSession: boolean },
+): ScheduledJob[] {
+  if (next.agent !== 'claude') return [];
+  return next.resumesSession ? [...jobs] : jobs.filter((job) => job.durable);
+}
+
 export class IterationMonitor {
   readonly stats: IterationStats = {
     sessionId: null,

@@ -41,6 +41,7 @@ import {
   IterationMonitor,
   pendingWorkOf,
   replayConsumedLines,
+  scheduledJobsFor,
   type ThresholdInfo,
 } from './iteration-monitor.ts';
 import { judgeIteration, type IterationOutcome } from './judge-iteration.ts';
@@ -205,14 +206,10 @@ export class Supervisor {
           });
     const sessionId = rescue ? rescue.sessionId : continuing ? journal.run.sessionId : null;
     const agentId = this.#agentId();
-    // Claude Code gives a resumed session its scheduled jobs back; a new one has only those
-    // written to disk. Another agent has none of them.
-    this.#state.scheduled =
-      agentId !== 'claude'
-        ? []
-        : sessionId !== null
-          ? this.#state.scheduled
-          : this.#state.scheduled.filter((job) => job.durable);
+    this.#state.scheduled = scheduledJobsFor(this.#state.scheduled, {
+      agent: agentId,
+      resumesSession: sessionId !== null,
+    });
     const headless = await this.#headless(agentId);
     const args = headless.args({
       prompt,
