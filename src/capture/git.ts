@@ -39,7 +39,7 @@ import { CHECKPOINT_LIMITS } from '../core/checkpoint.ts';
 import { AppError } from '../core/errors.ts';
 import {
   capUtf8,
-  repoInfo,
+  repoInfoAsync,
   runGitAsync,
   DIFF_READ_BYTES,
   SNAPSHOT_REF_PREFIX,
@@ -224,22 +224,32 @@ async function capture(
     uncommittedDiff: '',
     snapshot: null,
   };
-  const repo = repoInfo(cwd);
-  if (repo === null) return empty;
-  // status, diff and the snapshot's chain run at once, beside whatever the caller does
-  // meanwhile (the blocking checkpoint before a risky command loads and folds while they run).
-  const status = readStatus(repo.root);
-  const diff = readDiff(repo.root, repo.head);
+  // Every git process starts now, none waiting for another: where the repository is, status,
+  // diff and the snapshot's chain (which finds HEAD itself) all run while the caller goes on
+  // (the blocking checkpoint before a risky command loads its code meanwhile). status and diff
+  // run in the session's directory: they cover the whole work tree from any directory of it.
+  const info = repoInfoAsync(cwd);
+  const status = readStatus(cwd);
+  const diffAtHead = readDiff(cwd, 'HEAD');
+  const snapshotRun =
+    ref !== null && options.snapshot
+      ? runSnapshotScript(cwd, ref, options.snapshot.checkpointId).then(
+          (taken) => taken,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        )
+      : null;
+  const repo = await info;
+  if (repo === null) {
+    await Promise.all([status, diffAtHead, snapshotRun]);
+    return empty;
+  }
   let snapshot: GitSnapshot | null = null;
   let snapshotError: string | undefined;
-  if (ref !== null && options.snapshot) {
-    try {
-      const taken = await runSnapshotScript(repo, ref, options.snapshot.checkpointId);
-      snapshot = { ...taken.snapshot, branch: (await status).branch };
-      snapshotError = taken.skipped;
-    } catch (error) {
-      snapshotError = error instanceof Error ? error.message : String(error);
-    }
+  const taken = await snapshotRun;
+  if (taken instanceof Error) snapshotError = taken.message;
+  else if (taken) {
+    snapshot = { ...taken.snapshot, branch: (await status).branch };
+    snapshotError = taken.skipped;
   }
   const { branch, modifiedFiles, stagedFiles, untrackedFiles } = await status;
   const capture: GitCapture = {
@@ -250,7 +260,8 @@ async function capture(
     modifiedFiles,
     stagedFiles,
     untrackedFiles,
-    uncommittedDiff: await diff,
+    // Without commits `git diff HEAD` has nothing to compare with: the index and the tree instead.
+    uncommittedDiff: repo.head === null ? await readDiff(repo.root, null) : await diffAtHead,
     snapshot,
   };
   return snapshotError === undefined ? capture : { ...capture, snapshotError };

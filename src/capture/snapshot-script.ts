@@ -10,14 +10,15 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GitSnapshot } from '../core/checkpoint.ts';
-import { gitEnv, SNAPSHOT_IDENTITY, TIMEOUT_MS, type RepoInfo } from './git-run.ts';
+import { gitEnv, SNAPSHOT_IDENTITY, TIMEOUT_MS } from './git-run.ts';
 
 /** Which step failed, by the script's exit status. */
 const FAILED_STEP: Record<number, string> = {
+  20: 'rev-parse',
   3: 'read-tree',
   4: 'add',
   5: 'write-tree',
@@ -26,15 +27,22 @@ const FAILED_STEP: Record<number, string> = {
 };
 
 /*
- * $1 the private temp dir (the index copy inside), $2 HEAD's commit or '', $3 the ref, $4 the
- * message. `git add -A --ignore-errors` exits 1 when it skipped unreadable
- * files (index still written) and more for real failures; an index this git cannot start from
- * is rebuilt from HEAD once. A tree equal to HEAD's needs no commit: the ref pins HEAD itself.
- * Prints the add status, the tree and the commit, one per line.
+ * $1 the private temp dir, $2 the ref, $3 the message; run in the session's directory (any
+ * directory of the work tree). HEAD, the git dir and the index come from one rev-parse: without
+ * commits it prints the first two and exits 1; outside a repository nothing (exit 20 here).
+ * `git add -A --ignore-errors` exits 1 when it skipped unreadable files (the index is still
+ * written) and more for real failures; an index this git cannot start from is rebuilt from HEAD
+ * once. A tree equal to HEAD's needs no commit: the ref pins HEAD itself. Prints the add status,
+ * HEAD (or an empty line), the tree and the commit, one per line.
  */
 const SCRIPT = `
-dir=$1; head=$2; ref=$3; msg=$4
+dir=$1; ref=$2; msg=$3
+{ read -r gitdir; read -r index; read -r head; } <<EOF
+$(git rev-parse --absolute-git-dir --git-path index --verify -q 'HEAD^{commit}')
+EOF
+[ -n "$gitdir" ] || exit 20
 export GIT_INDEX_FILE="$dir/index"
+[ -f "$index" ] && cp "$index" "$GIT_INDEX_FILE" 2>/dev/null
 git -c core.splitIndex=false add -A --ignore-errors 2>"$dir/add-err"; added=$?
 if [ "$added" -gt 1 ]; then
   rm -f "$GIT_INDEX_FILE"
@@ -52,7 +60,7 @@ else
   commit=$(git commit-tree --no-gpg-sign "$tree" -m "$msg" 2>"$dir/err") || exit 6
 fi
 git update-ref -m "$msg" "$ref" "$commit" 2>"$dir/err" || exit 7
-printf '%s\\n%s\\n%s\\n' "$added" "$tree" "$commit"
+printf '%s\\n%s\\n%s\\n%s\\n' "$added" "$head" "$tree" "$commit"
 `;
 
 function readText(path: string): string {
@@ -69,17 +77,11 @@ function readText(path: string): string {
  * git's message. The user's index, HEAD and working tree are never touched.
  */
 export function runSnapshotScript(
-  repo: RepoInfo,
+  cwd: string,
   ref: string,
   checkpointId: string,
 ): Promise<{ snapshot: Omit<GitSnapshot, 'branch'>; skipped?: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'shim-git-'));
-  // Starting from a copy keeps the stat data, so only changed files are hashed again.
-  try {
-    if (existsSync(repo.indexPath)) copyFileSync(repo.indexPath, join(dir, 'index'));
-  } catch {
-    // unreadable: the script rebuilds the index from HEAD
-  }
   const message = `shim snapshot ${checkpointId}`;
   const identity = {
     GIT_AUTHOR_NAME: SNAPSHOT_IDENTITY.name,
@@ -89,16 +91,12 @@ export function runSnapshotScript(
   };
   return new Promise((resolve, reject) => {
     const out: Buffer[] = [];
-    const child = spawn(
-      '/bin/sh',
-      ['-c', SCRIPT, 'shim-snapshot', dir, repo.head ?? '', ref, message],
-      {
-        cwd: repo.root,
-        env: gitEnv(identity),
-        stdio: ['ignore', 'pipe', 'ignore'],
-        windowsHide: true,
-      },
-    );
+    const child = spawn('/bin/sh', ['-c', SCRIPT, 'shim-snapshot', dir, ref, message], {
+      cwd,
+      env: gitEnv(identity),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      windowsHide: true,
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
     const finish = (error: Error | null, value?: Awaited<ReturnType<typeof runSnapshotScript>>) => {
       clearTimeout(timer);
@@ -119,10 +117,10 @@ export function runSnapshotScript(
         finish(new Error(`git ${step ?? 'snapshot'} failed: ${why}`));
         return;
       }
-      const [added, , commit] = Buffer.concat(out).toString('utf8').split('\n');
+      const [added, head, , commit] = Buffer.concat(out).toString('utf8').split('\n');
       const skipped =
         added === '1' ? readText(join(dir, 'add-err')) || 'some files were skipped' : '';
-      const snapshot = { ref, commit: commit ?? '', head: repo.head };
+      const snapshot = { ref, commit: commit ?? '', head: head || null };
       finish(null, skipped ? { snapshot, skipped } : { snapshot });
     });
   });
