@@ -14,8 +14,9 @@
  *   identity so no `user.name`/`user.email` is needed; never signed), then
  *   `git update-ref refs/shim/snapshots/<checkpointId> <commit>`. The temporary index lives in
  *   a private temp directory that is removed on every path out.
- * - The chain (add, write-tree, commit-tree, update-ref) runs as one `sh` process
+ * - The chain (add, write-tree, commit-tree, update-ref) runs as one POSIX `sh` process
  *   (snapshot-script.ts), beside status and diff: it goes on while the caller's thread works.
+ *   Where `/bin/sh` cannot start, the checkpoint has no snapshot and `snapshotError` says why.
  * - Nothing uncommitted (the tree `git add -A` gives equals HEAD's): no commit is made, and the
  *   ref points at the HEAD commit itself, so `snapshot.commit === snapshot.head`. The ref is
  *   still written because it keeps that commit reachable even if the branch is later reset or
