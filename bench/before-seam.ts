@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { median, timeNode } from './child-time.ts';
+import { cpuNode, median, timeNode } from './child-time.ts';
 import { makeTempDir } from '../test/helpers/fixtures.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
@@ -110,6 +110,28 @@ export function runBeforeSeamBench(
     lineAfter.push(timeNode(statusline(BIN), statusInput, now));
     lineBefore.push(timeNode(statusline(built.bin), statusInput, then));
   }
+  // The same calls in CPU time, interleaved again: what each build costs, whatever the load.
+  const cpu = { node: [] as number[], hookBefore: [] as number[], hookAfter: [] as number[] };
+  const cpuLine = { before: [] as number[], after: [] as number[] };
+  for (let i = 0; i < 20; i++) {
+    const tag = `seamcpu${i}_`;
+    appendFileSync(
+      transcript,
+      appendLines
+        .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
+        .join('\n') + '\n',
+    );
+    const bare = cpuNode(['-e', ''], '', now);
+    if (bare === null) break;
+    cpu.node.push(bare);
+    const sides = [
+      () => cpu.hookAfter.push(cpuNode(hook(BIN), hookInput, now) ?? NaN),
+      () => cpu.hookBefore.push(cpuNode(hook(built.bin), hookInput, then) ?? NaN),
+    ];
+    for (const side of i % 2 === 0 ? sides : sides.reverse()) side();
+    cpuLine.after.push(cpuNode(statusline(BIN), statusInput, now) ?? NaN);
+    cpuLine.before.push(cpuNode(statusline(built.bin), statusInput, then) ?? NaN);
+  }
   const base = median(node);
   const ratio = (xs: number[]) => `${(median(xs) / base).toFixed(2)}×`;
   report(`agent seam: node -e '' (same run)`, `${base.toFixed(1)} ms`, 'baseline');
@@ -123,11 +145,34 @@ export function runBeforeSeamBench(
     `${ratio(lineBefore)} → ${ratio(lineAfter)}`,
     `${median(lineBefore).toFixed(1)} → ${median(lineAfter).toFixed(1)} ms`,
   );
+  if (cpu.node.length > 0) {
+    const cpuBase = median(cpu.node);
+    const cpuRatio = (xs: number[]) => `${(median(xs) / cpuBase).toFixed(2)}×`;
+    report(
+      '  CPU time (perf): PostToolUse',
+      `${cpuRatio(cpu.hookBefore)} → ${cpuRatio(cpu.hookAfter)}`,
+      `${median(cpu.hookBefore).toFixed(1)} → ${median(cpu.hookAfter).toFixed(1)} ms; node -e '' ${cpuBase.toFixed(1)} ms`,
+    );
+    report(
+      '  CPU time (perf): statusline',
+      `${cpuRatio(cpuLine.before)} → ${cpuRatio(cpuLine.after)}`,
+      `${median(cpuLine.before).toFixed(1)} → ${median(cpuLine.after).toFixed(1)} ms`,
+    );
+  } else report('  CPU time (perf)', 'skipped', 'perf stat is not installed or not permitted here');
   results.agentSeam = {
     nodeMs: base,
     hookBeforeMs: median(hookBefore),
     hookAfterMs: median(hookAfter),
     statuslineBeforeMs: median(lineBefore),
     statuslineAfterMs: median(lineAfter),
+    ...(cpu.node.length > 0
+      ? {
+          cpuNodeMs: median(cpu.node),
+          cpuHookBeforeMs: median(cpu.hookBefore),
+          cpuHookAfterMs: median(cpu.hookAfter),
+          cpuStatuslineBeforeMs: median(cpuLine.before),
+          cpuStatuslineAfterMs: median(cpuLine.after),
+        }
+      : {}),
   };
 }

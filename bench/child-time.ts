@@ -14,3 +14,23 @@ export function timeNode(args: string[], input: string, env: NodeJS.ProcessEnv):
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr.toString()}`);
   return ms;
 }
+
+let perfUsable: boolean | undefined;
+
+/**
+ * CPU milliseconds (user + system) `node <args>` used, from `perf stat`'s task-clock; null where
+ * perf is not installed or not permitted. Wall time on a shared machine moves with everyone
+ * else's load; the CPU a call uses moves far less, so two builds compare on it too.
+ */
+export function cpuNode(args: string[], input: string, env: NodeJS.ProcessEnv): number | null {
+  if (perfUsable === false) return null;
+  const r = spawnSync(
+    'perf',
+    ['stat', '-x', ',', '-e', 'task-clock', '--', process.execPath, ...args],
+    { input, env, encoding: 'utf8' },
+  );
+  const line = r.status === 0 ? r.stderr.split('\n').find((l) => l.includes('task-clock')) : null;
+  const ms = line ? Number(line.split(',')[0]) : NaN;
+  perfUsable = Number.isFinite(ms);
+  return perfUsable ? ms : null;
+}

@@ -104,8 +104,12 @@ function statusline(s: Setup, context: number): string {
   return r.stdout.trim();
 }
 
+function memoryPath(s: Setup): string {
+  return join(s.home, 'cache', 'hooks', `${SESSION_ID}.json`);
+}
+
 function memory(s: Setup): { hookToolCalls: number; quiet: { callsLeft: number } | null } {
-  return JSON.parse(readFileSync(join(s.home, 'cache', 'hooks', `${SESSION_ID}.json`), 'utf8'));
+  return JSON.parse(readFileSync(memoryPath(s), 'utf8'));
 }
 
 describe('PostToolUse quiet window', () => {
@@ -115,14 +119,28 @@ describe('PostToolUse quiet window', () => {
     assert.equal(memory(s).quiet?.callsLeft, 4, 'a window after the first full look');
     await checkpointSaved(s);
     const folded = cursor(s);
+    const granted = readFileSync(memoryPath(s), 'utf8');
     assert.equal(toolCall(s, 'Read', 22_000), '');
     assert.equal(toolCall(s, 'Grep', 24_000), '');
     assert.ok(cursor(s) === folded, 'no fold inside the window');
-    assert.equal(memory(s).hookToolCalls, 3, 'the calls are still counted');
-    assert.equal(memory(s).quiet?.callsLeft, 2);
+    assert.equal(readFileSync(memoryPath(s), 'utf8'), granted, 'no write inside the window');
     toolCall(s, 'Bash', 26_000);
     assert.ok(cursor(s) !== folded, 'a command may be a milestone: full look');
-    assert.equal(memory(s).hookToolCalls, 4);
+    assert.equal(memory(s).hookToolCalls, 4, 'the full look counts the quiet calls too');
+  });
+
+  test('the window covers as many calls as it was granted, counted from the transcript', async () => {
+    const s = setup();
+    toolCall(s, 'Read', 20_000);
+    const granted = memory(s).quiet?.callsLeft ?? 0;
+    assert.ok(granted >= 2, `a window of ${granted} calls`);
+    await checkpointSaved(s);
+    const folded = cursor(s);
+    for (let i = 1; i <= granted; i++) toolCall(s, 'Read', 20_000 + i * 100);
+    assert.ok(cursor(s) === folded, `the ${granted} covered calls are quiet`);
+    toolCall(s, 'Read', 21_000);
+    assert.ok(cursor(s) !== folded, 'the next one takes its full look');
+    assert.equal(memory(s).hookToolCalls, granted + 2);
   });
 
   test('a jump of the context past the bound gets its full look and its alert', () => {

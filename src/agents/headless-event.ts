@@ -39,7 +39,19 @@ export type AgentEvent =
       /** Produced inside a subagent: `parent_tool_use_id` names the Task call that started it. */
       sidechain: boolean;
     }
-  | { kind: 'tool_result'; toolUseId: string; isError: boolean; text: string; sidechain: boolean }
+  | {
+      kind: 'tool_result';
+      toolUseId: string;
+      isError: boolean;
+      text: string;
+      sidechain: boolean;
+      /**
+       * The id the tool's structured result names, beside the text the model reads (Claude
+       * Code's `tool_use_result`: the job a CronCreate scheduled, and whether it was written to
+       * disk, which outlives the session).
+       */
+      output?: { id: string; durable: boolean };
+    }
   | {
       kind: 'api_error';
       status: number | null;

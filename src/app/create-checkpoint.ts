@@ -22,7 +22,7 @@ import { AppError } from '../core/errors.ts';
 import { getGrowthSteps } from '../core/forecast.ts';
 import { createSessionState, getLiveResponses, type SessionState } from '../core/session.ts';
 import { truncate } from '../core/truncate.ts';
-import { captureGitState } from '../capture/git.ts';
+import { captureGitState, type GitCapture } from '../capture/git.ts';
 import { deleteSnapshot } from '../capture/git-snapshots.ts';
 import { commitWip } from '../capture/wip-commit.ts';
 import { findProjectRoot } from '../capture/project.ts';
@@ -72,10 +72,21 @@ export type CheckpointRequest = {
    * What the caller already read for this event (a hook): the session state, its assessment and
    * the config are used as they are — no second fold, config load or assessment.
    */
-  known?: { state?: SessionState; assessment?: Assessment; config?: ShimConfig };
+  known?: {
+    state?: SessionState;
+    assessment?: Assessment;
+    config?: ShimConfig;
+    /**
+     * git already being captured for this checkpoint (started before the caller loaded the
+     * checkpoint code, so it runs meanwhile): the checkpoint takes its id, the snapshot's name.
+     */
+    git?: StartedGitCapture;
+  };
   /** The agent whose log `transcript` is (`--agent`); by default its file name decides. */
   agent?: AgentId | null;
 };
+
+export type StartedGitCapture = { checkpointId: string; capture: Promise<GitCapture> };
 
 export type CheckpointResult = {
   checkpoint: Checkpoint;
@@ -127,7 +138,10 @@ function readCustomInstructions(root: string | null): string | null {
  */
 export async function createCheckpoint(request: CheckpointRequest): Promise<CheckpointResult> {
   try {
-    const result = await takeCheckpoint(request);
+    const result = await takeCheckpoint(request).catch(async (error: unknown) => {
+      await dropStartedSnapshot(request.known?.git);
+      throw error;
+    });
     clearCheckpointFailure(request.home, result.checkpoint.sessionId);
     return result;
   } catch (error) {
@@ -139,6 +153,12 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
     });
     throw error;
   }
+}
+
+/** A snapshot started for a checkpoint that was never stored: nothing may point at it. */
+async function dropStartedSnapshot(started: StartedGitCapture | undefined): Promise<void> {
+  const git = await started?.capture.catch(() => null);
+  if (git?.snapshot && git.repoRoot) deleteSnapshot(git.repoRoot, started!.checkpointId);
 }
 
 /** The session a failed request was about, as well as it can be told without its state. */
@@ -206,15 +226,18 @@ async function buildAndStore(
       toolCallsAtCheckpoint: previous?.signals.toolCallCount ?? null,
     });
   rememberGrowth(request.home, sessionId, state, request.now);
-  const id = randomUUID();
+  const pending = request.known?.git;
+  const id = pending?.checkpointId ?? randomUUID();
   // The session's own directory when it exists here; a transcript from elsewhere has no tree.
   const workTree = state.cwd === null ? request.cwd : isDirectory(state.cwd) ? state.cwd : null;
-  const git: GitFacts | null = workTree
-    ? await captureGitState(
-        workTree,
-        request.snapshot === false ? {} : { snapshot: { checkpointId: id } },
-      )
-    : null;
+  const git: GitFacts | null = pending
+    ? await pending.capture
+    : workTree
+      ? await captureGitState(
+          workTree,
+          request.snapshot === false ? {} : { snapshot: { checkpointId: id } },
+        )
+      : null;
   try {
     const result = await finishCheckpoint({
       request,
@@ -235,7 +258,7 @@ async function buildAndStore(
     return result;
   } catch (error) {
     // The snapshot belongs to a checkpoint that was never stored: nothing may point at it.
-    if (git?.snapshot && git.repoRoot) deleteSnapshot(git.repoRoot, id);
+    if (!pending && git?.snapshot && git.repoRoot) deleteSnapshot(git.repoRoot, id);
     throw error;
   }
 }

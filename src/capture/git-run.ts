@@ -183,16 +183,26 @@ export const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  * repository (or in a bare one) it prints nothing and exits 128.
  */
 export function repoInfo(cwd: string): RepoInfo | null {
-  const run = runGit(cwd, [
-    'rev-parse',
-    '--show-toplevel',
-    '--absolute-git-dir',
-    '--git-path',
-    'index',
-    '--verify',
-    '-q',
-    'HEAD^{commit}',
-  ]);
+  return toRepoInfo(cwd, runGit(cwd, REPO_INFO_ARGS));
+}
+
+/** {@link repoInfo} without waiting for it. */
+export async function repoInfoAsync(cwd: string): Promise<RepoInfo | null> {
+  return toRepoInfo(cwd, await runGitAsync(cwd, REPO_INFO_ARGS));
+}
+
+const REPO_INFO_ARGS = [
+  'rev-parse',
+  '--show-toplevel',
+  '--absolute-git-dir',
+  '--git-path',
+  'index',
+  '--verify',
+  '-q',
+  'HEAD^{commit}',
+];
+
+function toRepoInfo(cwd: string, run: GitRun): RepoInfo | null {
   if (run.missing || (run.status !== 0 && run.status !== 1)) return null;
   const [root, gitDir, index, head] = run.stdout.toString('utf8').split('\n');
   if (!root || !gitDir || !index) return null;

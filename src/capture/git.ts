@@ -14,16 +14,17 @@
  *   identity so no `user.name`/`user.email` is needed; never signed), then
  *   `git update-ref refs/shim/snapshots/<checkpointId> <commit>`. The temporary index lives in
  *   a private temp directory that is removed on every path out.
- * - Nothing uncommitted (`git status` lists nothing staged, modified or untracked, so the tree
- *   would equal HEAD's): no commit is made, and the ref points at the HEAD commit itself, so
- *   `snapshot.commit === snapshot.head`. The ref is still written because it keeps that commit
- *   reachable even if the branch is later reset or rebased: the caller can always restore from
- *   `snapshot.ref`. (When status lists only changes that `git add -A` does not record, such as
- *   edits inside a submodule, the snapshot is a new commit whose tree equals HEAD's.)
- * - Cost: 3 git processes without a snapshot (rev-parse, status, diff), +3 for a snapshot of a
- *   clean tree (add, write-tree, update-ref), +4 otherwise (add, write-tree, commit-tree,
- *   update-ref). status and diff run beside the add and write-tree, so a snapshot waits for
- *   about five of them in a row. Untracked files are hashed on every snapshot (they have no stat
+ * - The chain (add, write-tree, commit-tree, update-ref) runs as one POSIX `sh` process
+ *   (snapshot-script.ts), beside status and diff: it goes on while the caller's thread works.
+ *   Where `/bin/sh` cannot start, the checkpoint has no snapshot and `snapshotError` says why.
+ * - Nothing uncommitted (the tree `git add -A` gives equals HEAD's): no commit is made, and the
+ *   ref points at the HEAD commit itself, so `snapshot.commit === snapshot.head`. The ref is
+ *   still written because it keeps that commit reachable even if the branch is later reset or
+ *   rebased: the caller can always restore from `snapshot.ref`. (Changes `git add -A` does not
+ *   record, such as edits inside a submodule, leave the tree equal: HEAD is pinned.)
+ * - Cost: 3 git processes without a snapshot (rev-parse, status, diff), and a shell running 4
+ *   for a snapshot of a clean tree (add, write-tree, rev-parse of HEAD's tree, update-ref), 5
+ *   otherwise (+ commit-tree). Untracked files are hashed on every snapshot (they have no stat
  *   data in the index to reuse).
  * - Captured: the content of every non-ignored file in the working tree. Not captured: ignored
  *   files, the staged/unstaged split (recorded separately in `stagedFiles`/`modifiedFiles`), and
@@ -33,28 +34,19 @@
  *   checkpoint is deleted; git's own gc then prunes the commits.
  * @module
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { GitFacts } from '../core/build-checkpoint.ts';
 import type { GitSnapshot } from '../core/checkpoint.ts';
 import { CHECKPOINT_LIMITS } from '../core/checkpoint.ts';
 import { AppError } from '../core/errors.ts';
-
 import {
   capUtf8,
-  gitOrThrow,
-  repoInfo,
-  runGit,
+  repoInfoAsync,
   runGitAsync,
   DIFF_READ_BYTES,
-  SNAPSHOT_IDENTITY,
   SNAPSHOT_REF_PREFIX,
   STATUS_READ_BYTES,
-  type GitCall,
-  type GitRun,
-  type RepoInfo,
 } from './git-run.ts';
+import { runSnapshotScript } from './snapshot-script.ts';
 
 /** The facts the checkpoint builder needs (see GitFacts), plus why a snapshot failed. */
 export type GitCapture = GitFacts & {
@@ -206,84 +198,6 @@ export function snapshotRef(checkpointId: string): string {
   return SNAPSHOT_REF_PREFIX + checkpointId;
 }
 
-export const identityEnv = {
-  GIT_AUTHOR_NAME: SNAPSHOT_IDENTITY.name,
-  GIT_AUTHOR_EMAIL: SNAPSHOT_IDENTITY.email,
-  GIT_COMMITTER_NAME: SNAPSHOT_IDENTITY.name,
-  GIT_COMMITTER_EMAIL: SNAPSHOT_IDENTITY.email,
-};
-
-/**
- * The tree of the working tree as `git add -A` sees it, built in a throwaway index. `skipped` is
- * git's complaint about files it could not read (left out, or at their indexed content).
- */
-export function workingTreeTree(
-  repo: RepoInfo,
-  head: string | null,
-): { tree: string; skipped?: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'shim-git-'));
-  try {
-    const index = join(dir, 'index');
-    // Starting from a copy keeps the stat data, so only changed files are hashed again.
-    // core.splitIndex=false: a split temp index would write a sharedindex file into .git.
-    const call: GitCall = { env: { GIT_INDEX_FILE: index }, config: ['core.splitIndex=false'] };
-    // --ignore-errors: an unreadable or vanishing file costs that file, not the whole snapshot
-    // (git then exits 1 instead of 128, with the index written).
-    const addAll = () => runGit(repo.root, ['add', '-A', '--ignore-errors'], call);
-    const added = (run: GitRun) => run.status === 0 || run.status === 1;
-    if (existsSync(repo.indexPath)) copyFileSync(repo.indexPath, index);
-    let add = addAll();
-    if (!added(add) && !add.missing) {
-      // An index this git cannot use as a copy: rebuild it from HEAD and try once more.
-      rmSync(index, { force: true });
-      if (head) gitOrThrow(repo.root, ['read-tree', head], call);
-      add = addAll();
-    }
-    if (!added(add)) throw new Error(`git add failed: ${add.stderr || `exit ${add.status}`}`);
-    const tree = gitOrThrow(repo.root, ['write-tree'], call);
-    return add.status === 0 ? { tree } : { tree, skipped: add.stderr || 'some files were skipped' };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-export async function takeSnapshot(
-  repo: RepoInfo,
-  status: Promise<Status>,
-  ref: string,
-  checkpointId: string,
-): Promise<{ snapshot: GitSnapshot; skipped?: string }> {
-  const { head } = repo;
-  let commit: string;
-  let skipped: string | undefined;
-  // The tree is built while `git status` runs; its answer decides whether a commit is needed.
-  let built: { tree: string; skipped?: string } | Error;
-  try {
-    built = workingTreeTree(repo, head);
-  } catch (error) {
-    built = error instanceof Error ? error : new Error(String(error));
-  }
-  const { clean, branch } = await status;
-  if (head !== null && clean) {
-    // `git status` found nothing staged, modified or untracked: `git add -A` would give HEAD's
-    // tree, so the ref pins HEAD itself and no commit is made.
-    commit = head;
-  } else {
-    if (built instanceof Error) throw built;
-    const { tree, skipped: unread } = built;
-    skipped = unread;
-    const parent = head === null ? [] : ['-p', head];
-    commit = gitOrThrow(
-      repo.root,
-      ['commit-tree', '--no-gpg-sign', tree, ...parent, '-m', `shim snapshot ${checkpointId}`],
-      { env: identityEnv },
-    );
-  }
-  gitOrThrow(repo.root, ['update-ref', '-m', `shim snapshot ${checkpointId}`, ref, commit]);
-  const snapshot: GitSnapshot = { ref, commit, head, branch };
-  return skipped === undefined ? { snapshot } : { snapshot, skipped };
-}
-
 /**
  * The git side of a checkpoint. Never throws for environmental reasons: outside a repository,
  * in a bare repository or without git everything is null or empty, and a snapshot git could not
@@ -311,22 +225,32 @@ async function capture(
     uncommittedDiff: '',
     snapshot: null,
   };
-  const repo = repoInfo(cwd);
-  if (repo === null) return empty;
-  // status and diff run beside the snapshot's git processes (the blocking checkpoint before a
-  // risky command waits for all of them).
-  const status = readStatus(repo.root);
-  const diff = readDiff(repo.root, repo.head);
+  // Every git process starts now, none waiting for another: where the repository is, status,
+  // diff and the snapshot's chain (which finds HEAD itself) all run while the caller goes on
+  // (the blocking checkpoint before a risky command loads its code meanwhile). status and diff
+  // run in the session's directory: they cover the whole work tree from any directory of it.
+  const info = repoInfoAsync(cwd);
+  const status = readStatus(cwd);
+  const diffAtHead = readDiff(cwd, 'HEAD');
+  const snapshotRun =
+    ref !== null && options.snapshot
+      ? runSnapshotScript(cwd, ref, options.snapshot.checkpointId).then(
+          (taken) => taken,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        )
+      : null;
+  const repo = await info;
+  if (repo === null) {
+    await Promise.all([status, diffAtHead, snapshotRun]);
+    return empty;
+  }
   let snapshot: GitSnapshot | null = null;
   let snapshotError: string | undefined;
-  if (ref !== null && options.snapshot) {
-    try {
-      const taken = await takeSnapshot(repo, status, ref, options.snapshot.checkpointId);
-      snapshot = taken.snapshot;
-      snapshotError = taken.skipped;
-    } catch (error) {
-      snapshotError = error instanceof Error ? error.message : String(error);
-    }
+  const taken = await snapshotRun;
+  if (taken instanceof Error) snapshotError = taken.message;
+  else if (taken) {
+    snapshot = { ...taken.snapshot, branch: (await status).branch };
+    snapshotError = taken.skipped;
   }
   const { branch, modifiedFiles, stagedFiles, untrackedFiles } = await status;
   const capture: GitCapture = {
@@ -337,7 +261,8 @@ async function capture(
     modifiedFiles,
     stagedFiles,
     untrackedFiles,
-    uncommittedDiff: await diff,
+    // Without commits `git diff HEAD` has nothing to compare with: the index and the tree instead.
+    uncommittedDiff: repo.head === null ? await readDiff(repo.root, null) : await diffAtHead,
     snapshot,
   };
   return snapshotError === undefined ? capture : { ...capture, snapshotError };

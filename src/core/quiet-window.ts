@@ -43,7 +43,10 @@ export type QuietWindow = {
   offset: number;
   /** The context (tokens) the window holds below. */
   tokensBelow: number;
-  /** Tool calls the window still covers (the one that reaches the checkpoint interval is not). */
+  /**
+   * Tool calls after the full look the window covers (the one that reaches the checkpoint
+   * interval is not), counted from the transcript's tail: a quiet call writes nothing.
+   */
   callsLeft: number;
   /** Epoch ms the window ends. */
   until: number;

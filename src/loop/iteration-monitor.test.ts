@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { IterationMonitor, pendingWorkOf, type MonitorSignal } from './iteration-monitor.ts';
+import {
+  IterationMonitor,
+  pendingWorkOf,
+  scheduledJobsFor,
+  type MonitorSignal,
+} from './iteration-monitor.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'stream-json');
 const lines = (name: string): string[] =>
@@ -144,42 +149,125 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
       parent_tool_use_id: null,
       session_id: SESSION,
     });
-  const result = (id: string, content: string, isError = false) =>
+  // The shape Claude Code 2.1.332 writes: the text the model reads, the structured result beside.
+  const result = (id: string, content: string, structured?: Record<string, unknown>) =>
     JSON.stringify({
       type: 'user',
-      message: {
-        role: 'user',
-        content: [{ tool_use_id: id, type: 'tool_result', content, is_error: isError }],
-      },
+      message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content }] },
       parent_tool_use_id: null,
       session_id: SESSION,
+      ...(structured ? { tool_use_result: structured } : {}),
     });
 
-  test('a job created and not deleted stays pending; a deleted or refused one does not', () => {
+  test('the real CLI: a refused call schedules nothing, a deleted job is gone, one job stays', () => {
+    // cron.jsonl: an invalid expression (refused), a recurring job, a one-shot task deleted by
+    // the id its result named, then the turn's result.
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    feed(monitor, lines('cron.jsonl'));
+    assert.equal(monitor.stats.result?.isError, false);
+    assert.deepEqual(monitor.stats.scheduledTasks, [
+      {
+        id: '7150f4aa',
+        type: 'scheduled',
+        description: '*/5 * * * *: check the nightly build',
+        durable: false,
+      },
+    ]);
+    assert.equal(pendingWorkOf(monitor.stats).length, 1);
+  });
+
+  test('without the structured result, the id is read from the text the model reads', () => {
     const monitor = new IterationMonitor(70, () => THRESHOLD);
     feed(monitor, [
-      call('toolu_c1', 'CronCreate', { cron: '*/5 * * * *', prompt: 'check the deploy' }, 1),
-      result('toolu_c1', JSON.stringify({ id: 'job-7f3a', humanSchedule: 'every 5 minutes' })),
-      call('toolu_c2', 'CronCreate', { cron: 'not a cron', prompt: 'x' }, 2),
-      result('toolu_c2', 'invalid cron expression', true),
-      call('toolu_c3', 'CronCreate', { cron: '0 9 * * *', prompt: 'rerun the report' }, 3),
-      result('toolu_c3', 'Scheduled job job-91bc (every day at 9:00)'),
+      call('toolu_c1', 'CronCreate', { cron: '17 3 * * *', prompt: 'send the report' }, 1),
+      result('toolu_c1', 'Scheduled one-shot task 3a9a4aae (Every day at 3:17 AM). Next run: …'),
+      call('toolu_c2', 'CronCreate', { cron: '*/7 * * * *', prompt: 'check', durable: true }, 2),
+      result(
+        'toolu_c2',
+        'Scheduled recurring job 2ec04f22 (Every 7 minutes). Persisted to .claude/scheduled_tasks.json.',
+      ),
     ]);
     assert.deepEqual(
-      monitor.stats.scheduledTasks.map((t) => [t.id, t.description]),
+      monitor.stats.scheduledTasks.map((t) => [t.id, t.durable]),
       [
-        ['job-7f3a', '*/5 * * * *: check the deploy'],
-        ['job-91bc', '0 9 * * *: rerun the report'],
+        ['3a9a4aae', false],
+        ['2ec04f22', true],
       ],
     );
-    assert.equal(pendingWorkOf(monitor.stats).length, 2);
-    feed(monitor, [
-      call('toolu_d1', 'CronDelete', { id: 'job-7f3a' }, 4),
-      result('toolu_d1', JSON.stringify({ id: 'job-7f3a' })),
+  });
+
+  test("an earlier iteration's job stays pending until this one deletes it", () => {
+    const carried = {
+      id: '7150f4aa',
+      type: 'scheduled',
+      description: '*/5 * * * *: check the nightly build',
+      durable: false,
+    };
+    const idle = new IterationMonitor(70, () => THRESHOLD);
+    idle.adoptScheduled([carried]);
+    assert.deepEqual(pendingWorkOf(idle.stats), [carried]);
+
+    const deleting = new IterationMonitor(70, () => THRESHOLD);
+    deleting.adoptScheduled([carried]);
+    feed(deleting, [
+      call('toolu_d1', 'CronDelete', { id: 'nosuchid' }, 1),
+      JSON.stringify({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              content: "<tool_use_error>No scheduled job with id 'nosuchid'</tool_use_error>",
+              is_error: true,
+              tool_use_id: 'toolu_d1',
+            },
+          ],
+        },
+        session_id: SESSION,
+        tool_use_result: "Error: No scheduled job with id 'nosuchid'",
+      }),
     ]);
-    assert.deepEqual(
-      monitor.stats.scheduledTasks.map((t) => t.id),
-      ['job-91bc'],
-    );
+    assert.equal(deleting.stats.scheduledTasks.length, 1, 'a refused delete removes nothing');
+    feed(deleting, [
+      call('toolu_d2', 'CronDelete', { id: '7150f4aa' }, 2),
+      result('toolu_d2', 'Cancelled job 7150f4aa.', { id: '7150f4aa' }),
+    ]);
+    assert.deepEqual(deleting.stats.scheduledTasks, []);
+  });
+
+  test('a job the session no longer has (its delete says so) is not pending', () => {
+    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    monitor.adoptScheduled([
+      { id: '4b7d49a0', type: 'scheduled', description: 'x', durable: false },
+    ]);
+    feed(monitor, [
+      call('toolu_d1', 'CronDelete', { id: '4b7d49a0' }, 1),
+      JSON.stringify({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              content: "<tool_use_error>No scheduled job with id '4b7d49a0'</tool_use_error>",
+              is_error: true,
+              tool_use_id: 'toolu_d1',
+            },
+          ],
+        },
+        session_id: SESSION,
+      }),
+    ]);
+    assert.deepEqual(monitor.stats.scheduledTasks, []);
+  });
+
+  test('a resumed session keeps its jobs, a new one the durable ones, another agent none', () => {
+    const session = { id: 'a1', type: 'scheduled', description: 'x', durable: false };
+    const durable = { id: 'b2', type: 'scheduled', description: 'y', durable: true };
+    const jobs = [session, durable];
+    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'claude', resumesSession: true }), jobs);
+    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'claude', resumesSession: false }), [durable]);
+    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'codex', resumesSession: true }), []);
   });
 });

@@ -14,6 +14,13 @@ import { isContextOverflowMessage } from '../core/loop/context-overflow.ts';
 /** One line of the agent's output → what it says (the agent's headless parser). */
 export type LineParser = (line: string) => AgentEvent[];
 
+/**
+ * A prompt Claude Code's CronCreate scheduled. `durable`: written to .claude/scheduled_tasks.json,
+ * so a new session in the project has it too; a session-only job lives as long as its session
+ * (a resumed one gets it back).
+ */
+export type ScheduledJob = BackgroundTask & { durable: boolean };
+
 export type ThresholdInfo = { compactThreshold: number; windowTokens: number; detail: string };
 
 export type MonitorSignal =
@@ -57,15 +64,28 @@ export type IterationStats = {
    */
   backgroundTasks: BackgroundTask[];
   /**
-   * Scheduled prompts (Claude Code's CronCreate) this iteration set and did not delete: work
-   * the session means to do later, so a turn ending with one is not the work done (#87836).
+   * Scheduled prompts (Claude Code's CronCreate) the session has and this iteration did not
+   * delete, those an earlier iteration left included (adoptScheduled): work the session means to
+   * do later, so a turn ending with one is not the work done (#87836).
    */
-  scheduledTasks: BackgroundTask[];
+  scheduledTasks: ScheduledJob[];
 };
 
 /** Work a turn left pending: background tasks still live and scheduled prompts. */
 export function pendingWorkOf(stats: IterationStats): BackgroundTask[] {
   return [...stats.backgroundTasks, ...stats.scheduledTasks];
+}
+
+/**
+ * The jobs an iteration starts with: Claude Code gives a resumed session its jobs back, a new one
+ * only those written to disk; another agent has none of them.
+ */
+export function scheduledJobsFor(
+  jobs: readonly ScheduledJob[],
+  next: { agent: string; resumesSession: boolean },
+): ScheduledJob[] {
+  if (next.agent !== 'claude') return [];
+  return next.resumesSession ? [...jobs] : jobs.filter((job) => job.durable);
 }
 
 export class IterationMonitor {
@@ -94,7 +114,7 @@ export class IterationMonitor {
   readonly #seen = new Set<string>();
   readonly #pendingTools = new Set<string>();
   /** CronCreate calls waiting for their result, and CronDelete calls with the job they name. */
-  readonly #cronCalls = new Map<string, BackgroundTask>();
+  readonly #cronCalls = new Map<string, ScheduledJob>();
   readonly #cronDeletes = new Map<string, string>();
   /** Tasks that ended by themselves (completed or failed), by id. */
   readonly #doneTasks = new Set<string>();
@@ -132,6 +152,15 @@ export class IterationMonitor {
     return signals;
   }
 
+  /**
+   * Jobs earlier iterations scheduled that this one's session still has (Claude Code restores a
+   * resumed session's jobs): pending until this iteration deletes them.
+   */
+  adoptScheduled(jobs: readonly ScheduledJob[]): void {
+    const known = new Set(this.stats.scheduledTasks.map((j) => j.id));
+    this.stats.scheduledTasks.unshift(...jobs.filter((j) => !known.has(j.id)));
+  }
+
   /** A CronCreate or CronDelete call: settled when its result comes. */
   #noteSchedule(tool: { id: string; name: string; input: Record<string, unknown> }): void {
     if (tool.name === 'CronCreate') {
@@ -141,25 +170,35 @@ export class IterationMonitor {
         id: tool.id,
         type: 'scheduled',
         description: `${schedule}: ${prompt}`.slice(0, 200),
+        durable: false,
       });
     } else if (tool.name === 'CronDelete' && typeof tool.input.id === 'string') {
       this.#cronDeletes.set(tool.id, tool.input.id);
     }
   }
 
-  #settleSchedule(toolUseId: string, isError: boolean, text: string): void {
+  #settleSchedule(result: Extract<AgentEvent, { kind: 'tool_result' }>): void {
+    const { toolUseId, isError, text, output } = result;
     const stats = this.stats;
     const created = this.#cronCalls.get(toolUseId);
     if (created) {
       this.#cronCalls.delete(toolUseId);
-      // The job's id is in the result; a delete names it.
-      if (!isError) stats.scheduledTasks.push({ ...created, id: jobIdIn(text) ?? created.id });
+      if (isError) return; // refused (an invalid expression): nothing scheduled
+      // A delete names the job by the id the result gave: the structured one, or the text's.
+      stats.scheduledTasks.push({
+        ...created,
+        id: output?.id ?? jobIdIn(text) ?? created.id,
+        durable: output ? output.durable : /\bPersisted to\b/.test(text),
+      });
       return;
     }
     const job = this.#cronDeletes.get(toolUseId);
     if (job === undefined) return;
     this.#cronDeletes.delete(toolUseId);
-    if (!isError) stats.scheduledTasks = stats.scheduledTasks.filter((t) => t.id !== job);
+    // Refused as unknown ("No scheduled job with id …"): the session does not have it either.
+    if (!isError || /\bNo scheduled job\b/i.test(text)) {
+      stats.scheduledTasks = stats.scheduledTasks.filter((t) => t.id !== job);
+    }
   }
 
   #thresholdInfo(): ThresholdInfo {
@@ -222,7 +261,7 @@ export class IterationMonitor {
       case 'tool_result':
         if (event.sidechain) return;
         this.#pendingTools.delete(event.toolUseId);
-        this.#settleSchedule(event.toolUseId, event.isError, event.text);
+        this.#settleSchedule(event);
         if (event.isError) {
           stats.lastToolError = event.text;
           out.push({ kind: 'tool_error', text: event.text });
@@ -323,13 +362,10 @@ export async function replayConsumedLines(
   }
 }
 
-/** The job id a CronCreate result names (its JSON `id`, or the first id-like word). */
+/**
+ * The job id a CronCreate result's text names: "Scheduled recurring job 7150f4aa (…)" or
+ * "Scheduled one-shot task 3a9a4aae (…)" (Claude Code 2.1.332).
+ */
 function jobIdIn(text: string): string | null {
-  try {
-    const value = JSON.parse(text) as { id?: unknown };
-    if (typeof value.id === 'string') return value.id;
-  } catch {
-    // a sentence, not JSON
-  }
-  return /\b(?:job|id)\W+([A-Za-z0-9_-]{4,})/i.exec(text)?.[1] ?? null;
+  return /\b(?:job|task|id)\W+([A-Za-z0-9_-]{4,})/i.exec(text)?.[1] ?? null;
 }

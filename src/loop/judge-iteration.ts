@@ -89,8 +89,10 @@ export async function judgeIteration(
       number,
     );
 
+  // A scheduled job is cancelled by its id: the note names it.
   const pendingWork = pendingWorkOf(stats).map(
-    (task) => `${task.type || 'task'} "${truncate(task.description || task.id, 80)}"`,
+    (task) =>
+      `${task.type || 'task'} "${truncate(task.description || task.id, 80)}"${task.type === 'scheduled' ? ` (job ${task.id})` : ''}`,
   );
   if (end === 'mid_work')
     journal.emit(
@@ -178,6 +180,7 @@ export async function judgeIteration(
     stuckRestarted: state.stuckRestarted,
     errorText: errorText ? truncate(errorText, 200) : null,
     pendingWork,
+    pendingScheduled: stats.scheduledTasks.length > 0,
     fallbackAgent,
     canRescue,
   });

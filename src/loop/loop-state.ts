@@ -44,6 +44,20 @@ export const loopStateSchema = z.object({
     .object({ sessionId: z.string(), forkAt: z.string(), prompt: z.string() })
     .nullable()
     .catch(null),
+  /**
+   * Prompts Claude Code's CronCreate scheduled and no iteration deleted yet: pending work for the
+   * iterations that still have them (a continued session all, a new one the durable ones).
+   */
+  scheduled: z
+    .array(
+      z.object({
+        id: z.string(),
+        type: z.string(),
+        description: z.string(),
+        durable: z.boolean(),
+      }),
+    )
+    .catch([]),
   /** The agent process of the iteration in flight (pid reuse is told by its start time). */
   agent: z
     .object({ pid: z.number().int(), startTime: z.string().nullable() })

@@ -41,6 +41,7 @@ import {
   IterationMonitor,
   pendingWorkOf,
   replayConsumedLines,
+  scheduledJobsFor,
   type ThresholdInfo,
 } from './iteration-monitor.ts';
 import { judgeIteration, type IterationOutcome } from './judge-iteration.ts';
@@ -205,6 +206,10 @@ export class Supervisor {
           });
     const sessionId = rescue ? rescue.sessionId : continuing ? journal.run.sessionId : null;
     const agentId = this.#agentId();
+    this.#state.scheduled = scheduledJobsFor(this.#state.scheduled, {
+      agent: agentId,
+      resumesSession: sessionId !== null,
+    });
     const headless = await this.#headless(agentId);
     const args = headless.args({
       prompt,
@@ -259,6 +264,7 @@ export class Supervisor {
       sessionId,
       headless.parser(),
     );
+    monitor.adoptScheduled(this.#state.scheduled);
     return this.#follow(record, monitor, new Set(), {
       pid: agent.pid,
       startTime: agent.startTime,
@@ -276,6 +282,7 @@ export class Supervisor {
       record.sessionId,
       (await this.#headless(this.#agentId())).parser(),
     );
+    monitor.adoptScheduled(this.#state.scheduled); // as the iteration started with them
     // Rebuild the monitor's state from what was already consumed, without repeating events.
     await replayConsumedLines(this.#stdoutPath(record.number), record.streamOffset, monitor);
     const alreadyLogged = new Set(
@@ -362,6 +369,7 @@ export class Supervisor {
     const journal = this.#journal;
     const state = this.#state;
     const number = journal.run.iteration;
+    state.scheduled = outcome.stats.scheduledTasks; // what the session has now, for the next
     const step = await judgeIteration(outcome, {
       journal,
       state,

@@ -51,12 +51,17 @@ export function ensureSafeDir(home: string, ...parts: string[]): string {
   let dir = home;
   for (const part of parts) {
     dir = join(dir, part);
-    if (isSymlink(dir)) throw unsafeLink(dir);
+    // Looked at before any mkdir: on every hook call the directories exist, and a failed mkdir
+    // (EEXIST) costs an exception each.
+    const stat = lstatSync(dir, { throwIfNoEntry: false });
+    if (stat?.isSymbolicLink()) throw unsafeLink(dir);
+    if (stat?.isDirectory()) continue;
     try {
       mkdirSync(dir, { mode: 0o700 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+    if (isSymlink(dir)) throw unsafeLink(dir);
   }
   return dir;
 }
@@ -124,11 +129,11 @@ const REASONS: Record<string, string> = {
 function makeHome(home: string): void {
   const missing: string[] = [];
   for (let dir = home; ; dir = dirname(dir)) {
-    let stat: ReturnType<typeof lstatSync> | null = null;
+    let stat: ReturnType<typeof lstatSync> | undefined;
     try {
-      stat = statSync(dir);
+      stat = statSync(dir, { throwIfNoEntry: false });
     } catch {
-      // missing: created below
+      // unreadable: created (and failing with its reason) below
     }
     if (stat) {
       if (!stat.isDirectory()) throw homeError(home, dir, 'ENOTDIR');

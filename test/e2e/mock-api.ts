@@ -35,8 +35,13 @@ export type ToolUseBlock = {
   type: 'tool_use';
   /** A tool name, or `@todo` for TodoWrite / TaskCreate (whichever the request offers). */
   name: string;
-  /** The tool input, or a function of the resolved tool name (useful with `@todo`). */
-  input: Record<string, unknown> | ((toolName: string) => Record<string, unknown>);
+  /**
+   * The tool input, or a function of the resolved tool name (useful with `@todo`) and the request
+   * being answered (an input naming what an earlier tool returned, e.g. a CronCreate job id).
+   */
+  input:
+    | Record<string, unknown>
+    | ((toolName: string, request: MessagesBody) => Record<string, unknown>);
   /** Defaults to a generated `toolu_mock_…` id. */
   id?: string;
 };
@@ -371,7 +376,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
       let name = block.name;
       if (name === '@todo')
         name = offered.has('TodoWrite') || !offered.has('TaskCreate') ? 'TodoWrite' : 'TaskCreate';
-      const input = typeof block.input === 'function' ? block.input(name) : block.input;
+      const input = typeof block.input === 'function' ? block.input(name, body) : block.input;
       return { type: 'tool_use', id: block.id ?? `toolu_mock_${++ids}`, name, input };
     });
   }

@@ -121,14 +121,20 @@ function readUser(raw: Obj): AgentEvent[] {
   if (!Array.isArray(content)) return [];
   const events: AgentEvent[] = [];
   const sidechain = isSidechain(raw);
-  for (const block of content) {
-    if (!isObject(block) || block.type !== 'tool_result') continue;
+  const results = content.filter((block) => isObject(block) && block.type === 'tool_result');
+  // The line's structured result belongs to its one tool_result (Claude Code writes one a line).
+  const structured = results.length === 1 ? raw.tool_use_result : undefined;
+  const id = str(field(structured, 'id'));
+  const output = id ? { id, durable: field(structured, 'durable') === true } : null;
+  for (const block of results) {
+    if (!isObject(block)) continue;
     events.push({
       kind: 'tool_result',
       toolUseId: str(block.tool_use_id) ?? '',
       isError: block.is_error === true,
       text: readResultText(block.content),
       sidechain,
+      ...(output ? { output } : {}),
     });
   }
   return events;

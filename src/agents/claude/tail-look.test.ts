@@ -19,13 +19,42 @@ describe('lookAtTail', () => {
   test("the newest main-chain response's context; subagents and partial lines do not count", () => {
     const text =
       toJsonl([
-        assistantLine({ id: 'msg_1', usage: usage(20_000) }),
+        assistantLine({
+          id: 'msg_1',
+          usage: usage(20_000),
+          content: [toolUseBlock('toolu_1', 'Read', { file_path: '/a' })],
+        }),
         toolResultLine({ toolUseId: 'toolu_1', content: 'fine' }),
-        assistantLine({ id: 'msg_2', usage: usage(30_000) }),
-        assistantLine({ id: 'msg_side', usage: usage(90_000), sidechain: true }),
+        // A response streamed as two lines: its two calls counted once each.
+        assistantLine({
+          id: 'msg_2',
+          usage: usage(30_000),
+          content: [toolUseBlock('toolu_2', 'Read', { file_path: '/b' })],
+        }),
+        assistantLine({
+          id: 'msg_2',
+          usage: usage(30_000),
+          content: [toolUseBlock('toolu_3', 'Grep', { pattern: 'x' })],
+        }),
+        assistantLine({
+          id: 'msg_side',
+          usage: usage(90_000),
+          sidechain: true,
+          content: [toolUseBlock('toolu_side', 'Read', { file_path: '/c' })],
+        }),
       ]) + JSON.stringify(assistantLine({ id: 'msg_3', usage: usage(99_000) })).slice(0, 200);
-    assert.deepEqual(lookAtTail(text), { contextTokens: 31_005, responses: 2, eventful: false });
-    assert.deepEqual(lookAtTail(''), { contextTokens: null, responses: 0, eventful: false });
+    assert.deepEqual(lookAtTail(text), {
+      contextTokens: 31_005,
+      responses: 2,
+      toolCalls: 3,
+      eventful: false,
+    });
+    assert.deepEqual(lookAtTail(''), {
+      contextTokens: null,
+      responses: 0,
+      toolCalls: 0,
+      eventful: false,
+    });
   });
 
   test('a compaction, a failed call or an API error needs a full look', () => {

@@ -12,6 +12,8 @@ export type TailLook = {
   contextTokens: number | null;
   /** Main-chain responses (with usage) in the tail. */
   responses: number;
+  /** Main-chain tool calls the tail's responses made (each written before its tool runs). */
+  toolCalls: number;
   /** A compaction, a failed tool call, an API or context-limit error, a move to another session. */
   eventful: boolean;
 };
@@ -37,11 +39,12 @@ export const MAX_TAIL_BYTES = 1024 * 1024;
 
 export function lookAtTail(text: string): TailLook {
   if (EVENTFUL.some((marker) => text.includes(marker))) {
-    return { contextTokens: null, responses: 0, eventful: true };
+    return { contextTokens: null, responses: 0, toolCalls: 0, eventful: true };
   }
   let contextTokens: number | null = null;
   // A response is streamed as several lines with the same message: counted once.
   const responses = new Set<string>();
+  const toolCalls = new Set<string>();
   for (const line of text.split('\n')) {
     if (!line.includes('"usage"') || !line.includes('"assistant"')) continue;
     let raw: unknown;
@@ -52,12 +55,13 @@ export function lookAtTail(text: string): TailLook {
     }
     const entry = readEntry(raw);
     if (entry.kind !== 'assistant' || entry.sidechain || entry.synthetic || !entry.usage) continue;
+    for (const use of entry.toolUses) toolCalls.add(use.id);
     const tokens = getContextTokens(entry.usage);
     if (tokens === 0) continue;
     contextTokens = tokens;
     responses.add(entry.key);
   }
-  return { contextTokens, responses: responses.size, eventful: false };
+  return { contextTokens, responses: responses.size, toolCalls: toolCalls.size, eventful: false };
 }
 
 /**

@@ -60,6 +60,18 @@ describe('decideNextStep', () => {
       step.kind === 'continue' ? (step.note ?? '') : '',
       /still running \(local_bash "slow build"\)/,
     );
+    assert.doesNotMatch(step.kind === 'continue' ? (step.note ?? '') : '', /CronDelete/);
+    const scheduled = decideNextStep(
+      input({
+        end: 'mid_work',
+        pendingWork: ['scheduled "*/5 * * * *: check the build" (job 7150f4aa)'],
+        pendingScheduled: true,
+      }),
+    );
+    assert.match(
+      scheduled.kind === 'continue' ? (scheduled.note ?? '') : '',
+      /\(scheduled "\*\/5 \* \* \* \*: check the build" \(job 7150f4aa\)\).*does not run by itself.*CronDelete/,
+    );
     const unknown = decideNextStep(input({ end: 'mid_work', sessionKnown: false }));
     assert.equal(unknown.kind, 'restart');
   });

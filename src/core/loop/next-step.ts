@@ -61,6 +61,8 @@ export type NextStepInput = {
   errorText: string | null;
   /** What was still running in the background when a `mid_work` turn ended. */
   pendingWork?: string[];
+  /** Some of it is a scheduled prompt (Claude Code's CronCreate), which needs the agent's hand. */
+  pendingScheduled?: boolean;
   /** At a usage limit: the run's other agent, free of limits now (agent-fallback.ts), or null. */
   fallbackAgent?: AgentId | null;
   /** The agent can fork a session at an earlier message (AgentCapabilities.forkAtMessage). */
@@ -177,7 +179,7 @@ export function decideNextStep(input: NextStepInput): NextStep {
     );
   } else if (input.end === 'mid_work') {
     // Never a completion: the work the turn started is not finished (anthropics/claude-code#87836).
-    const note = midWorkNote(input.pendingWork ?? []);
+    const note = midWorkNote(input.pendingWork ?? [], input.pendingScheduled === true);
     step = input.sessionKnown
       ? { kind: 'continue', note }
       : restart(input, 'crash', true, 'the turn ended with background work still running');
@@ -203,9 +205,13 @@ export function decideNextStep(input: NextStepInput): NextStep {
   return step;
 }
 
-function midWorkNote(pending: string[]): string {
+function midWorkNote(pending: string[], scheduled: boolean): string {
   const what = pending.length > 0 ? ` (${pending.slice(0, 5).join('; ')})` : '';
-  return `Your previous turn ended while background work you started was still running${what}. Check whether it finished and what it produced, and carry on. Report completion only once nothing you started is still running.`;
+  // Headless, the agent's process ends with each turn: a scheduled prompt never comes due there.
+  const cron = scheduled
+    ? ' A scheduled prompt does not run by itself here (each turn ends the process): do its work now, and cancel the job (CronDelete with its id) once it is not needed.'
+    : '';
+  return `Your previous turn ended while background work you started was still running${what}. Check whether it finished and what it produced, and carry on.${cron} Report completion only once nothing you started is still running.`;
 }
 
 function continueNote(input: NextStepInput): string | null {

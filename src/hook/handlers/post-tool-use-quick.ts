@@ -7,7 +7,7 @@
  */
 import type { HookMemory } from '../../core/hook-policy.ts';
 import { countToolCall } from '../../app/count-tool-call.ts';
-import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import { claimOnce, loadHookMemory } from '../../store/hook-memory.ts';
 import { isModWatching, loadModWatch, type ModWatch } from '../../store/mod-watch.ts';
 import { lookAtTail, readTail } from '../../agents/claude/tail-look.ts';
 import type { HookRun } from '../hook-run.ts';
@@ -35,13 +35,9 @@ export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | n
     });
     return deliverModGuidance(home, payload.sessionId, watch);
   }
-  if (!staysQuiet(payload, memory, now)) return null;
-  saveHookMemory(home, payload.sessionId, {
-    ...memory,
-    hookToolCalls: memory.hookToolCalls + 1,
-    quiet: { ...memory.quiet, callsLeft: memory.quiet.callsLeft - 1 },
-  });
-  return {};
+  // Nothing is written inside the window: the calls it covers are counted from the transcript
+  // (the next full look counts them too), so a quiet call costs no file write (docs/hot-path.md).
+  return staysQuiet(payload, memory, now) ? {} : null;
 }
 
 /** The mod's note for the model at a level it reached, once. */
@@ -59,11 +55,7 @@ const MAY_BE_MILESTONE = /^(?:Bash|Task|Todo)/;
  * call of an ordinary tool, and the transcript since then holds nothing eventful and no response
  * whose context reaches the window's bound.
  */
-function staysQuiet(
-  payload: HookPayload,
-  memory: HookMemory,
-  now: number,
-): memory is HookMemory & { quiet: NonNullable<HookMemory['quiet']> } {
+function staysQuiet(payload: HookPayload, memory: HookMemory, now: number): boolean {
   const quiet = memory.quiet;
   if (!quiet || quiet.callsLeft < 1 || now >= quiet.until) return false;
   if (payload.event !== 'PostToolUse' || !payload.toolName || !payload.transcriptPath) return false;
@@ -71,5 +63,10 @@ function staysQuiet(
   const tail = readTail(payload.transcriptPath, quiet.offset);
   if (tail === null) return false;
   const look = lookAtTail(tail);
-  return !look.eventful && (look.contextTokens === null || look.contextTokens < quiet.tokensBelow);
+  return (
+    !look.eventful &&
+    // This call's own request is in the tail: the calls since the full look, this one included.
+    look.toolCalls <= quiet.callsLeft &&
+    (look.contextTokens === null || look.contextTokens < quiet.tokensBelow)
+  );
 }

@@ -1,4 +1,6 @@
 /** PreToolUse (Bash): before a command that can destroy work, a checkpoint and git snapshot. Never blocks. */
+import { randomUUID } from 'node:crypto';
+import { captureGitState } from '../../capture/git.ts';
 import { detectRiskyCommand } from '../../core/risky-operation.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { claimOnce } from '../../store/hook-memory.ts';
@@ -18,10 +20,17 @@ export async function handlePreToolUse({
   if (!risky) return {};
   const useId = typeof payload.raw.tool_use_id === 'string' ? payload.raw.tool_use_id : String(now);
   if (!claimOnce(home, payload.sessionId, `risky-${useId}`)) return {};
+  // The snapshot's git starts first and runs while the checkpoint code loads and reads the
+  // session: the command waits for the longer of the two, not their sum (docs/hot-path.md).
+  const checkpointId = randomUUID();
+  const git = payload.cwd
+    ? { checkpointId, capture: captureGitState(payload.cwd, { snapshot: { checkpointId } }) }
+    : undefined;
   const saved = await (
     await loadHeavy()
   ).checkpointNow(payload, 'risky_operation', `before ${risky}`, env, home, now, {
     config,
+    ...(git ? { git } : {}),
   });
   if (!saved) return {};
   const snapshot = saved.checkpoint.fileState.snapshot ? ' with a git snapshot' : '';
