@@ -492,19 +492,26 @@ export async function pollUntil<T>(
 }
 
 /**
- * Kills the CLI once its transcript shows `marker` and shim's hooks have recorded the agent's
- * process (how a later session tells a crash from a session still running).
+ * Kills the CLI once the model has called `marker` (a tool call in its transcript) and shim's
+ * hooks have recorded the agent's process (how a later session tells a crash from one running).
  */
 export async function killWhenTranscriptHas(
   run: ClaudeProcess,
   marker: string,
   shimHome: string,
 ): Promise<void> {
+  // The model's own call: a restore injected at SessionStart can name the same command, and a
+  // kill on that would come before the session's first request.
+  const calls = (e: unknown) =>
+    (e as { type?: string }).type === 'assistant' &&
+    JSON.stringify((e as { message?: { content?: unknown } }).message?.content ?? '').includes(
+      marker,
+    );
   await pollUntil(
     () =>
       run.transcriptPath &&
       existsSync(run.transcriptPath) &&
-      readJsonl(run.transcriptPath).some((e) => JSON.stringify(e).includes(marker))
+      readJsonl(run.transcriptPath).some(calls)
         ? true
         : null,
     30_000,
