@@ -170,6 +170,48 @@ describe('replication to the team store', () => {
     }
   });
 
+  test('search on the server: words match through the tsvector, the headline marks them, tsquery syntax is words', async () => {
+    const { repository } = await freshRepository();
+    const store = openTempStore();
+    try {
+      const clone = makeClone('app');
+      const sessionId = randomUUID();
+      store.sessions.touch({ sessionId, cwd: clone }, at(10));
+      const base = draftIn(clone, sessionId, at(10));
+      const draft = {
+        ...base,
+        conversationState: {
+          ...base.conversationState,
+          userRequests: ['teach the statusline to blink when the window fills'],
+        },
+      };
+      store.checkpoints.save(draft);
+      const writer = { machine: 'laptop', osUser: 'ada' };
+      await replicateToTeam({
+        store: createCommandStore(store.db),
+        home: store.home,
+        repository,
+        writer,
+      });
+      const scope = { projectIds: ['github.com/acme/app'], limit: 5 };
+      const hits = await repository.search('statusline blink', scope);
+      assert.deepEqual(
+        hits.map((h) => [h.checkpointId, h.machine, h.osUser]),
+        [[draft.id, 'laptop', 'ada']],
+      );
+      assert.match(hits[0]!.snippet, /\[statusline\]/);
+      assert.deepEqual(await repository.search('statusline -blink', scope), []);
+      assert.deepEqual(await repository.search('"unclosed & | ! :* (', scope), []);
+      assert.deepEqual(
+        await repository.search('statusline', { ...scope, projectIds: ['github.com/acme/other'] }),
+        [],
+      );
+    } finally {
+      store.dispose();
+      await repository.close();
+    }
+  });
+
   test("another machine's unfinished work in the same repository is pulled for the next session", async () => {
     const { repository } = await freshRepository();
     const a = openTempStore();
