@@ -9,11 +9,11 @@
  * 2. Per response: IterationMonitor.accept on a captured assistant line against JSON.parse of
  *    the same line, then the durable writes that follow a context reading, in a temp SHIM_HOME.
  */
-import { createStore } from '../src/app/open-store.ts';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createStore } from '../src/app/open-store.ts';
 import { getHeadCommit, getWorkspaceFingerprint } from '../src/capture/workspace.ts';
 import { checkContextUsage } from '../src/core/loop/context-monitor.ts';
 import { getRunDir, RunEventLog, type LoopEvent } from '../src/store/loop-event-log.ts';

@@ -5,8 +5,8 @@
  * its arrival on the server (p50/p99) while a writer keeps checkpointing and the worker keeps
  * sending. Skipped with one line where no server can start.
  */
-import { createCommandStore } from '../src/app/open-command-store.ts';
 import { randomUUID } from 'node:crypto';
+import { createCommandStore } from '../src/app/open-command-store.ts';
 import { openTeamRepository } from '../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../src/app/team/replicate.ts';
 import { CheckpointRepository } from '../src/store/checkpoint-repository.ts';

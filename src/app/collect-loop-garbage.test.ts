@@ -1,4 +1,3 @@
-import { createStore } from './open-store.ts';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
@@ -12,6 +11,7 @@ import {
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { createStore } from './open-store.ts';
 import { AppError } from '../core/errors.ts';
 import { openTempStore, type TempStore } from '../../test/helpers/store.ts';
 import {

@@ -3,11 +3,11 @@
  * shapes: restart at the threshold, continuing a session, completion confirmed by tests, stuck
  * detection, usage-limit waits, hangs (the whole process group is killed) and crashes.
  */
-import { createStore } from '../../src/app/open-store.ts';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createStore } from '../../src/app/open-store.ts';
 import { LoopRepository } from '../../src/store/loop-repository.ts';
 import { readRunEvents } from '../../src/store/loop-event-reader.ts';
 import { startLoop, type LoopResult } from '../../src/loop/start-loop.ts';

@@ -4,12 +4,12 @@
  * replication worker killed -9 at random 50 times, mostly between a batch reaching the server and
  * being marked sent — every row there exactly once in the end.
  */
-import { createCommandStore } from '../../src/app/open-command-store.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
 import { TeamReplicationQueue } from '../../src/store/team-replication-queue.ts';

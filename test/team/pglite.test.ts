@@ -2,10 +2,10 @@
  * The fallback where no PostgreSQL server can run: PGlite (PostgreSQL in WASM) through pg's own
  * pool (`createPgConfig`), the same repository and replication code as on the real server.
  */
-import { createCommandStore } from '../../src/app/open-command-store.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { pullTeamWork } from '../../src/app/team/pull-team-work.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';

@@ -9,11 +9,11 @@
  *   batch is due again at once), printing `written <n>` after each batch reaches the server and
  *   before it is marked delivered — where a kill -9 hurts most — then `done`.
  */
-import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
 import { CheckpointRepository } from '../../src/store/checkpoint-repository.ts';

@@ -4,10 +4,10 @@
  * a server that is down holds nothing up and loses nothing; another machine's unfinished work is
  * pulled into the local store for the next session's restore.
  */
-import { createCommandStore } from '../../src/app/open-command-store.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { pullTeamWork } from '../../src/app/team/pull-team-work.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';

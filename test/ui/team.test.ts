@@ -3,10 +3,10 @@
  * rows: every machine's sessions, marked with machine and user, and loop runs that move on the
  * page as a machine replicates a newer version of them (no reload).
  */
-import { createCommandStore } from '../../src/app/open-command-store.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { createCommandStore } from '../../src/app/open-command-store.ts';
 import type { Browser } from 'playwright-core';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
