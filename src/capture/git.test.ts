@@ -147,8 +147,20 @@ function commitFiles(dir: string, commit: string): Record<string, string> {
   return out;
 }
 
-function shimTempDirs(): string[] {
-  return readdirSync(tmpdir()).filter((name) => /^shim-git-(?!test-)/.test(name));
+/**
+ * Runs `work` with the temporary directory pointing at a fresh one of its own and returns what
+ * was left there: the shared one also holds other test runs' directories, which come and go.
+ */
+async function leftInTemp<T>(work: () => Promise<T>): Promise<{ value: T; left: string[] }> {
+  const dir = freshDir('tmp');
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  try {
+    return { value: await work(), left: readdirSync(dir) };
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
 }
 
 function assertAppError(fn: () => unknown, message: RegExp): void {
@@ -358,11 +370,12 @@ describe('snapshots', () => {
     const repo = busyRepo();
     const before = userState(repo);
     const indexBytes = readFileSync(indexPath(repo));
-    const tempsBefore = shimTempDirs();
-    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-1' } });
+    const { value: capture, left } = await leftInTemp(() =>
+      captureGitState(repo, { snapshot: { checkpointId: 'cp-1' } }),
+    );
     assert.deepEqual(readFileSync(indexPath(repo)), indexBytes);
     assert.deepEqual(userState(repo), before);
-    assert.deepEqual(shimTempDirs(), tempsBefore, 'no temporary index left behind');
+    assert.deepEqual(left, [], 'no temporary index left behind');
     assert.ok(capture.snapshot, capture.snapshotError);
     assert.equal(capture.snapshot.ref, 'refs/shim/snapshots/cp-1');
     assert.equal(capture.snapshot.head, capture.head);
@@ -418,8 +431,9 @@ describe('snapshots', () => {
     const repo = newRepo({ files: { 'a.txt': 'a\n', 'b.txt': 'b\n' } });
     write(repo, { 'a.txt': 'changed\n', 'c.txt': 'new\n' });
     writeFileSync(indexPath(repo), 'not an index');
-    const tempsBefore = shimTempDirs();
-    const capture = await captureGitState(repo, { snapshot: { checkpointId: 'cp-bad-index' } });
+    const { value: capture, left } = await leftInTemp(() =>
+      captureGitState(repo, { snapshot: { checkpointId: 'cp-bad-index' } }),
+    );
     assert.ok(capture.snapshot, capture.snapshotError);
     assert.deepEqual(commitFiles(repo, capture.snapshot.commit), {
       'a.txt': 'changed\n',
@@ -427,7 +441,7 @@ describe('snapshots', () => {
       'c.txt': 'new\n',
     });
     assert.equal(readFileSync(indexPath(repo), 'utf8'), 'not an index');
-    assert.deepEqual(shimTempDirs(), tempsBefore);
+    assert.deepEqual(left, [], 'no temporary index left behind');
   });
 
   it('pin HEAD itself when nothing is uncommitted', async () => {
