@@ -15,11 +15,9 @@
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/loop-agents
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { BIN } from '../helpers/cli.ts';
 import {
   CLAUDE_BIN,
   claudeEnv,
@@ -39,31 +37,14 @@ import {
 import { startMockApi } from './mock-api.ts';
 import { startMockGemini } from './mock-gemini.ts';
 import { startOpenAiMock } from './openai-mock.ts';
+import { runShim } from './run-shim.ts';
 
 const skip = E2E_SKIP || claudeInstallProblem() || CODEX_E2E_SKIP || false;
 const MARKER = 'SHIM_LOOP_COMPLETE';
 const LIMIT = "You've hit your limit · resets 3pm (UTC)";
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
 function shim(args: string[], cwd: string, env: Record<string, string>, timeoutMs: number) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise<Run>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runShim(args, { cwd, env, timeoutMs });
 }
 
 describe('shim loop with other agents (real Claude Code, Codex and Gemini CLIs)', { skip }, () => {

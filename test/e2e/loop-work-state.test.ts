@@ -10,11 +10,10 @@
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/loop-work-state
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
-import { BIN } from '../helpers/cli.ts';
+import { runShim, type ShimRun } from './run-shim.ts';
 import {
   CLAUDE_BIN,
   claudeEnv,
@@ -59,28 +58,8 @@ async function setup(t: TestContext, scenario: Scenario, extraEnv: Record<string
 }
 
 /** `shim loop <args>`, asynchronously: the mock answering the agent lives in this process. */
-function shim(
-  ctx: Ctx,
-  args: string[],
-  timeoutMs: number,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'loop', ...args], {
-    cwd: ctx.scratch.project,
-    env: ctx.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function shim(ctx: Ctx, args: string[], timeoutMs: number): Promise<ShimRun> {
+  return runShim(['loop', ...args], { cwd: ctx.scratch.project, env: ctx.env, timeoutMs });
 }
 
 function loopArgs(goal: string, iterationTimeout: string): string[] {
