@@ -87,51 +87,42 @@ export function runBeforeSeamBench(
     timeNode(hook(bin), hookInput, env);
     timeNode(statusline(bin), statusInput, env);
   }
-  const node: number[] = [];
-  const hookAfter: number[] = [];
-  const hookBefore: number[] = [];
-  const lineAfter: number[] = [];
-  const lineBefore: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const tag = `seam${i}_`;
-    appendFileSync(
-      transcript,
-      appendLines
-        .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
-        .join('\n') + '\n',
-    );
-    node.push(timeNode(['-e', ''], '', now));
-    // Which side goes first alternates, so neither gains from the other's page cache.
-    const sides = [
-      () => hookAfter.push(timeNode(hook(BIN), hookInput, now)),
-      () => hookBefore.push(timeNode(hook(built.bin), hookInput, then)),
-    ];
-    for (const side of i % 2 === 0 ? sides : sides.reverse()) side();
-    lineAfter.push(timeNode(statusline(BIN), statusInput, now));
-    lineBefore.push(timeNode(statusline(built.bin), statusInput, then));
-  }
-  // The same calls in CPU time, interleaved again: what each build costs, whatever the load.
-  const cpu = { node: [] as number[], hookBefore: [] as number[], hookAfter: [] as number[] };
-  const cpuLine = { before: [] as number[], after: [] as number[] };
-  for (let i = 0; i < 20; i++) {
-    const tag = `seamcpu${i}_`;
-    appendFileSync(
-      transcript,
-      appendLines
-        .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
-        .join('\n') + '\n',
-    );
-    const bare = cpuNode(['-e', ''], '', now);
-    if (bare === null) break;
-    cpu.node.push(bare);
-    const sides = [
-      () => cpu.hookAfter.push(cpuNode(hook(BIN), hookInput, now) ?? NaN),
-      () => cpu.hookBefore.push(cpuNode(hook(built.bin), hookInput, then) ?? NaN),
-    ];
-    for (const side of i % 2 === 0 ? sides : sides.reverse()) side();
-    cpuLine.after.push(cpuNode(statusline(BIN), statusInput, now) ?? NaN);
-    cpuLine.before.push(cpuNode(statusline(built.bin), statusInput, then) ?? NaN);
-  }
+  type Samples = Record<'node' | 'hookBefore' | 'hookAfter' | 'lineBefore' | 'lineAfter', number[]>;
+  /**
+   * 20 rounds of the five calls, a new response appended before each; `measure` returns null
+   * when it cannot measure here (then nothing is taken).
+   */
+  const interleave = (
+    label: string,
+    measure: (args: string[], input: string, env: NodeJS.ProcessEnv) => number | null,
+  ): Samples => {
+    const out: Samples = { node: [], hookBefore: [], hookAfter: [], lineBefore: [], lineAfter: [] };
+    for (let i = 0; i < 20; i++) {
+      const tag = `${label}${i}_`;
+      appendFileSync(
+        transcript,
+        appendLines
+          .map((l) => l.replaceAll('"msg_', `"msg_${tag}`).replaceAll('"toolu_', `"toolu_${tag}`))
+          .join('\n') + '\n',
+      );
+      const bare = measure(['-e', ''], '', now);
+      if (bare === null) return out;
+      out.node.push(bare);
+      // Which side goes first alternates, so neither gains from the other's page cache.
+      const sides = [
+        () => out.hookAfter.push(measure(hook(BIN), hookInput, now) ?? NaN),
+        () => out.hookBefore.push(measure(hook(built.bin), hookInput, then) ?? NaN),
+      ];
+      for (const side of i % 2 === 0 ? sides : sides.reverse()) side();
+      out.lineAfter.push(measure(statusline(BIN), statusInput, now) ?? NaN);
+      out.lineBefore.push(measure(statusline(built.bin), statusInput, then) ?? NaN);
+    }
+    return out;
+  };
+  const wall = interleave('seam', timeNode);
+  // The same calls in CPU time: what each build costs, whatever the load.
+  const cpu = interleave('seamcpu', cpuNode);
+  const { node, hookBefore, hookAfter, lineBefore, lineAfter } = wall;
   const base = median(node);
   const ratio = (xs: number[]) => `${(median(xs) / base).toFixed(2)}×`;
   report(`agent seam: node -e '' (same run)`, `${base.toFixed(1)} ms`, 'baseline');
@@ -155,8 +146,8 @@ export function runBeforeSeamBench(
     );
     report(
       '  CPU time (perf): statusline',
-      `${cpuRatio(cpuLine.before)} → ${cpuRatio(cpuLine.after)}`,
-      `${median(cpuLine.before).toFixed(1)} → ${median(cpuLine.after).toFixed(1)} ms`,
+      `${cpuRatio(cpu.lineBefore)} → ${cpuRatio(cpu.lineAfter)}`,
+      `${median(cpu.lineBefore).toFixed(1)} → ${median(cpu.lineAfter).toFixed(1)} ms`,
     );
   } else report('  CPU time (perf)', 'skipped', 'perf stat is not installed or not permitted here');
   results.agentSeam = {
@@ -170,8 +161,8 @@ export function runBeforeSeamBench(
           cpuNodeMs: median(cpu.node),
           cpuHookBeforeMs: median(cpu.hookBefore),
           cpuHookAfterMs: median(cpu.hookAfter),
-          cpuStatuslineBeforeMs: median(cpuLine.before),
-          cpuStatuslineAfterMs: median(cpuLine.after),
+          cpuStatuslineBeforeMs: median(cpu.lineBefore),
+          cpuStatuslineAfterMs: median(cpu.lineAfter),
         }
       : {}),
   };
