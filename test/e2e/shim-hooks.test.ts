@@ -18,6 +18,7 @@ import {
   describeRun,
   E2E_SKIP,
   installShimHooks,
+  killWhenTranscriptHas,
   pollUntil,
   readJsonl,
   runClaude,
@@ -60,6 +61,10 @@ function readCheckpoints(shimHome: string): Row[] {
         'SELECT id, session_id, triggered_by, restored_at FROM checkpoints ORDER BY created_at',
       )
       .all() as Row[];
+  } catch (error) {
+    // The first hook has made the file and not yet its tables: no checkpoint yet.
+    if (/no such table/.test(String(error))) return [];
+    throw error;
   } finally {
     db.close();
   }
@@ -258,22 +263,15 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
 
   test('3. killed mid-task: the next session in the project gets the resume context', async (t) => {
     const { scratch, mock, shimHome } = await setup(t, {
-      steps: [bash('echo started'), bash('sleep 30')],
+      // A script, not a bare `sleep 30`: Claude Code 2.1.332 refuses a standalone sleep at once,
+      // and the turn then ended (SessionEnd, a clean end) before the kill came.
+      steps: [bash('echo started'), bash('sh slow.sh')],
       final: { content: [{ type: 'text', text: 'never reached' }] },
     });
+    writeFileSync(join(scratch.project, 'slow.sh'), 'sleep 60\n');
     const killed = spawnClaude({ scratch, mock, prompt: REQUEST });
-    await pollUntil(
-      () =>
-        killed.transcriptPath &&
-        existsSync(killed.transcriptPath) &&
-        readJsonl(killed.transcriptPath).some((e) => JSON.stringify(e).includes('sleep 30'))
-          ? true
-          : null,
-      20_000,
-    );
-    await pollUntil(() => (readCheckpoints(shimHome).length > 0 ? true : null), 15_000);
-    killed.kill('SIGKILL');
-    await killed.result;
+    await pollUntil(() => (readCheckpoints(shimHome).length > 0 ? true : null), 20_000);
+    await killWhenTranscriptHas(killed, 'sh slow.sh', shimHome);
 
     mock.reset({ steps: [], final: { content: [{ type: 'text', text: 'Resumed.' }] } });
     const next = await runClaude({ scratch, mock, prompt: 'continue' });

@@ -59,7 +59,8 @@ describe('tracker sync under the real Claude Code CLI', { skip }, () => {
     const scratch = createScratch('shim-e2e-sync-');
     const mock = await startMockApi({
       steps: [
-        bash('sleep 2'),
+        // Not a bare sleep: Claude Code 2.1.332 refuses a standalone one.
+        bash('sleep 2; echo one'),
         bash('echo two'),
         {
           ...bash('echo three'),
