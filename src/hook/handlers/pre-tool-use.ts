@@ -1,6 +1,4 @@
 /** PreToolUse (Bash): before a command that can destroy work, a checkpoint and git snapshot. Never blocks. */
-import { randomUUID } from 'node:crypto';
-import { captureGitState } from '../../capture/git.ts';
 import { detectRiskyCommand } from '../../core/risky-operation.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { claimOnce } from '../../store/hook-memory.ts';
@@ -22,7 +20,10 @@ export async function handlePreToolUse({
   if (!claimOnce(home, payload.sessionId, `risky-${useId}`)) return {};
   // The snapshot's git starts first and runs while the checkpoint code loads and reads the
   // session: the command waits for the longer of the two, not their sum (docs/hot-path.md).
-  const checkpointId = randomUUID();
+  // Loaded here, not at the top: git's code needs node:child_process and the id node:crypto, ~4 ms
+  // that every other event of this bundle (each PostToolUse's full look) must not pay.
+  const { captureGitState } = await import('../../capture/git.ts');
+  const checkpointId = globalThis.crypto.randomUUID();
   const git = payload.cwd
     ? { checkpointId, capture: captureGitState(payload.cwd, { snapshot: { checkpointId } }) }
     : undefined;
