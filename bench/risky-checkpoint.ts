@@ -3,11 +3,17 @@
  * as Claude Code runs it, a fresh process that saves a checkpoint and a git snapshot before the
  * command may run, on a repository of 200 files with a few uncommitted changes and a real
  * session transcript. Beside `node -e ''` in the same run (interleaved).
+ *
+ * The hook returns once the snapshot and the checkpoint's durable note are written; a detached
+ * process builds the checkpoint meanwhile (docs/hot-path.md). Each measurement waits for that
+ * process to finish before the next one starts (it would otherwise share the cores with the next
+ * call), and the time until the checkpoint is in the store is reported beside.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturePath, makeTempDir } from '../test/helpers/fixtures.ts';
+import { processesUnder } from '../test/helpers/processes.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -85,23 +91,46 @@ export function runRiskyCheckpointBench(report: Report, results: Record<string, 
       tool_use_id: `toolu_bench_${i}`,
       tool_input: { command: 'git reset --hard HEAD' },
     });
+  const stored = () =>
+    spawnSync(process.execPath, [BIN, 'list', '--all', '--json'], { env, encoding: 'utf8' });
+  /** Waits (on the process, not a clock) for the detached builder; ms until it was done. */
+  const waitForBuilder = (from: number): number => {
+    while (processesUnder(root).length > 0) spawnSync('sleep', ['0.005']);
+    return performance.now() - from;
+  };
   // The session's earlier hooks have run: the store exists and the cursor is warm.
   time([BIN, 'hook', 'PreToolUse'], payload(-1), env, repo);
+  waitForBuilder(performance.now());
   const runs = 15;
   const baseline: number[] = [];
   const hook: number[] = [];
+  const built: number[] = [];
   for (let i = 0; i < runs; i++) {
     baseline.push(time(['-e', ''], '', env, repo).ms);
+    const start = performance.now();
     const run = time([BIN, 'hook', 'PreToolUse'], payload(i), env, repo);
-    if (!/checkpoint #\d+ saved with a git snapshot/.test(run.stdout))
+    if (!/checkpoint saved with a git snapshot/.test(run.stdout))
       throw new Error(`no checkpoint with a snapshot: ${run.stdout}`);
     hook.push(run.ms);
+    built.push(waitForBuilder(start));
   }
+  const count = (JSON.parse(stored().stdout) as unknown[]).length;
+  if (count !== runs + 1) throw new Error(`${count} checkpoints stored, ${runs + 1} promised`);
   const base = median(baseline);
   report(
-    `risky command: checkpoint + git snapshot (${FILES} files)`,
+    `risky command: git snapshot + checkpoint note (${FILES} files)`,
     fmt(median(hook)),
     `${(median(hook) / base).toFixed(2)}× node (target ≤ 60 ms)`,
   );
-  results.riskyCheckpoint = { ms: median(hook), nodeMs: base, files: FILES };
+  report(
+    '  … the checkpoint stored, by the detached builder',
+    fmt(median(built)),
+    'after the hook started (the command runs meanwhile)',
+  );
+  results.riskyCheckpoint = {
+    ms: median(hook),
+    nodeMs: base,
+    files: FILES,
+    storedAfterMs: median(built),
+  };
 }

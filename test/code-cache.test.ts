@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
 import { gzFixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { waitForProcessesUnder } from './helpers/processes.ts';
 
 const GZ = 'entire-2372de7ea2ff-auto-compact-155k-todowrite-v2.1.5.jsonl';
 
@@ -35,7 +36,7 @@ describe('per-call bundles with the code cache', () => {
     assert.deepEqual(readdirSync(join(home, 'cache', 'v8')).sort(), cached, 'kept, not rewritten');
   });
 
-  test("a blocking checkpoint runs the hooks' heavy half from the cache too", () => {
+  test("a blocking checkpoint runs the hooks' heavy half from the cache too", async () => {
     const dir = makeTempDir('shim-code-cache-heavy-');
     const home = join(dir, 'shim');
     const transcript = join(dir, 'session.jsonl');
@@ -51,29 +52,45 @@ describe('per-call bundles with the code cache', () => {
         message: { role: 'user', content: `deploy with token ${key} please` },
       })}\n`,
     );
-    const risky = (id: string) =>
-      runShim(home, ['hook', 'PreToolUse'], {
+    const hook = (event: string, extra: Record<string, unknown>) =>
+      runShim(home, ['hook', event], {
         cwd: dir,
         input: JSON.stringify({
           session_id: 'heavy',
           transcript_path: transcript,
           cwd: dir,
-          hook_event_name: 'PreToolUse',
-          tool_name: 'Bash',
-          tool_use_id: id,
-          tool_input: { command: 'git reset --hard' },
+          hook_event_name: event,
+          ...extra,
         }),
       });
-    const first = risky('toolu_1');
-    assert.match(first.stdout, /checkpoint #1 saved/, first.stderr);
+    // A risky command's checkpoint is built by a detached `shim checkpoint --finish-pending`:
+    // the hook itself loads no heavy half.
+    const risky = hook('PreToolUse', {
+      tool_name: 'Bash',
+      tool_use_id: 'toolu_1',
+      tool_input: { command: 'git reset --hard' },
+    });
+    assert.match(risky.stdout, /checkpoint saved/, risky.stderr);
+    await waitForProcessesUnder(dir);
+    assert.deepEqual(readdirSync(join(home, 'cache', 'v8')), [
+      readdirSync(join(home, 'cache', 'v8')).find((f) => f.startsWith('hook.cjs-'))!,
+    ]);
+    // PreCompact's checkpoint is taken in the hook: the heavy half, compiled once, then cached.
+    const first = hook('PreCompact', { trigger: 'manual', custom_instructions: '' });
+    assert.equal(first.status, 0, first.stderr);
     const cached = readdirSync(join(home, 'cache', 'v8')).sort();
     assert.deepEqual(
       cached.map((f) => f.replace(/\.cjs-.*/, '')),
       ['hook-heavy', 'hook'],
     );
-    const second = risky('toolu_2');
-    assert.match(second.stdout, /checkpoint #2 saved/, second.stderr);
+    const second = hook('SessionEnd', { reason: 'other' });
+    assert.equal(second.status, 0, second.stderr);
     assert.deepEqual(readdirSync(join(home, 'cache', 'v8')).sort(), cached, 'kept, not rewritten');
+    const list = runShim(home, ['list', '--all', '--json'], { cwd: dir });
+    assert.deepEqual(
+      (JSON.parse(list.stdout) as { triggeredBy: string }[]).map((c) => c.triggeredBy),
+      ['session_end', 'pre_compact', 'risky_operation'],
+    );
     // secretlint is inside the bundle: no ES-module loading from node_modules on this path.
     const heavy = readFileSync(join(BIN, '..', '..', 'dist', 'hook-heavy.cjs'), 'utf8');
     assert.doesNotMatch(heavy, /require\("@secretlint\//);

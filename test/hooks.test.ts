@@ -159,14 +159,16 @@ describe('PostToolUse', () => {
 });
 
 describe('PreToolUse', () => {
-  test('a risky command gets a checkpoint before it runs; an ordinary one does not', () => {
+  test('a risky command gets a checkpoint before it runs; an ordinary one does not', async () => {
     const s = setup(120);
     const risky = hook(s, 'PreToolUse', {
       tool_name: 'Bash',
       tool_use_id: 'toolu_1',
       tool_input: { command: 'git reset --hard HEAD~3' },
     });
-    assert.match(risky?.systemMessage ?? '', /checkpoint #1 saved before `git reset --hard`/);
+    // The hook returns once the note is written; a detached process builds the checkpoint.
+    assert.match(risky?.systemMessage ?? '', /checkpoint saved before `git reset --hard`/);
+    await waitForProcessesUnder(s.home);
     assert.deepEqual(
       checkpoints(s).map((c) => c.triggeredBy),
       ['risky_operation'],
@@ -180,6 +182,70 @@ describe('PreToolUse', () => {
       null,
     );
     assert.equal(checkpoints(s).length, 1);
+  });
+});
+
+describe('PreToolUse: the checkpoint promised before a risky command', () => {
+  /** A repository with a commit and an uncommitted change, for a snapshot to hold. */
+  function makeRepository(s: Setup): string {
+    const repo = join(s.home, 'repo');
+    mkdirSync(repo);
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], { cwd: repo });
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'a.txt'), 'one\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'initial');
+    writeFileSync(join(repo, 'a.txt'), 'two\n');
+    return repo;
+  }
+
+  test('survives its builder killed with -9 while building: the next shim command builds it, once', async () => {
+    const s = setup(120);
+    const repo = makeRepository(s);
+    const pending = join(s.home, 'pending');
+    let killed = 0;
+    let promised = 0;
+    // The builder is killed the moment it holds the note (a few tries: on a fast machine it may
+    // finish before this process sees its claim).
+    for (let i = 0; i < 5 && killed === 0; i++) {
+      const out = hook(s, 'PreToolUse', {
+        cwd: repo,
+        tool_name: 'Bash',
+        tool_use_id: `toolu_kill_${i}`,
+        tool_input: { command: 'git reset --hard' },
+      });
+      assert.match(out?.systemMessage ?? '', /checkpoint saved with a git snapshot/);
+      promised++;
+      for (;;) {
+        const names = existsSync(pending) ? readdirSync(pending) : [];
+        const taken = names.map((n) => /\.json\.taken-(\d+)$/.exec(n)).find((m) => m !== null);
+        if (taken) {
+          try {
+            process.kill(Number(taken[1]), 'SIGKILL');
+            killed++;
+          } catch {
+            // it finished between the listing and the kill
+          }
+          break;
+        }
+        if (!names.some((n) => n.endsWith('.json'))) break;
+      }
+      await waitForProcessesUnder(s.home);
+    }
+    assert.ok(killed > 0, 'a builder was killed while it held the note');
+    const risky = checkpoints(s).filter((c) => c.triggeredBy === 'risky_operation');
+    const log = join(s.home, 'logs', 'shim.log');
+    assert.equal(
+      risky.length,
+      promised,
+      `each promised checkpoint stored exactly once; log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}; pending: ${readdirSync(pending).join(', ')}`,
+    );
+    assert.deepEqual(
+      readdirSync(pending).filter((n) => n !== 'failed'),
+      [],
+      'no note left behind',
+    );
   });
 });
 

@@ -86,7 +86,12 @@ export type CheckpointRequest = {
   agent?: AgentId | null;
 };
 
-export type StartedGitCapture = { checkpointId: string; capture: Promise<GitCapture> };
+export type StartedGitCapture = {
+  checkpointId: string;
+  capture: Promise<GitCapture>;
+  /** The snapshot was promised to the user (a pending checkpoint): a failed build keeps it. */
+  keep?: true;
+};
 
 export type CheckpointResult = {
   checkpoint: Checkpoint;
@@ -157,6 +162,7 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
 
 /** A snapshot started for a checkpoint that was never stored: nothing may point at it. */
 async function dropStartedSnapshot(started: StartedGitCapture | undefined): Promise<void> {
+  if (started?.keep) return;
   const git = await started?.capture.catch(() => null);
   if (git?.snapshot && git.repoRoot) deleteSnapshot(git.repoRoot, started!.checkpointId);
 }

@@ -60,7 +60,14 @@ export type GitCapture = GitFacts & {
 type StatusLists = Pick<GitCapture, 'modifiedFiles' | 'stagedFiles' | 'untrackedFiles'>;
 export type Status = StatusLists & { branch: string | null; clean: boolean };
 
-export type CaptureOptions = { snapshot?: { checkpointId: string } };
+export type CaptureOptions = {
+  snapshot?: { checkpointId: string };
+  /**
+   * false: leave the uncommitted diff empty (a pending checkpoint reads it from its snapshot later,
+   * {@link readSnapshotDiff}, so that no diff is written outside the store).
+   */
+  diff?: false;
+};
 
 export type SnapshotInfo = { checkpointId: string; ref: string; commit: string };
 
@@ -145,6 +152,37 @@ export async function readStatus(root: string): Promise<Status> {
 
 export const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
 export const DIFF_CONFIG = ['core.quotePath=false'];
+
+/** Paths named to git at most, per diff read from a snapshot (the diff is cut at 64 KB anyway). */
+const SNAPSHOT_DIFF_PATHS = 2000;
+
+/**
+ * The uncommitted diff as `git diff HEAD` showed it when a snapshot was taken, read from the
+ * snapshot: HEAD against the snapshot's commit, over the files status listed as modified or
+ * staged (the snapshot also holds untracked files, which `git diff HEAD` leaves out).
+ */
+export async function readSnapshotDiff(
+  root: string,
+  head: string,
+  snapshotCommit: string,
+  changedFiles: readonly string[],
+): Promise<string> {
+  const paths = [...new Set(changedFiles)].sort().slice(0, SNAPSHOT_DIFF_PATHS);
+  if (paths.length === 0 || snapshotCommit === head) return '';
+  const run = await runGitAsync(root, [...DIFF_ARGS, head, snapshotCommit, '--', ...paths], {
+    maxBuffer: DIFF_READ_BYTES,
+    config: DIFF_CONFIG,
+    env: { GIT_LITERAL_PATHSPECS: '1' },
+  });
+  if (!run.ok && !run.overflow) return '';
+  return capUtf8(run.stdout.toString('utf8'), CHECKPOINT_LIMITS.diffBytes, run.overflow);
+}
+
+/** A capture taken with `diff: false`, its uncommitted diff read now. */
+export async function addUncommittedDiff(capture: GitCapture): Promise<GitCapture> {
+  if (!capture.repoRoot) return capture;
+  return { ...capture, uncommittedDiff: await readDiff(capture.repoRoot, capture.head) };
+}
 
 export async function readDiff(root: string, head: string | null): Promise<string> {
   const limit = CHECKPOINT_LIMITS.diffBytes;
@@ -231,7 +269,7 @@ async function capture(
   // run in the session's directory: they cover the whole work tree from any directory of it.
   const info = repoInfoAsync(cwd);
   const status = readStatus(cwd);
-  const diffAtHead = readDiff(cwd, 'HEAD');
+  const diffAtHead = options.diff === false ? Promise.resolve('') : readDiff(cwd, 'HEAD');
   const snapshotRun =
     ref !== null && options.snapshot
       ? runSnapshotScript(cwd, ref, options.snapshot.checkpointId).then(
@@ -262,7 +300,10 @@ async function capture(
     stagedFiles,
     untrackedFiles,
     // Without commits `git diff HEAD` has nothing to compare with: the index and the tree instead.
-    uncommittedDiff: repo.head === null ? await readDiff(repo.root, null) : await diffAtHead,
+    uncommittedDiff:
+      repo.head === null && options.diff !== false
+        ? await readDiff(repo.root, null)
+        : await diffAtHead,
     snapshot,
   };
   return snapshotError === undefined ? capture : { ...capture, snapshotError };

@@ -16,6 +16,8 @@ import { defineTeamCommand } from './team-command.ts';
 import { defineUiCommand } from './ui-command.ts';
 import { getVersion } from './version.ts';
 import { registerAgentLogReader } from '../app/agent-logs.ts';
+import { getShimHome } from '../store/home.ts';
+import { hasPendingCheckpoints } from '../store/pending-checkpoints.ts';
 import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 // Every command may meet a Gemini CLI chat (status, checkpoint, replay, restores, the MCP server).
@@ -41,6 +43,17 @@ The agents themselves run three more commands, wired by \`shim install\`:
 Start with: shim install   (then use Claude Code as usual; shim doctor checks it)
   Codex CLI or Gemini CLI: shim install --agent codex | gemini`,
   );
+
+// A checkpoint a hook promised before a risky command and whose builder did not finish (killed,
+// or still starting) is built before any command reads the store (docs/hot-path.md).
+program.hook('preAction', async (_program, action) => {
+  if (action.name() === 'checkpoint' && action.opts().finishPending) return;
+  const home = getShimHome();
+  if (!hasPendingCheckpoints(home)) return;
+  await (
+    await import('../app/finish-pending-checkpoints.ts')
+  ).finishPendingCheckpoints(home, process.env, { wait: true });
+});
 
 defineSessionCommands(program);
 defineEstimateCommand(program);

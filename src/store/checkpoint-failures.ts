@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
+import { ensureSafeDir } from './safe-file.ts';
 
 export type CheckpointFailure = {
   sessionId: string;
@@ -53,6 +54,7 @@ export function recordCheckpointFailure(
     const message = failure.message.replace(/\s+/g, ' ').slice(0, 300);
     const next: CheckpointFailure = { ...failure, message, count: (previous?.count ?? 0) + 1 };
     const rest = list.filter((f) => f.sessionId !== failure.sessionId);
+    ensureSafeDir(home, FILE[0]);
     writeJsonFileAtomic(pathOf(home), { failures: [next, ...rest].slice(0, MAX_SESSIONS) });
   } catch {
     // nowhere left to say it: the log line the caller writes is all there is

@@ -4,7 +4,7 @@
  * re-read, and concurrent writers are harmless (each file is a complete, consistent cursor).
  * @module
  */
-import { unlinkSync } from 'node:fs';
+import { constants, copyFileSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fnvHash } from '../core/fnv-hash.ts';
 import { SESSION_STATE_VERSION } from '../core/session.ts';
@@ -37,6 +37,27 @@ export function loadCursor(home: string, transcriptPath: string): TranscriptCurs
 export function saveCursor(home: string, transcriptPath: string, cursor: TranscriptCursor): void {
   ensureDir(home, 'cache', 'cursors');
   writeJsonFileAtomic(getCursorPath(home, transcriptPath), cursor);
+}
+
+/**
+ * Copies the transcript's cursor to `dest` (a new file: an existing one or a link there is
+ * refused); false when there is no cursor to copy. A pending checkpoint keeps the copy, so that
+ * it folds from where the hook's session stood, whatever later calls do to the cache.
+ */
+export function copyCursor(home: string, transcriptPath: string, dest: string): boolean {
+  try {
+    copyFileSync(getCursorPath(home, transcriptPath), dest, constants.COPYFILE_EXCL);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** A cursor copied by {@link copyCursor}, or null when it is missing or not a cursor. */
+export function loadCursorCopy(path: string): TranscriptCursor | null {
+  const value = readJsonFile(path);
+  return isCursor(value) ? value : null;
 }
 
 /** Removes the transcript's cursor (`shim forget`); true when there was one. */

@@ -563,3 +563,23 @@ describe('reader edge cases found in review', () => {
     assert.equal(readTranscript(path, createCursor()).restarted, false);
   });
 });
+
+describe('reading up to a byte offset (a risky command’s checkpoint: the file as the hook saw it)', () => {
+  it('folds no line past the offset, from a cursor before it or from the start when the cursor is past it', () => {
+    const path = tempPath();
+    writeFileSync(path, toJsonl([userPromptLine('first'), userPromptLine('second')]));
+    const seen = readFileSync(path).length;
+    const before = readTranscript(path, null).cursor;
+    appendFileSync(path, toJsonl([userPromptLine('after the hook')]));
+    // A read folds into the cursor it is given: each read here gets its own copy.
+    const after = readTranscript(path, structuredClone(before)).cursor;
+    assert.equal(after.state.promptCount, 3);
+
+    const fromBefore = readTranscript(path, structuredClone(before), { untilByte: seen });
+    assert.equal(fromBefore.cursor.state.promptCount, 2);
+    assert.equal(fromBefore.cursor.offset, seen);
+    const fromPast = readTranscript(path, after, { untilByte: seen });
+    assert.equal(fromPast.cursor.state.promptCount, 2, 'a cursor past the offset is not used');
+    assert.equal(fromPast.cursor.offset, seen);
+  });
+});

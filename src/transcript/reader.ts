@@ -48,6 +48,11 @@ export type ReadOptions<E = unknown> = {
   finalize?: boolean;
   /** Fold only lines 1…untilLine (the state as it was at that line). */
   untilLine?: number;
+  /**
+   * Read no further than this byte offset (the file as it was when a hook saw it); a cursor past
+   * it is not used.
+   */
+  untilByte?: number;
 };
 
 export type ReadResult = {
@@ -185,7 +190,9 @@ export function readLog<E>(
   try {
     const stat = fstatSync(fd);
     const identity: FileIdentity = { dev: stat.dev, ino: stat.ino, head: readHead(fd) };
-    const matches = cursor !== null && cursorMatches(cursor, identity, stat.size);
+    const end = Math.min(stat.size, options.untilByte ?? Infinity);
+    const matches =
+      cursor !== null && cursorMatches(cursor, identity, stat.size) && cursor.offset <= end;
     const base = matches ? cursor : createCursor();
     const state = base.state;
     const splitter = new LineSplitter(
@@ -193,10 +200,10 @@ export function readLog<E>(
       { offset: base.offset, line: base.line, skipNewline: base.skipNewline },
       options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     );
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - base.offset)));
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, end - base.offset)));
     let position = base.offset;
-    while (position < stat.size) {
-      const n = readSync(fd, buffer, 0, Math.min(buffer.length, stat.size - position), position);
+    while (position < end) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, end - position), position);
       if (n <= 0) break;
       splitter.push(n === buffer.length ? buffer : buffer.subarray(0, n));
       position += n;

@@ -4,10 +4,12 @@
  * makes shim unhealthy until a checkpoint of it is stored again.
  * @module
  */
+import { join } from 'node:path';
 import {
   describeCheckpointFailure,
   readCheckpointFailures,
 } from '../../store/checkpoint-failures.ts';
+import { countFailedPendingCheckpoints } from '../../store/pending-checkpoints.ts';
 import { check, type DoctorCheck } from './doctor-check.ts';
 
 /** Failures older than this are of sessions long gone: still listed, no longer unhealthy. */
@@ -15,6 +17,16 @@ const CURRENT_MS = 24 * 60 * 60 * 1000;
 
 export function checkpointFailureCheck(home: string, now: Date): DoctorCheck {
   const failures = readCheckpointFailures(home);
+  const setAside = countFailedPendingCheckpoints(home);
+  if (failures.length === 0 && setAside > 0)
+    return check(
+      'checkpoint-failures',
+      'checkpoint failures',
+      'warn',
+      true,
+      `${setAside} checkpoint${setAside === 1 ? '' : 's'} promised before a risky command could not be built (${join(home, 'pending', 'failed')}); ${setAside === 1 ? 'its' : 'their'} git snapshots are kept under refs/shim/snapshots/`,
+      'move the notes back into SHIM_HOME/pending/ to try again: the next shim command builds them; the log says why they failed',
+    );
   if (failures.length === 0)
     return check('checkpoint-failures', 'checkpoint failures', 'ok', true, 'none');
   const current = failures.filter((f) => now.getTime() - Date.parse(f.at) < CURRENT_MS);

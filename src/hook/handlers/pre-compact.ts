@@ -8,6 +8,7 @@
  * blocking would fail the request.
  * @module
  */
+import { finishPendingCheckpoints } from '../../app/finish-pending-checkpoints.ts';
 import { compactionClaimKey } from '../../app/mod-compaction.ts';
 import { withStore } from '../../app/open-store.ts';
 import { loadSessionState } from '../../app/read-session.ts';
@@ -55,6 +56,8 @@ export async function handlePreCompact({
   now,
   config,
 }: HookRun): Promise<HookOutput> {
+  // A risky command's checkpoint still being built is older than this one: stored first.
+  await finishPendingCheckpoints(home, env, { wait: true });
   // shim's mod may have prepared this compaction already (session.compact): once is enough.
   let claim: { sessionId: string; key: string } | null = null;
   if (payload.transcriptPath && payload.sessionId) {

@@ -1,41 +1,112 @@
-/** PreToolUse (Bash): before a command that can destroy work, a checkpoint and git snapshot. Never blocks. */
+/**
+ * PreToolUse (Bash): before a command that can destroy work, a git snapshot and a checkpoint.
+ * Never blocks. The command waits for the snapshot and a durable note of the checkpoint, not for
+ * the checkpoint itself: a detached process builds it from the note (store/pending-checkpoints.ts,
+ * docs/hot-path.md "The risky checkpoint off the call"). Where no note can be written, or git's
+ * side needs the diff read now (no snapshot, no commit yet), the checkpoint is taken here.
+ */
+import { statSync } from 'node:fs';
 import { detectRiskyCommand } from '../../core/risky-operation.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { claimOnce } from '../../store/hook-memory.ts';
+import { appendLog } from '../../store/log.ts';
+import { writePendingCheckpoint } from '../../store/pending-checkpoints.ts';
+import { runShimInBackground } from '../../app/run-in-background.ts';
+import type { GitCapture } from '../../capture/git.ts';
 import type { HookOutput } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
 
-export async function handlePreToolUse({
-  payload,
-  env,
-  home,
-  now,
-  config,
-}: HookRun): Promise<HookOutput> {
+function sizeOf(path: string): number | null {
+  try {
+    return statSync(path).size;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the note and starts its builder; false when the note could not be written. */
+async function promiseCheckpoint(
+  run: HookRun,
+  id: string,
+  reason: string,
+  transcriptBytes: number,
+  git: GitCapture | null,
+): Promise<boolean> {
+  const { payload, env, home, now } = run;
+  const cwd = payload.cwd ?? process.cwd();
+  try {
+    writePendingCheckpoint(home, {
+      v: 1,
+      id,
+      sessionId: payload.sessionId!,
+      transcriptPath: payload.transcriptPath!,
+      transcriptBytes,
+      cwd,
+      at: now,
+      trigger: 'risky_operation',
+      reason,
+      // No diff: it is read from the snapshot when the checkpoint is built (no text of the
+      // user's files is written outside the store).
+      git: git && {
+        repoRoot: git.repoRoot,
+        branch: git.branch,
+        head: git.head,
+        modifiedFiles: git.modifiedFiles,
+        stagedFiles: git.stagedFiles,
+        untrackedFiles: git.untrackedFiles,
+        snapshot: git.snapshot,
+        ...(git.snapshotError !== undefined ? { snapshotError: git.snapshotError } : {}),
+      },
+      attempts: 0,
+    });
+  } catch (error) {
+    appendLog(home, 'warn', 'PreToolUse: no pending checkpoint note; checkpointing in the hook', {
+      sessionId: payload.sessionId,
+      error: String(error),
+    });
+    return false;
+  }
+  await runShimInBackground(['checkpoint', '--finish-pending'], cwd, env, home);
+  return true;
+}
+
+export async function handlePreToolUse(run: HookRun): Promise<HookOutput> {
+  const { payload, env, home, now, config } = run;
   const command = payload.toolInput?.command;
   if (payload.toolName !== 'Bash' || typeof command !== 'string' || !payload.sessionId) return {};
   const risky = detectRiskyCommand(command);
-  if (!risky) return {};
+  if (!risky || !payload.transcriptPath) return {};
   const useId = typeof payload.raw.tool_use_id === 'string' ? payload.raw.tool_use_id : String(now);
   if (!claimOnce(home, payload.sessionId, `risky-${useId}`)) return {};
-  // The snapshot's git starts first and runs while the checkpoint code loads and reads the
-  // session: the command waits for the longer of the two, not their sum (docs/hot-path.md).
-  // Loaded here, not at the top: git's code needs node:child_process and the id node:crypto, ~4 ms
-  // that every other event of this bundle (each PostToolUse's full look) must not pay.
-  const { captureGitState } = await import('../../capture/git.ts');
+  // The transcript as it is now, before the command: the checkpoint folds nothing after it.
+  const transcriptBytes = sizeOf(payload.transcriptPath);
+  // Loaded here, not at the top: git's code needs node:child_process, ~2 ms that every other
+  // event of this bundle (each PostToolUse's full look) must not pay.
+  const { addUncommittedDiff, captureGitState } = await import('../../capture/git.ts');
   const checkpointId = globalThis.crypto.randomUUID();
   const git = payload.cwd
-    ? { checkpointId, capture: captureGitState(payload.cwd, { snapshot: { checkpointId } }) }
-    : undefined;
+    ? await captureGitState(payload.cwd, { snapshot: { checkpointId }, diff: false })
+    : null;
+  const reason = `before ${risky}`;
+  const snapshot = git?.snapshot ? ' with a git snapshot' : '';
+  const undo = git?.snapshot ? ` (undo: shim restore-files ${checkpointId.slice(0, 8)})` : '';
+  // The diff can be read from the snapshot later only where there is a snapshot and a HEAD.
+  const deferrable = !git?.repoRoot || (git.snapshot !== null && git.head !== null);
+  if (
+    transcriptBytes !== null &&
+    deferrable &&
+    (await promiseCheckpoint(run, checkpointId, reason, transcriptBytes, git))
+  ) {
+    return { userMessage: `shim: checkpoint saved${snapshot} before \`${risky}\`${undo}.` };
+  }
   const saved = await (
     await loadHeavy()
-  ).checkpointNow(payload, 'risky_operation', `before ${risky}`, env, home, now, {
+  ).checkpointNow(payload, 'risky_operation', reason, env, home, now, {
     config,
-    ...(git ? { git } : {}),
+    ...(git ? { git: { checkpointId, capture: addUncommittedDiff(git) } } : {}),
   });
   if (!saved) return {};
-  const snapshot = saved.checkpoint.fileState.snapshot ? ' with a git snapshot' : '';
   return {
-    userMessage: `shim: checkpoint #${saved.checkpoint.checkpointNumber} saved${snapshot} before \`${risky}\` (undo: shim restore-files ${saved.checkpoint.id.slice(0, 8)}).`,
+    userMessage: `shim: checkpoint #${saved.checkpoint.checkpointNumber} saved${snapshot} before \`${risky}\`${undo}.`,
   };
 }

@@ -3,6 +3,7 @@
  * background the daily clean-up of old checkpoints and what the session teaches about tasks
  * (`shim estimate --refresh`: only transcripts that changed are read).
  */
+import { finishPendingCheckpoints } from '../../app/finish-pending-checkpoints.ts';
 import { withStore } from '../../app/open-store.ts';
 import { runShimInBackground } from '../../app/run-in-background.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
@@ -16,6 +17,8 @@ export async function handleSessionEnd(run: HookRun): Promise<HookOutput> {
   if (!payload.sessionId) return {};
   const sessionId = payload.sessionId;
   const reason = payload.reason ?? 'other';
+  // A risky command's checkpoint still being built comes first: the final one is the newest.
+  await finishPendingCheckpoints(home, env, { wait: true });
   // A -p run stopped by a usage limit sends no StopFailure: its transcript says so.
   const end = payload.transcriptPath ? readTurnEnd(payload.transcriptPath) : null;
   if (end?.kind === 'usage_limit' && (await handOffAtLimit(run, end.text))) {

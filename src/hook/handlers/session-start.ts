@@ -5,6 +5,7 @@
  * from its transcript.
  * @module
  */
+import { finishPendingCheckpoints } from '../../app/finish-pending-checkpoints.ts';
 import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
 import { restoreAtStartup } from '../../app/startup-restore.ts';
@@ -195,6 +196,8 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
   const { payload, home, now } = run;
   const { sessionId, source } = payload;
   if (!sessionId) return {};
+  // A risky command's checkpoint whose builder died with the session is one to restore.
+  await finishPendingCheckpoints(home, run.env, { wait: true });
   saveHookMemory(home, sessionId, { ...loadHookMemory(home, sessionId), agentPid: findAgentPid() });
   if (source === 'resume' || source === 'fork') await compareContextCount(run);
   return withStore(home, async (store) => {
