@@ -47,6 +47,10 @@ if (
 } else if (command === 'hook') {
   // The hooks' heavy half (checkpoints, restores) loads through the same cache.
   loadBundle('hook.cjs').main(rest[0], loadBundle);
+} else if (command === 'background') {
+  // Jobs the hooks start detached (a checkpoint, the risky commands' promised ones): the heavy
+  // half through the code cache, not the ES-module CLI.
+  loadBundle('hook-heavy.cjs').runBackgroundJob(rest, loadBundle);
 } else if (command === 'statusline') {
   loadBundle('statusline.cjs').main(rest, loadBundle);
 } else if (command === 'status') {

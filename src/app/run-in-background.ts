@@ -12,7 +12,7 @@ import { appendLog } from '../store/log.ts';
 /** Where a session is: its transcript and the directory it runs in. */
 export type SessionPlace = { transcriptPath: string | null; cwd: string | null };
 
-/** Starts `shim checkpoint` detached; the caller returns at once. */
+/** Starts a checkpoint detached (`shim background checkpoint`); the caller returns at once. */
 export async function checkpointInBackground(
   session: SessionPlace,
   trigger: CheckpointTrigger,
@@ -23,6 +23,7 @@ export async function checkpointInBackground(
   if (!session.transcriptPath) return;
   await runShimInBackground(
     [
+      'background',
       'checkpoint',
       '--transcript',
       session.transcriptPath,

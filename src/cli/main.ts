@@ -46,8 +46,7 @@ Start with: shim install   (then use Claude Code as usual; shim doctor checks it
 
 // A checkpoint a hook promised before a risky command and whose builder did not finish (killed,
 // or still starting) is built before any command reads the store (docs/hot-path.md).
-program.hook('preAction', async (_program, action) => {
-  if (action.name() === 'checkpoint' && action.opts().finishPending) return;
+program.hook('preAction', async () => {
   const home = getShimHome();
   if (!hasPendingCheckpoints(home)) return;
   await (

@@ -97,12 +97,6 @@ export function defineSessionCommands(program: Command): void {
     )
     .addOption(agentOption())
     .option('--json', 'print {"checkpointId","sessionId","size":{…}} for scripts')
-    .addOption(
-      new Option(
-        '--finish-pending',
-        'build the checkpoints hooks promised before risky commands (started by the hook)',
-      ).hideHelp(),
-    )
     .addHelpText(
       'after',
       `

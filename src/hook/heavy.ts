@@ -8,6 +8,7 @@ import { registerAgentLogReader } from '../app/agent-logs.ts';
 import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 export { checkpointNow } from './checkpoint-now.ts';
+export { runBackgroundJob } from './background-job.ts';
 export { handlePostCompact } from './handlers/post-compact.ts';
 export { handlePreCompact } from './handlers/pre-compact.ts';
 export { handleSessionEnd } from './handlers/session-end.ts';

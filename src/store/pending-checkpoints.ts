@@ -2,7 +2,7 @@
  * Checkpoints promised but not built yet (SHIM_HOME/pending/). Before a risky command the hook
  * takes the git snapshot, writes one of these notes and returns: the command waits for git and
  * one synced write, not for building, sealing and storing (docs/hot-path.md, "The risky
- * checkpoint off the call"). The detached `shim checkpoint --finish-pending` the hook starts
+ * checkpoint off the call"). The detached `shim background finish-pending` the hook starts
  * builds it; SessionStart, PreCompact and every shim command finish a note left behind.
  *
  * A note holds no text of the session, so no secret: the transcript's path and how many of its

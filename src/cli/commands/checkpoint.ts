@@ -18,7 +18,6 @@ export type CheckpointOptions = {
   wipCommit?: boolean;
   json?: boolean;
   agent?: AgentId;
-  finishPending?: boolean;
 };
 
 function parseUntilLine(value: string | undefined): number | undefined {
@@ -33,36 +32,7 @@ function parseUntilLine(value: string | undefined): number | undefined {
   return n;
 }
 
-/** `--finish-pending`: what the PreToolUse hook promised, built and stored (docs/hot-path.md). */
-async function runFinishPending(json: boolean): Promise<void> {
-  const { finishPendingCheckpoints } = await import('../../app/finish-pending-checkpoints.ts');
-  const done = await finishPendingCheckpoints(getShimHome(), process.env);
-  if (json) {
-    process.stdout.write(
-      `${JSON.stringify({
-        stored: done.stored.map((r) => ({
-          checkpointId: r.checkpoint.id,
-          sessionId: r.checkpoint.sessionId,
-          checkpointNumber: r.checkpoint.checkpointNumber,
-        })),
-        failed: done.failed,
-      })}\n`,
-    );
-  } else {
-    for (const r of done.stored)
-      process.stdout.write(
-        `checkpoint #${r.checkpoint.checkpointNumber} of session ${r.checkpoint.sessionId.slice(0, 8)} saved: ${r.checkpoint.id}\n`,
-      );
-    for (const f of done.failed)
-      process.stdout.write(
-        `checkpoint ${f.id.slice(0, 8)} of session ${f.sessionId.slice(0, 8)} not built: ${f.error}${f.setAside ? ' (set aside in SHIM_HOME/pending/failed)' : ' (tried again later)'}\n`,
-      );
-  }
-  if (done.failed.length > 0) process.exitCode = 1;
-}
-
 export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
-  if (options.finishPending) return runFinishPending(options.json === true);
   if (!(CHECKPOINT_TRIGGERS as readonly string[]).includes(options.trigger)) {
     throw new AppError(
       'USAGE',

@@ -66,7 +66,7 @@ async function promiseCheckpoint(
     });
     return false;
   }
-  await runShimInBackground(['checkpoint', '--finish-pending'], cwd, env, home);
+  await runShimInBackground(['background', 'finish-pending'], cwd, env, home);
   return true;
 }
 
