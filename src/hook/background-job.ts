@@ -9,7 +9,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCheckpoint } from '../app/create-checkpoint.ts';
-import { detectLogAgent } from '../app/detect-log-agent.ts';
 import { finishPendingCheckpoints } from '../app/finish-pending-checkpoints.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../core/checkpoint.ts';
@@ -28,11 +27,10 @@ async function checkpointJob(args: string[], env: Env, home: string): Promise<vo
   const trigger = values.trigger as CheckpointTrigger | undefined;
   if (!values.transcript || !trigger || !CHECKPOINT_TRIGGERS.includes(trigger))
     throw new Error(`background checkpoint needs --transcript and a known --trigger`);
-  const transcript = resolve(values.transcript);
-  const agent = await detectLogAgent(transcript);
+  // The agent is told by the log's name, as in the hook that started this (its payload names the
+  // agent's own file): no adapter is loaded to sniff the content.
   await createCheckpoint({
-    transcript,
-    ...(agent ? { agent } : {}),
+    transcript: resolve(values.transcript),
     cwd: process.cwd(),
     env,
     home,

@@ -26,11 +26,29 @@ export function readStatuslineFigures(
   return value && typeof value.at === 'number' && now - value.at < MAX_AGE_MS ? value : null;
 }
 
+/** Figures this young and unchanged are not written again (readers allow 30 minutes). */
+const REWRITE_AFTER_MS = 5 * 60 * 1000;
+
+/**
+ * Remembers the figures. Most renders within a turn repeat the last ones: those are not written
+ * again (replacing a file costs a rename that starts a write-out on ext4; docs/hot-path.md).
+ */
 export function writeStatuslineFigures(
   home: string,
   sessionId: string,
   figures: StatuslineFigures,
 ): void {
+  const path = getFiguresPath(home, sessionId);
+  const last = readJsonFile(path) as StatuslineFigures | null;
+  if (
+    last &&
+    last.contextTokens === figures.contextTokens &&
+    last.windowTokens === figures.windowTokens &&
+    typeof last.at === 'number' &&
+    figures.at - last.at >= 0 &&
+    figures.at - last.at < REWRITE_AFTER_MS
+  )
+    return;
   ensureDir(home, 'cache', 'statusline');
-  writeJsonFileAtomic(getFiguresPath(home, sessionId), figures);
+  writeJsonFileAtomic(path, figures);
 }
