@@ -10,7 +10,7 @@ import { createCheckpoint } from './create-checkpoint.ts';
 import { withStore } from './open-store.ts';
 import type { SessionState } from '../core/session.ts';
 import type { GitCapture } from '../capture/git.ts';
-import { readSnapshotDiff } from '../capture/git.ts';
+import { NO_GIT, readSnapshotDiff } from '../capture/git.ts';
 import { recordCheckpointFailure } from '../store/checkpoint-failures.ts';
 import { loadCursorCopy } from '../store/cursor-cache.ts';
 import type { Env } from '../store/home.ts';
@@ -55,15 +55,7 @@ function readStateAsSeen(home: string, note: PendingCheckpoint): SessionState {
 
 /** git as the hook saw it; nothing when it had no directory (git now would be after the command). */
 async function gitAsSeen(note: PendingCheckpoint): Promise<GitCapture> {
-  const git = note.git ?? {
-    repoRoot: null,
-    branch: null,
-    head: null,
-    modifiedFiles: [],
-    stagedFiles: [],
-    untrackedFiles: [],
-    snapshot: null,
-  };
+  const git = note.git ?? NO_GIT;
   const { snapshotError, ...facts } = git;
   const diff =
     git.repoRoot && git.head && git.snapshot

@@ -248,21 +248,24 @@ export function captureGitState(cwd: string, options: CaptureOptions = {}): Prom
   return capture(cwd, ref, options);
 }
 
+/** What git says outside a repository (or where git cannot run): nothing. */
+export const NO_GIT: Readonly<GitCapture> = {
+  repoRoot: null,
+  branch: null,
+  head: null,
+  modifiedFiles: [],
+  stagedFiles: [],
+  untrackedFiles: [],
+  uncommittedDiff: '',
+  snapshot: null,
+};
+
 async function capture(
   cwd: string,
   ref: string | null,
   options: CaptureOptions,
 ): Promise<GitCapture> {
-  const empty: GitCapture = {
-    repoRoot: null,
-    branch: null,
-    head: null,
-    modifiedFiles: [],
-    stagedFiles: [],
-    untrackedFiles: [],
-    uncommittedDiff: '',
-    snapshot: null,
-  };
+  const empty: GitCapture = { ...NO_GIT };
   // Every git process starts now, none waiting for another: where the repository is, status,
   // diff and the snapshot's chain (which finds HEAD itself) all run while the caller goes on
   // (the blocking checkpoint before a risky command loads its code meanwhile). status and diff

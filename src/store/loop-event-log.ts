@@ -27,7 +27,8 @@ import { AppError } from '../core/errors.ts';
 import { appendLog } from './log.ts';
 import type { LoopRepository } from './loop-repository.ts';
 import { type LoopEventRecord } from './loop-repository.ts';
-import { EVENTS_FILE, fsyncDir, getRunDir, restoreCompressed, writeAll } from './loop-run-files.ts';
+import { EVENTS_FILE, getRunDir, restoreCompressed } from './loop-run-files.ts';
+import { fsyncDir, writeAll } from './safe-file.ts';
 
 export {
   COMPRESSED_EVENTS_FILE,
@@ -37,8 +38,8 @@ export {
   getRunDir,
   getRunDirPath,
   LOOPS_DIR,
-  writeFileDurably,
 } from './loop-run-files.ts';
+export { writeFileDurably } from './safe-file.ts';
 
 /** The names the supervisor logs (`loop.<what happened>`). */
 export const LOOP_EVENT_NAMES = [

@@ -1,24 +1,15 @@
 /**
  * Where a loop run keeps its files (`SHIM_HOME/loops/<run>/`) and how they are written so a
- * kill -9 leaves them whole: durable writes (fsync of the file and its directory), and the
+ * kill -9 leaves them whole: durable writes (safe-file.ts: fsync of the file and its directory), and the
  * compacted log restored before a run is written to again.
  * @module
  */
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { AppError } from '../core/errors.ts';
 import { ensureDir } from './home.ts';
-import { assertNotSymlink } from './safe-file.ts';
+import { fsyncDir, writeFileDurably } from './safe-file.ts';
 
 export const LOOPS_DIR = 'loops';
 export const EVENTS_FILE = 'events.jsonl';
@@ -54,43 +45,6 @@ export function getEventsPath(home: string, runId: string): string {
 
 export function getCompressedEventsPath(home: string, runId: string): string {
   return join(getRunDirPath(home, runId), COMPRESSED_EVENTS_FILE);
-}
-
-export function fsyncDir(dir: string): void {
-  let fd: number | null = null;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // not every platform can fsync a directory
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-}
-
-/** Writes `data` to `path` through a temp file, fsynced, renamed into place. */
-export function writeFileDurably(path: string, data: Uint8Array): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  assertNotSymlink(path);
-  // Exclusive create: a link planted as the temp file is not followed.
-  try {
-    unlinkSync(temp);
-  } catch {
-    // none left over
-  }
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeAll(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-}
-
-export function writeAll(fd: number, data: Uint8Array): void {
-  let written = 0;
-  while (written < data.length) written += writeSync(fd, data, written);
 }
 
 /**

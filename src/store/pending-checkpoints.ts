@@ -17,33 +17,15 @@
  * `pending/failed/`, its snapshot kept (the failure itself is recorded where the user looks).
  * @module
  */
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GitSnapshot } from '../core/checkpoint.ts';
+import type { GitFacts } from '../core/build-checkpoint.ts';
 import type { CheckpointTrigger } from '../core/checkpoint.ts';
 import { copyCursor } from './cursor-cache.ts';
-import { ensureSafeDir } from './safe-file.ts';
+import { ensureSafeDir, fsyncDir, writeFileDurably } from './safe-file.ts';
 
 /** git's side as the hook saw it, the diff left out (it is read from the snapshot later). */
-export type PendingGitFacts = {
-  repoRoot: string | null;
-  branch: string | null;
-  head: string | null;
-  modifiedFiles: string[];
-  stagedFiles: string[];
-  untrackedFiles: string[];
-  snapshot: GitSnapshot | null;
-  snapshotError?: string;
-};
+export type PendingGitFacts = Omit<GitFacts, 'uncommittedDiff'> & { snapshotError?: string };
 
 export type PendingCheckpoint = {
   v: 1;
@@ -84,27 +66,6 @@ export function pendingCursorPath(home: string, id: string): string {
   return join(dirOf(home), `${id}.cursor`);
 }
 
-/** Writes `data` to a new file and syncs it, so that it is on disk when this returns. */
-function writeSynced(path: string, data: string): void {
-  const fd = openSync(path, 'wx', 0o600);
-  try {
-    writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Syncs a directory's entries (a rename into it survives a power cut once this returns). */
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Writes the note (and its cursor copy) durably. Throws when it cannot: the caller then takes the
  * checkpoint in its own process.
@@ -113,16 +74,13 @@ export function writePendingCheckpoint(home: string, note: PendingCheckpoint): v
   if (!ID.test(note.id)) throw new Error(`"${note.id}" cannot name a pending checkpoint`);
   const dir = ensureSafeDir(home, DIR);
   copyCursor(home, note.transcriptPath, pendingCursorPath(home, note.id));
-  const temp = join(dir, `${note.id}.${process.pid}.tmp`);
   try {
-    writeSynced(temp, JSON.stringify(note));
-    renameSync(temp, join(dir, `${keyOf(note)}.json`));
+    writeFileDurably(join(dir, `${keyOf(note)}.json`), Buffer.from(JSON.stringify(note)));
   } catch (error) {
-    rmSync(temp, { force: true });
     rmSync(pendingCursorPath(home, note.id), { force: true });
     throw error;
   }
-  syncDirectory(dir);
+  fsyncDir(dir);
 }
 
 function isAlive(pid: number): boolean {
@@ -235,10 +193,10 @@ export function failPendingCheckpoint(home: string, claimed: ClaimedNote): boole
     setAside(home, claimed.file, keyOf(claimed.note));
     return true;
   }
-  const dir = dirOf(home);
-  const temp = join(dir, `${claimed.note.id}.${process.pid}.retry.tmp`);
-  writeSynced(temp, JSON.stringify({ ...claimed.note, attempts }));
-  renameSync(temp, join(dir, `${keyOf(claimed.note)}.json`));
+  writeFileDurably(
+    join(dirOf(home), `${keyOf(claimed.note)}.json`),
+    Buffer.from(JSON.stringify({ ...claimed.note, attempts })),
+  );
   rmSync(claimed.file, { force: true });
   return false;
 }

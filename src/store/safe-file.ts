@@ -9,6 +9,7 @@
 import {
   closeSync,
   constants,
+  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -166,4 +167,42 @@ export function findPlantedLinks(home: string, paths: readonly string[]): string
   return paths
     .map((p) => join(home, p))
     .filter((p) => isSymlink(p) && !relative(home, p).startsWith(`..${sep}`));
+}
+
+/** Syncs a directory's entries (a file renamed into it survives a power cut); best effort. */
+export function fsyncDir(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // not every platform can fsync a directory
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** Writes `data` to `path` through a temp file, fsynced, renamed into place. */
+export function writeFileDurably(path: string, data: Uint8Array): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  assertNotSymlink(path);
+  // Exclusive create: a link planted as the temp file is not followed.
+  try {
+    unlinkSync(temp);
+  } catch {
+    // none left over
+  }
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    writeAll(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+}
+
+export function writeAll(fd: number, data: Uint8Array): void {
+  let written = 0;
+  while (written < data.length) written += writeSync(fd, data, written);
 }
