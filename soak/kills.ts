@@ -2,7 +2,9 @@
  * kill -9 at random moments, as a crash, an OOM killer or a closed terminal would: of in-process
  * checkpoint writers (looping saves, with and without reopening the store) and of the real
  * `shim checkpoint` and hook processes. After every kill the store must pass its integrity check
- * and hold every checkpoint that was acknowledged (printed) before the kill.
+ * and hold every checkpoint that was acknowledged (printed) before the kill. A risky command's
+ * PreToolUse acknowledges a checkpoint its detached builder stores (store/pending-checkpoints.ts):
+ * its acknowledgement is checked once a shim command has finished what was promised.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,13 +12,14 @@ import { build } from 'esbuild';
 import { buildFixtureDraft } from '../test/helpers/store.ts';
 import { percentile, run, type Outcome } from './process.ts';
 import type { Random } from './random.ts';
-import { BIN, ROOT, integrityOf, storedIds, type Sandbox } from './sandbox.ts';
+import { BIN, ROOT, finishPromised, integrityOf, storedIds, type Sandbox } from './sandbox.ts';
 
 const TARGETS = [
   'writer-loop',
   'writer-reopen',
   'cli-checkpoint',
   'hook-PreCompact',
+  'hook-PreToolUse',
   'hook-PostToolUse',
   'hook-SessionEnd',
 ] as const;
@@ -52,12 +55,21 @@ async function bundleWriter(): Promise<string> {
   return outfile;
 }
 
+let toolUses = 0;
+
 function hookPayload(event: string, sessionId: string, transcript: string, cwd: string): string {
   return JSON.stringify({
     session_id: sessionId,
     transcript_path: transcript,
     cwd,
     hook_event_name: event,
+    ...(event === 'PreToolUse'
+      ? {
+          tool_name: 'Bash',
+          tool_use_id: `toolu_soak_${process.pid}_${++toolUses}`,
+          tool_input: { command: 'git reset --hard HEAD' },
+        }
+      : {}),
     ...(event === 'PreCompact' ? { trigger: 'auto', custom_instructions: '' } : {}),
     ...(event === 'PostToolUse'
       ? { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'ok' } }
@@ -156,6 +168,9 @@ export async function runKills(
     const lines = outcome.stdout.split('\n');
     lines.pop(); // an unterminated last line was cut by the kill
     if (target.startsWith('writer-')) return lines.filter((l) => l && l !== 'ready');
+    if (target === 'hook-PreToolUse')
+      // The id's first 8 characters, as the hook prints them (`undo: shim restore-files <id>`).
+      return lines.flatMap((l) => /restore-files ([0-9a-f]{8})\)/.exec(l)?.[1] ?? []);
     if (target === 'cli-checkpoint')
       return lines.flatMap((l) => {
         try {
@@ -198,6 +213,7 @@ export async function runKills(
       if (integrity !== 'ok' && integrity !== 'absent')
         report.integrityFailures.push(`after kill ${report.kills} (${target}): ${integrity}`);
       if (acked.length > 0) {
+        if (target === 'hook-PreToolUse') finishPromised(sandbox, home);
         const stored = storedIds(home, acked);
         for (const id of acked) if (!stored.has(id)) report.lost.push(`${id} (${target})`);
       }
@@ -213,6 +229,7 @@ export async function runKills(
 
   // Every acknowledged checkpoint, of every store, once all writers are gone.
   for (const [home, ids] of ackedByHome) {
+    finishPromised(sandbox, home);
     const stored = storedIds(home, ids);
     report.stored += stored.size;
     for (const id of ids)

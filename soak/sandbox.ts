@@ -3,7 +3,7 @@
  * SHIM_HOMEs, real transcripts copied from the fixtures, and a watched directory next to each
  * SHIM_HOME that shim must never write into.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -105,6 +105,7 @@ export function integrityOf(shimHome: string): string {
 }
 
 /** Which of `ids` the store holds. */
+/** The ids (or 8-character prefixes, as a risky command's hook prints them) that are stored. */
 export function storedIds(shimHome: string, ids: readonly string[]): Set<string> {
   const found = new Set<string>();
   if (ids.length === 0 || !existsSync(join(shimHome, 'shim.db'))) return found;
@@ -112,7 +113,8 @@ export function storedIds(shimHome: string, ids: readonly string[]): Set<string>
   try {
     db.exec('PRAGMA busy_timeout = 10000');
     const query = db.prepare('SELECT id FROM checkpoints WHERE id = ?');
-    for (const id of ids) if (query.get(id)) found.add(id);
+    const byPrefix = db.prepare('SELECT id FROM checkpoints WHERE substr(id, 1, 8) = ?');
+    for (const id of ids) if ((id.length === 8 ? byPrefix : query).get(id)) found.add(id);
   } finally {
     db.close();
   }
@@ -132,4 +134,17 @@ export function checkpointCount(shimHome: string): number {
 /** Entries that appeared in the watched directory (should be none). */
 export function escapedFiles(sandbox: Sandbox): string[] {
   return readdirSync(sandbox.outside, { recursive: true }).map(String);
+}
+
+/**
+ * Has a shim command finish the checkpoints hooks promised (it waits for builders at work and
+ * builds what a killed one left), as the next command a user runs would.
+ */
+export function finishPromised(sandbox: Sandbox, shimHome: string): void {
+  spawnSync(process.execPath, [BIN, 'list', '--all', '--json'], {
+    env: sandbox.envFor(shimHome),
+    cwd: sandbox.project,
+    stdio: 'ignore',
+    timeout: 60_000,
+  });
 }
