@@ -1,7 +1,7 @@
 /**
  * shim's hooks under the real Claude Code CLI (pinned 2.1.330), offline against the mock
- * Messages API: checkpoints from the hooks, restore after auto-compaction, and resume after the
- * CLI was killed mid-task. Each test takes a few seconds; SHIM_SKIP_E2E=1 skips them.
+ * Messages API: checkpoints from the hooks, restore after auto-compaction, resume after the CLI
+ * was killed mid-task, and the work a risky command destroys brought back from its snapshot. Each test takes a few seconds; SHIM_SKIP_E2E=1 skips them.
  *
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/shim-hooks
  */
@@ -289,6 +289,47 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     const restored = readCheckpoints(shimHome).filter((r) => r.restored_at);
     assert.equal(restored.length, 1);
     assert.notEqual(next.sessionId, killed.sessionId);
+  });
+
+  test('7. a risky command: the work it destroys was snapshotted before it ran, and restore-files brings it back', async (t) => {
+    const { scratch, mock, shimHome } = await setup(t, {
+      steps: [bash('git reset --hard HEAD')],
+      final: { content: [{ type: 'text', text: 'Reset.' }] },
+    });
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], {
+        cwd: scratch.project,
+        encoding: 'utf8',
+      });
+    writeFileSync(join(scratch.project, 'parser.ts'), 'export const strict = false;\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'initial');
+    writeFileSync(
+      join(scratch.project, 'parser.ts'),
+      'export const strict = true; // hours of work\n',
+    );
+    const run = await runClaude({ scratch, mock, prompt: REQUEST });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    // The command ran: the uncommitted work is gone from the tree.
+    assert.equal(
+      readFileSync(join(scratch.project, 'parser.ts'), 'utf8'),
+      'export const strict = false;\n',
+    );
+    // The hook returned once the snapshot and the note were written; the checkpoint was built
+    // by its detached builder (waited for, not timed).
+    await waitForBackgroundWork(scratch);
+    const risky = readCheckpoints(shimHome).find((r) => r.triggered_by === 'risky_operation');
+    assert.ok(risky, crashDiagnosis(shimHome, mock, run));
+    const restored = spawnSync(
+      process.execPath,
+      [BIN, 'restore-files', risky.id.slice(0, 8), '--branch', 'rescued', '--json'],
+      { cwd: scratch.project, encoding: 'utf8', env: { ...process.env, SHIM_HOME: shimHome } },
+    );
+    assert.equal(restored.status, 0, restored.stderr);
+    assert.equal(
+      git('show', 'rescued:parser.ts').stdout,
+      'export const strict = true; // hours of work\n',
+    );
   });
 
   test('6. a request naming a plan too big for the context left: the warning is in that request', async (t) => {
