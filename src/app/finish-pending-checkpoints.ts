@@ -108,28 +108,30 @@ async function finishOne(home: string, env: Env, key: string, done: FinishedPend
   if (!claimed) return;
   const { note } = claimed;
   try {
-    // A builder killed between its commit and removing the note: the checkpoint is stored.
-    if (await withStore(home, (store) => store.checkpoints.getById(note.id) !== null)) {
-      completePendingCheckpoint(home, claimed);
-      return;
-    }
-    const result = await createCheckpoint({
-      transcript: note.transcriptPath,
-      sessionId: note.sessionId,
-      cwd: note.cwd,
-      env,
-      home,
-      now: note.at,
-      trigger: note.trigger,
-      reason: note.reason,
-      hotPath: true,
-      known: {
-        state: readStateAsSeen(home, note),
-        git: { checkpointId: note.id, capture: gitAsSeen(note), keep: true },
-      },
-    });
+    // One store for both: a builder killed between its commit and removing the note left the
+    // checkpoint stored, so it is not stored again.
+    const result = await withStore(home, (store) =>
+      store.checkpoints.getById(note.id) !== null
+        ? null
+        : createCheckpoint({
+            transcript: note.transcriptPath,
+            sessionId: note.sessionId,
+            cwd: note.cwd,
+            env,
+            home,
+            now: note.at,
+            trigger: note.trigger,
+            reason: note.reason,
+            hotPath: true,
+            store,
+            known: {
+              state: readStateAsSeen(home, note),
+              git: { checkpointId: note.id, capture: gitAsSeen(note), keep: true },
+            },
+          }),
+    );
     completePendingCheckpoint(home, claimed);
-    done.stored.push(result);
+    if (result) done.stored.push(result);
   } catch (error) {
     let setAside = false;
     try {

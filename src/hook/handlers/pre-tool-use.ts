@@ -10,7 +10,7 @@ import { detectRiskyCommand } from '../../core/risky-operation.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { claimOnce } from '../../store/hook-memory.ts';
 import { appendLog } from '../../store/log.ts';
-import { writePendingCheckpoint } from '../../store/pending-checkpoints.ts';
+import { writePendingCheckpoint, type PendingGitFacts } from '../../store/pending-checkpoints.ts';
 import { runShimInBackground } from '../../app/run-in-background.ts';
 import type { GitCapture } from '../../capture/git.ts';
 import type { HookOutput } from '../../agents/claude/hook-output.ts';
@@ -22,6 +22,16 @@ function sizeOf(path: string): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * git's facts for the note. No diff: it is read from the snapshot when the checkpoint is built
+ * (no text of the user's files is written outside the store).
+ */
+function withoutDiff(git: GitCapture): PendingGitFacts {
+  const facts: PendingGitFacts & { uncommittedDiff?: string } = { ...git };
+  delete facts.uncommittedDiff;
+  return facts;
 }
 
 /** Writes the note and starts its builder; false when the note could not be written. */
@@ -45,18 +55,7 @@ async function promiseCheckpoint(
       at: now,
       trigger: 'risky_operation',
       reason,
-      // No diff: it is read from the snapshot when the checkpoint is built (no text of the
-      // user's files is written outside the store).
-      git: git && {
-        repoRoot: git.repoRoot,
-        branch: git.branch,
-        head: git.head,
-        modifiedFiles: git.modifiedFiles,
-        stagedFiles: git.stagedFiles,
-        untrackedFiles: git.untrackedFiles,
-        snapshot: git.snapshot,
-        ...(git.snapshotError !== undefined ? { snapshotError: git.snapshotError } : {}),
-      },
+      git: git && withoutDiff(git),
       attempts: 0,
     });
   } catch (error) {
