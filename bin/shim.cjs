@@ -38,15 +38,19 @@ if (
   // protocol; its log reader loads from the agent's own bundle.
   loadBundle('hook.cjs').main(rest[2], loadBundle, rest[1]);
 } else if (command === 'hook' && (rest[0] === 'PostToolUse' || rest[0] === 'PostToolUseFailure')) {
-  // After every tool call: most calls need no look at the session, answered from a small bundle
+  // After every tool call: asked of the warm process first (a tiny bundle, required as it is);
+  // where none answers, most calls need no look at the session, answered from a small bundle
   // that hands the rest to the full hook.
-  loadBundle('hook-quick.cjs').main(rest[0], loadBundle);
+  require('../dist/hook-ask.cjs').main(rest[0], loadBundle);
 } else if (command === 'gemini-hook' && !rest.some((a) => a === '--help' || a === '-h')) {
   // Gemini CLI's hooks: their own small bundle (its payload in, its protocol out).
   loadBundle('hook-gemini.cjs').main(rest[0], loadBundle);
 } else if (command === 'hook') {
   // The hooks' heavy half (checkpoints, restores) loads through the same cache.
   loadBundle('hook.cjs').main(rest[0], loadBundle);
+} else if (command === 'background' && rest[0] === 'warm-look') {
+  // The process the hooks hand PostToolUse's full look to: the look's own bundle, kept warm.
+  loadBundle('hook.cjs').runWarmLook(loadBundle);
 } else if (command === 'background') {
   // Jobs the hooks start detached (a checkpoint, the risky commands' promised ones): the heavy
   // half through the code cache, not the ES-module CLI.

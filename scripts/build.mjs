@@ -1,6 +1,6 @@
 // Builds the bundles bin/shim.cjs loads:
 // - the per-call bundles, one per file of src/entries/ (each file says when it runs and what it
-//   must never carry): dist/hook-quick.cjs, hook.cjs, hook-heavy.cjs, statusline.cjs,
+//   must never carry): dist/hook-ask.cjs, hook-quick.cjs, hook.cjs, hook-heavy.cjs, statusline.cjs,
 //   statusline-full.cjs, status.cjs (CommonJS) and shim-mod.js (the mod, an ES module); their
 //   metafiles go to dist/meta/ for src/entries/bundles.test.ts (forbidden imports, size budgets);
 // - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks;
@@ -51,6 +51,7 @@ await Promise.all([
     // its own file, loaded by the light one only for the events that need it.
     entryPoints: {
       hook: 'src/entries/hook.ts',
+      'hook-ask': 'src/entries/hook-ask.ts',
       'hook-quick': 'src/entries/hook-quick.ts',
       // Gemini CLI's hooks: their own entry, so Claude Code's per-call bundles carry none of it.
       'hook-gemini': 'src/entries/hook-gemini.ts',

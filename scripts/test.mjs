@@ -16,6 +16,11 @@ function hasChromium() {
   return Boolean(process.env.SHIM_CHROMIUM) || CANDIDATES.some((path) => existsSync(path));
 }
 
+// The suite's SHIM_HOMEs are thrown away after each test: the warm look's processes they start
+// (src/hook/warm-look/) leave after 5 s without a call instead of 10 min, so a run does not
+// keep a few hundred of them waiting (tests that need longer set their own).
+process.env.SHIM_WARM_LOOK_IDLE_MS ??= '5000';
+
 const roots = ['src', 'test'];
 const only = process.argv.slice(2);
 const files = [];

@@ -92,7 +92,9 @@ describe('per-call bundles with the code cache', () => {
     // secretlint is inside the bundle: no ES-module loading from node_modules on this path.
     const heavy = readFileSync(join(BIN, '..', '..', 'dist', 'hook-heavy.cjs'), 'utf8');
     assert.doesNotMatch(heavy, /require\("@secretlint\//);
-    // Nothing shim wrote holds the secret: store, cursor cache, handoffs.
+    // Nothing shim wrote holds the secret: store, cursor cache, handoffs (read once the work
+    // SessionEnd started in the background is done: it may still hold the store open).
+    await waitForProcessesUnder(dir);
     for (const file of readdirSync(home, { recursive: true, encoding: 'utf8' })) {
       const path = join(home, file);
       if (!statSync(path).isFile()) continue;

@@ -26,7 +26,12 @@ function setup(): Setup {
   const dir = makeTempDir('shim-quiet-');
   const transcript = join(dir, `${SESSION_ID}.jsonl`);
   writeFileSync(transcript, toJsonl([userPromptLine('Refactor the parser')]));
-  return { home: join(dir, 'shim'), transcript, calls: 0 };
+  // The hooks' own quiet window, looked at in their own process: the warm look (which folds the
+  // transcript as it is written, src/hook/warm-look/read-ahead.ts) has tests of its own.
+  const home = join(dir, 'shim');
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, 'config.json'), '{ "warmLook": false }\n');
+  return { home, transcript, calls: 0 };
 }
 
 /** One response calling `tool` with `context` tokens, its result, then the PostToolUse hook. */

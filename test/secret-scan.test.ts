@@ -144,7 +144,8 @@ function everythingStored(dir: string, enter: (dir: string) => boolean = () => t
     if (stat.isDirectory()) {
       if (enter(path)) texts.push(...everythingStored(path, enter));
     } else if (/\.db(?:-wal|-shm)?$/.test(name)) continue;
-    else {
+    // The warm look's named pipes (run/) hold nothing at rest; reading one would wait forever.
+    else if (stat.isFile()) {
       const bytes = readFileSync(path);
       texts.push(
         bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes).toString() : bytes.toString(),

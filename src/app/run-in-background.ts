@@ -38,8 +38,35 @@ export async function checkpointInBackground(
   );
 }
 
+/**
+ * Starts held back until {@link startHeldJobs}; null: started at once. The warm look
+ * (hook/warm-look/serve.ts) holds them: starting a process from one of ~50 MB costs it several
+ * milliseconds, which the hook waiting for its answer would otherwise pay.
+ */
+let held: Parameters<typeof runShimInBackground>[] | null = null;
+
+export function holdBackgroundJobs(): void {
+  held ??= [];
+}
+
+/** Starts what is held. */
+export async function startHeldJobs(): Promise<void> {
+  const jobs = held?.splice(0) ?? [];
+  for (const job of jobs) await spawnShim(...job);
+}
+
 /** Starts `shim <args>` detached (its own process group, no stdio); the caller returns at once. */
 export async function runShimInBackground(
+  args: string[],
+  cwd: string | null,
+  env: Env,
+  home: string,
+): Promise<void> {
+  if (held) held.push([args, cwd, env, home]);
+  else await spawnShim(args, cwd, env, home);
+}
+
+async function spawnShim(
   args: string[],
   cwd: string | null,
   env: Env,

@@ -16,9 +16,11 @@ function readProc(pid: number, file: string): string | null {
   }
 }
 
-/** The Claude Code pid for this hook process, or null when it cannot be told. */
-export function findAgentPid(): number | null {
-  const parent = process.ppid;
+/**
+ * The Claude Code pid for a hook process whose parent is `parent` (this process's by default),
+ * or null when it cannot be told.
+ */
+export function findAgentPid(parent: number = process.ppid): number | null {
   if (!parent || parent <= 1) return null;
   const comm = readProc(parent, 'comm')?.trim();
   if (comm && SHELLS.has(comm)) {

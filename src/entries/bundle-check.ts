@@ -48,6 +48,13 @@ export const SQLITE = ['@photostructure/sqlite', 'node:sqlite', 'better-sqlite3'
 const KB = 1024;
 
 export const BUNDLE_RULES: readonly BundleRule[] = [
+  // First after every tool call: hands the payload to the warm look. Required without the code
+  // cache, so nothing but the pipes' protocol: no config schema, no shim bundle of substance.
+  {
+    bundle: 'hook-ask.cjs',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*', 'zod'],
+    budget: 8 * KB,
+  },
   // After every tool call and every render: the quiet paths. zod stays reachable (lazily) for a
   // config file whose text changed since it was last found valid (store/config-checked.ts).
   {

@@ -109,7 +109,13 @@ describe('the bundle checker', () => {
           (p) => p === name || (p.endsWith('*') && name.startsWith(p.slice(0, -1))),
         ),
       );
-    for (const bundle of ['hook-quick.cjs', 'statusline.cjs', 'hook.cjs', 'shim-mod.js']) {
+    for (const bundle of [
+      'hook-ask.cjs',
+      'hook-quick.cjs',
+      'statusline.cjs',
+      'hook.cjs',
+      'shim-mod.js',
+    ]) {
       const rule = BUNDLE_RULES.find((r) => r.bundle === bundle)!;
       for (const name of SQLITE) assert.ok(rule.forbidden.includes(name), `${bundle}: ${name}`);
     }

@@ -1,6 +1,7 @@
 /**
- * dist/hook-quick.cjs — runs after EVERY tool call Claude Code makes (PostToolUse,
- * PostToolUseFailure), unless shim's mod answers those events itself.
+ * dist/hook-quick.cjs — runs after a tool call Claude Code makes (PostToolUse,
+ * PostToolUseFailure) when no warm process answered it (dist/hook-ask.cjs asks first), unless
+ * shim's mod answers those events itself.
  *
  * Answers without looking at the session: the mod is watching (count the call, hand over its
  * note), or the call falls in the quiet window the last full look granted. Anything else goes to
@@ -8,4 +9,4 @@
  * web server, no tracker client, no database driver (src/entries/bundles.test.ts holds it).
  * @module
  */
-export { main } from '../hook/quick-run.ts';
+export { mainWithInput } from '../hook/quick-run.ts';

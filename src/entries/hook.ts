@@ -8,3 +8,4 @@
  * @module
  */
 export { main, mainWithInput } from '../hook/run.ts';
+export { runWarmLook } from '../hook/warm-look/serve.ts';

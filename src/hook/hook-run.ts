@@ -19,6 +19,11 @@ export type HookRun = {
   config: ShimConfig;
   /** dist/hook-quick.cjs already found no quick answer for this call (do not ask again). */
   quickAsked?: boolean;
+  /**
+   * The hook process's parent, when the look runs in another process (the warm look): who the
+   * agent is is told from it (capture/agent-process.ts).
+   */
+  parentPid?: number;
   /** The agent that ran the hook (`shim hook --agent <id>`; Claude Code by default). */
   agent?: AgentId;
   /**
@@ -28,7 +33,10 @@ export type HookRun = {
   read?: { state: SessionState; offset: number | null };
 };
 
-/** What dist/hook-quick.cjs read before handing a call over: the full hook reads it once. */
-export type QuickHandover = { payload: HookPayload; config: ShimConfig };
+/**
+ * What dist/hook-quick.cjs read before handing a call over: the full hook reads it once. The
+ * warm look (warm-look/serve.ts) adds the asking hook's parent.
+ */
+export type QuickHandover = { payload: HookPayload; config: ShimConfig; parentPid?: number };
 
 export type HookHandler = (run: HookRun) => Promise<HookOutput>;

@@ -1,13 +1,13 @@
 /**
- * The entry of dist/hook-quick.cjs, which bin/shim.cjs runs for PostToolUse and
- * PostToolUseFailure: the answers that need no look at the session (handlers/post-tool-use-
+ * The entry of dist/hook-quick.cjs, which dist/hook-ask.cjs loads for PostToolUse and
+ * PostToolUseFailure when no warm process answered (the warm process runs the same code itself,
+ * warm-look/serve.ts): the answers that need no look at the session (handlers/post-tool-use-
  * quick.ts) from a bundle a fraction of the full hook's size; everything else, and anything
  * unusual (a config problem or a store recovery to report, a bad payload), is handed to the full
  * hook (dist/hook.cjs) with the input already read.
  * @module
  */
 import { findProjectRoot } from '../capture/project.ts';
-import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import { loadConfig } from '../store/config.ts';
 import { getShimHome, type Env } from '../store/home.ts';
@@ -19,17 +19,24 @@ import { renderHookOutput } from '../agents/claude/hook-output.ts';
 import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import type { QuickHandover } from './hook-run.ts';
 import type * as FullHook from './run.ts';
+import { join } from 'node:path';
+import type { WhyLookHere } from './warm-look/ask.ts';
+import { warmLookDir } from './warm-look/place.ts';
+import { startWarmLook } from './warm-look/start.ts';
 
 /**
- * stdout's text when the quick paths answer; null when the full hook must run, with what was
- * read on the way (the payload and the config) when the full hook may use it as it is.
+ * stdout's text when the quick paths answer (with the session's transcript, for the warm look
+ * to read ahead); null when the full hook must run, with what was read on the way (the payload
+ * and the config) when the full hook may use it as it is.
  */
 export async function answerQuickly(
   event: string,
   input: string,
   env: Env,
   now = Date.now(),
-): Promise<{ out: string } | { out: null; handover: QuickHandover | null }> {
+): Promise<
+  { out: string; transcriptPath?: string | null } | { out: null; handover: QuickHandover | null }
+> {
   const home = getShimHome(env);
   try {
     const { payload, error } = parsePayload(input, event);
@@ -45,7 +52,7 @@ export async function answerQuickly(
       return { out: null, handover: null };
     const output = await answerWithoutLooking({ payload, env, home, now, config });
     return output
-      ? { out: renderHookOutput(event, output) }
+      ? { out: renderHookOutput(event, output), transcriptPath: payload.transcriptPath }
       : { out: null, handover: { payload, config } };
   } catch (error) {
     appendLog(home, 'warn', `hook ${event}: quick answer failed, looking fully`, {
@@ -55,11 +62,25 @@ export async function answerQuickly(
   }
 }
 
-export async function main(event: string | undefined, loadBundle: BundleLoader): Promise<void> {
+/**
+ * dist/hook-ask.cjs hands over what the warm look did not answer, with the input it read and why
+ * (`asked`). A full look with no warm process to do it starts one for the next calls
+ * (warm-look/start.ts).
+ */
+export async function mainWithInput(
+  event: string | undefined,
+  input: string,
+  loadBundle: BundleLoader,
+  asked?: WhyLookHere,
+): Promise<void> {
   useBundleLoader(loadBundle);
-  const input = await readStdin();
   const answer = await answerQuickly(event ?? '', input, process.env);
   if (answer.out === null) {
+    if (
+      answer.handover?.config.warmLook &&
+      (asked === 'none' || asked === 'gone' || asked === 'slow')
+    )
+      await startWarmProcess(asked, process.env);
     await (loadBundled('hook.cjs') as typeof FullHook).mainWithInput(
       event,
       input,
@@ -71,4 +92,13 @@ export async function main(event: string | undefined, loadBundle: BundleLoader):
   }
   if (answer.out) writeStdout(`${answer.out}\n`);
   process.exitCode = 0;
+}
+
+async function startWarmProcess(asked: WhyLookHere, env: Env): Promise<void> {
+  const home = getShimHome(env);
+  const dir = globalThis.__SHIM_BUNDLE__ ? warmLookDir(home, join(__dirname, 'hook.cjs')) : null;
+  if (!dir) return;
+  if (asked === 'slow')
+    appendLog(home, 'warn', 'warm look: no answer in time; retired it, looking here', { dir });
+  await startWarmLook(dir, home, env);
 }

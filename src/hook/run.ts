@@ -97,6 +97,7 @@ export async function runHook(
       config,
       agent,
       ...(handover ? { quickAsked: true } : {}),
+      ...(handover?.parentPid ? { parentPid: handover.parentPid } : {}),
     });
     return (protocol?.render ?? renderHookOutput)(
       event,

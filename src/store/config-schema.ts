@@ -47,6 +47,8 @@ export const configSchema = z.strictObject({
   relay: z.boolean().optional(),
   /** Checkpoints older than this are not resumed (default 7). */
   resumeWindowDays: z.number().min(0).max(3650).optional(),
+  /** A warm process does PostToolUse's full look (default true); false: each hook looks itself. */
+  warmLook: z.boolean().optional(),
   /** Automatic clean-up of old checkpoints (at the end of a session, at most daily). */
   retention: z
     .strictObject({

@@ -32,6 +32,8 @@ export type ShimConfig = {
   /** At L3 offer a fresh context; after /clear, SessionStart(clear) injects the full state. */
   relay: boolean;
   resumeWindowDays: number;
+  /** PostToolUse's full look done by a warm process the hooks ask (docs/hot-path.md). */
+  warmLook: boolean;
   retention: { auto: boolean; days: number; maxStoreMB: number | null };
   /** Tracker sync: on (when a token is there), the label it adds (null: none), a state to move to. */
   sync: {
@@ -69,6 +71,7 @@ export const DEFAULT_SETTINGS: Settings = {
   restoreAtStartup: true,
   relay: false,
   resumeWindowDays: 7,
+  warmLook: true,
   retention: { auto: true, days: 30, maxStoreMB: 500 },
   sync: {
     enabled: true,

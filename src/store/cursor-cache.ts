@@ -10,7 +10,7 @@ import { fnvHash } from '../core/fnv-hash.ts';
 import { SESSION_STATE_VERSION } from '../core/session.ts';
 import type { TranscriptCursor } from '../transcript/reader.ts';
 import { ensureDir } from './home.ts';
-import { readJsonFile, writeJsonFileAtomic } from './json-file.ts';
+import { dropHeldWrite, readJsonFile, writeJsonFileAtomic } from './json-file.ts';
 
 function getCursorPath(home: string, transcriptPath: string): string {
   const key = fnvHash(resolve(transcriptPath));
@@ -62,6 +62,7 @@ export function loadCursorCopy(path: string): TranscriptCursor | null {
 
 /** Removes the transcript's cursor (`shim forget`); true when there was one. */
 export function forgetCursor(home: string, transcriptPath: string): boolean {
+  dropHeldWrite(getCursorPath(home, transcriptPath));
   try {
     unlinkSync(getCursorPath(home, transcriptPath));
     return true;

@@ -5,9 +5,14 @@
  * nothing is found and the callers read at once.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { isWarmLookProcess } from './warm-look.ts';
 
-/** Processes (not this one) whose cwd is under `dir` or whose environment names a path in it. */
-export function processesUnder(dir: string): number[] {
+/**
+ * Processes (not this one) whose cwd is under `dir` or whose environment names a path in it. A
+ * warm look's process (src/hook/warm-look/) is a service, not a job with a result: left out
+ * unless `withServices`.
+ */
+export function processesUnder(dir: string, withServices = false): number[] {
   const found: number[] = [];
   let entries: string[];
   try {
@@ -27,7 +32,7 @@ export function processesUnder(dir: string): number[] {
         environ.includes(`=${dir}/`) ||
         environ.includes(`=${dir}\0`)
       )
-        found.push(pid);
+        if (withServices || !isWarmLookProcess(pid)) found.push(pid);
     } catch {
       // Gone, or not ours to read.
     }

@@ -41,8 +41,10 @@ export function dumpFiles(home: string): Map<string, string> {
       const path = join(dir, name);
       const rel = relative(home, path);
       if (/^shim\.db|^logs|^cache\/store-clean\.json$/.test(rel)) continue;
-      if (statSync(path).isDirectory()) walk(path);
-      else files.set(rel, readFileSync(path, 'utf8'));
+      const stat = statSync(path);
+      if (stat.isDirectory()) walk(path);
+      // The warm look's named pipes (run/) are not files: reading one would wait for a writer.
+      else if (stat.isFile()) files.set(rel, readFileSync(path, 'utf8'));
     }
   };
   walk(home);

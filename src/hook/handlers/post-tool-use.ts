@@ -88,7 +88,7 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   saveHookMemory(home, payload.sessionId, {
     ...decision.memory,
     hookToolCalls: toolCalls,
-    agentPid: memory.agentPid ?? findAgentPid(),
+    agentPid: memory.agentPid ?? findAgentPid(run.parentPid),
     quiet,
     // Only a session with an issue shows it ([ISSUE: …] [PHASE: …]).
     phase: memory.issue ? getPhase(state, []) : null,

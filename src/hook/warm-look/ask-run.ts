@@ -1,0 +1,63 @@
+/**
+ * The entry of dist/hook-ask.cjs, which bin/shim.cjs runs first for PostToolUse and
+ * PostToolUseFailure: read the payload, hand it to the warm look (place.ts), print its answer.
+ * Only when none answers is the hook's own code loaded (dist/hook-quick.cjs, then dist/hook.cjs
+ * if that has no quick answer), with the input already read. Tiny on purpose and required
+ * without the code cache: a call the warm process answers costs Node's start and a few system
+ * calls, not the loading of a bundle (docs/hot-path.md, "The warm look").
+ * @module
+ */
+import { join } from 'node:path';
+import { readStdin } from '../../capture/stdin.ts';
+import { writeStdout } from '../../capture/stdout.ts';
+import { getShimHome } from '../../store/home.ts';
+import type { BundleLoader } from '../../app/load-bundle.ts';
+import type * as QuickHook from '../quick-run.ts';
+import { askWarmLook, retireWarmLook, type AskOutcome } from './ask.ts';
+import { warmLookDir } from './place.ts';
+
+/**
+ * How long a hook waits for a warm process that is alive but silent before looking itself:
+ * far longer than a look takes on a loaded machine, so only a stuck process is given up on.
+ */
+const WAIT_MS = 30_000;
+
+/** The warm process's answer, or why the hook must answer itself. */
+export function askFirst(event: string, input: string, env: NodeJS.ProcessEnv): AskOutcome {
+  const home = getShimHome(env);
+  const dir = warmLookDir(home, join(__dirname, 'hook.cjs'));
+  if (!dir) return { out: null, why: 'none' };
+  const wait = Number(env.SHIM_WARM_LOOK_WAIT_MS);
+  const outcome = askWarmLook(
+    dir,
+    {
+      id: `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+      event,
+      input,
+      env,
+      parentPid: process.ppid,
+      cwd: process.cwd(),
+    },
+    wait > 0 ? wait : WAIT_MS,
+  );
+  // A process that is alive but did not answer in time is taken out of service: the next call
+  // starts a fresh one. It logs nothing from here: the quick bundle says why it started one.
+  if (outcome.out === null && outcome.why === 'slow') retireWarmLook(dir);
+  return outcome;
+}
+
+export async function main(event: string | undefined, loadBundle: BundleLoader): Promise<void> {
+  const input = await readStdin();
+  const outcome = askFirst(event ?? '', input, process.env);
+  if (outcome.out === null) {
+    await (loadBundle('hook-quick.cjs') as typeof QuickHook).mainWithInput(
+      event,
+      input,
+      loadBundle,
+      outcome.why,
+    );
+    return;
+  }
+  if (outcome.out) writeStdout(`${outcome.out}\n`);
+  process.exitCode = 0;
+}

@@ -1,0 +1,106 @@
+/**
+ * Where the warm look lives and what passes through it (docs/hot-path.md, "The warm look").
+ * PostToolUse's full look costs a fresh process ~14 ms above Node's own start — loading the
+ * hook's bundle and running its code cold. A warm process (serve.ts) does the look in ~1–2 ms;
+ * the hook only asks (ask.ts), through named pipes, which cost a client almost nothing (a Unix
+ * socket's setup alone costs ~6 ms).
+ *
+ * One warm process per SHIM_HOME and build of the hook: its directory,
+ * `SHIM_HOME/run/warm-look-<build>`, holds SLOTS pairs of pipes (`req-<k>`, `ans-<k>`) and a
+ * lock file per slot in use (`slot-<k>.lock`, the asking process's pid). A slot is one caller's
+ * at a time, so a request longer than a pipe's atomic write cannot interleave with another.
+ * @module
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Calls answered at once; more parallel hooks than this look in their own process. */
+export const SLOTS = 8;
+
+/** Bumped when a frame's shape changes: a caller never asks a process that speaks another. */
+const PROTOCOL = 1;
+
+/** The directory of the warm process for this build, or null where there is none to be had. */
+export function warmLookDir(home: string, hookBundle: string): string | null {
+  if (process.platform === 'win32') return null;
+  try {
+    // The build's size and time: a rebuilt or upgraded shim gets a process running its own code.
+    const { size, mtimeMs } = statSync(hookBundle);
+    return join(home, 'run', `warm-look-${PROTOCOL}-${size}-${Math.trunc(mtimeMs)}`);
+  } catch {
+    return null;
+  }
+}
+
+export const requestPipe = (dir: string, slot: number): string => join(dir, `req-${slot}`);
+export const answerPipe = (dir: string, slot: number): string => join(dir, `ans-${slot}`);
+export const slotLock = (dir: string, slot: number): string => join(dir, `slot-${slot}.lock`);
+export const pidFile = (dir: string): string => join(dir, 'pid');
+export const statsFile = (dir: string): string => join(dir, 'stats.json');
+
+/** What the process says of itself, at most once a second (for `shim doctor` and the tests). */
+export type WarmLookStats = { pid: number; answered: number; startedAt: string };
+
+/** What the hook hands over: its event and input as it read them, and what only it knows. */
+export type WarmRequest = {
+  id: string;
+  event: string;
+  input: string;
+  env: Record<string, string | undefined>;
+  /** The hook's parent (Claude Code, or the shell that ran the hook): the agent's pid. */
+  parentPid: number;
+  cwd: string;
+};
+
+/**
+ * The hook's stdout as the in-process look would have written it (possibly empty); `lookHere`:
+ * the hook answers itself (its project's config turns the warm look off).
+ */
+export type WarmAnswer = { id: string; out: string; lookHere?: boolean };
+
+/**
+ * One frame per line (JSON escapes newlines). A request starts with a newline too: what a caller
+ * killed mid-write left in the pipe then ends as a line of its own, not glued to the next one.
+ */
+export function encodeRequest(request: WarmRequest): string {
+  return `\n${JSON.stringify(request)}\n`;
+}
+
+export function encodeAnswer(answer: WarmAnswer): string {
+  return `${JSON.stringify(answer)}\n`;
+}
+
+/** A line read from a pipe, or null when it is not a frame of this protocol. */
+export function decodeRequest(line: string): WarmRequest | null {
+  const frame = parseObject(line);
+  if (
+    !frame ||
+    typeof frame.id !== 'string' ||
+    typeof frame.event !== 'string' ||
+    typeof frame.input !== 'string' ||
+    typeof frame.env !== 'object' ||
+    frame.env === null ||
+    typeof frame.parentPid !== 'number' ||
+    typeof frame.cwd !== 'string'
+  )
+    return null;
+  return frame as WarmRequest;
+}
+
+export function decodeAnswer(line: string): WarmAnswer | null {
+  const frame = parseObject(line);
+  return frame && typeof frame.id === 'string' && typeof frame.out === 'string'
+    ? (frame as WarmAnswer)
+    : null;
+}
+
+function parseObject(line: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}

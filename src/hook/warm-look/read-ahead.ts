@@ -1,0 +1,98 @@
+/**
+ * The warm look reads ahead: Claude Code writes a response to the transcript before it runs the
+ * response's tool, and PostToolUse comes once the tool is done. Folding the response's bytes
+ * as soon as they are written (app/read-session.ts, the same cursor a hook's look starts from)
+ * leaves the hook's look only the decision — and leaves the cursor on disk current for the
+ * statusline. Follows the transcripts the hooks asked about (at most FOLLOWED at once), each
+ * until it has been quiet for the process's idle time.
+ * @module
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { loadSessionStateAt } from '../../app/read-session.ts';
+import { appendLog } from '../../store/log.ts';
+
+/** Transcripts followed at once (the sessions of a few agents side by side). */
+const FOLLOWED = 16;
+
+/** Writes come in bursts (a response's lines): one fold once they stop for this long. */
+const SETTLE_MS = 3;
+
+type Followed = { watcher: FSWatcher; timer: NodeJS.Timeout | null; lastChange: number };
+
+export class ReadAhead {
+  private readonly followed = new Map<string, Followed>();
+  private readonly home: string;
+  private readonly onFolded: () => void;
+
+  /** `onFolded`: a fold held a new cursor (the caller saves it). */
+  constructor(home: string, onFolded: () => void) {
+    this.home = home;
+    this.onFolded = onFolded;
+  }
+
+  /** Starts following a Claude Code transcript a hook named (a no-op when already followed). */
+  follow(path: string): void {
+    if (this.followed.has(path) || path.endsWith('.gz')) return;
+    if (this.followed.size >= FOLLOWED) this.forgetOldest();
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(path, { persistent: false }, (event) => {
+        if (event === 'rename') this.forget(path);
+        else this.changed(path);
+      });
+    } catch {
+      return; // gone, or no more watches to be had: the hooks' looks fold it themselves
+    }
+    watcher.on('error', () => this.forget(path));
+    this.followed.set(path, { watcher, timer: null, lastChange: Date.now() });
+  }
+
+  /** Stops following transcripts unchanged for `idleMs`. */
+  sweep(idleMs: number, now = Date.now()): void {
+    for (const [path, entry] of this.followed)
+      if (now - entry.lastChange > idleMs) this.forget(path);
+  }
+
+  close(): void {
+    for (const path of [...this.followed.keys()]) this.forget(path);
+  }
+
+  private changed(path: string): void {
+    const entry = this.followed.get(path);
+    if (!entry) return;
+    entry.lastChange = Date.now();
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      entry.timer = null;
+      void this.fold(path);
+    }, SETTLE_MS);
+  }
+
+  private async fold(path: string): Promise<void> {
+    try {
+      await loadSessionStateAt(path, this.home);
+      this.onFolded();
+    } catch (error) {
+      // The hook's own look meets the same problem and reports it: only noted here.
+      appendLog(this.home, 'debug', 'warm look: reading ahead failed', {
+        path,
+        error: String(error),
+      });
+    }
+  }
+
+  private forget(path: string): void {
+    const entry = this.followed.get(path);
+    if (!entry) return;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.watcher.close();
+    this.followed.delete(path);
+  }
+
+  private forgetOldest(): void {
+    let oldest: [string, number] | null = null;
+    for (const [path, entry] of this.followed)
+      if (!oldest || entry.lastChange < oldest[1]) oldest = [path, entry.lastChange];
+    if (oldest) this.forget(oldest[0]);
+  }
+}

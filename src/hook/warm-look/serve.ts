@@ -1,0 +1,460 @@
+/**
+ * The warm look's process (`shim background warm-look`, place.ts): holds the pipes of its
+ * directory open and answers each request with the same look a hook would do in its own
+ * process (run.ts's runHook), only warm. Its lifecycle:
+ *
+ * - start: the pipes are made in a directory of its own and moved into place whole, so a hook
+ *   never finds half a set; a directory left by a process that died is taken over;
+ * - serve: requests are answered as they come (a look waiting for its response does not hold up
+ *   the others); a slot whose caller died is freed;
+ * - leave: after `idleMs` without a call, when its directory was retired (a hook that got no
+ *   answer in time) or removed (SHIM_HOME deleted), or on SIGTERM. It first moves the directory
+ *   aside (no new caller finds it), answers what was already asked, then exits.
+ * @module
+ */
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { useBundleLoader, type BundleLoader } from '../../app/load-bundle.ts';
+import { holdBackgroundJobs, startHeldJobs } from '../../app/run-in-background.ts';
+import { isProcessAlive } from '../../capture/process-tree.ts';
+import { ensureDir, getShimHome } from '../../store/home.ts';
+import { flushJsonWrites, holdJsonWrites } from '../../store/json-file.ts';
+import { appendLog } from '../../store/log.ts';
+import { writeFileSafely } from '../../store/safe-file.ts';
+import { answerQuickly } from '../quick-run.ts';
+import { ReadAhead } from './read-ahead.ts';
+import { runHook } from '../run.ts';
+import {
+  answerPipe,
+  decodeRequest,
+  encodeAnswer,
+  pidFile,
+  requestPipe,
+  SLOTS,
+  slotLock,
+  statsFile,
+  warmLookDir,
+  type WarmAnswer,
+  type WarmLookStats,
+  type WarmRequest,
+} from './place.ts';
+import { startingMark } from './start.ts';
+
+export type ServeOptions = {
+  /** Leave after this long without a call (default 10 min; SHIM_WARM_LOOK_IDLE_MS). */
+  idleMs: number;
+  /** How often the process looks at its directory, its slots and the clock. */
+  checkMs?: number;
+};
+
+/** How long the process stays without a call: a user reading, not an agent working. */
+export const IDLE_MS = 10 * 60_000;
+
+/** How long without a call before the process tidies its slots and writes its stats. */
+const QUIET_MS = 1_000;
+
+/** Calls already asked are answered for this long after the directory is moved aside. */
+const GRACE_MS = 1_000;
+
+const { O_RDWR, O_NONBLOCK } = constants;
+
+type Slot = { socket: Socket; answers: number; buffered: string };
+
+/** Serves until it leaves; resolves then (the caller exits). */
+export async function serveWarmLooks(
+  dir: string,
+  home: string,
+  options: ServeOptions,
+): Promise<void> {
+  const opened = openPipes(dir, home);
+  try {
+    unlinkSync(startingMark(dir));
+  } catch {
+    // A start by hand (`shim background warm-look`) has no mark.
+  }
+  if (!opened) return;
+  appendLog(home, 'info', 'warm look: serving', { dir });
+  // Answer first, save after: the files a look replaces are written, and the jobs it starts
+  // started, once its answer is out.
+  holdJsonWrites();
+  holdBackgroundJobs();
+  await new Server(dir, home, opened, options).run();
+}
+
+/** The pipes made and opened, the directory in place; null when another process serves. */
+function openPipes(dir: string, home: string): Slot[] | null {
+  ensureDir(home, 'run');
+  const staging = `${dir}.new-${process.pid}`;
+  mkdirSync(staging, { mode: 0o700 });
+  const paths: string[] = [];
+  for (let slot = 0; slot < SLOTS; slot++)
+    paths.push(requestPipe(staging, slot), answerPipe(staging, slot));
+  try {
+    execFileSync('mkfifo', ['-m', '600', ...paths], { stdio: 'ignore' });
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(`mkfifo could not make the warm look's pipes: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  // Both ends held: a pipe with this process's writer never reads as closed for the callers, and
+  // its reader keeps the callers' writes going until this process dies.
+  const slots: Slot[] = [];
+  for (let slot = 0; slot < SLOTS; slot++) {
+    const requests = openSync(requestPipe(staging, slot), O_RDWR | O_NONBLOCK);
+    const answers = openSync(answerPipe(staging, slot), O_RDWR | O_NONBLOCK);
+    const socket = new Socket({ fd: requests, readable: true, writable: false });
+    slots.push({ socket, answers, buffered: '' });
+  }
+  writeFileSync(pidFile(staging), String(process.pid), { mode: 0o600 });
+  if (moveIntoPlace(staging, dir, home)) return slots;
+  for (const slot of slots) closeSlot(slot);
+  rmSync(staging, { recursive: true, force: true });
+  return null;
+}
+
+function moveIntoPlace(staging: string, dir: string, home: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      renameSync(staging, dir);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+      const owner = readOwner(dir);
+      if (owner !== null && isProcessAlive(owner)) return false;
+      // The pipes of a process that died (killed, the machine restarted): taken over.
+      appendLog(home, 'info', 'warm look: replacing the pipes of a process that is gone', {
+        pid: owner,
+      });
+      const dead = `${dir}.dead-${process.pid}`;
+      try {
+        renameSync(dir, dead);
+        rmSync(dead, { recursive: true, force: true });
+      } catch {
+        // Another starter took it over first: try once more, then leave it to them.
+      }
+    }
+  }
+  return false;
+}
+
+function readOwner(dir: string): number | null {
+  try {
+    const pid = Number(readFileSync(pidFile(dir), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function closeSlot(slot: Slot): void {
+  slot.socket.destroy();
+  try {
+    closeSync(slot.answers);
+  } catch {
+    // Closed already.
+  }
+}
+
+class Server {
+  private inFlight = 0;
+  private lastCall = Date.now();
+  private leaving = false;
+  /** Set once the calls asked before leaving have had their time. */
+  private graceOver = false;
+  private finished = false;
+  /** Calls answered, and how many of them statsFile says. */
+  private answered = 0;
+  private answeredWritten = 0;
+  private readonly startedAt = Date.now();
+  private saving = false;
+  /** Where the directory was moved on leaving (removed at the end). */
+  private closing: string | null = null;
+  private done!: () => void;
+
+  private readonly dir: string;
+  private readonly home: string;
+  private readonly slots: Slot[];
+  private readonly options: ServeOptions;
+  private readonly readAhead: ReadAhead;
+
+  constructor(dir: string, home: string, slots: Slot[], options: ServeOptions) {
+    this.dir = dir;
+    this.home = home;
+    this.slots = slots;
+    this.options = options;
+    this.readAhead = new ReadAhead(home, () => this.saveSoon());
+  }
+
+  run(): Promise<void> {
+    const finished = new Promise<void>((resolve) => (this.done = resolve));
+    this.slots.forEach((slot, index) => {
+      slot.socket.setEncoding('utf8');
+      slot.socket.on('data', (chunk: string) => this.receive(index, chunk));
+      slot.socket.on('error', (error) => {
+        appendLog(this.home, 'warn', 'warm look: a request pipe failed; leaving', {
+          error: String(error),
+        });
+        this.leave();
+      });
+    });
+    const check = setInterval(() => this.check(), this.options.checkMs ?? 1_000);
+    process.once('SIGTERM', () => this.leave());
+    return finished.finally(() => clearInterval(check));
+  }
+
+  private receive(index: number, chunk: string): void {
+    const slot = this.slots[index]!;
+    slot.buffered += chunk;
+    let end: number;
+    while ((end = slot.buffered.indexOf('\n')) !== -1) {
+      const line = slot.buffered.slice(0, end);
+      slot.buffered = slot.buffered.slice(end + 1);
+      if (!line) continue;
+      const request = decodeRequest(line);
+      if (!request) {
+        // What a caller killed mid-write left: its own line, dropped.
+        appendLog(this.home, 'warn', 'warm look: dropped a request that was not whole', {
+          slot: index,
+          bytes: line.length,
+        });
+        continue;
+      }
+      this.lastCall = Date.now();
+      this.inFlight++;
+      void this.answer(index, request)
+        .catch((error: unknown) =>
+          appendLog(this.home, 'warn', 'warm look: an answer could not be written', {
+            error: String(error),
+          }),
+        )
+        .finally(() => {
+          this.inFlight--;
+          this.lastCall = Date.now();
+          if (this.leaving) this.finishIfIdle();
+        });
+    }
+  }
+
+  private async answer(index: number, request: WarmRequest): Promise<void> {
+    const { answer, transcriptPath } = await lookFor(request);
+    const slot = this.slots[index]!;
+    // An answer a caller gave up on is still in the pipe: it goes before this one is written.
+    drain(slot.answers);
+    const frame = Buffer.from(encodeAnswer(answer));
+    let written = 0;
+    while (written < frame.length) {
+      try {
+        written += writeSync(slot.answers, frame, written);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        // An answer longer than the pipe holds: the caller is reading it.
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    }
+    this.answered++;
+    if (transcriptPath) this.readAhead.follow(transcriptPath);
+    this.saveSoon();
+  }
+
+  /** Writes the files the looks replaced, once the answers already due are out. */
+  private saveSoon(): void {
+    if (this.saving) return;
+    this.saving = true;
+    setImmediate(() => {
+      this.saving = false;
+      this.save();
+    });
+  }
+
+  private save(): void {
+    for (const { path, error } of flushJsonWrites())
+      appendLog(this.home, 'warn', 'warm look: a file could not be saved', { path, error });
+    void startHeldJobs();
+  }
+
+  private check(): void {
+    if (this.leaving) return;
+    // Retired by a hook that got no answer in time, or SHIM_HOME deleted.
+    if (readOwner(this.dir) !== process.pid) return this.leave(false);
+    if (this.inFlight === 0 && Date.now() - this.lastCall > this.options.idleMs)
+      return this.leave();
+    this.readAhead.sweep(this.options.idleMs);
+    // Looked after between calls, not while they come: replacing a file costs a call's time.
+    if (Date.now() - this.lastCall < QUIET_MS) return;
+    freeAbandonedSlots(this.dir);
+    if (this.answered !== this.answeredWritten) {
+      const stats: WarmLookStats = {
+        pid: process.pid,
+        answered: this.answered,
+        startedAt: new Date(this.startedAt).toISOString(),
+      };
+      try {
+        writeFileSafely(statsFile(this.dir), JSON.stringify(stats));
+        this.answeredWritten = this.answered;
+      } catch {
+        // Moved aside this instant: the next look says it.
+      }
+    }
+  }
+
+  private leave(moveAside = true): void {
+    if (this.leaving) return;
+    this.leaving = true;
+    if (moveAside) {
+      const closing = `${this.dir}.closing-${process.pid}`;
+      try {
+        renameSync(this.dir, closing);
+        this.closing = closing;
+      } catch {
+        // Retired or removed meanwhile.
+      }
+    }
+    appendLog(this.home, 'info', 'warm look: leaving', { dir: this.dir });
+    // Callers that opened a pipe before it moved still write into it: answered for a while.
+    setTimeout(() => {
+      this.graceOver = true;
+      this.finishIfIdle();
+    }, GRACE_MS);
+  }
+
+  private finishIfIdle(): void {
+    if (!this.graceOver || this.inFlight > 0 || this.finished) return;
+    this.finished = true;
+    this.readAhead.close();
+    this.save();
+    for (const slot of this.slots) closeSlot(slot);
+    for (const path of [this.closing, ...retiredCopies(this.dir)]) {
+      if (path) rmSync(path, { recursive: true, force: true });
+    }
+    this.done();
+  }
+}
+
+/** The directories of this build that hooks retired: their processes may be gone. */
+function retiredCopies(dir: string): string[] {
+  const parent = dir.slice(0, dir.lastIndexOf('/'));
+  const name = dir.slice(dir.lastIndexOf('/') + 1);
+  try {
+    return readdirSync(parent)
+      .filter((entry) => entry.startsWith(`${name}.retired-`))
+      .map((entry) => `${parent}/${entry}`);
+  } catch {
+    return [];
+  }
+}
+
+/** Frees the slots of callers that died holding them. */
+function freeAbandonedSlots(dir: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (let slot = 0; slot < SLOTS; slot++) {
+    const lock = slotLock(dir, slot);
+    if (!entries.includes(`slot-${slot}.lock`)) continue;
+    let owner: number;
+    try {
+      owner = Number(readFileSync(lock, 'utf8'));
+    } catch {
+      continue;
+    }
+    // An empty lock is one being written this instant: left for the next look.
+    if (owner > 0 && !isProcessAlive(owner)) {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // Freed by its caller meanwhile.
+      }
+    }
+  }
+}
+
+function drain(fd: number): void {
+  const buffer = Buffer.alloc(64 * 1024);
+  for (;;) {
+    try {
+      if (readSync(fd, buffer, 0, buffer.length, null) <= 0) return;
+    } catch {
+      return; // EAGAIN: empty
+    }
+  }
+}
+
+/**
+ * The hook's answer, as its own process would have given it: the quick answer where one needs no
+ * look (quick-run.ts), else the full look with the payload and config the quick one read. A
+ * project whose config says `warmLook: false` is answered by its hooks themselves.
+ */
+async function lookFor(
+  request: WarmRequest,
+): Promise<{ answer: WarmAnswer; transcriptPath: string | null }> {
+  const { id, event, input, env } = request;
+  const quick = await answerQuickly(event, input, env);
+  if (quick.out !== null)
+    return { answer: { id, out: quick.out }, transcriptPath: quick.transcriptPath ?? null };
+  if (!quick.handover)
+    return { answer: { id, out: await runHook(event, input, env) }, transcriptPath: null };
+  const { payload, config } = quick.handover;
+  if (!config.warmLook) return { answer: { id, out: '', lookHere: true }, transcriptPath: null };
+  // The hook's own directory stands in where the payload names none (process.cwd() in a hook).
+  const out = await runHook(event, input, env, Date.now(), 'claude', {
+    payload: { ...payload, cwd: payload.cwd ?? request.cwd },
+    config,
+    parentPid: request.parentPid,
+  });
+  return { answer: { id, out }, transcriptPath: payload.transcriptPath };
+}
+
+/** True while a warm process serves `dir` (for `shim doctor`). */
+export function isWarmLookServing(dir: string): boolean {
+  const owner = readOwner(dir);
+  return owner !== null && existsSync(dir) && isProcessAlive(owner);
+}
+
+/**
+ * `shim background warm-look`, started by a hook that found no warm process (start.ts). Runs
+ * from dist/hook.cjs, the look's own code, which it keeps compiled and warm.
+ */
+export async function runWarmLook(loadBundle?: BundleLoader): Promise<void> {
+  if (loadBundle) useBundleLoader(loadBundle);
+  const home = getShimHome(process.env);
+  const dir = globalThis.__SHIM_BUNDLE__ ? warmLookDir(home, join(__dirname, 'hook.cjs')) : null;
+  if (!dir) {
+    process.stderr.write(
+      'shim background warm-look: runs from the built bundle on Linux or macOS only\n',
+    );
+    process.exitCode = 2;
+    return;
+  }
+  const idle = Number(process.env.SHIM_WARM_LOOK_IDLE_MS);
+  try {
+    await serveWarmLooks(dir, home, { idleMs: idle > 0 ? idle : IDLE_MS });
+  } catch (error) {
+    appendLog(home, 'error', 'warm look: could not serve (the hooks look in their own process)', {
+      error: String(error),
+    });
+    process.exitCode = 1;
+  }
+  // Nothing else is left to wait for: the pipes are closed, the timers cleared.
+  process.exit();
+}

@@ -1,0 +1,306 @@
+/**
+ * The warm look (src/hook/warm-look/) as Claude Code meets it: `shim hook PostToolUse` run as a
+ * fresh process per call, the warm process it starts, and every way that process can be missing,
+ * dead, stuck or gone. Each call's answer is compared with what the hook's own process answers
+ * for the same session (a second SHIM_HOME with `warmLook: false`). Every wait is for a result
+ * (a pid file, a process gone, a count written), never for a guess at a duration.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { isProcessAlive, signalQuietly } from '../src/capture/process-tree.ts';
+import { BIN } from './helpers/cli.ts';
+import { makeTempDir } from './helpers/fixtures.ts';
+import {
+  assistantLine,
+  SESSION_ID,
+  toJsonl,
+  toolResultLine,
+  toolUseBlock,
+  userPromptLine,
+} from './helpers/transcript-builders.ts';
+import { waitForWarmLook, warmLookDirIn, warmLookPid, warmLookStats } from './helpers/warm-look.ts';
+
+type Session = { dir: string; home: string; transcript: string; calls: number };
+
+function session(options: { warmLook?: boolean; name?: string } = {}): Session {
+  const dir = makeTempDir(`shim-warm-${options.name ?? 'look'}-`);
+  const transcript = join(dir, `${SESSION_ID}.jsonl`);
+  writeFileSync(transcript, toJsonl([userPromptLine('Port the parser to the new API')]));
+  const home = join(dir, 'shim');
+  mkdirSync(home, { recursive: true });
+  if (options.warmLook === false)
+    writeFileSync(join(home, 'config.json'), '{ "warmLook": false }\n');
+  return { dir, home, transcript, calls: 0 };
+}
+
+/** The same session in a second home: its answers are the ones to match. */
+function twin(s: Session): Session {
+  const other = session({ warmLook: false, name: 'twin' });
+  copyFileSync(s.transcript, other.transcript);
+  return other;
+}
+
+/** One response calling `tool` at `context` tokens, appended to the transcript. */
+function respond(s: Session, tool: string, context: number): { id: string; input: object } {
+  const id = `toolu_${++s.calls}`;
+  const input = tool === 'Bash' ? { command: 'npm test' } : { file_path: `/src/f${s.calls}.ts` };
+  appendFileSync(
+    s.transcript,
+    toJsonl([
+      assistantLine({
+        id: `msg_${s.calls}`,
+        usage: { input: 5, cacheCreation: 1000, cacheRead: context - 1005, output: 40 },
+        content: [toolUseBlock(id, tool, input)],
+      }),
+      toolResultLine({ toolUseId: id, content: 'done' }),
+    ]),
+  );
+  return { id, input };
+}
+
+function payload(s: Session, tool: string, call: { id: string; input: object }): string {
+  return JSON.stringify({
+    session_id: SESSION_ID,
+    transcript_path: s.transcript,
+    cwd: s.dir,
+    hook_event_name: 'PostToolUse',
+    tool_name: tool,
+    tool_input: call.input,
+    tool_use_id: call.id,
+    tool_response: {},
+  });
+}
+
+function env(s: Session, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    SHIM_HOME: s.home,
+    CLAUDE_CONFIG_DIR: join(s.dir, 'no-claude'),
+    SHIM_WARM_LOOK_IDLE_MS: '60000',
+    ...extra,
+  };
+}
+
+/** One PostToolUse as Claude Code runs it: its stdout, after checking it exited 0. */
+function hook(s: Session, input: string, extra: Record<string, string> = {}): string {
+  const r = spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+    input,
+    encoding: 'utf8',
+    env: env(s, extra),
+    cwd: s.dir,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+/** The same call in both sessions: the warm one's answer and its own-process twin's. */
+function callBoth(s: Session, t: Session, tool: string, context: number): [string, string] {
+  const call = respond(s, tool, context);
+  respond(t, tool, context);
+  return [hook(s, payload(s, tool, call)), hook(t, payload(t, tool, call))];
+}
+
+/** Resolves once `pid` has exited (a result: the process is gone). */
+async function gone(pid: number, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (isProcessAlive(pid)) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} still runs after ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function stop(s: Session): Promise<void> {
+  const pid = warmLookPid(s.home);
+  if (pid === null) return;
+  signalQuietly(pid, 'SIGTERM');
+  await gone(pid);
+}
+
+describe('the warm look', () => {
+  test("answers every call as the hook's own process would, from the second call on", async () => {
+    const s = session();
+    const t = twin(s);
+    // No warm process yet: the first full look is the hook's own, and it starts one.
+    const first = callBoth(s, t, 'Read', 40_000);
+    assert.equal(first[0], first[1]);
+    const pid = await waitForWarmLook(s.home);
+    const answers: [string, string][] = [];
+    // Quiet calls, the levels one after another, a command, a failure's neighbour.
+    for (const [tool, context] of [
+      ['Read', 42_000],
+      ['Grep', 44_000],
+      ['Read', 125_000],
+      ['Bash', 130_000],
+      ['Read', 150_000],
+      ['Edit', 152_000],
+      ['Read', 162_000],
+    ] as const)
+      answers.push(callBoth(s, t, tool, context));
+    for (const [warm, own] of answers) assert.equal(warm, own);
+    const said = answers.map(([warm]) => warm).join('\n');
+    assert.match(said, /\(L1\)/);
+    assert.match(said, /\(L2\)/);
+    assert.match(said, /\(L3\)/);
+    // Every one of them answered by the process (its count is written once calls pause).
+    await waitForWarmLook(s.home, (stats) => (stats?.answered ?? 0) >= answers.length);
+    assert.equal(warmLookStats(s.home)?.pid, pid, 'one process served them all');
+    await stop(s);
+    assert.equal(warmLookDirIn(s.home), null, 'its pipes leave with it');
+  });
+
+  test('killed with SIGKILL: the next call looks in its own process and starts another', async () => {
+    const s = session({ name: 'kill' });
+    const t = twin(s);
+    callBoth(s, t, 'Read', 40_000);
+    const pid = await waitForWarmLook(s.home);
+    process.kill(pid, 'SIGKILL');
+    await gone(pid);
+    const [warm, own] = callBoth(s, t, 'Read', 150_000);
+    assert.equal(warm, own);
+    assert.match(warm, /\(L2\)/, 'the level is still told');
+    const next = await waitForWarmLook(s.home, (_, p) => p !== pid);
+    assert.notEqual(next, pid);
+    const [later, laterOwn] = callBoth(s, t, 'Read', 162_000);
+    assert.equal(later, laterOwn);
+    await stop(s);
+  });
+
+  test('stopped (alive, not answering): the call looks itself in time and retires it', async () => {
+    const s = session({ name: 'stuck' });
+    const t = twin(s);
+    callBoth(s, t, 'Read', 40_000);
+    const pid = await waitForWarmLook(s.home);
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const call = respond(s, 'Read', 150_000);
+      respond(t, 'Read', 150_000);
+      const warm = hook(s, payload(s, 'Read', call), { SHIM_WARM_LOOK_WAIT_MS: '500' });
+      assert.equal(warm, hook(t, payload(t, 'Read', call)));
+      assert.match(warm, /\(L2\)/);
+      assert.ok(
+        readdirSync(join(s.home, 'run')).some((n) => n.includes('.retired-')),
+        'moved out of service',
+      );
+      const next = await waitForWarmLook(s.home, (_, p) => p !== pid);
+      assert.notEqual(next, pid);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    // Woken, it finds its directory retired and leaves.
+    await gone(pid);
+    await stop(s);
+    assert.deepEqual(
+      readdirSync(join(s.home, 'run')).filter((n) => n.startsWith('warm-look-')),
+      [],
+      'no pipes left behind',
+    );
+  });
+
+  test('leaves after its idle time, and when SHIM_HOME is deleted', async () => {
+    const s = session({ name: 'idle' });
+    hook(s, payload(s, 'Read', respond(s, 'Read', 40_000)), { SHIM_WARM_LOOK_IDLE_MS: '300' });
+    const idle = await waitForWarmLook(s.home);
+    await gone(idle);
+    assert.equal(warmLookDirIn(s.home), null);
+    const log = readFileSync(join(s.home, 'logs', 'shim.log'), 'utf8');
+    assert.match(log, /warm look: leaving/);
+
+    const d = session({ name: 'deleted' });
+    hook(d, payload(d, 'Read', respond(d, 'Read', 40_000)));
+    const orphan = await waitForWarmLook(d.home);
+    rmSync(d.home, { recursive: true, force: true });
+    await gone(orphan);
+  });
+
+  test('parallel calls: every hook answers, the level and its checkpoint once', async () => {
+    const s = session({ name: 'parallel' });
+    hook(s, payload(s, 'Read', respond(s, 'Read', 40_000)));
+    await waitForWarmLook(s.home);
+    // One response with twelve calls, their hooks all at once (Claude Code runs them in parallel).
+    const calls = Array.from({ length: 12 }, () => respond(s, 'Read', 150_000));
+    const outs = await Promise.all(
+      calls.map(
+        (call) =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawn(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+              env: env(s),
+              cwd: s.dir,
+            });
+            let out = '';
+            child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+            child.on('error', reject);
+            child.on('close', (code) =>
+              code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}`)),
+            );
+            child.stdin.end(payload(s, 'Read', call));
+          }),
+      ),
+    );
+    assert.equal(outs.filter((o) => /\(L2\)/.test(o)).length, 1, outs.join('\n'));
+    await stop(s);
+  });
+
+  test('reads ahead: the transcript is folded as it is written, before any hook asks', async () => {
+    const s = session({ name: 'ahead' });
+    hook(s, payload(s, 'Read', respond(s, 'Read', 40_000)));
+    await waitForWarmLook(s.home);
+    hook(s, payload(s, 'Read', respond(s, 'Read', 41_000)));
+    respond(s, 'Read', 42_000);
+    const size = statSync(s.transcript).size;
+    const cursors = join(s.home, 'cache', 'cursors');
+    const offset = () =>
+      readdirSync(cursors)
+        .map(
+          (f) => (JSON.parse(readFileSync(join(cursors, f), 'utf8')) as { offset: number }).offset,
+        )
+        .reduce((a, b) => Math.max(a, b), 0);
+    const deadline = Date.now() + 60_000;
+    while (offset() < size) {
+      assert.ok(Date.now() < deadline, 'the cursor never reached the new response');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await stop(s);
+  });
+
+  test('warmLook: false starts no process; a file planted as a pipe is never written', async () => {
+    const off = session({ warmLook: false, name: 'off' });
+    hook(off, payload(off, 'Read', respond(off, 'Read', 40_000)));
+    hook(off, payload(off, 'Read', respond(off, 'Read', 150_000)));
+    assert.equal(existsSync(join(off.home, 'run')), false);
+
+    // Regular files where the pipes belong (not shim's doing): the request, which carries the
+    // hook's environment, must not land in a file.
+    const s = session({ name: 'planted' });
+    hook(s, payload(s, 'Read', respond(s, 'Read', 40_000)));
+    const pid = await waitForWarmLook(s.home);
+    const dir = warmLookDirIn(s.home)!;
+    await stop(s);
+    mkdirSync(dir, { mode: 0o700 });
+    for (let slot = 0; slot < 8; slot++) {
+      writeFileSync(join(dir, `req-${slot}`), '');
+      writeFileSync(join(dir, `ans-${slot}`), '');
+    }
+    writeFileSync(join(dir, 'pid'), String(pid));
+    const out = hook(s, payload(s, 'Read', respond(s, 'Read', 150_000)), { SECRET_ENV: 'x1y2z3' });
+    assert.match(out, /\(L2\)/);
+    for (const name of readdirSync(dir).filter((n) => /^(req|ans)-/.test(n)))
+      assert.doesNotMatch(readFileSync(join(dir, name), 'utf8'), /x1y2z3/);
+    // The next start replaces what a dead process left.
+    const next = await waitForWarmLook(s.home, (_, p) => p !== pid);
+    assert.notEqual(next, pid);
+    await stop(s);
+  });
+});
