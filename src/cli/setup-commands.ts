@@ -20,6 +20,7 @@ export function defineSetupCommands(program: Command): void {
     checkpoints.everyMinutes     … and every N minutes of activity (10)
     restoreAtStartup             inject an interrupted session into the next one (true)
     resumeWindowDays             older checkpoints are not resumed (7)
+    warmLook                     hooks hand their look to a warm process (true; false: each looks itself)
     retention.auto / .days / .maxStoreMB   daily clean-up at session end (true / 30 / 500)
     sync.enabled                 tracker sync: comments on the session's issue (true; needs a token)
     sync.label                   label added to the issue ("context-checkpointed"; null: none)

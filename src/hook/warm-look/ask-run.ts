@@ -17,10 +17,11 @@ import { askWarmLook, retireWarmLook, type AskOutcome } from './ask.ts';
 import { warmLookDir } from './place.ts';
 
 /**
- * How long a hook waits for a warm process that is alive but silent before looking itself:
- * far longer than a look takes on a loaded machine, so only a stuck process is given up on.
+ * How long a hook waits for a warm process that is alive but silent before looking itself: far
+ * longer than a look takes on a loaded machine (ms), so only a stuck process is given up on, and
+ * well inside the 10 s Claude Code gives the hook (agents/claude/settings/hook-spec.ts).
  */
-const WAIT_MS = 30_000;
+const WAIT_MS = 5_000;
 
 /** The warm process's answer, or why the hook must answer itself. */
 export function askFirst(event: string, input: string, env: NodeJS.ProcessEnv): AskOutcome {
