@@ -27,6 +27,7 @@ import {
   type Scratch,
 } from './claude.ts';
 import { searchableText, startMockApi, type MockApi, type Scenario } from './mock-api.ts';
+import { waitForWarmLook } from '../helpers/warm-look.ts';
 
 const REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
 /** The restore's first line after a compaction, and after a crash (core/resume-prompt.ts). */
@@ -329,6 +330,33 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     assert.equal(
       git('show', 'rescued:parser.ts').stdout,
       'export const strict = true; // hours of work\n',
+    );
+  });
+
+  test("8. the warm look answers the CLI's PostToolUse hooks: the level is told once, its checkpoint stored", async (t) => {
+    // The CLI's model has a 1M window (threshold 967k): 40k, then L1 (700k), then L2 (850k).
+    const read = (context: number, n: number) => ({
+      content: [{ type: 'tool_use' as const, name: 'Read', input: { file_path: `/etc/hostname` } }],
+      usage: { input_tokens: 1000, cache_read_input_tokens: context - 1000, output_tokens: 50 + n },
+    });
+    const contexts = [40_000, 41_000, 42_000, 700_000, 701_000, 850_000, 851_000, 852_000];
+    const { scratch, mock, shimHome } = await setup(t, {
+      steps: contexts.map((context, n) => read(context, n)),
+      final: { content: [{ type: 'text', text: 'Read them all.' }] },
+    });
+    const run = await runClaude({ scratch, mock, prompt: REQUEST });
+    assert.equal(run.exitCode, 0, describeRun(run));
+    await waitForBackgroundWork(scratch);
+    // The first full look found no warm process and started one; it answered the calls after it
+    // (its count is written once the calls pause).
+    const stats = await waitForWarmLook(shimHome, (s) => (s?.answered ?? 0) >= 3);
+    assert.ok(stats > 0);
+    // The model was told the level in the request after it was reached, once.
+    const last = searchableText(mock.messageRequests().at(-1)!.body);
+    assert.equal(last.match(/\(L2\)/g)?.length, 1, crashDiagnosis(shimHome, mock, run));
+    assert.ok(
+      readCheckpoints(shimHome).some((r) => r.triggered_by === 'danger_zone'),
+      crashDiagnosis(shimHome, mock, run),
     );
   });
 
