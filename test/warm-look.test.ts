@@ -21,7 +21,7 @@ import {
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { isProcessAlive, signalQuietly } from '../src/capture/process-tree.ts';
-import { BIN } from './helpers/cli.ts';
+import { BIN, runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 import {
   assistantLine,
@@ -122,6 +122,13 @@ async function gone(pid: number, limitMs = 60_000): Promise<void> {
   }
 }
 
+/** What `shim doctor` says of the warm look. */
+function doctorSays(s: Session): string {
+  const r = runShim(s.home, ['doctor', '--json'], { cwd: s.dir });
+  const report = JSON.parse(r.stdout) as { checks: { id: string; detail: string }[] };
+  return report.checks.find((c) => c.id === 'warm-look')?.detail ?? `(no check) ${r.stderr}`;
+}
+
 async function stop(s: Session): Promise<void> {
   const pid = warmLookPid(s.home);
   if (pid === null) return;
@@ -157,8 +164,16 @@ describe('the warm look', () => {
     // Every one of them answered by the process (its count is written once calls pause).
     await waitForWarmLook(s.home, (stats) => (stats?.answered ?? 0) >= answers.length);
     assert.equal(warmLookStats(s.home)?.pid, pid, 'one process served them all');
+    assert.match(
+      doctorSays(s),
+      new RegExp(`^running \\(pid ${pid}, started .*, \\d+ calls answered\\)$`),
+    );
     await stop(s);
     assert.equal(warmLookDirIn(s.home), null, 'its pipes leave with it');
+    assert.match(
+      doctorSays(s),
+      /^not running: the next tool call that needs a full look starts it/,
+    );
   });
 
   test('killed with SIGKILL: the next call looks in its own process and starts another', async () => {

@@ -21,7 +21,7 @@ import type { QuickHandover } from './hook-run.ts';
 import type * as FullHook from './run.ts';
 import { join } from 'node:path';
 import type { WhyLookHere } from './warm-look/ask.ts';
-import { warmLookDir } from './warm-look/place.ts';
+import { warmLookDir } from '../store/warm-look-place.ts';
 import { startWarmLook } from './warm-look/start.ts';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WarmLookStats } from '../../src/hook/warm-look/place.ts';
+import type { WarmLookStats } from '../../src/store/warm-look-place.ts';
 import { isProcessAlive } from '../../src/capture/process-tree.ts';
 
 /** The serving directory under `home` (one per build), or null. */

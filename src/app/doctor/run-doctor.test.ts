@@ -75,6 +75,7 @@ describe('shim doctor', () => {
       log: 'ok',
       sync: 'ok',
       team: 'ok',
+      'warm-look': 'ok',
     });
     assert.equal(report.healthy, true);
     assert.match(report.checks.find((c) => c.id === 'team')!.detail, /^not connected \(optional\)/);

@@ -32,6 +32,7 @@ import { teamCheck } from './team-check.ts';
 import { checkpointFailureCheck } from './checkpoint-failure-check.ts';
 import { transcriptCheck } from './transcript-check.ts';
 import { agentChecks } from './agent-checks.ts';
+import { warmLookCheck } from './warm-look-check.ts';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
 
@@ -56,6 +57,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const hookRuns = await hookRunsCheck(options);
   const sync = await syncCheck(options);
   const team = await teamCheck(options);
+  const warmLook = await warmLookCheck(options, now);
   const checks = [
     ...settings,
     hooks,
@@ -74,6 +76,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     log,
     sync,
     team,
+    warmLook,
   ];
   return { healthy: checks.every((c) => !c.essential || c.status === 'ok'), checks };
 }

@@ -1,6 +1,7 @@
 /**
  * The entry of dist/hook-ask.cjs, which bin/shim.cjs runs first for PostToolUse and
- * PostToolUseFailure: read the payload, hand it to the warm look (place.ts), print its answer.
+ * PostToolUseFailure: read the payload, hand it to the warm look (store/warm-look-place.ts),
+ * print its answer.
  * Only when none answers is the hook's own code loaded (dist/hook-quick.cjs, then dist/hook.cjs
  * if that has no quick answer), with the input already read. Tiny on purpose and required
  * without the code cache: a call the warm process answers costs Node's start and a few system
@@ -14,7 +15,7 @@ import { getShimHome } from '../../store/home.ts';
 import type { BundleLoader } from '../../app/load-bundle.ts';
 import type * as QuickHook from '../quick-run.ts';
 import { askWarmLook, retireWarmLook, type AskOutcome } from './ask.ts';
-import { warmLookDir } from './place.ts';
+import { warmLookDir } from '../../store/warm-look-place.ts';
 
 /**
  * How long a hook waits for a warm process that is alive but silent before looking itself: far

@@ -1,7 +1,7 @@
 /**
- * The hook's side of the warm look (place.ts): claim a slot, write the request into its pipe,
- * wait for the answer. Synchronous and small — it runs inside dist/hook-quick.cjs on the calls
- * that need a full look. Every way this can fail ends in "look here" (the hook loads the full
+ * The hook's side of the warm look (store/warm-look-place.ts): claim a slot, write the request
+ * into its pipe, wait for the answer. Synchronous and small: it runs inside dist/hook-ask.cjs,
+ * first after every tool call. Every way this can fail ends in "look here" (the hook loads the full
  * look itself), never in a hook that hangs: a process that died closes its end of the pipes and
  * the wait sees it at once; one that is alive but does not answer is given `waitMs`.
  * @module
@@ -24,7 +24,7 @@ import {
   SLOTS,
   slotLock,
   type WarmRequest,
-} from './place.ts';
+} from '../../store/warm-look-place.ts';
 
 /**
  * The hook's stdout, or why it must look itself: `none` (no warm process here), `busy` (every

@@ -45,6 +45,8 @@ export class ReadAhead {
     }
     watcher.on('error', () => this.forget(path));
     this.followed.set(path, { watcher, timer: null, lastChange: Date.now() });
+    // Bytes written between the hook's answer and the watch would wait for the next write.
+    this.changed(path);
   }
 
   /** Stops following transcripts unchanged for `idleMs`. */

@@ -1,7 +1,7 @@
 /**
- * The warm look's process (`shim background warm-look`, place.ts): holds the pipes of its
- * directory open and answers each request with the same look a hook would do in its own
- * process (run.ts's runHook), only warm. Its lifecycle:
+ * The warm look's process (`shim background warm-look`, store/warm-look-place.ts): holds the
+ * pipes of its directory open and answers each request as a hook would in its own process (the
+ * quick answer of quick-run.ts, else run.ts's look), only warm. Its lifecycle:
  *
  * - start: the pipes are made in a directory of its own and moved into place whole, so a hook
  *   never finds half a set; a directory left by a process that died is taken over;
@@ -53,7 +53,7 @@ import {
   type WarmAnswer,
   type WarmLookStats,
   type WarmRequest,
-} from './place.ts';
+} from '../../store/warm-look-place.ts';
 import { startingMark } from './start.ts';
 
 export type ServeOptions = {

@@ -8,7 +8,7 @@ import {
   encodeRequest,
   warmLookDir,
   type WarmRequest,
-} from './place.ts';
+} from './warm-look-place.ts';
 
 const request: WarmRequest = {
   id: '42-1-abc',
@@ -48,7 +48,7 @@ describe('the warm look’s frames', () => {
   });
 
   test('one directory per build of the hook, none without one', () => {
-    const here = warmLookDir('/tmp/home', join(import.meta.dirname, 'place.ts'));
+    const here = warmLookDir('/tmp/home', join(import.meta.dirname, 'warm-look-place.ts'));
     assert.ok(here?.startsWith(join('/tmp/home', 'run', 'warm-look-')), String(here));
     assert.equal(warmLookDir('/tmp/home', '/no/such/bundle.cjs'), null);
   });

@@ -11,7 +11,7 @@
  * at a time, so a request longer than a pipe's atomic write cannot interleave with another.
  * @module
  */
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Calls answered at once; more parallel hooks than this look in their own process. */
@@ -100,6 +100,34 @@ function parseObject(line: string): Record<string, unknown> | null {
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The warm looks serving under `home` (one per build that ran lately), with what they said. */
+export function listWarmLooks(
+  home: string,
+): { dir: string; pid: number | null; stats: WarmLookStats | null }[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(home, 'run'));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => /^warm-look-\d+-\d+-\d+$/.test(name))
+    .map((name) => {
+      const dir = join(home, 'run', name);
+      const pid = Number(readText(pidFile(dir)));
+      const stats = parseObject(readText(statsFile(dir)) ?? '') as WarmLookStats | null;
+      return { dir, pid: Number.isInteger(pid) && pid > 0 ? pid : null, stats };
+    });
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
   } catch {
     return null;
   }

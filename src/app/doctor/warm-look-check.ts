@@ -1,0 +1,43 @@
+/**
+ * Doctor check: the warm look (hook/warm-look/), so that a `node … background warm-look` in the
+ * process list is explained, and a user can see it answers the hooks. Never unhealthy: without
+ * it the hooks look in their own process, only slower.
+ * @module
+ */
+import { findProjectRoot } from '../../capture/project.ts';
+import { isProcessAlive } from '../../capture/process-tree.ts';
+import { loadConfig } from '../../store/config.ts';
+import { listWarmLooks } from '../../store/warm-look-place.ts';
+import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
+
+export async function warmLookCheck(options: DoctorOptions, now: Date): Promise<DoctorCheck> {
+  const config = await loadConfig(options.home, {
+    lenient: true,
+    projectRoot: findProjectRoot(options.cwd),
+  });
+  if (!config.warmLook)
+    return check(
+      'warm-look',
+      'warm look',
+      'ok',
+      false,
+      'off (warmLook: false): each hook looks at the session in its own process',
+    );
+  const serving = listWarmLooks(options.home).filter(
+    (w) => w.pid !== null && isProcessAlive(w.pid),
+  );
+  if (serving.length === 0)
+    return check(
+      'warm-look',
+      'warm look',
+      'ok',
+      false,
+      'not running: the next tool call that needs a full look starts it (it leaves after 10 min without a call)',
+    );
+  const told = serving.map(({ pid, stats }) =>
+    stats
+      ? `pid ${pid}, started ${ago(now.getTime() - Date.parse(stats.startedAt))}, ${stats.answered} call${stats.answered === 1 ? '' : 's'} answered`
+      : `pid ${pid}, no call answered yet`,
+  );
+  return check('warm-look', 'warm look', 'ok', false, `running (${told.join('; ')})`);
+}
