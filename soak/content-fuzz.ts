@@ -141,12 +141,15 @@ export function everythingUnder(dir: string): string[] {
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const path = join(d, name);
-      const stat = statSync(path);
+      // Gone meanwhile (the warm look's directory as it leaves): nothing to read.
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat) continue;
       if (stat.isDirectory()) {
-        if (!(name === 'v8' && d.endsWith('cache'))) walk(path);
+        // run/ holds the warm look's named pipes: nothing at rest, and a read would wait.
+        if (!(name === 'v8' && d.endsWith('cache')) && !(name === 'run' && d === dir)) walk(path);
       } else if (/\.db-(?:wal|shm)$/.test(name)) continue;
       else if (name.endsWith('.db')) texts.push(...everythingInStore(path));
-      else {
+      else if (stat.isFile()) {
         const bytes = readFileSync(path);
         texts.push(
           bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes).toString() : bytes.toString(),

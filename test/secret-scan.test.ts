@@ -140,7 +140,8 @@ function everythingStored(dir: string, enter: (dir: string) => boolean = () => t
   const texts: string[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    const stat = statSync(path);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) continue; // gone meanwhile (the warm look's directory as it leaves)
     if (stat.isDirectory()) {
       if (enter(path)) texts.push(...everythingStored(path, enter));
     } else if (/\.db(?:-wal|-shm)?$/.test(name)) continue;

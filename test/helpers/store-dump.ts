@@ -41,7 +41,9 @@ export function dumpFiles(home: string): Map<string, string> {
       const path = join(dir, name);
       const rel = relative(home, path);
       if (/^shim\.db|^logs|^cache\/store-clean\.json$/.test(rel)) continue;
-      const stat = statSync(path);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      // run/ holds the warm look's named pipes (nothing at rest; it may be leaving meanwhile).
+      if (!stat || rel === 'run') continue;
       if (stat.isDirectory()) walk(path);
       // The warm look's named pipes (run/) are not files: reading one would wait for a writer.
       else if (stat.isFile()) files.set(rel, readFileSync(path, 'utf8'));
