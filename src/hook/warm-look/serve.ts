@@ -447,6 +447,14 @@ export async function runWarmLook(loadBundle?: BundleLoader): Promise<void> {
     return;
   }
   const idle = Number(process.env.SHIM_WARM_LOOK_IDLE_MS);
+  // A fault outside a look (each look's own are caught and logged by runHook): said in the log,
+  // then the process ends; its callers see their pipes close and look themselves.
+  process.on('uncaughtException', (error) => {
+    appendLog(home, 'error', 'warm look: stopped by an error', {
+      error: error.stack ?? String(error),
+    });
+    process.exit(1);
+  });
   try {
     await serveWarmLooks(dir, home, { idleMs: idle > 0 ? idle : IDLE_MS });
   } catch (error) {
