@@ -11,6 +11,7 @@ import {
   appendFileSync,
   copyFileSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -22,13 +23,12 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { isProcessAlive, signalQuietly } from '../src/capture/process-tree.ts';
 import { BIN, runShim } from './helpers/cli.ts';
+import { waitForProcessesUnder } from './helpers/processes.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 import {
-  assistantLine,
   SESSION_ID,
   toJsonl,
-  toolResultLine,
-  toolUseBlock,
+  toolCallLines,
   userPromptLine,
 } from './helpers/transcript-builders.ts';
 import { waitForWarmLook, warmLookDirIn, warmLookPid, warmLookStats } from './helpers/warm-look.ts';
@@ -53,22 +53,12 @@ function twin(s: Session): Session {
   return other;
 }
 
-/** One response calling `tool` at `context` tokens, appended to the transcript. */
+/** One response calling `tool` at `context` tokens, and its result, appended to the transcript. */
 function respond(s: Session, tool: string, context: number): { id: string; input: object } {
-  const id = `toolu_${++s.calls}`;
-  const input = tool === 'Bash' ? { command: 'npm test' } : { file_path: `/src/f${s.calls}.ts` };
-  appendFileSync(
-    s.transcript,
-    toJsonl([
-      assistantLine({
-        id: `msg_${s.calls}`,
-        usage: { input: 5, cacheCreation: 1000, cacheRead: context - 1005, output: 40 },
-        content: [toolUseBlock(id, tool, input)],
-      }),
-      toolResultLine({ toolUseId: id, content: 'done' }),
-    ]),
-  );
-  return { id, input };
+  const n = ++s.calls;
+  const input = tool === 'Bash' ? { command: 'npm test' } : { file_path: `/src/f${n}.ts` };
+  appendFileSync(s.transcript, toJsonl(toolCallLines(n, context, tool, input)));
+  return { id: `toolu_${n}`, input };
 }
 
 function payload(s: Session, tool: string, call: { id: string; input: object }): string {
@@ -236,8 +226,10 @@ describe('the warm look', () => {
     const d = session({ name: 'deleted' });
     hook(d, payload(d, 'Read', respond(d, 'Read', 40_000)));
     const orphan = await waitForWarmLook(d.home);
+    await waitForProcessesUnder(d.dir); // the first call's background checkpoint
     rmSync(d.home, { recursive: true, force: true });
     await gone(orphan);
+    assert.equal(existsSync(d.home), false, 'leaving, it writes nothing back (the log neither)');
   });
 
   test('parallel calls: every hook answers, the level and its checkpoint once', async () => {
@@ -309,10 +301,16 @@ describe('the warm look', () => {
       writeFileSync(join(dir, `ans-${slot}`), '');
     }
     writeFileSync(join(dir, 'pid'), String(pid));
+    // Kept by a second name: the process the call starts replaces the directory.
+    const planted = readdirSync(dir)
+      .filter((n) => /^(req|ans)-/.test(n))
+      .map((n) => {
+        linkSync(join(dir, n), join(s.dir, `planted-${n}`));
+        return join(s.dir, `planted-${n}`);
+      });
     const out = hook(s, payload(s, 'Read', respond(s, 'Read', 150_000)), { SECRET_ENV: 'x1y2z3' });
     assert.match(out, /\(L2\)/);
-    for (const name of readdirSync(dir).filter((n) => /^(req|ans)-/.test(n)))
-      assert.doesNotMatch(readFileSync(join(dir, name), 'utf8'), /x1y2z3/);
+    for (const path of planted) assert.equal(readFileSync(path, 'utf8'), '', path);
     // The next start replaces what a dead process left.
     const next = await waitForWarmLook(s.home, (_, p) => p !== pid);
     assert.notEqual(next, pid);

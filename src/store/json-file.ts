@@ -35,6 +35,11 @@ export function dropHeldWrite(path: string): void {
   held?.delete(path);
 }
 
+/** Forgets every held write (their directory is gone). */
+export function dropHeldWrites(): void {
+  held?.clear();
+}
+
 /** Writes what is held; the paths that could not be written, with why. */
 export function flushJsonWrites(): { path: string; error: string }[] {
   const failed: { path: string; error: string }[] = [];

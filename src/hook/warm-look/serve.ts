@@ -34,7 +34,7 @@ import { useBundleLoader, type BundleLoader } from '../../app/load-bundle.ts';
 import { holdBackgroundJobs, startHeldJobs } from '../../app/run-in-background.ts';
 import { isProcessAlive } from '../../capture/process-tree.ts';
 import { ensureDir, getShimHome } from '../../store/home.ts';
-import { flushJsonWrites, holdJsonWrites } from '../../store/json-file.ts';
+import { dropHeldWrites, flushJsonWrites, holdJsonWrites } from '../../store/json-file.ts';
 import { appendLog } from '../../store/log.ts';
 import { writeFileSafely } from '../../store/safe-file.ts';
 import { answerQuickly } from '../quick-run.ts';
@@ -285,6 +285,12 @@ class Server {
   }
 
   private save(): void {
+    // SHIM_HOME deleted (an uninstall with --purge, a test's scratch): nothing is written back,
+    // not even the log, which would make it again.
+    if (!existsSync(this.home)) {
+      dropHeldWrites();
+      return;
+    }
     for (const { path, error } of flushJsonWrites())
       appendLog(this.home, 'warn', 'warm look: a file could not be saved', { path, error });
     void startHeldJobs();
@@ -327,7 +333,8 @@ class Server {
         // Retired or removed meanwhile.
       }
     }
-    appendLog(this.home, 'info', 'warm look: leaving', { dir: this.dir });
+    if (existsSync(this.home))
+      appendLog(this.home, 'info', 'warm look: leaving', { dir: this.dir });
     // Callers that opened a pipe before it moved still write into it: answered for a while.
     setTimeout(() => {
       this.graceOver = true;
