@@ -12,48 +12,35 @@
  *   aside (no new caller finds it), answers what was already asked, then exits.
  * @module
  */
-import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { Socket } from 'node:net';
+import { existsSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { useBundleLoader, type BundleLoader } from '../../app/load-bundle.ts';
 import { holdBackgroundJobs, startHeldJobs } from '../../app/run-in-background.ts';
-import { isProcessAlive } from '../../capture/process-tree.ts';
-import { ensureDir, getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home.ts';
 import { dropHeldWrites, flushJsonWrites, holdJsonWrites } from '../../store/json-file.ts';
 import { appendLog } from '../../store/log.ts';
 import { writeFileSafely } from '../../store/safe-file.ts';
-import { answerQuickly } from '../quick-run.ts';
-import { ReadAhead } from './read-ahead.ts';
-import { runHook } from '../run.ts';
 import {
-  answerPipe,
   decodeRequest,
   encodeAnswer,
-  pidFile,
-  requestPipe,
-  SLOTS,
-  slotLock,
   statsFile,
   warmLookDir,
   type WarmAnswer,
   type WarmLookStats,
   type WarmRequest,
 } from '../../store/warm-look-place.ts';
+import { answerQuickly } from '../quick-run.ts';
+import { runHook } from '../run.ts';
+import {
+  closeSlot,
+  drain,
+  freeAbandonedSlots,
+  openPipes,
+  readOwner,
+  retiredCopies,
+  type Slot,
+} from './pipes.ts';
+import { ReadAhead } from './read-ahead.ts';
 import { startingMark } from './start.ts';
 
 export type ServeOptions = {
@@ -71,10 +58,6 @@ const QUIET_MS = 1_000;
 
 /** Calls already asked are answered for this long after the directory is moved aside. */
 const GRACE_MS = 1_000;
-
-const { O_RDWR, O_NONBLOCK } = constants;
-
-type Slot = { socket: Socket; answers: number; buffered: string };
 
 /** Serves until it leaves; resolves then (the caller exits). */
 export async function serveWarmLooks(
@@ -95,82 +78,6 @@ export async function serveWarmLooks(
   holdJsonWrites();
   holdBackgroundJobs();
   await new Server(dir, home, opened, options).run();
-}
-
-/** The pipes made and opened, the directory in place; null when another process serves. */
-function openPipes(dir: string, home: string): Slot[] | null {
-  ensureDir(home, 'run');
-  const staging = `${dir}.new-${process.pid}`;
-  mkdirSync(staging, { mode: 0o700 });
-  const paths: string[] = [];
-  for (let slot = 0; slot < SLOTS; slot++)
-    paths.push(requestPipe(staging, slot), answerPipe(staging, slot));
-  try {
-    execFileSync('mkfifo', ['-m', '600', ...paths], { stdio: 'ignore' });
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    throw new Error(`mkfifo could not make the warm look's pipes: ${String(error)}`, {
-      cause: error,
-    });
-  }
-  // Both ends held: a pipe with this process's writer never reads as closed for the callers, and
-  // its reader keeps the callers' writes going until this process dies.
-  const slots: Slot[] = [];
-  for (let slot = 0; slot < SLOTS; slot++) {
-    const requests = openSync(requestPipe(staging, slot), O_RDWR | O_NONBLOCK);
-    const answers = openSync(answerPipe(staging, slot), O_RDWR | O_NONBLOCK);
-    const socket = new Socket({ fd: requests, readable: true, writable: false });
-    slots.push({ socket, answers, buffered: '' });
-  }
-  writeFileSync(pidFile(staging), String(process.pid), { mode: 0o600 });
-  if (moveIntoPlace(staging, dir, home)) return slots;
-  for (const slot of slots) closeSlot(slot);
-  rmSync(staging, { recursive: true, force: true });
-  return null;
-}
-
-function moveIntoPlace(staging: string, dir: string, home: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      renameSync(staging, dir);
-      return true;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
-      const owner = readOwner(dir);
-      if (owner !== null && isProcessAlive(owner)) return false;
-      // The pipes of a process that died (killed, the machine restarted): taken over.
-      appendLog(home, 'info', 'warm look: replacing the pipes of a process that is gone', {
-        pid: owner,
-      });
-      const dead = `${dir}.dead-${process.pid}`;
-      try {
-        renameSync(dir, dead);
-        rmSync(dead, { recursive: true, force: true });
-      } catch {
-        // Another starter took it over first: try once more, then leave it to them.
-      }
-    }
-  }
-  return false;
-}
-
-function readOwner(dir: string): number | null {
-  try {
-    const pid = Number(readFileSync(pidFile(dir), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-function closeSlot(slot: Slot): void {
-  slot.socket.destroy();
-  try {
-    closeSync(slot.answers);
-  } catch {
-    // Closed already.
-  }
 }
 
 class Server {
@@ -239,6 +146,7 @@ class Server {
       }
       this.lastCall = Date.now();
       this.inFlight++;
+      slot.latest = request.id;
       void this.answer(index, request)
         .catch((error: unknown) =>
           appendLog(this.home, 'warn', 'warm look: an answer could not be written', {
@@ -256,22 +164,30 @@ class Server {
   private async answer(index: number, request: WarmRequest): Promise<void> {
     const { answer, transcriptPath } = await lookFor(request);
     const slot = this.slots[index]!;
+    // Its caller gave up and another holds the slot now: that one's answer is the only one due.
+    if (slot.latest === request.id) await this.write(slot, answer);
+    if (transcriptPath) this.readAhead.follow(transcriptPath);
+    this.saveSoon();
+  }
+
+  private async write(slot: Slot, answer: WarmAnswer): Promise<void> {
     // An answer a caller gave up on is still in the pipe: it goes before this one is written.
     drain(slot.answers);
     const frame = Buffer.from(encodeAnswer(answer));
+    // An answer longer than the pipe holds waits for its caller to read; one that left is not
+    // waited for long (the next caller of the slot skips what is left of it).
+    const deadline = Date.now() + 5_000;
     let written = 0;
     while (written < frame.length) {
       try {
         written += writeSync(slot.answers, frame, written);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        // An answer longer than the pipe holds: the caller is reading it.
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > deadline)
+          throw error;
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
     }
     this.answered++;
-    if (transcriptPath) this.readAhead.follow(transcriptPath);
-    this.saveSoon();
   }
 
   /** Writes the files the looks replaced, once the answers already due are out. */
@@ -355,58 +271,6 @@ class Server {
   }
 }
 
-/** The directories of this build that hooks retired: their processes may be gone. */
-function retiredCopies(dir: string): string[] {
-  const parent = dir.slice(0, dir.lastIndexOf('/'));
-  const name = dir.slice(dir.lastIndexOf('/') + 1);
-  try {
-    return readdirSync(parent)
-      .filter((entry) => entry.startsWith(`${name}.retired-`))
-      .map((entry) => `${parent}/${entry}`);
-  } catch {
-    return [];
-  }
-}
-
-/** Frees the slots of callers that died holding them. */
-function freeAbandonedSlots(dir: string): void {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (let slot = 0; slot < SLOTS; slot++) {
-    const lock = slotLock(dir, slot);
-    if (!entries.includes(`slot-${slot}.lock`)) continue;
-    let owner: number;
-    try {
-      owner = Number(readFileSync(lock, 'utf8'));
-    } catch {
-      continue;
-    }
-    // An empty lock is one being written this instant: left for the next look.
-    if (owner > 0 && !isProcessAlive(owner)) {
-      try {
-        unlinkSync(lock);
-      } catch {
-        // Freed by its caller meanwhile.
-      }
-    }
-  }
-}
-
-function drain(fd: number): void {
-  const buffer = Buffer.alloc(64 * 1024);
-  for (;;) {
-    try {
-      if (readSync(fd, buffer, 0, buffer.length, null) <= 0) return;
-    } catch {
-      return; // EAGAIN: empty
-    }
-  }
-}
-
 /**
  * The hook's answer, as its own process would have given it: the quick answer where one needs no
  * look (quick-run.ts), else the full look with the payload and config the quick one read. A
@@ -430,12 +294,6 @@ async function lookFor(
     parentPid: request.parentPid,
   });
   return { answer: { id, out }, transcriptPath: payload.transcriptPath };
-}
-
-/** True while a warm process serves `dir` (for `shim doctor`). */
-export function isWarmLookServing(dir: string): boolean {
-  const owner = readOwner(dir);
-  return owner !== null && existsSync(dir) && isProcessAlive(owner);
 }
 
 /**
