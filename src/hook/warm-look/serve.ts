@@ -65,6 +65,12 @@ export async function serveWarmLooks(
   home: string,
   options: ServeOptions,
 ): Promise<void> {
+  // A SIGTERM from the moment the pipes can be found: the process leaves the way it always does
+  // (the directory moved aside and removed), never by the signal's default, which would leave
+  // the directory behind for the next start to take over.
+  let stop: (() => void) | null = null;
+  let stopAsked = false;
+  process.once('SIGTERM', () => (stop ? stop() : (stopAsked = true)));
   const opened = openPipes(dir, home);
   try {
     unlinkSync(startingMark(dir));
@@ -77,7 +83,11 @@ export async function serveWarmLooks(
   // started, once its answer is out.
   holdJsonWrites();
   holdBackgroundJobs();
-  await new Server(dir, home, opened, options).run();
+  const server = new Server(dir, home, opened, options);
+  const served = server.run();
+  stop = () => server.leave();
+  if (stopAsked) stop();
+  await served;
 }
 
 class Server {
@@ -123,7 +133,6 @@ class Server {
       });
     });
     const check = setInterval(() => this.check(), this.options.checkMs ?? 1_000);
-    process.once('SIGTERM', () => this.leave());
     return finished.finally(() => clearInterval(check));
   }
 
@@ -237,7 +246,7 @@ class Server {
     }
   }
 
-  private leave(moveAside = true): void {
+  leave(moveAside = true): void {
     if (this.leaving) return;
     this.leaving = true;
     if (moveAside) {
