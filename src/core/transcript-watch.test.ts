@@ -37,3 +37,12 @@ test('growth resets the count', () => {
   const sizes = [100, ...Array<number>(STALLED_AFTER_CALLS - 1).fill(100), 150, 150];
   assert.deepEqual(feed(sizes).filter(Boolean), []);
 });
+
+test('calls the transcript holds (one response, run in parallel) do not alarm', () => {
+  let watch: TranscriptWatch | null = watchTranscript(null, 300).watch;
+  for (let i = 0; i < STALLED_AFTER_CALLS + 4; i++) {
+    const step = watchTranscript(watch, 300, true);
+    assert.equal(step.alarm, null);
+    watch = step.watch;
+  }
+});

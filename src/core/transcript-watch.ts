@@ -3,7 +3,9 @@
  * session's markers (or runs with prompt history off) writes none, and every tool call still
  * runs its hooks: shim would checkpoint nothing and restore nothing without saying why. Claude
  * Code appends the assistant entry holding a tool call before the call runs, so a transcript
- * that stays missing or does not grow across several finished calls has stopped.
+ * that stays missing or does not grow across several finished calls has stopped — unless it
+ * holds the call: the calls of one response run in parallel, and their hooks can all come before
+ * any of their results is written.
  * @module
  */
 
@@ -23,13 +25,17 @@ export const MISSING_AFTER_CALLS = 3;
 /** Calls without growth before the transcript counts as stalled. */
 export const STALLED_AFTER_CALLS = 6;
 
-/** One more finished tool call, with the transcript's size now (null: no file). */
+/**
+ * One more finished tool call, with the transcript's size now (null: no file) and whether the
+ * transcript holds the call (`written`: its response was written, so it is not stalled).
+ */
 export function watchTranscript(
   previous: TranscriptWatch | null | undefined,
   size: number | null,
+  written = false,
 ): { watch: TranscriptWatch; alarm: TranscriptAlarm | null } {
   const calls = (previous?.calls ?? 0) + 1;
-  const changed = !previous || previous.size !== size;
+  const changed = !previous || previous.size !== size || written;
   const watch: TranscriptWatch = {
     size,
     calls,

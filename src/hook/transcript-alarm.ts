@@ -4,7 +4,7 @@
  * recorded for `shim doctor`.
  * @module
  */
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { HookMemory } from '../core/hook-policy.ts';
 import {
   describeTranscriptAlarm,
@@ -28,7 +28,9 @@ export function checkTranscriptWrites(
   } catch {
     size = null;
   }
-  const { watch, alarm } = watchTranscript(memory.transcript, size);
+  // Unchanged since the last call: it may be a call of the same response (parallel calls).
+  const written = size !== null && size === memory.transcript?.size && holdsCall(payload, size);
+  const { watch, alarm } = watchTranscript(memory.transcript, size, written);
   const toolCalls = watch.calls;
   if (!alarm || !claimOnce(home, payload.sessionId, 'transcript-alarm'))
     return { watch, notice: null };
@@ -53,4 +55,28 @@ export function checkTranscriptWrites(
     toolCalls,
   });
   return { watch, notice };
+}
+
+/** How much of the transcript's end is searched for the call: a response's entries and more. */
+const TAIL_BYTES = 256 * 1024;
+
+/**
+ * True when the transcript's end names this call's tool_use id: its response was written. A
+ * payload without an id cannot tell, and counts as written (no alarm on a guess).
+ */
+function holdsCall(payload: HookRun['payload'], size: number): boolean {
+  const id = payload.raw.tool_use_id;
+  if (typeof id !== 'string' || id === '' || !payload.transcriptPath) return true;
+  let fd: number | null = null;
+  try {
+    fd = openSync(payload.transcriptPath, 'r');
+    const length = Math.min(size, TAIL_BYTES);
+    const buffer = Buffer.allocUnsafe(length);
+    const read = readSync(fd, buffer, 0, length, size - length);
+    return buffer.subarray(0, read).includes(`"${id}"`);
+  } catch {
+    return true;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
