@@ -103,6 +103,14 @@ function callBoth(s: Session, t: Session, tool: string, context: number): [strin
   return [hook(s, payload(s, tool, call)), hook(t, payload(t, tool, call))];
 }
 
+/** A session, its own-process twin, one call each, and the warm process that call started. */
+async function served(name: string): Promise<{ s: Session; t: Session; pid: number }> {
+  const s = session({ name });
+  const t = twin(s);
+  callBoth(s, t, 'Read', 40_000);
+  return { s, t, pid: await waitForWarmLook(s.home) };
+}
+
 /** Resolves once `pid` has exited (a result: the process is gone). */
 async function gone(pid: number, limitMs = 60_000): Promise<void> {
   const deadline = Date.now() + limitMs;
@@ -167,10 +175,7 @@ describe('the warm look', () => {
   });
 
   test('killed with SIGKILL: the next call looks in its own process and starts another', async () => {
-    const s = session({ name: 'kill' });
-    const t = twin(s);
-    callBoth(s, t, 'Read', 40_000);
-    const pid = await waitForWarmLook(s.home);
+    const { s, t, pid } = await served('kill');
     process.kill(pid, 'SIGKILL');
     await gone(pid);
     const [warm, own] = callBoth(s, t, 'Read', 150_000);
@@ -184,10 +189,7 @@ describe('the warm look', () => {
   });
 
   test('stopped (alive, not answering): the call looks itself in time and retires it', async () => {
-    const s = session({ name: 'stuck' });
-    const t = twin(s);
-    callBoth(s, t, 'Read', 40_000);
-    const pid = await waitForWarmLook(s.home);
+    const { s, t, pid } = await served('stuck');
     process.kill(pid, 'SIGSTOP');
     try {
       const call = respond(s, 'Read', 150_000);

@@ -19,9 +19,8 @@ import { renderHookOutput } from '../agents/claude/hook-output.ts';
 import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import type { QuickHandover } from './hook-run.ts';
 import type * as FullHook from './run.ts';
-import { join } from 'node:path';
 import type { WhyLookHere } from './warm-look/ask.ts';
-import { warmLookDir } from '../store/warm-look-place.ts';
+import { currentWarmLookDir } from '../store/warm-look-place.ts';
 import { startWarmLook } from './warm-look/start.ts';
 
 /**
@@ -96,7 +95,7 @@ export async function mainWithInput(
 
 async function startWarmProcess(asked: WhyLookHere, env: Env): Promise<void> {
   const home = getShimHome(env);
-  const dir = globalThis.__SHIM_BUNDLE__ ? warmLookDir(home, join(__dirname, 'hook.cjs')) : null;
+  const dir = currentWarmLookDir(home);
   if (!dir) return;
   if (asked === 'slow')
     appendLog(home, 'warn', 'warm look: no answer in time; retired it, looking here', { dir });

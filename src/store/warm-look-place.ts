@@ -1,8 +1,8 @@
 /**
  * Where the warm look lives and what passes through it (docs/hot-path.md, "The warm look").
  * PostToolUse's full look costs a fresh process ~14 ms above Node's own start — loading the
- * hook's bundle and running its code cold. A warm process (serve.ts) does the look in ~1–2 ms;
- * the hook only asks (ask.ts), through named pipes, which cost a client almost nothing (a Unix
+ * hook's bundle and running its code cold. A warm process (hook/warm-look/serve.ts) does the
+ * look in ~1–2 ms; the hook only asks (hook/warm-look/ask.ts), through named pipes, which cost a client almost nothing (a Unix
  * socket's setup alone costs ~6 ms).
  *
  * One warm process per SHIM_HOME and build of the hook: its directory,
@@ -30,6 +30,14 @@ export function warmLookDir(home: string, hookBundle: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The directory for the hooks' build this code runs from: dist/hook.cjs beside the calling
+ * bundle (every caller is one of dist/'s bundles); null from sources, which have no build.
+ */
+export function currentWarmLookDir(home: string): string | null {
+  return globalThis.__SHIM_BUNDLE__ ? warmLookDir(home, join(__dirname, 'hook.cjs')) : null;
 }
 
 export const requestPipe = (dir: string, slot: number): string => join(dir, `req-${slot}`);
@@ -119,10 +127,15 @@ export function listWarmLooks(
     .filter((name) => /^warm-look-\d+-\d+-\d+$/.test(name))
     .map((name) => {
       const dir = join(home, 'run', name);
-      const pid = Number(readText(pidFile(dir)));
       const stats = parseObject(readText(statsFile(dir)) ?? '') as WarmLookStats | null;
-      return { dir, pid: Number.isInteger(pid) && pid > 0 ? pid : null, stats };
+      return { dir, pid: readWarmLookOwner(dir), stats };
     });
+}
+
+/** The pid its pid file names, or null (none, or not a pid). */
+export function readWarmLookOwner(dir: string): number | null {
+  const pid = Number(readText(pidFile(dir))?.trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
 function readText(path: string): string | null {

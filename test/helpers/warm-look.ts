@@ -3,43 +3,24 @@
  * directory under SHIM_HOME/run, waited for by its result (its pid file, its count of answered
  * calls), stopped with SIGTERM as a user's shutdown would.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { WarmLookStats } from '../../src/store/warm-look-place.ts';
+import { readFileSync } from 'node:fs';
+import { listWarmLooks, type WarmLookStats } from '../../src/store/warm-look-place.ts';
 import { isProcessAlive } from '../../src/capture/process-tree.ts';
 
 /** The serving directory under `home` (one per build), or null. */
 export function warmLookDirIn(home: string): string | null {
-  try {
-    const name = readdirSync(join(home, 'run')).find((n) => /^warm-look-[\d-]+$/.test(n));
-    return name ? join(home, 'run', name) : null;
-  } catch {
-    return null;
-  }
+  return listWarmLooks(home)[0]?.dir ?? null;
 }
 
 /** The pid serving `home`, when one is alive. */
 export function warmLookPid(home: string): number | null {
-  const dir = warmLookDirIn(home);
-  if (!dir) return null;
-  try {
-    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
-    return isProcessAlive(pid) ? pid : null;
-  } catch {
-    return null;
-  }
+  const pid = listWarmLooks(home)[0]?.pid ?? null;
+  return pid !== null && isProcessAlive(pid) ? pid : null;
 }
 
 /** What the process last said of itself (written at most once a second). */
 export function warmLookStats(home: string): WarmLookStats | null {
-  const dir = warmLookDirIn(home);
-  try {
-    return dir
-      ? (JSON.parse(readFileSync(join(dir, 'stats.json'), 'utf8')) as WarmLookStats)
-      : null;
-  } catch {
-    return null;
-  }
+  return listWarmLooks(home)[0]?.stats ?? null;
 }
 
 /**

@@ -8,14 +8,13 @@
  * calls, not the loading of a bundle (docs/hot-path.md, "The warm look").
  * @module
  */
-import { join } from 'node:path';
 import { readStdin } from '../../capture/stdin.ts';
 import { writeStdout } from '../../capture/stdout.ts';
 import { getShimHome } from '../../store/home.ts';
 import type { BundleLoader } from '../../app/load-bundle.ts';
 import type * as QuickHook from '../quick-run.ts';
 import { askWarmLook, retireWarmLook, type AskOutcome } from './ask.ts';
-import { warmLookDir } from '../../store/warm-look-place.ts';
+import { currentWarmLookDir } from '../../store/warm-look-place.ts';
 
 /**
  * How long a hook waits for a warm process that is alive but silent before looking itself: far
@@ -27,7 +26,7 @@ const WAIT_MS = 5_000;
 /** The warm process's answer, or why the hook must answer itself. */
 export function askFirst(event: string, input: string, env: NodeJS.ProcessEnv): AskOutcome {
   const home = getShimHome(env);
-  const dir = warmLookDir(home, join(__dirname, 'hook.cjs'));
+  const dir = currentWarmLookDir(home);
   if (!dir) return { out: null, why: 'none' };
   const wait = Number(env.SHIM_WARM_LOOK_WAIT_MS);
   const outcome = askWarmLook(

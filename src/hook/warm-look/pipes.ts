@@ -23,7 +23,14 @@ import { Socket } from 'node:net';
 import { isProcessAlive } from '../../capture/process-tree.ts';
 import { ensureDir } from '../../store/home.ts';
 import { appendLog } from '../../store/log.ts';
-import { answerPipe, pidFile, requestPipe, SLOTS, slotLock } from '../../store/warm-look-place.ts';
+import {
+  answerPipe,
+  pidFile,
+  readWarmLookOwner,
+  requestPipe,
+  SLOTS,
+  slotLock,
+} from '../../store/warm-look-place.ts';
 
 const { O_RDWR, O_NONBLOCK } = constants;
 
@@ -70,7 +77,7 @@ function moveIntoPlace(staging: string, dir: string, home: string): boolean {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
-      const owner = readOwner(dir);
+      const owner = readWarmLookOwner(dir);
       if (owner !== null && isProcessAlive(owner)) return false;
       // The pipes of a process that died (killed, the machine restarted): taken over.
       appendLog(home, 'info', 'warm look: replacing the pipes of a process that is gone', {
@@ -86,15 +93,6 @@ function moveIntoPlace(staging: string, dir: string, home: string): boolean {
     }
   }
   return false;
-}
-
-export function readOwner(dir: string): number | null {
-  try {
-    const pid = Number(readFileSync(pidFile(dir), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
 }
 
 export function closeSlot(slot: Slot): void {

@@ -13,7 +13,6 @@
  * @module
  */
 import { existsSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import { useBundleLoader, type BundleLoader } from '../../app/load-bundle.ts';
 import { holdBackgroundJobs, startHeldJobs } from '../../app/run-in-background.ts';
 import { getShimHome } from '../../store/home.ts';
@@ -23,8 +22,9 @@ import { writeFileSafely } from '../../store/safe-file.ts';
 import {
   decodeRequest,
   encodeAnswer,
+  currentWarmLookDir,
+  readWarmLookOwner,
   statsFile,
-  warmLookDir,
   type WarmAnswer,
   type WarmLookStats,
   type WarmRequest,
@@ -36,7 +36,6 @@ import {
   drain,
   freeAbandonedSlots,
   openPipes,
-  readOwner,
   retiredCopies,
   type Slot,
 } from './pipes.ts';
@@ -46,12 +45,13 @@ import { startingMark } from './start.ts';
 export type ServeOptions = {
   /** Leave after this long without a call (default 10 min; SHIM_WARM_LOOK_IDLE_MS). */
   idleMs: number;
-  /** How often the process looks at its directory, its slots and the clock. */
-  checkMs?: number;
 };
 
 /** How long the process stays without a call: a user reading, not an agent working. */
 export const IDLE_MS = 10 * 60_000;
+
+/** How often the process looks at its directory, its slots and the clock. */
+const CHECK_MS = 1_000;
 
 /** How long without a call before the process tidies its slots and writes its stats. */
 const QUIET_MS = 1_000;
@@ -132,7 +132,7 @@ class Server {
         this.leave();
       });
     });
-    const check = setInterval(() => this.check(), this.options.checkMs ?? 1_000);
+    const check = setInterval(() => this.check(), CHECK_MS);
     return finished.finally(() => clearInterval(check));
   }
 
@@ -224,7 +224,7 @@ class Server {
   private check(): void {
     if (this.leaving) return;
     // Retired by a hook that got no answer in time, or SHIM_HOME deleted.
-    if (readOwner(this.dir) !== process.pid) return this.leave(false);
+    if (readWarmLookOwner(this.dir) !== process.pid) return this.leave(false);
     if (this.inFlight === 0 && Date.now() - this.lastCall > this.options.idleMs)
       return this.leave();
     this.readAhead.sweep(this.options.idleMs);
@@ -312,7 +312,7 @@ async function lookFor(
 export async function runWarmLook(loadBundle?: BundleLoader): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
   const home = getShimHome(process.env);
-  const dir = globalThis.__SHIM_BUNDLE__ ? warmLookDir(home, join(__dirname, 'hook.cjs')) : null;
+  const dir = currentWarmLookDir(home);
   if (!dir) {
     process.stderr.write(
       'shim background warm-look: runs from the built bundle on Linux or macOS only\n',
