@@ -22,6 +22,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createAnswerHolds } from '../helpers/answer-holds.ts';
 
 export type Usage = {
   input_tokens: number;
@@ -230,17 +231,8 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
   let ids = 0;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
+  const holds = createAnswerHolds();
   const chunkDelayMs = options.chunkDelayMs ?? 0;
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -333,8 +325,9 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
       sendError(res, step.error.status, step.error.type, step.error.message);
       return;
     }
-    if (step.delayMs) await sleep(step.delayMs);
+    if (step.delayMs) await holds.wait(step.delayMs, res);
     if (step.holdUntil) await step.holdUntil();
+    if (res.destroyed) return;
     const content = materialize(step, body);
     record.reply = content;
     record.status = 200;
@@ -397,7 +390,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
     const send = async (event: string, data: unknown): Promise<void> => {
       if (res.destroyed) return;
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      if (chunkDelayMs > 0) await sleep(chunkDelayMs);
+      if (chunkDelayMs > 0) await holds.wait(chunkDelayMs, res);
     };
     await send('message_start', {
       type: 'message_start',
@@ -444,7 +437,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
       }
       await send('content_block_stop', { type: 'content_block_stop', index });
     }
-    if (endDelayMs) await sleep(endDelayMs);
+    if (endDelayMs) await holds.wait(endDelayMs, res);
     await send('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: stopReason, stop_sequence: null },
@@ -489,8 +482,7 @@ export async function startMockApi(initial: Scenario, options: MockOptions = {})
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
+        holds.endAll();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),

@@ -19,6 +19,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createAnswerHolds } from '../helpers/answer-holds.ts';
 
 export type UsageMetadata = {
   promptTokenCount: number;
@@ -151,6 +152,7 @@ export async function startMockGemini(initial: GeminiScenario): Promise<MockGemi
   let next = 0;
   const requests: RecordedGeminiRequest[] = [];
   const sockets = new Set<Socket>();
+  const holds = createAnswerHolds();
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -210,7 +212,8 @@ export async function startMockGemini(initial: GeminiScenario): Promise<MockGemi
         usage,
         text: requestText(body),
       });
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+      if (reply.delayMs) await holds.wait(reply.delayMs, res);
+      if (res.destroyed) return;
       const payload = responseBody({ ...reply, usage }, model);
       if (stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -242,6 +245,7 @@ export async function startMockGemini(initial: GeminiScenario): Promise<MockGemi
     },
     close: () =>
       new Promise<void>((resolve) => {
+        holds.endAll();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

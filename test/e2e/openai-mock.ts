@@ -20,6 +20,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createAnswerHolds } from '../helpers/answer-holds.ts';
 
 export type MockUsage = { input: number; cached?: number; output?: number; reasoning?: number };
 
@@ -159,6 +160,7 @@ export async function startOpenAiMock(initial: Scenario): Promise<OpenAiMock> {
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
+  const holds = createAnswerHolds();
   const settle = (): void => {
     for (const w of [...waiters]) {
       if (requests.length >= w.count) {
@@ -203,7 +205,7 @@ export async function startOpenAiMock(initial: Scenario): Promise<OpenAiMock> {
     const record: RecordedRequest = { kind, path, body, text, usage: null, at: Date.now() };
     requests.push(record);
     settle();
-    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (step.delayMs) await holds.wait(step.delayMs, res);
     if (res.destroyed) return;
     record.usage = answer(res, step, model);
   };
@@ -236,6 +238,7 @@ export async function startOpenAiMock(initial: Scenario): Promise<OpenAiMock> {
     },
     close: () =>
       new Promise((resolve) => {
+        holds.endAll();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
