@@ -6,10 +6,8 @@
  * (a pid file, a process gone, a count written), never for a guess at a duration.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
-  appendFileSync,
-  copyFileSync,
   existsSync,
   linkSync,
   mkdirSync,
@@ -21,118 +19,24 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { isProcessAlive, signalQuietly } from '../src/capture/process-tree.ts';
-import { BIN, runShim } from './helpers/cli.ts';
+import { BIN } from './helpers/cli.ts';
 import { waitForProcessesUnder } from './helpers/processes.ts';
-import { makeTempDir } from './helpers/fixtures.ts';
 import {
-  SESSION_ID,
-  toJsonl,
-  toolCallLines,
-  userPromptLine,
-} from './helpers/transcript-builders.ts';
-import { waitForWarmLook, warmLookDirIn, warmLookPid, warmLookStats } from './helpers/warm-look.ts';
-
-type Session = { dir: string; home: string; transcript: string; calls: number };
-
-function session(options: { warmLook?: boolean; name?: string } = {}): Session {
-  const dir = makeTempDir(`shim-warm-${options.name ?? 'look'}-`);
-  const transcript = join(dir, `${SESSION_ID}.jsonl`);
-  writeFileSync(transcript, toJsonl([userPromptLine('Port the parser to the new API')]));
-  const home = join(dir, 'shim');
-  mkdirSync(home, { recursive: true });
-  if (options.warmLook === false)
-    writeFileSync(join(home, 'config.json'), '{ "warmLook": false }\n');
-  return { dir, home, transcript, calls: 0 };
-}
-
-/** The same session in a second home: its answers are the ones to match. */
-function twin(s: Session): Session {
-  const other = session({ warmLook: false, name: 'twin' });
-  copyFileSync(s.transcript, other.transcript);
-  return other;
-}
-
-/** One response calling `tool` at `context` tokens, and its result, appended to the transcript. */
-function respond(s: Session, tool: string, context: number): { id: string; input: object } {
-  const n = ++s.calls;
-  const input = tool === 'Bash' ? { command: 'npm test' } : { file_path: `/src/f${n}.ts` };
-  appendFileSync(s.transcript, toJsonl(toolCallLines(n, context, tool, input)));
-  return { id: `toolu_${n}`, input };
-}
-
-function payload(s: Session, tool: string, call: { id: string; input: object }): string {
-  return JSON.stringify({
-    session_id: SESSION_ID,
-    transcript_path: s.transcript,
-    cwd: s.dir,
-    hook_event_name: 'PostToolUse',
-    tool_name: tool,
-    tool_input: call.input,
-    tool_use_id: call.id,
-    tool_response: {},
-  });
-}
-
-function env(s: Session, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    SHIM_HOME: s.home,
-    CLAUDE_CONFIG_DIR: join(s.dir, 'no-claude'),
-    SHIM_WARM_LOOK_IDLE_MS: '60000',
-    ...extra,
-  };
-}
-
-/** One PostToolUse as Claude Code runs it: its stdout, after checking it exited 0. */
-function hook(s: Session, input: string, extra: Record<string, string> = {}): string {
-  const r = spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
-    input,
-    encoding: 'utf8',
-    env: env(s, extra),
-    cwd: s.dir,
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout.trim();
-}
-
-/** The same call in both sessions: the warm one's answer and its own-process twin's. */
-function callBoth(s: Session, t: Session, tool: string, context: number): [string, string] {
-  const call = respond(s, tool, context);
-  respond(t, tool, context);
-  return [hook(s, payload(s, tool, call)), hook(t, payload(t, tool, call))];
-}
-
-/** A session, its own-process twin, one call each, and the warm process that call started. */
-async function served(name: string): Promise<{ s: Session; t: Session; pid: number }> {
-  const s = session({ name });
-  const t = twin(s);
-  callBoth(s, t, 'Read', 40_000);
-  return { s, t, pid: await waitForWarmLook(s.home) };
-}
-
-/** Resolves once `pid` has exited (a result: the process is gone). */
-async function gone(pid: number, limitMs = 60_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (isProcessAlive(pid)) {
-    if (Date.now() > deadline) throw new Error(`process ${pid} still runs after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** What `shim doctor` says of the warm look. */
-function doctorSays(s: Session): string {
-  const r = runShim(s.home, ['doctor', '--json'], { cwd: s.dir });
-  const report = JSON.parse(r.stdout) as { checks: { id: string; detail: string }[] };
-  return report.checks.find((c) => c.id === 'warm-look')?.detail ?? `(no check) ${r.stderr}`;
-}
-
-async function stop(s: Session): Promise<void> {
-  const pid = warmLookPid(s.home);
-  if (pid === null) return;
-  signalQuietly(pid, 'SIGTERM');
-  await gone(pid);
-}
+  callBoth,
+  doctorSays,
+  env,
+  gone,
+  hook,
+  payload,
+  respond,
+  served,
+  session,
+  stop,
+  twin,
+  waitForWarmLook,
+  warmLookDirIn,
+  warmLookStats,
+} from './helpers/warm-look.ts';
 
 describe('the warm look', () => {
   test("answers every call as the hook's own process would, from the second call on", async () => {

@@ -11,8 +11,17 @@
  * at a time, so a request longer than a pipe's atomic write cannot interleave with another.
  * @module
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** Calls answered at once; more parallel hooks than this look in their own process. */
 export const SLOTS = 8;
@@ -38,6 +47,65 @@ export function warmLookDir(home: string, hookBundle: string): string | null {
  */
 export function currentWarmLookDir(home: string): string | null {
   return globalThis.__SHIM_BUNDLE__ ? warmLookDir(home, join(__dirname, 'hook.cjs')) : null;
+}
+
+/**
+ * The directory for this build when the hook may ask through it: SHIM_HOME, `run/` and the
+ * directory itself are this user's and nobody else can write into them, and neither of the last
+ * two is a link. Anything else could hold another process's pipes, which would read the hook's
+ * request (its environment) and answer in its name (text the model reads).
+ */
+export function trustedWarmLookDir(home: string): string | null {
+  const dir = currentWarmLookDir(home);
+  if (!dir) return null;
+  return (distrustDir(home, true) ?? distrustDir(dirname(dir)) ?? distrustDir(dir)) ? null : dir;
+}
+
+/**
+ * Why the warm look may not use `path` as a directory of its own, or null when it may: it must be
+ * a real directory (`follow`: a link is followed, for SHIM_HOME, which may be the user's link),
+ * owned by this user, writable by nobody else.
+ */
+export function distrustDir(path: string, follow = false): string | null {
+  let stat;
+  try {
+    stat = follow ? statSync(path) : lstatSync(path);
+  } catch {
+    return 'missing';
+  }
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (!stat.isDirectory()) return 'not a directory';
+  if (stat.uid !== process.getuid?.()) return `owned by uid ${stat.uid}, not by you`;
+  if ((stat.mode & 0o022) !== 0)
+    return `writable by others (mode ${(stat.mode & 0o777).toString(8)})`;
+  return null;
+}
+
+/**
+ * Whether a process holds `dir`'s pipes open: the sure sign one serves (a pid file's pid may have
+ * been reused since). Opening a pipe to write without writing tells its reader nothing.
+ */
+export function isServing(dir: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(
+      requestPipe(dir, 0),
+      constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW,
+    );
+  } catch {
+    return false; // ENXIO: no reader; ENOENT: no pipe
+  }
+  try {
+    return fstatSync(fd).isFIFO();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True for a pipe of this user's (opened, so it cannot be swapped after the check). */
+export function isOwnPipe(fd: number): boolean {
+  const stat = fstatSync(fd);
+  return stat.isFIFO() && stat.uid === process.getuid?.();
 }
 
 export const requestPipe = (dir: string, slot: number): string => join(dir, `req-${slot}`);
@@ -113,10 +181,18 @@ function parseObject(line: string): Record<string, unknown> | null {
   }
 }
 
-/** The warm looks serving under `home` (one per build that ran lately), with what they said. */
-export function listWarmLooks(
-  home: string,
-): { dir: string; pid: number | null; stats: WarmLookStats | null }[] {
+/**
+ * The warm looks' directories under `home` (one per build that ran lately), with what they said:
+ * `distrust` says which path may not be used and why (then nothing is read from it), `serving` whether a
+ * process holds its pipes.
+ */
+export function listWarmLooks(home: string): {
+  dir: string;
+  pid: number | null;
+  stats: WarmLookStats | null;
+  serving: boolean;
+  distrust: { path: string; why: string } | null;
+}[] {
   let names: string[];
   try {
     names = readdirSync(join(home, 'run'));
@@ -127,9 +203,16 @@ export function listWarmLooks(
     .filter((name) => /^warm-look-\d+-\d+-\d+$/.test(name))
     .map((name) => {
       const dir = join(home, 'run', name);
+      const distrust = untrusted(join(home, 'run')) ?? untrusted(dir);
+      if (distrust) return { dir, pid: null, stats: null, serving: false, distrust };
       const stats = parseObject(readText(statsFile(dir)) ?? '') as WarmLookStats | null;
-      return { dir, pid: readWarmLookOwner(dir), stats };
+      return { dir, pid: readWarmLookOwner(dir), stats, serving: isServing(dir), distrust };
     });
+}
+
+function untrusted(path: string): { path: string; why: string } | null {
+  const why = distrustDir(path);
+  return why ? { path, why } : null;
 }
 
 /** The pid its pid file names, or null (none, or not a pid). */

@@ -85,7 +85,19 @@ export function homeCheck(home: string): DoctorCheck {
       'point SHIM_HOME at a directory you own, or fix the permissions of this one',
     );
   }
-  const mode = statSync(home).mode & 0o777;
+  const stat = statSync(home);
+  const mode = stat.mode & 0o777;
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) {
+    return check(
+      'home',
+      'SHIM_HOME',
+      'fail',
+      true,
+      `${home} is owned by uid ${stat.uid}, not by you (uid ${uid}): its owner can read and change your checkpoints`,
+      'point SHIM_HOME at a directory of your own (default ~/.shim), or chown it to yourself',
+    );
+  }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     return check(
       'home',

@@ -5,9 +5,9 @@
  * @module
  */
 import { findProjectRoot } from '../../capture/project.ts';
-import { isProcessAlive } from '../../capture/process-tree.ts';
 import { loadConfig } from '../../store/config.ts';
-import { listWarmLooks } from '../../store/warm-look-place.ts';
+import { join } from 'node:path';
+import { distrustDir, listWarmLooks } from '../../store/warm-look-place.ts';
 import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
 
 export async function warmLookCheck(options: DoctorOptions, now: Date): Promise<DoctorCheck> {
@@ -23,9 +23,27 @@ export async function warmLookCheck(options: DoctorOptions, now: Date): Promise<
       false,
       'off (warmLook: false): each hook looks at the session in its own process',
     );
-  const serving = listWarmLooks(options.home).filter(
-    (w) => w.pid !== null && isProcessAlive(w.pid),
+  const looks = listWarmLooks(options.home);
+  // Not shim's own (a link, another user's, open to others): the hooks never ask through it.
+  const run = join(options.home, 'run');
+  const runWhy = distrustDir(run);
+  const whyOf = new Map(
+    runWhy && runWhy !== 'missing'
+      ? [[run, runWhy]]
+      : looks.flatMap((w) => (w.distrust ? [[w.distrust.path, w.distrust.why]] : [])),
   );
+  const paths = [...whyOf.keys()];
+  if (paths.length > 0)
+    return check(
+      'warm-look',
+      'warm look',
+      'warn',
+      false,
+      `not used: ${paths.map((p) => `${p} is ${whyOf.get(p)}`).join('; ')} (the hooks look in their own process)`,
+      `remove what shim did not make (it makes its own again): rm -r ${paths.join(' ')}`,
+    );
+  // Serving means holding the pipes open: a pid file's pid may have been reused since.
+  const serving = looks.filter((w) => w.serving);
   if (serving.length === 0)
     return check(
       'warm-look',

@@ -14,7 +14,7 @@ import { getShimHome } from '../../store/home.ts';
 import type { BundleLoader } from '../../app/load-bundle.ts';
 import type * as QuickHook from '../quick-run.ts';
 import { askWarmLook, retireWarmLook, type AskOutcome } from './ask.ts';
-import { currentWarmLookDir } from '../../store/warm-look-place.ts';
+import { trustedWarmLookDir } from '../../store/warm-look-place.ts';
 
 /**
  * How long a hook waits for a warm process that is alive but silent before looking itself: far
@@ -26,7 +26,9 @@ const WAIT_MS = 5_000;
 /** The warm process's answer, or why the hook must answer itself. */
 export function askFirst(event: string, input: string, env: NodeJS.ProcessEnv): AskOutcome {
   const home = getShimHome(env);
-  const dir = currentWarmLookDir(home);
+  // Only a directory of this user's nobody else can write into is asked (a link, another user's
+  // or one open to all could hold another process's pipes): otherwise the hook looks itself.
+  const dir = trustedWarmLookDir(home);
   if (!dir) return { out: null, why: 'none' };
   const wait = Number(env.SHIM_WARM_LOOK_WAIT_MS);
   const outcome = askWarmLook(

@@ -9,7 +9,6 @@
 import {
   closeSync,
   constants,
-  fstatSync,
   openSync,
   readSync,
   renameSync,
@@ -20,6 +19,7 @@ import {
   answerPipe,
   decodeAnswer,
   encodeRequest,
+  isOwnPipe,
   requestPipe,
   SLOTS,
   slotLock,
@@ -49,8 +49,9 @@ export function askWarmLook(dir: string, request: WarmRequest, waitMs: number): 
     // No reader on the request's pipe (ENXIO): the process is gone.
     const requests = openSync(requestPipe(dir, slot), O_WRONLY | O_NONBLOCK | O_NOFOLLOW);
     fds.push(requests);
-    // The request holds the hook's environment: it goes into a pipe, never into a file.
-    if (!fstatSync(requests).isFIFO()) return { out: null, why: 'none' };
+    // The request holds the hook's environment: it goes into a pipe of this user's, never into a
+    // file; an answer is read from nothing else either.
+    if (!isOwnPipe(requests) || !isOwnPipe(answers)) return { out: null, why: 'none' };
     const deadline = Date.now() + waitMs;
     if (!writeWhole(requests, Buffer.from(encodeRequest(request)), deadline))
       return { out: null, why: 'slow' };

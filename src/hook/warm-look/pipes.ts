@@ -21,16 +21,18 @@ import {
 } from 'node:fs';
 import { Socket } from 'node:net';
 import { isProcessAlive } from '../../capture/process-tree.ts';
-import { ensureDir } from '../../store/home.ts';
 import { appendLog } from '../../store/log.ts';
 import {
   answerPipe,
+  distrustDir,
+  isServing,
   pidFile,
   readWarmLookOwner,
   requestPipe,
   SLOTS,
   slotLock,
 } from '../../store/warm-look-place.ts';
+import { prepareRunDir } from './start.ts';
 
 const { O_RDWR, O_NONBLOCK } = constants;
 
@@ -39,7 +41,7 @@ export type Slot = { socket: Socket; answers: number; buffered: string; latest: 
 
 /** The pipes made and opened, the directory in place; null when another process serves. */
 export function openPipes(dir: string, home: string): Slot[] | null {
-  ensureDir(home, 'run');
+  prepareRunDir(home);
   const staging = `${dir}.new-${process.pid}`;
   mkdirSync(staging, { mode: 0o700 });
   const paths: string[] = [];
@@ -70,18 +72,34 @@ export function openPipes(dir: string, home: string): Slot[] | null {
 }
 
 function moveIntoPlace(staging: string, dir: string, home: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       renameSync(staging, dir);
       return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
-      const owner = readWarmLookOwner(dir);
-      if (owner !== null && isProcessAlive(owner)) return false;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
+      // Not shim's (a link, another user's, open to others): moved aside unread, never used.
+      const foreign = distrustDir(dir);
+      if (foreign) {
+        appendLog(home, 'warn', "warm look: moved aside what is not shim's own in run/", {
+          path: dir,
+          why: foreign,
+        });
+        try {
+          renameSync(dir, `${dir}.foreign-${process.pid}`);
+        } catch {
+          // Moved by another starter meanwhile.
+        }
+        continue;
+      }
+      // A process holding its pipes serves; a pid file alone may name a pid reused since.
+      if (isServing(dir)) return false;
       // The pipes of a process that died (killed, the machine restarted): taken over.
+      const owner = readWarmLookOwner(dir);
       appendLog(home, 'info', 'warm look: replacing the pipes of a process that is gone', {
         pid: owner,
+        ...(owner !== null && isProcessAlive(owner) ? { pidReused: true } : {}),
       });
       const dead = `${dir}.dead-${process.pid}`;
       try {
