@@ -12,15 +12,15 @@ import {
   measureRestoreFidelity,
   summarizeFidelity,
   type FidelityPoint,
-} from '../src/app/fidelity.ts';
-import { HOOK_RESTORE_CHARS } from '../src/core/resume-prompt.ts';
-import { planResume } from '../src/app/plan-resume.ts';
-import { assessSession } from '../src/core/assess.ts';
-import { buildCheckpoint } from '../src/core/build-checkpoint.ts';
-import { applyCheckpointLimits, validateCheckpoint } from '../src/core/checkpoint.ts';
+} from '../src/app/evaluation/fidelity.ts';
+import { HOOK_RESTORE_CHARS } from '../src/core/resume/resume-prompt.ts';
+import { planResume } from '../src/app/restore/plan-resume.ts';
+import { assessSession } from '../src/core/context/assess.ts';
+import { buildCheckpoint } from '../src/core/checkpoint/build-checkpoint.ts';
+import { applyCheckpointLimits, validateCheckpoint } from '../src/core/checkpoint/checkpoint.ts';
 import { redactValue } from '../src/redact/redact.ts';
-import { CheckpointRepository } from '../src/store/checkpoint-repository.ts';
-import { openDatabase, withWriteTransaction } from '../src/store/database.ts';
+import { CheckpointRepository } from '../src/store/checkpoints/checkpoint-repository.ts';
+import { openDatabase, withWriteTransaction } from '../src/store/sqlite/database.ts';
 import type { SessionState } from '../src/core/session.ts';
 import { readTranscript } from '../src/agents/claude/transcript-reader.ts';
 import {

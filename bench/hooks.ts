@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { QuietWindow } from '../src/core/quiet-window.ts';
+import type { QuietWindow } from '../src/core/policy/quiet-window.ts';
 import { signalQuietly } from '../src/capture/process-tree.ts';
 import { makeTempDir } from '../test/helpers/fixtures.ts';
 import { processesUnder } from '../test/helpers/processes.ts';

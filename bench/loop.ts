@@ -16,13 +16,13 @@ import { join } from 'node:path';
 import { createStore } from '../src/app/open-store.ts';
 import { getHeadCommit, getWorkspaceFingerprint } from '../src/capture/workspace.ts';
 import { checkContextUsage } from '../src/core/loop/context-monitor.ts';
-import { getRunDir, RunEventLog, type LoopEvent } from '../src/store/loop-event-log.ts';
-import { readRunEvents } from '../src/store/loop-event-reader.ts';
+import { getRunDir, RunEventLog, type LoopEvent } from '../src/store/loop/loop-event-log.ts';
+import { readRunEvents } from '../src/store/loop/loop-event-reader.ts';
 import { IterationMonitor } from '../src/loop/iteration-monitor.ts';
 import { startLoop, type LoopResult } from '../src/loop/start-loop.ts';
-import type { Database } from '../src/store/database.ts';
-import { openDatabase } from '../src/store/database.ts';
-import { LoopRepository } from '../src/store/loop-repository.ts';
+import type { Database } from '../src/store/sqlite/database.ts';
+import { openDatabase } from '../src/store/sqlite/database.ts';
+import { LoopRepository } from '../src/store/loop/loop-repository.ts';
 import { makeTempDir } from '../test/helpers/fixtures.ts';
 import {
   createLoopWorld,

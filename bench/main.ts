@@ -6,10 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluateLeaveOneOut } from '../src/app/evaluate-leave-one-out.ts';
-import { loadCursor, saveCursor } from '../src/store/cursor-cache.ts';
+import { evaluateLeaveOneOut } from '../src/app/evaluation/evaluate-leave-one-out.ts';
+import { loadCursor, saveCursor } from '../src/store/cache/cursor-cache.ts';
 import { runCheckpointBench } from './checkpoints.ts';
-import { evaluateTaskEstimates } from '../src/app/evaluate-task-estimates.ts';
+import { evaluateTaskEstimates } from '../src/app/evaluation/evaluate-task-estimates.ts';
 import { runFullLookBench, runHookBench } from './hooks.ts';
 import { runLoopBench } from './loop.ts';
 import { runDashboardBench } from './dashboard.ts';

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createStore } from '../src/app/open-store.ts';
-import { searchCheckpoints, type SearchRequest } from '../src/app/search-checkpoints.ts';
-import type { CheckpointDraft } from '../src/core/checkpoint.ts';
-import { CheckpointRepository } from '../src/store/checkpoint-repository.ts';
-import { indexCheckpointForSearch } from '../src/store/checkpoint-search.ts';
-import { openDatabase, withWriteTransaction } from '../src/store/database.ts';
+import { searchCheckpoints, type SearchRequest } from '../src/app/checkpoint/search-checkpoints.ts';
+import type { CheckpointDraft } from '../src/core/checkpoint/checkpoint.ts';
+import { CheckpointRepository } from '../src/store/checkpoints/checkpoint-repository.ts';
+import { indexCheckpointForSearch } from '../src/store/checkpoints/checkpoint-search.ts';
+import { openDatabase, withWriteTransaction } from '../src/store/sqlite/database.ts';
 import { listFixtures, makeTempDir } from '../test/helpers/fixtures.ts';
 import { buildFixtureDraft } from '../test/helpers/store.ts';
 

@@ -58,7 +58,7 @@ await Promise.all([
       statusline: 'src/entries/statusline.ts',
       'statusline-full': 'src/entries/statusline-full.ts',
       status: 'src/entries/status.ts',
-      // Another agent's adapter, loaded only by its own hook calls (app/load-agent.ts).
+      // Another agent's adapter, loaded only by its own hook calls (app/session/load-agent.ts).
       'agent-codex': 'src/entries/agent-codex.ts',
       'agent-gemini': 'src/entries/agent-gemini.ts',
     },

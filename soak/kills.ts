@@ -3,7 +3,7 @@
  * checkpoint writers (looping saves, with and without reopening the store) and of the real
  * `shim checkpoint` and hook processes. After every kill the store must pass its integrity check
  * and hold every checkpoint that was acknowledged (printed) before the kill. A risky command's
- * PreToolUse acknowledges a checkpoint its detached builder stores (store/pending-checkpoints.ts):
+ * PreToolUse acknowledges a checkpoint its detached builder stores (store/checkpoints/pending-checkpoints.ts):
  * its acknowledgement is checked once a shim command has finished what was promised.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -10,7 +10,7 @@
 import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from '@photostructure/sqlite';
-import { readRecoveryNotice } from '../src/store/recovery-notice.ts';
+import { readRecoveryNotice } from '../src/store/home/recovery-notice.ts';
 import { stdoutProblem } from './burst.ts';
 import { crashIn, run, type Outcome } from './process.ts';
 import type { Random } from './random.ts';

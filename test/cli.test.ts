@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import type { ReplayCompact, ReplayTurn } from '../src/app/replay.ts';
+import type { ReplayCompact, ReplayTurn } from '../src/app/session/replay.ts';
 import { runShim, type Run } from './helpers/cli.ts';
 import {
   AUTO_COMPACT_FIXTURES,

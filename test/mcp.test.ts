@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createCheckpoint } from '../src/app/create-checkpoint.ts';
+import { createCheckpoint } from '../src/app/checkpoint/create-checkpoint.ts';
 import { encodeProjectDir } from '../src/agents/claude/sessions.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 import { connectInMemory } from './helpers/mcp-client.ts';

@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import { execFileSync as run } from 'node:child_process';
 import { BIN, runShim } from './helpers/cli.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
-import { storageFailureOf } from '../src/store/storage-failure.ts';
+import { storageFailureOf } from '../src/store/home/storage-failure.ts';
 
 const TASKS = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
 

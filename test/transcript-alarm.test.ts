@@ -8,7 +8,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { DoctorReport } from '../src/app/doctor/run-doctor.ts';
-import { MISSING_AFTER_CALLS, STALLED_AFTER_CALLS } from '../src/core/transcript-watch.ts';
+import { MISSING_AFTER_CALLS, STALLED_AFTER_CALLS } from '../src/core/policy/transcript-watch.ts';
 import { BIN, runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 import { assistantLine, toolUseBlock } from './helpers/transcript-builders.ts';

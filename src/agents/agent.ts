@@ -21,7 +21,7 @@
 import type { AgentId } from '../core/agent-id.ts';
 import type { AgentEvent } from './headless-event.ts';
 import type { SessionState } from '../core/session.ts';
-import type { Env } from '../store/home.ts';
+import type { Env } from '../store/home/home.ts';
 import type { LogFormat, ReadOptions, ReadResult, TranscriptCursor } from '../transcript/reader.ts';
 
 export type { AgentId };

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import type { Env } from '../store/home.ts';
+import type { Env } from '../store/home/home.ts';
 import type { AgentAdapter, AgentCheck } from './agent.ts';
 
 /** Where `bin` is: as given when it is a path, else the first match on PATH. */

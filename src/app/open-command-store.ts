@@ -4,11 +4,11 @@
  * the estimates kept for `--accuracy`. Apart, so the hooks' bundle carries none of them.
  * @module
  */
-import { openDatabase, type Database } from '../store/database.ts';
-import { ShardIssues } from '../store/shard-issues.ts';
-import { TaskEstimateRepository } from '../store/task-estimate-repository.ts';
-import { TeamReplicationQueue } from '../store/team-replication-queue.ts';
-import { TeamRowSource } from '../store/team-row-source.ts';
+import { openDatabase, type Database } from '../store/sqlite/database.ts';
+import { ShardIssues } from '../store/sync/shard-issues.ts';
+import { TaskEstimateRepository } from '../store/estimates/task-estimate-repository.ts';
+import { TeamReplicationQueue } from '../store/team/team-replication-queue.ts';
+import { TeamRowSource } from '../store/team/team-row-source.ts';
 import { createStore, type Store } from './open-store.ts';
 
 export type CommandStore = Store & {

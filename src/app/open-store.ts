@@ -1,30 +1,30 @@
 /** Opens the store for a command and always closes it. */
-import { CompactionSummaryRepository } from '../store/compaction-summary-repository.ts';
-import { SignalHistoryRepository } from '../store/signal-history-repository.ts';
-import { CheckpointRepository } from '../store/checkpoint-repository.ts';
-import { CheckpointWriter } from '../store/checkpoint-writer.ts';
+import { CompactionSummaryRepository } from '../store/checkpoints/compaction-summary-repository.ts';
+import { SignalHistoryRepository } from '../store/checkpoints/signal-history-repository.ts';
+import { CheckpointRepository } from '../store/checkpoints/checkpoint-repository.ts';
+import { CheckpointWriter } from '../store/checkpoints/checkpoint-writer.ts';
 import {
   openDatabase,
   recoverDatabase,
   StoreMovedError,
   type Database,
-} from '../store/database.ts';
-import { isCorruptionError } from '../store/recover-database.ts';
-import { ForgetRows } from '../store/forget-rows.ts';
-import { HandoffRepository } from '../store/handoff-repository.ts';
-import { LoopRepository } from '../store/loop-repository.ts';
-import { ResumeRepository } from '../store/resume-repository.ts';
-import { SessionRepository } from '../store/session-repository.ts';
-import { SessionTransfer } from '../store/session-transfer.ts';
-import { CheckpointSearchIndex } from '../store/checkpoint-search.ts';
-import { DashboardQueries } from '../store/dashboard-queries.ts';
-import { IssueFactsCache } from '../store/issue-facts.ts';
-import { SessionIssues } from '../store/session-issues.ts';
-import { StatsQueries } from '../store/stats-queries.ts';
-import { StoreMaintenance } from '../store/store-maintenance.ts';
-import { SyncOutbox } from '../store/sync-outbox.ts';
-import { TaskPointRepository } from '../store/task-point-repository.ts';
-import { TeamWorkCache } from '../store/team-work-cache.ts';
+} from '../store/sqlite/database.ts';
+import { isCorruptionError } from '../store/sqlite/recover-database.ts';
+import { ForgetRows } from '../store/checkpoints/forget-rows.ts';
+import { HandoffRepository } from '../store/checkpoints/handoff-repository.ts';
+import { LoopRepository } from '../store/loop/loop-repository.ts';
+import { ResumeRepository } from '../store/checkpoints/resume-repository.ts';
+import { SessionRepository } from '../store/checkpoints/session-repository.ts';
+import { SessionTransfer } from '../store/checkpoints/session-transfer.ts';
+import { CheckpointSearchIndex } from '../store/checkpoints/checkpoint-search.ts';
+import { DashboardQueries } from '../store/checkpoints/dashboard-queries.ts';
+import { IssueFactsCache } from '../store/sync/issue-facts.ts';
+import { SessionIssues } from '../store/sync/session-issues.ts';
+import { StatsQueries } from '../store/checkpoints/stats-queries.ts';
+import { StoreMaintenance } from '../store/sqlite/store-maintenance.ts';
+import { SyncOutbox } from '../store/sync/sync-outbox.ts';
+import { TaskPointRepository } from '../store/estimates/task-point-repository.ts';
+import { TeamWorkCache } from '../store/team/team-work-cache.ts';
 
 /**
  * The repositories over one open SQLite database, as the hooks and commands use them (those only

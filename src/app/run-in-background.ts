@@ -5,9 +5,9 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import type { CheckpointTrigger } from '../core/checkpoint.ts';
-import type { Env } from '../store/home.ts';
-import { appendLog } from '../store/log.ts';
+import type { CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
+import type { Env } from '../store/home/home.ts';
+import { appendLog } from '../store/home/log.ts';
 
 /** Where a session is: its transcript and the directory it runs in. */
 export type SessionPlace = { transcriptPath: string | null; cwd: string | null };

@@ -4,8 +4,8 @@
  * much of the session shim's restore carried beside Claude Code's own summary.
  * @module
  */
-import { overallShare, scoreCarried } from '../core/carried-items.ts';
-import type { SessionStatsRow } from '../store/stats-queries.ts';
+import { overallShare, scoreCarried } from '../core/resume/carried-items.ts';
+import type { SessionStatsRow } from '../store/checkpoints/stats-queries.ts';
 import type { Store } from './open-store.ts';
 import type { Scope } from './project-scope.ts';
 

@@ -6,16 +6,16 @@
  * @module
  */
 import { join } from 'node:path';
-import type { Checkpoint } from '../core/checkpoint.ts';
-import { renderHandoff, type HandoffIssue, type HandoffOptions } from '../core/handoff.ts';
+import type { Checkpoint } from '../core/checkpoint/checkpoint.ts';
+import { renderHandoff, type HandoffIssue, type HandoffOptions } from '../core/resume/handoff.ts';
 import { formatIssue } from '../core/sync/issue-ref.ts';
-import { originRepo } from './sync/origin-repo.ts';
-import type { ResumeDetection } from '../core/resume.ts';
+import { originRepo } from './origin-repo.ts';
+import type { ResumeDetection } from '../core/resume/resume.ts';
 import { findProjectRoot } from '../capture/project.ts';
-import type { HandoffKind } from '../store/handoff-repository.ts';
+import type { HandoffKind } from '../store/checkpoints/handoff-repository.ts';
 import { safeFileName } from '../core/fnv-hash.ts';
-import { ensureDir } from '../store/home.ts';
-import { writeFileSafely } from '../store/safe-file.ts';
+import { ensureDir } from '../store/home/home.ts';
+import { writeFileSafely } from '../store/home/safe-file.ts';
 import type { Store } from './open-store.ts';
 
 /** L3 keeps everything the checkpoint holds: no budget cut below its own limits. */

@@ -34,9 +34,9 @@
  *   checkpoint is deleted; git's own gc then prunes the commits.
  * @module
  */
-import type { GitFacts } from '../core/build-checkpoint.ts';
-import type { GitSnapshot } from '../core/checkpoint.ts';
-import { CHECKPOINT_LIMITS } from '../core/checkpoint.ts';
+import type { GitFacts } from '../core/checkpoint/build-checkpoint.ts';
+import type { GitSnapshot } from '../core/checkpoint/checkpoint.ts';
+import { CHECKPOINT_LIMITS } from '../core/checkpoint/checkpoint.ts';
 import { AppError } from '../core/errors.ts';
 import {
   capUtf8,

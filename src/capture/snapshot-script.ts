@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GitSnapshot } from '../core/checkpoint.ts';
+import type { GitSnapshot } from '../core/checkpoint/checkpoint.ts';
 import { gitEnv, SNAPSHOT_IDENTITY, TIMEOUT_MS } from './git-run.ts';
 
 /** Which step failed, by the script's exit status. */

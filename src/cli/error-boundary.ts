@@ -4,14 +4,14 @@
  * @module
  */
 import { AppError } from '../core/errors.ts';
-import { getShimHome } from '../store/home.ts';
-import { appendLog, getLogPath } from '../store/log.ts';
-import { asStorageError } from '../store/storage-failure.ts';
+import { getShimHome } from '../store/home/home.ts';
+import { appendLog, getLogPath } from '../store/home/log.ts';
+import { asStorageError } from '../store/home/storage-failure.ts';
 import {
   describeRecovery,
   markRecoveryShown,
   readRecoveryNotice,
-} from '../store/recovery-notice.ts';
+} from '../store/home/recovery-notice.ts';
 
 export class ExitError extends Error {
   readonly exitCode: number;

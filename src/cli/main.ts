@@ -15,9 +15,9 @@ import { defineSyncCommands } from './sync-command.ts';
 import { defineTeamCommand } from './team-command.ts';
 import { defineUiCommand } from './ui-command.ts';
 import { getVersion } from './version.ts';
-import { registerAgentLogReader } from '../app/agent-logs.ts';
-import { getShimHome } from '../store/home.ts';
-import { hasPendingCheckpoints } from '../store/pending-checkpoints.ts';
+import { registerAgentLogReader } from '../app/session/agent-logs.ts';
+import { getShimHome } from '../store/home/home.ts';
+import { hasPendingCheckpoints } from '../store/checkpoints/pending-checkpoints.ts';
 import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 // Every command may meet a Gemini CLI chat (status, checkpoint, replay, restores, the MCP server).
@@ -50,7 +50,7 @@ program.hook('preAction', async () => {
   const home = getShimHome();
   if (!hasPendingCheckpoints(home)) return;
   await (
-    await import('../app/finish-pending-checkpoints.ts')
+    await import('../app/checkpoint/finish-pending-checkpoints.ts')
   ).finishPendingCheckpoints(home, process.env, { wait: true });
 });
 

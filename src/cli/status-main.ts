@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { runWithErrorBoundary } from './error-boundary.ts';
 import { runStatus } from './commands/status.ts';
-import { registerAgentLogReader } from '../app/agent-logs.ts';
+import { registerAgentLogReader } from '../app/session/agent-logs.ts';
 import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 registerAgentLogReader(geminiLogReader);

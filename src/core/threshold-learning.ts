@@ -7,7 +7,7 @@
  * `preTokens`. The estimate is where those intervals meet, and never above a `preTokens` seen.
  * @module
  */
-import type { CompactionKind } from './compaction-kind.ts';
+import type { CompactionKind } from './context/compaction-kind.ts';
 
 /** One observed auto compaction: the user's own evidence of the threshold. */
 export type CompactSample = {

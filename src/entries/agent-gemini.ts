@@ -1,6 +1,6 @@
 /**
  * dist/agent-gemini.cjs — the Gemini adapter (its transcript reader, threshold and hook formats), loaded
- * only by the calls that meet a Gemini session (app/load-agent.ts), so Claude Code's per-call
+ * only by the calls that meet a Gemini session (app/session/load-agent.ts), so Claude Code's per-call
  * bundles carry none of it.
  * @module
  */

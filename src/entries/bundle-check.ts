@@ -56,7 +56,7 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
     budget: 8 * KB,
   },
   // After every tool call and every render: the quiet paths. zod stays reachable (lazily) for a
-  // config file whose text changed since it was last found valid (store/config-checked.ts).
+  // config file whose text changed since it was last found valid (store/config/config-checked.ts).
   {
     bundle: 'hook-quick.cjs',
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],

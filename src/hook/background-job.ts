@@ -1,19 +1,19 @@
 /**
  * The jobs the hooks start detached (`shim background <job>`, app/run-in-background.ts): a
  * checkpoint taken in the background, and the checkpoints promised before risky commands
- * (store/pending-checkpoints.ts). They run from dist/hook-heavy.cjs through the launcher's code
+ * (store/checkpoints/pending-checkpoints.ts). They run from dist/hook-heavy.cjs through the launcher's code
  * cache, not from the ES-module CLI, whose loading alone costs ~120 ms of CPU before any work —
  * on the cores the agent is using (docs/hot-path.md).
  * @module
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createCheckpoint } from '../app/create-checkpoint.ts';
-import { finishPendingCheckpoints } from '../app/finish-pending-checkpoints.ts';
+import { createCheckpoint } from '../app/checkpoint/create-checkpoint.ts';
+import { finishPendingCheckpoints } from '../app/checkpoint/finish-pending-checkpoints.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
-import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../core/checkpoint.ts';
-import { getShimHome, type Env } from '../store/home.ts';
-import { appendLog } from '../store/log.ts';
+import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
+import { getShimHome, type Env } from '../store/home/home.ts';
+import { appendLog } from '../store/home/log.ts';
 
 async function checkpointJob(args: string[], env: Env, home: string): Promise<void> {
   const { values } = parseArgs({

@@ -6,11 +6,11 @@ import {
   createCheckpoint,
   type CheckpointRequest,
   type CheckpointResult,
-} from '../app/create-checkpoint.ts';
-import type { CheckpointTrigger } from '../core/checkpoint.ts';
-import type { Env } from '../store/home.ts';
-import { appendLog } from '../store/log.ts';
-import type { HookPayload } from '../agents/claude/hook-payload.ts';
+} from '../app/checkpoint/create-checkpoint.ts';
+import type { CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
+import type { Env } from '../store/home/home.ts';
+import { appendLog } from '../store/home/log.ts';
+import type { HookPayload } from '../agents/agent.ts';
 import { noteStorageFailure } from './storage-notice.ts';
 
 export async function checkpointNow(

@@ -6,9 +6,9 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { loadSessionStateAt } from '../app/read-session.ts';
-import { loadHookMemory, saveHookMemory } from '../store/hook-memory.ts';
-import { readStatuslineFigures } from '../store/statusline-figures.ts';
+import { loadSessionStateAt } from '../app/session/read-session.ts';
+import { loadHookMemory, saveHookMemory } from '../store/cache/hook-memory.ts';
+import { readStatuslineFigures } from '../store/cache/statusline-figures.ts';
 import type { HookRun } from './hook-run.ts';
 
 export async function markCompaction({ payload, home, now }: HookRun): Promise<void> {

@@ -5,12 +5,12 @@
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
-import type { Assessment } from '../core/assess.ts';
+import type { Assessment } from '../core/context/assess.ts';
 import type { SessionState } from '../core/session.ts';
-import { assessInsideClaudeCode } from '../app/assess-live-session.ts';
-import { loadSessionStateAt } from '../app/read-session.ts';
-import type { ShimConfig } from '../store/config.ts';
-import type { HookMemory } from '../core/hook-policy.ts';
+import { assessInsideClaudeCode } from '../app/session/assess-live-session.ts';
+import { loadSessionStateAt } from '../app/session/read-session.ts';
+import type { ShimConfig } from '../store/config/config.ts';
+import type { HookMemory } from '../core/policy/hook-policy.ts';
 import type { HookRun } from './hook-run.ts';
 import { holdsHookResponse } from './hook-response.ts';
 

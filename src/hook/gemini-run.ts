@@ -10,7 +10,7 @@ import { findProjectRoot } from '../capture/project.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
-import { loadSessionStateAt } from '../app/read-session.ts';
+import { loadSessionStateAt } from '../app/session/read-session.ts';
 import { getLatestResponse } from '../core/session.ts';
 import {
   renderGeminiOutput,
@@ -23,12 +23,12 @@ import {
   geminiLogReader,
   geminiReading,
 } from '../agents/gemini/hook-entry.ts';
-import { registerAgentLogReader } from '../app/agent-logs.ts';
-import { provideAgentReading } from '../app/load-agent.ts';
-import { loadConfig } from '../store/config.ts';
-import { getShimHome, type Env } from '../store/home.ts';
-import { claimOnce } from '../store/hook-memory.ts';
-import { appendLog } from '../store/log.ts';
+import { registerAgentLogReader } from '../app/session/agent-logs.ts';
+import { provideAgentReading } from '../app/session/load-agent.ts';
+import { loadConfig } from '../store/config/config.ts';
+import { getShimHome, type Env } from '../store/home/home.ts';
+import { claimOnce } from '../store/cache/hook-memory.ts';
+import { appendLog } from '../store/home/log.ts';
 import type { HookHandler, HookRun } from './hook-run.ts';
 import { loadHeavy } from './load-heavy.ts';
 

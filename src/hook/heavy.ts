@@ -4,7 +4,7 @@
  * parse it.
  * @module
  */
-import { registerAgentLogReader } from '../app/agent-logs.ts';
+import { registerAgentLogReader } from '../app/session/agent-logs.ts';
 import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 export { checkpointNow } from './checkpoint-now.ts';
@@ -15,7 +15,7 @@ export { handleSessionEnd } from './handlers/session-end.ts';
 export { handleSessionStart } from './handlers/session-start.ts';
 export { handleStopFailure } from './handlers/stop-failure.ts';
 export { writeLevelHandoff } from './level-handoff.ts';
-export { warnAboutPlan, warnAboutTasks } from '../app/plan-warning.ts';
+export { warnAboutPlan, warnAboutTasks } from '../app/tasks/plan-warning.ts';
 export { restoreBeforeGeminiCompression } from './gemini/compression-restore.ts';
 
 // Restores and checkpoints may read a Gemini CLI chat (a session that moved between agents).

@@ -5,10 +5,10 @@
  */
 import type { AgentId } from '../core/agent-id.ts';
 import type { SessionState } from '../core/session.ts';
-import type { ShimConfig } from '../store/config.ts';
-import type { Env } from '../store/home.ts';
-import type { HookOutput } from '../agents/claude/hook-output.ts';
-import type { HookPayload } from '../agents/claude/hook-payload.ts';
+import type { ShimConfig } from '../store/config/config.ts';
+import type { Env } from '../store/home/home.ts';
+import type { HookOutput } from '../agents/agent.ts';
+import type { HookPayload } from '../agents/agent.ts';
 
 export type HookRun = {
   payload: HookPayload;

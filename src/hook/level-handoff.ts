@@ -6,8 +6,8 @@
  */
 import { withStore } from '../app/open-store.ts';
 import { writeHandoff } from '../app/write-handoff.ts';
-import type { Checkpoint } from '../core/checkpoint.ts';
-import { appendLog } from '../store/log.ts';
+import type { Checkpoint } from '../core/checkpoint/checkpoint.ts';
+import { appendLog } from '../store/home/log.ts';
 
 export async function writeLevelHandoff(
   home: string,

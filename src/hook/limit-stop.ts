@@ -1,13 +1,13 @@
 /**
- * A turn that ended on a usage limit leaves a handoff (app/limit-handoff.ts), written by the
+ * A turn that ended on a usage limit leaves a handoff (app/restore/limit-handoff.ts), written by the
  * first of StopFailure (when Claude Code sends it) and SessionEnd (which reads the transcript's
  * error entry: `-p` runs send no StopFailure) — once: a session with a handoff of this kind not
  * yet picked up gets no second one.
  * @module
  */
 import { withStore } from '../app/open-store.ts';
-import { writeLimitHandoff } from '../app/limit-handoff.ts';
-import { appendLog } from '../store/log.ts';
+import { writeLimitHandoff } from '../app/restore/limit-handoff.ts';
+import { appendLog } from '../store/home/log.ts';
 import type { HookRun } from './hook-run.ts';
 
 export async function handOffAtLimit(

@@ -9,10 +9,10 @@
  */
 import { findProjectRoot } from '../capture/project.ts';
 import { writeStdout } from '../capture/stdout.ts';
-import { loadConfig } from '../store/config.ts';
-import { getShimHome, type Env } from '../store/home.ts';
-import { appendLog } from '../store/log.ts';
-import { readRecoveryNotice } from '../store/recovery-notice.ts';
+import { loadConfig } from '../store/config/config.ts';
+import { getShimHome, type Env } from '../store/home/home.ts';
+import { appendLog } from '../store/home/log.ts';
+import { readRecoveryNotice } from '../store/home/recovery-notice.ts';
 import { answerWithoutLooking } from './handlers/post-tool-use-quick.ts';
 import { loadBundled, useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { renderHookOutput } from '../agents/claude/hook-output.ts';
@@ -20,7 +20,7 @@ import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import type { QuickHandover } from './hook-run.ts';
 import type * as FullHook from './run.ts';
 import type { WhyLookHere } from './warm-look/ask.ts';
-import { currentWarmLookDir } from '../store/warm-look-place.ts';
+import { currentWarmLookDir } from '../store/home/warm-look-place.ts';
 import { startWarmLook } from './warm-look/start.ts';
 
 /**

@@ -4,28 +4,29 @@
  * with no decision. Nothing but protocol output is written to stdout.
  * @module
  */
-import type { Env } from '../store/home.ts';
-import { getShimHome } from '../store/home.ts';
+import type { Env } from '../store/home/home.ts';
+import { getShimHome } from '../store/home/home.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { fnvHash } from '../core/fnv-hash.ts';
-import { describeConfigProblem, loadConfig, type ShimConfig } from '../store/config.ts';
-import { claimOnce } from '../store/hook-memory.ts';
-import { appendLog } from '../store/log.ts';
+import { describeConfigProblem, loadConfig, type ShimConfig } from '../store/config/config.ts';
+import { claimOnce } from '../store/cache/hook-memory.ts';
+import { appendLog } from '../store/home/log.ts';
 import {
   describeRecovery,
   markRecoveryShown,
   readRecoveryNotice,
-} from '../store/recovery-notice.ts';
+} from '../store/home/recovery-notice.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { noteStorageFailure, storageNotice } from './storage-notice.ts';
 import { loadHeavy } from './load-heavy.ts';
-import { renderHookOutput, type HookOutput } from '../agents/claude/hook-output.ts';
+import type { HookOutput } from '../agents/agent.ts';
+import { renderHookOutput } from '../agents/claude/hook-output.ts';
 import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import type { HookHandler, QuickHandover } from './hook-run.ts';
 import { isAgentId, type AgentId } from '../core/agent-id.ts';
-import { loadAgentAdapter } from '../app/load-agent.ts';
+import { loadAgentAdapter } from '../app/session/load-agent.ts';
 
 type Handler = HookHandler;
 

@@ -5,14 +5,14 @@
  * session's start and with each request, since nothing can record that it was said.
  * @module
  */
-import { claimOnce } from '../store/hook-memory.ts';
-import { appendLog } from '../store/log.ts';
+import { claimOnce } from '../store/cache/hook-memory.ts';
+import { appendLog } from '../store/home/log.ts';
 import {
   describeStorageFailure,
   probeStorage,
   storageFailureOf,
   type StorageFailure,
-} from '../store/storage-failure.ts';
+} from '../store/home/storage-failure.ts';
 
 let seenInThisProcess: StorageFailure | null = null;
 

@@ -1,19 +1,19 @@
 /**
  * PostToolUse's look at whether Claude Code still writes the session's transcript: one stat of
- * the file per full look, and the alarm (core/transcript-watch.ts) said once to the user and
+ * the file per full look, and the alarm (core/policy/transcript-watch.ts) said once to the user and
  * recorded for `shim doctor`.
  * @module
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import type { HookMemory } from '../core/hook-policy.ts';
+import type { HookMemory } from '../core/policy/hook-policy.ts';
 import {
   describeTranscriptAlarm,
   watchTranscript,
   type TranscriptWatch,
-} from '../core/transcript-watch.ts';
-import { claimOnce } from '../store/hook-memory.ts';
-import { appendLog } from '../store/log.ts';
-import { recordTranscriptAlarm } from '../store/transcript-alarms.ts';
+} from '../core/policy/transcript-watch.ts';
+import { claimOnce } from '../store/cache/hook-memory.ts';
+import { appendLog } from '../store/home/log.ts';
+import { recordTranscriptAlarm } from '../store/cache/transcript-alarms.ts';
 import type { HookRun } from './hook-run.ts';
 
 export function checkTranscriptWrites(

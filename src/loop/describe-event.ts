@@ -2,7 +2,7 @@
 import { agentName, isAgentId } from '../core/agent-id.ts';
 import { renderContextBar } from '../core/loop/context-monitor.ts';
 import { truncate } from '../core/truncate.ts';
-import type { LoopEvent } from '../store/loop-event-log.ts';
+import type { LoopEvent } from '../store/loop/loop-event-log.ts';
 
 type Data = Record<string, unknown>;
 

@@ -18,7 +18,7 @@ import {
 } from '../core/loop/stuck.ts';
 import { truncate } from '../core/truncate.ts';
 import { redactTextSync } from '../redact/redact.ts';
-import type { Env } from '../store/home.ts';
+import type { Env } from '../store/home/home.ts';
 import type { FollowResult } from './agent-run.ts';
 import { pendingWorkOf, type IterationStats } from './iteration-monitor.ts';
 import type { LoopState } from './loop-state.ts';

@@ -12,7 +12,7 @@ import { AppError } from '../core/errors.ts';
 import { AGENT_IDS, agentName, isAgentId, type AgentId } from '../core/agent-id.ts';
 import type { HeadlessRun } from '../agents/agent.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
-import type { Env } from '../store/home.ts';
+import type { Env } from '../store/home/home.ts';
 import { z } from 'zod';
 
 export const MAX_RESTARTS_CAP = 5;

@@ -1,12 +1,12 @@
 /**
  * The loop's rescue of a Claude Code session that went over its context window ("Prompt is too
- * long"): `shim rescue`'s plan (app/rescue.ts) — a checkpoint, the last message that still fits,
+ * long"): `shim rescue`'s plan (app/restore/rescue.ts) — a checkpoint, the last message that still fits,
  * shim's restore — kept in the loop state, so the next iteration forks the session there
  * (`--resume <id> --resume-session-at <uuid> --fork-session`) instead of starting over. Without a
  * point to fork at, a fresh restart with the loop's summary, as before.
  * @module
  */
-import { planRescue } from '../app/rescue.ts';
+import { planRescue } from '../app/restore/rescue.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
 import { prepareRestart, type RestartContext } from './restart.ts';
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { Store } from '../app/open-store.ts';
-import { createCheckpoint } from '../app/create-checkpoint.ts';
+import { createCheckpoint } from '../app/checkpoint/create-checkpoint.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
 import { listChangedFilesSince } from '../capture/workspace.ts';
 import {
@@ -17,10 +17,10 @@ import {
 import type { NextStep } from '../core/loop/next-step.ts';
 import { truncate } from '../core/truncate.ts';
 import { redactText } from '../redact/redact.ts';
-import type { Env } from '../store/home.ts';
-import { getRunDir, type LoopEventName } from '../store/loop-event-log.ts';
-import { parseEventData } from '../store/loop-repository.ts';
-import { writeFileSafely } from '../store/safe-file.ts';
+import type { Env } from '../store/home/home.ts';
+import { getRunDir, type LoopEventName } from '../store/loop/loop-event-log.ts';
+import { parseEventData } from '../store/loop/loop-repository.ts';
+import { writeFileSafely } from '../store/home/safe-file.ts';
 import { describeEvent } from './describe-event.ts';
 import type { LoopState } from './loop-state.ts';
 import type { LoopOptions } from './options.ts';

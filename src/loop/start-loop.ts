@@ -3,15 +3,15 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { collectLoopGarbage } from '../app/collect-loop-garbage.ts';
+import { collectLoopGarbage } from '../app/retention/collect-loop-garbage.ts';
 import { getLoopRunLiveness } from '../app/loop-run-liveness.ts';
 import { getHeadCommit } from '../capture/workspace.ts';
 import type { AgentId } from '../core/agent-id.ts';
 import { AppError } from '../core/errors.ts';
 import { truncate } from '../core/truncate.ts';
-import { loadConfig } from '../store/config.ts';
-import { appendLog } from '../store/log.ts';
-import type { LoopRunRecord } from '../store/loop-repository.ts';
+import { loadConfig } from '../store/config/config.ts';
+import { appendLog } from '../store/home/log.ts';
+import type { LoopRunRecord } from '../store/loop/loop-repository.ts';
 import { initialLoopState, readLoopState } from './loop-state.ts';
 import { readStoredLoopOptions, type LoopOptions } from './options.ts';
 import { RunJournal, type LoopResult } from './run-journal.ts';

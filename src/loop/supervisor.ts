@@ -14,20 +14,20 @@
  * @module
  */
 import { join } from 'node:path';
-import { getHistorySamples } from '../app/assess-live-session.ts';
+import { getHistorySamples } from '../app/session/assess-live-session.ts';
 import { isProcessAlive } from '../capture/process-tree.ts';
 import { resolveCompactThreshold } from '../core/compact-threshold.ts';
 import { classifyIterationEnd } from '../core/loop/iteration-end.ts';
 import { composeContinuePrompt, composeFreshPrompt } from '../core/loop/loop-prompt.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
-import type { ShimConfig } from '../store/config.ts';
+import type { ShimConfig } from '../store/config/config.ts';
 import { hasClaudeMem } from '../app/sync/claude-mem-place.ts';
 import { basename } from 'node:path';
 import type { Store } from '../app/open-store.ts';
-import type { Env } from '../store/home.ts';
-import { getRunDir, type LoopEvent } from '../store/loop-event-log.ts';
-import { readRunEvents } from '../store/loop-event-reader.ts';
-import type { LoopIterationRecord, LoopRunStatus } from '../store/loop-repository.ts';
+import type { Env } from '../store/home/home.ts';
+import { getRunDir, type LoopEvent } from '../store/loop/loop-event-log.ts';
+import { readRunEvents } from '../store/loop/loop-event-reader.ts';
+import type { LoopIterationRecord, LoopRunStatus } from '../store/loop/loop-repository.ts';
 import { agentName, type AgentId } from '../core/agent-id.ts';
 import { AppError } from '../core/errors.ts';
 import type { HeadlessRun } from '../agents/agent.ts';

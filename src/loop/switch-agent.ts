@@ -1,18 +1,18 @@
 /**
  * Carrying a run over to its fallback agent (`shim loop --fallback-agent`) when the running one
  * hit its usage limit: a checkpoint of the session being left, its restore rendered for the agent
- * taking over (app/restore-for-agent.ts, the `shim resume --print --for <agent>` text), and that
+ * taking over (app/restore/restore-for-agent.ts, the `shim resume --print --for <agent>` text), and that
  * restore at the head of the new agent's first prompt. The decision is core/loop/agent-fallback.ts.
  * @module
  */
 import type { Store } from '../app/open-store.ts';
-import { createCheckpoint } from '../app/create-checkpoint.ts';
+import { createCheckpoint } from '../app/checkpoint/create-checkpoint.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
-import { renderRestoreFor } from '../app/restore-for-agent.ts';
+import { renderRestoreFor } from '../app/restore/restore-for-agent.ts';
 import { agentName, type AgentId } from '../core/agent-id.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
-import type { ResumeDetection } from '../core/resume.ts';
-import type { Env } from '../store/home.ts';
+import type { ResumeDetection } from '../core/resume/resume.ts';
+import type { Env } from '../store/home/home.ts';
 import type { LoopState } from './loop-state.ts';
 import type { RunJournal } from './run-journal.ts';
 

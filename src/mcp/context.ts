@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { findLatestSession } from '../agents/claude/sessions.ts';
-import type { Env } from '../store/home.ts';
-import { appendLog, getLogPath } from '../store/log.ts';
+import type { Env } from '../store/home/home.ts';
+import { appendLog, getLogPath } from '../store/home/log.ts';
 
 export type McpDeps = {
   /** SHIM_HOME. */

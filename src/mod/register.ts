@@ -17,9 +17,9 @@
  * server says which): PostToolUse and PostToolUseFailure become a queued report (the call
  * counted, no process), PreToolUse passes on to shim's hook only for a risky command. The note
  * for the model at a level reached is appended to the session (`$.session.append`). The only
- * import is pure (core/risky-operation.ts), inlined when the mod is bundled.
+ * import is pure (core/policy/risky-operation.ts), inlined when the mod is bundled.
  */
-import { detectRiskyCommand } from '../core/risky-operation.ts';
+import { detectRiskyCommand } from '../core/policy/risky-operation.ts';
 
 type Usage = {
   input_tokens?: number;

@@ -4,12 +4,12 @@
  * quiet window.
  * @module
  */
-import { assessLiveSession } from '../app/assess-live-session.ts';
-import { loadSessionState } from '../app/read-session.ts';
-import { viewOf, type QuietView } from '../core/quiet-window.ts';
+import { assessLiveSession } from '../app/session/assess-live-session.ts';
+import { loadSessionState } from '../app/session/read-session.ts';
+import { viewOf, type QuietView } from '../core/policy/quiet-window.ts';
 import { createSessionState } from '../core/session.ts';
-import type { ShimConfig } from '../store/config.ts';
-import type { Env } from '../store/home.ts';
+import type { ShimConfig } from '../store/config/config.ts';
+import type { Env } from '../store/home/home.ts';
 
 export async function assessForStatusline(request: {
   transcript: string | null;

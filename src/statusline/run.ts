@@ -5,20 +5,20 @@
  * previous statusline runs first and shim's segments follow on the same line.
  * @module
  */
-import { getLevel, toPercent } from '../core/level.ts';
+import { getLevel, toPercent } from '../core/context/level.ts';
 import { loadBundled, useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import type * as FullBasis from './full-basis.ts';
 import { findProjectRoot } from '../capture/project.ts';
-import { loadConfig } from '../store/config.ts';
-import { getCheckpointFailure } from '../store/checkpoint-failures.ts';
-import { getShimHome, type Env } from '../store/home.ts';
-import { loadHookMemory } from '../store/hook-memory.ts';
-import { writeStatuslineFigures } from '../store/statusline-figures.ts';
-import { appendLog } from '../store/log.ts';
+import { loadConfig } from '../store/config/config.ts';
+import { getCheckpointFailure } from '../store/cache/checkpoint-failures.ts';
+import { getShimHome, type Env } from '../store/home/home.ts';
+import { loadHookMemory } from '../store/cache/hook-memory.ts';
+import { writeStatuslineFigures } from '../store/cache/statusline-figures.ts';
+import { appendLog } from '../store/home/log.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
-import { renderStatusline } from '../core/status-line.ts';
-import { forecastAfter, type QuietView, type QuietWindow } from '../core/quiet-window.ts';
+import { renderStatusline } from '../core/context/status-line.ts';
+import { forecastAfter, type QuietView, type QuietWindow } from '../core/policy/quiet-window.ts';
 import { lookAtTail, readTail } from '../agents/claude/tail-look.ts';
 
 type Obj = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * (src/agents/<agent>/fold.ts) reads its own line shapes and calls these with the state it owns.
  * @module
  */
-import { classifyCheckCommand } from '../core/check-command.ts';
+import { classifyCheckCommand } from '../core/checkpoint/check-command.ts';
 import {
   LIMITS,
   pushBounded,

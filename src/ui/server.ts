@@ -28,7 +28,7 @@ import { listDashboardSessions } from '../app/dashboard/session-list.ts';
 import { buildSessionTimeline } from '../app/dashboard/session-timeline.ts';
 import type { TeamDashboard } from '../app/team/team-dashboard.ts';
 import { AppError } from '../core/errors.ts';
-import { appendLog } from '../store/log.ts';
+import { appendLog } from '../store/home/log.ts';
 import { renderPage, type PageAssets } from './page.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -21,7 +21,7 @@ import {
 } from './codex.ts';
 import { startOpenAiMock, type OpenAiMock } from './openai-mock.ts';
 
-/** A restore's first line names why (core/resume-prompt.ts restoreHeading) and the checkpoint. */
+/** A restore's first line names why (core/resume/resume-prompt.ts restoreHeading) and the checkpoint. */
 const RESTORE_HEAD = /^# [A-Z][^\n]* \(shim checkpoint #\d+\)/;
 
 function shim(scratch: CodexScratch, args: string[]) {
@@ -195,7 +195,7 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
       assert.equal(trust?.status, 'fail');
       assert.match(trust!.fix!, /\[hooks\.state\.".*hooks\.json:session_start:\d+:0"\]/);
       // Codex runs, and none of shim's hooks does: SessionStart would note the session in the
-      // hooks' memory (store/hook-memory.ts), every hook would write there.
+      // hooks' memory (store/cache/hook-memory.ts), every hook would write there.
       const memory = join(scratch.shimHome, 'cache', 'hooks');
       const noted = () => (existsSync(memory) ? readdirSync(memory).sort() : []);
       const before = noted();

@@ -30,7 +30,7 @@ const skip = E2E_SKIP || claudeInstallProblem() || false;
 const REPEAT = Math.max(1, Number(process.env.SHIM_E2E_REPEAT ?? 1) || 1);
 
 const COMPACTION_HEAD = '# Continuing after compaction (shim checkpoint #';
-/** What shim's level notices and notes say (core/alerts.ts, the Stop and prompt notes). */
+/** What shim's level notices and notes say (core/context/alerts.ts, the Stop and prompt notes). */
 const LEVEL_TEXT = /of the auto-compact threshold \(L[0-3]\)/;
 
 /** A Bash call from a response whose context is `context` tokens (200k window: T = 167,000). */

@@ -40,9 +40,9 @@ const skip = E2E_SKIP || CODEX_E2E_SKIP || GEMINI_E2E_SKIP || claudeInstallProbl
 const CLAUDE_FIRST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
 const CLAUDE_FOLLOW_UP = 'Also make the QUOKKA-7 export reuse the same parser.';
 const CODEX_REQUEST = 'Migrate the WOMBAT-9 users table to the new schema.';
-/** In every restore's heading (core/resume-prompt.ts). */
+/** In every restore's heading (core/resume/resume-prompt.ts). */
 const RESTORE_HEAD = '(shim checkpoint #';
-/** "Continued from a <agent> session, <n> <unit> ago." (core/resume-sections/situation.ts). */
+/** "Continued from a <agent> session, <n> <unit> ago." (core/resume/sections/situation.ts). */
 const continuedFrom = (agent: string) =>
   new RegExp(`Continued from a ${agent} session, \\d+ (?:second|minute)s? ago\\.`);
 const TOOLS = ['--tools', 'Bash,Read,Write,TaskCreate,TaskUpdate'];

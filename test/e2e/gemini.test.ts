@@ -20,7 +20,7 @@ import {
 } from './gemini.ts';
 import { firstUserText, startMockGemini, type MockGemini } from './mock-gemini.ts';
 
-/** In every restore's heading (its words say what happened: core/resume-prompt.ts). */
+/** In every restore's heading (its words say what happened: core/resume/resume-prompt.ts). */
 const RESTORE_HEAD = ' (shim checkpoint #';
 
 type Listed = { id: string; sessionId: string; triggeredBy: string };

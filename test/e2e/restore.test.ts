@@ -30,7 +30,7 @@ const skip = E2E_SKIP || claudeInstallProblem() || false;
 
 const FIRST_REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
 const SECOND_REQUEST = 'Also make the QUOKKA-7 export reuse the same parser.';
-/** The restore's first line after a crash, and after a compaction (core/resume-prompt.ts). */
+/** The restore's first line after a crash, and after a compaction (core/resume/resume-prompt.ts). */
 const CRASH_HEAD = '# Resuming after a crash (shim checkpoint #';
 const COMPACTION_HEAD = '# Continuing after compaction (shim checkpoint #';
 /** In every restore's heading. */

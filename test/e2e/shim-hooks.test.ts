@@ -30,7 +30,7 @@ import { searchableText, startMockApi, type MockApi, type Scenario } from './moc
 import { waitForWarmLook } from '../helpers/warm-look.ts';
 
 const REQUEST = 'Please build the ZEBRA-42 importer and keep the CSV parser strict.';
-/** The restore's first line after a compaction, and after a crash (core/resume-prompt.ts). */
+/** The restore's first line after a compaction, and after a crash (core/resume/resume-prompt.ts). */
 const COMPACTION_HEAD = '# Continuing after compaction (shim checkpoint #';
 const CRASH_HEAD = '# Resuming after a crash (shim checkpoint #';
 

@@ -18,9 +18,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeSync } from 'node:fs';
-import type { CheckpointDraft } from '../../src/core/checkpoint.ts';
-import { CheckpointRepository } from '../../src/store/checkpoint-repository.ts';
-import { openDatabase } from '../../src/store/database.ts';
+import type { CheckpointDraft } from '../../src/core/checkpoint/checkpoint.ts';
+import { CheckpointRepository } from '../../src/store/checkpoints/checkpoint-repository.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
 
 function printLine(text: string): void {
   const bytes = Buffer.from(`${text}\n`, 'utf8');

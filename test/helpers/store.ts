@@ -7,18 +7,18 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { assessSession } from '../../src/core/assess.ts';
-import { buildCheckpoint } from '../../src/core/build-checkpoint.ts';
-import type { CheckpointDraft } from '../../src/core/checkpoint.ts';
+import { assessSession } from '../../src/core/context/assess.ts';
+import { buildCheckpoint } from '../../src/core/checkpoint/build-checkpoint.ts';
+import type { CheckpointDraft } from '../../src/core/checkpoint/checkpoint.ts';
 import {
   makeHugeCheckpoint,
   makeTypicalCheckpoint,
-} from '../../src/core/checkpoint-fixture.test-helper.ts';
-import { CheckpointRepository } from '../../src/store/checkpoint-repository.ts';
-import { openDatabase, type Database } from '../../src/store/database.ts';
-import { HandoffRepository } from '../../src/store/handoff-repository.ts';
-import { ResumeRepository } from '../../src/store/resume-repository.ts';
-import { SessionRepository } from '../../src/store/session-repository.ts';
+} from '../../src/core/checkpoint/checkpoint-fixture.test-helper.ts';
+import { CheckpointRepository } from '../../src/store/checkpoints/checkpoint-repository.ts';
+import { openDatabase, type Database } from '../../src/store/sqlite/database.ts';
+import { HandoffRepository } from '../../src/store/checkpoints/handoff-repository.ts';
+import { ResumeRepository } from '../../src/store/checkpoints/resume-repository.ts';
+import { SessionRepository } from '../../src/store/checkpoints/session-repository.ts';
 import { readCompressedTranscript } from '../../src/agents/claude/transcript-reader.ts';
 import { fixturePath, gzFixturePath, makeTempDir } from './fixtures.ts';
 

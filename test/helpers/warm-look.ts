@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listWarmLooks, type WarmLookStats } from '../../src/store/warm-look-place.ts';
+import { listWarmLooks, type WarmLookStats } from '../../src/store/home/warm-look-place.ts';
 import { isProcessAlive, signalQuietly } from '../../src/capture/process-tree.ts';
 import { BIN, runShim } from './cli.ts';
 import { makeTempDir } from './fixtures.ts';

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { openDatabase, type Database } from '../../src/store/database.ts';
+import { openDatabase, type Database } from '../../src/store/sqlite/database.ts';
 import { LOOP_DEFAULTS, type LoopOptions } from '../../src/loop/options.ts';
 import { DEFAULT_STUCK_POLICY } from '../../src/core/loop/stuck.ts';
 import { DEFAULT_COMPLETION_MARKER } from '../../src/core/loop/loop-prompt.ts';

@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import { drainOutbox } from '../../src/app/sync/drain-outbox.ts';
 import { createStore } from '../../src/app/open-store.ts';
 import { queueTrackerSync } from '../../src/app/sync/enqueue-sync.ts';
-import { makeTypicalCheckpoint } from '../../src/core/checkpoint-fixture.test-helper.ts';
-import { openDatabase } from '../../src/store/database.ts';
+import { makeTypicalCheckpoint } from '../../src/core/checkpoint/checkpoint-fixture.test-helper.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { startFakeClaudeMem } from '../helpers/fake-claude-mem.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
 

@@ -11,10 +11,10 @@ import { after, before, test } from 'node:test';
 import { drainOutbox } from '../../src/app/sync/drain-outbox.ts';
 import { createStore } from '../../src/app/open-store.ts';
 import { queueTrackerSync } from '../../src/app/sync/enqueue-sync.ts';
-import { makeTypicalCheckpoint } from '../../src/core/checkpoint-fixture.test-helper.ts';
-import type { Checkpoint } from '../../src/core/checkpoint.ts';
-import { openDatabase } from '../../src/store/database.ts';
-import { SyncOutbox } from '../../src/store/sync-outbox.ts';
+import { makeTypicalCheckpoint } from '../../src/core/checkpoint/checkpoint-fixture.test-helper.ts';
+import type { Checkpoint } from '../../src/core/checkpoint/checkpoint.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import { SyncOutbox } from '../../src/store/sync/sync-outbox.ts';
 import { startFakeLinear, type FakeLinear } from '../helpers/fake-linear.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
 

@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
-import { TeamReplicationQueue } from '../../src/store/team-replication-queue.ts';
+import { TeamReplicationQueue } from '../../src/store/team/team-replication-queue.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { openTempStore, REPO_ROOT } from '../helpers/store.ts';
@@ -153,7 +153,7 @@ test('the worker killed -9 at random 50 times mid-batch: every row there once', 
       await child.exit;
     }
     assert.ok(killedAfterWrite >= 30, `kills between write and mark: ${killedAfterWrite}`);
-    const { openDatabase } = await import('../../src/store/database.ts');
+    const { openDatabase } = await import('../../src/store/sqlite/database.ts');
     const db = openDatabase(store.home);
     const repository = await openTeamRepository({ url });
     try {

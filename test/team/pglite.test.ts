@@ -9,7 +9,7 @@ import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { pullTeamWork } from '../../src/app/team/pull-team-work.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
-import { TeamWorkCache } from '../../src/store/team-work-cache.ts';
+import { TeamWorkCache } from '../../src/store/team/team-work-cache.ts';
 import { startPglite } from '../helpers/postgres.ts';
 import { openTempStore } from '../helpers/store.ts';
 import { draftIn, makeClone } from './team-fixture.ts';

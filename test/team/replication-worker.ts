@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
-import { CheckpointRepository } from '../../src/store/checkpoint-repository.ts';
-import { openDatabase } from '../../src/store/database.ts';
-import { SessionRepository } from '../../src/store/session-repository.ts';
+import { CheckpointRepository } from '../../src/store/checkpoints/checkpoint-repository.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import { SessionRepository } from '../../src/store/checkpoints/session-repository.ts';
 import { draftIn, REMOTE } from './team-fixture.ts';
 
 const [mode, home, url, machine, count] = process.argv.slice(2) as [

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckpointDraft } from '../../src/core/checkpoint.ts';
+import type { CheckpointDraft } from '../../src/core/checkpoint/checkpoint.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
 import { makeDraft } from '../helpers/store.ts';
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
-import type { Env } from '../../store/home.ts';
+import type { Env } from '../../store/home/home.ts';
 
 export function detectClaudeVersion(env: Env): string | null {
   try {

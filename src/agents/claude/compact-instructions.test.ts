@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import {
   makeHugeCheckpoint,
   makeTypicalCheckpoint,
-} from '../../core/checkpoint-fixture.test-helper.ts';
+} from '../../core/checkpoint/checkpoint-fixture.test-helper.ts';
 import {
   acceptsCompactInstructions,
   COMPACT_INSTRUCTIONS_MAX_CHARS,

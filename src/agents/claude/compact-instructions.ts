@@ -7,8 +7,8 @@
  * keeps them, and the restore that follows it has less to repair.
  * @module
  */
-import type { Checkpoint } from '../../core/checkpoint.ts';
-import { isOpenTaskStatus } from '../../core/resume.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
+import { isOpenTaskStatus } from '../../core/checkpoint/checkpoint.ts';
 import { truncate } from '../../core/truncate.ts';
 import { compareVersions } from '../../core/version.ts';
 

@@ -14,7 +14,7 @@ import {
   type SettingsScope,
   type SettingsWindows,
 } from '../../core/compact-window.ts';
-import type { Env } from '../../store/home.ts';
+import type { Env } from '../../store/home/home.ts';
 import { getClaudeConfigDir } from './sessions.ts';
 
 export type CompactSettings = {

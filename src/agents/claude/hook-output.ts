@@ -8,8 +8,6 @@ import { HOOK_TEXT_LIMIT } from '../../core/hook-limits.ts';
 
 export { HOOK_TEXT_LIMIT };
 
-export type { HookOutput };
-
 function cap(text: string): string {
   return text.length <= HOOK_TEXT_LIMIT
     ? text

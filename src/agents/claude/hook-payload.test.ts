@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parsePayload, type HookPayload } from './hook-payload.ts';
+import type { HookPayload } from '../agent.ts';
+import { parsePayload } from './hook-payload.ts';
 
 /** A PostToolUse payload as Claude Code 2.1 sends it for a Bash call. */
 const POST_TOOL_USE = {

@@ -5,7 +5,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import type { ChainEntry } from '../../core/rescue-point.ts';
+import type { ChainEntry } from '../../core/checkpoint/rescue-point.ts';
 import { classifyErrorEntry } from './turn-end.ts';
 
 type Obj = Record<string, unknown>;

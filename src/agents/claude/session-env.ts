@@ -5,7 +5,7 @@
  * nothing to read or restore (docs/claude-code.md, "Sessions shim starts").
  * @module
  */
-import type { Env } from '../../store/home.ts';
+import type { Env } from '../../store/home/home.ts';
 
 /**
  * What a Claude Code session puts into its children's environment (seen in a hook's environment

@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
-import type { Env } from '../../store/home.ts';
+import type { Env } from '../../store/home/home.ts';
 
 const MAX_DIR_NAME = 200;
 

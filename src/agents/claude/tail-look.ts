@@ -1,5 +1,5 @@
 /**
- * What a quiet PostToolUse (core/quiet-window.ts) needs from the transcript bytes appended since
+ * What a quiet PostToolUse (core/policy/quiet-window.ts) needs from the transcript bytes appended since
  * the last full look: the newest response's context, and whether anything happened there that
  * only a full look may judge. Reads no more than it must and folds nothing.
  * @module

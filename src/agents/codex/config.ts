@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Env } from '../../store/home.ts';
+import type { Env } from '../../store/home/home.ts';
 import { getCodexHome } from './sessions.ts';
 
 export function getCodexConfigPath(env: Env): string {

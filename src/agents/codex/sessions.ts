@@ -8,7 +8,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Env } from '../../store/home.ts';
+import type { Env } from '../../store/home/home.ts';
 import type { SessionFile } from '../agent.ts';
 
 export function getCodexHome(env: Env): string {

@@ -1,5 +1,5 @@
-/** Gemini CLI's chats as the use cases read them (app/agent-logs.ts registers this). @module */
-import type { Env } from '../../store/home.ts';
+/** Gemini CLI's chats as the use cases read them (app/session/agent-logs.ts registers this). @module */
+import type { Env } from '../../store/home/home.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import type { SessionState } from '../../core/session.ts';
 import { readGeminiChat } from './chat-reader.ts';

@@ -6,7 +6,7 @@
  * Pure: the settings are read by settings-file.ts.
  * @module
  */
-import type { AssessOptions } from '../../core/assess.ts';
+import type { AssessOptions } from '../../core/context/assess.ts';
 import { formatThousands } from '../../core/format-tokens.ts';
 
 export const DEFAULT_COMPRESSION_THRESHOLD = 0.5;

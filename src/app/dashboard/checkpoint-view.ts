@@ -5,12 +5,12 @@
  * Everything in a checkpoint was redacted when it was taken.
  * @module
  */
-import type { Checkpoint } from '../../core/checkpoint.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
-import { renderHandoff } from '../../core/handoff.ts';
-import { renderResumePrompt } from '../../core/resume-prompt.ts';
+import { renderHandoff } from '../../core/resume/handoff.ts';
+import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
 import { withStore } from '../open-store.ts';
-import { planResume } from '../plan-resume.ts';
+import { planResume } from '../restore/plan-resume.ts';
 
 export type CheckpointFact = { fact: string; inCheckpoint: boolean; inSummary: boolean };
 

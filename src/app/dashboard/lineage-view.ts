@@ -1,13 +1,13 @@
 /**
  * A session's lineage for the dashboard: the chain of sessions that continue one another
- * (core/session-chain.ts), each link with what shim carried across it — the requests, the open
+ * (core/checkpoint/session-chain.ts), each link with what shim carried across it — the requests, the open
  * tasks and the files of the checkpoint that was restored — and the chain's goal: the first
  * request the chain started with, which a resumed session's own first words ("continue") are not.
  * @module
  */
-import type { Checkpoint } from '../../core/checkpoint.ts';
-import { isOpenTaskStatus } from '../../core/resume.ts';
-import { traceSessionChain, type ChainStep } from '../../core/session-chain.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
+import { isOpenTaskStatus } from '../../core/checkpoint/checkpoint.ts';
+import { traceSessionChain, type ChainStep } from '../../core/checkpoint/session-chain.ts';
 import { withStore, type Store } from '../open-store.ts';
 
 const GOAL_CHARS = 200;

@@ -8,8 +8,8 @@ import {
   toJsonl,
   userPromptLine,
 } from '../../../test/helpers/transcript-builders.ts';
-import { openDatabase } from '../../store/database.ts';
-import { SessionRepository } from '../../store/session-repository.ts';
+import { openDatabase } from '../../store/sqlite/database.ts';
+import { SessionRepository } from '../../store/checkpoints/session-repository.ts';
 import { findLiveCandidates, listLiveSessions, LIVE_WINDOW_MS } from './live-sessions.ts';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');

@@ -9,19 +9,19 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CrashRisk } from '../../core/risk.ts';
-import type { Level, LevelThresholds } from '../../core/level.ts';
+import type { CrashRisk } from '../../core/context/risk.ts';
+import type { Level, LevelThresholds } from '../../core/context/level.ts';
 import { safeFileName } from '../../core/fnv-hash.ts';
 import type { SessionState } from '../../core/session.ts';
 import { loadAdapter } from '../../agents/dispatch.ts';
 import { AGENT_IDS, type AgentId } from '../../core/agent-id.ts';
 import { isAgentAlive } from '../../capture/agent-process.ts';
-import { loadConfig } from '../../store/config.ts';
-import { loadHookMemory } from '../../store/hook-memory.ts';
-import { assessLiveSession } from '../assess-live-session.ts';
+import { loadConfig } from '../../store/config/config.ts';
+import { loadHookMemory } from '../../store/cache/hook-memory.ts';
+import { assessLiveSession } from '../session/assess-live-session.ts';
 import { withStore } from '../open-store.ts';
 import { findInheritedGoals } from './lineage-view.ts';
-import { loadSessionState } from '../read-session.ts';
+import { loadSessionState } from '../session/read-session.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

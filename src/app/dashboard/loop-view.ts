@@ -4,9 +4,9 @@
  * @module
  */
 import { AppError } from '../../core/errors.ts';
-import type { LoopIterationRecord } from '../../store/loop-repository.ts';
-import { readRunEvents } from '../../store/loop-event-reader.ts';
-import type { LoopEvent } from '../../store/loop-event-log.ts';
+import type { LoopIterationRecord } from '../../store/loop/loop-repository.ts';
+import { readRunEvents } from '../../store/loop/loop-event-reader.ts';
+import type { LoopEvent } from '../../store/loop/loop-event-log.ts';
 import { viewLoopRun, type LoopRunView } from '../loop-runs.ts';
 import { withStore } from '../open-store.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixturePath, makeTempDir } from '../../../test/helpers/fixtures.ts';
 import { readSessionHead } from '../../agents/claude/sniff.ts';
-import { createCheckpoint } from '../create-checkpoint.ts';
+import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import { withStore } from '../open-store.ts';
 import { listDashboardSessions, sessionEnding } from './session-list.ts';
 import { isSessionId } from './locate-session.ts';

@@ -8,11 +8,11 @@
 import { statSync } from 'node:fs';
 import type { SessionState } from '../../core/session.ts';
 import { listAllTranscripts } from '../../agents/claude/sessions.ts';
-import { loadCursor } from '../../store/cursor-cache.ts';
+import { loadCursor } from '../../store/cache/cursor-cache.ts';
 import { readSessionHead } from '../../agents/claude/sniff.ts';
 import { withStore, type Store } from '../open-store.ts';
-import { loadSessionState } from '../read-session.ts';
-import { searchCheckpoints } from '../search-checkpoints.ts';
+import { loadSessionState } from '../session/read-session.ts';
+import { searchCheckpoints } from '../checkpoint/search-checkpoints.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

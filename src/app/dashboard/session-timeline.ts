@@ -1,21 +1,21 @@
 /**
  * A session's timeline for the dashboard: the context of every response against the threshold
- * the hooks would have resolved then (the replay of app/replay.ts), its compactions, the
+ * the hooks would have resolved then (the replay of app/session/replay.ts), its compactions, the
  * checkpoints shim took at the responses they reflect, the restores into and out of it, and the
  * forecast from the newest response. Kept in memory per transcript size and mtime: a 20 MB
  * transcript is replayed once per change, not once per view.
  * @module
  */
 import { statSync } from 'node:fs';
-import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../../core/level.ts';
-import type { CompactionKind } from '../../core/compaction-kind.ts';
-import type { TimelineRestore } from '../../store/dashboard-queries.ts';
-import { loadConfig } from '../../store/config.ts';
+import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../../core/context/level.ts';
+import type { CompactionKind } from '../../core/context/compaction-kind.ts';
+import type { TimelineRestore } from '../../store/checkpoints/dashboard-queries.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { readSessionHead } from '../../agents/claude/sniff.ts';
-import { getHistorySamples } from '../assess-live-session.ts';
+import { getHistorySamples } from '../session/assess-live-session.ts';
 import { withStore } from '../open-store.ts';
-import { replayTranscript } from '../replay.ts';
-import { getThresholdInputs } from '../threshold-inputs.ts';
+import { replayTranscript } from '../session/replay.ts';
+import { getThresholdInputs } from '../../agents/claude/threshold-inputs.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -6,7 +6,7 @@
  */
 import { cliVersionCheck } from '../../agents/cli-version-check.ts';
 import type { AgentId } from '../../core/agent-id.ts';
-import { loadAgentAdapter } from '../load-agent.ts';
+import { loadAgentAdapter } from '../session/load-agent.ts';
 import type { DoctorCheck, DoctorOptions } from './doctor-check.ts';
 
 const OTHER_AGENTS: readonly AgentId[] = ['codex', 'gemini'];

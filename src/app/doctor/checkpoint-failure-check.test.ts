@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { makeTempDir } from '../../../test/helpers/fixtures.ts';
-import { recordCheckpointFailure } from '../../store/checkpoint-failures.ts';
+import { recordCheckpointFailure } from '../../store/cache/checkpoint-failures.ts';
 import {
   claimPendingCheckpoint,
   failPendingCheckpoint,
   listPendingCheckpoints,
   MAX_ATTEMPTS,
   writePendingCheckpoint,
-} from '../../store/pending-checkpoints.ts';
+} from '../../store/checkpoints/pending-checkpoints.ts';
 import { checkpointFailureCheck } from './checkpoint-failure-check.ts';
 
 const NOW = new Date('2026-11-26T04:00:00.000Z');

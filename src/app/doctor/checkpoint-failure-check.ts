@@ -1,5 +1,5 @@
 /**
- * Doctor check: sessions whose newest checkpoints failed (store/checkpoint-failures.ts). A
+ * Doctor check: sessions whose newest checkpoints failed (store/cache/checkpoint-failures.ts). A
  * session that cannot be checkpointed loses its work on the next compaction or crash, so it
  * makes shim unhealthy until a checkpoint of it is stored again.
  * @module
@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import {
   describeCheckpointFailure,
   readCheckpointFailures,
-} from '../../store/checkpoint-failures.ts';
-import { countFailedPendingCheckpoints } from '../../store/pending-checkpoints.ts';
+} from '../../store/cache/checkpoint-failures.ts';
+import { countFailedPendingCheckpoints } from '../../store/checkpoints/pending-checkpoints.ts';
 import { check, type DoctorCheck } from './doctor-check.ts';
 
 /** Failures older than this are of sessions long gone: still listed, no longer unhealthy. */

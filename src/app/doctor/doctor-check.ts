@@ -2,7 +2,7 @@
  * What a `shim doctor` check reports, and the helpers every check shares.
  * @module
  */
-import type { Env } from '../../store/home.ts';
+import type { Env } from '../../store/home/home.ts';
 import type { ShimInvocation } from '../../agents/claude/settings/shim-command.ts';
 import type { AgentCheck } from '../../agents/agent.ts';
 

@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { getLogPath } from '../../store/log.ts';
+import { getLogPath } from '../../store/home/log.ts';
 import { runDoctor, type DoctorReport } from './run-doctor.ts';
 import { installShim } from '../../agents/claude/settings/install.ts';
 import type { ShimInvocation } from '../../agents/claude/settings/shim-command.ts';

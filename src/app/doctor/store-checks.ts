@@ -15,13 +15,13 @@ import {
 import { join } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { openStore } from '../open-store.ts';
-import type { StoreMaintenance } from '../../store/store-maintenance.ts';
-import { ensureDir } from '../../store/home.ts';
-import { getLogPath } from '../../store/log.ts';
-import { findPlantedLinks, writeFileSafely } from '../../store/safe-file.ts';
+import type { StoreMaintenance } from '../../store/sqlite/store-maintenance.ts';
+import { ensureDir } from '../../store/home/home.ts';
+import { getLogPath } from '../../store/home/log.ts';
+import { findPlantedLinks, writeFileSafely } from '../../store/home/safe-file.ts';
 import { findProjectRoot } from '../../capture/project.ts';
-import { describeConfigProblem, loadConfig } from '../../store/config.ts';
-import { describeRecovery, readRecoveryNotice } from '../../store/recover-database.ts';
+import { describeConfigProblem, loadConfig } from '../../store/config/config.ts';
+import { describeRecovery, readRecoveryNotice } from '../../store/sqlite/recover-database.ts';
 import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
 
 const RECENT_ERRORS_MS = 24 * 60 * 60 * 1000;

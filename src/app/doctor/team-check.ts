@@ -4,7 +4,7 @@
  * the hooks work without it and the rows wait in the outbox.
  * @module
  */
-import { loadConfig } from '../../store/config.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { openCommandStore } from '../open-command-store.ts';
 import { getTeamStatus } from '../team/team-status.ts';
 import { isTeamConfigured } from '../team/team-settings.ts';

@@ -1,10 +1,10 @@
 /**
  * Doctor: sessions of the last week whose transcript Claude Code stopped writing (the hooks
- * noticed, core/transcript-watch.ts). Information only: the sessions went on, shim just could
+ * noticed, core/policy/transcript-watch.ts). Information only: the sessions went on, shim just could
  * not follow them.
  * @module
  */
-import { listTranscriptAlarms } from '../../store/transcript-alarms.ts';
+import { listTranscriptAlarms } from '../../store/cache/transcript-alarms.ts';
 import { check, type DoctorCheck } from './doctor-check.ts';
 
 const WEEK_MS = 7 * 86_400_000;

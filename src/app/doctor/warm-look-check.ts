@@ -5,9 +5,9 @@
  * @module
  */
 import { findProjectRoot } from '../../capture/project.ts';
-import { loadConfig } from '../../store/config.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { join } from 'node:path';
-import { distrustDir, listWarmLooks } from '../../store/warm-look-place.ts';
+import { distrustDir, listWarmLooks } from '../../store/home/warm-look-place.ts';
 import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
 
 export async function warmLookCheck(options: DoctorOptions, now: Date): Promise<DoctorCheck> {

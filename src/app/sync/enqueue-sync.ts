@@ -7,7 +7,7 @@
  * @module
  */
 import { basename, join } from 'node:path';
-import type { Checkpoint } from '../../core/checkpoint.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { chooseIssue, type IssueRef, type IssueSource } from '../../core/sync/issue-ref.ts';
 import {
   MEMORY_MOMENTS,
@@ -18,15 +18,15 @@ import {
   syncMomentOf,
   type SyncMoment,
 } from '../../core/sync/sync-note.ts';
-import type { ShimConfig } from '../../store/config.ts';
-import { appendLog } from '../../store/log.ts';
-import type { OutboxDraft } from '../../store/sync-outbox.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
+import { appendLog } from '../../store/home/log.ts';
+import type { OutboxDraft } from '../../store/sync/sync-outbox.ts';
 import type { Store } from '../open-store.ts';
 import { runShimInBackground } from '../run-in-background.ts';
 import { handoffFileName } from '../write-handoff.ts';
 import { projectKey } from './link-issue.ts';
 import { hasClaudeMem } from './claude-mem-place.ts';
-import { originRepo } from './origin-repo.ts';
+import { originRepo } from '../origin-repo.ts';
 import { hasTrackerToken } from './tracker-access.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;

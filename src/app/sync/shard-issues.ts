@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { formatIssue, type IssueRef } from '../../core/sync/issue-ref.ts';
 import { syncMarker } from '../../core/sync/sync-note.ts';
-import type { ShardProgress } from '../../core/shard-plan.ts';
+import type { ShardProgress } from '../../core/plan/shard-plan.ts';
 import { openCommandStore } from '../open-command-store.ts';
 import { getTrackerAccess } from './tracker-access.ts';
 

@@ -4,13 +4,13 @@
  * hand for the handoffs written later in the session, which never ask the tracker themselves.
  * @module
  */
-import type { ShimConfig } from '../../store/config.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
 import { currentBranch } from '../../capture/git-run.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import type { IssueRef } from '../../core/sync/issue-ref.ts';
-import { appendLog } from '../../store/log.ts';
+import { appendLog } from '../../store/home/log.ts';
 import { resolveSessionIssue, startSyncWorker, type SyncQueueStore } from './enqueue-sync.ts';
-import { originRepo } from './origin-repo.ts';
+import { originRepo } from '../origin-repo.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -4,7 +4,7 @@
  * @module
  */
 import type { PoolConfig } from 'pg';
-import type { TeamRepository } from '../../store/team-repository.ts';
+import type { TeamRepository } from '../../store/team/team-repository.ts';
 
 export type OpenTeamOptions = {
   url: string;

@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { identifyProject } from '../../capture/project-remote.ts';
-import type { SessionRepository } from '../../store/session-repository.ts';
-import type { TeamRepository } from '../../store/team-repository.ts';
+import type { SessionRepository } from '../../store/checkpoints/session-repository.ts';
+import type { TeamRepository } from '../../store/team/team-repository.ts';
 import type { Store } from '../open-store.ts';
 import type { Writer } from './team-settings.ts';
 

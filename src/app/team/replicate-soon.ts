@@ -3,9 +3,9 @@
  * a time, detached) to queue and send it. Nothing here opens a connection or loads pg.
  * @module
  */
-import type { ShimConfig } from '../../store/config.ts';
-import type { Env } from '../../store/home.ts';
-import { appendLog } from '../../store/log.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
+import type { Env } from '../../store/home/home.ts';
+import { appendLog } from '../../store/home/log.ts';
 import { startSyncWorker } from '../sync/enqueue-sync.ts';
 import { isTeamConfigured } from './team-settings.ts';
 

@@ -10,8 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { identifyProject } from '../../capture/project-remote.ts';
 import { redactValue } from '../../redact/redact.ts';
-import { appendLog } from '../../store/log.ts';
-import type { RowOrigin, TeamRepository, TeamRow } from '../../store/team-repository.ts';
+import { appendLog } from '../../store/home/log.ts';
+import type { RowOrigin, TeamRepository, TeamRow } from '../../store/team/team-repository.ts';
 import type { CommandStore } from '../open-command-store.ts';
 import type { Writer } from './team-settings.ts';
 

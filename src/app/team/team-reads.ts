@@ -6,14 +6,14 @@
  */
 import { identifyProject } from '../../capture/project-remote.ts';
 import { AppError } from '../../core/errors.ts';
-import type { Env } from '../../store/home.ts';
-import type { ShimConfig } from '../../store/config.ts';
+import type { Env } from '../../store/home/home.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
 import type {
   TeamReadScope,
   TeamRepository,
   TeamSearchHit,
   TeamSessionSummary,
-} from '../../store/team-repository.ts';
+} from '../../store/team/team-repository.ts';
 import { withStore } from '../open-store.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { localProjectIds } from './pull-team-work.ts';

@@ -8,8 +8,8 @@
  */
 import { hostname, userInfo } from 'node:os';
 import { AppError } from '../../core/errors.ts';
-import type { Env } from '../../store/home.ts';
-import type { ShimConfig } from '../../store/config.ts';
+import type { Env } from '../../store/home/home.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
 
 export type TeamUrl = { url: string; source: 'SHIM_TEAM_URL' | 'config' };
 

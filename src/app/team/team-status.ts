@@ -5,10 +5,10 @@
  * @module
  */
 import { AppError } from '../../core/errors.ts';
-import type { Env } from '../../store/home.ts';
-import type { ShimConfig } from '../../store/config.ts';
+import type { Env } from '../../store/home/home.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
 import type { CommandStore } from '../open-command-store.ts';
-import { loadTeamSummary } from '../../store/team-summary.ts';
+import { loadTeamSummary } from '../../store/team/team-summary.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { currentWriter, resolveTeamUrl, type TeamUrl } from './team-settings.ts';
 

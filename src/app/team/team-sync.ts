@@ -1,14 +1,14 @@
 /**
  * One pass of the team worker: replicate what waits, pull the team's newest unfinished work for
  * this machine's projects, apply the server's retention at most once a day, and note how it went
- * (store/team-summary.ts). Run by the background `shim sync --drain` worker and by `shim sync`.
+ * (store/team/team-summary.ts). Run by the background `shim sync --drain` worker and by `shim sync`.
  * @module
  */
-import type { Env } from '../../store/home.ts';
-import { appendLog } from '../../store/log.ts';
-import type { ShimConfig } from '../../store/config.ts';
+import type { Env } from '../../store/home/home.ts';
+import { appendLog } from '../../store/home/log.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
 import type { CommandStore } from '../open-command-store.ts';
-import { saveTeamSummary } from '../../store/team-summary.ts';
+import { saveTeamSummary } from '../../store/team/team-summary.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { pullTeamWork } from './pull-team-work.ts';
 import { replicateToTeam, teamRetry } from './replicate.ts';

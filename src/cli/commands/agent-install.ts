@@ -7,7 +7,7 @@ import { locateShimInvocation } from '../../agents/claude/settings/bin-location.
 import { loadAdapter } from '../../agents/dispatch.ts';
 import { agentName, type AgentId } from '../../core/agent-id.ts';
 import type { InstallReport } from '../../agents/agent.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 
 function print(report: InstallReport, json: boolean | undefined, verb: string): void {
   if (json) {

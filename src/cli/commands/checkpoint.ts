@@ -1,10 +1,10 @@
-import { createCheckpoint } from '../../app/create-checkpoint.ts';
-import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../../core/checkpoint.ts';
+import { createCheckpoint } from '../../app/checkpoint/create-checkpoint.ts';
+import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import type { AgentId } from '../../core/agent-id.ts';
-import { detectLogAgent, resolveAgentLog } from '../../app/detect-log-agent.ts';
+import { detectLogAgent, resolveAgentLog } from '../../app/session/detect-log-agent.ts';
 import { resolve } from 'node:path';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { bold, dim } from '../format/text.ts';
 import { formatBytes } from '../format/units.ts';
 

@@ -5,8 +5,8 @@ import {
   getConfigPath,
   getProjectConfigPaths,
   loadConfig,
-} from '../../store/config.ts';
-import { getShimHome } from '../../store/home.ts';
+} from '../../store/config/config.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { bold, dim } from '../format/text.ts';
 
 /** Every setting as `path = value`, in a stable order. */

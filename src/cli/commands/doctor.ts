@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { locateShimInvocation } from '../../agents/claude/settings/bin-location.ts';
 import { runDoctor, type CheckStatus } from '../../app/doctor/run-doctor.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { ExitError } from '../error-boundary.ts';
 
 const MARK: Record<CheckStatus, string> = {

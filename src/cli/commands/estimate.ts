@@ -1,10 +1,10 @@
 import { formatThousands as k } from '../../core/format-tokens.ts';
-import { estimateOpenTasks, type TaskFitEstimate } from '../../app/estimate-tasks.ts';
-import { estimatePlan, type PlanEstimate } from '../../app/plan-estimate.ts';
-import { learnTaskHistory } from '../../app/task-history.ts';
-import { measureAccuracy } from '../../app/estimate-accuracy.ts';
+import { estimateOpenTasks, type TaskFitEstimate } from '../../app/tasks/estimate-tasks.ts';
+import { estimatePlan, type PlanEstimate } from '../../app/tasks/plan-estimate.ts';
+import { learnTaskHistory } from '../../app/tasks/task-history.ts';
+import { measureAccuracy } from '../../app/evaluation/estimate-accuracy.ts';
 import { getProjectsDir } from '../../agents/claude/sessions.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 
 /** The contract's object (docs/estimates.md): these keys, in this order. */
 function toJson(e: TaskFitEstimate) {

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { exportSession, type ExportResult } from '../../app/export-session.ts';
+import { exportSession, type ExportResult } from '../../app/transfer/export-session.ts';
 import { resolveScope } from '../../app/project-scope.ts';
 import { AppError } from '../../core/errors.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { getVersion } from '../version.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -1,5 +1,5 @@
-import { forget, type ForgetResult } from '../../app/forget.ts';
-import { getShimHome } from '../../store/home.ts';
+import { forget, type ForgetResult } from '../../app/retention/forget.ts';
+import { getShimHome } from '../../store/home/home.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -1,13 +1,13 @@
 import { createInterface } from 'node:readline/promises';
-import { collectGarbage, type GarbageResult } from '../../app/collect-garbage.ts';
-import { collectLoopGarbage } from '../../app/collect-loop-garbage.ts';
+import { collectGarbage, type GarbageResult } from '../../app/retention/collect-garbage.ts';
+import { collectLoopGarbage } from '../../app/retention/collect-loop-garbage.ts';
 import { describeLoopGarbage } from '../format/loop-garbage-text.ts';
-import { loadConfig } from '../../store/config.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
 import { openStore } from '../../app/open-store.ts';
-import { getShimHome } from '../../store/home.ts';
-import { readJsonFile, writeJsonFileAtomic } from '../../store/json-file.ts';
-import { ensureDir } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
+import { readJsonFile, writeJsonFileAtomic } from '../../store/home/json-file.ts';
+import { ensureDir } from '../../store/home/home.ts';
 import { join } from 'node:path';
 import { formatBytes } from '../format/units.ts';
 

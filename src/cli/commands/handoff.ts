@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
+import { findLatestCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import { withStore } from '../../app/open-store.ts';
-import { planResume } from '../../app/plan-resume.ts';
+import { planResume } from '../../app/restore/plan-resume.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { writeHandoff } from '../../app/write-handoff.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { dim } from '../format/text.ts';
 
 export type HandoffCommandOptions = {

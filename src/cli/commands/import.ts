@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { importSession, type ImportResult } from '../../app/import-session.ts';
+import { importSession, type ImportResult } from '../../app/transfer/import-session.ts';
 import { AppError } from '../../core/errors.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { getVersion } from '../version.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

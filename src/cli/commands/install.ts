@@ -7,7 +7,7 @@ import { compareVersions } from '../../core/version.ts';
 import { existsSync } from 'node:fs';
 import { getVersion } from '../version.ts';
 import { hookCommand } from '../../agents/claude/settings/shim-command.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { dim } from '../format/text.ts';
 
 export type InstallCommandOptions = {

@@ -1,7 +1,7 @@
 import { withStore } from '../../app/open-store.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { agentName } from '../../core/agent-id.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { renderTable } from '../format/table.ts';
 import { colorRisk, dim } from '../format/text.ts';
 import { formatAge, formatBytes } from '../format/units.ts';

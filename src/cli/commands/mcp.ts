@@ -1,4 +1,4 @@
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { getVersion } from '../version.ts';
 
 /** Runs the stdio MCP server until the client disconnects. The SDK loads only here. */

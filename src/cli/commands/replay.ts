@@ -1,22 +1,22 @@
-import { replayTranscript, type ReplayEvent } from '../../app/replay.ts';
-import { getHistorySamples } from '../../app/assess-live-session.ts';
+import { replayTranscript, type ReplayEvent } from '../../app/session/replay.ts';
+import { getHistorySamples } from '../../app/session/assess-live-session.ts';
 import {
   getAccuracy,
   scoreForecast,
   scoreRisk,
   summarizeForecast,
   EVALUATION_HORIZON,
-} from '../../core/evaluate.ts';
+} from '../../core/context/evaluate.ts';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { holdsTranscriptEntries, readSessionHead } from '../../agents/claude/sniff.ts';
-import { getThresholdInputs } from '../../app/threshold-inputs.ts';
-import { loadConfig } from '../../store/config.ts';
+import { getThresholdInputs } from '../../agents/claude/threshold-inputs.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { REPLAY_HEADER, renderReplayLine } from '../format/replay-text.ts';
-import { detectLogAgent } from '../../app/detect-log-agent.ts';
+import { detectLogAgent } from '../../app/session/detect-log-agent.ts';
 import type { AgentId } from '../../core/agent-id.ts';
 
 const FLUSH_EVERY = 256;

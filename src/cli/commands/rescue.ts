@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { envForNewSession } from '../../agents/claude/session-env.ts';
-import { planRescue } from '../../app/rescue.ts';
-import { getShimHome } from '../../store/home.ts';
+import { planRescue } from '../../app/restore/rescue.ts';
+import { getShimHome } from '../../store/home/home.ts';
 
 export async function runRescue(
   claudeArgs: string[],

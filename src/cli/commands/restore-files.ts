@@ -1,8 +1,8 @@
 import { withStore } from '../../app/open-store.ts';
-import { findCheckpoint } from '../../app/find-checkpoint.ts';
+import { findCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import { restoreSnapshot } from '../../capture/git-snapshots.ts';
 import { AppError } from '../../core/errors.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 
 export async function runRestoreFiles(
   id: string,

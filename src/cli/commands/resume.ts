@@ -1,12 +1,12 @@
-import { findLatestCheckpoint } from '../../app/find-checkpoint.ts';
+import { findLatestCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import { isAgentId, type AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { withStore } from '../../app/open-store.ts';
-import { planResume } from '../../app/plan-resume.ts';
+import { planResume } from '../../app/restore/plan-resume.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
-import { planWithLiveCheckpoint, recordRestore } from '../../app/restore-session.ts';
-import { renderRestoreFor } from '../../app/restore-for-agent.ts';
-import { getShimHome } from '../../store/home.ts';
+import { planWithLiveCheckpoint, recordRestore } from '../../app/restore/restore-session.ts';
+import { renderRestoreFor } from '../../app/restore/restore-for-agent.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { bold, dim } from '../format/text.ts';
 
 export type ResumeOptions = {

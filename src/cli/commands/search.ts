@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { withStore } from '../../app/open-store.ts';
-import { searchCheckpoints } from '../../app/search-checkpoints.ts';
+import { searchCheckpoints } from '../../app/checkpoint/search-checkpoints.ts';
 import { agentName } from '../../core/agent-id.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { bold, dim } from '../format/text.ts';
 import { formatAge } from '../format/units.ts';
 

@@ -1,18 +1,18 @@
 import { formatThousands as k } from '../../core/format-tokens.ts';
 import { dirname, join, resolve } from 'node:path';
-import { estimatePlan } from '../../app/plan-estimate.ts';
-import { readShardFiles, writeShards } from '../../app/write-shards.ts';
+import { estimatePlan } from '../../app/tasks/plan-estimate.ts';
+import { readShardFiles, writeShards } from '../../app/tasks/write-shards.ts';
 import { readFileSync } from 'node:fs';
-import { parsePlan } from '../../core/plan.ts';
+import { parsePlan } from '../../core/plan/plan.ts';
 import { AppError } from '../../core/errors.ts';
-import { shardPlan, shardProgress } from '../../core/shard-plan.ts';
-import { getShimHome } from '../../store/home.ts';
+import { shardPlan, shardProgress } from '../../core/plan/shard-plan.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { currentBranch } from '../../capture/git-run.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { findIssueInBranch, parseIssueArgument, type IssueRef } from '../../core/sync/issue-ref.ts';
-import type { ShardProgress } from '../../core/shard-plan.ts';
+import type { ShardProgress } from '../../core/plan/shard-plan.ts';
 import { currentIssue } from '../../app/sync/link-issue.ts';
-import { originRepo } from '../../app/sync/origin-repo.ts';
+import { originRepo } from '../../app/origin-repo.ts';
 import { completeFinishedShards, createShardIssues } from '../../app/sync/shard-issues.ts';
 
 /** The issue the shards become sub-issues of: --parent, else the project's (link or branch). */

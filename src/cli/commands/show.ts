@@ -1,9 +1,9 @@
-import { findCheckpoint } from '../../app/find-checkpoint.ts';
+import { findCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import { withStore } from '../../app/open-store.ts';
-import { planResume } from '../../app/plan-resume.ts';
+import { planResume } from '../../app/restore/plan-resume.ts';
 import { resolveScope } from '../../app/project-scope.ts';
-import { renderHandoff } from '../../core/handoff.ts';
-import { getShimHome } from '../../store/home.ts';
+import { renderHandoff } from '../../core/resume/handoff.ts';
+import { getShimHome } from '../../store/home/home.ts';
 
 export async function runShow(
   id: string,

@@ -4,7 +4,7 @@
  * their arguments as the user typed them.
  * @module
  */
-import { mentionedPlans } from '../../app/plan-mentions.ts';
+import { mentionedPlans } from '../../app/tasks/plan-mentions.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { AppError } from '../../core/errors.ts';
 import { runCheckpoint } from './checkpoint.ts';

@@ -5,9 +5,9 @@ import {
   describeCheckpointFailure,
   readCheckpointFailures,
   type CheckpointFailure,
-} from '../../store/checkpoint-failures.ts';
+} from '../../store/cache/checkpoint-failures.ts';
 import { agentName, toAgentId } from '../../core/agent-id.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { renderTable } from '../format/table.ts';
 import { bold, colorRisk, dim } from '../format/text.ts';
 

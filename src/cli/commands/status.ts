@@ -1,5 +1,5 @@
-import { getSessionStatus } from '../../app/status.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getSessionStatus } from '../../app/session/status.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
 import { renderStatusText } from '../format/status-text.ts';
 

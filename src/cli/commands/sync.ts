@@ -13,10 +13,10 @@ import { drainOutbox } from '../../app/sync/drain-outbox.ts';
 import { currentIssue, linkIssue } from '../../app/sync/link-issue.ts';
 import { getSyncStatus } from '../../app/sync/sync-status.ts';
 import { openCommandStore, type CommandStore } from '../../app/open-command-store.ts';
-import { appendLog } from '../../store/log.ts';
+import { appendLog } from '../../store/home/log.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
-import { getShimHome } from '../../store/home.ts';
-import { loadConfig } from '../../store/config.ts';
+import { getShimHome } from '../../store/home/home.ts';
+import { loadConfig } from '../../store/config/config.ts';
 
 /** How long an update may wait before it is dropped as stale (config sync.staleAfterHours). */
 async function staleAfterMs(home: string): Promise<number> {
@@ -26,7 +26,7 @@ async function staleAfterMs(home: string): Promise<number> {
   });
   return (config.sync.staleAfterHours ?? 24) * 3_600_000;
 }
-import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 
 function latestSessionId(cwd: string, explicit: string | undefined): string | null {
   if (explicit) return explicit;

@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node
 import { dirname, resolve } from 'node:path';
 import { findLatestSession } from '../../agents/claude/sessions.ts';
 import { AppError } from '../../core/errors.ts';
-import { loadConfig } from '../../store/config.ts';
-import { getShimHome } from '../../store/home.ts';
+import { loadConfig } from '../../store/config/config.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { renderExport } from '../../ui/export.ts';
 import { startDashboard } from '../../ui/serve.ts';
 

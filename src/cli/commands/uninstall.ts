@@ -1,8 +1,8 @@
 import { describeChange } from '../../agents/claude/settings/describe-change.ts';
 import { uninstallShim, type UninstallResult } from '../../agents/claude/settings/uninstall.ts';
 import { createInterface } from 'node:readline/promises';
-import { findLeftovers, purge, type Leftovers } from '../../app/purge.ts';
-import { getShimHome } from '../../store/home.ts';
+import { findLeftovers, purge, type Leftovers } from '../../app/retention/purge.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { formatBytes } from '../format/units.ts';
 import { dim } from '../format/text.ts';
 

@@ -3,7 +3,7 @@
  * run on the defaults for that file and say so (on stderr, so `--json` output stays clean).
  * @module
  */
-import { describeConfigProblem, type ShimConfig } from '../../store/config.ts';
+import { describeConfigProblem, type ShimConfig } from '../../store/config/config.ts';
 
 export function configWarnings(config: Pick<ShimConfig, 'problems'>): string[] {
   return config.problems.map(

@@ -1,4 +1,4 @@
-import type { LoopGarbageResult } from '../../app/collect-loop-garbage.ts';
+import type { LoopGarbageResult } from '../../app/retention/collect-loop-garbage.ts';
 import { formatBytes } from './units.ts';
 
 /** One line for `shim gc`: what happened (or, with dryRun, would happen) to loop runs. */

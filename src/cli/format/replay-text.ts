@@ -1,6 +1,6 @@
 /** The readable `shim replay` timeline. */
-import type { ReplayDetail, ReplayEvent } from '../../app/replay.ts';
-import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
+import type { ReplayDetail, ReplayEvent } from '../../app/session/replay.ts';
+import { formatTurnsLeft, pluralFor } from '../../core/context/turns-left-text.ts';
 import { colorLevel, colorRisk, dim, bold, formatPercent, formatTokens } from './text.ts';
 
 export const REPLAY_HEADER = dim(

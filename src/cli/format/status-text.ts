@@ -1,9 +1,9 @@
 /** The readable `shim status` summary. */
 import { agentName } from '../../core/agent-id.ts';
-import { LEVEL_NAMES } from '../../core/level.ts';
-import type { SessionStatus } from '../../app/status.ts';
+import { LEVEL_NAMES } from '../../core/context/level.ts';
+import type { SessionStatus } from '../../app/session/status.ts';
 import { truncate } from '../../core/truncate.ts';
-import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
+import { formatTurnsLeft, pluralFor } from '../../core/context/turns-left-text.ts';
 import {
   bold,
   colorLevel,

@@ -1,7 +1,7 @@
 /** Small text helpers for human-facing output. */
 import pc from 'picocolors';
-import type { Level } from '../../core/level.ts';
-import type { CrashRisk } from '../../core/risk.ts';
+import type { Level } from '../../core/context/level.ts';
+import type { CrashRisk } from '../../core/context/risk.ts';
 
 export { formatTokens } from '../../core/format-tokens.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { makeTypicalCheckpoint } from '../checkpoint-fixture.test-helper.ts';
-import type { Checkpoint } from '../checkpoint.ts';
+import { makeTypicalCheckpoint } from '../checkpoint/checkpoint-fixture.test-helper.ts';
+import type { Checkpoint } from '../checkpoint/checkpoint.ts';
 import { renderSyncComment, syncKey, syncMarker, syncMomentOf } from './sync-note.ts';
 
 const at = (

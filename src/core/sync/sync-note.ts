@@ -6,8 +6,8 @@
  * Pure.
  * @module
  */
-import type { Checkpoint } from '../checkpoint.ts';
-import { isOpenTaskStatus } from '../resume.ts';
+import type { Checkpoint } from '../checkpoint/checkpoint.ts';
+import { isOpenTaskStatus } from '../checkpoint/checkpoint.ts';
 import { formatIssue, type IssueRef } from './issue-ref.ts';
 
 export type SyncMoment = 'L2' | 'L3' | 'compaction' | 'loop_restart' | 'session_end';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makeTypicalCheckpoint } from '../checkpoint-fixture.test-helper.ts';
+import { makeTypicalCheckpoint } from '../checkpoint/checkpoint-fixture.test-helper.ts';
 import { rebaseCheckpoint } from './rebase-checkpoint.ts';
 
 test("another clone's paths become this clone's; a longer sibling name and the transcript do not carry over", () => {

@@ -4,7 +4,7 @@
  * and the other machine's transcript, which is not here, is dropped. Pure.
  * @module
  */
-import type { Checkpoint } from '../checkpoint.ts';
+import type { Checkpoint } from '../checkpoint/checkpoint.ts';
 
 /** Replaces `from` as a whole path or a path prefix (`from/…`) in every string of `value`. */
 function rebaseValue(value: unknown, from: string, to: string): unknown {

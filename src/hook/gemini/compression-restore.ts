@@ -8,14 +8,14 @@
  * @module
  */
 import { withStore } from '../../app/open-store.ts';
-import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
+import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore/restore-session.ts';
 import {
   GEMINI_HOOK_TEXT_LIMIT,
   GEMINI_TASK_TOOL,
   type GeminiHookOutput,
 } from '../../agents/gemini/hook-entry.ts';
-import type { ResumeDetection } from '../../core/resume.ts';
-import { renderResumePrompt } from '../../core/resume-prompt.ts';
+import type { ResumeDetection } from '../../core/resume/resume.ts';
+import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
 import type { HookRun } from '../hook-run.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

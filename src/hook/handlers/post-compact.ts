@@ -6,7 +6,7 @@
  */
 import { withStore } from '../../app/open-store.ts';
 import { redactTextSync } from '../../redact/redact.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 import { markCompaction } from '../compaction-mark.ts';
 

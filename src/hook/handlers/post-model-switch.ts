@@ -5,13 +5,13 @@
  * taken now and the user told. Alerts start over for the new window.
  * @module
  */
-import { assessLiveSession } from '../../app/assess-live-session.ts';
-import { getLevel, toPercent } from '../../core/level.ts';
+import { assessLiveSession } from '../../app/session/assess-live-session.ts';
+import { getLevel, toPercent } from '../../core/context/level.ts';
 import { formatTokens } from '../../core/format-tokens.ts';
-import { loadSessionState } from '../../app/read-session.ts';
-import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import { loadSessionState } from '../../app/session/read-session.ts';
+import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { loadHeavy } from '../load-heavy.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handlePostModelSwitch(run: HookRun): Promise<HookOutput> {

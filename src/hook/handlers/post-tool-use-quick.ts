@@ -1,18 +1,18 @@
 /**
  * PostToolUse without a look at the session: while shim's mod watches it (the mod did the
  * watching; only its note for the model is handed over), or inside the quiet window the last
- * full look granted (core/quiet-window.ts). Small on purpose: bin/shim.cjs runs it from a bundle
+ * full look granted (core/policy/quiet-window.ts). Small on purpose: bin/shim.cjs runs it from a bundle
  * of its own (dist/hook-quick.cjs) and loads the full hook only when this has no answer.
  * @module
  */
-import type { HookMemory } from '../../core/hook-policy.ts';
-import { countToolCall } from '../../app/count-tool-call.ts';
-import { claimOnce, loadHookMemory } from '../../store/hook-memory.ts';
-import { isModWatching, loadModWatch, type ModWatch } from '../../store/mod-watch.ts';
+import type { HookMemory } from '../../core/policy/hook-policy.ts';
+import { countToolCall } from '../../app/session/count-tool-call.ts';
+import { claimOnce, loadHookMemory } from '../../store/cache/hook-memory.ts';
+import { isModWatching, loadModWatch, type ModWatch } from '../../store/cache/mod-watch.ts';
 import { lookAtTail, readTail } from '../../agents/claude/tail-look.ts';
 import type { HookRun } from '../hook-run.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
-import type { HookPayload } from '../../agents/claude/hook-payload.ts';
+import type { HookOutput } from '../../agents/agent.ts';
+import type { HookPayload } from '../../agents/agent.ts';
 
 /** The answer when no look is needed; null when the full hook must look. */
 export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | null> {

@@ -3,26 +3,26 @@
  * alert?), and tell the user and the model once per level reached.
  * @module
  */
-import { getModelGuidance, getUserAlert, isCompactionDue } from '../../core/alerts.ts';
-import { decideAfterToolUse } from '../../core/hook-policy.ts';
+import { getModelGuidance, getUserAlert, isCompactionDue } from '../../core/context/alerts.ts';
+import { decideAfterToolUse } from '../../core/policy/hook-policy.ts';
 import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
-import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
-import { getQuietWindow } from '../../core/quiet-window.ts';
+import { getQuietWindow } from '../../core/policy/quiet-window.ts';
 import { answerWithoutLooking } from './post-tool-use-quick.ts';
-import { countToolCall } from '../../app/count-tool-call.ts';
+import { countToolCall } from '../../app/session/count-tool-call.ts';
 import { TASK_TOOLS } from '../../agents/claude/task-tools.ts';
-import { appendLog } from '../../store/log.ts';
+import { appendLog } from '../../store/home/log.ts';
 import type { SessionState } from '../../core/session.ts';
-import type { Assessment } from '../../core/assess.ts';
-import { getPhase } from '../../core/session-phase.ts';
+import type { Assessment } from '../../core/context/assess.ts';
+import { getPhase } from '../../core/checkpoint/session-phase.ts';
 import { checkTranscriptWrites } from '../transcript-alarm.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
-import { RELAY_MODEL_NOTE, RELAY_USER_NOTE } from '../../core/relay.ts';
+import { RELAY_MODEL_NOTE, RELAY_USER_NOTE } from '../../core/policy/relay.ts';
 
 /** Longer than a look without a wait takes on a quiet machine. */
 const WAITED_MS = 10;

@@ -8,21 +8,21 @@
  * blocking would fail the request.
  * @module
  */
-import { finishPendingCheckpoints } from '../../app/finish-pending-checkpoints.ts';
-import { compactionClaimKey } from '../../app/mod-compaction.ts';
+import { finishPendingCheckpoints } from '../../app/checkpoint/finish-pending-checkpoints.ts';
+import { compactionClaimKey } from '../../app/checkpoint/mod-compaction.ts';
 import { withStore } from '../../app/open-store.ts';
-import { loadSessionState } from '../../app/read-session.ts';
+import { loadSessionState } from '../../app/session/read-session.ts';
 import { writeHandoff } from '../../app/write-handoff.ts';
 import {
   acceptsCompactInstructions,
   renderCompactInstructions,
 } from '../../agents/claude/compact-instructions.ts';
-import type { Checkpoint } from '../../core/checkpoint.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
-import { claimOnce, releaseClaim } from '../../store/hook-memory.ts';
-import { appendLog } from '../../store/log.ts';
+import { claimOnce, releaseClaim } from '../../store/cache/hook-memory.ts';
+import { appendLog } from '../../store/home/log.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 
 /** True when the compaction is recovering from a context-limit error rather than preventing one. */

@@ -1,19 +1,22 @@
 /**
  * PreToolUse (Bash): before a command that can destroy work, a git snapshot and a checkpoint.
  * Never blocks. The command waits for the snapshot and a durable note of the checkpoint, not for
- * the checkpoint itself: a detached process builds it from the note (store/pending-checkpoints.ts,
+ * the checkpoint itself: a detached process builds it from the note (store/checkpoints/pending-checkpoints.ts,
  * docs/hot-path.md "The risky checkpoint off the call"). Where no note can be written, or git's
  * side needs the diff read now (no snapshot, no commit yet), the checkpoint is taken here.
  */
 import { statSync } from 'node:fs';
-import { detectRiskyCommand } from '../../core/risky-operation.ts';
+import { detectRiskyCommand } from '../../core/policy/risky-operation.ts';
 import { loadHeavy } from '../load-heavy.ts';
-import { claimOnce } from '../../store/hook-memory.ts';
-import { appendLog } from '../../store/log.ts';
-import { writePendingCheckpoint, type PendingGitFacts } from '../../store/pending-checkpoints.ts';
+import { claimOnce } from '../../store/cache/hook-memory.ts';
+import { appendLog } from '../../store/home/log.ts';
+import {
+  writePendingCheckpoint,
+  type PendingGitFacts,
+} from '../../store/checkpoints/pending-checkpoints.ts';
 import { runShimInBackground } from '../../app/run-in-background.ts';
 import type { GitCapture } from '../../capture/git.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 
 function sizeOf(path: string): number | null {

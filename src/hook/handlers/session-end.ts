@@ -3,11 +3,11 @@
  * background the daily clean-up of old checkpoints and what the session teaches about tasks
  * (`shim estimate --refresh`: only transcripts that changed are read).
  */
-import { finishPendingCheckpoints } from '../../app/finish-pending-checkpoints.ts';
+import { finishPendingCheckpoints } from '../../app/checkpoint/finish-pending-checkpoints.ts';
 import { withStore } from '../../app/open-store.ts';
 import { runShimInBackground } from '../../app/run-in-background.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 import { readTurnEnd } from '../../agents/claude/turn-end.ts';
 import { handOffAtLimit } from '../limit-stop.ts';

@@ -5,26 +5,27 @@
  * from its transcript.
  * @module
  */
-import { finishPendingCheckpoints } from '../../app/finish-pending-checkpoints.ts';
+import { finishPendingCheckpoints } from '../../app/checkpoint/finish-pending-checkpoints.ts';
 import { withStore, type Store } from '../../app/open-store.ts';
-import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore-session.ts';
-import { restoreAtStartup } from '../../app/startup-restore.ts';
+import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore/restore-session.ts';
+import { restoreAtStartup } from '../../app/restore/startup-restore.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
-import { takeOwnLimitHandoff } from '../../app/limit-handoff.ts';
-import { relayAfterClear } from '../../app/relay-restore.ts';
+import { takeOwnLimitHandoff } from '../../app/restore/limit-handoff.ts';
+import { relayAfterClear } from '../../app/restore/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
 import { formatIssue } from '../../core/sync/issue-ref.ts';
-import { formatDuration, type ResumeDetection } from '../../core/resume.ts';
-import { renderResumePrompt } from '../../core/resume-prompt.ts';
+import { formatDuration, type ResumeDetection } from '../../core/resume/resume.ts';
+import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
-import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
+import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { readLastCompactSummary } from '../../agents/claude/compact-summary.ts';
-import { appendLog } from '../../store/log.ts';
+import { appendLog } from '../../store/home/log.ts';
 import { loadHookContext } from '../context.ts';
-import { HOOK_TEXT_LIMIT, type HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookOutput } from '../../agents/agent.ts';
+import { HOOK_TEXT_LIMIT } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
-import { agentTaskTools } from '../../app/agent-task-tools.ts';
+import { agentTaskTools } from '../../app/session/agent-task-tools.ts';
 
 /** A PostCompact summary older than this belongs to an earlier compaction. */
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;

@@ -5,7 +5,7 @@
  * @module
  */
 import { isLimitMessage } from '../../core/loop/usage-limit.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 import { handOffAtLimit } from '../limit-stop.ts';
 

@@ -1,8 +1,8 @@
 /** Stop: above 50% of the threshold, suggest a handoff to the user — once per 10% band. */
 import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
-import { loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
-import { inEpoch } from '../../core/hook-policy.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
+import { inEpoch } from '../../core/policy/hook-policy.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleStop(run: HookRun): Promise<HookOutput> {

@@ -4,19 +4,19 @@
  * per plan and session).
  * @module
  */
-import { assessInsideClaudeCode } from '../../app/assess-live-session.ts';
-import { isCompactionDue } from '../../core/alerts.ts';
-import { mentionedPlans } from '../../app/plan-mentions.ts';
+import { assessInsideClaudeCode } from '../../app/session/assess-live-session.ts';
+import { isCompactionDue } from '../../core/context/alerts.ts';
+import { mentionedPlans } from '../../app/tasks/plan-mentions.ts';
 import { createSessionState } from '../../core/session.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { fnvHash } from '../../core/fnv-hash.ts';
-import { formatTurnsLeft, pluralFor } from '../../core/turns-left-text.ts';
+import { formatTurnsLeft, pluralFor } from '../../core/context/turns-left-text.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
-import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/hook-memory.ts';
-import { appendLog } from '../../store/log.ts';
+import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
+import { appendLog } from '../../store/home/log.ts';
 import { loadHookContext, type HookContext } from '../context.ts';
 import { loadHeavy } from '../load-heavy.ts';
-import type { HookOutput } from '../../agents/claude/hook-output.ts';
+import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 
 export async function handleUserPromptSubmit(run: HookRun): Promise<HookOutput> {

@@ -1,6 +1,6 @@
 /**
  * The entry of dist/hook-ask.cjs, which bin/shim.cjs runs first for PostToolUse and
- * PostToolUseFailure: read the payload, hand it to the warm look (store/warm-look-place.ts),
+ * PostToolUseFailure: read the payload, hand it to the warm look (store/home/warm-look-place.ts),
  * print its answer.
  * Only when none answers is the hook's own code loaded (dist/hook-quick.cjs, then dist/hook.cjs
  * if that has no quick answer), with the input already read. Tiny on purpose and required
@@ -10,11 +10,11 @@
  */
 import { readStdin } from '../../capture/stdin.ts';
 import { writeStdout } from '../../capture/stdout.ts';
-import { getShimHome } from '../../store/home.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import type { BundleLoader } from '../../app/load-bundle.ts';
 import type * as QuickHook from '../quick-run.ts';
 import { askWarmLook, retireWarmLook, type AskOutcome } from './ask.ts';
-import { trustedWarmLookDir } from '../../store/warm-look-place.ts';
+import { trustedWarmLookDir } from '../../store/home/warm-look-place.ts';
 
 /**
  * How long a hook waits for a warm process that is alive but silent before looking itself: far

@@ -1,5 +1,5 @@
 /**
- * The hook's side of the warm look (store/warm-look-place.ts): claim a slot, write the request
+ * The hook's side of the warm look (store/home/warm-look-place.ts): claim a slot, write the request
  * into its pipe, wait for the answer. Synchronous and small: it runs inside dist/hook-ask.cjs,
  * first after every tool call. Every way this can fail ends in "look here" (the hook loads the full
  * look itself), never in a hook that hangs: a process that died closes its end of the pipes and
@@ -24,7 +24,7 @@ import {
   SLOTS,
   slotLock,
   type WarmRequest,
-} from '../../store/warm-look-place.ts';
+} from '../../store/home/warm-look-place.ts';
 
 /**
  * The hook's stdout, or why it must look itself: `none` (no warm process here), `busy` (every

@@ -1,5 +1,5 @@
 /**
- * The warm look's pipes (store/warm-look-place.ts) as its process holds them: made in a
+ * The warm look's pipes (store/home/warm-look-place.ts) as its process holds them: made in a
  * directory of its own and moved into place whole (a hook never finds half a set), a directory
  * left by a process that died taken over, both ends of every pipe held open, and the tidying up
  * between calls (slots whose caller died, answers nobody read, directories hooks retired).
@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { Socket } from 'node:net';
 import { isProcessAlive } from '../../capture/process-tree.ts';
-import { appendLog } from '../../store/log.ts';
+import { appendLog } from '../../store/home/log.ts';
 import {
   answerPipe,
   distrustDir,
@@ -31,7 +31,7 @@ import {
   requestPipe,
   SLOTS,
   slotLock,
-} from '../../store/warm-look-place.ts';
+} from '../../store/home/warm-look-place.ts';
 import { prepareRunDir } from './start.ts';
 
 const { O_RDWR, O_NONBLOCK } = constants;

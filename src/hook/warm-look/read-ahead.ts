@@ -1,15 +1,15 @@
 /**
  * The warm look reads ahead: Claude Code writes a response to the transcript before it runs the
  * response's tool, and PostToolUse comes once the tool is done. Folding the response's bytes
- * as soon as they are written (app/read-session.ts, the same cursor a hook's look starts from)
+ * as soon as they are written (app/session/read-session.ts, the same cursor a hook's look starts from)
  * leaves the hook's look only the decision — and leaves the cursor on disk current for the
  * statusline. Follows the transcripts the hooks asked about (at most FOLLOWED at once), each
  * until it has been quiet for the process's idle time.
  * @module
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { loadSessionStateAt } from '../../app/read-session.ts';
-import { appendLog } from '../../store/log.ts';
+import { loadSessionStateAt } from '../../app/session/read-session.ts';
+import { appendLog } from '../../store/home/log.ts';
 
 /** Transcripts followed at once (the sessions of a few agents side by side). */
 const FOLLOWED = 16;

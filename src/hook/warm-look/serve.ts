@@ -1,5 +1,5 @@
 /**
- * The warm look's process (`shim background warm-look`, store/warm-look-place.ts): holds the
+ * The warm look's process (`shim background warm-look`, store/home/warm-look-place.ts): holds the
  * pipes of its directory open and answers each request as a hook would in its own process (the
  * quick answer of quick-run.ts, else run.ts's look), only warm. Its lifecycle:
  *
@@ -15,10 +15,10 @@
 import { existsSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { useBundleLoader, type BundleLoader } from '../../app/load-bundle.ts';
 import { holdBackgroundJobs, startHeldJobs } from '../../app/run-in-background.ts';
-import { getShimHome } from '../../store/home.ts';
-import { dropHeldWrites, flushJsonWrites, holdJsonWrites } from '../../store/json-file.ts';
-import { appendLog } from '../../store/log.ts';
-import { writeFileSafely } from '../../store/safe-file.ts';
+import { getShimHome } from '../../store/home/home.ts';
+import { dropHeldWrites, flushJsonWrites, holdJsonWrites } from '../../store/home/json-file.ts';
+import { appendLog } from '../../store/home/log.ts';
+import { writeFileSafely } from '../../store/home/safe-file.ts';
 import {
   decodeRequest,
   encodeAnswer,
@@ -28,7 +28,7 @@ import {
   type WarmAnswer,
   type WarmLookStats,
   type WarmRequest,
-} from '../../store/warm-look-place.ts';
+} from '../../store/home/warm-look-place.ts';
 import { answerQuickly } from '../quick-run.ts';
 import { runHook } from '../run.ts';
 import {

@@ -6,9 +6,9 @@
  */
 import { chmodSync, closeSync, lstatSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { runShimInBackground } from '../../app/run-in-background.ts';
-import type { Env } from '../../store/home.ts';
-import { ensureDir } from '../../store/home.ts';
-import { distrustDir } from '../../store/warm-look-place.ts';
+import type { Env } from '../../store/home/home.ts';
+import { ensureDir } from '../../store/home/home.ts';
+import { distrustDir } from '../../store/home/warm-look-place.ts';
 
 /** How long a start is left to finish before another hook may try again. */
 const STARTING_MS = 30_000;

@@ -6,13 +6,13 @@ import { findProjectRoot } from '../../capture/project.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { recordRestore } from '../../app/restore-session.ts';
+import { recordRestore } from '../../app/restore/restore-session.ts';
 import { withStore } from '../../app/open-store.ts';
-import { agentTaskTools } from '../../app/agent-task-tools.ts';
-import { planResume, type ResumePlan } from '../../app/plan-resume.ts';
-import type { Checkpoint } from '../../core/checkpoint.ts';
+import { agentTaskTools } from '../../app/session/agent-task-tools.ts';
+import { planResume, type ResumePlan } from '../../app/restore/plan-resume.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
-import { renderResumePrompt } from '../../core/resume-prompt.ts';
+import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
 import type { Store } from '../../app/open-store.ts';
 import {
   callerSchema,

@@ -1,7 +1,7 @@
 /** `shim_checkpoint` (docs/specification.md, "Resume"): save the calling session's state at a moment the model picks. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { createCheckpoint } from '../../app/create-checkpoint.ts';
+import { createCheckpoint } from '../../app/checkpoint/create-checkpoint.ts';
 import { truncate } from '../../core/truncate.ts';
 import {
   answer,

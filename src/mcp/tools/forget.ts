@@ -1,7 +1,7 @@
 /** `shim_forget`: removes a bad checkpoint, or a whole session, from shim's store. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { forget } from '../../app/forget.ts';
+import { forget } from '../../app/retention/forget.ts';
 import { answer, guard, type McpDeps } from '../context.ts';
 
 const name = 'shim_forget';

@@ -1,9 +1,9 @@
 /** `shim_get_checkpoint`: one checkpoint in full, as its handoff document or as JSON. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { findCheckpoint } from '../../app/find-checkpoint.ts';
+import { findCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import { withStore } from '../../app/open-store.ts';
-import { renderHandoff } from '../../core/handoff.ts';
+import { renderHandoff } from '../../core/resume/handoff.ts';
 import { answer, guard, type McpDeps } from '../context.ts';
 
 const name = 'shim_get_checkpoint';

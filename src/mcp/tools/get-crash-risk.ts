@@ -2,10 +2,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { withStore } from '../../app/open-store.ts';
-import { getSessionStatus, type SessionStatus } from '../../app/status.ts';
-import { DEFAULT_CHECKPOINT_POLICY } from '../../core/hook-policy.ts';
-import { formatTurnsLeft } from '../../core/turns-left-text.ts';
-import { loadHookMemory } from '../../store/hook-memory.ts';
+import { getSessionStatus, type SessionStatus } from '../../app/session/status.ts';
+import { DEFAULT_CHECKPOINT_POLICY } from '../../core/policy/hook-policy.ts';
+import { formatTurnsLeft } from '../../core/context/turns-left-text.ts';
+import { loadHookMemory } from '../../store/cache/hook-memory.ts';
 import {
   answer,
   callerSchema,

@@ -7,7 +7,7 @@ import {
   DEFAULT_SEARCH_LIMIT,
   SEARCH_FIELDS,
   searchCheckpoints,
-} from '../../app/search-checkpoints.ts';
+} from '../../app/checkpoint/search-checkpoints.ts';
 import { answer, guard, short, type McpDeps } from '../context.ts';
 
 const name = 'shim_search';

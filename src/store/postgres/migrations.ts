@@ -1,5 +1,5 @@
 /**
- * The team store's schema on PostgreSQL, forward-only like SQLite's (store/migrations.ts) and
+ * The team store's schema on PostgreSQL, forward-only like SQLite's (store/sqlite/migrations.ts) and
  * numbered on its own. Rows carry the project as every machine names it, the machine and the OS
  * user; bodies are the redacted domain objects as jsonb; checkpoints are searchable through a
  * generated tsvector (its DDL is the dialect's: postgres/dialect.ts).

@@ -7,9 +7,9 @@
  * @module
  */
 import { sql, type Transaction } from 'kysely';
-import type { Checkpoint } from '../../core/checkpoint.ts';
-import { isOpenTaskStatus } from '../../core/resume.ts';
-import { SEARCH_FIELDS, toSearchDocument } from '../../core/search-query.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
+import { isOpenTaskStatus } from '../../core/checkpoint/checkpoint.ts';
+import { SEARCH_FIELDS, toSearchDocument } from '../../core/checkpoint/search-query.ts';
 import type {
   TeamLoopRunSummary,
   TeamReadScope,
@@ -19,7 +19,7 @@ import type {
   TeamSearchHit,
   TeamSessionSummary,
   TeamWorkFound,
-} from '../team-repository.ts';
+} from '../team/team-repository.ts';
 import { fullTextMatches, fullTextQuery, fullTextRank, fullTextSnippet } from './dialect.ts';
 import type { TeamDatabase } from './team-database.ts';
 import { toTeamError } from './team-errors.ts';

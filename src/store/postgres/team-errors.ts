@@ -42,7 +42,7 @@ export function isTransientTeamError(error: unknown): boolean {
 /**
  * The error as an AppError with a one-line message and the fix. No `cause`: the message carries
  * the server's words, and a cause saying "permission denied" would read as SHIM_HOME being
- * read-only to the CLI's storage check (store/storage-failure.ts).
+ * read-only to the CLI's storage check (store/home/storage-failure.ts).
  */
 export function toTeamError(error: unknown, url: string): AppError {
   if (error instanceof AppError) return error;

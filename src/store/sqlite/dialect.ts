@@ -7,7 +7,7 @@
  * statements a second local engine would have to answer.
  * @module
  */
-import type { SearchTerm } from '../../core/search-query.ts';
+import type { SearchTerm } from '../../core/checkpoint/search-query.ts';
 
 /** The part of a connection these statements need (node:sqlite and its drop-in alike). */
 export type SqliteConnection = {

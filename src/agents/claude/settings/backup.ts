@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ensureDir } from '../../../store/home.ts';
+import { ensureDir } from '../../../store/home/home.ts';
 
 /** Writes `bytes` to a new backup file (owner-only, never over another one) and returns its path. */
 export function writeBackup(home: string, bytes: Buffer, now: Date, original: string): string {

@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { ensureDir } from '../../../store/home.ts';
-import { readJsonFile, writeJsonFileAtomic } from '../../../store/json-file.ts';
+import { ensureDir } from '../../../store/home/home.ts';
+import { readJsonFile, writeJsonFileAtomic } from '../../../store/home/json-file.ts';
 import type { CreatedContainers } from './hooks-merge.ts';
 import type { ModContainers } from './mod-plugin.ts';
 import type { SettingsScope } from './settings-file.ts';

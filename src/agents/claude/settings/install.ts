@@ -5,7 +5,7 @@
  * SHIM_HOME first, so `shim uninstall` can undo it exactly.
  * @module
  */
-import type { Env } from '../../../store/home.ts';
+import type { Env } from '../../../store/home/home.ts';
 import { writeBackup } from './backup.ts';
 import { SHIM_HOOKS } from './hook-spec.ts';
 import {

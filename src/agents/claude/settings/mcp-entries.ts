@@ -15,7 +15,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Env } from '../../../store/home.ts';
+import type { Env } from '../../../store/home/home.ts';
 import { getClaudeConfigDir } from '../sessions.ts';
 import type { Json, JsonObject } from './json-text.ts';
 import type { SettingsScope } from './settings-file.ts';

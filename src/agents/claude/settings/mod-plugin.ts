@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureDir } from '../../../store/home.ts';
-import { writeFileSafely } from '../../../store/safe-file.ts';
+import { ensureDir } from '../../../store/home/home.ts';
+import { writeFileSafely } from '../../../store/home/safe-file.ts';
 import type { Json, JsonObject } from './json-text.ts';
 import { quoteForShell, type ShimInvocation } from './shim-command.ts';
 import { slashCommandFiles } from './slash-commands.ts';

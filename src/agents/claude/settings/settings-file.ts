@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError } from '../../../core/errors.ts';
-import type { Env } from '../../../store/home.ts';
+import type { Env } from '../../../store/home/home.ts';
 import { getClaudeConfigDir } from '../sessions.ts';
 
 export type SettingsScope = 'user' | 'project';

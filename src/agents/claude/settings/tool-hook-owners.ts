@@ -8,7 +8,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import type { Env } from '../../../store/home.ts';
+import type { Env } from '../../../store/home/home.ts';
 import { isJsonObject, type JsonObject } from './json-text.ts';
 import { getLocalSettingsPath, getSettingsPath } from './settings-file.ts';
 import { isShimHookHandler } from './shim-command.ts';

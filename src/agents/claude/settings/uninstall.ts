@@ -7,7 +7,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import type { Env } from '../../../store/home.ts';
+import type { Env } from '../../../store/home/home.ts';
 import { writeBackup } from './backup.ts';
 import { removeShimHooks } from './hooks-merge.ts';
 import { getMcpConfigPath } from './mcp-entries.ts';

@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Env } from '../../../store/home.ts';
+import type { Env } from '../../../store/home/home.ts';
 import type { InstallReport, InstallRequest, ShimLocation } from '../../agent.ts';
 import { getCodexConfigPath } from '../config.ts';
 import { getCodexHome } from '../sessions.ts';

@@ -19,8 +19,8 @@ import { dirname, join } from 'node:path';
 import { AppError } from '../../../core/errors.ts';
 import { fnvHash } from '../../../core/fnv-hash.ts';
 import { findProjectRoot } from '../../../capture/project.ts';
-import { ensureDir } from '../../../store/home.ts';
-import { readJsonFile, writeJsonFileAtomic } from '../../../store/json-file.ts';
+import { ensureDir } from '../../../store/home/home.ts';
+import { readJsonFile, writeJsonFileAtomic } from '../../../store/home/json-file.ts';
 import { isObj } from '../chat-record.ts';
 import {
   parseSettingsText,

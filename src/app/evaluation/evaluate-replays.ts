@@ -1,0 +1,23 @@
+/** Replays transcripts and scores what the live view predicted against what happened. */
+import {
+  scoreForecast,
+  mergeRiskScores,
+  scoreRisk,
+  type ForecastScore,
+  type RiskScore,
+} from '../../core/context/evaluate.ts';
+import { replayTranscript, type ReplayEvent } from '../session/replay.ts';
+
+export async function evaluateReplays(
+  paths: readonly string[],
+): Promise<{ risk: RiskScore; forecast: ForecastScore }> {
+  const risks: RiskScore[] = [];
+  const samples: ForecastScore['samples'] = [];
+  for (const path of paths) {
+    const events: ReplayEvent[] = [];
+    await replayTranscript(path, { env: {}, history: [], onEvent: (e) => events.push(e) });
+    risks.push(scoreRisk(events));
+    samples.push(...scoreForecast(events).samples);
+  }
+  return { risk: mergeRiskScores(risks), forecast: { samples } };
+}

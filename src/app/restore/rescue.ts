@@ -1,0 +1,118 @@
+/**
+ * `shim rescue`: a session that went over the context limit ("Prompt is too long") cannot go on.
+ * Rather than a new session, fork it at the last point that still fits
+ * (`claude --resume <id> --resume-session-at <uuid> --fork-session`, 2.1.330) and hand the fork
+ * shim's restore of the state after that point: the real conversation up to the fork, the exact
+ * state past it. This plans the rescue; the front door starts claude.
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { readRescueChain } from '../../agents/claude/rescue-chain.ts';
+import { findProjectRoot } from '../../capture/project.ts';
+import { AppError } from '../../core/errors.ts';
+import { findRescuePoint, type RescuePoint } from '../../core/checkpoint/rescue-point.ts';
+import type { ResumeDetection } from '../../core/resume/resume.ts';
+import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
+import type { Env } from '../../store/home/home.ts';
+import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
+import { withStore } from '../open-store.ts';
+import { resolveTranscriptPath } from '../session/read-session.ts';
+
+function findTranscript(sessionId: string, cwd: string, env: Env): string | null {
+  try {
+    const path = resolveTranscriptPath({ sessionId, cwd, env });
+    return existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The restore the fork starts with: room for it below the limit it was forked under. */
+const RESTORE_CHARS = 24_000;
+
+export type RescuePlan = {
+  sessionId: string;
+  transcriptPath: string;
+  point: RescuePoint;
+  /** The context the fork point must stay under: the threshold or the blocking limit, less room for the restore. */
+  limit: number;
+  checkpointId: string;
+  /** The first prompt of the fork: shim's restore, then what to do. */
+  prompt: string;
+  /** `claude` arguments before the caller's own (the prompt goes last). */
+  args: string[];
+};
+
+export async function planRescue(request: {
+  home: string;
+  env: Env;
+  cwd: string;
+  sessionId?: string | null;
+  now: number;
+}): Promise<RescuePlan> {
+  const { home } = request;
+  const session = await withStore(home, ({ sessions }) =>
+    request.sessionId
+      ? sessions.get(request.sessionId)
+      : sessions.getLatestInProject(findProjectRoot(request.cwd)),
+  );
+  // A session shim's hooks never saw (`shim loop` without hooks installed): its transcript by id.
+  const transcriptPath =
+    session?.transcriptPath && existsSync(session.transcriptPath)
+      ? session.transcriptPath
+      : request.sessionId
+        ? findTranscript(request.sessionId, request.cwd, request.env)
+        : null;
+  if (!transcriptPath) {
+    throw new AppError(
+      'SESSION_NOT_FOUND',
+      request.sessionId
+        ? `no transcript of session ${request.sessionId} is known to shim`
+        : 'no session of this project is known to shim',
+      'give the session with --session <id> (its transcript must still exist under ~/.claude/projects)',
+    );
+  }
+  const sessionId = session?.sessionId ?? request.sessionId!;
+  const saved = await createCheckpoint({
+    transcript: transcriptPath,
+    cwd: session?.cwd ?? request.cwd,
+    env: request.env,
+    home,
+    now: request.now,
+    trigger: 'crash_recovery',
+    reason: 'rescued over the context limit',
+    interrupted: true,
+  });
+  // Below where Claude Code refuses to send (or compacts), with room for the restore itself.
+  const a = saved.assessment;
+  const limit =
+    Math.min(a.compactThreshold, a.blockingLimit ?? a.windowTokens) - Math.ceil(RESTORE_CHARS / 3);
+  const chain = readRescueChain(transcriptPath);
+  const point = findRescuePoint(chain.entries, limit);
+  if (!point) {
+    throw new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `session ${sessionId} has no point below ${limit} tokens to fork at`,
+      'start a new session instead: `shim resume` restores its state into it',
+    );
+  }
+  const refused = chain.entries.some((e) => e.kind === 'refused');
+  const detection: ResumeDetection = {
+    shouldResume: true,
+    lastCheckpointId: saved.checkpoint.id,
+    interruptionReason: 'crash',
+    timeSinceInterruption: 0,
+    confidence: 1,
+    explanation: `${refused ? 'The session went over the context limit ("Prompt is too long")' : 'The session was rescued'}; this fork keeps its conversation up to the last point that fits (${point.contextTokens} tokens, ${point.entriesDropped} later entries left out). The state below is exact as of the end of the session: carry on from it.`,
+  };
+  const restore = renderResumePrompt(saved.checkpoint, detection, { maxChars: RESTORE_CHARS });
+  return {
+    sessionId,
+    transcriptPath,
+    point,
+    limit,
+    checkpointId: saved.checkpoint.id,
+    prompt: `${restore}\n\nCarry on with the work from the state above.`,
+    args: ['--resume', sessionId, '--resume-session-at', point.uuid, '--fork-session'],
+  };
+}

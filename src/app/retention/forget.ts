@@ -1,0 +1,103 @@
+/**
+ * `shim forget <checkpoint|session>` (and the MCP tool shim_forget): removes a bad checkpoint, or
+ * a whole session, from everything shim keeps — store rows, search index, restores, handoff
+ * documents, git snapshot refs, and for a session its caches under SHIM_HOME — and nothing
+ * else. `dryRun` says what would go.
+ * @module
+ */
+import { readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { deleteSnapshot } from '../../capture/git-snapshots.ts';
+import { AppError } from '../../core/errors.ts';
+import { safeFileName } from '../../core/fnv-hash.ts';
+import { forgetCursor } from '../../store/cache/cursor-cache.ts';
+import type { ForgetPlan, ForgetTarget } from '../../store/checkpoints/forget-rows.ts';
+import { findCheckpoint } from '../checkpoint/find-checkpoint.ts';
+import { withStore } from '../open-store.ts';
+
+export type ForgetResult = {
+  target: ForgetTarget;
+  dryRun: boolean;
+  rows: Record<string, number>;
+  checkpoints: string[];
+  handoffFiles: string[];
+  snapshotRefs: number;
+  cacheFiles: number;
+};
+
+/** Per-session files under SHIM_HOME/cache/<dir>/ named after the session (hook claims too). */
+const SESSION_CACHE_DIRS = ['hooks', 'statusline', 'inputs', 'mod', 'transcript-alarms'];
+
+function sessionCacheFiles(home: string, sessionId: string): string[] {
+  const base = safeFileName(sessionId);
+  return SESSION_CACHE_DIRS.flatMap((dir) => {
+    const path = join(home, 'cache', dir);
+    try {
+      return readdirSync(path)
+        .filter((name) => name === `${base}.json` || name.startsWith(`${base}.`))
+        .map((name) => join(path, name));
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** A checkpoint id (or unique prefix) first, else a session id. */
+async function resolveTarget(home: string, what: string): Promise<ForgetPlan> {
+  return withStore(home, ({ forgetting, checkpoints }) => {
+    const asSession = forgetting.plan({ kind: 'session', id: what });
+    if (asSession) return asSession;
+    let id: string;
+    try {
+      id = findCheckpoint(checkpoints, what).id;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'USAGE') throw error;
+      throw new AppError(
+        'CHECKPOINT_NOT_FOUND',
+        `no checkpoint or session "${what}" in the store`,
+        'give a checkpoint id (or its first 8 characters) or a session id, as `shim list` shows them',
+      );
+    }
+    return forgetting.plan({ kind: 'checkpoint', id })!;
+  });
+}
+
+export async function forget(request: {
+  home: string;
+  what: string;
+  dryRun?: boolean;
+}): Promise<ForgetResult> {
+  const { home } = request;
+  const what = request.what.trim();
+  if (!what)
+    throw new AppError('USAGE', 'nothing to forget', 'give a checkpoint id or a session id');
+  const plan = await resolveTarget(home, what);
+  const transcripts =
+    plan.target.kind === 'session'
+      ? await withStore(home, ({ forgetting }) => forgetting.transcriptPaths(plan.target.id))
+      : [];
+  const cacheFiles = plan.target.kind === 'session' ? sessionCacheFiles(home, plan.target.id) : [];
+  const result: ForgetResult = {
+    target: plan.target,
+    dryRun: request.dryRun === true,
+    rows: plan.rows,
+    checkpoints: plan.checkpoints.map((c) => c.id),
+    handoffFiles: plan.handoffPaths,
+    snapshotRefs: plan.checkpoints.filter((c) => c.snapshotRef !== null).length,
+    cacheFiles: cacheFiles.length,
+  };
+  if (request.dryRun) return result;
+  await withStore(home, ({ forgetting }) => forgetting.forget(plan));
+  for (const path of [...plan.handoffPaths, ...cacheFiles]) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+  for (const transcript of transcripts) forgetCursor(home, transcript);
+  let refs = 0;
+  for (const c of plan.checkpoints)
+    if (c.snapshotRef !== null && c.cwd !== null && deleteSnapshot(c.cwd, c.id)) refs++;
+  return { ...result, snapshotRefs: refs };
+}

@@ -1,0 +1,146 @@
+/**
+ * A transcript's task points (core/plan/task-estimate.ts): every change of its task list (TaskCreate /
+ * TaskUpdate, else TodoWrite) that leaves tasks open, with the session's recent growth per
+ * response, and — when all of those tasks were later done — the context it spent until then:
+ * the sum of its context's growth from response to response, compactions included (a drop is
+ * not growth). Also the session as it stands at the last line read.
+ * @module
+ */
+import { DEFAULT_GROWTH, type TaskPoint } from '../../core/plan/task-estimate.ts';
+import type { SessionState } from '../../core/session.ts';
+import {
+  isCompressed,
+  readCompressedTranscript,
+  readTranscript,
+  type TranscriptReadOptions as ReadOptions,
+} from '../../agents/claude/transcript-reader.ts';
+
+/** Growth per response is measured over this many newest responses. */
+const RATE_WINDOW = 20;
+
+export type SessionTaskPoint = TaskPoint & { line: number; open: string[] };
+
+export type TaskTimeline = {
+  points: SessionTaskPoint[];
+  /** The task list and growth at the last line read, and the context spent up to it. */
+  now: { line: number; open: string[]; keys: string[]; spent: number; growthPerResponse: number };
+  /**
+   * What finishing `keys` (tasks open at an earlier estimate, when `spent` tokens had been spent)
+   * took; null while any of them is open.
+   */
+  spentToFinish: (keys: readonly string[], spent: number) => number | null;
+  /** The folded state at that line. */
+  state: SessionState;
+};
+
+type Item = { key: string; title: string; status: string; open: boolean };
+
+function listOf(state: SessionState): Item[] {
+  const item = (key: string, title: string, status: string): Item => ({
+    key,
+    title,
+    status,
+    open: status !== 'completed' && status !== 'deleted',
+  });
+  return state.tasks.length > 0
+    ? state.tasks.map((t) => item(`task:${t.id}`, t.subject, t.status))
+    : state.todos.map((t) => item(`todo:${t.content}`, t.content, t.status));
+}
+
+export async function readTaskTimeline(
+  path: string,
+  options: { untilLine?: number } = {},
+): Promise<TaskTimeline> {
+  let spent = 0;
+  let last: number | null = null;
+  let compactions = 0;
+  let stale: number | null = null;
+  let signature = '';
+  const history: number[] = [];
+  const doneAt = new Map<string, number>();
+  // Each change with open tasks: what is known then, and which tasks must finish.
+  const pending: Array<{
+    line: number;
+    open: string[];
+    growth: number;
+    spentAt: number;
+    keys: string[];
+    project: string | null;
+  }> = [];
+  const growth = () => {
+    const span = Math.min(RATE_WINDOW, history.length);
+    if (span === 0) return DEFAULT_GROWTH;
+    const before = history.length > span ? history[history.length - 1 - span]! : 0;
+    return (spent - before) / span;
+  };
+  let open: Item[] = [];
+  let lastLine = 0;
+  const onEntry: ReadOptions['onEntry'] = (_entry, line, state) => {
+    lastLine = line;
+    const context = state.current?.contextTokens ?? state.lastResponse?.contextTokens ?? null;
+    if (state.compactionCount !== compactions) {
+      // A new window: its first response is no growth, and the old window's newest response
+      // (still the state's newest here) is not the new window's start.
+      compactions = state.compactionCount;
+      last = null;
+      stale = context;
+    }
+    if (context !== null && context !== last && context !== stale) {
+      stale = null;
+      if (last !== null) {
+        spent += Math.max(0, context - last);
+        history.push(spent);
+      }
+      last = context;
+    }
+    const items = listOf(state);
+    for (const item of items) if (!item.open && !doneAt.has(item.key)) doneAt.set(item.key, spent);
+    const next = items.map((i) => `${i.key}=${i.status}`).join('|');
+    if (next === signature) return;
+    signature = next;
+    open = items.filter((i) => i.open);
+    if (open.length === 0) return;
+    pending.push({
+      line,
+      open: open.map((i) => i.title),
+      growth: growth(),
+      spentAt: spent,
+      keys: open.map((i) => i.key),
+      project: state.cwd,
+    });
+  };
+  const read: ReadOptions = { onEntry, finalize: true, ...options };
+  const state = isCompressed(path)
+    ? await readCompressedTranscript(path, read)
+    : readTranscript(path, null, read).cursor.state;
+  return {
+    points: pending.map((p) => {
+      const ends = p.keys.map((k) => doneAt.get(k));
+      const point: SessionTaskPoint = {
+        line: p.line,
+        open: p.open,
+        openTasks: p.open.length,
+        growthPerResponse: p.growth,
+      };
+      if (p.project !== null) point.project = p.project;
+      if (ends.every((e) => e !== undefined)) {
+        const actual = Math.max(...(ends as number[])) - p.spentAt;
+        if (actual > 0) point.actual = actual;
+      }
+      return point;
+    }),
+    now: {
+      line: lastLine,
+      open: open.map((i) => i.title),
+      keys: open.map((i) => i.key),
+      spent,
+      growthPerResponse: growth(),
+    },
+    state,
+    spentToFinish: (keys, from) => {
+      const ends = keys.map((k) => doneAt.get(k));
+      if (keys.length === 0 || ends.some((e) => e === undefined)) return null;
+      return Math.max(...(ends as number[])) - from;
+    },
+  };
+}

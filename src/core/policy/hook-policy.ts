@@ -1,0 +1,236 @@
+/**
+ * What a hook should do after folding the transcript: take a checkpoint (and why), alert the
+ * user and the model (once per level reached), or note a milestone. Pure: the hook handler
+ * reads and writes the per-session memory this decides from.
+ * @module
+ */
+import type { Assessment } from '../context/assess.ts';
+import type { CheckpointTrigger } from '../checkpoint/checkpoint.ts';
+import { classifyCheckCommand } from '../checkpoint/check-command.ts';
+import type { Level } from '../context/level.ts';
+import type { QuietWindow } from './quiet-window.ts';
+import type { SessionState } from '../session.ts';
+import type { TranscriptWatch } from './transcript-watch.ts';
+
+export type CheckpointPolicy = {
+  /** Every N tool calls (default 5, docs/specification.md). */
+  toolCallInterval: number;
+  /** Every M minutes of activity (default 10). */
+  timeIntervalMs: number;
+  /**
+   * Also whenever the requests or the task list changed since the last checkpoint: set while a
+   * team store is connected, because another machine restores from the last checkpoint that
+   * reached it, never from this machine's transcript (docs/team.md).
+   */
+  onWorkChange?: boolean;
+};
+
+export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = {
+  toolCallInterval: 5,
+  timeIntervalMs: 10 * 60 * 1000,
+};
+
+/** What the hooks remember about a session between processes. */
+export type HookMemory = {
+  /** Highest level alerted in the current compaction epoch. */
+  alertedLevel: Level;
+  /** Compactions seen when alertedLevel was set: a compaction starts a new epoch. */
+  epoch: number;
+  riskSeen: 'safe' | 'warning' | 'danger';
+  lastCheckpointAt: number | null;
+  toolCallsAtCheckpoint: number;
+  /** Tasks all done when last seen (to notice the moment they all complete). */
+  tasksDone: boolean;
+  /** The last test command failed (so a passing one is a milestone). */
+  testsFailing: boolean;
+  /** Highest 10% band of the Stop handoff suggestion shown. */
+  stopNoticeBand: number;
+  /** The Claude Code process the hooks run under (to tell a crash from a session still running). */
+  agentPid: number | null;
+  /** Tool calls counted from PostToolUse events: the transcript can lag behind the hook. */
+  hookToolCalls: number;
+  /** While it holds, PostToolUse skips its full look (quiet-window.ts). */
+  quiet: QuietWindow | null;
+  /** The tracker issue the session works on, as the statusline names it (`ANV-123`). */
+  issue?: string | null;
+  /** What the session was doing at the last full look (build-checkpoint.ts getPhase). */
+  phase?: string | null;
+  /** Whether Claude Code still writes the transcript (transcript-watch.ts). */
+  transcript?: TranscriptWatch | null;
+  /** Compactions PostCompact saw, for the statusline's counter and its first line after one. */
+  compactions?: CompactionMark | null;
+  /** workSignature() at the last checkpoint (CheckpointPolicy.onWorkChange). */
+  workAtCheckpoint?: string | null;
+};
+
+export type CompactionMark = {
+  /** Compactions of this session so far. */
+  count: number;
+  at: number;
+  /** The context the statusline was last given before the compaction: a figure from before it. */
+  staleTokens: number | null;
+};
+
+export const EMPTY_HOOK_MEMORY: HookMemory = {
+  alertedLevel: 'L0',
+  epoch: 0,
+  riskSeen: 'safe',
+  lastCheckpointAt: null,
+  toolCallsAtCheckpoint: 0,
+  tasksDone: false,
+  testsFailing: false,
+  stopNoticeBand: 0,
+  agentPid: null,
+  hookToolCalls: 0,
+  quiet: null,
+};
+
+const LEVEL_RANK: Record<Level, number> = { L0: 0, L1: 1, L2: 2, L3: 3 };
+
+/**
+ * The memory as of compaction epoch `epoch`: what was alerted before a compaction (levels, risk,
+ * the Stop notice's band) says nothing about the context after it.
+ */
+export function inEpoch(memory: HookMemory, epoch: number): HookMemory {
+  if (epoch === memory.epoch) return memory;
+  return { ...memory, epoch, alertedLevel: 'L0', riskSeen: 'safe', stopNoticeBand: 0 };
+}
+
+export type HookDecision = {
+  checkpoint: { trigger: CheckpointTrigger; reason: string; urgent: boolean } | null;
+  /** A newly reached level to alert about (once per level per compaction epoch). */
+  alert: Level | null;
+  memory: HookMemory;
+};
+
+/** The `command` of a Bash call's summarised arguments (its description must not count). */
+function getCommand(args: string): string | null {
+  const match = /"command":"((?:[^"\\]|\\.)*)/.exec(args);
+  if (!match) return null;
+  try {
+    return JSON.parse(`"${match[1]}"`) as string;
+  } catch {
+    return match[1] ?? null;
+  }
+}
+
+function getMilestone(
+  state: SessionState,
+  memory: HookMemory,
+): { reason: string | null; tasksDone: boolean; testsFailing: boolean } {
+  const items = state.tasks.length > 0 ? state.tasks : state.todos;
+  const tasksDone =
+    items.length > 0 && items.every((i) => i.status === 'completed' || i.status === 'deleted');
+  const last = state.recentTools[state.recentTools.length - 1];
+  let testsFailing = memory.testsFailing;
+  let reason: string | null = null;
+  if (tasksDone && !memory.tasksDone) reason = 'the task list is finished';
+  const command = last?.tool === 'Bash' ? getCommand(last.args) : null;
+  if (last && command !== null) {
+    if (/\bgit\s+commit\b(?![^|;&]*--dry-run)/.test(command) && last.success)
+      reason ??= 'a commit was made';
+    if (classifyCheckCommand(command) === 'test') {
+      if (last.success && memory.testsFailing) reason ??= 'the tests pass again';
+      testsFailing = !last.success;
+    }
+  }
+  return { reason, tasksDone, testsFailing };
+}
+
+/** The requests and tasks of a session, as a string that changes when either does. */
+export function workSignature(state: SessionState): string {
+  const items = state.tasks.length > 0 ? state.tasks : state.todos;
+  return `${state.promptCount}|${items.map((i) => `${'id' in i ? i.id : i.content}:${i.status}`).join(',')}`;
+}
+
+/**
+ * The checkpoint the counters alone call for: every N tool calls, every M minutes with calls
+ * since. What the PostToolUse hook still decides while shim's mod watches the session (the hook
+ * sees every finished call; the mod's reports can come after the transcript, or not at all once
+ * the session ends).
+ */
+export function dueByCount(
+  memory: Pick<HookMemory, 'lastCheckpointAt' | 'toolCallsAtCheckpoint'>,
+  toolCalls: number,
+  now: number,
+  policy: CheckpointPolicy,
+): { trigger: CheckpointTrigger; reason: string; urgent: false } | null {
+  const callsSince = toolCalls - memory.toolCallsAtCheckpoint;
+  if (callsSince >= policy.toolCallInterval) {
+    return {
+      trigger: 'tool_call_interval',
+      reason: `${callsSince} tool calls since the last checkpoint`,
+      urgent: false,
+    };
+  }
+  if (
+    memory.lastCheckpointAt !== null &&
+    now - memory.lastCheckpointAt >= policy.timeIntervalMs &&
+    callsSince > 0
+  ) {
+    return { trigger: 'time_interval', reason: 'time since the last checkpoint', urgent: false };
+  }
+  return null;
+}
+
+/** The PostToolUse decision: checkpoint on interval, time, level/risk transitions, milestones. */
+export function decideAfterToolUse(
+  state: SessionState,
+  assessment: Assessment,
+  memory: HookMemory,
+  now: number,
+  policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY,
+): HookDecision {
+  const base = inEpoch(memory, state.compactionCount);
+  const next: HookMemory = { ...base };
+  const alert =
+    LEVEL_RANK[assessment.level] > LEVEL_RANK[base.alertedLevel] ? assessment.level : null;
+  if (alert) next.alertedLevel = alert;
+
+  const milestone = getMilestone(state, base);
+  next.tasksDone = milestone.tasksDone;
+  next.testsFailing = milestone.testsFailing;
+
+  let checkpoint: HookDecision['checkpoint'] = null;
+  const riskRose =
+    assessment.risk !== base.riskSeen &&
+    (assessment.risk === 'danger' || (assessment.risk === 'warning' && base.riskSeen === 'safe'));
+  next.riskSeen = assessment.risk;
+  const byCount = dueByCount(base, state.toolCalls, now, policy);
+  if (alert === 'L2' || alert === 'L3' || (riskRose && assessment.risk === 'danger')) {
+    checkpoint = {
+      trigger: 'danger_zone',
+      reason: alert ? `context reached ${alert}` : 'crash risk is danger',
+      urgent: true,
+    };
+  } else if (alert === 'L1' || riskRose) {
+    checkpoint = {
+      trigger: 'warning_zone',
+      reason: alert ? 'context reached L1' : 'crash risk is warning',
+      urgent: false,
+    };
+  } else if (milestone.reason) {
+    checkpoint = { trigger: 'milestone', reason: milestone.reason, urgent: false };
+  } else if (byCount) {
+    checkpoint = byCount;
+  } else if (base.lastCheckpointAt === null && state.toolCalls > 0) {
+    checkpoint = {
+      trigger: 'session_start',
+      reason: 'first checkpoint of the session',
+      urgent: false,
+    };
+  }
+  const work = policy.onWorkChange === true ? workSignature(state) : null;
+  if (!checkpoint && work !== null && work !== (base.workAtCheckpoint ?? null))
+    checkpoint = {
+      trigger: 'milestone',
+      reason: 'the requests or tasks changed (shared with the team store)',
+      urgent: false,
+    };
+  if (checkpoint) {
+    next.lastCheckpointAt = now;
+    next.toolCallsAtCheckpoint = state.toolCalls;
+    if (work !== null) next.workAtCheckpoint = work;
+  }
+  return { checkpoint, alert, memory: next };
+}

@@ -1,0 +1,302 @@
+/**
+ * The checkpoint repository (docs/specification.md, "The store"). Synchronous: hooks are short processes with nothing
+ * else to do. Numbers are assigned inside BEGIN IMMEDIATE, so they stay unique per session when
+ * many processes save at once; compression happens before the lock is taken.
+ *
+ * How a checkpoint maps to its row is in checkpoint-rows.ts; the search index is apart
+ * (checkpoint-search.ts).
+ * @module
+ */
+import type { Checkpoint, CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
+import { fileBytes } from '../sqlite/dialect.ts';
+import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import { indexCheckpointForSearch } from './checkpoint-search.ts';
+import { matchProject } from '../sqlite/project-match.ts';
+import {
+  compressSections,
+  SUMMARY_COLUMNS,
+  toCheckpoint,
+  toSummary,
+  type CheckpointSize,
+  type CheckpointSummary,
+  type Row,
+} from './checkpoint-rows.ts';
+
+export type { CheckpointSize, CheckpointSummary } from './checkpoint-rows.ts';
+
+export class CheckpointRepository {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Stores the draft under the session's next number; returns the stored checkpoint. */
+  save(draft: CheckpointDraft): { checkpoint: Checkpoint; size: CheckpointSize } {
+    // Compressed before the write lock is taken: other writers wait less.
+    return this.insertCompressed(draft, compressSections(draft));
+  }
+
+  /**
+   * Inserts a draft whose sections are compressed already; inside a write transaction already
+   * open it joins it (checkpoint-writer.ts stores a checkpoint and what it updates in one commit).
+   */
+  insertCompressed(
+    draft: CheckpointDraft,
+    { sections, size }: ReturnType<typeof compressSections>,
+  ): { checkpoint: Checkpoint; size: CheckpointSize } {
+    const db = this.#db;
+    const checkpointNumber = withWriteTransaction(db, () => {
+      const next = db
+        .prepare(
+          'SELECT COALESCE(MAX(checkpoint_number), 0) + 1 AS next FROM checkpoints WHERE session_id = ?',
+        )
+        .get(draft.sessionId) as { next: number };
+      db.prepare(
+        `INSERT INTO checkpoints (id, session_id, checkpoint_number, created_at, triggered_by,
+           conversation_state, task_state, file_state, tool_state, signals, user_preferences,
+           crash_risk, progress, operation, context_window_usage, message_count, tool_call_count,
+           uncompressed_size, compressed_size, compression_ratio, source, cwd, transcript_path, snapshot_ref,
+           parent_id, agent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        draft.id,
+        draft.sessionId,
+        next.next,
+        draft.createdAt,
+        draft.triggeredBy,
+        sections.conversation.data,
+        sections.task.data,
+        sections.file.data,
+        sections.tool.data,
+        sections.signals.data,
+        sections.preferences.data,
+        draft.signals.crashRisk,
+        draft.taskState.progress,
+        draft.taskState.operation || null,
+        draft.signals.contextWindowUsage,
+        draft.signals.messageCount,
+        draft.signals.toolCallCount,
+        size.uncompressed,
+        size.compressed,
+        size.compressionRatio,
+        JSON.stringify(draft.source),
+        draft.source.cwd,
+        draft.source.transcriptPath,
+        draft.fileState.snapshot?.ref ?? null,
+        draft.source.parentId ?? null,
+        draft.source.agent ?? 'claude',
+      );
+      // The search index must never cost a checkpoint: on failure the checkpoint is kept
+      // unindexed, and the next search indexes it (app/checkpoint/search-checkpoints.ts).
+      db.exec('SAVEPOINT search_index');
+      try {
+        indexCheckpointForSearch(db, draft);
+      } catch {
+        db.exec('ROLLBACK TO search_index');
+      }
+      db.exec('RELEASE search_index');
+      return next.next;
+    });
+    return { checkpoint: { ...draft, checkpointNumber }, size };
+  }
+
+  getById(id: string): Checkpoint | null {
+    const row = this.#db.prepare('SELECT * FROM checkpoints WHERE id = ?').get(id) as
+      Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  /** Ids starting with `prefix` (a CLI convenience: `shim show 3f2a`). */
+  findIdsByPrefix(prefix: string, limit = 5): string[] {
+    const rows = this.#db
+      .prepare(
+        'SELECT id FROM checkpoints WHERE id >= ? AND id < ? || char(1114111) ORDER BY id LIMIT ?',
+      )
+      .all(prefix, prefix, limit) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
+  getMostRecent(sessionId: string): Checkpoint | null {
+    const row = this.#db
+      .prepare(
+        'SELECT * FROM checkpoints WHERE session_id = ? ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1',
+      )
+      .get(sessionId) as Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  /** The newest checkpoint taken in `cwd`, across sessions. */
+  getMostRecentForCwd(cwd: string): Checkpoint | null {
+    const row = this.#db
+      .prepare(
+        'SELECT * FROM checkpoints WHERE cwd = ? ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1',
+      )
+      .get(cwd) as Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  /** The newest checkpoint taken anywhere in the project at `root` (see project-match.ts). */
+  getMostRecentInProject(
+    root: string,
+    options: { excludeSession?: string } = {},
+  ): Checkpoint | null {
+    const project = matchProject('cwd', root);
+    const exclude = options.excludeSession !== undefined ? ' AND session_id <> ?' : '';
+    const row = this.#db
+      .prepare(
+        `SELECT * FROM checkpoints WHERE ${project.sql}${exclude}
+         ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1`,
+      )
+      .get(
+        ...project.params,
+        ...(options.excludeSession !== undefined ? [options.excludeSession] : []),
+      ) as Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  getLatest(): Checkpoint | null {
+    const row = this.#db
+      .prepare('SELECT * FROM checkpoints ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1')
+      .get() as Row | undefined;
+    return row ? toCheckpoint(row) : null;
+  }
+
+  listBySession(sessionId: string): CheckpointSummary[] {
+    return this.list({ sessionId, limit: 10_000 });
+  }
+
+  list(
+    filter: { sessionId?: string; cwd?: string; project?: string; limit?: number } = {},
+  ): CheckpointSummary[] {
+    const where: string[] = [];
+    const params: Array<string | number> = [];
+    if (filter.project) {
+      const project = matchProject('cwd', filter.project);
+      where.push(project.sql);
+      params.push(...project.params);
+    }
+    if (filter.sessionId) {
+      where.push('session_id = ?');
+      params.push(filter.sessionId);
+    }
+    if (filter.cwd) {
+      where.push('cwd = ?');
+      params.push(filter.cwd);
+    }
+    params.push(filter.limit ?? 50);
+    const rows = this.#db
+      .prepare(
+        `SELECT ${SUMMARY_COLUMNS} FROM checkpoints ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY created_at DESC, checkpoint_number DESC LIMIT ?`,
+      )
+      .all(...params) as Row[];
+    return rows.map(toSummary);
+  }
+
+  getRestoredAt(id: string): string | null {
+    const row = this.#db.prepare('SELECT restored_at FROM checkpoints WHERE id = ?').get(id) as
+      { restored_at: string | null } | undefined;
+    return row?.restored_at ?? null;
+  }
+
+  count(): number {
+    return (this.#db.prepare('SELECT COUNT(*) AS n FROM checkpoints').get() as { n: number }).n;
+  }
+
+  markRestored(id: string, success: boolean, fidelity: number | null, at: string): void {
+    withWriteTransaction(this.#db, () => {
+      this.#db
+        .prepare(
+          'UPDATE checkpoints SET restored_at = ?, restore_success = ?, restore_fidelity = ? WHERE id = ?',
+        )
+        .run(at, success ? 1 : 0, fidelity, id);
+    });
+  }
+
+  /**
+   * Checkpoints that clean-up would delete: older than `retentionDays`, and — to bring the store
+   * under `maxBytes` — the oldest others too. Each session's newest is always kept, so an old
+   * interrupted session can still be resumed.
+   */
+  planCleanup(options: {
+    retentionDays: number;
+    now: number;
+    maxBytes?: number | null;
+  }): Array<{ id: string; cwd: string | null; ref: string | null }> {
+    const cutoff = new Date(options.now - options.retentionDays * 86_400_000).toISOString();
+    const candidates = this.#db
+      .prepare(
+        `SELECT id, snapshot_ref, cwd, created_at, compressed_size FROM checkpoints c
+         WHERE id <> (SELECT id FROM checkpoints k WHERE k.session_id = c.session_id
+                      ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1)
+         ORDER BY created_at`,
+      )
+      .all() as Array<{
+      id: string;
+      snapshot_ref: string | null;
+      cwd: string | null;
+      created_at: string;
+      compressed_size: number | null;
+    }>;
+    const doomed = candidates.filter((c) => c.created_at < cutoff);
+    if (options.maxBytes != null) {
+      let excess = fileBytes(this.#db) - options.maxBytes;
+      // Each deleted checkpoint frees about its sections plus its row and index entries.
+      for (const c of doomed) excess -= (c.compressed_size ?? 0) + 1024;
+      for (const c of candidates) {
+        if (excess <= 0) break;
+        if (c.created_at < cutoff) continue;
+        doomed.push(c);
+        excess -= (c.compressed_size ?? 0) + 1024;
+      }
+    }
+    return doomed.map((d) => ({ id: d.id, cwd: d.cwd, ref: d.snapshot_ref }));
+  }
+
+  /** Deletes the given checkpoints (and their restore records); returns how many went. */
+  deleteCheckpoints(ids: readonly string[], now: number, retentionDays: number): number {
+    const cutoff = new Date(now - retentionDays * 86_400_000).toISOString();
+    const db = this.#db;
+    return withWriteTransaction(db, () => {
+      const deleteEvents = db.prepare('DELETE FROM resume_events WHERE checkpoint_id = ?');
+      const deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE id = ?');
+      let deleted = 0;
+      for (const id of ids) {
+        deleteEvents.run(id);
+        deleted += Number(deleteCheckpoint.run(id).changes);
+      }
+      db.prepare('DELETE FROM signal_history WHERE recorded_at < ?').run(cutoff);
+      db.prepare('DELETE FROM compaction_summaries WHERE recorded_at < ?').run(cutoff);
+      db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
+      return deleted;
+    });
+  }
+
+  /**
+   * Deletes checkpoints older than `retentionDays`, keeping each session's newest one so an
+   * old interrupted session can still be resumed. Returns the deleted ids and the snapshot refs to delete.
+   */
+  cleanup(
+    retentionDays: number,
+    now: number,
+  ): {
+    deleted: number;
+    ids: string[];
+    snapshots: Array<{ checkpointId: string; cwd: string | null; ref: string }>;
+  } {
+    const doomed = this.planCleanup({ retentionDays, now });
+    const deleted = this.deleteCheckpoints(
+      doomed.map((d) => d.id),
+      now,
+      retentionDays,
+    );
+    return {
+      deleted,
+      ids: doomed.map((d) => d.id),
+      snapshots: doomed.flatMap((d) =>
+        d.ref ? [{ checkpointId: d.id, cwd: d.cwd, ref: d.ref }] : [],
+      ),
+    };
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Storing a checkpoint together with what it updates besides itself: the session's signal sample,
+ * the outcome of restores into the session, and the session's last sighting. One write
+ * transaction, so they land together or not at all, and one commit (under synchronous = FULL each
+ * commit is a WAL fsync a blocking checkpoint waits for).
+ * @module
+ */
+import type { Checkpoint, CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
+import { CheckpointRepository, type CheckpointSize } from './checkpoint-repository.ts';
+import { compressSections } from './checkpoint-rows.ts';
+import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import { ResumeRepository } from './resume-repository.ts';
+import { SessionRepository, type SessionSighting } from './session-repository.ts';
+import { SignalHistoryRepository } from './signal-history-repository.ts';
+
+/** What a stored checkpoint says of its session beyond its own row. */
+export type CheckpointSighting = {
+  /** The session as the checkpoint saw it (its transcript, directory, CLI version, model). */
+  session: Omit<SessionSighting, 'sessionId'>;
+  /** When the session was last active: the checkpoint's time, or a dead session's last line. */
+  activeAt: string;
+};
+
+export class CheckpointWriter {
+  readonly #db: Database;
+  readonly #checkpoints: CheckpointRepository;
+  readonly #signals: SignalHistoryRepository;
+  readonly #resumes: ResumeRepository;
+  readonly #sessions: SessionRepository;
+
+  constructor(db: Database) {
+    this.#db = db;
+    this.#checkpoints = new CheckpointRepository(db);
+    this.#signals = new SignalHistoryRepository(db);
+    this.#resumes = new ResumeRepository(db);
+    this.#sessions = new SessionRepository(db);
+  }
+
+  /**
+   * Stores the draft under the session's next number with its signal sample (bounded per
+   * session), marks the restores into the session that it has worked on since as successes (at
+   * `session_end`, the rest as failures), and records the sighting. Nothing is kept if any fails.
+   */
+  write(
+    draft: CheckpointDraft,
+    sighting: CheckpointSighting,
+  ): { checkpoint: Checkpoint; size: CheckpointSize } {
+    // Compressed before the write lock is taken: other writers wait less.
+    const compressed = compressSections(draft);
+    return withWriteTransaction(this.#db, () => {
+      const stored = this.#checkpoints.insertCompressed(draft, compressed);
+      this.#signals.record({
+        sessionId: draft.sessionId,
+        recordedAt: draft.createdAt,
+        signals: draft.signals,
+        crashRisk: draft.signals.crashRisk,
+      });
+      this.#resumes.markOutcome(
+        draft.sessionId,
+        draft.signals.messageCount,
+        draft.triggeredBy === 'session_end',
+      );
+      this.#sessions.touch({ ...sighting.session, sessionId: draft.sessionId }, sighting.activeAt);
+      return stored;
+    });
+  }
+}
