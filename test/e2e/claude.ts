@@ -13,7 +13,8 @@
  * The child gets a fresh environment (PATH, locale, TZ and the like from ours, nothing else): HOME is
  * the scratch home, so the developer's ~/.claude is never read; ANTHROPIC_BASE_URL points to the mock
  * with a fake key; IS_SANDBOX=1 allows --dangerously-skip-permissions as root;
- * CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 keeps it off the network; TMPDIR is the scratch tmp. The
+ * CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 keeps it off the network; MCP_CONNECTION_NONBLOCKING=0
+ * makes the first request wait for the MCP servers; TMPDIR is the scratch tmp. The
  * CLI runs in its own process group. On timeout (default 60 s) or kill() the group and every
  * descendant (the Bash tool runs commands in their own session) get SIGKILL; the group is swept again
  * after exit. `spawnClaude` returns at once (for kill -9 tests: waitForEvent, then kill);
@@ -344,6 +345,9 @@ export function claudeEnv(
     ANTHROPIC_API_KEY: FAKE_API_KEY,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     IS_SANDBOX: '1',
+    // The first request waits for the MCP servers to connect (docs/claude-code.md): by default
+    // it goes out without a server still starting, as shim's did under load, losing its tools.
+    MCP_CONNECTION_NONBLOCKING: '0',
     ...extra,
   };
 }
