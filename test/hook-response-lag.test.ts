@@ -12,6 +12,7 @@ import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN, runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
+import { waitForProcessesUnder } from './helpers/processes.ts';
 import {
   assistantLine,
   compactBoundaryLine,
@@ -60,7 +61,9 @@ const postToolUse = (s: Setup, n: number) =>
     tool_input: { command: `echo ${n}` },
   });
 
-function triggers(s: Setup): string[] {
+/** What the stored checkpoints were triggered by, once the hooks' background ones are saved. */
+async function triggers(s: Setup): Promise<string[]> {
+  await waitForProcessesUnder(s.home);
   const run = runShim(s.home, ['list', '--all', '--json']);
   if (run.status !== 0) return [];
   return (JSON.parse(run.stdout) as Array<{ triggeredBy: string }>).map((c) => c.triggeredBy);
@@ -83,11 +86,12 @@ const bash = (n: number, context: number) =>
 const PROMPT = userPromptLine('Please build the ZEBRA-42 importer.');
 
 describe('PostToolUse judges the response that made the call', () => {
-  test('its response not on disk yet: no level, no note, no level checkpoint; the call is counted', () => {
+  test('its response not on disk yet: no level, no note, no level checkpoint; the call is counted', async () => {
     // Response 2 (87%, L2) is on disk; response 3 (which asked for toolu_3, at 102%) is not.
     const s = setup([PROMPT, ...bash(1, 20_000), ...bash(2, 145_000)]);
     assert.equal(postToolUse(s, 3), null, 'nothing said about the response before');
-    assert.ok(!triggers(s).includes('danger_zone'), triggers(s).join(', '));
+    const stored = await triggers(s);
+    assert.ok(!stored.includes('danger_zone'), stored.join(', '));
     assert.equal(memory(s).alertedLevel, 'L0');
     assert.equal(memory(s).hookToolCalls, 1);
   });
@@ -99,7 +103,7 @@ describe('PostToolUse judges the response that made the call', () => {
     assert.match(out?.hookSpecificOutput?.additionalContext ?? '', /87% .*\(L2\)/);
   });
 
-  test('after a compaction whose next response is not written yet: nothing from before the boundary counts', () => {
+  test('after a compaction whose next response is not written yet: nothing from before the boundary counts', async () => {
     const s = setup([PROMPT, ...bash(1, 20_000), ...bash(2, 145_000)]);
     postToolUse(s, 2); // L2 alerted in the first context window
     appendFileSync(
@@ -113,7 +117,7 @@ describe('PostToolUse judges the response that made the call', () => {
     // toolu_4's response (30k) is not on disk: the 169,900 one before the boundary must not
     // make an L3 alert, checkpoint or handoff.
     assert.equal(postToolUse(s, 4), null);
-    const levelRows = triggers(s).filter((t) => t === 'danger_zone');
+    const levelRows = (await triggers(s)).filter((t) => t === 'danger_zone');
     assert.equal(levelRows.length, 1, 'only the L2 checkpoint of the first window');
     assert.deepEqual(handoffKinds(s), ['level_L2']);
     // Once it is written, it is judged: 18%, nothing to say.
