@@ -1,5 +1,6 @@
 /**
- * A child process for the store's crash-safety, concurrency and migration tests. Run with
+ * A child process for the store's crash-safety, concurrency and migration tests (spawnWriter in
+ * store.ts starts it compiled: script-process.ts). Run by hand with
  * `node --import tsx test/helpers/checkpoint-writer.ts <mode> <SHIM_HOME> [draft.json]`:
  *
  * - `loop <home> <draft.json>`: prints `ready` (start-up done), opens the store once and saves

@@ -21,6 +21,7 @@ import { ResumeRepository } from '../../src/store/checkpoints/resume-repository.
 import { SessionRepository } from '../../src/store/checkpoints/session-repository.ts';
 import { readCompressedTranscript } from '../../src/agents/claude/transcript-reader.ts';
 import { fixturePath, gzFixturePath, makeTempDir } from './fixtures.ts';
+import { compiledScript } from './script-process.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 export const WRITER_SCRIPT = join(import.meta.dirname, 'checkpoint-writer.ts');
@@ -92,9 +93,9 @@ export function openTempStore(): TempStore {
   };
 }
 
-/** Starts test/helpers/checkpoint-writer.ts (see there for the modes) with tsx. */
+/** Starts test/helpers/checkpoint-writer.ts (see there for the modes), compiled once. */
 export function spawnWriter(args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', WRITER_SCRIPT, ...args], {
+  return spawn(process.execPath, [compiledScript(WRITER_SCRIPT), ...args], {
     cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -15,6 +15,7 @@ import { replicateToTeam } from '../../src/app/team/replicate.ts';
 import { TeamReplicationQueue } from '../../src/store/team/team-replication-queue.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { compiledScript } from '../helpers/script-process.ts';
 import { openTempStore, REPO_ROOT } from '../helpers/store.ts';
 import { draftIn, makeClone } from './team-fixture.ts';
 
@@ -34,7 +35,7 @@ type Child = {
 };
 
 function runWorker(args: string[]): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
+  const child = spawn(process.execPath, [compiledScript(WORKER), ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,6 @@
 /**
- * A child process for the team store's load and kill -9 tests. Run with
+ * A child process for the team store's load and kill -9 tests (which start it compiled:
+ * test/helpers/script-process.ts). Run by hand with
  * `node --import tsx test/team/replication-worker.ts <mode> <SHIM_HOME> <url> <machine> [n]`:
  *
  * - `write-and-send <n>`: saves n checkpoints in a clone under SHIM_HOME, replicating after every

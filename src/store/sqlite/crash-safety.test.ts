@@ -85,7 +85,7 @@ describe('crash safety', () => {
       const delay = MIN_DELAY_MS + Math.random() * (MAX_DELAY_MS - MIN_DELAY_MS);
       let timer: NodeJS.Timeout | undefined;
       const result = await collectWriter(child, (line) => {
-        // Start-up (~0.3 s of tsx) is excluded: the random delay counts from `ready`.
+        // Start-up is excluded: the random delay counts from `ready`.
         if (line === 'ready') timer = setTimeout(() => child.kill('SIGKILL'), delay);
       });
       clearTimeout(timer);
