@@ -4,6 +4,7 @@
  * @module
  */
 import { AppError } from '../core/errors.ts';
+import { redactTextSync } from '../redact/redact.ts';
 import { getShimHome } from '../store/home/home.ts';
 import { appendLog, getLogPath } from '../store/home/log.ts';
 import { asStorageError } from '../store/home/storage-failure.ts';
@@ -34,6 +35,9 @@ function reportStoreRecovery(): void {
   }
 }
 
+/** The command line as logged: a password or token typed into it is not (issue 42 item 19). */
+const loggedArgv = () => process.argv.slice(2).map((arg) => redactTextSync(arg).text);
+
 export async function runWithErrorBoundary(run: () => Promise<void>): Promise<void> {
   try {
     await run();
@@ -48,7 +52,7 @@ export async function runWithErrorBoundary(run: () => Promise<void>): Promise<vo
       return;
     }
     if (error instanceof AppError) {
-      appendLog(home, 'warn', error.message, { code: error.code, argv: process.argv.slice(2) });
+      appendLog(home, 'warn', error.message, { code: error.code, argv: loggedArgv() });
       process.stderr.write(`shim: ${error.message}\n`);
       if (error.hint) process.stderr.write(`      ${error.hint}\n`);
       process.exitCode = 1;
@@ -57,7 +61,7 @@ export async function runWithErrorBoundary(run: () => Promise<void>): Promise<vo
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     const logged = appendLog(home, 'error', 'unexpected error', {
       error: detail,
-      argv: process.argv.slice(2),
+      argv: loggedArgv(),
     });
     process.stderr.write(
       `shim: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,

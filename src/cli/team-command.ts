@@ -19,10 +19,14 @@ export function defineTeamCommand(program: Command): void {
   "team": {"resume": false} turns that off). A project is the same on every machine when its
   clones share a git remote.
 
+  The connection string is libpq's, in any form psql takes (a URI, host=… dbname=… pairs,
+  service=<name>, a host list); what it leaves out comes from PGHOST, PGUSER, PGDATABASE …
   The password never goes into shim's config: PGPASSWORD or ~/.pgpass, as for psql.
 
   Examples:
     shim team connect postgres://ada@db.internal:5432/shim?sslmode=require
+    shim team connect postgresql://ada@/shim?host=/run/postgresql
+    shim team connect "host=/run/postgresql dbname=shim"
     shim team status --json
     shim list --team --mine
     shim search --team "migration failed"`,
@@ -31,8 +35,8 @@ export function defineTeamCommand(program: Command): void {
     .command('connect')
     .description('connect to a team store: creates its tables if needed, then replicates')
     .argument(
-      '<postgres-url>',
-      'postgres://user@host:5432/database (?sslmode=…, ?host=/socket/dir)',
+      '<connection-string>',
+      'postgresql://user@host:5432/database (?sslmode=…, ?host=/socket/dir), host=… dbname=…, or service=<name>',
     )
     .action(async (url) => (await import('./commands/team.ts')).runTeamConnect(url));
   team

@@ -19,7 +19,7 @@ export async function openTeamRepository(options: OpenTeamOptions): Promise<Team
     await import('../../store/postgres/team-database.ts');
   const { PostgresTeamRepository } =
     await import('../../store/postgres/postgres-team-repository.ts');
-  const db = openTeamDatabase(
+  const db = await openTeamDatabase(
     options.poolConfig
       ? { url: options.url, poolConfig: options.poolConfig }
       : { url: options.url },

@@ -16,7 +16,8 @@ import type {
 import { withStore } from '../open-store.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { localProjectIds } from './pull-team-work.ts';
-import { currentWriter, resolveTeamUrl, type Writer } from './team-settings.ts';
+import { currentWriter, type Writer } from './team-settings.ts';
+import { resolveTeamUrl } from './team-url.ts';
 
 export type TeamDashboardView = {
   /** Who is looking, to tell their own rows from their teammates'. */

@@ -17,7 +17,8 @@ import type {
 import { withStore } from '../open-store.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { localProjectIds } from './pull-team-work.ts';
-import { currentWriter, resolveTeamUrl } from './team-settings.ts';
+import { currentWriter } from './team-settings.ts';
+import { resolveTeamUrl } from './team-url.ts';
 
 export type TeamReadRequest = {
   home: string;

@@ -10,7 +10,8 @@ import type { ShimConfig } from '../../store/config/config.ts';
 import type { CommandStore } from '../open-command-store.ts';
 import { loadTeamSummary } from '../../store/team/team-summary.ts';
 import { openTeamRepository } from './open-team-store.ts';
-import { currentWriter, resolveTeamUrl, type TeamUrl } from './team-settings.ts';
+import { currentWriter } from './team-settings.ts';
+import { resolveTeamUrl, type TeamUrl } from './team-url.ts';
 
 export type TeamStatus = {
   connected: boolean;

@@ -12,7 +12,8 @@ import { saveTeamSummary } from '../../store/team/team-summary.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { pullTeamWork } from './pull-team-work.ts';
 import { replicateToTeam, teamRetry } from './replicate.ts';
-import { currentWriter, resolveTeamUrl } from './team-settings.ts';
+import { currentWriter } from './team-settings.ts';
+import { resolveTeamUrl } from './team-url.ts';
 
 export type TeamSyncResult = {
   connected: boolean;

@@ -4,7 +4,8 @@
  */
 import { openTeamRepository } from '../../app/team/open-team-store.ts';
 import { listTeamSessions, searchTeam } from '../../app/team/team-reads.ts';
-import { checkTeamUrl, currentWriter } from '../../app/team/team-settings.ts';
+import { currentWriter } from '../../app/team/team-settings.ts';
+import { checkTeamUrl } from '../../app/team/team-url.ts';
 import { getTeamStatus } from '../../app/team/team-status.ts';
 import { syncTeam } from '../../app/team/team-sync.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
@@ -73,6 +74,7 @@ export async function runTeamStatus(options: { json?: boolean }): Promise<void> 
     `  this machine: ${status.machine}, user ${status.osUser}`,
     `  waiting: ${status.waiting}${status.lagSeconds !== null ? `, lag ${status.lagSeconds}s` : ''}; sent: ${status.delivered}${status.lastReached ? `, last reached ${status.lastReached}` : ''}`,
     ...(status.lastError ? [`  last error: ${status.lastError}`] : []),
+    ...(status.lastError && status.fix ? [`  fix: ${status.fix}`] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -4,18 +4,23 @@
  * @module
  */
 import { AppError } from '../../core/errors.ts';
+import { describeConn, resolveConn } from './conninfo.ts';
+import { whyPasswordFileIgnored } from './password-file.ts';
 
 type PgLikeError = Error & { code?: string; errno?: number };
 
-/** A URL safe to print: no password, no query string secrets. */
+/** Where the team store is, safe to print: `ada@db:5433/shim`, never a password. */
 export function describeTeamTarget(url: string): string {
+  return describeConn(url);
+}
+
+/** The user the connection logs in as (the string's, the service's, PGUSER, else the OS user). */
+function loginOf(url: string): { user: string; passfile: string | null } {
   try {
-    const u = new URL(url);
-    u.password = '';
-    const host = u.searchParams.get('host');
-    return `${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.hostname || host || 'localhost'}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+    const conn = resolveConn(url);
+    return { user: conn.user, passfile: conn.password === null ? conn.passfile : null };
   } catch {
-    return 'the configured team store';
+    return { user: 'the user', passfile: null };
   }
 }
 
@@ -49,20 +54,17 @@ export function toTeamError(error: unknown, url: string): AppError {
   const e = error as PgLikeError;
   const target = describeTeamTarget(url);
   const message = String(e?.message ?? error).split('\n')[0]!;
-  const user = (() => {
-    try {
-      return decodeURIComponent(new URL(url).username) || process.env.PGUSER || 'the user';
-    } catch {
-      return 'the user';
-    }
-  })();
+  const login = loginOf(url);
+  const user = login.user;
+  const ignored = login.passfile !== null ? whyPasswordFileIgnored(login.passfile) : null;
+  const fileNote = ignored !== null ? `; ${ignored}` : '';
   switch (e?.code) {
     case '28P01':
     case '28000':
       return new AppError(
         'TEAM_AUTH',
         `the team store at ${target} refused ${user}: ${message}`,
-        'set PGPASSWORD or add the password to ~/.pgpass (shim never stores it), or check pg_hba.conf',
+        `set PGPASSWORD or add the password to ~/.pgpass (shim never stores it), or check pg_hba.conf${fileNote}`,
       );
     case '3D000':
       return new AppError(
@@ -89,7 +91,7 @@ export function toTeamError(error: unknown, url: string): AppError {
     return new AppError(
       'TEAM_AUTH',
       `the team store at ${target} wants a password for ${user} and none was given`,
-      'set PGPASSWORD or add a line to ~/.pgpass (shim never stores passwords)',
+      `set PGPASSWORD or add a line to ~/.pgpass (shim never stores passwords)${fileNote}`,
     );
   if (isTransientTeamError(error))
     return new AppError(
