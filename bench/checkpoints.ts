@@ -13,7 +13,7 @@ import {
   summarizeFidelity,
   type FidelityPoint,
 } from '../src/app/evaluation/fidelity.ts';
-import { HOOK_RESTORE_CHARS } from '../src/core/resume/resume-prompt.ts';
+import { HOOK_TEXT_LIMIT } from '../src/agents/claude/hook-output.ts';
 import { planResume } from '../src/app/restore/plan-resume.ts';
 import { assessSession } from '../src/core/context/assess.ts';
 import { buildCheckpoint } from '../src/core/checkpoint/build-checkpoint.ts';
@@ -30,6 +30,7 @@ import {
   makeTempDir,
   gzTrainingFixturePath,
 } from '../test/helpers/fixtures.ts';
+import { claudeRuleFor } from '../src/agents/claude/threshold.test-helper.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -46,8 +47,7 @@ function largestFixture(): string {
 /** Assess, build, redact, limit and validate: what `createCheckpoint` does before storing. */
 async function draftFrom(state: SessionState, path: string, id: string) {
   const assessment = assessSession(state, {
-    env: {},
-    history: [],
+    threshold: claudeRuleFor(state),
     now: state.lastActivityAt ?? Date.now(),
   });
   const draft = buildCheckpoint({
@@ -211,7 +211,7 @@ export async function runCheckpointBench(
     ...listTrainingFixtures().map((n) => gzTrainingFixturePath(n)),
   ];
   for (const path of paths) {
-    for (const p of await measureRestoreFidelity(path, { maxChars: HOOK_RESTORE_CHARS })) {
+    for (const p of await measureRestoreFidelity(path, { maxChars: HOOK_TEXT_LIMIT })) {
       points.push({ ...p, source: path });
     }
   }
@@ -220,7 +220,7 @@ export async function runCheckpointBench(
   report(
     `restore fidelity: ${paths.length} real sessions, ${compactions.length} auto compactions + ${points.length - compactions.length} mid-session cuts`,
     `median ${fidelity.medianChars} chars`,
-    `max ${fidelity.maxChars} chars (hook limit ${HOOK_RESTORE_CHARS}); target: median ≤ 12,000`,
+    `max ${fidelity.maxChars} chars (hook limit ${HOOK_TEXT_LIMIT}); target: median ≤ 12,000`,
   );
   for (const part of FIDELITY_PARTS) {
     report(

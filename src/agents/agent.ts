@@ -21,6 +21,7 @@
 import type { AgentId } from '../core/agent-id.ts';
 import type { AgentEvent } from './headless-event.ts';
 import type { SessionState } from '../core/session.ts';
+import type { CompactSample, CompactThreshold } from '../core/context/threshold.ts';
 import type { Env } from '../store/home/home.ts';
 import type { LogFormat, ReadOptions, ReadResult, TranscriptCursor } from '../transcript/reader.ts';
 
@@ -100,16 +101,52 @@ export type SessionLogReader = {
   isCompressed: (path: string) => boolean;
 };
 
-/** The agent's auto-compaction rule, as far as the log and config let shim know it. */
+/** What a session's compaction point is resolved from, besides the session itself. */
+export type ThresholdRequest = {
+  env: Env;
+  /**
+   * SHIM_HOME: where what the agent's rule learned or recorded is kept. null: a bare judgment
+   * (evaluations, benchmarks): the rule over `env` alone, no file read or written.
+   */
+  home: string | null;
+  now: number;
+  /**
+   * The user's other sessions' compactions, for a rule that learns from them: as given (a replay,
+   * an evaluation), the agent's own record of them (`fresh` rescans the logs when old; `cached`
+   * never does: the per-call paths), or none.
+   */
+  history: readonly CompactSample[] | 'fresh' | 'cached' | 'none';
+  /** The call runs inside the agent (its hook, its statusline): the environment is the agent's. */
+  inside: 'hook' | 'statusline' | null;
+  /** The window the agent reported live (a statusline payload), when known. */
+  reportedWindow: number | null;
+  /** Where the agent's managed settings live (tests); the platform's place otherwise. */
+  managedSettingsPath?: string;
+};
+
+/** Whose environment and settings a threshold was resolved from. */
+export type ThresholdInputs = {
+  /** Read inside the agent; as the agent's hooks recorded them; or this shell's. */
+  source: 'inside' | 'recorded' | 'shell';
+  recordedAt: number | null;
+  /** One line for `shim status` (null: nothing worth saying, the threshold's detail says it all). */
+  detail: string | null;
+};
+
+/** A session's rule once its inputs are read: pure, so a replay asks it at every response. */
+export type ThresholdJudge = {
+  inputs: ThresholdInputs;
+  threshold: (state: SessionState) => CompactThreshold;
+};
+
+/** The agent's auto-compaction rule, as far as its logs, settings and history let shim know it. */
 export type ThresholdRules = {
-  /** Where the agent compacts, for this model and window; null when unknown. */
-  threshold: (input: {
-    model: string | null;
-    windowTokens: number | null;
-    configuredLimit: number | null;
-  }) => { tokens: number; windowTokens: number; configured: boolean; source: string } | null;
-  /** The compaction limit the user configured for the agent, if any. */
-  configuredLimit: (env: Env) => number | null;
+  /**
+   * Reads what the rule needs for this session (its settings, what its hooks recorded, the
+   * history learned): once per session. Inside the agent, what was read is recorded for the
+   * doors outside it.
+   */
+  prepare: (session: SessionState, request: ThresholdRequest) => ThresholdJudge;
 };
 
 /** How hooks and MCP entries start this shim: the Node binary and the bundle it runs. */
@@ -174,14 +211,22 @@ export type AgentCheck = {
   fix: string | null;
 };
 
-export type DoctorRequest = { home: string; env: Env; cwd: string; shim: ShimLocation };
+export type DoctorRequest = {
+  home: string;
+  env: Env;
+  cwd: string;
+  shim: ShimLocation;
+  now: Date;
+  /** How long a probe of the hook command may take (tests shorten it). */
+  probeTimeoutMs?: number;
+};
 
 /**
  * What `shim doctor` checks of the agent's wiring: shim's hooks and MCP server in its files, and
  * anything that would leave them silently inactive. Nothing when shim was never installed into
  * the agent (no line about an agent the user does not run).
  */
-export type DoctorChecks = { checks: (request: DoctorRequest) => AgentCheck[] };
+export type DoctorChecks = { checks: (request: DoctorRequest) => Promise<AgentCheck[]> };
 
 /** Files the agent reads as standing instructions (CLAUDE.md, AGENTS.md, GEMINI.md). */
 export type InstructionFiles = { names: readonly string[] };

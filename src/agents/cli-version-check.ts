@@ -112,3 +112,12 @@ export function cliVersionCheck(
     fix: same ? null : `if something looks off, try ${adapter.name} ${adapter.verifiedVersion}`,
   };
 }
+
+/** An adapter's doctor lines followed by its CLI's version: none when shim is not installed there. */
+export function withCliVersion(
+  adapter: Pick<AgentAdapter, 'id' | 'name' | 'verifiedVersion' | 'headless'>,
+  checks: AgentCheck[],
+  env: Env,
+): AgentCheck[] {
+  return checks.length === 0 ? [] : [...checks, cliVersionCheck(adapter, env)];
+}

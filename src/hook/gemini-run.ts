@@ -19,7 +19,7 @@ import {
   isGeminiHookEvent,
   parseGeminiPayload,
   type GeminiHookEvent,
-  resolveGeminiThreshold,
+  geminiThreshold,
   geminiLogReader,
   geminiReading,
 } from '../agents/gemini/hook-entry.ts';
@@ -69,8 +69,17 @@ async function compressionDue(run: HookRun): Promise<{
   const read = await loadSessionStateAt(payload.transcriptPath, home);
   const latest = getLatestResponse(read.state);
   if (!latest) return { due: null, read };
-  const root = payload.cwd ? findProjectRoot(payload.cwd) : null;
-  const threshold = resolveGeminiThreshold(read.state.model, env, root).compactThreshold;
+  const session = { ...read.state, cwd: read.state.cwd ?? payload.cwd };
+  const threshold = geminiThreshold
+    .prepare(session, {
+      env,
+      home,
+      now: run.now,
+      history: 'none',
+      inside: 'hook',
+      reportedWindow: null,
+    })
+    .threshold(session).compactThreshold;
   if (latest.contextTokens < threshold) return { due: null, read };
   if (!claimOnce(home, payload.sessionId, `gemini-compress-${read.state.compactionCount}`))
     return { due: null, read };

@@ -14,9 +14,9 @@
  * @module
  */
 import { join } from 'node:path';
-import { getHistorySamples } from '../app/session/assess-live-session.ts';
+import { historyMode } from '../app/session/assess-live-session.ts';
+import { createSessionState } from '../core/session.ts';
 import { isProcessAlive } from '../capture/process-tree.ts';
-import { resolveCompactThreshold } from '../core/compact-threshold.ts';
 import { classifyIterationEnd } from '../core/loop/iteration-end.ts';
 import { composeContinuePrompt, composeFreshPrompt } from '../core/loop/loop-prompt.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
@@ -30,7 +30,7 @@ import { readRunEvents } from '../store/loop/loop-event-reader.ts';
 import type { LoopIterationRecord, LoopRunStatus } from '../store/loop/loop-repository.ts';
 import { agentName, type AgentId } from '../core/agent-id.ts';
 import { AppError } from '../core/errors.ts';
-import type { HeadlessRun } from '../agents/agent.ts';
+import type { HeadlessRun, ThresholdRules } from '../agents/agent.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
 import { launchAgent, stopAgent } from './agent-run.ts';
 import { prepareAgentSwitch } from './switch-agent.ts';
@@ -127,14 +127,25 @@ export class Supervisor {
     }
   }
 
+  /** The compaction rule of the agent running now (set as its iteration starts). */
+  #thresholdRules: ThresholdRules | null = null;
+
   #resolveThreshold = (model: string | null, cliVersion: string | null): ThresholdInfo => {
     try {
-      const threshold = resolveCompactThreshold({
-        model,
-        cliVersion,
-        env: this.#deps.env,
-        samples: getHistorySamples(this.#deps.home, this.#deps.env, this.#config),
-      });
+      if (!this.#thresholdRules) return FALLBACK_THRESHOLD;
+      const session = createSessionState();
+      session.model = model;
+      session.cliVersion = cliVersion;
+      const threshold = this.#thresholdRules
+        .prepare(session, {
+          env: this.#deps.env,
+          home: this.#deps.home,
+          now: this.#now(),
+          history: historyMode(this.#config.learnFromHistory),
+          inside: null,
+          reportedWindow: null,
+        })
+        .threshold(session);
       const info = {
         compactThreshold: threshold.compactThreshold,
         windowTokens: threshold.windowTokens,
@@ -152,8 +163,11 @@ export class Supervisor {
     return this.#state.currentAgent ?? this.#options.agent;
   }
 
+  /** The agent's headless run; its compaction rule becomes the one the monitor judges by. */
   async #headless(agent: AgentId): Promise<HeadlessRun> {
-    return (await loadAdapter(agent)).headless;
+    const adapter = await loadAdapter(agent);
+    this.#thresholdRules = adapter.threshold;
+    return adapter.headless;
   }
 
   #bin(agent: AgentId): string {

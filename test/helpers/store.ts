@@ -22,6 +22,7 @@ import { SessionRepository } from '../../src/store/checkpoints/session-repositor
 import { readCompressedTranscript } from '../../src/agents/claude/transcript-reader.ts';
 import { fixturePath, gzFixturePath, makeTempDir } from './fixtures.ts';
 import { compiledScript } from './script-process.ts';
+import { claudeRuleFor } from '../../src/agents/claude/threshold.test-helper.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 export const WRITER_SCRIPT = join(import.meta.dirname, 'checkpoint-writer.ts');
@@ -49,7 +50,7 @@ export async function buildFixtureDraft(
 ): Promise<CheckpointDraft> {
   const state = await readCompressedTranscript(gzFixturePath(name));
   const now = state.lastActivityAt ?? Date.parse('2026-02-12T04:10:00.000Z');
-  const assessment = assessSession(state, { env: {}, history: [], now });
+  const assessment = assessSession(state, { threshold: claudeRuleFor(state), now });
   return buildCheckpoint({
     id: randomUUID(),
     sessionId: state.sessionId ?? 'fixture-session',

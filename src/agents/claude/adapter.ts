@@ -4,10 +4,9 @@
  * @module
  */
 import { AppError } from '../../core/errors.ts';
-import { HOOK_TEXT_LIMIT } from '../../core/hook-limits.ts';
 import type { AgentAdapter, InstallReport, SessionFile } from '../agent.ts';
 import { claudeHeadless } from './headless.ts';
-import { renderHookOutput } from './hook-output.ts';
+import { HOOK_TEXT_LIMIT, renderHookOutput } from './hook-output.ts';
 import { parsePayload } from './hook-payload.ts';
 import { CLAUDE_INSTRUCTION_FILES } from './instructions.ts';
 import {
@@ -17,6 +16,7 @@ import {
   listAllTranscripts,
 } from './sessions.ts';
 import { describeChange } from './settings/describe-change.ts';
+import { claudeDoctorChecks } from './settings/doctor.ts';
 import { installShim } from './settings/install.ts';
 import { uninstallShim } from './settings/uninstall.ts';
 import {
@@ -27,6 +27,7 @@ import {
 } from './transcript-reader.ts';
 import { SHIM_HOOKS } from './settings/hook-spec.ts';
 import { TASK_TOOL_NAMES } from './task-tools.ts';
+import { claudeThreshold } from './threshold.ts';
 
 function orNull(find: () => SessionFile): SessionFile | null {
   try {
@@ -80,9 +81,7 @@ export const claudeAdapter: AgentAdapter = {
     render: renderHookOutput,
     textLimit: HOOK_TEXT_LIMIT,
   },
-  // Claude Code's rules need the CLI version, settings and learned history: core/compact-threshold.ts
-  // through app/threshold-inputs.ts. This entry answers only from the model's window.
-  threshold: { threshold: () => null, configuredLimit: () => null },
+  threshold: claudeThreshold,
   installer: {
     install: (request) => {
       const result = installShim({ ...request, invocation: request.shim });
@@ -107,7 +106,5 @@ export const claudeAdapter: AgentAdapter = {
   },
   headless: claudeHeadless,
   instructions: { names: CLAUDE_INSTRUCTION_FILES },
-  // Claude Code's checks (settings files, each hook run for real, statusline, mod) are
-  // app/doctor/settings-checks.ts: they predate the contract and probe the hooks asynchronously.
-  doctor: { checks: () => [] },
+  doctor: { checks: claudeDoctorChecks },
 };

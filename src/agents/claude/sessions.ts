@@ -13,7 +13,7 @@ const MAX_DIR_NAME = 200;
 
 export function getClaudeConfigDir(env: Env = process.env): string {
   const configured = env.CLAUDE_CONFIG_DIR?.trim();
-  return configured ? resolve(configured) : join(homedir(), '.claude');
+  return configured ? resolve(configured) : join(env.HOME || homedir(), '.claude');
 }
 
 export function getProjectsDir(env: Env = process.env): string {

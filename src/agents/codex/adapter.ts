@@ -5,13 +5,13 @@
  */
 import type { AgentAdapter } from '../agent.ts';
 import { parsePayload } from './hook-payload.ts';
-import { readCompactLimit } from './config.ts';
 import { codexHeadless } from './headless.ts';
 import { CODEX_HOOK_TEXT_LIMIT, renderCodexHookOutput } from './hook-output.ts';
 import { CODEX_INSTRUCTION_FILES } from './instructions.ts';
 import { findLatestRollout, findRolloutById, getCodexHome, listRollouts } from './sessions.ts';
 import { checkCodexTrust, CODEX_HOOKS, installCodex, uninstallCodex } from './settings/install.ts';
 import { codexDoctorChecks } from './settings/doctor.ts';
+import { withCliVersion } from '../cli-version-check.ts';
 import { codexThreshold } from './threshold.ts';
 import {
   CODEX_LOG,
@@ -20,7 +20,7 @@ import {
   readRollout,
 } from './transcript-reader.ts';
 
-export { checkCodexTrust, codexThreshold, readCompactLimit };
+export { checkCodexTrust };
 
 function looksLikeRolloutLine(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
@@ -65,20 +65,12 @@ export const codexAdapter: AgentAdapter = {
     render: renderCodexHookOutput,
     textLimit: CODEX_HOOK_TEXT_LIMIT,
   },
-  threshold: {
-    threshold: ({ windowTokens, configuredLimit }) => {
-      const rule = codexThreshold({ windowTokens, configuredLimit });
-      return {
-        tokens: rule.compactThreshold,
-        windowTokens: rule.windowTokens,
-        configured: rule.source === 'settings',
-        source: rule.detail,
-      };
-    },
-    configuredLimit: readCompactLimit,
-  },
+  threshold: codexThreshold,
   installer: { install: installCodex, uninstall: uninstallCodex },
   headless: codexHeadless,
   instructions: { names: CODEX_INSTRUCTION_FILES },
-  doctor: { checks: codexDoctorChecks },
+  doctor: {
+    checks: async (request) =>
+      withCliVersion(codexAdapter, codexDoctorChecks(request), request.env),
+  },
 };

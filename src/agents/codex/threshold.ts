@@ -6,6 +6,9 @@
  * the context of the newest response (`last_token_usage.total_tokens`) with it.
  * @module
  */
+import { thresholdFromRule, type ThresholdRule } from '../../core/context/threshold.ts';
+import type { ThresholdRules } from '../agent.ts';
+import { readCompactLimit } from './config.ts';
 
 /** Codex's `effective_context_window_percent` default. */
 export const EFFECTIVE_WINDOW_SHARE = 0.95;
@@ -14,19 +17,12 @@ export const DEFAULT_COMPACT_SHARE = 0.9;
 /** The raw window Codex assumes for a model it does not know. */
 export const UNKNOWN_MODEL_WINDOW = 272_000;
 
-export type CodexThreshold = {
-  windowTokens: number;
-  compactThreshold: number;
-  source: 'default' | 'settings';
-  detail: string;
-};
-
-export function codexThreshold(input: {
+export function codexRule(input: {
   /** `model_context_window` from the rollout (effective), if it said. */
   windowTokens: number | null;
   /** `model_auto_compact_token_limit` from config.toml, if set. */
   configuredLimit: number | null;
-}): CodexThreshold {
+}): ThresholdRule {
   const effective = input.windowTokens ?? Math.round(UNKNOWN_MODEL_WINDOW * EFFECTIVE_WINDOW_SHARE);
   const raw = Math.round(effective / EFFECTIVE_WINDOW_SHARE);
   const rule = Math.round(raw * DEFAULT_COMPACT_SHARE);
@@ -45,3 +41,17 @@ export function codexThreshold(input: {
     detail: `Codex CLI rule: 90% of the ${raw} window (the log reports ${effective}, 95% of it)`,
   };
 }
+
+/** The adapter's rule: config.toml read once per session, the rollout's window per response. */
+export const codexThreshold: ThresholdRules = {
+  prepare: (_session, request) => {
+    const configuredLimit = readCompactLimit(request.env);
+    return {
+      inputs: { source: 'shell', recordedAt: null, detail: null },
+      threshold: (state) =>
+        thresholdFromRule(
+          codexRule({ windowTokens: state.logWindowTokens ?? null, configuredLimit }),
+        ),
+    };
+  },
+};

@@ -11,6 +11,7 @@ import { isGeminiChatHead } from './chat-record.ts';
 import { GEMINI_HOOK_TEXT_LIMIT, renderGeminiOutput } from './hook-output.ts';
 import { GEMINI_HOOK_EVENTS, isGeminiHookEvent, parseGeminiPayload } from './hook-payload.ts';
 import { geminiDoctorChecks } from './settings/doctor.ts';
+import { withCliVersion } from '../cli-version-check.ts';
 import { installGemini, uninstallGemini } from './settings/install.ts';
 import {
   findGeminiChatById,
@@ -83,5 +84,8 @@ export const geminiAdapter: AgentAdapter = {
   },
   headless: geminiHeadless,
   instructions: { names: GEMINI_INSTRUCTION_FILES },
-  doctor: { checks: geminiDoctorChecks },
+  doctor: {
+    checks: async (request) =>
+      withCliVersion(geminiAdapter, geminiDoctorChecks(request), request.env),
+  },
 };

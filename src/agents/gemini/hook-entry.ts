@@ -18,6 +18,6 @@ export {
   parseGeminiPayload,
   type GeminiHookEvent,
 } from './hook-payload.ts';
-export { resolveGeminiThreshold } from './settings-threshold.ts';
+export { geminiThreshold } from './threshold.ts';
 export { readGeminiChat } from './chat-reader.ts';
 export { isGeminiChat } from './sessions.ts';

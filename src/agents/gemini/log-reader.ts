@@ -1,16 +1,11 @@
 /** Gemini CLI's chats as the use cases read them (app/session/agent-logs.ts registers this). @module */
 import type { Env } from '../../store/home/home.ts';
-import { findProjectRoot } from '../../capture/project.ts';
-import type { SessionState } from '../../core/session.ts';
 import { readGeminiChat } from './chat-reader.ts';
 import { findGeminiChatById, isGeminiChat } from './sessions.ts';
-import { resolveGeminiThreshold } from './settings-threshold.ts';
 
 export const geminiLogReader = {
   agent: 'gemini' as const,
   matches: isGeminiChat,
   read: readGeminiChat,
   findById: (sessionId: string, env: Env) => findGeminiChatById(sessionId, env)?.path ?? null,
-  threshold: (state: SessionState, env: Env) =>
-    resolveGeminiThreshold(state.model, env, state.cwd ? findProjectRoot(state.cwd) : null),
 };

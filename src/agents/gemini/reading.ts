@@ -15,8 +15,7 @@ import {
 } from './chat-fold.ts';
 import { readRecord, type GeminiRecord } from './chat-record.ts';
 import { readGeminiChat, type GeminiReadOptions } from './chat-reader.ts';
-import { readConfiguredThreshold } from './sessions.ts';
-import { geminiCompactThreshold } from './threshold.ts';
+import { geminiThreshold } from './threshold.ts';
 
 /** The fold's per-message progress, beside each state folded through the generic line reader. */
 const foldStates = new WeakMap<SessionState, GeminiFoldState>();
@@ -54,17 +53,5 @@ export const geminiReading: Pick<AgentAdapter, 'log' | 'threshold'> = {
       readGeminiChat(path, null, geminiOptions(options)).cursor.state,
     isCompressed: (path) => path.endsWith('.gz'),
   },
-  threshold: {
-    // The configured limit is a fraction here (model.compressionThreshold), of the model's limit.
-    threshold: ({ model, configuredLimit }) => {
-      const rule = geminiCompactThreshold(model, configuredLimit);
-      return {
-        tokens: rule.compactThreshold,
-        windowTokens: rule.windowTokens,
-        configured: rule.source === 'settings',
-        source: rule.detail,
-      };
-    },
-    configuredLimit: (env) => readConfiguredThreshold(env, null),
-  },
+  threshold: geminiThreshold,
 };

@@ -3,11 +3,14 @@
  * request, when the last prompt's token count reaches `model.compressionThreshold` (default 0.5)
  * × the model's token limit (core/tokenLimits.ts: 256,000 for Gemma 4, 1,048,576 for every other
  * model). It then summarises the older 70% into a `<state_snapshot>`. docs/agents.md, "Gemini CLI".
- * Pure: the settings are read by settings-file.ts.
+ * The fraction is read from the project's settings, else the user's (sessions.ts).
  * @module
  */
-import type { AssessOptions } from '../../core/context/assess.ts';
+import { findProjectRoot } from '../../capture/project.ts';
+import { thresholdFromRule, type ThresholdRule } from '../../core/context/threshold.ts';
 import { formatThousands } from '../../core/format-tokens.ts';
+import type { ThresholdRules } from '../agent.ts';
+import { readConfiguredModel, readConfiguredThreshold } from './sessions.ts';
 
 export const DEFAULT_COMPRESSION_THRESHOLD = 0.5;
 export const DEFAULT_TOKEN_LIMIT = 1_048_576;
@@ -26,13 +29,11 @@ export function readCompressionThreshold(value: unknown): number | null {
     : null;
 }
 
-export type GeminiThreshold = NonNullable<AssessOptions['agentThreshold']>;
-
 /** The compression point of a Gemini session, as shim's assessment takes it. */
 export function geminiCompactThreshold(
   model: string | null,
   configured: number | null,
-): GeminiThreshold {
+): ThresholdRule {
   const limit = geminiTokenLimit(model);
   const fraction = configured ?? DEFAULT_COMPRESSION_THRESHOLD;
   const at = Math.round(fraction * limit);
@@ -47,3 +48,17 @@ export function geminiCompactThreshold(
         : `Gemini CLI default: ${share} of ${formatThousands(limit)} tokens`,
   };
 }
+
+/** The adapter's rule: the settings read once per session (the project's win), the model per response. */
+export const geminiThreshold: ThresholdRules = {
+  prepare: (session, request) => {
+    const root = session.cwd ? findProjectRoot(session.cwd) : null;
+    const configured = readConfiguredThreshold(request.env, root);
+    const configuredModel = readConfiguredModel(request.env, root);
+    return {
+      inputs: { source: 'shell', recordedAt: null, detail: null },
+      threshold: (state) =>
+        thresholdFromRule(geminiCompactThreshold(state.model ?? configuredModel, configured)),
+    };
+  },
+};

@@ -11,11 +11,9 @@ import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../../core/conte
 import type { CompactionKind } from '../../core/context/compaction-kind.ts';
 import type { TimelineRestore } from '../../store/checkpoints/dashboard-queries.ts';
 import { loadConfig } from '../../store/config/config.ts';
-import { readSessionHead } from '../../agents/claude/sniff.ts';
-import { getHistorySamples } from '../session/assess-live-session.ts';
+import { historyMode } from '../session/assess-live-session.ts';
 import { withStore } from '../open-store.ts';
 import { replayTranscript } from '../session/replay.ts';
-import { getThresholdInputs } from '../../agents/claude/threshold-inputs.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -96,24 +94,15 @@ async function replayForTimeline(
   env: Env,
 ): Promise<Omit<SessionTimeline, 'checkpoints' | 'restores'>> {
   const config = await loadConfig(home, { lenient: true, projectRoot: null });
-  const head = readSessionHead(path);
-  const inputs = getThresholdInputs({
-    home,
-    env,
-    sessionId: head.sessionId,
-    cwd: head.cwd,
-    insideClaudeCode: false,
-    reportedWindow: null,
-  });
   const points: TimelinePoint[] = [];
   const compactions: TimelineCompaction[] = [];
   let forecast: SessionTimeline['forecast'] = null;
   let tools = 0;
   let failures = 0;
   const state = await replayTranscript(path, {
-    env: inputs.env,
-    settings: inputs.settings,
-    history: getHistorySamples(home, env, config, {}),
+    env,
+    home,
+    history: historyMode(config.learnFromHistory),
     risk: config.risk,
     levels: config.levels,
     onEvent: (event, detail) => {
@@ -152,7 +141,7 @@ async function replayForTimeline(
   });
   for (const c of compactions) c.postTokens = points[c.after + 1]?.context ?? null;
   return {
-    sessionId: state.sessionId ?? head.sessionId ?? '',
+    sessionId: state.sessionId ?? '',
     project: state.cwd,
     model: state.model,
     cliVersion: state.cliVersion,

@@ -3,8 +3,7 @@
  * @module
  */
 import type { Env } from '../../store/home/home.ts';
-import type { ShimInvocation } from '../../agents/claude/settings/shim-command.ts';
-import type { AgentCheck } from '../../agents/agent.ts';
+import type { AgentCheck, ShimLocation } from '../../agents/agent.ts';
 
 /** The same line every agent's adapter reports (AgentAdapter.doctor). */
 export type DoctorCheck = AgentCheck;
@@ -17,7 +16,7 @@ export type DoctorOptions = {
   home: string;
   env: Env;
   cwd: string;
-  invocation: ShimInvocation;
+  invocation: ShimLocation;
   probeTimeoutMs?: number;
   now?: Date;
 };
@@ -31,13 +30,4 @@ export function check(
   fix: string | null = null,
 ): DoctorCheck {
   return { id, title, status, essential, detail, fix };
-}
-
-export function ago(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
 }

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { getLogPath } from '../../store/home/log.ts';
 import { runDoctor, type DoctorReport } from './run-doctor.ts';
 import { installShim } from '../../agents/claude/settings/install.ts';
+import { installCodex } from '../../agents/codex/settings/install.ts';
 import type { ShimInvocation } from '../../agents/claude/settings/shim-command.ts';
 
 /** A stand-in for dist/shim.js: reads the hook payload and exits with `code`. */
@@ -179,5 +180,55 @@ describe('shim doctor', () => {
     const probe = report.checks.find((c) => c.id === 'hook-runs')!;
     assert.equal(probe.status, 'fail');
     assert.match(probe.detail, /did not finish within 0.3 s/);
+  });
+});
+
+describe('shim doctor where Claude Code is not used', () => {
+  /** No Claude Code config directory: HOME and CLAUDE_CONFIG_DIR lead nowhere. */
+  function withoutClaude() {
+    const { w, opts } = setup();
+    const userHome = join(w.project, '..', 'user');
+    const codexHome = join(userHome, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    const env = {
+      ...opts.env,
+      HOME: userHome,
+      CLAUDE_CONFIG_DIR: join(userHome, '.claude'),
+      CODEX_HOME: codexHome,
+      SHIM_CODEX_BIN: join(userHome, 'no-codex'),
+    };
+    return { w, opts: { ...opts, env }, codexHome };
+  }
+
+  test('a Codex-only home is healthy: nothing about Claude Code, Codex wired', async () => {
+    const { w, opts } = withoutClaude();
+    installCodex({
+      scope: 'user',
+      shim: w.invocation,
+      dryRun: false,
+      home: w.home,
+      env: opts.env,
+      cwd: w.project,
+    });
+    const report = await runDoctor(opts);
+    const ids = report.checks.map((c) => c.id);
+    for (const claude of ['hooks', 'hook-runs', 'statusline', 'mcp', 'mod'])
+      assert.ok(!ids.includes(claude), `no "${claude}" line: ${ids.join(', ')}`);
+    assert.equal(status(report)['codex-hooks'], 'ok');
+    assert.equal(
+      report.healthy,
+      true,
+      JSON.stringify(report.checks.filter((c) => c.status !== 'ok')),
+    );
+  });
+
+  test('no agent at all: one line says to install shim into one', async () => {
+    const { opts } = withoutClaude();
+    const report = await runDoctor(opts);
+    const agents = report.checks.find((c) => c.id === 'agents')!;
+    assert.equal(agents.status, 'fail');
+    assert.match(agents.detail, /not installed into any agent/);
+    assert.match(agents.fix ?? '', /shim install --agent codex\|gemini/);
+    assert.equal(report.healthy, false);
   });
 });

@@ -1,23 +1,14 @@
 /**
- * `shim doctor`: checks that shim is wired into Claude Code and can do its job — settings valid,
- * every hook event pointing at this shim, the hook command actually running, the statusline, the
- * MCP server registration,
- * SHIM_HOME and the database — and shows recent activity and errors. Each check says how to fix
- * what it found. Healthy means every essential check passed. The checks are in
- * settings-checks.ts (the Claude Code side), agent-checks.ts (Codex CLI, Gemini CLI: each adapter's
- * own, when shim is installed there) and store-checks.ts (shim's own).
+ * `shim doctor`: checks that shim is wired into the agents it is installed into and can do its
+ * job — their settings, every hook pointing at this shim, the MCP server registration, SHIM_HOME
+ * and the database — and shows recent activity and errors. Each check says how to fix
+ * what it found. Healthy means every essential check passed. The checks are each agent's own
+ * (agent-checks.ts: AgentAdapter.doctor, for the agents shim is installed into) and shim's own
+ * (store-checks.ts and the others here).
  * @module
  */
-import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-check.ts';
-import {
-  hookRunsCheck,
-  hooksCheck,
-  mcpCheck,
-  modCheck,
-  readSources,
-  settingsChecks,
-  statusLineCheck,
-} from './settings-checks.ts';
+import { check, type DoctorCheck, type DoctorOptions, type DoctorReport } from './doctor-check.ts';
+import { AGENT_IDS, agentName } from '../../core/agent-id.ts';
 import {
   activityCheck,
   configCheck,
@@ -36,12 +27,20 @@ import { warmLookCheck } from './warm-look-check.ts';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-check.ts';
 
+/** Not one agent uses shim here: that is the first thing to fix. */
+function noAgentCheck(): DoctorCheck {
+  return check(
+    'agents',
+    'agents',
+    'fail',
+    true,
+    `shim is not installed into any agent it serves (${AGENT_IDS.map(agentName).join(', ')})`,
+    'shim install (Claude Code), or shim install --agent codex|gemini',
+  );
+}
+
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const now = options.now ?? new Date();
-  const sources = readSources(options);
-  const settings = settingsChecks(sources);
-  const hooks = hooksCheck(sources, options.invocation);
-  const statusLine = statusLineCheck(sources, options.invocation);
   const home = homeCheck(options.home);
   const config = await configCheck(options);
   const recovered = recoveryCheck(options.home);
@@ -54,18 +53,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   }
   // Before the probe, so that what the probe itself logs or records is not reported.
   const log = logCheck(options.home, now);
-  const hookRuns = await hookRunsCheck(options);
+  // Each agent's wiring, Claude Code's hook probe among them.
+  const agents = await agentChecks(options, now);
   const sync = await syncCheck(options);
   const team = await teamCheck(options);
   const warmLook = await warmLookCheck(options, now);
   const checks = [
-    ...settings,
-    hooks,
-    hookRuns,
-    statusLine,
-    mcpCheck(options),
-    modCheck(sources, options),
-    ...(await agentChecks(options)),
+    ...(agents.length > 0 ? agents : [noAgentCheck()]),
     home,
     config,
     ...(recovered ? [recovered] : []),

@@ -22,7 +22,8 @@ import { findPlantedLinks, writeFileSafely } from '../../store/home/safe-file.ts
 import { findProjectRoot } from '../../capture/project.ts';
 import { describeConfigProblem, loadConfig } from '../../store/config/config.ts';
 import { describeRecovery, readRecoveryNotice } from '../../store/sqlite/recover-database.ts';
-import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
+import { check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
+import { ago } from '../../core/time-ago.ts';
 
 const RECENT_ERRORS_MS = 24 * 60 * 60 * 1000;
 const LOG_TAIL_BYTES = 256 * 1024;
@@ -212,7 +213,7 @@ export function activityCheck(db: StoreMaintenance | null, now: Date): DoctorChe
         'warn',
         false,
         parts.join('; '),
-        'start or resume a Claude Code session; its hooks record it here',
+        'start or resume a session in an agent shim is installed into; its hooks record it here',
       );
 }
 

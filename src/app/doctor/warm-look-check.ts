@@ -8,7 +8,8 @@ import { findProjectRoot } from '../../capture/project.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { join } from 'node:path';
 import { distrustDir, listWarmLooks } from '../../store/home/warm-look-place.ts';
-import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
+import { check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
+import { ago } from '../../core/time-ago.ts';
 
 export async function warmLookCheck(options: DoctorOptions, now: Date): Promise<DoctorCheck> {
   const config = await loadConfig(options.home, {

@@ -5,8 +5,7 @@
  * one constant threshold runs beside it.
  * @module
  */
-import { getSessionSamples } from '../../core/context/assess.ts';
-import type { CompactSample } from '../../core/compact-threshold.ts';
+import { getSessionSamples, type CompactSample } from '../../core/context/threshold.ts';
 import {
   getAccuracy,
   mergeRiskScores,
@@ -92,6 +91,7 @@ export async function evaluateLeaveOneOut(
     const events: ReplayEvent[] = [];
     await replayTranscript(paths[i]!, {
       env: {},
+      home: null,
       history: others.flatMap((l) => l.samples),
       ...(options.fixedThreshold !== undefined ? { fixedThreshold: options.fixedThreshold } : {}),
       ...(options.withoutProfile ? {} : { growthProfile: others.flatMap((l) => l.steps) }),

@@ -15,7 +15,12 @@ export async function evaluateReplays(
   const samples: ForecastScore['samples'] = [];
   for (const path of paths) {
     const events: ReplayEvent[] = [];
-    await replayTranscript(path, { env: {}, history: [], onEvent: (e) => events.push(e) });
+    await replayTranscript(path, {
+      env: {},
+      home: null,
+      history: [],
+      onEvent: (e) => events.push(e),
+    });
     risks.push(scoreRisk(events));
     samples.push(...scoreForecast(events).samples);
   }

@@ -6,7 +6,7 @@ import {
   listTrainingFixtures,
   gzTrainingFixturePath,
 } from '../../../test/helpers/fixtures.ts';
-import { HOOK_RESTORE_CHARS } from '../../core/resume/resume-prompt.ts';
+import { HOOK_TEXT_LIMIT } from '../../agents/claude/hook-output.ts';
 import {
   FIDELITY_PARTS,
   formatShare,
@@ -23,7 +23,7 @@ const paths = [
 test('the restore carries ≥ 99% of every part at every auto compaction and mid-session cut of the real sessions, at least as much as Claude Code’s summary', async () => {
   const points: Array<FidelityPoint & { source: string }> = [];
   for (const path of paths) {
-    for (const p of await measureRestoreFidelity(path, { maxChars: HOOK_RESTORE_CHARS })) {
+    for (const p of await measureRestoreFidelity(path, { maxChars: HOOK_TEXT_LIMIT })) {
       points.push({ ...p, source: path.split('/').pop()! });
     }
   }
@@ -48,5 +48,5 @@ test('the restore carries ≥ 99% of every part at every auto compaction and mid
     assert.equal(p.shim.lastRequest.found, p.shim.lastRequest.total, `${p.source}:${p.line}`);
   }
   assert.ok(summary.medianChars <= 12_000, `median ${summary.medianChars} characters`);
-  assert.ok(summary.maxChars <= HOOK_RESTORE_CHARS, `max ${summary.maxChars} characters`);
+  assert.ok(summary.maxChars <= HOOK_TEXT_LIMIT, `max ${summary.maxChars} characters`);
 });

@@ -8,6 +8,7 @@
  * @module
  */
 import { assessSession } from '../../core/context/assess.ts';
+import { thresholdRulesFor } from '../session/load-agent.ts';
 import { buildCheckpoint } from '../../core/checkpoint/build-checkpoint.ts';
 import { applyCheckpointLimits, type Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import {
@@ -78,7 +79,18 @@ function itemsAt(state: SessionState, recentFiles: number): CarriedItems {
 
 function checkpointAt(state: SessionState, path: string, interrupted: boolean): Checkpoint {
   const now = state.lastActivityAt ?? 0;
-  const assessment = assessSession(state, { env: {}, history: [], now });
+  // A bare judgment: the session's agent's rule over its own log, nothing of this machine.
+  const threshold = thresholdRulesFor(state)
+    .prepare(state, {
+      env: {},
+      home: null,
+      now,
+      history: 'none',
+      inside: null,
+      reportedWindow: null,
+    })
+    .threshold(state);
+  const assessment = assessSession(state, { threshold, now });
   return {
     ...applyCheckpointLimits(
       buildCheckpoint({

@@ -5,12 +5,8 @@
  * Claude Code's per-call bundles hold none of another agent's reader.
  * @module
  */
-import type { AssessOptions } from '../../core/context/assess.ts';
-import type { SessionState } from '../../core/session.ts';
 import type { Env } from '../../store/home/home.ts';
 import type { TranscriptCursor } from '../../transcript/reader.ts';
-
-type AgentThreshold = NonNullable<AssessOptions['agentThreshold']>;
 
 export type AgentLogReadOptions = { finalize?: boolean; untilLine?: number };
 
@@ -25,8 +21,6 @@ export type AgentLogReader = {
   ) => { cursor: TranscriptCursor; bytesRead: number; restarted: boolean };
   /** A session id's log, any project; null when this agent has none. */
   findById: (sessionId: string, env: Env) => string | null;
-  /** The agent's compaction point for a session it logged. */
-  threshold: (state: SessionState, env: Env) => AgentThreshold;
 };
 
 const readers: AgentLogReader[] = [];
@@ -45,10 +39,4 @@ export function findAgentLogById(sessionId: string, env: Env): string | null {
     if (path) return path;
   }
   return null;
-}
-
-/** The threshold of a session another agent logged; undefined for Claude Code's. */
-export function agentThresholdFor(state: SessionState, env: Env): AgentThreshold | undefined {
-  if (!state.agent) return undefined;
-  return readers.find((r) => r.agent === state.agent)?.threshold(state, env);
 }

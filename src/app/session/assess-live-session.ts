@@ -1,45 +1,27 @@
 /**
  * Assessing a live session the same way everywhere (status, hooks, statusline, checkpoints,
- * the loop): the user's config, the compaction history learned from their transcripts, and the
- * tool calls since the newest checkpoint.
+ * the loop): the user's config, the threshold by the session's agent's rule (with the compaction
+ * history learned from the user's sessions), and the tool calls since the newest checkpoint.
  * @module
  */
-import { agentThresholdFor } from './load-agent.ts';
+import { thresholdRulesFor } from './load-agent.ts';
 import { assessSession, type Assessment } from '../../core/context/assess.ts';
-import type { CompactSample } from '../../core/compact-threshold.ts';
 import type { SessionState } from '../../core/session.ts';
-import { loadCompactHistory } from '../../agents/claude/compact-history.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
-import { pickThresholdEnv } from '../../core/compact-window.ts';
 import type { Env } from '../../store/home/home.ts';
-import { appendLog } from '../../store/home/log.ts';
 import { loadGrowthProfile } from '../../store/estimates/growth-profile.ts';
-import { recordInputs } from '../../agents/claude/recorded-inputs.ts';
 import { readStatuslineFigures } from '../../store/cache/statusline-figures.ts';
 import type { HookMemory } from '../../core/policy/hook-policy.ts';
-import { getThresholdInputs, type ThresholdInputs } from '../../agents/claude/threshold-inputs.ts';
+import type { ThresholdInputs, ThresholdRequest } from '../../agents/agent.ts';
 
-export type HistoryOptions = {
-  /** Override config.learnFromHistory (`--history` / `--no-history`). */
-  enabled?: boolean;
-  /**
-   * Per-call paths (hooks, statusline) take the cached history at any age: refreshing it
-   * scans every transcript, which is for the CLI and SessionStart, not for every tool call.
-   */
-  hotPath?: boolean;
-};
-
-export function getHistorySamples(
-  home: string,
-  env: Env,
-  config: ShimConfig,
-  options: HistoryOptions = {},
-): CompactSample[] {
-  if (!(options.enabled ?? config.learnFromHistory)) return [];
-  return loadCompactHistory(home, {
-    env,
-    ...(options.hotPath ? { maxAgeMs: Number.POSITIVE_INFINITY } : {}),
-  });
+/**
+ * Which history a threshold learns from: none when the user turned learning off; per-call paths
+ * (hooks, statusline) take the cached history at any age, since refreshing it scans every
+ * session log.
+ */
+export function historyMode(learn: boolean, hotPath = false): ThresholdRequest['history'] {
+  if (!learn) return 'none';
+  return hotPath ? 'cached' : 'fresh';
 }
 
 export type LiveAssessmentRequest = {
@@ -62,8 +44,7 @@ export type LiveAssessmentRequest = {
 
 export type LiveAssessment = Assessment & {
   /** Where the threshold's environment and settings came from. */
-  inputsSource: ThresholdInputs['source'];
-  inputsRecordedAt: number | null;
+  thresholdInputs: ThresholdInputs;
 };
 
 export function assessLiveSession(
@@ -72,62 +53,28 @@ export function assessLiveSession(
 ): LiveAssessment {
   const { config } = request;
   const atCheckpoint = request.toolCallsAtCheckpoint ?? null;
-  const inside = request.insideClaudeCode !== undefined;
-  const inputs = getThresholdInputs({
-    home: request.home,
+  const learn = request.history ?? config.learnFromHistory;
+  const judge = thresholdRulesFor(state).prepare(state, {
     env: request.env,
-    sessionId: state.sessionId,
-    cwd: state.cwd,
-    insideClaudeCode: inside,
+    home: request.home,
+    now: request.now,
+    history: historyMode(learn, request.hotPath),
+    inside: request.insideClaudeCode ?? null,
     reportedWindow: request.reportedWindow ?? null,
     ...(request.managedSettingsPath ? { managedSettingsPath: request.managedSettingsPath } : {}),
   });
-  const learn = request.history ?? config.learnFromHistory;
-  const agentThreshold = agentThresholdFor(state, request.env);
   const assessment = assessSession(state, {
-    ...(agentThreshold ? { agentThreshold } : {}),
-    env: inputs.env,
-    settings: inputs.settings,
-    history: getHistorySamples(request.home, request.env, config, {
-      enabled: learn,
-      ...(request.hotPath ? { hotPath: true } : {}),
-    }),
+    threshold: judge.threshold(state),
     ...(learn ? { growthProfile: loadGrowthProfile(request.home, state.sessionId) } : {}),
     now: request.now,
     levels: config.levels,
     risk: config.risk,
-    ...(inputs.reportedWindow != null ? { reportedWindow: inputs.reportedWindow } : {}),
     // Counted since the newest checkpoint; a count from another transcript (bigger) is ignored.
     ...(atCheckpoint !== null && atCheckpoint <= state.toolCalls
       ? { toolCallsSinceCheckpoint: state.toolCalls - atCheckpoint }
       : {}),
   });
-  if (inside && state.sessionId) {
-    try {
-      recordInputs(
-        request.home,
-        {
-          sessionId: state.sessionId,
-          by: request.insideClaudeCode ?? 'hook',
-          env: pickThresholdEnv(request.env),
-          settings: inputs.settings,
-          model: state.model,
-          windowTokens: request.reportedWindow ?? null,
-          compactThreshold: assessment.compactThreshold,
-        },
-        request.now,
-      );
-    } catch (error) {
-      appendLog(request.home, 'warn', 'could not record the threshold inputs', {
-        error: String(error),
-      });
-    }
-  }
-  return {
-    ...assessment,
-    inputsSource: inputs.source,
-    inputsRecordedAt: inputs.recorded?.recordedAt ?? null,
-  };
+  return { ...assessment, thresholdInputs: judge.inputs };
 }
 
 /**

@@ -4,12 +4,11 @@
  * CLI goes through agents/dispatch.ts. Which agent wrote a log: `--agent`, else its file name.
  * @module
  */
-import type { AgentAdapter } from '../../agents/agent.ts';
+import type { AgentAdapter, ThresholdRules } from '../../agents/agent.ts';
+import { claudeThreshold } from '../../agents/claude/threshold.ts';
 import { agentOfLogPath } from '../../agents/detect.ts';
 import type { AgentId } from '../../core/agent-id.ts';
-import type { AssessOptions } from '../../core/context/assess.ts';
 import type { SessionState } from '../../core/session.ts';
-import type { Env } from '../../store/home/home.ts';
 import type { ReadOptions } from '../../transcript/reader.ts';
 import { loadBundled } from '../load-bundle.ts';
 
@@ -52,23 +51,11 @@ export async function loadAgentAdapter(id: AgentId): Promise<AgentAdapter> {
 
 /**
  * The compaction rule of the agent whose log `state` was folded from (its adapter was loaded to
- * read it), for core/context/assess.ts; undefined for Claude Code, whose rules are the core's default.
+ * read it); Claude Code's where no other agent's reader was.
  */
-export function agentThresholdFor(state: SessionState, env: Env): AssessOptions['agentThreshold'] {
+export function thresholdRulesFor(state: SessionState): ThresholdRules {
   const adapter = state.agent ? loaded.get(state.agent) : undefined;
-  if (!adapter) return undefined;
-  const rule = adapter.threshold.threshold({
-    model: state.model,
-    windowTokens: state.logWindowTokens ?? null,
-    configuredLimit: adapter.threshold.configuredLimit(env),
-  });
-  if (!rule) return undefined;
-  return {
-    windowTokens: rule.windowTokens,
-    compactThreshold: rule.tokens,
-    source: rule.configured ? 'settings' : 'default',
-    detail: rule.source,
-  };
+  return adapter?.threshold ?? claudeThreshold;
 }
 
 /** The agent of a session log: the one forced, else the one its name says. */

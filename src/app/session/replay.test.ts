@@ -29,7 +29,12 @@ describe('prediction quality on the real fixtures', () => {
   test('turn events carry only what was known at their own line', async () => {
     const events: ReplayEvent[] = [];
     const path = fixturePath('entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl');
-    await replayTranscript(path, { env: {}, history: [], onEvent: (e) => events.push(e) });
+    await replayTranscript(path, {
+      env: {},
+      home: null,
+      history: [],
+      onEvent: (e) => events.push(e),
+    });
     const compactAt = events.findIndex((e) => e.kind === 'compact');
     const before = events.slice(0, compactAt).filter((e) => e.kind === 'turn');
     // The compaction's own preTokens must not leak into the threshold of the turns before it.
@@ -69,7 +74,12 @@ describe('replay of 2.1.330 transcripts', () => {
     const path = join(dir, 'idle-session.jsonl');
     writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const events: ReplayEvent[] = [];
-    await replayTranscript(path, { env: {}, history: [], onEvent: (e) => events.push(e) });
+    await replayTranscript(path, {
+      env: {},
+      home: null,
+      history: [],
+      onEvent: (e) => events.push(e),
+    });
     return events;
   }
 

@@ -4,21 +4,15 @@
  * @module
  */
 import { assessSession, type Assessment } from '../../core/context/assess.ts';
-import type { CompactSample, SettingsWindows } from '../../core/compact-threshold.ts';
 import { classifyCompaction, type CompactionKind } from '../../core/context/compaction-kind.ts';
 import type { Level, LevelThresholds } from '../../core/context/level.ts';
 import type { CrashRisk, RiskThresholds } from '../../core/context/risk.ts';
 import type { SessionState } from '../../core/session.ts';
 import type { AgentId } from '../../core/agent-id.ts';
-import type { ReadOptions as LogReadOptions } from '../../transcript/reader.ts';
-import { loadAgentAdapter, logAgent, readAgentLog } from './load-agent.ts';
-import type { FoldListener } from '../../agents/claude/fold.ts';
-import {
-  isCompressed,
-  readCompressedTranscript,
-  readTranscript,
-  type TranscriptReadOptions as ReadOptions,
-} from '../../agents/claude/transcript-reader.ts';
+import type { FoldListener, ReadOptions } from '../../transcript/reader.ts';
+import type { Env } from '../../store/home/home.ts';
+import type { ThresholdJudge, ThresholdRequest } from '../../agents/agent.ts';
+import { loadAgentAdapter, logAgent } from './load-agent.ts';
 
 export type ReplayTurn = {
   kind: 'turn';
@@ -59,12 +53,13 @@ export type ReplayDetail = {
 };
 
 export type ReplayOptions = {
-  env: Readonly<Record<string, string | undefined>>;
-  history: readonly CompactSample[];
+  env: Env;
+  /** SHIM_HOME, for what the agent's rule reads there (what its hooks recorded); null: nothing. */
+  home: string | null;
+  /** What the threshold learns from (ThresholdRequest.history). */
+  history: ThresholdRequest['history'];
   risk?: RiskThresholds;
   levels?: LevelThresholds;
-  /** Claude Code settings files that set a compaction window (see agents/claude/threshold-inputs.ts). */
-  settings?: readonly SettingsWindows[];
   /** Evaluation baselines: judge every response against this threshold instead. */
   fixedThreshold?: number;
   /** Growth steps from other sessions, for the forecast's interval. */
@@ -80,9 +75,10 @@ export async function replayTranscript(
   options: ReplayOptions,
 ): Promise<SessionState> {
   let pending: { event: ReplayTurn; detail: ReplayDetail } | null = null;
-  const agent = logAgent(path, options.agent);
-  const adapter = agent === 'claude' ? null : await loadAgentAdapter(agent);
-  const configuredLimit = adapter ? adapter.threshold.configuredLimit(options.env) : null;
+  const adapter = await loadAgentAdapter(logAgent(path, options.agent));
+  // The rule's inputs (settings, what the session's hooks recorded) are read once, at the first
+  // response, when the log has said which session and directory it is.
+  let judge: ThresholdJudge | null = null;
   let lastThreshold: number | undefined;
   const listener: FoldListener = {
     onResponse: (response) => {
@@ -110,31 +106,22 @@ export async function replayTranscript(
       const current = state.current;
       // A response's newest line (only response lines move `lastLine`).
       if (!current || current.lastLine !== line) return;
-      const rule = adapter?.threshold.threshold({
-        model: state.model,
-        windowTokens: state.logWindowTokens ?? null,
-        configuredLimit,
-      });
-      const now = entry.at ?? state.lastActivityAt ?? 0;
-      const assessment = assessSession(state, {
+      judge ??= adapter.threshold.prepare(state, {
         env: options.env,
+        home: options.home,
+        now: Date.now(),
         history: options.history,
+        inside: null,
+        reportedWindow: null,
+      });
+      const now = (entry as { at?: number | null }).at ?? state.lastActivityAt ?? 0;
+      const assessment = assessSession(state, {
+        threshold: judge.threshold(state),
         now,
         ...(options.risk ? { risk: options.risk } : {}),
         ...(options.levels ? { levels: options.levels } : {}),
-        ...(options.settings ? { settings: options.settings } : {}),
         ...(options.fixedThreshold !== undefined ? { fixedThreshold: options.fixedThreshold } : {}),
         ...(options.growthProfile ? { growthProfile: options.growthProfile } : {}),
-        ...(rule
-          ? {
-              agentThreshold: {
-                windowTokens: rule.windowTokens,
-                compactThreshold: rule.tokens,
-                source: rule.configured ? ('settings' as const) : ('default' as const),
-                detail: rule.source,
-              },
-            }
-          : {}),
       });
       lastThreshold = assessment.compactThreshold;
       pending = {
@@ -161,7 +148,7 @@ export async function replayTranscript(
       };
     },
   };
-  if (adapter) return readAgentLog(path, agent, readOptions as LogReadOptions);
-  if (isCompressed(path)) return readCompressedTranscript(path, readOptions);
-  return readTranscript(path, null, readOptions).cursor.state;
+  return adapter.log.isCompressed(path)
+    ? adapter.log.readCompressed(path, readOptions)
+    : adapter.log.read(path, null, readOptions).cursor.state;
 }

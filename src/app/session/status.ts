@@ -8,6 +8,7 @@ import {
   type CheckpointFailure,
 } from '../../store/cache/checkpoint-failures.ts';
 import type { Assessment } from '../../core/context/assess.ts';
+import type { ThresholdInputs } from '../../agents/agent.ts';
 import { agentOfLogPath } from '../../agents/detect.ts';
 import type { AgentId } from '../../core/agent-id.ts';
 import { findIssueInBranch, formatIssue } from '../../core/sync/issue-ref.ts';
@@ -54,8 +55,12 @@ export type SessionStatus = {
   startedAt: string | null;
   lastActivityAt: string | null;
   assessment: Assessment;
-  /** Whose environment and settings the threshold came from. */
-  thresholdInputs: { source: 'claude-code' | 'recorded' | 'shell'; recordedAt: string | null };
+  /** Whose environment and settings the threshold came from (`detail`: the line status prints). */
+  thresholdInputs: {
+    source: ThresholdInputs['source'];
+    recordedAt: string | null;
+    detail: string | null;
+  };
   activity: {
     responses: number;
     prompts: number;
@@ -90,10 +95,7 @@ export function buildStatus(
   path: string,
   state: SessionState,
   assessment: Assessment,
-  inputs: { source: 'claude-code' | 'recorded' | 'shell'; recordedAt: number | null } = {
-    source: 'shell',
-    recordedAt: null,
-  },
+  inputs: ThresholdInputs,
 ): SessionStatus {
   return {
     transcriptPath: path,
@@ -107,7 +109,7 @@ export function buildStatus(
     startedAt: iso(state.startedAt),
     lastActivityAt: iso(state.lastActivityAt),
     assessment,
-    thresholdInputs: { source: inputs.source, recordedAt: iso(inputs.recordedAt) },
+    thresholdInputs: { ...inputs, recordedAt: iso(inputs.recordedAt) },
     activity: {
       responses: state.turns,
       prompts: state.promptCount,
@@ -157,10 +159,7 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
     ...(request.history !== undefined ? { history: request.history } : {}),
     toolCallsAtCheckpoint: request.toolCallsAtCheckpoint ?? null,
   });
-  const status = buildStatus(path, state, assessment, {
-    source: assessment.inputsSource,
-    recordedAt: assessment.inputsRecordedAt,
-  });
+  const status = buildStatus(path, state, assessment, assessment.thresholdInputs);
   // The hooks' memory names the issue (a small file, no store): else the branch may.
   const remembered = state.sessionId ? loadHookMemory(request.home, state.sessionId).issue : null;
   const fromBranch = findIssueInBranch(state.gitBranch);

@@ -1,5 +1,5 @@
 import { replayTranscript, type ReplayEvent } from '../../app/session/replay.ts';
-import { getHistorySamples } from '../../app/session/assess-live-session.ts';
+import { historyMode } from '../../app/session/assess-live-session.ts';
 import {
   getAccuracy,
   scoreForecast,
@@ -10,8 +10,7 @@ import {
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
-import { holdsTranscriptEntries, readSessionHead } from '../../agents/claude/sniff.ts';
-import { getThresholdInputs } from '../../agents/claude/threshold-inputs.ts';
+import { holdsTranscriptEntries } from '../../agents/claude/sniff.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
 import { getShimHome } from '../../store/home/home.ts';
@@ -50,28 +49,17 @@ export async function runReplay(
   const home = getShimHome();
   const config = await loadConfig(home, { lenient: true });
   warnConfigProblems(config);
-  const history = getHistorySamples(home, process.env, config, {
-    ...(options.history !== undefined ? { enabled: options.history } : {}),
-  });
+  const history = historyMode(options.history ?? config.learnFromHistory);
   const events: ReplayEvent[] = [];
   let buffer: string[] = options.json ? [] : [REPLAY_HEADER];
   const flush = () => {
     if (buffer.length) process.stdout.write(`${buffer.join('\n')}\n`);
     buffer = [];
   };
-  // Judged with Claude Code's environment and settings as the session's hooks recorded them.
-  const head = readSessionHead(resolve(transcript));
-  const inputs = getThresholdInputs({
-    home,
-    env: process.env,
-    sessionId: head.sessionId,
-    cwd: head.cwd,
-    insideClaudeCode: false,
-    reportedWindow: null,
-  });
+  // Judged with the agent's environment and settings as the session's hooks recorded them.
   const state = await replayTranscript(resolve(transcript), {
-    env: inputs.env,
-    settings: inputs.settings,
+    env: process.env,
+    home,
     history,
     risk: config.risk,
     levels: config.levels,

@@ -51,16 +51,6 @@ function describeForecast(status: SessionStatus): string {
   return parts.join(' · ');
 }
 
-function describeInputs(status: SessionStatus): string | null {
-  // Another agent's threshold comes from its own config, named on the threshold line above.
-  if ((status.agent ?? 'claude') !== 'claude') return null;
-  const { source, recordedAt } = status.thresholdInputs;
-  if (source === 'recorded')
-    return `env and settings as this session's hooks saw them inside Claude Code (recorded ${recordedAt ?? '?'})`;
-  if (source === 'claude-code') return 'env and settings read inside Claude Code';
-  return 'env from this shell and the Claude Code settings files (no hook has recorded this session yet)';
-}
-
 export function renderStatusText(status: SessionStatus, columns = 100): string {
   const a = status.assessment;
   const lines: string[] = [];
@@ -90,7 +80,7 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
       lines.push(
         `${indent}Claude Code warns from ${formatTokens(a.nativeWarningAt ?? 0)} and blocks at ${formatTokens(a.blockingLimit)}`,
       );
-    const inputs = describeInputs(status);
+    const inputs = status.thresholdInputs.detail;
     if (inputs !== null) lines.push(dim(`${indent}${inputs}`));
   }
   lines.push(`  ${label('Level')}${colorLevel(a.level, `${a.level} ${LEVEL_NAMES[a.level]}`)}`);

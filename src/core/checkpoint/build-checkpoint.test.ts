@@ -5,11 +5,15 @@ import { readTranscript } from '../../agents/claude/transcript-reader.ts';
 import { assessSession } from '../context/assess.ts';
 import { buildCheckpoint, type GitFacts } from './build-checkpoint.ts';
 import { CHECKPOINT_LIMITS, validateCheckpoint } from './checkpoint.ts';
+import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 
 function build(name: string, git: GitFacts | null = null, untilLine?: number) {
   const state = readTranscript(fixturePath(name), null, untilLine ? { untilLine } : {}).cursor
     .state;
-  const assessment = assessSession(state, { env: {}, history: [], now: state.lastActivityAt ?? 0 });
+  const assessment = assessSession(state, {
+    threshold: claudeRuleFor(state),
+    now: state.lastActivityAt ?? 0,
+  });
   const draft = buildCheckpoint({
     id: 'id-1',
     sessionId: state.sessionId ?? 's',

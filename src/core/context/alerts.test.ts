@@ -4,6 +4,7 @@ import { getModelGuidance, getUserAlert } from './alerts.ts';
 import { assessSession, type Assessment } from './assess.ts';
 import type { Level } from './level.ts';
 import { createSessionState } from '../session.ts';
+import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const PERCENT: Record<Level, number> = { L0: 41.2, L1: 72.4, L2: 86.6, L3: 96.3 };
@@ -11,7 +12,10 @@ const ALERT_LEVELS = ['L1', 'L2', 'L3'] as const;
 
 /** A real assessment with the level, percent and turns to compaction set by hand. */
 function assessment(level: Level, turnsToCompact: number | null = null): Assessment {
-  const base = assessSession(createSessionState(), { env: {}, history: [], now: NOW });
+  const base = assessSession(createSessionState(), {
+    threshold: claudeRuleFor(createSessionState()),
+    now: NOW,
+  });
   return {
     ...base,
     level,

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assessSession, getSessionSamples, type AssessOptions } from './assess.ts';
+import { assessSession, type AssessOptions } from './assess.ts';
+import { getSessionSamples } from './threshold.ts';
+import type { ThresholdRequest } from '../../agents/agent.ts';
+import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 import {
   createSessionState,
   type CompactionRecord,
@@ -59,13 +62,23 @@ function session(contexts: number[], changes: Partial<SessionState> = {}): Sessi
   return Object.assign(state, changes);
 }
 
-function options(changes: Partial<AssessOptions> = {}): AssessOptions {
-  return { env: {}, history: [], now: NOW, ...changes };
+type Changes = Partial<Omit<AssessOptions, 'threshold'>> &
+  Partial<Pick<ThresholdRequest, 'env' | 'history' | 'reportedWindow'>>;
+
+/** Assessed by Claude Code's rule (a bare judgment) with what the test changes. */
+function assess(state: SessionState, changes: Changes = {}) {
+  const { env, history, reportedWindow, ...rest } = changes;
+  const threshold = claudeRuleFor(state, {
+    ...(env ? { env } : {}),
+    ...(history ? { history } : {}),
+    ...(reportedWindow !== undefined ? { reportedWindow } : {}),
+  });
+  return assessSession(state, { threshold, now: NOW, ...rest });
 }
 
 describe('assessSession: context size', () => {
   test('a session without responses has no context and is safe', () => {
-    const assessment = assessSession(createSessionState(), options());
+    const assessment = assess(createSessionState());
     assert.equal(assessment.contextTokens, 0);
     assert.equal(assessment.contextSource, 'none');
     assert.equal(assessment.percent, 0);
@@ -77,7 +90,7 @@ describe('assessSession: context size', () => {
   });
 
   test('the context size is that of the newest response', () => {
-    const assessment = assessSession(session([100_000, 120_000, 140_000]), options());
+    const assessment = assess(session([100_000, 120_000, 140_000]));
     assert.equal(assessment.contextTokens, 140_000);
     assert.equal(assessment.contextSource, 'usage');
   });
@@ -85,13 +98,13 @@ describe('assessSession: context size', () => {
   test('a response still streaming is newer than the last finalized one', () => {
     const state = session([100_000, 120_000, 140_000]);
     state.current = { ...response(4, 150_000), key: 'msg_4', toolUseIds: [] };
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.contextTokens, 150_000);
     assert.equal(assessment.forecast.basis, 4);
   });
 
   test('percent is the context over the compaction threshold, windowPercent over the window', () => {
-    const assessment = assessSession(session([140_000]), options());
+    const assessment = assess(session([140_000]));
     assert.equal(assessment.compactThreshold, 167_000);
     assert.equal(assessment.windowTokens, 200_000);
     assert.equal(assessment.percent, 83.8);
@@ -100,7 +113,7 @@ describe('assessSession: context size', () => {
   });
 
   test('a session at 96% of its threshold is at L3 and in danger', () => {
-    const assessment = assessSession(session([150_000, 160_320]), options());
+    const assessment = assess(session([150_000, 160_320]));
     assert.equal(assessment.percent, 96);
     assert.equal(assessment.level, 'L3');
     assert.equal(assessment.risk, 'danger');
@@ -119,7 +132,7 @@ describe('assessSession: context size', () => {
       compactions: [compaction({ preTokens: 168_000 })],
       compactionCount: 1,
     });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.contextTokens, 28_000);
     assert.equal(assessment.contextSource, 'post-compact');
     assert.equal(assessment.estimatedContextTokens, 28_000);
@@ -134,16 +147,13 @@ describe('assessSession: context size', () => {
   test('the estimate adds the newest response output and the text appended since', () => {
     const state = session([140_000], { appendedChars: 700 });
     state.lastResponse = { ...state.lastResponse!, outputTokens: 500 };
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.contextTokens, 140_000);
     assert.equal(assessment.estimatedContextTokens, 140_700);
   });
 
   test('the forecast is taken from the responses since the last compaction', () => {
-    const assessment = assessSession(
-      session([100_000, 110_000, 120_000, 130_000, 140_000]),
-      options(),
-    );
+    const assessment = assess(session([100_000, 110_000, 120_000, 130_000, 140_000]));
     assert.equal(assessment.forecast.growthPerTurn, 10_000);
     assert.equal(assessment.forecast.turnsToCompact, 2);
     assert.equal(assessment.signals.tokensPerMessage, 10_000);
@@ -158,7 +168,7 @@ describe('assessSession: threshold', () => {
         compaction({ preTokens: 165_000 }),
       ],
     });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.compactThreshold, 165_000);
     assert.equal(assessment.thresholdSource, 'learned');
     assert.equal(
@@ -175,7 +185,7 @@ describe('assessSession: threshold', () => {
         compaction({ preTokens: 0 }),
       ],
     });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.compactThreshold, 167_000);
     assert.equal(assessment.thresholdSource, 'default');
   });
@@ -205,7 +215,7 @@ describe('assessSession: threshold', () => {
       { cliVersion: CLI, model: MODEL, preTokens: 162_000, lastContextTokens: 160_500 },
     ];
     const state = session([100_000], { compactions: [compaction({ preTokens: 168_000 })] });
-    const assessment = assessSession(state, options({ history }));
+    const assessment = assess(state, { history });
     // The history's 162,000 caps it: the session's own last response (165,000) came later.
     assert.equal(assessment.compactThreshold, 162_000);
     assert.equal(
@@ -215,7 +225,7 @@ describe('assessSession: threshold', () => {
   });
 
   test('a response above 200k moves the session to the 1M window', () => {
-    const assessment = assessSession(session([150_000, 250_000]), options());
+    const assessment = assess(session([150_000, 250_000]));
     assert.equal(assessment.windowTokens, 1_000_000);
     assert.equal(assessment.compactThreshold, 967_000);
     assert.equal(assessment.percent, 25.9);
@@ -225,22 +235,19 @@ describe('assessSession: threshold', () => {
     const state = session([50_000], {
       compactions: [compaction({ preTokens: 400_000, lastContextTokens: 395_000 })],
     });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.windowTokens, 1_000_000);
     assert.equal(assessment.compactThreshold, 395_000);
   });
 
   test('a window Claude Code reported itself is used', () => {
-    const assessment = assessSession(session([140_000]), options({ reportedWindow: 1_000_000 }));
+    const assessment = assess(session([140_000]), { reportedWindow: 1_000_000 });
     assert.equal(assessment.windowTokens, 1_000_000);
     assert.equal(assessment.compactThreshold, 967_000);
   });
 
   test('the environment is honoured: with auto-compaction off the window is the limit', () => {
-    const assessment = assessSession(
-      session([140_000]),
-      options({ env: { DISABLE_AUTO_COMPACT: '1' } }),
-    );
+    const assessment = assess(session([140_000]), { env: { DISABLE_AUTO_COMPACT: '1' } });
     assert.equal(assessment.autoCompact, false);
     assert.equal(assessment.compactThreshold, 200_000);
     assert.equal(assessment.thresholdSource, 'disabled');
@@ -252,7 +259,7 @@ describe('assessSession: threshold', () => {
 describe('assessSession: risk inputs', () => {
   test('tool calls since the checkpoint default to the calls since the last compaction', () => {
     const state = session([50_000], { toolCalls: 90, toolCallsAtCompaction: 30 });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.signals.toolCallsSinceCheckpoint, 60);
     assert.deepEqual(assessment.riskFactors, ['60 tool calls since the last checkpoint (≥ 50)']);
     assert.equal(assessment.risk, 'warning');
@@ -260,7 +267,7 @@ describe('assessSession: risk inputs', () => {
 
   test('a checkpoint store’s count replaces the default', () => {
     const state = session([50_000], { toolCalls: 90, toolCallsAtCompaction: 30 });
-    const assessment = assessSession(state, options({ toolCallsSinceCheckpoint: 4 }));
+    const assessment = assess(state, { toolCallsSinceCheckpoint: 4 });
     assert.equal(assessment.signals.toolCallsSinceCheckpoint, 4);
     assert.deepEqual(assessment.riskFactors, []);
   });
@@ -270,13 +277,13 @@ describe('assessSession: risk inputs', () => {
       lastPromptTooLongLine: 500,
       compactions: [compaction({ line: 400 })],
     });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.risk, 'danger');
     assert.deepEqual(assessment.riskFactors, ['the context limit was hit ("Prompt is too long")']);
   });
 
   test('a "Prompt is too long" failure in a session never compacted puts it in danger', () => {
-    const assessment = assessSession(session([50_000], { lastPromptTooLongLine: 20 }), options());
+    const assessment = assess(session([50_000], { lastPromptTooLongLine: 20 }));
     assert.equal(assessment.risk, 'danger');
   });
 
@@ -285,7 +292,7 @@ describe('assessSession: risk inputs', () => {
       lastPromptTooLongLine: 300,
       compactions: [compaction({ line: 400 })],
     });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.risk, 'safe');
   });
 
@@ -296,7 +303,7 @@ describe('assessSession: risk inputs', () => {
       startedAt: NOW - 7 * HOUR,
       lastActivityAt: NOW,
     });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.signals.messageCount, 600);
     assert.equal(assessment.signals.sessionDuration, 7 * HOUR);
     assert.equal(assessment.risk, 'warning');
@@ -310,7 +317,7 @@ describe('assessSession: risk inputs', () => {
       startedAt: NOW - 30 * HOUR,
       lastActivityAt: NOW - 29 * HOUR,
     });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.signals.sessionDuration, HOUR);
     assert.equal(assessment.risk, 'warning');
     assert.deepEqual(assessment.riskFactors, ['600 messages (≥ 500)']);
@@ -318,7 +325,7 @@ describe('assessSession: risk inputs', () => {
 
   test('tool failures are read from the state', () => {
     const state = session([50_000], { toolCalls: 20, toolFailures: 6, consecutiveToolFailures: 5 });
-    const assessment = assessSession(state, options());
+    const assessment = assess(state);
     assert.equal(assessment.signals.toolFailureRate, 0.3);
     assert.equal(assessment.risk, 'warning');
     assert.deepEqual(assessment.riskFactors, [
@@ -328,15 +335,12 @@ describe('assessSession: risk inputs', () => {
   });
 
   test('custom level thresholds are used', () => {
-    const assessment = assessSession(
-      session([140_000]),
-      options({ levels: { L1: 10, L2: 20, L3: 30 } }),
-    );
+    const assessment = assess(session([140_000]), { levels: { L1: 10, L2: 20, L3: 30 } });
     assert.equal(assessment.level, 'L3');
   });
 
   test('the signals carry the same risk as the assessment', () => {
-    const assessment = assessSession(session([150_000, 160_320]), options());
+    const assessment = assess(session([150_000, 160_320]));
     assert.equal(assessment.signals.crashRisk, assessment.risk);
     assert.deepEqual(assessment.signals.riskFactors, assessment.riskFactors);
     assert.equal(assessment.signals.compactThresholdUsage, 0.96);

@@ -3,14 +3,7 @@
  * forecast, signals and risk.
  * @module
  */
-import {
-  resolveCompactThreshold,
-  type CompactThreshold,
-  type CompactSample,
-  type SettingsWindows,
-  type ThresholdSource,
-} from '../compact-threshold.ts';
-import { classifyCompaction } from './compaction-kind.ts';
+import type { CompactThreshold, ThresholdSource } from './threshold.ts';
 import { forecastCompaction, withMinimumBasis, type Forecast } from './forecast.ts';
 import {
   DEFAULT_LEVEL_THRESHOLDS,
@@ -29,30 +22,16 @@ import { getLatestResponse, getLiveResponses, type SessionState } from '../sessi
 import { computeSignals, getSessionDuration, type CrashSignals } from './signals.ts';
 
 export type AssessOptions = {
-  env: Readonly<Record<string, string | undefined>>;
-  /** Auto compactions seen in the user's other transcripts. */
-  history: readonly CompactSample[];
+  /** Where the session compacts, as its agent's rule resolved it (AgentAdapter.threshold). */
+  threshold: CompactThreshold;
   /** Epoch ms "now": the wall clock live, the current line's timestamp in a replay. */
   now: number;
   levels?: LevelThresholds;
   risk?: RiskThresholds;
   /** Without a checkpoint store, the calls since the last compaction count. */
   toolCallsSinceCheckpoint?: number;
-  reportedWindow?: number | null;
-  /** Claude Code settings files that set a compaction window, highest precedence first. */
-  settings?: readonly SettingsWindows[];
   /** Evaluation baselines only: this threshold instead of the resolved one. */
   fixedThreshold?: number;
-  /**
-   * Another agent's own rule (src/agents/<agent>/threshold.ts) instead of Claude Code's: its
-   * window, threshold, and why.
-   */
-  agentThreshold?: {
-    windowTokens: number;
-    compactThreshold: number;
-    source: 'default' | 'settings';
-    detail: string;
-  };
   /** Growth steps from the user's other sessions, for the forecast's interval. */
   growthProfile?: readonly number[];
 };
@@ -69,11 +48,11 @@ export type Assessment = {
   compactThreshold: number;
   thresholdSource: ThresholdSource;
   thresholdDetail: string;
-  /** The Claude Code era whose rules applied, e.g. "2.1.43+". */
+  /** The rule set that applied: a Claude Code era ("2.1.43+"), "agent" for a fixed rule. */
   era: string;
-  /** Where Claude Code refuses to send ("prompt too long" guard); null where not known. */
+  /** Where the agent refuses to send ("prompt too long" guard); null where not known. */
   blockingLimit: number | null;
-  /** Claude Code's own "context low" warning point; null where not known. */
+  /** The agent's own "context low" warning point; null where not known. */
   nativeWarningAt: number | null;
   autoCompact: boolean;
   /** contextTokens / compactThreshold × 100. */
@@ -87,19 +66,6 @@ export type Assessment = {
   signals: CrashSignals;
 };
 
-/** The session's own auto compactions are evidence of its threshold too. */
-export function getSessionSamples(state: SessionState): CompactSample[] {
-  return state.compactions
-    .filter((c) => c.trigger === 'auto' && c.preTokens !== null && c.preTokens > 0)
-    .map((c) => ({
-      cliVersion: c.cliVersion,
-      model: c.model,
-      preTokens: c.preTokens!,
-      lastContextTokens: c.lastContextTokens,
-      kind: classifyCompaction(c),
-    }));
-}
-
 function getContext(state: SessionState): { tokens: number; source: ContextSource } {
   if (state.postCompactTokens !== null && state.current === null) {
     return { tokens: state.postCompactTokens, source: 'post-compact' };
@@ -110,45 +76,14 @@ function getContext(state: SessionState): { tokens: number; source: ContextSourc
   return { tokens: 0, source: 'none' };
 }
 
-function getObservedMax(state: SessionState): number {
-  let max = 0;
-  for (const r of getLiveResponses(state)) max = Math.max(max, r.contextTokens);
-  for (const c of state.compactions) max = Math.max(max, c.preTokens ?? 0);
-  return Math.max(max, state.lastResponse?.contextTokens ?? 0);
-}
-
 function hitContextLimitSinceCompaction(state: SessionState): boolean {
   if (state.lastPromptTooLongLine === null) return false;
   const lastCompaction = state.compactions[state.compactions.length - 1];
   return lastCompaction === undefined || state.lastPromptTooLongLine > lastCompaction.line;
 }
 
-function fromAgentRule(rule: NonNullable<AssessOptions['agentThreshold']>): CompactThreshold {
-  return {
-    ...rule,
-    autoCompact: true,
-    sampleCount: 0,
-    era: 'agent',
-    compactWindow: rule.windowTokens,
-    windowSource: 'model',
-    nativeWarningAt: null,
-    blockingLimit: null,
-    backgroundSummaryAt: null,
-  };
-}
-
 export function assessSession(state: SessionState, options: AssessOptions): Assessment {
-  const resolved = options.agentThreshold
-    ? fromAgentRule(options.agentThreshold)
-    : resolveCompactThreshold({
-        model: state.model,
-        cliVersion: state.cliVersion,
-        env: options.env,
-        samples: [...options.history, ...getSessionSamples(state)],
-        observedMaxContext: getObservedMax(state),
-        reportedWindow: options.reportedWindow ?? null,
-        settings: options.settings ?? [],
-      });
+  const resolved = options.threshold;
   const threshold =
     options.fixedThreshold === undefined
       ? resolved

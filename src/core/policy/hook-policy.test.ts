@@ -11,6 +11,7 @@ import {
 } from './hook-policy.ts';
 import type { Level } from '../context/level.ts';
 import { createSessionState, type SessionState, type ToolCallRecord } from '../session.ts';
+import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const MINUTE = 60_000;
@@ -44,7 +45,7 @@ function session(
 }
 
 function assess(state: SessionState, changes: Partial<Assessment> = {}): Assessment {
-  return { ...assessSession(state, { env: {}, history: [], now: NOW }), ...changes };
+  return { ...assessSession(state, { threshold: claudeRuleFor(state), now: NOW }), ...changes };
 }
 
 /** Context sizes that land in each level of a 167k auto-compact threshold. */

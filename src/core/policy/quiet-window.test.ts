@@ -10,6 +10,7 @@ import {
 import { DEFAULT_LEVEL_THRESHOLDS } from '../context/level.ts';
 import { forecastAfter, getQuietWindow, MAX_QUIET_MS, type QuietWindow } from './quiet-window.ts';
 import { createSessionState, type SessionState } from '../session.ts';
+import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const MINUTE = 60_000;
@@ -53,8 +54,7 @@ function session(shape: Shape = {}): SessionState {
 
 function assess(state: SessionState, now = NOW, atCheckpoint = state.toolCalls): Assessment {
   return assessSession(state, {
-    env: {},
-    history: [],
+    threshold: claudeRuleFor(state),
     now,
     toolCallsSinceCheckpoint: state.toolCalls - atCheckpoint,
   });

@@ -6,7 +6,8 @@ import { assessSession } from '../context/assess.ts';
 import { buildCheckpoint } from '../checkpoint/build-checkpoint.ts';
 import { applyCheckpointLimits, type Checkpoint } from '../checkpoint/checkpoint.ts';
 import { makeTypicalCheckpoint } from '../checkpoint/checkpoint-fixture.test-helper.ts';
-import { HOOK_RESTORE_CHARS, renderResumePrompt } from './resume-prompt.ts';
+import { HOOK_TEXT_LIMIT } from '../../agents/claude/hook-output.ts';
+import { renderResumePrompt } from './resume-prompt.ts';
 import type { ResumeDetection } from './resume.ts';
 import { readEntry } from '../../agents/claude/entry.ts';
 import { foldEntry } from '../../agents/claude/fold.ts';
@@ -18,6 +19,7 @@ import {
   userPromptLine,
   type RawEntry,
 } from '../../../test/helpers/transcript-builders.ts';
+import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 
 const detection = (reason: ResumeDetection['interruptionReason']): ResumeDetection => ({
   shouldResume: true,
@@ -41,7 +43,7 @@ function checkpointOf(entries: RawEntry[], interrupted = false): Checkpoint {
         trigger: interrupted ? 'crash_recovery' : 'pre_compact',
         reason: null,
         state,
-        assessment: assessSession(state, { env: {}, history: [], now }),
+        assessment: assessSession(state, { threshold: claudeRuleFor(state), now }),
         git: null,
         transcriptPath: '/tmp/s-1.jsonl',
         interrupted,
@@ -138,8 +140,8 @@ describe('counts agree and files read cleanly', () => {
 describe('a long session', () => {
   test('after four compactions the restore still carries all 60 requests by their opening words, within the hook limit', () => {
     const c = checkpointOf(buildLongSession({ requests: 60, compactEvery: 12 }));
-    const text = renderResumePrompt(c, detection('compaction'), { maxChars: HOOK_RESTORE_CHARS });
-    assert.ok(text.length <= HOOK_RESTORE_CHARS, String(text.length));
+    const text = renderResumePrompt(c, detection('compaction'), { maxChars: HOOK_TEXT_LIMIT });
+    assert.ok(text.length <= HOOK_TEXT_LIMIT, String(text.length));
     for (let i = 1; i <= 60; i++) {
       assert.ok(text.includes(`Request ${i}: please change module-${i} so`), `request ${i}`);
     }

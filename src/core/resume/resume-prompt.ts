@@ -11,14 +11,11 @@
  */
 import type { AgentId } from '../agent-id.ts';
 import type { Checkpoint } from '../checkpoint/checkpoint.ts';
-import { HOOK_TEXT_LIMIT } from '../hook-limits.ts';
 import type { ResumeDetection } from './resume.ts';
 import { buildSections, renderWithinBudget, type LayoutGroup } from './resume-sections.ts';
 
 /** About 3,000 tokens: room for every request by its opening words in typical sessions. */
 export const DEFAULT_RESUME_PROMPT_MAX_CHARS = 12_000;
-/** A restore injected by a hook fits Claude Code's cap on hook output. */
-export const HOOK_RESTORE_CHARS = HOOK_TEXT_LIMIT;
 
 /** Diff characters shown in the prompt: the agent can run `git diff` for the rest. */
 export const RESUME_PROMPT_DIFF_CHARS = 3_000;

@@ -8,6 +8,8 @@
  * @module
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ensureDir } from '../../../store/home/home.ts';
+import { writeFileSafely } from '../../../store/home/safe-file.ts';
 import { dirname, join } from 'node:path';
 import type { Env } from '../../../store/home/home.ts';
 import type { InstallReport, InstallRequest, ShimLocation } from '../../agent.ts';
@@ -153,8 +155,8 @@ export function installCodex(request: InstallRequest): InstallReport {
     configCreated: !existsSync(configPath),
     block,
   };
-  mkdirSync(dirname(recordPath(request.home)), { recursive: true });
-  writeFileSync(recordPath(request.home), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  ensureDir(request.home, 'installs');
+  writeFileSafely(recordPath(request.home), `${JSON.stringify(record)}\n`);
   writeFileSync(hooksPath, hooksText);
   writeFileSync(configPath, configBefore + block);
   return report(true, false, files, [

@@ -5,17 +5,17 @@
  * session has one, and otherwise the settings files over its own shell.
  * @module
  */
-import { THRESHOLD_ENV_KEYS, type SettingsWindows } from '../../core/compact-window.ts';
+import { THRESHOLD_ENV_KEYS, type SettingsWindows } from './compact-window.ts';
 import { readCompactSettings } from './compact-settings.ts';
-import type { Env } from '../../store/home/home.ts';
+import type { Env } from '../../../store/home/home.ts';
 import { loadRecordedInputs, type RecordedInputs } from './recorded-inputs.ts';
 
 export type ThresholdInputs = {
   env: Env;
   settings: SettingsWindows[];
   reportedWindow: number | null;
-  /** 'claude-code': read inside it; 'recorded': what its hooks saw; 'shell': settings files and this shell. */
-  source: 'claude-code' | 'recorded' | 'shell';
+  /** 'inside': read inside Claude Code; 'recorded': what its hooks saw; 'shell': settings files and this shell. */
+  source: 'inside' | 'recorded' | 'shell';
   recorded: RecordedInputs | null;
 };
 
@@ -47,7 +47,7 @@ export function getThresholdInputs(request: InputsRequest): ThresholdInputs {
       env: request.env,
       settings: readCompactSettings(where).windows,
       reportedWindow: request.reportedWindow,
-      source: 'claude-code',
+      source: 'inside',
       recorded: null,
     };
   }

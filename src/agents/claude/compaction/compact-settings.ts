@@ -9,13 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  pickThresholdEnv,
-  type SettingsScope,
-  type SettingsWindows,
-} from '../../core/compact-window.ts';
-import type { Env } from '../../store/home/home.ts';
-import { getClaudeConfigDir } from './sessions.ts';
+import { pickThresholdEnv, type SettingsScope, type SettingsWindows } from './compact-window.ts';
+import type { Env } from '../../../store/home/home.ts';
+import { getClaudeConfigDir } from '../sessions.ts';
 
 export type CompactSettings = {
   /** Files that set a compaction window, highest precedence first. */

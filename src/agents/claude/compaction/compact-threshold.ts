@@ -8,7 +8,7 @@
  * Overrides that can only lower it come last.
  * @module
  */
-import { formatTokens } from './format-tokens.ts';
+import { formatTokens } from '../../../core/format-tokens.ts';
 import {
   BACKGROUND_SUMMARY_SHARE,
   BLOCKING_MARGIN,
@@ -28,42 +28,21 @@ import {
   readNumber,
   resolveCompactWindow,
   type WindowInput,
-  type WindowSource,
 } from './compact-window.ts';
-import { compareVersions } from './version.ts';
-import { learnThreshold, type CompactSample } from './threshold-learning.ts';
+import { compareVersions } from '../../../core/version.ts';
+import { learnThreshold } from './threshold-learning.ts';
+import type {
+  CompactSample,
+  CompactThreshold,
+  ThresholdSource,
+} from '../../../core/context/threshold.ts';
 
 export { DEFAULT_WINDOW, EXTENDED_WINDOW, normalizeModel } from './compact-window.ts';
 export type { SettingsWindows } from './compact-window.ts';
-export type { CompactSample } from './threshold-learning.ts';
 
 export type ThresholdInput = WindowInput & {
   cliVersion: string | null;
   samples: readonly CompactSample[];
-};
-
-export type ThresholdSource = 'learned' | 'default' | 'settings' | 'env' | 'disabled';
-
-export type CompactThreshold = {
-  /** The model's real window. */
-  windowTokens: number;
-  compactThreshold: number;
-  autoCompact: boolean;
-  source: ThresholdSource;
-  /** Human-readable reason, e.g. "Claude Code 2.1.330 rule: 200,000 − 20,000 reserve − 13,000". */
-  detail: string;
-  sampleCount: number;
-  /** The era whose rules applied, e.g. "2.1.43+". */
-  era: string;
-  /** The window compaction is computed from, and where it came from. */
-  compactWindow: number;
-  windowSource: WindowSource;
-  /** Claude Code's own "context low" warning point; null where the era's is not known. */
-  nativeWarningAt: number | null;
-  /** Where Claude Code refuses to send ("prompt too long" guard); null where not known. */
-  blockingLimit: number | null;
-  /** From here a summary is prepared in the background; null where not known. */
-  backgroundSummaryAt: number | null;
 };
 
 /** The model's context window in tokens, as Claude Code would size it. */

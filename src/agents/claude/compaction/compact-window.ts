@@ -4,7 +4,7 @@
  * Facts: docs/claude-code.md, "Context window and the auto-compact threshold".
  * @module
  */
-import { formatTokens } from './format-tokens.ts';
+import { formatTokens } from '../../../core/format-tokens.ts';
 import { MAX_OUTPUT_RESERVE, type CompactionEra } from './compaction-era.ts';
 
 export const DEFAULT_WINDOW = 200_000;

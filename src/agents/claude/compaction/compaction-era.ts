@@ -4,7 +4,7 @@
  * and a replay of an old session must judge it by the rules it ran under.
  * @module
  */
-import { compareVersions, parseVersion } from './version.ts';
+import { compareVersions, parseVersion } from '../../../core/version.ts';
 
 export type CompactionEra = {
   /** Short name shown in details and stats, e.g. "2.1.43+". */

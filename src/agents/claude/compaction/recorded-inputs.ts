@@ -6,10 +6,10 @@
  * @module
  */
 import { join } from 'node:path';
-import type { SettingsWindows } from '../../core/compact-window.ts';
-import { safeFileName } from '../../core/fnv-hash.ts';
-import { ensureDir } from '../../store/home/home.ts';
-import { readJsonFile, writeJsonFileAtomic } from '../../store/home/json-file.ts';
+import type { SettingsWindows } from './compact-window.ts';
+import { safeFileName } from '../../../core/fnv-hash.ts';
+import { ensureDir } from '../../../store/home/home.ts';
+import { readJsonFile, writeJsonFileAtomic } from '../../../store/home/json-file.ts';
 
 export type RecordedInputs = {
   v: 1;

@@ -6,11 +6,10 @@ import {
   getWindowTokens,
   normalizeModel,
   resolveCompactThreshold,
-  type CompactSample,
-  type CompactThreshold,
   type SettingsWindows,
   type ThresholdInput,
 } from './compact-threshold.ts';
+import type { CompactSample, CompactThreshold } from '../../../core/context/threshold.ts';
 
 const MODEL = 'claude-opus-4-6';
 const CLI = '2.1.39';

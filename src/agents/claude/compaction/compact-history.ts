@@ -9,12 +9,12 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { classifyCompaction } from '../../core/context/compaction-kind.ts';
-import type { CompactSample } from '../../core/compact-threshold.ts';
-import { getContextTokens, readEntry, type TranscriptEntry } from './entry.ts';
-import { ensureDir, type Env } from '../../store/home/home.ts';
-import { readJsonFile, writeJsonFileAtomic } from '../../store/home/json-file.ts';
-import { listAllTranscripts } from './sessions.ts';
+import { classifyCompaction } from '../../../core/context/compaction-kind.ts';
+import type { CompactSample } from '../../../core/context/threshold.ts';
+import { getContextTokens, readEntry, type TranscriptEntry } from '../entry.ts';
+import { ensureDir, type Env } from '../../../store/home/home.ts';
+import { readJsonFile, writeJsonFileAtomic } from '../../../store/home/json-file.ts';
+import { listAllTranscripts } from '../sessions.ts';
 
 /** 2: samples carry the last response's context and the compaction's kind. */
 const CACHE_VERSION = 2;

@@ -1,44 +1,37 @@
 /**
- * Doctor checks of the Claude Code side: the settings files, every hook event pointing at this
- * shim, the hook command actually running, the statusline, the MCP server registration and the
+ * `shim doctor` for Claude Code: the settings files, every hook event pointing at this shim, the
+ * hook command actually running (a probe), the statusline, the MCP server registration and the
  * mod.
  * @module
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SHIM_HOOKS } from '../../agents/claude/settings/hook-spec.ts';
-import { findShimHooks } from '../../agents/claude/settings/hooks-merge.ts';
-import { probeCommand } from '../../agents/claude/settings/hook-probe.ts';
-import {
-  isJsonObject,
-  parseSettingsText,
-  type JsonObject,
-} from '../../agents/claude/settings/json-text.ts';
-import {
-  getMcpConfigPath,
-  getShimMcpEntries,
-  sameMcpServer,
-  shimMcpBin,
-} from '../../agents/claude/settings/mcp-entries.ts';
-import {
-  getLocalSettingsPath,
-  getSettingsPath,
-  readSettingsBytes,
-} from '../../agents/claude/settings/settings-file.ts';
-import {
-  hookCommand,
-  parseShimCommand,
-  statusLineCommand,
-  type ShimInvocation,
-} from '../../agents/claude/settings/shim-command.ts';
-import { readStatusLine } from '../../agents/claude/settings/statusline-merge.ts';
-import {
-  getBuiltModPath,
-  getModMarketplaceDir,
-  MOD_PLUGIN,
-  MOD_PLUGIN_KEY,
-} from '../../agents/claude/settings/mod-plugin.ts';
-import { ago, check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
+import { SHIM_HOOKS } from './hook-spec.ts';
+import { findShimHooks } from './hooks-merge.ts';
+import { probeCommand } from './hook-probe.ts';
+import { isJsonObject, parseSettingsText, type JsonObject } from './json-text.ts';
+import { getMcpConfigPath, getShimMcpEntries, sameMcpServer, shimMcpBin } from './mcp-entries.ts';
+import { getLocalSettingsPath, getSettingsPath, readSettingsBytes } from './settings-file.ts';
+import { hookCommand, parseShimCommand, statusLineCommand } from './shim-command.ts';
+import { readStatusLine } from './statusline-merge.ts';
+import { getClaudeConfigDir } from '../sessions.ts';
+import { getBuiltModPath, getModMarketplaceDir, MOD_PLUGIN, MOD_PLUGIN_KEY } from './mod-plugin.ts';
+import { ago } from '../../../core/time-ago.ts';
+import type { AgentCheck, DoctorRequest } from '../../agent.ts';
+
+type DoctorCheck = AgentCheck;
+type DoctorOptions = DoctorRequest;
+
+function check(
+  id: string,
+  title: string,
+  status: AgentCheck['status'],
+  essential: boolean,
+  detail: string,
+  fix: string | null = null,
+): AgentCheck {
+  return { id, title, status, essential, detail, fix };
+}
 
 type SettingsSource = {
   label: 'user' | 'project' | 'local';
@@ -108,7 +101,10 @@ function installHint(where: Set<string>): string {
   return where.has('project') ? 'shim install --project (and/or shim install)' : 'shim install';
 }
 
-export function hooksCheck(sources: SettingsSource[], invocation: ShimInvocation): DoctorCheck {
+export function hooksCheck(
+  sources: SettingsSource[],
+  invocation: DoctorRequest['shim'],
+): DoctorCheck {
   const found = sources.flatMap((source) =>
     source.settings ? findShimHooks(source.settings).map((h) => ({ ...h, source })) : [],
   );
@@ -160,7 +156,7 @@ export function hooksCheck(sources: SettingsSource[], invocation: ShimInvocation
 
 export function statusLineCheck(
   sources: SettingsSource[],
-  invocation: ShimInvocation,
+  invocation: DoctorRequest['shim'],
 ): DoctorCheck {
   // Precedence: local > project > user; the first file that sets a statusLine wins.
   const ordered = [...sources].reverse();
@@ -213,7 +209,7 @@ export function statusLineCheck(
 /** config.json and the project's files: each problem named with its line and the fix. */
 
 export function mcpCheck(options: DoctorOptions): DoctorCheck {
-  const [entry] = getShimMcpEntries(options.invocation);
+  const [entry] = getShimMcpEntries(options.shim);
   const title = 'MCP server';
   if (!entry) return check('mcp', title, 'ok', false, 'shim registers no MCP server');
   const userPath = getMcpConfigPath('user', options);
@@ -272,7 +268,7 @@ export function mcpCheck(options: DoctorOptions): DoctorCheck {
 }
 
 export async function hookRunsCheck(options: DoctorOptions): Promise<DoctorCheck> {
-  const command = hookCommand(options.invocation, 'SessionStart');
+  const command = hookCommand(options.shim, 'SessionStart');
   const payload = JSON.stringify({
     session_id: 'doctor',
     transcript_path: '/nonexistent',
@@ -349,7 +345,7 @@ export function modCheck(sources: SettingsSource[], options: DoctorOptions): Doc
     );
   }
   const installed = join(getModMarketplaceDir(options.home), MOD_PLUGIN, 'hooks', 'shim-mod.js');
-  const built = getBuiltModPath(options.invocation.bin);
+  const built = getBuiltModPath(options.shim.bin);
   const read = (path: string) => {
     try {
       return readFileSync(path, 'utf8');
@@ -369,10 +365,7 @@ export function modCheck(sources: SettingsSource[], options: DoctorOptions): Doc
       'shim install --mod',
     );
   const seen = lastModReport(options.home);
-  const last =
-    seen === null
-      ? 'no report yet'
-      : `last report ${ago((options.now ?? new Date()).getTime() - seen)}`;
+  const last = seen === null ? 'no report yet' : `last report ${ago(options.now.getTime() - seen)}`;
   const current = read(built);
   if (current !== null && current !== copy)
     return check(
@@ -399,4 +392,24 @@ function lastModReport(home: string): number | null {
     // none yet
   }
   return newest;
+}
+
+/**
+ * Every line, in the order `shim doctor` shows them; none where Claude Code is not used (no
+ * config directory, no settings file in the project), like any agent shim is not installed into.
+ */
+export async function claudeDoctorChecks(request: DoctorRequest): Promise<AgentCheck[]> {
+  const sources = readSources(request);
+  const used =
+    existsSync(getClaudeConfigDir(request.env)) ||
+    sources.some((s) => s.settings !== null || s.problem !== null);
+  if (!used) return [];
+  return [
+    ...settingsChecks(sources),
+    hooksCheck(sources, request.shim),
+    await hookRunsCheck(request),
+    statusLineCheck(sources, request.shim),
+    mcpCheck(request),
+    modCheck(sources, request),
+  ];
 }

@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { readTranscript } from './transcript-reader.ts';
-import { AUTO_COMPACT_FIXTURES, fixturePath, makeTempDir } from '../../../test/helpers/fixtures.ts';
+import { readTranscript } from '../transcript-reader.ts';
+import {
+  AUTO_COMPACT_FIXTURES,
+  fixturePath,
+  makeTempDir,
+} from '../../../../test/helpers/fixtures.ts';
 import { loadCompactHistory } from './compact-history.ts';
 
 function claudeDirWith(files: Record<string, string>): string {

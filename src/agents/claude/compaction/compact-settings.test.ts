@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { makeTempDir } from '../../../test/helpers/fixtures.ts';
+import { makeTempDir } from '../../../../test/helpers/fixtures.ts';
 import { getManagedSettingsPath, readCompactSettings } from './compact-settings.ts';
 
 function layout(

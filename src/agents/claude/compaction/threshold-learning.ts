@@ -7,18 +7,7 @@
  * `preTokens`. The estimate is where those intervals meet, and never above a `preTokens` seen.
  * @module
  */
-import type { CompactionKind } from './context/compaction-kind.ts';
-
-/** One observed auto compaction: the user's own evidence of the threshold. */
-export type CompactSample = {
-  cliVersion: string | null;
-  model: string | null;
-  preTokens: number;
-  /** Context of the last main-chain response before it; null when not known (older caches). */
-  lastContextTokens?: number | null;
-  /** Set when the sample is known not to be a threshold compaction. */
-  kind?: CompactionKind;
-};
+import type { CompactSample } from '../../../core/context/threshold.ts';
 
 export type LearnedThreshold = {
   /** The estimate: the lowest threshold the evidence allows, at most any preTokens. */
