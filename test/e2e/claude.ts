@@ -135,7 +135,10 @@ export function createScratch(prefix = 'shim-e2e-'): Scratch {
   return { root, home, project, tmp, cleanup };
 }
 
-/** Waits up to `timeoutMs` for processes working under `root` to exit, then SIGKILLs the rest. */
+/**
+ * Waits up to `timeoutMs` for processes working under `root` to exit, then SIGKILLs the rest;
+ * then stops the services (warm looks) serving a home there.
+ */
 function settleProcessesUnder(root: string, timeoutMs: number): void {
   if (!existsSync('/proc/self/environ')) return;
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -147,6 +150,17 @@ function settleProcessesUnder(root: string, timeoutMs: number): void {
   }
   for (const pid of pids) signalQuietly(pid, 'SIGKILL');
   if (pids.length > 0) Atomics.wait(pause, 0, 0, 200);
+  // Then a warm look still serving the scratch home (a service, left out above) is stopped as a
+  // user's shutdown stops it: it leaves its own way, moving its directory aside and removing it,
+  // so the tree is removed once it is gone (removing it meanwhile failed with ENOTEMPTY).
+  let services = processesUnder(root, true);
+  for (const pid of services) signalQuietly(pid, 'SIGTERM');
+  const stopBy = Date.now() + 5_000;
+  while (services.length > 0 && Date.now() < stopBy) {
+    Atomics.wait(pause, 0, 0, 50);
+    services = processesUnder(root, true);
+  }
+  for (const pid of services) signalQuietly(pid, 'SIGKILL');
 }
 
 /**
