@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -565,6 +566,11 @@ async function play(session, run) {
         break;
       case 'sleep':
         await new Promise((done) => setTimeout(done, spec));
+        break;
+      case 'waitForFile':
+        // Goes on once the test has made the file: a step that follows what the test saw
+        // (a page loaded, a reading taken), where a sleep would guess how long that takes.
+        while (!existsSync(spec)) await new Promise((done) => setTimeout(done, 20));
         break;
       case 'hang':
         ignoreTerm = spec?.ignoreTerm === true;

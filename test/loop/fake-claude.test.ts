@@ -369,6 +369,42 @@ describe('fake-claude actions', () => {
     assert.ok(Date.now() - started >= 250, 'the response came after the sleep');
   });
 
+  it('waitForFile: the next response only once the file exists', async () => {
+    const t = setup({ runs: [] });
+    const gate = join(t.root, 'gate');
+    writeFileSync(
+      t.scenarioPath,
+      JSON.stringify({
+        runs: [
+          {
+            actions: [
+              { respond: { text: 'Before the gate.', context: 1 } },
+              { waitForFile: gate },
+              { respond: { text: 'After the gate.', context: 2 } },
+            ],
+          },
+        ],
+      }),
+    );
+    const fake = start(['-p', 'go', ...STREAM_ARGS], { env: t.env, cwd: t.project });
+    const said = (text: string) => fake.lines().some((line) => line.includes(text));
+    let gone = false;
+    void fake.exited.then(() => (gone = true));
+    while (!said('Before the gate.') && !gone) await sleep(10);
+    assert.ok(said('Before the gate.'), fake.stderr());
+    // Held at the gate: no second response, no exit, until the file is there.
+    const held = await Promise.race([
+      fake.exited.then(() => 'exited'),
+      sleep(300).then(() => 'held'),
+    ]);
+    assert.equal(held, 'held');
+    assert.ok(!said('After the gate.'));
+    writeFileSync(gate, '');
+    const { code } = await fake.exited;
+    assert.equal(code, 0);
+    assert.ok(said('After the gate.'), 'the second response came after the gate');
+  });
+
   it('compact: compacting, status, boundary with the given tokens, then carries on', async () => {
     const t = setup({
       runs: [

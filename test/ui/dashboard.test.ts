@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -258,14 +258,16 @@ describe('shim ui', { timeout: 180_000 }, () => {
 
   test("a running loop's events appear without a reload", async () => {
     const world: LoopWorld = createLoopWorld();
+    // The agent goes on once the page is open and its readings counted: the page is there for
+    // the next ones however long it took to load (a sleep in the script raced it under load).
+    const pageSeen = join(world.root, 'page-seen');
     try {
       world.script([
         {
           actions: [
             respond(20_000, { text: 'Starting.' }),
-            { sleep: 2_500 },
+            { waitForFile: pageSeen },
             respond(30_000, { text: 'Halfway.' }),
-            { sleep: 2_500 },
             done(),
           ],
         },
@@ -298,13 +300,14 @@ describe('shim ui', { timeout: 180_000 }, () => {
         await page.waitForSelector('#app[data-ready="loop"]');
         await page.evaluate(() => ((globalThis as unknown as InPage).stayed = true));
         const first = await page.locator('ol.events li').count();
+        const readings = Number(await page.getAttribute('.loop-context', 'data-readings'));
+        writeFileSync(pageSeen, '');
         await page.waitForFunction(
           (n) =>
             (globalThis as unknown as InPage).document.querySelectorAll('ol.events li').length > n,
           first,
           { timeout: 20_000 },
         );
-        const readings = Number(await page.getAttribute('.loop-context', 'data-readings'));
         await page.waitForSelector('.meta .status.completed', { timeout: 30_000 });
         assert.ok(
           Number(await page.getAttribute('.loop-context', 'data-readings')) > readings,
