@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactText, redactTextSync, redactWithSecretlintOnly } from '../src/redact/redact.ts';
+import { redactText, redactTextSync } from '../src/redact/redact.ts';
+import { redactWithSecretlintOnly } from './secretlint-baseline.ts';
 import { everythingUnder } from '../soak/content-fuzz.ts';
 import { fixturePath, makeTempDir, FIXTURES_MISSING } from '../test/helpers/fixtures.ts';
 import {

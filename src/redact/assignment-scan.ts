@@ -1,103 +1,78 @@
 /**
- * Secrets assigned to a key that names one: `PASSWORD=…`, `"apiKey": "…"`, `token: …` — found where
- * a secret keyword ends a key right before a separator, then read as a whole assignment and kept
- * unless the value is code, a path, a placeholder or (for weak keys) not random. One of the own
- * rules (rules.ts), in a file of its own for its size.
+ * Secrets assigned to a name that says what they are: `PASSWORD=…`, `"apiKey": "…"`, `token: …`,
+ * `db_pass2 = '…'`, and typed declarations — `const fastlyKey string = "…"`, `apiKey: string =
+ * "…"`, `const API_KEY: &str = "…"` — in every language that writes a name, maybe a type, an
+ * operator and a value. Found where a credential word stands in a name right before an operator,
+ * then read as a whole assignment; the name decides how sure (./key-names.ts), the value is kept
+ * unless it is code, a path, a placeholder or (for weak names) not generated-looking.
  * @module
  */
 import { GENERIC, type RawFinding } from './findings.ts';
+import { keyStrength } from './key-names.ts';
 import {
   isEnvName,
   isMemberExpression,
   isPath,
   isPlaceholder,
-  looksRandom,
+  isUuid,
+  isVersionRange,
+  looksKeyLike,
 } from './value-shape.ts';
 
-// ---------------------------------------------------------------------------------------------
-// Secret assignments: KEY=value, "key": "value", key: value, --password value
+/** Stems of the credential words (./key-names.ts), as they occur inside a name. */
+export const CREDENTIAL_STEMS = [
+  'pass',
+  'pw',
+  'secret',
+  'token',
+  'key',
+  'auth',
+  'cred',
+  'api',
+  'salt',
+  'cookie',
+  'session',
+  'sig',
+  'hmac',
+  'bearer',
+  'jwt',
+  'pat',
+  'otp',
+  'mnemonic',
+  'encrypt',
+  'phrase',
+] as const;
+const STEMS = CREDENTIAL_STEMS.join('|');
 
-/** camelCase / kebab / dotted key → snake_case, lower case. */
-export function normalizeKey(key: string): string {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-}
-
-/** Keys whose value is a secret whatever it looks like (only placeholders are spared). */
-const STRONG_KEY =
-  /(?:api_?key|access_?key|private_?key_?id|key_?data|secret_?key|private_?key|signing_?key|encryption_?key|master_?key|client_?secret|secret|token|password|passwd|passphrase|(?:^|_)pass|(?:^|_)pwd|(?:^|_)pw)$/;
-/** Keys that only sometimes hold a secret (`SORT_KEY=name`): the value must look random. */
-const WEAK_KEY = /(?:^|_)(?:key|credentials?|auth)$/;
-
-/** Which kind of secret a key names, if any. */
-export function keyStrength(key: string): 'strong' | 'weak' | null {
-  const k = normalizeKey(key);
-  if (STRONG_KEY.test(k)) return 'strong';
-  if (WEAK_KEY.test(k)) return 'weak';
-  return null;
-}
+/** A type between a name and its `=`: `string`, `String`, `&'static str`, `std::string`, `[]byte`. */
+const TYPE = String.raw`(?:[ \t]*:[ \t]*|[ \t]+)(?:const[ \t]+)?[&*]?(?:'static[ \t]+)?(?:\[\])?[A-Za-z_][\w.:<>\[\]]{0,40}[?*]?`;
 
 /**
- * A name that says its value is not a real one: `nonMatchingToken`, `FAKE_API_KEY`,
- * `invalid_password`, `example_secret` — test and documentation fixtures. Not among them: `test`
- * (`TEST_API_KEY` names a real key of a test environment), `sample` (a sample app's real key).
+ * Where to look: a stem in a name, the rest of the name, maybe a closing quote or a type, then an
+ * operator. Scanning for these first and reading an assignment only there is several times
+ * faster than one pattern over all the text.
  */
-const SAYS_NOT_REAL =
-  /(?:^|_)(?:fake|dummy|mock|mocked|example|invalid|wrong|incorrect|bogus|non_?matching|not_?matching|nonexistent|placeholder)(?:_|$)/;
-
-function acceptAssignedValue(
-  key: string,
-  value: string,
-  quoted: boolean,
-  text: string,
-  valueEnd: number,
-): boolean {
-  const strength = keyStrength(key);
-  // The shell's working directory, not a password.
-  if (strength === null || key === 'PWD') return false;
-  if (SAYS_NOT_REAL.test(normalizeKey(key))) return false;
-  if (isPlaceholder(value)) return false;
-  if (!quoted) {
-    if (isMemberExpression(value) || isEnvName(value)) return false;
-    // A call: password = getPassword()
-    if (text[valueEnd] === '(') return false;
-  }
-  if (isPath(value)) return false;
-  // `max_token: 4096`, `token_ttl=3600`: short numbers are settings, except as a password / PIN.
-  if (/^\d{1,7}$/.test(value) && !/pass|pw|pin/i.test(key)) return false;
-  if (strength === 'weak') return looksRandom(value, 16);
-  return value.length >= 4;
-}
-
-const KEYWORDS =
-  'key[_-]?id|key[_-]?data|key|token|secret|password|passwd|passphrase|pass|pwd|pw|credentials?|auth|apikey|accesskey';
+const KEY_END = new RegExp(
+  String.raw`(?:${STEMS})[A-Za-z0-9_.\-]{0,40}?(?=(?:\\?["'])?(?:${TYPE})?[ \t]*(?::|=(?![=~])))`,
+  'gi',
+);
 
 /**
- * Where to look: a keyword ending a key, right before a separator. Scanning for these first and
- * matching ASSIGNMENT only there is several times faster than one pattern over all the text
- * (a transcript holds hundreds of thousands of identifiers and a few hundred such keys).
- */
-const KEY_END = new RegExp(String.raw`(?:${KEYWORDS})(?=(?:\\?["'])?[ \t]*(?::|=(?![=~])))`, 'gi');
-
-/**
- * Sticky at the start of a key: key [=:] value, the key optionally quoted (also JSON-escaped
- * `\"key\"`) and the value double-, single- or backtick-quoted, escaped-quoted, or bare.
- * Groups: 1 key, 2 separator, 3 "…", 4 '…', 5 `…`, 6 \"…\", 7 bare.
+ * Sticky at the start of a name: name [type] [=:] value, the name optionally quoted (also
+ * JSON-escaped `\"key\"`) and the value double-, single- or backtick-quoted, escaped-quoted, or
+ * bare; a type only before a quoted literal (`token: r_q8v=x` is YAML, not a declaration).
+ * Groups: 1 name, 2 type, 3 operator, 4 "…", 5 '…', 6 `…`, 7 \"…\", 8 bare.
  */
 const ASSIGNMENT = new RegExp(
-  String.raw`([A-Za-z0-9_.\-]{1,80})(?:\\?["'])?[ \t]*(:=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
+  String.raw`([A-Za-z0-9_.\-]{1,80})(?:\\?["'])?(${TYPE}(?=[ \t]*(?::=|=(?![=>~]))[ \t]*\\?["'\x60]))?[ \t]*(:=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
     String.raw`(?:"((?:[^"\\\n\0]|\\[^\n\0])+)"|'([^'\n\0]+)'|` +
     '`([^`\\n\\0]+)`' +
     String.raw`|\\"([^"\\\n\0]+)\\"|([^\s'"` +
     '`' +
-    String.raw`;,&|<>(){}\[\]\0]+))`,
+    String.raw`;,&|<>(){}\[\]\\\0]+))`,
   'dy',
 );
-const VALUE_GROUPS = [3, 4, 5, 6, 7] as const;
+const VALUE_GROUPS = [4, 5, 6, 7, 8] as const;
 const MAX_KEY = 80;
 
 /** [A-Za-z0-9_.-] */
@@ -114,15 +89,19 @@ function isKeyChar(code: number): boolean {
 
 export function scanAssignments(text: string): RawFinding[] {
   const findings: RawFinding[] = [];
+  let lastStart = -1;
   KEY_END.lastIndex = 0;
   for (let hit = KEY_END.exec(text); hit !== null; hit = KEY_END.exec(text)) {
     const keyEnd = hit.index + hit[0].length;
+    // The name must end here: not inside a longer one (`tokenizer`).
+    if (isKeyChar(text.charCodeAt(keyEnd))) continue;
     let keyStart = hit.index;
     while (keyStart > 0 && isKeyChar(text.charCodeAt(keyStart - 1))) {
       keyStart--;
       if (keyEnd - keyStart > MAX_KEY) break;
     }
-    if (keyEnd - keyStart > MAX_KEY) continue;
+    if (keyEnd - keyStart > MAX_KEY || keyStart === lastStart) continue;
+    lastStart = keyStart;
     ASSIGNMENT.lastIndex = keyStart;
     const m = ASSIGNMENT.exec(text);
     if (m === null || (m[1] ?? '').length !== keyEnd - keyStart) continue;
@@ -138,27 +117,70 @@ export function scanAssignments(text: string): RawFinding[] {
 
 /**
  * A value in the middle of a line that is a generated token: one run of token characters
- * (letters, digits, `_+=./-`) with letters and digits, 16 or more. `PASS` there is a test
- * runner's status (`--- PASS: TestParseV2Header (0.00s)`), not a password's name.
+ * (letters, digits, `_+=./-`). `PASS` there is a test runner's status (`--- PASS:
+ * TestParseV2Header (0.00s)`), not a password's name.
  */
 function generatedInProse(key: string, bare: string): boolean {
   const value = bare.replace(/[.,;:!?)]+$/, '');
   if (key === 'PASS' || !/^[A-Za-z0-9_+=./-]+$/.test(value)) return false;
-  return looksRandom(value, 16);
+  return looksKeyLike(value, 16);
 }
 
 /** Bare values that are code, not data: `token = await fetchToken()`. */
 const CODE_WORDS =
-  /^(?:await|new|typeof|void|yield|function|async|lambda|require|import|self|this|static|const|let|var|def|return|of|in)$/;
+  /^(?:await|new|typeof|void|yield|function|async|lambda|require|import|self|this|static|const|let|var|def|return|of|in|if|else|then|and|or|not|is|nil|null|none|true|false)$/i;
+
+/**
+ * Whether the assigned value is a secret: not a placeholder, code, an environment lookup or a
+ * path; short numbers only as a password or PIN; under a weak name only when generated-looking.
+ */
+export function acceptAssignedValue(
+  key: string,
+  value: string,
+  quoted: boolean,
+  text: string,
+  valueEnd: number,
+): boolean {
+  const strength = keyStrength(key);
+  if (strength === null) return false;
+  if (isPlaceholder(value)) return false;
+  if (!quoted) {
+    if (isMemberExpression(value) || isEnvName(value)) return false;
+    // A call: password = getPassword()
+    if (text[valueEnd] === '(') return false;
+  }
+  if (isPath(value)) return false;
+  // `"jsonwebtoken": "^9.0.2"`: a package's version under a name that ends in a credential word.
+  if (isVersionRange(value)) return false;
+  // `max_token: 4096`, `token_ttl=3600`: short numbers are settings, except as a password / PIN.
+  if (/^\d{1,7}$/.test(value) && !/pass|pw|pin/i.test(key)) return false;
+  // Under a weak name, `name=value` is a pair of its own (`Cookie: session=…`), read as such.
+  if (strength === 'weak') return !isUuid(value) && !/=[^=]/.test(value) && looksKeyLike(value, 16);
+  return value.length >= 4;
+}
 
 function acceptAssignment(m: RegExpExecArray, text: string): boolean {
   const key = m[1] ?? '';
-  const separator = m[2] ?? '';
-  const bare = m[7];
-  const value = m[3] ?? m[4] ?? m[5] ?? m[6] ?? bare ?? '';
+  const typed = m[2] !== undefined;
+  const separator = m[3] ?? '';
+  const bare = m[8];
+  const value = m[4] ?? m[5] ?? m[6] ?? m[7] ?? bare ?? '';
   const end = m.index + m[0].length;
+  // `name Type = "…"` (Go, a typed const) is a declaration only after a declaring word: in
+  // prose, `Pass source="message"` is not one.
+  if (typed && !/^[ \t]*:/.test(m[2] ?? '')) {
+    const before = text.slice(Math.max(0, m.index - 40), m.index);
+    if (
+      !/\b(?:var|const|let|val|static|final|private|public|protected|internal|readonly|export)[ \t]+$/.test(
+        before,
+      )
+    )
+      return false;
+  }
   if (bare !== undefined) {
-    const sepIndex = m.indices?.[2]?.[0] ?? m.index;
+    // A declared type takes a literal: `const token string = fetch()` is code.
+    if (typed) return false;
+    const sepIndex = m.indices?.[3]?.[0] ?? m.index;
     // Shell: `KEY= cmd` sets KEY to the empty string for cmd.
     if (separator === '=' && /[ \t]/.test(text[sepIndex + 1] ?? '')) {
       if (!/[ \t]/.test(text[sepIndex - 1] ?? '')) return false;
@@ -178,6 +200,6 @@ function acceptAssignment(m: RegExpExecArray, text: string): boolean {
     if (CODE_WORDS.test(bare)) return false;
   }
   // `KEY=\`cmd arg\``: a command's output, not a literal.
-  if (m[5] !== undefined && /\s/.test(m[5])) return false;
+  if (m[6] !== undefined && /\s/.test(m[6])) return false;
   return acceptAssignedValue(key, value, bare === undefined, text, end);
 }

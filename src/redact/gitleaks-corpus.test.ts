@@ -1,7 +1,7 @@
 /**
  * Breadth at gitleaks' level: its rules' sample secrets (read from ../shared/fixtures/secrets,
- * another repository's data) are redacted by shim's own formats and secretlint, and its
- * near-misses are left alone — by the full redactor and by the synchronous one the hot path uses.
+ * another repository's data; measured, never tuned to one sample's text) are redacted by shim's
+ * one scanner, whichever door it is called through.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -26,23 +26,21 @@ describe('the gitleaks corpus', { skip: SECRET_CORPUS_MISSING }, () => {
     ['redactText', async (t: string) => (await redactText(t)).text],
     ['redactTextSync', (t: string) => redactTextSync(t).text],
   ] as const) {
-    test(`${name}: ≥ 99% of the true positives redacted, ≤ 13% of the false positives altered`, async () => {
+    test(`${name}: ≥ 99.5% of the true positives redacted, ≤ 15% of the false positives altered`, async () => {
       const score = await scoreRedaction(samples, redact);
       const recall = score.redacted / score.truePositives;
       const altered = score.altered / score.falsePositives;
       assert.ok(
-        recall >= 0.99,
+        recall >= 0.995,
         `recall ${rate(score.redacted, score.truePositives)}; missed: ${score.missed.map((s) => s.rule).join(', ')}`,
       );
       assert.ok(
-        // The issue's target is 5%, which no general rule reaches here: 15 of the 249 samples
-        // (6.0%) are well-formed Google API keys gitleaks spares by listing each one; the rest
-        // left are credential-shaped values under `*_token` / `*_key` names (Telegram and
-        // Meraki near-misses of the exact length, a Mailchimp-shaped key in code) and the same
-        // made-up Anthropic text gitleaks counts as a true positive of its sibling rule. Hiding
-        // a made-up key costs little, keeping a real one raw costs the user. Bound at today's
-        // 12.9% so a looser rule shows.
-        altered <= 0.13,
+        // The 5% target on these samples is withdrawn (issue 38): it rewarded sparing
+        // credential-shaped values under credential names, and a redactor should err the other
+        // way. What is altered is listed by `npm run bench`: 15 of the 249 are well-formed Google
+        // API keys gitleaks spares by listing each one, most others are generated-looking values
+        // under `*_token` / `*_key` names. Bound so that a much looser rule shows.
+        altered <= 0.15,
         `altered ${rate(score.altered, score.falsePositives)}: ${score.wronglyAltered.map((s) => s.rule).join(', ')}`,
       );
     });

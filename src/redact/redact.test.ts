@@ -474,26 +474,26 @@ describe('redactText', () => {
   });
 
   test('overlapping findings of several rules become one replacement', async () => {
-    // secret-assignment, openai (ours) and openai (secretlint) all find this value.
+    // secret-assignment and openai both find this value.
     const key = 'sk-proj-' + gen(B64URL, 74) + 'T3BlbkFJ' + gen(B64URL, 74);
     const { text, findings } = await redactText(`OPENAI_API_KEY=${key}\n`);
     assert.equal(text, 'OPENAI_API_KEY=[REDACTED:openai]\n');
     assert.equal(findings.length, 1);
   });
 
-  test('a secretlint-only finding is redacted (Shopify)', async () => {
+  test('Shopify tokens', async () => {
     const key = 'shpat_' + gen(B62, 32);
     const { text } = await redactText(`token ${key}.`);
     assert.equal(text, 'token [REDACTED:shopify].');
   });
 
-  test("secretlint's AWS secret range is repaired: the key name stays", async () => {
+  test("an AWS secret's key name stays", async () => {
     const secret = gen(B62, 40);
     const { text } = await redactText(`aws_secret_access_key=${secret}`);
     assert.equal(text, 'aws_secret_access_key=[REDACTED:aws-secret-access-key]');
   });
 
-  test('secretlint-disable comments do not switch redaction off', async () => {
+  test('a comment that disables a scanner does not switch redaction off', async () => {
     const key = 'ghp_' + gen(B62, 36);
     const { text } = await redactText(`// secretlint-disable\n${key}\n// secretlint-enable`);
     assert.ok(!text.includes(key));
@@ -511,12 +511,6 @@ describe('redactText', () => {
     const twice = await redactText(once.text);
     assert.deepEqual(twice.findings, []);
     assert.equal(twice.text, once.text);
-  });
-
-  test("secretlint's always-on profiler is switched off: no performance marks pile up", async () => {
-    const before = performance.getEntriesByType('mark').length;
-    for (let i = 0; i < 20; i++) await redactText(`token=${gen(B62, 24)}`);
-    assert.equal(performance.getEntriesByType('mark').length, before);
   });
 
   test('empty and short texts', async () => {
@@ -542,8 +536,8 @@ describe('redactTextSync', () => {
     }
   });
 
-  test('finds what secretlint finds: the cursor cache is scrubbed without secretlint', async () => {
-    // One sample per secret format of secretlint's recommended preset.
+  test("finds what secretlint's recommended preset is made for", () => {
+    // One sample per secret format of that preset, which shim no longer runs beside its own.
     const samples = [
       `token shpat_${gen(B62, 32)}.`,
       `secret shpss_${gen(B62, 40)} here`,
@@ -557,12 +551,11 @@ describe('redactTextSync', () => {
       `-----BEGIN RSA PRIVATE KEY-----\n${gen(B62, 64)}\n${gen(B62, 64)}\n-----END RSA PRIVATE KEY-----`,
     ];
     for (const sample of samples) {
-      const full = await redactText(sample);
-      assert.notEqual(full.text, sample, `secretlint finds nothing in ${sample}`);
-      const remaining = redactTextSync(sample).text;
-      for (const [start, end] of full.findings.map((f) => [f.start, f.end] as const)) {
-        assert.ok(!remaining.includes(sample.slice(start, end)), `sync left ${sample}`);
-      }
+      const { text, findings } = redactTextSync(sample);
+      assert.ok(findings.length > 0, `nothing found in ${sample}`);
+      for (const token of sample.match(/[A-Za-z0-9_+/=.-]{24,}/g) ?? [])
+        if (!/^(?:hooks\.slack\.com|-----)/.test(token))
+          assert.ok(!text.includes(token), `left ${token} in ${text}`);
     }
   });
 });
@@ -607,7 +600,7 @@ describe('redactValue', () => {
     assert.notEqual(value.nested, input.nested);
   });
 
-  test('runs secretlint over the strings too', async () => {
+  test('finds provider tokens inside the strings of a value', async () => {
     const shopify = 'shpat_' + gen(B62, 32);
     const { value, findings } = await redactValue({ notes: [`deploy with ${shopify} today`] });
     assert.deepEqual(value, { notes: ['deploy with [REDACTED:shopify] today'] });

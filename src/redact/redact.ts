@@ -2,156 +2,52 @@
  * Secret redaction: everything shim stores or prints goes through here first, and every secret
  * in it becomes `[REDACTED:<rule>]`.
  *
- * Two layers run over the same text and their findings are merged:
- * - secretlint's recommended preset (`@secretlint/core` + `@secretlint/secretlint-rule-preset-
- *   recommend`, 11.x: the last line that runs on Node 20), loaded on first use through dynamic
- *   `import()` so that commands which never redact never pay for it;
- * - our own regular expressions (./rules.ts) for what the preset misses or reports too coarsely;
- *   findings of all layers, the plainly made-up ones spared (./spare.ts), merge as ./findings.ts
- *   says.
+ * One scanner, the same on every path (the hooks' cursor cache and the checkpoints alike), made
+ * of shim's own layers, whose findings merge as ./findings.ts says:
+ * - the table of formats (./secret-formats.ts, ./format-scan.ts): providers' documented shapes;
+ * - the rules (./rules.ts): headers, tokens, private keys, and assignments to credential names
+ *   in every syntax (./assignment-scan.ts, ./pair-scan.ts), prose (./prose-scan.ts), the
+ *   formats of credential files and commands (./credential-shapes.ts), diffs of secret files
+ *   (./secret-files.ts);
+ * - the session's memory (./secret-memory.ts): a value found once is replaced wherever else it
+ *   stands in the text, the value, or (given a memory) the whole session.
+ * The plainly made-up findings are spared (./spare.ts).
  *
- * `redactTextSync` is the lighter fallback for code that cannot await: our rules only.
+ * Everything is synchronous; `redactText` and `redactValue` keep their promise-returning form
+ * for the callers that await them.
  * @module
  */
-import type * as SecretlintCore from '@secretlint/core';
 import { scanFormats } from './format-scan.ts';
 import {
-  SPECIFIC,
   applyFindings,
   dropRedacted,
   mergeFindings,
   redactionMarker,
   type Finding,
   type RawFinding,
+  FORMAT,
 } from './findings.ts';
 import { scanAssignments } from './assignment-scan.ts';
+import { scanCredentialShapes } from './credential-shapes.ts';
+import { scanPairs } from './pair-scan.ts';
+import { scanProse } from './prose-scan.ts';
 import { scanOwnRules } from './rules.ts';
+import { scanSecretFileDiffs } from './secret-files.ts';
+import { SecretMemory } from './secret-memory.ts';
 import { spareNotSecrets } from './spare.ts';
 
 export type { Finding } from './findings.ts';
+export { SecretMemory } from './secret-memory.ts';
 
 /**
- * Joins the strings of a value for a single scan. Every rule stops at `\n` (secretlint's scan
- * for private keys does not stop at whitespace, but does at NUL), so no finding spans two
- * strings.
+ * Joins the strings of a value for a single scan. No rule matches across `\0` (every pattern
+ * that may span lines stops at it, every negated class excludes it), so no finding spans two
+ * strings; a remembered value holds no whitespace, so none spans the separator either.
  */
 const LEAF_SEPARATOR = '\n\0\n';
 
 /** Shorter strings cannot hold anything a rule matches (`pw=abcd` is the shortest). */
 const MIN_SECRET_TEXT = 7;
-
-// ---------------------------------------------------------------------------------------------
-// secretlint
-
-type SecretlintMessage = Awaited<ReturnType<typeof SecretlintCore.lintSource>>['messages'][number];
-
-type Secretlint = (text: string) => Promise<RawFinding[]>;
-
-const SECRETLINT_PREFIX = '@secretlint/secretlint-rule-';
-
-/**
- * Preset rules left out: `filter-comments` would let a `secretlint-disable` comment in a
- * transcript switch redaction off; `gcp` only looks at `.json` / `.p12` files it reads itself.
- */
-const SKIPPED_RULES = new Set([`${SECRETLINT_PREFIX}filter-comments`, `${SECRETLINT_PREFIX}gcp`]);
-
-/** secretlint rule → our name for the same secret, so both layers agree on the marker. */
-const SECRETLINT_NAMES: Record<string, string> = {
-  aws: 'aws-secret-access-key',
-  privatekey: 'private-key',
-  'database-connection-string': 'connection-string',
-  basicauth: 'url-credentials',
-};
-
-/** Rules that report a whole URL where only its password is secret. */
-const URL_RULES = new Set(['connection-string', 'url-credentials']);
-
-let secretlint: Promise<Secretlint> | undefined;
-
-function loadSecretlint(): Promise<Secretlint> {
-  secretlint ??= (async () => {
-    const [core, preset, profiler] = await Promise.all([
-      import('@secretlint/core'),
-      import('@secretlint/secretlint-rule-preset-recommend'),
-      import('@secretlint/profiler'),
-    ]);
-    // secretlint 11 profiles every lint whether asked or not: ~56 performance marks per call
-    // that are never cleared, and an observer whose work grows with all marks so far, so a
-    // long-lived process slows down quadratically and leaks memory (secretlint#1633, #1653;
-    // fixed by an opt-in switch only in the Node 22 line). Nothing reads the profile here.
-    profiler.secretLintProfiler.mark = () => {};
-    const config: SecretlintCore.SecretLintSourceOptions['options']['config'] = {
-      rules: preset.rules
-        .filter((rule) => !SKIPPED_RULES.has(rule.meta.id))
-        .map((rule) => ({ id: rule.meta.id, rule, options: {} })),
-    };
-    return async (text: string) => {
-      const result = await core.lintSource({
-        source: { content: text, filePath: 'shim-redact.txt', ext: '.txt', contentType: 'text' },
-        options: { config, noPhysicFilePath: true, maskSecrets: false },
-      });
-      // secretlint drops a leading BOM before scanning: its offsets start one later.
-      const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-      return result.messages.map((message) => toFinding(text, message, shift));
-    };
-  })();
-  // A failed load is retried by the next call rather than cached.
-  secretlint.catch(() => (secretlint = undefined));
-  return secretlint;
-}
-
-function ruleName(message: SecretlintMessage): string {
-  const id = message.ruleId.startsWith(SECRETLINT_PREFIX)
-    ? message.ruleId.slice(SECRETLINT_PREFIX.length)
-    : message.ruleId;
-  return SECRETLINT_NAMES[id] ?? id;
-}
-
-/**
- * A secretlint message as a finding, with its range repaired where the rule reports it wrongly:
- * aws's secret-access-key check (like npm's x-oauth-basic one, not reached here) takes the start
- * of the whole match with the length of the secret, which covers the key name and leaves most of
- * the secret, so the range is found again from the secret the message carries. URL rules report
- * the whole URL and are narrowed to its password.
- */
-function toFinding(text: string, message: SecretlintMessage, shift: number): RawFinding {
-  const rule = ruleName(message);
-  let start = message.range[0] + shift;
-  let end = message.range[1] + shift;
-  const reported = text.slice(start, end);
-  const data = Object.values((message.data ?? {}) as Record<string, unknown>).filter(
-    (v): v is string => typeof v === 'string' && v.length >= 8,
-  );
-  if (data.length > 0 && !data.includes(reported)) {
-    const secret = data.reduce((a, b) => (b.length > a.length ? b : a));
-    const at = text.indexOf(secret, start);
-    if (at !== -1 && at - start <= 256) {
-      start = at;
-      end = at + secret.length;
-    }
-  }
-  if (URL_RULES.has(rule)) {
-    const password = /^[a-z][a-z0-9+.:-]*:\/\/[^:/\s@]*:([^@/\s]+)@/i.exec(text.slice(start, end));
-    if (password?.[1] !== undefined) {
-      end = start + password[0].length - 1;
-      start = end - password[1].length;
-    }
-  }
-  return { rule, start, end, priority: SPECIFIC };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Public API
-
-/**
- * secretlint's preset alone over `text`, as the other layers would see it: the baseline the
- * bench measures shim's own table beside.
- */
-export async function redactWithSecretlintOnly(text: string): Promise<string> {
-  if (text.length < MIN_SECRET_TEXT) return text;
-  const lint = await loadSecretlint();
-  return applyFindings(text, mergeFindings(await lint(text)));
-}
 
 /** Texts this long are first searched for long assigned values (see {@link inParts}). */
 const LONG_TEXT = 64 * 1024;
@@ -187,56 +83,59 @@ function shifted<R extends Finding>(parts: Array<{ offset: number; findings: R[]
   );
 }
 
-/** Our own layers (the table of formats, then the rules) over one part of a text. */
-function scanOwn(part: string): RawFinding[] {
+/** Every layer over one part of a text. */
+function scanPart(part: string): RawFinding[] {
   const lower = part.toLowerCase();
-  return [...scanFormats(part, lower), ...scanOwnRules(part)];
+  return [
+    ...scanFormats(part, lower),
+    ...scanOwnRules(part),
+    ...scanPairs(part, lower),
+    ...scanProse(part),
+    ...scanCredentialShapes(part),
+    ...(lower.includes('---') || lower.includes('diff') ? scanSecretFileDiffs(part) : []),
+  ];
 }
 
-/** All layers over `text`, merged. */
-async function scan(text: string): Promise<Finding[]> {
+/** Every layer over `text`, the made-up findings spared, merged. */
+function scan(text: string): Finding[] {
   if (text.length < MIN_SECRET_TEXT) return [];
-  const lint = await loadSecretlint();
-  const pending: Array<Promise<RawFinding[]>> = [];
-  const { long, parts } = inParts(text, (part) => {
-    pending.push(lint(part));
-    return scanOwn(part);
-  });
-  const fromSecretlint = await Promise.all(pending);
-  const own = shifted(parts);
-  const linted = shifted(parts.map((p, i) => ({ offset: p.offset, findings: fromSecretlint[i]! })));
-  return mergeFindings(dropRedacted(text, [...long, ...sortOut(text, own, linted)]));
+  const { long, parts } = inParts(text, scanPart);
+  const found = spareNotSecrets(text, shifted(parts));
+  return mergeFindings(dropRedacted(text, [...long, ...found]));
 }
 
-/** Our own layers over `text`, merged (no secretlint). */
-function scanSync(text: string): Finding[] {
-  if (text.length < MIN_SECRET_TEXT) return [];
-  const { long, parts } = inParts(text, scanOwn);
-  return mergeFindings(dropRedacted(text, [...long, ...sortOut(text, shifted(parts), [])]));
-}
-
-/** All layers' findings, the plainly made-up ones spared (./spare.ts). */
-function sortOut(text: string, own: RawFinding[], linted: RawFinding[]): RawFinding[] {
-  return spareNotSecrets(text, [...own, ...linted]);
+/**
+ * `text`'s findings and the places where any value found (here or, with `memory`, anywhere
+ * earlier in the session) stands again; what is found here is remembered.
+ */
+function scanWithMemory(text: string, memory: SecretMemory): Finding[] {
+  const findings = scan(text);
+  memory.learnFindings(text, findings);
+  if (memory.size === 0) return findings;
+  const again = memory.find(text).map((f) => ({ ...f, priority: FORMAT }));
+  if (again.length === 0) return findings;
+  return mergeFindings([...findings.map((f) => ({ ...f, priority: FORMAT + 1 })), ...again]);
 }
 
 /**
  * Replaces every secret in `text` with `[REDACTED:<rule>]`. Findings are in input offsets, one
- * per replacement (overlapping findings of several rules are merged into one).
+ * per replacement (overlapping findings of several rules are merged into one). With `memory`,
+ * what was found earlier in the session is replaced too, and what is found here is added to it.
  */
-export async function redactText(text: string): Promise<{ text: string; findings: Finding[] }> {
-  const findings = await scan(text);
+export function redactTextSync(
+  text: string,
+  memory: SecretMemory = new SecretMemory(),
+): { text: string; findings: Finding[] } {
+  const findings = scanWithMemory(text, memory);
   return { text: applyFindings(text, findings), findings };
 }
 
-/**
- * The synchronous fallback, for code that cannot await: our own rules only, without
- * secretlint's preset. It covers the common providers and assignments but is the lighter net;
- * prefer {@link redactText}.
- */
-export function redactTextSync(text: string): { text: string; findings: Finding[] } {
-  const findings = scanSync(text);
-  return { text: applyFindings(text, findings), findings };
+/** {@link redactTextSync}, for the callers that await it. */
+export async function redactText(
+  text: string,
+  memory?: SecretMemory,
+): Promise<{ text: string; findings: Finding[] }> {
+  return redactTextSync(text, memory);
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -268,14 +167,19 @@ function setProperty(target: Container, key: string | number, value: unknown): v
  * A deep copy of a JSON-like `value` with every string (object keys included) redacted.
  *
  * All strings are scanned in one pass: they are joined with a separator no rule matches across,
- * scanned once, and the findings mapped back to each string. The walk is iterative, so depth is
+ * scanned once, and the findings mapped back to each string. A value found in one string is
+ * replaced in every other string of the value too (and, with `memory`, so is every value found
+ * earlier in the session; what is found here is added to it). The walk is iterative, so depth is
  * bounded only by memory. Arrays and objects are copied (other objects as plain objects of their
  * own enumerable properties, Dates as Dates); shared references and cycles are preserved.
  * `findings` counts the replacements made.
  */
-export async function redactValue<T>(value: T): Promise<{ value: T; findings: number }> {
+export function redactValueSync<T>(
+  value: T,
+  memory: SecretMemory = new SecretMemory(),
+): { value: T; findings: number } {
   if (typeof value === 'string') {
-    const { text, findings } = await redactAlone(value);
+    const { text, findings } = redactAlone(value, memory);
     return { value: text as T, findings };
   }
   if (value === null || typeof value !== 'object') return { value, findings: 0 };
@@ -316,7 +220,7 @@ export async function redactValue<T>(value: T): Promise<{ value: T; findings: nu
     }
   }
 
-  const redacted = await redactLeaves(leaves);
+  const redacted = redactLeaves(leaves, memory);
   for (const slot of slots) {
     let key = slot.key;
     if (slot.keyLeaf !== -1) {
@@ -333,26 +237,50 @@ export async function redactValue<T>(value: T): Promise<{ value: T; findings: nu
   return { value: root as T, findings: redacted.findings };
 }
 
+/** {@link redactValueSync}, for the callers that await it. */
+export async function redactValue<T>(
+  value: T,
+  memory?: SecretMemory,
+): Promise<{ value: T; findings: number }> {
+  return redactValueSync(value, memory);
+}
+
 /** Stands for a string the scanners could not process: it is replaced whole. */
 export const UNPROCESSABLE = redactionMarker('unprocessable');
 
 /** `text` redacted on its own; replaced whole (and marked) when scanning it fails. */
-async function redactAlone(text: string): Promise<{ text: string; findings: number }> {
+function redactAlone(text: string, memory: SecretMemory): { text: string; findings: number } {
   try {
-    const { text: out, findings } = await redactText(text);
+    const { text: out, findings } = redactTextSync(text, memory);
     return { text: out, findings: findings.length };
   } catch {
     return { text: UNPROCESSABLE, findings: 1 };
   }
 }
 
+/** The index of the last leaf starting at or before `at`. */
+function leafAt(starts: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /**
  * One scan over all `leaves`, mapped back to each. A finding that runs from one leaf into the
  * next (a rule reading past the separator) is not applied: the leaves it touches are scanned
  * again each on its own, so nothing found in one string ever replaces text of another (an
- * object's keys, a neighbouring value). If the joined scan fails, every leaf is scanned alone.
+ * object's keys, a neighbouring value). Then every value found (and remembered) is looked for
+ * in every leaf. If the joined scan fails, every leaf is scanned alone.
  */
-async function redactLeaves(leaves: string[]): Promise<{ texts: string[]; findings: number }> {
+function redactLeaves(
+  leaves: string[],
+  memory: SecretMemory,
+): { texts: string[]; findings: number } {
   if (leaves.length === 0) return { texts: leaves, findings: 0 };
   const starts = new Array<number>(leaves.length);
   let at = 0;
@@ -360,50 +288,81 @@ async function redactLeaves(leaves: string[]): Promise<{ texts: string[]; findin
     starts[i] = at;
     at += (leaves[i] as string).length + LEAF_SEPARATOR.length;
   }
+  const joined = leaves.join(LEAF_SEPARATOR);
   let findings: Finding[];
   try {
-    findings = await scan(leaves.join(LEAF_SEPARATOR));
+    findings = scan(joined);
   } catch {
-    const alone = await Promise.all(leaves.map(redactAlone));
+    const alone = leaves.map((leaf) => redactAlone(leaf, memory));
     return {
       texts: alone.map((a) => a.text),
       findings: alone.reduce((n, a) => n + a.findings, 0),
     };
   }
-  if (findings.length === 0) return { texts: leaves, findings: 0 };
 
-  const perLeaf = new Map<number, Finding[]>();
+  const perLeaf = new Map<number, RawFinding[]>();
   const rescan = new Set<number>();
+  const add = (i: number, f: RawFinding) => {
+    let list = perLeaf.get(i);
+    if (list === undefined) perLeaf.set(i, (list = []));
+    list.push(f);
+  };
   for (const f of findings) {
-    // The last leaf starting at or before f.start.
-    let lo = 0;
-    let hi = leaves.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= f.start) lo = mid;
-      else hi = mid - 1;
-    }
-    const leafStart = starts[lo] as number;
-    const leafEnd = leafStart + (leaves[lo] as string).length;
+    const i = leafAt(starts, f.start);
+    const leafStart = starts[i] as number;
+    const leafEnd = leafStart + (leaves[i] as string).length;
     if (f.end > leafEnd || f.start < leafStart) {
-      for (let i = lo; i < leaves.length && (starts[i] as number) < f.end; i++) rescan.add(i);
+      for (let j = i; j < leaves.length && (starts[j] as number) < f.end; j++) rescan.add(j);
       continue;
     }
-    let list = perLeaf.get(lo);
-    if (list === undefined) perLeaf.set(lo, (list = []));
-    list.push({ rule: f.rule, start: f.start, end: f.end });
+    add(i, { rule: f.rule, start: f.start, end: f.end, priority: FORMAT + 1 });
+  }
+  // What the leaves scanned alone find joins what the joined scan found, before the memory runs.
+  const alone = new Map<number, Finding[]>();
+  for (const i of rescan) {
+    const leaf = leaves[i] as string;
+    try {
+      const own = scan(leaf);
+      memory.learnFindings(leaf, own);
+      alone.set(i, own);
+    } catch {
+      alone.set(i, []);
+      perLeaf.set(i, [
+        {
+          rule: 'unprocessable',
+          start: starts[i] as number,
+          end: (starts[i] as number) + leaf.length,
+          priority: FORMAT + 2,
+        },
+      ]);
+    }
+  }
+  for (const [i, list] of perLeaf) if (!rescan.has(i)) memory.learnFindings(joined, list);
+  if (memory.size > 0) {
+    for (const f of memory.find(joined)) {
+      const i = leafAt(starts, f.start);
+      add(i, { ...f, priority: FORMAT });
+    }
   }
   const texts = leaves.slice();
   let count = 0;
-  for (const [i, list] of perLeaf) {
-    if (rescan.has(i)) continue;
-    texts[i] = applyFindings(leaves[i] as string, list, starts[i] as number);
-    count += list.length;
-  }
-  for (const i of rescan) {
-    const alone = await redactAlone(leaves[i] as string);
-    texts[i] = alone.text;
-    count += alone.findings;
+  for (let i = 0; i < leaves.length; i++) {
+    const own = perLeaf.get(i) ?? [];
+    const list = rescan.has(i)
+      ? [
+          ...own.filter((f) => f.priority !== FORMAT + 1),
+          ...(alone.get(i) ?? []).map((f) => ({
+            ...f,
+            start: f.start + (starts[i] as number),
+            end: f.end + (starts[i] as number),
+            priority: FORMAT + 1,
+          })),
+        ]
+      : own;
+    if (list.length === 0) continue;
+    const merged = mergeFindings(list);
+    texts[i] = applyFindings(leaves[i] as string, merged, starts[i] as number);
+    count += merged.length;
   }
   return { texts, findings: count };
 }

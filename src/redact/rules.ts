@@ -12,7 +12,7 @@
  * assignment scanner, the longest, is assignment-scan.ts.
  * @module
  */
-import { scanAssignments } from './assignment-scan.ts';
+import { CREDENTIAL_STEMS, scanAssignments } from './assignment-scan.ts';
 import { scanPrivateKeys } from './private-key-scan.ts';
 import { GENERIC, SPECIFIC, type RawFinding } from './findings.ts';
 import {
@@ -65,7 +65,7 @@ function acceptCliFlag(secret: string): boolean {
  * a service account (an API key id) is half of the credential.
  */
 const CLI_USER =
-  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?([^\s:'"]{0,100}:(?:'[^'\s]+'|"[^"\s]+"|[^\s'"]+)?)/dg;
+  /(?<![\w-])(?:-u|--user|--proxy-user|--http-password)[ \t=]+["']?((?:"[^"\s:]{1,100}"|'[^'\s:]{1,100}'|[^\s:'"]{0,100}):(?:'[^'\s]+'|"[^"\s]+"|[^\s'"]+)?)/dg;
 
 function acceptCliUser(secret: string, m: RegExpExecArray, text: string): boolean {
   const colon = secret.indexOf(':');
@@ -92,24 +92,7 @@ function acceptCliUser(secret: string, m: RegExpExecArray, text: string): boolea
   return /\b(?:curl|wget|http|https|xh)\b/.test(text.slice(lineStart, m.index));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Connection strings and URLs with a password
-
-const WEB_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'ftps', 'sftp']);
-
-/** scheme://user:password@host — group 3 is the password, which is all that gets replaced. */
-const URL_PASSWORD =
-  /(?<![A-Za-z0-9+.-])([a-z][a-z0-9+.-]{1,30}):\/\/([^\s:/?#@'"<>\0]*):([^\s/?#'"<>\0]+)@/dgi;
-
-function acceptUrlPassword(secret: string): boolean {
-  if (isPlaceholder(secret)) return false;
-  return !/^(?:\*+|x+|X+)$/.test(secret);
-}
-
-function urlPasswordName(m: RegExpExecArray): string {
-  const scheme = (m[1] ?? '').toLowerCase().replace(/^(?:git|svn)\+/, '');
-  return WEB_SCHEMES.has(scheme) ? 'url-credentials' : 'connection-string';
-}
+// Connection strings and URLs with a password: ./credential-shapes.ts
 
 // ---------------------------------------------------------------------------------------------
 // Authorization headers
@@ -119,6 +102,8 @@ const BEARER = /(?<![A-Za-z])[Bb]earer[ \t]+([A-Za-z0-9\-._~+/]{8,}=*)(?![A-Za-z
 
 function acceptBearer(secret: string, m: RegExpExecArray, text: string): boolean {
   if (isPlaceholder(secret) || /^[A-Z_]+$/.test(secret)) return false;
+  // `Bearer dev-token`, `Bearer test_token`: words, not a token.
+  if (/^[a-z]+(?:[-_][a-z]+){0,3}$/.test(secret)) return false;
   const before = text.slice(Math.max(0, m.index - 48), m.index);
   if (/authorization["'\\]*[ \t]*[:=][ \t]*["'\\]*$/i.test(before)) return true;
   return secret.length >= 20 && hasDigit(secret) && /[A-Za-z]/.test(secret);
@@ -183,7 +168,7 @@ export const OWN_RULES: readonly Rule[] = [
     name: 'slack',
     anchors: ['xox', 'xapp-', 'hooks.slack.com'],
     pattern:
-      /(?<![A-Za-z0-9-])(?:xox[abeoprs]-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{20,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
+      /(?<![A-Za-z0-9-])(?:xox[abeoprs]-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g,
     priority: SPECIFIC,
     accept: (s) => notMasked(s) && hasDigit(s),
   },
@@ -231,15 +216,6 @@ export const OWN_RULES: readonly Rule[] = [
     priority: SPECIFIC,
   },
   {
-    name: 'connection-string',
-    anchors: ['://'],
-    pattern: URL_PASSWORD,
-    group: 3,
-    priority: SPECIFIC,
-    accept: acceptUrlPassword,
-    rename: urlPasswordName,
-  },
-  {
     name: 'bearer-token',
     anchors: ['bearer'],
     pattern: BEARER,
@@ -262,8 +238,7 @@ export const OWN_RULES: readonly Rule[] = [
   {
     name: 'secret-assignment',
     scan: scanAssignments,
-    // Every keyword of KEY_END holds one of these.
-    anchors: ['key', 'token', 'secret', 'pass', 'pw', 'credential', 'auth'],
+    anchors: CREDENTIAL_STEMS,
   },
   {
     name: 'secret-assignment',

@@ -19,10 +19,10 @@ import {
  * stops at the mask, so what it found alone looks whole; the characters next to it say the rest
  * was hidden.
  */
-const MASK_AFTER = /^[-_.]?(?:#{3,}|\*{3,}|x{4,}|•{3,}|\[redacted\]|<redacted>)/i;
+const MASK_AFTER = /^[-_.]{0,3}(?:#{3,}|\*{3,}|x{4,}|•{3,}|\[redacted\]|<redacted>)/i;
 
 function maskedBeside(text: string, f: RawFinding): boolean {
-  return MASK_AFTER.test(text.slice(f.end, f.end + 11));
+  return MASK_AFTER.test(text.slice(f.end, f.end + 16));
 }
 
 /**

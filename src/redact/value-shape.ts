@@ -46,7 +46,11 @@ export const notMasked = (s: string) => !isMasked(s);
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
   if (v === '') return true;
-  if (v.includes(ALREADY_REDACTED)) return true;
+  if (v.includes(ALREADY_REDACTED) || /redacted/i.test(v)) return true;
+  // [YOUR-PASSWORD], [token]: a bracketed name stands for the value.
+  if (/^\[[^\]]{1,40}\]$/.test(v)) return true;
+  // A mask at either end: `sk-xxx`, `ghp_xxx`, `xxx-token`.
+  if (/[-_.](?:x{3,}|X{3,}|\*{3,})$|^(?:x{3,}|X{3,})[-_.]/.test(v)) return true;
   // $VAR ${VAR} $(cmd) %VAR% {{var}} {var} <your key>
   if (/^(?:\$|%[A-Za-z_]|\{|<)/.test(v)) return true;
   if (/\$\{[^}]*\}|\{\{[^}]*\}\}/.test(v)) return true;
@@ -67,7 +71,7 @@ export function isPlaceholder(value: string): boolean {
   if (/^(?:your|my|the|insert|enter|replace|put|add|paste)[\s_-]/i.test(v)) return true;
   if (/[\s_-](?:here|goes[\s_-]here)$/i.test(v)) return true;
   if (
-    /^(?:null|undefined|none|nil|true|false|required|optional|string|str|int|number|boolean|bool|any|object|secret|password|token|key|redacted|changeme|change[_-]me|placeholder|example|dummy|test|todo|tbd|fixme|n\/a)$/i.test(
+    /^(?:null|undefined|none|nil|true|false|required|optional|string|str|int|number|boolean|bool|any|object|secret|password|token|key|redacted|changeme|change[_-]me|placeholder|example|dummy|test|todo|tbd|fixme|n\/a|uuid|guid|hex|base64|value|hash)$/i.test(
       v,
     )
   ) {
@@ -100,7 +104,11 @@ export const isEnvName = (v: string) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v
 
 /** A code expression rather than a literal: `config.apiKey`, `self.token`. */
 export const isMemberExpression = (v: string) =>
-  /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v);
+  /^[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)+$/.test(v);
+
+/** A version or a version range: `^9.0.2`, `~1.4`, `>=2.0.0`, `v1.2.3-beta.1`. */
+export const isVersionRange = (v: string) =>
+  /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?$/.test(v);
 
 /**
  * A path such as `~/.ssh/id_ed25519`, `./key.pem`, `/home/me/.aws/credentials` or `/srv/sa.json`.
@@ -165,7 +173,10 @@ export function looksMadeUp(whole: string): boolean {
     }
   }
   // A group repeated three times (`1234-1234-1234`) is a pattern someone typed, not a key.
-  if (/([A-Za-z0-9]{4,})[^A-Za-z0-9]?\1[^A-Za-z0-9]?\1/.test(value)) return true;
+  if (typedRun(value)) return true;
+  // A run of one character is not such a group: zero bytes encode to `AAAA…` in base64.
+  for (const m of value.matchAll(/([A-Za-z0-9]{4,})[^A-Za-z0-9]?\1[^A-Za-z0-9]?\1/g))
+    if (new Set(m[1]).size > 1 || !/^[AQ]+$/.test(m[1]!)) return true;
   return counted / alnum.length >= 0.3;
 }
 
@@ -173,3 +184,107 @@ export function looksMadeUp(whole: string): boolean {
 export function isVersionLike(value: string): boolean {
   return /^[A-Za-z][\w.-]*?[-_@]v?\d+(?:\.\d+)+$/.test(value);
 }
+
+/** `8-4-4-4-12` hex: an id, unless its name says it is a credential. */
+export const isUuid = (v: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+/** Bits of information per character, from the value's own character counts. */
+export function entropyPerChar(v: string): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / v.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** Changes between a lower- and an upper-case letter: many in a random run, one per word in a name. */
+function caseChanges(v: string): number {
+  let changes = 0;
+  for (let i = 1; i < v.length; i++) {
+    const a = v[i - 1]!;
+    const b = v[i]!;
+    if ((/[a-z]/.test(a) && /[A-Z]/.test(b)) || (/[A-Z]/.test(a) && /[a-z]/.test(b))) changes++;
+  }
+  return changes;
+}
+
+/**
+ * A name in code: camelCase or PascalCase words, maybe with a short number (`parseAndLogHookInput`,
+ * `listSpecWorkflowRuns`, `getV2Client`). Each word is two or more letters with a vowel; a
+ * generated run splits into one-letter pieces and consonant clusters.
+ */
+export function isIdentifierLike(v: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v)) return false;
+  const words = v.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
+  if (words.length < 2 || words.join('') !== v) return false;
+  return words.every((w) =>
+    /^\d+$/.test(w)
+      ? w.length <= 4
+      : w.length >= 2 && /[aeiouy]/i.test(w) && !/[A-Z]{2}[a-z]/.test(w),
+  );
+}
+
+/**
+ * What a generated key looks like, for a value standing where a credential stands under a name
+ * that does not make it one alone (`key`, `auth`, a product's name) or in prose: one run of
+ * token characters, `minLength` or more, not a word, path, URL, e-mail address, version, date or
+ * UUID, with letters and digits (or letters of both cases changing often, as no name does), and
+ * varied enough (entropy) not to be a pattern typed by hand.
+ */
+export function looksKeyLike(v: string, minLength = 16): boolean {
+  if (v.length < minLength || v.length > 8192 || !/^[A-Za-z0-9_+/=.~:@$!*#%^&,-]+$/.test(v))
+    return false;
+  if (v.includes('://') || isUuid(v) || isPath(v) || isVersionLike(v)) return false;
+  if (isIdentifierLike(v)) return false;
+  if (/^[\w.+-]+@[\w-]+\.[\w.-]+$/.test(v)) return false;
+  if (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?/.test(v)) return false;
+  // A dotted or slashed name: `com.example.app`, `org/repo`, `v1.2.3`, `a.b.c.d`.
+  if (/^[a-z][a-z0-9-]*(?:[./][a-z][a-z0-9-]*)+$/i.test(v) && !/\d/.test(v)) return false;
+  const digits = (v.match(/\d/g) ?? []).length;
+  const letters = (v.match(/[A-Za-z]/g) ?? []).length;
+  if (v.length <= 256 && entropyPerChar(v) < 3) return false;
+  if (digits > 0 && letters > 0) {
+    // Words joined by one separator with a number: `build_2024_release`, `my-app-v2-staging`.
+    const parts = v.split(/[_.-]/);
+    if (parts.length >= 2 && parts.every((p) => /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d{1,4})$/.test(p)))
+      return false;
+    return true;
+  }
+  if (letters === v.length) return v.length >= 20 && caseChanges(v) >= v.length / 4;
+  // Digits alone: a long number is an id or a PIN only with a credential name.
+  return false;
+}
+
+/**
+ * A value that cannot be ordinary text, so that finding it again anywhere in a session is
+ * finding the secret (./secret-memory.ts): 10 or more characters in one run, not a placeholder
+ * or a path, and digits with letters or symbols, or 12 or more digits, or 16 or more letters
+ * of both cases changing often.
+ */
+export function isDistinctive(v: string): boolean {
+  if (v.length < 10 || /[\s\0]/.test(v) || v.includes(ALREADY_REDACTED)) return false;
+  if (isPlaceholder(v) || isPath(v) || isUuidOfZeros(v)) return false;
+  if (isVersionLike(v) || isVersionRange(v) || isIdentifierLike(v) || v.includes('://'))
+    return false;
+  // `localhost:5432`, `ada@acme.test`, `2026-02-01T10:00`, `build_2024_release`.
+  if (/^[A-Za-z][\w.-]*:\d{1,5}$|^[\w.+-]+@[\w-]+\.[\w.-]+$|^\d{4}-\d{2}-\d{2}/.test(v))
+    return false;
+  if (v.split(/[_.-]/).every((p) => /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d{1,4})$/.test(p)))
+    return false;
+  const digits = /\d/.test(v);
+  const letters = /[A-Za-z]/.test(v);
+  const symbols = /[^A-Za-z0-9]/.test(v);
+  if (!letters) return digits && v.length >= 12 && !/^(\d)\1+$/.test(v);
+  if (digits) return entropyPerChar(v) >= 2.5;
+  if (symbols) return v.length >= 12 && /[A-Z]/.test(v) && /[a-z]/.test(v);
+  return v.length >= 16 && caseChanges(v) >= v.length / 4;
+}
+
+const isUuidOfZeros = (v: string) => /^[0-]+$/.test(v);

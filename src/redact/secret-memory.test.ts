@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { B62, HEX, madeUp } from './made-up.test-helper.ts';
+import { redactTextSync, redactValueSync, SecretMemory } from './redact.ts';
+
+const { gen } = madeUp(0x3e3);
+
+describe('SecretMemory', () => {
+  test('remembers a distinctive value and finds it again, whole, at its edges', () => {
+    const value = gen(B62, 28);
+    const memory = new SecretMemory();
+    assert.equal(memory.learn(value, 'vault'), true);
+    assert.equal(memory.learn(value, 'other'), false, 'one value is one entry');
+    const text = `a ${value}, "${value}" x${value} ${value}y -H "X: ${value}"`;
+    const found = memory.find(text).map((f) => text.slice(f.start, f.end));
+    // Inside a longer run of letters and digits it is another token: `x…`, `…y`.
+    assert.deepEqual(found, [value, value, value]);
+    assert.deepEqual(
+      memory.find(text).map((f) => f.rule),
+      ['vault', 'vault', 'vault'],
+    );
+  });
+
+  test('keeps no value: what it saves is lengths and hashes', () => {
+    const value = gen(B62, 32);
+    const memory = new SecretMemory();
+    memory.learn(value, 'secret-assignment');
+    const saved = memory.saved();
+    assert.equal(saved.length, 1);
+    assert.ok(!saved.join('\n').includes(value.slice(0, 6)));
+    assert.match(saved[0]!, /^secret-assignment:32:[0-9a-z]+:[0-9a-z]+$/);
+    const again = SecretMemory.from(saved);
+    assert.deepEqual(again.find(`use ${value}`), [
+      { rule: 'secret-assignment', start: 4, end: 36 },
+    ]);
+  });
+
+  test('skips malformed saved lines', () => {
+    const memory = SecretMemory.from(['nonsense', 'a:b:c:d', '', 'x:12:zz:']);
+    assert.equal(memory.size, 0);
+  });
+
+  test('does not remember what ordinary text holds', () => {
+    const memory = new SecretMemory();
+    for (const ordinary of ['postgres', 'changeme', 'hunter2', 'development', 'localhost:5432']) {
+      assert.equal(memory.learn(ordinary, 'secret-assignment'), false, ordinary);
+    }
+    assert.equal(memory.learn('/home/ada/.ssh/id_ed25519', 'x'), false);
+    assert.equal(memory.learn('${API_TOKEN_FROM_THE_ENV}', 'x'), false);
+    assert.equal(memory.size, 0);
+  });
+
+  test(
+    'a pathological text stays linear: no value crossing the string, no rescan per place',
+    {
+      timeout: 20_000,
+    },
+    () => {
+      const memory = new SecretMemory();
+      // 2,000 values that share their first characters with every place of the text.
+      for (let i = 0; i < 2000; i++) memory.learn(`aaaaaa${gen(HEX, 20)}`, 'x');
+      const text = `${'aaaaaa-'.repeat(300_000)}`;
+      assert.deepEqual(memory.find(text), []);
+    },
+  );
+});
+
+describe('once found, gone everywhere', () => {
+  const vault = `s.${gen(B62, 24)}`;
+
+  test('in one text: found in an assignment, replaced where it stands alone', () => {
+    const text = `export VAULT_TOKEN=${vault}\n\nplease deploy it with ${vault} today`;
+    const out = redactTextSync(text).text;
+    assert.ok(!out.includes(vault), out);
+    assert.match(out, /deploy it with \[REDACTED:[a-z-]+\] today/);
+  });
+
+  test('in one value: found in one string, replaced in every other', () => {
+    const { value } = redactValueSync({
+      prompts: [`deploy it with ${vault}`, 'thanks'],
+      tools: [{ command: `curl -H "X-Request: ${vault}" https://acme.test` }],
+      env: [`VAULT_TOKEN=${vault}`],
+      summary: `The user deployed with ${vault}.`,
+    });
+    assert.ok(!JSON.stringify(value).includes(vault), JSON.stringify(value));
+    assert.equal(value.prompts[1], 'thanks');
+  });
+
+  test('across calls: a memory carries what was found to later texts', () => {
+    const memory = new SecretMemory();
+    assert.equal(redactTextSync(`deploy it with ${vault}`, memory).text, `deploy it with ${vault}`);
+    redactTextSync(`VAULT_TOKEN=${vault}`, memory);
+    assert.match(
+      redactTextSync(`deploy it with ${vault}`, memory).text,
+      /^deploy it with \[REDACTED:[a-z-]+\]$/,
+    );
+  });
+
+  test('never from one string into another', () => {
+    const { value } = redactValueSync([
+      `VAULT_TOKEN=${vault}`,
+      vault.slice(0, 12),
+      vault.slice(12),
+    ]);
+    assert.deepEqual(value.slice(1), [vault.slice(0, 12), vault.slice(12)]);
+  });
+
+  test('an ordinary password is redacted where it is assigned, not hunted elsewhere', () => {
+    const { value } = redactValueSync([`PGPASSWORD=postgres psql`, 'the postgres server']);
+    assert.deepEqual(value, [
+      'PGPASSWORD=[REDACTED:secret-assignment] psql',
+      'the postgres server',
+    ]);
+  });
+});
