@@ -24,7 +24,10 @@ export function defineLoopCommand(program: Command): void {
     )
     .option('--max-iterations <n>', 'agent invocations at most (default 20)')
     .option('--max-restarts <n>', 'fresh-session restarts at most (default 3, at most 5)')
-    .option('--threshold <percent>', 'restart at this % of the auto-compact threshold (default 70)')
+    .option(
+      '--threshold <percent>',
+      'restart at this % of the auto-compact threshold (default 70; or CONTEXT_EXHAUSTION_THRESHOLD % of CONTEXT_WINDOW_TOKENS)',
+    )
     .option(
       '--test-cmd <command>',
       'must pass before a reported completion counts (run with sh -c)',
@@ -79,6 +82,9 @@ export function defineLoopCommand(program: Command): void {
   once a response crosses it, the iteration ends at the next safe point (no tool running), shim
   checkpoints the session, writes a summary of the loop (goal, status, files changed, errors, tests,
   recent log; at most 2,000 characters) and starts a fresh session with the summary ahead of the goal.
+  The specification's names, when --threshold is not given: CONTEXT_EXHAUSTION_THRESHOLD=<percent>
+  restarts at that percent of the context window, CONTEXT_WINDOW_TOKENS=<tokens> sets the window
+  (default: the model's as shim resolves it), e.g. CONTEXT_WINDOW_TOKENS=200000 → at 140,000 tokens.
   Only Claude Code's stream says what context each response was sent with: Codex and Gemini compact
   by themselves (with shim's hooks installed, shim restores after it).
 

@@ -13,10 +13,20 @@ const short = (id: unknown): string => str(id).slice(0, 8);
 const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const money = (value: unknown): string => `$${(num(value) ?? 0).toFixed(2)}`;
 
+/** "threshold 70%", or the seed's "restart at 70% of a 200000-token window". */
+function restartText(d: Data): string {
+  const window = d.contextWindow as { percent?: unknown; windowTokens?: unknown } | null;
+  if (window && typeof window === 'object') {
+    const tokens = num(window.windowTokens);
+    return `restart at ${num(window.percent)}% of ${tokens !== null ? `a ${tokens}-token` : "the model's"} window`;
+  }
+  return `threshold ${num(d.thresholdPercent)}%`;
+}
+
 function describeData(name: string, d: Data): string {
   switch (name) {
     case 'loop.started':
-      return `started: ${truncate(str(d.goal), 80)} (threshold ${num(d.thresholdPercent)}%, at most ${plural(num(d.maxIterations) ?? 0, 'iteration')}, ${plural(num(d.maxRestarts) ?? 0, 'restart')})`;
+      return `started: ${truncate(str(d.goal), 80)} (${restartText(d)}, at most ${plural(num(d.maxIterations) ?? 0, 'iteration')}, ${plural(num(d.maxRestarts) ?? 0, 'restart')})`;
     case 'loop.resumed':
       return d.agentAlive === true
         ? 're-attached to the running agent'

@@ -38,6 +38,22 @@ describe('IterationMonitor (captured real stream-json)', () => {
     assert.equal(monitor.draining, false);
   });
 
+  test("the seed's window rule restarts at its percent of CONTEXT_WINDOW_TOKENS", () => {
+    const crossedAt = (percent: number) => {
+      const monitor = new IterationMonitor(
+        { thresholdPercent: 70, window: { percent, windowTokens: 20_000 } },
+        () => THRESHOLD,
+      );
+      const signals = feed(monitor, lines('tool-calls.jsonl'));
+      const context = signals.filter((s) => s.kind === 'context');
+      return context.findIndex((s) => s.kind === 'context' && s.crossed);
+    };
+    // Responses at 13,200, 13,230 and 13,420 tokens: 66% of 20k is 13,200, 67% is 13,400.
+    assert.equal(crossedAt(66), 0);
+    assert.equal(crossedAt(67), 2);
+    assert.equal(crossedAt(68), -1, 'shim’s own 70% of 167k is far above; the rule replaces it');
+  });
+
   test('crossing the threshold is signalled once, and the next tool result is the safe point', () => {
     const monitor = new IterationMonitor(70, () => THRESHOLD);
     const signals = feed(monitor, lines('auto-compact.jsonl'));

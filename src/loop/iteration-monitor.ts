@@ -7,7 +7,11 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parseStreamLine } from '../agents/claude/stream-json.ts';
 import type { AgentEvent, BackgroundTask } from '../agents/headless-event.ts';
-import { checkContextUsage } from '../core/loop/context-monitor.ts';
+import {
+  checkContextUsage,
+  restartPercent,
+  type RestartRule,
+} from '../core/loop/context-monitor.ts';
 import { isLimitMessage } from '../core/loop/usage-limit.ts';
 import { isContextOverflowMessage } from '../core/loop/context-overflow.ts';
 
@@ -49,6 +53,8 @@ export type IterationStats = {
   peakContextTokens: number;
   lastPercent: number;
   peakPercent: number;
+  /** Where this iteration restarts, as a percent of the auto-compact threshold (RestartRule). */
+  restartPercent: number;
   compactions: number;
   lastToolError: string | null;
   apiError: { text: string; status: number | null } | null;
@@ -99,6 +105,7 @@ export class IterationMonitor {
     peakContextTokens: 0,
     lastPercent: 0,
     peakPercent: 0,
+    restartPercent: 0,
     compactions: 0,
     lastToolError: null,
     apiError: null,
@@ -120,25 +127,33 @@ export class IterationMonitor {
   readonly #doneTasks = new Set<string>();
   /** The turn's result has come and no new turn has started: the agent decides nothing now. */
   #turnOver = false;
-  readonly #thresholdPercent: number;
+  readonly #restart: RestartRule;
   readonly #resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo;
   #threshold: ThresholdInfo | null = null;
   readonly #parse: LineParser;
 
+  /** `restart`: shim's percent of the threshold, or with the seed's window rule (RestartRule). */
   constructor(
-    thresholdPercent: number,
+    restart: number | RestartRule,
     resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo,
     sessionId: string | null = null,
     parse: LineParser = parseStreamLine,
   ) {
     this.#parse = parse;
-    this.#thresholdPercent = thresholdPercent;
+    this.#restart =
+      typeof restart === 'number' ? { thresholdPercent: restart, window: null } : restart;
+    this.stats.restartPercent = this.#restart.thresholdPercent;
     this.#resolveThreshold = resolveThreshold;
     this.stats.sessionId = sessionId;
   }
 
   get threshold(): ThresholdInfo | null {
     return this.#threshold;
+  }
+
+  /** The restart point as a percent of the auto-compact threshold (known once a threshold is). */
+  get restartPercent(): number {
+    return this.stats.restartPercent;
   }
 
   get pendingTools(): number {
@@ -244,10 +259,11 @@ export class IterationMonitor {
         // no reading, and no restart on one; the agent compacts by itself.
         if (event.contextTokens === null) return;
         const info = this.#thresholdInfo();
+        stats.restartPercent = restartPercent(this.#restart, info);
         const check = checkContextUsage(
           event.contextTokens,
           info.compactThreshold,
-          this.#thresholdPercent,
+          stats.restartPercent,
         );
         stats.lastContextTokens = event.contextTokens;
         stats.peakContextTokens = Math.max(stats.peakContextTokens, event.contextTokens);

@@ -168,7 +168,7 @@ export async function judgeIteration(
     testTail: test ? test.outputTail.slice(-1500) : null,
     testCommand: options.testCommand,
     lastPercent: stats.lastPercent,
-    thresholdPercent: options.thresholdPercent,
+    thresholdPercent: stats.restartPercent,
     sessionKnown: (stats.sessionId ?? journal.run.sessionId) !== null,
     limitResetsAt: stats.limit?.resetsAt ?? null,
     limitAttempts: state.limitAttempts,

@@ -5,7 +5,11 @@
  */
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { DEFAULT_THRESHOLD_PERCENT } from '../core/loop/context-monitor.ts';
+import {
+  DEFAULT_THRESHOLD_PERCENT,
+  type RestartRule,
+  type WindowRestart,
+} from '../core/loop/context-monitor.ts';
 import { DEFAULT_COMPLETION_MARKER } from '../core/loop/loop-prompt.ts';
 import { DEFAULT_STUCK_POLICY, type StuckPolicy } from '../core/loop/stuck.ts';
 import { AppError } from '../core/errors.ts';
@@ -25,6 +29,11 @@ export type LoopOptions = {
   maxRestarts: number;
   /** Percent of the auto-compact threshold at which a session is ended and restarted fresh. */
   thresholdPercent: number;
+  /**
+   * The seed's CONTEXT_EXHAUSTION_THRESHOLD / CONTEXT_WINDOW_TOKENS, when set and --threshold is
+   * not: restart at that percent of the window instead (core/loop/context-monitor.ts).
+   */
+  contextWindow: WindowRestart | null;
   testCommand: string | null;
   testTimeoutMs: number;
   iterationTimeoutMs: number;
@@ -82,6 +91,44 @@ export const LOOP_DEFAULTS = {
 
 function usage(message: string, hint?: string): AppError {
   return new AppError('USAGE', message, hint);
+}
+
+/** The seed's default restart point: 70% of the window (docs/specification.md, "The loop"). */
+const SEED_EXHAUSTION_PERCENT = 70;
+
+/**
+ * The seed's environment names for the loop's restart point: CONTEXT_EXHAUSTION_THRESHOLD (a
+ * percent of the context window, default 70) and CONTEXT_WINDOW_TOKENS (the window, default the
+ * model's as shim resolves it). Null when neither is set. A value that is not a number in range
+ * is refused before the run starts rather than read as "never restart".
+ */
+export function readSeedContextSettings(env: Env): WindowRestart | null {
+  const rawPercent = env.CONTEXT_EXHAUSTION_THRESHOLD?.trim();
+  const rawWindow = env.CONTEXT_WINDOW_TOKENS?.trim();
+  if (!rawPercent && !rawWindow) return null;
+  const percent = rawPercent ? Number(rawPercent) : SEED_EXHAUSTION_PERCENT;
+  if (!Number.isFinite(percent) || percent < 10 || percent > 100) {
+    throw usage(
+      `CONTEXT_EXHAUSTION_THRESHOLD must be a percent of the context window from 10 to 100, got "${rawPercent}"`,
+      'unset it to use --threshold (a percent of the auto-compact threshold, default 70)',
+    );
+  }
+  const windowTokens = rawWindow ? Number(rawWindow) : null;
+  if (
+    windowTokens !== null &&
+    (!Number.isInteger(windowTokens) || windowTokens < 1_000 || windowTokens > 10_000_000)
+  ) {
+    throw usage(
+      `CONTEXT_WINDOW_TOKENS must be a whole number of tokens from 1000 to 10000000, got "${rawWindow}"`,
+      "unset it to use the model's window as shim resolves it",
+    );
+  }
+  return { percent, windowTokens };
+}
+
+/** The loop's restart point as the monitor takes it. */
+export function restartRule(options: LoopOptions): RestartRule {
+  return { thresholdPercent: options.thresholdPercent, window: options.contextWindow };
 }
 
 function integer(
@@ -246,6 +293,8 @@ export async function parseLoopOptions(
       integer(raw.maxIterations, '--max-iterations', 1, 10_000) ?? LOOP_DEFAULTS.maxIterations,
     maxRestarts: maxRestarts ?? LOOP_DEFAULTS.maxRestarts,
     thresholdPercent: threshold ?? LOOP_DEFAULTS.thresholdPercent,
+    // --threshold (shim's own meaning) wins over the seed's environment names.
+    contextWindow: threshold === undefined ? readSeedContextSettings(env) : null,
     testCommand: raw.testCmd?.trim() || null,
     testTimeoutMs: raw.testTimeout
       ? parseDuration(raw.testTimeout, '--test-timeout')
@@ -283,6 +332,13 @@ const storedOptionsSchema = z.object({
   maxIterations: z.number().int().min(1).catch(LOOP_DEFAULTS.maxIterations),
   maxRestarts: z.number().int().min(0).max(MAX_RESTARTS_CAP).catch(LOOP_DEFAULTS.maxRestarts),
   thresholdPercent: z.number().min(10).max(100).catch(LOOP_DEFAULTS.thresholdPercent),
+  contextWindow: z
+    .object({
+      percent: z.number().min(10).max(100),
+      windowTokens: z.number().int().positive().nullable(),
+    })
+    .nullable()
+    .catch(null),
   testCommand: z.string().nullable().catch(null),
   testTimeoutMs: z.number().positive().catch(LOOP_DEFAULTS.testTimeoutMs),
   iterationTimeoutMs: z.number().positive().catch(LOOP_DEFAULTS.iterationTimeoutMs),

@@ -77,6 +77,7 @@ export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Pro
       maxIterations: options.maxIterations,
       maxRestarts: options.maxRestarts,
       thresholdPercent: options.thresholdPercent,
+      contextWindow: options.contextWindow,
       testCommand: options.testCommand,
       budgetUsd: options.budgetUsd,
       startCommit: run.startCommit,

@@ -17,7 +17,6 @@ export class StreamRecorder {
   readonly #journal: RunJournal;
   readonly #record: LoopIterationRecord;
   readonly #monitor: IterationMonitor;
-  readonly #thresholdPercent: number;
   /** `name@offset` of stream events a killed supervisor had logged past its saved offset. */
   readonly #alreadyLogged: Set<string>;
 
@@ -25,12 +24,11 @@ export class StreamRecorder {
     journal: RunJournal,
     record: LoopIterationRecord,
     monitor: IterationMonitor,
-    options: { thresholdPercent: number; alreadyLogged?: Set<string> },
+    options: { alreadyLogged?: Set<string> },
   ) {
     this.#journal = journal;
     this.#record = record;
     this.#monitor = monitor;
-    this.#thresholdPercent = options.thresholdPercent;
     this.#alreadyLogged = options.alreadyLogged ?? new Set();
   }
 
@@ -73,13 +71,13 @@ export class StreamRecorder {
           tokens: signal.tokens,
           percent: signal.percent,
           compactThreshold: this.#monitor.threshold?.compactThreshold ?? null,
-          thresholdPercent: this.#thresholdPercent,
+          thresholdPercent: this.#monitor.restartPercent,
         });
         if (signal.crossed)
           this.#emit(endOffset, 'loop.context_exhaustion_warning', {
             tokens: signal.tokens,
             percent: signal.percent,
-            thresholdPercent: this.#thresholdPercent,
+            thresholdPercent: this.#monitor.restartPercent,
             action: 'ending the iteration at the next safe point',
           });
         return;

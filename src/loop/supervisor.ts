@@ -46,7 +46,7 @@ import {
 } from './iteration-monitor.ts';
 import { judgeIteration, type IterationOutcome } from './judge-iteration.ts';
 import type { LoopState } from './loop-state.ts';
-import type { LoopOptions } from './options.ts';
+import { restartRule, type LoopOptions } from './options.ts';
 import { prepareRestart } from './restart.ts';
 import type { LoopResult, RunJournal } from './run-journal.ts';
 import { StreamRecorder } from './stream-recorder.ts';
@@ -273,7 +273,7 @@ export class Supervisor {
       number,
     );
     const monitor = new IterationMonitor(
-      options.thresholdPercent,
+      restartRule(options),
       this.#resolveThreshold,
       sessionId,
       headless.parser(),
@@ -291,7 +291,7 @@ export class Supervisor {
   async #reattach(record: LoopIterationRecord): Promise<IterationOutcome | null> {
     const journal = this.#journal;
     const monitor = new IterationMonitor(
-      this.#options.thresholdPercent,
+      restartRule(this.#options),
       this.#resolveThreshold,
       record.sessionId,
       (await this.#headless(this.#agentId())).parser(),
@@ -332,10 +332,7 @@ export class Supervisor {
   ): Promise<IterationOutcome | null> {
     const journal = this.#journal;
     const number = record.number;
-    const recorder = new StreamRecorder(journal, record, monitor, {
-      thresholdPercent: this.#options.thresholdPercent,
-      alreadyLogged,
-    });
+    const recorder = new StreamRecorder(journal, record, monitor, { alreadyLogged });
     const { follow, termination } = await followIteration({
       stdoutPath: this.#stdoutPath(number),
       fromOffset: record.streamOffset,

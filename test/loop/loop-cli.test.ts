@@ -152,6 +152,28 @@ describe('shim loop (CLI)', () => {
     assert.equal(follow.status, 0, 'following a finished run returns at once');
   });
 
+  test("the seed's CONTEXT_WINDOW_TOKENS / CONTEXT_EXHAUSTION_THRESHOLD set where the loop restarts", () => {
+    // 50% of a 60,000-token window is 30,000 tokens: the first response (40,000) crosses it,
+    // where shim's own default (70% of the 167k threshold, 117k) would carry on in the session.
+    world.script([
+      { actions: [respond(40_000, { text: 'Half way.' })] },
+      { actions: [{ write: { path: 'w.txt', content: 'w' } }, done()] },
+    ]);
+    const env = {
+      SHIM_CLAUDE_BIN: FAKE_CLAUDE,
+      CONTEXT_WINDOW_TOKENS: '60000',
+      CONTEXT_EXHAUSTION_THRESHOLD: '50',
+    };
+    const run = shim(world, ['loop', '--goal', 'Write w.txt.'], env);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /restart at 50% of a 60000-token window/);
+    assert.match(run.stderr, /\[2\] fresh session/, 'restarted fresh, not continued');
+    assert.match(shim(world, ['loop', 'status']).stdout, /\(50% of a 60000-token window\)/);
+    const bad = shim(world, ['loop', '--goal', 'x'], { ...env, CONTEXT_WINDOW_TOKENS: '0' });
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /CONTEXT_WINDOW_TOKENS must be a whole number of tokens/);
+  });
+
   test('--shards runs each shard of a plan in order, skipping those whose steps are done', () => {
     const plan =
       '# Plan\n\nGoal: three files.\n\n- [x] Write a.txt\n- [ ] Write b.txt\n- [ ] Write c.txt\n';

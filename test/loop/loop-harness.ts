@@ -114,6 +114,7 @@ export function createLoopWorld(): LoopWorld {
         maxIterations: 10,
         maxRestarts: 3,
         thresholdPercent: 70,
+        contextWindow: null,
         testCommand: null,
         testTimeoutMs: 30_000,
         iterationTimeoutMs: 30_000,

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { agentName, isAgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
+import { restartPercent, type WindowRestart } from '../../core/loop/context-monitor.ts';
 import { parsePlan } from '../../core/plan/plan.ts';
 import { shardProgress } from '../../core/plan/shard-plan.ts';
 import { readShardFiles } from '../../app/tasks/write-shards.ts';
@@ -167,6 +168,22 @@ export async function runLoopList(options: {
   );
 }
 
+/** "70%", or with the seed's window rule "84% (70% of a 200000-token window)". */
+function restartText(
+  options: Record<string, unknown>,
+  state: Record<string, unknown> | null,
+): string {
+  const own = Number(options.thresholdPercent ?? 70);
+  const window = options.contextWindow as WindowRestart | null | undefined;
+  if (!window) return `${own}%`;
+  const known = state?.threshold as { compactThreshold: number; windowTokens: number } | undefined;
+  const of = window.windowTokens !== null ? `a ${window.windowTokens}-token` : "the model's";
+  const percent = known
+    ? `${Math.round(restartPercent({ thresholdPercent: own, window }, known))}% `
+    : '';
+  return `${percent}(${window.percent}% of ${of} window)`;
+}
+
 export async function runLoopStatus(
   id: string | undefined,
   options: { json?: boolean },
@@ -177,7 +194,7 @@ export async function runLoopStatus(
     return;
   }
   const percent = run.contextPercent ?? 0;
-  const threshold = Number((run.options as { thresholdPercent?: number }).thresholdPercent ?? 70);
+  const threshold = restartText(run.options, run.state);
   const maxIterations = Number((run.options as { maxIterations?: number }).maxIterations ?? 0);
   const agents = run.options as { agent?: unknown; fallbackAgent?: unknown };
   // The run's other agent: the fallback while the first runs, the first once it fell back.
@@ -188,7 +205,7 @@ export async function runLoopStatus(
     `goal       ${run.goal.replace(/\s+/g, ' ').slice(0, 100)}`,
     `directory  ${run.cwd}`,
     `iteration  ${run.iteration} of ${maxIterations} · restarts ${run.restarts} · cost $${run.costUsd.toFixed(2)}`,
-    `context    ${renderBar(percent, 20)} ${Math.round(percent)}% of the auto-compact threshold (restart at ${threshold}%)`,
+    `context    ${renderBar(percent, 20)} ${Math.round(percent)}% of the auto-compact threshold (restart at ${threshold})`,
     `agent      ${agentName(run.agent)}${fallback ? ` (fallback at a usage limit: ${agentName(fallback)})` : ''}`,
     `session    ${run.sessionId ?? '—'}`,
     `last event ${run.lastEvent ?? '—'}`,

@@ -4,6 +4,7 @@ import {
   checkContextUsage,
   DEFAULT_THRESHOLD_PERCENT,
   renderContextBar,
+  restartPercent,
 } from './context-monitor.ts';
 
 const SAFE = { percent: 0, exhausted: false, warning: false };
@@ -116,5 +117,41 @@ describe('renderContextBar', () => {
     assert.equal(renderContextBar(50, -1), renderContextBar(50));
     assert.equal(renderContextBar(50, Number.NaN), renderContextBar(50));
     assert.equal(renderContextBar(50, 1e9).length, 200 + ' 50%'.length);
+  });
+});
+
+describe('restartPercent (the seed names CONTEXT_WINDOW_TOKENS / CONTEXT_EXHAUSTION_THRESHOLD)', () => {
+  const threshold = { compactThreshold: 167_000, windowTokens: 200_000 };
+
+  test("without the seed's rule it is shim's own percent of the threshold", () => {
+    assert.equal(restartPercent({ thresholdPercent: 60, window: null }, threshold), 60);
+  });
+
+  test("70% of the model's 200k window is 140k tokens: 83.8% of a 167k threshold", () => {
+    const rule = { thresholdPercent: 70, window: { percent: 70, windowTokens: null } };
+    assert.equal(restartPercent(rule, threshold), 83.8);
+    assert.equal(
+      checkContextUsage(139_800, 167_000, restartPercent(rule, threshold)).exhausted,
+      false,
+    );
+    assert.equal(
+      checkContextUsage(140_000, 167_000, restartPercent(rule, threshold)).exhausted,
+      true,
+    );
+  });
+
+  test('a window of its own replaces the resolved one; the result is clamped to 200%', () => {
+    const rule = (windowTokens: number) => ({
+      thresholdPercent: 70,
+      window: { percent: 50, windowTokens },
+    });
+    assert.equal(restartPercent(rule(100_000), threshold), 29.9);
+    assert.equal(restartPercent(rule(1_000_000), threshold), 200);
+  });
+
+  test("a broken threshold keeps shim's percent", () => {
+    const rule = { thresholdPercent: 65, window: { percent: 50, windowTokens: null } };
+    assert.equal(restartPercent(rule, { compactThreshold: 0, windowTokens: 200_000 }), 65);
+    assert.equal(restartPercent(rule, { compactThreshold: 167_000, windowTokens: 0 }), 65);
   });
 });

@@ -21,6 +21,35 @@ const isFiniteNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
 /**
+ * The seed's own loop settings (CONTEXT_WINDOW_TOKENS, CONTEXT_EXHAUSTION_THRESHOLD,
+ * docs/specification.md "The loop"): restart at `percent` of a context window of `windowTokens`
+ * (null: the window shim resolves for the model), not at a percent of the auto-compact threshold.
+ */
+export type WindowRestart = { percent: number; windowTokens: number | null };
+
+/** When the loop restarts a session: shim's percent of the threshold, or the seed's window rule. */
+export type RestartRule = { thresholdPercent: number; window: WindowRestart | null };
+
+/**
+ * The restart point as a percent of the auto-compact threshold (what checkContextUsage takes):
+ * shim's own percent, or the seed's `percent` of the window turned into tokens and measured
+ * against the threshold. Clamped to (0, 200]; a broken threshold keeps shim's percent.
+ */
+export function restartPercent(
+  rule: RestartRule,
+  threshold: { compactThreshold: number; windowTokens: number },
+): number {
+  if (!rule.window) return rule.thresholdPercent;
+  const window = rule.window.windowTokens ?? threshold.windowTokens;
+  if (!isFiniteNumber(window) || window <= 0) return rule.thresholdPercent;
+  if (!isFiniteNumber(threshold.compactThreshold) || threshold.compactThreshold <= 0)
+    return rule.thresholdPercent;
+  const tokens = (rule.window.percent / 100) * window;
+  const percent = Math.round((tokens / threshold.compactThreshold) * 1000) / 10;
+  return Math.min(200, Math.max(0.1, percent));
+}
+
+/**
  * `percent` is `contextTokens / compactThreshold × 100` rounded to one decimal, and the flags
  * are decided on that rounded value so that what is shown and what is done agree. `exhausted`
  * at or past `thresholdPercent`, `warning` from `thresholdPercent − warningMargin` on.
