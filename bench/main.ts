@@ -256,6 +256,7 @@ async function main(): Promise<void> {
 
   process.stdout.write('\n');
   await runCheckpointBench(report, results);
+  await (await import('./checkpoint-chains.ts')).runChainBench(report, results);
   await (await import('./mcp.ts')).runMcpBench(report, results);
 
   process.stdout.write('\n');

@@ -232,6 +232,24 @@ describe('shim ui', { timeout: 180_000 }, () => {
     await page.close();
   });
 
+  test('a checkpoint shows what led to it: the one before it and what happened since', async () => {
+    const page = await open(`#/checkpoint/${checkpointIds[1]}`);
+    await page.waitForSelector('#app[data-ready="checkpoint"]');
+    const steps = page.locator('section.chain ol.chain-steps > li');
+    assert.equal(await steps.count(), 2);
+    assert.equal(await steps.nth(0).getAttribute('data-checkpoint'), checkpointIds[1]);
+    assert.equal(await steps.nth(1).getAttribute('data-checkpoint'), checkpointIds[0]);
+    assert.match(
+      (await steps.nth(0).textContent()) ?? '',
+      /stored as its change since .*since the one below: .*tool calls/,
+    );
+    assert.match((await steps.nth(1).textContent()) ?? '', /stored whole .*it holds: /);
+    await steps.nth(1).locator('a').click();
+    await page.waitForSelector(`h1[data-checkpoint="${checkpointIds[0]}"]`);
+    await page.screenshot({ path: join(shots, 'checkpoint-chain.png'), fullPage: true });
+    await page.close();
+  });
+
   test('without the token, with another host name, or with ../ in the path: refused', async () => {
     assert.equal((await raw(dashboard.port, '/')).status, 403);
     assert.equal((await raw(dashboard.port, '/api/sessions')).status, 403);

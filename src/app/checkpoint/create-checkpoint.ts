@@ -27,6 +27,7 @@ import { deleteSnapshot } from '../../capture/git-snapshots.ts';
 import { commitWip } from '../../capture/wip-commit.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import type { CheckpointSize } from '../../store/checkpoints/checkpoint-repository.ts';
+import type { ChainSettings } from '../../store/checkpoints/checkpoint-chain.ts';
 import { loadConfig, type ShimConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { recordGrowthSteps } from '../../store/estimates/growth-profile.ts';
@@ -261,6 +262,10 @@ async function buildAndStore(
       ancestor,
       assessment,
       sync: config.sync,
+      chain: {
+        incremental: config.checkpoints.continuous,
+        fullEvery: config.checkpoints.fullEvery,
+      },
     });
     // The team store gets it from the background worker (nothing waits on the network here).
     await replicateSoon({ config, env: request.env, home: request.home, cwd: workTree });
@@ -324,6 +329,8 @@ type Captured = {
   ancestor: Checkpoint | null;
   assessment: Assessment;
   sync: ShimConfig['sync'];
+  /** How it is stored: as what changed since `previous` (store/checkpoints/checkpoint-chain.ts). */
+  chain: ChainSettings;
 };
 
 async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
@@ -364,20 +371,24 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
   }
   // The checkpoint, its signal sample, the outcome of restores into the session and the
   // session's sighting: one commit (store/checkpoints/checkpoint-writer.ts).
-  const stored = store.checkpointWriter.write(limited, {
-    session: {
-      transcriptPath: path,
-      cwd: state.cwd,
-      cliVersion: state.cliVersion,
-      model: state.model,
+  const stored = store.checkpointWriter.write(
+    limited,
+    {
+      session: {
+        transcriptPath: path,
+        cwd: state.cwd,
+        cliVersion: state.cliVersion,
+        model: state.model,
+      },
+      // A dead session's checkpoint must not make it look recently active: its last activity
+      // counts.
+      activeAt:
+        request.interrupted && state.lastActivityAt !== null
+          ? new Date(Math.min(state.lastActivityAt, request.now)).toISOString()
+          : limited.createdAt,
     },
-    // A dead session's checkpoint must not make it look recently active: its last activity
-    // counts.
-    activeAt:
-      request.interrupted && state.lastActivityAt !== null
-        ? new Date(Math.min(state.lastActivityAt, request.now)).toISOString()
-        : limited.createdAt,
-  });
+    { base: previous, settings: captured.chain },
+  );
   // The issue the session works on hears of it at the moments that matter (queued; sent later).
   await queueTrackerSync({
     store,

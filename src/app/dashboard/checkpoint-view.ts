@@ -10,7 +10,12 @@ import { AppError } from '../../core/errors.ts';
 import { renderHandoff } from '../../core/resume/handoff.ts';
 import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
 import { withStore } from '../open-store.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { planResume } from '../restore/plan-resume.ts';
+import {
+  readCheckpointChain,
+  type CheckpointChainView,
+} from '../checkpoint/checkpoint-chain-view.ts';
 
 export type CheckpointFact = { fact: string; inCheckpoint: boolean; inSummary: boolean };
 
@@ -33,6 +38,8 @@ export type CheckpointView = {
   compactSummary: string | null;
   /** The checkpoint's requests, tasks and files, and whether each summary carried them. */
   facts: CheckpointFact[];
+  /** What led to it: the checkpoints before it in its chain (app/checkpoint/checkpoint-chain-view.ts). */
+  chain: CheckpointChainView | null;
 };
 
 const CHECKPOINT_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -64,6 +71,8 @@ export async function viewCheckpoint(
 ): Promise<CheckpointView> {
   if (!CHECKPOINT_ID.test(id))
     throw new AppError('USAGE', 'not a checkpoint id', 'ids are letters, digits, - and _');
+  const config = await loadConfig(home, { lenient: true });
+  const limits = { hours: config.restoreContextHours, max: config.restoreMaxContexts };
   return withStore(home, async (store) => {
     const checkpoint = store.checkpoints.getById(id);
     if (!checkpoint)
@@ -105,6 +114,7 @@ export async function viewCheckpoint(
         inCheckpoint: true,
         inSummary: summary !== null && carried(summary, fact),
       })),
+      chain: readCheckpointChain(store, id, limits),
     };
   });
 }

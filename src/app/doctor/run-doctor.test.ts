@@ -71,6 +71,7 @@ describe('shim doctor', () => {
       config: 'ok',
       database: 'ok',
       'checkpoint-failures': 'ok',
+      'checkpoint-chains': 'ok',
       activity: 'warn',
       transcripts: 'ok',
       log: 'ok',

@@ -21,6 +21,7 @@ import {
 import { syncCheck } from './sync-check.ts';
 import { teamCheck } from './team-check.ts';
 import { checkpointFailureCheck } from './checkpoint-failure-check.ts';
+import { chainCheck } from './chain-check.ts';
 import { transcriptCheck } from './transcript-check.ts';
 import { agentChecks } from './agent-checks.ts';
 import { warmLookCheck } from './warm-look-check.ts';
@@ -58,6 +59,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const sync = await syncCheck(options);
   const team = await teamCheck(options);
   const warmLook = await warmLookCheck(options, now);
+  const chains = database.db ? await chainCheck(options.home) : null;
   const checks = [
     ...(agents.length > 0 ? agents : [noAgentCheck()]),
     home,
@@ -65,6 +67,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     ...(recovered ? [recovered] : []),
     database.check,
     checkpointFailureCheck(options.home, now),
+    ...(chains ? [chains] : []),
     activity,
     transcriptCheck(options.home, now),
     log,

@@ -89,7 +89,7 @@ export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
   }
   const lines = [
     `${bold(`checkpoint #${checkpoint.checkpointNumber}`)} of session ${checkpoint.sessionId.slice(0, 8)} saved: ${checkpoint.id}`,
-    `  ${formatBytes(size.compressed)} compressed (${size.compressionRatio}× of ${formatBytes(size.uncompressed)}) · ${Math.round(result.durationMs)} ms` +
+    `  ${formatBytes(size.compressed)} compressed (${size.compressionRatio}× of ${formatBytes(size.uncompressed)})${size.stored < size.compressed ? `, ${formatBytes(size.stored)} stored as what changed` : ''} · ${Math.round(result.durationMs)} ms` +
       (result.redactions > 0
         ? ` · ${result.redactions} secret${result.redactions === 1 ? '' : 's'} redacted`
         : ''),

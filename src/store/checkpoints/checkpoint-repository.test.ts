@@ -384,6 +384,7 @@ describe('CheckpointRepository sizes and compression', () => {
       uncompressed,
       compressed,
       compressionRatio: Math.round((uncompressed / compressed) * 100) / 100,
+      stored: compressed,
     });
     assert.equal(row.uncompressed_size, uncompressed);
     assert.equal(row.compressed_size, compressed);

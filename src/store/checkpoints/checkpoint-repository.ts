@@ -15,14 +15,53 @@ import { matchProject } from '../sqlite/project-match.ts';
 import {
   compressSections,
   SUMMARY_COLUMNS,
-  toCheckpoint,
   toSummary,
   type CheckpointSize,
   type CheckpointSummary,
   type Row,
 } from './checkpoint-rows.ts';
+import {
+  chainStep,
+  checkChains,
+  DEFAULT_CHAIN,
+  deltaCandidate,
+  detachDependents,
+  readCheckpointRow,
+  type ChainBreak,
+  type ChainReport,
+  type ChainSettings,
+  type DeltaCandidate,
+} from './checkpoint-chain.ts';
+import { stateHash, stateOf, stateTexts } from './checkpoint-delta.ts';
 
 export type { CheckpointSize, CheckpointSummary } from './checkpoint-rows.ts';
+
+/** A draft ready to be stored: its sections compressed, and the change it may be stored as. */
+export type PreparedCheckpoint = ReturnType<typeof compressSections> & {
+  hash: string;
+  delta: DeltaCandidate | null;
+};
+
+/**
+ * Everything about storing `draft` that needs no lock: its sections compressed, its hash, and
+ * — given the previous checkpoint of its session as read — the change since that one.
+ */
+export function prepareCheckpoint(
+  draft: CheckpointDraft,
+  base: Checkpoint | null = null,
+  chain: ChainSettings = DEFAULT_CHAIN,
+): PreparedCheckpoint {
+  const compressed = compressSections(draft);
+  const state = stateOf(draft);
+  const texts = stateTexts(state);
+  return {
+    ...compressed,
+    hash: stateHash(state, texts),
+    delta: deltaCandidate(base, draft.sessionId, state, texts, compressed.size.compressed, chain),
+  };
+}
+
+const NO_BYTES = Buffer.alloc(0);
 
 export class CheckpointRepository {
   readonly #db: Database;
@@ -31,46 +70,61 @@ export class CheckpointRepository {
     this.#db = db;
   }
 
-  /** Stores the draft under the session's next number; returns the stored checkpoint. */
-  save(draft: CheckpointDraft): { checkpoint: Checkpoint; size: CheckpointSize } {
-    // Compressed before the write lock is taken: other writers wait less.
-    return this.insertCompressed(draft, compressSections(draft));
+  /**
+   * Stores the draft under the session's next number; returns the stored checkpoint. Given the
+   * previous checkpoint of its session (as read), it may be stored as what changed since.
+   */
+  save(
+    draft: CheckpointDraft,
+    options: { base?: Checkpoint | null; chain?: ChainSettings } = {},
+  ): { checkpoint: Checkpoint; size: CheckpointSize } {
+    // Compressed and diffed before the write lock is taken: other writers wait less.
+    const chain = options.chain ?? DEFAULT_CHAIN;
+    return this.insertPrepared(draft, prepareCheckpoint(draft, options.base, chain), chain);
   }
 
   /**
-   * Inserts a draft whose sections are compressed already; inside a write transaction already
-   * open it joins it (checkpoint-writer.ts stores a checkpoint and what it updates in one commit).
+   * Inserts a prepared draft; inside a write transaction already open it joins it
+   * (checkpoint-writer.ts stores a checkpoint and what it updates in one commit). It is stored as
+   * its change when that change's base is still there and the chain is not `fullEvery` long.
    */
-  insertCompressed(
+  insertPrepared(
     draft: CheckpointDraft,
-    { sections, size }: ReturnType<typeof compressSections>,
+    prepared: PreparedCheckpoint,
+    chain: ChainSettings = DEFAULT_CHAIN,
   ): { checkpoint: Checkpoint; size: CheckpointSize } {
     const db = this.#db;
+    const { sections, size } = prepared;
+    let stored = size.compressed;
     const checkpointNumber = withWriteTransaction(db, () => {
       const next = db
         .prepare(
           'SELECT COALESCE(MAX(checkpoint_number), 0) + 1 AS next FROM checkpoints WHERE session_id = ?',
         )
         .get(draft.sessionId) as { next: number };
+      const depth = chainStep(db, prepared.delta, draft.sessionId, chain);
+      const delta = depth === null ? null : prepared.delta!;
+      stored = delta ? delta.data.length : size.compressed;
+      const section = (data: Buffer) => (delta ? NO_BYTES : data);
       db.prepare(
         `INSERT INTO checkpoints (id, session_id, checkpoint_number, created_at, triggered_by,
            conversation_state, task_state, file_state, tool_state, signals, user_preferences,
            crash_risk, progress, operation, context_window_usage, message_count, tool_call_count,
            uncompressed_size, compressed_size, compression_ratio, source, cwd, transcript_path, snapshot_ref,
-           parent_id, agent)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           parent_id, agent, delta_of, chain_depth, state_hash, state_delta, stored_size)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         draft.id,
         draft.sessionId,
         next.next,
         draft.createdAt,
         draft.triggeredBy,
-        sections.conversation.data,
-        sections.task.data,
-        sections.file.data,
-        sections.tool.data,
-        sections.signals.data,
-        sections.preferences.data,
+        section(sections.conversation.data),
+        section(sections.task.data),
+        section(sections.file.data),
+        section(sections.tool.data),
+        section(sections.signals.data),
+        delta ? null : sections.preferences.data,
         draft.signals.crashRisk,
         draft.taskState.progress,
         draft.taskState.operation || null,
@@ -86,6 +140,11 @@ export class CheckpointRepository {
         draft.fileState.snapshot?.ref ?? null,
         draft.source.parentId ?? null,
         draft.source.agent ?? 'claude',
+        delta?.deltaOf ?? null,
+        depth ?? 0,
+        prepared.hash,
+        delta?.data ?? null,
+        stored,
       );
       // The search index must never cost a checkpoint: on failure the checkpoint is kept
       // unindexed, and the next search indexes it (app/checkpoint/search-checkpoints.ts).
@@ -98,13 +157,28 @@ export class CheckpointRepository {
       db.exec('RELEASE search_index');
       return next.next;
     });
-    return { checkpoint: { ...draft, checkpointNumber }, size };
+    return { checkpoint: { ...draft, checkpointNumber }, size: { ...size, stored } };
+  }
+
+  /** A row as its whole checkpoint (rebuilt from its chain; a broken chain falls back). */
+  #read(row: Row | undefined): Checkpoint | null {
+    return row ? readCheckpointRow(this.#db, row).checkpoint : null;
   }
 
   getById(id: string): Checkpoint | null {
+    return this.#read(
+      this.#db.prepare('SELECT * FROM checkpoints WHERE id = ?').get(id) as Row | undefined,
+    );
+  }
+
+  /**
+   * The checkpoint `id`, and whether its chain is broken: then `checkpoint` is the newest of its
+   * session before the break that rebuilds exactly (or null), never a wrong state.
+   */
+  readChecked(id: string): { checkpoint: Checkpoint | null; broken: ChainBreak | null } | null {
     const row = this.#db.prepare('SELECT * FROM checkpoints WHERE id = ?').get(id) as
       Row | undefined;
-    return row ? toCheckpoint(row) : null;
+    return row ? readCheckpointRow(this.#db, row) : null;
   }
 
   /** Ids starting with `prefix` (a CLI convenience: `shim show 3f2a`). */
@@ -123,7 +197,7 @@ export class CheckpointRepository {
         'SELECT * FROM checkpoints WHERE session_id = ? ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1',
       )
       .get(sessionId) as Row | undefined;
-    return row ? toCheckpoint(row) : null;
+    return this.#read(row);
   }
 
   /** The newest checkpoint taken in `cwd`, across sessions. */
@@ -133,7 +207,7 @@ export class CheckpointRepository {
         'SELECT * FROM checkpoints WHERE cwd = ? ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1',
       )
       .get(cwd) as Row | undefined;
-    return row ? toCheckpoint(row) : null;
+    return this.#read(row);
   }
 
   /** The newest checkpoint taken anywhere in the project at `root` (see project-match.ts). */
@@ -152,14 +226,22 @@ export class CheckpointRepository {
         ...project.params,
         ...(options.excludeSession !== undefined ? [options.excludeSession] : []),
       ) as Row | undefined;
-    return row ? toCheckpoint(row) : null;
+    return this.#read(row);
   }
 
   getLatest(): Checkpoint | null {
     const row = this.#db
       .prepare('SELECT * FROM checkpoints ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1')
       .get() as Row | undefined;
-    return row ? toCheckpoint(row) : null;
+    return this.#read(row);
+  }
+
+  /** One checkpoint's row facts (no sections read): its size, how it is stored, its trigger. */
+  getSummary(id: string): CheckpointSummary | null {
+    const row = this.#db
+      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM checkpoints WHERE id = ?`)
+      .get(id) as Row | undefined;
+    return row ? toSummary(row) : null;
   }
 
   listBySession(sessionId: string): CheckpointSummary[] {
@@ -192,6 +274,11 @@ export class CheckpointRepository {
       )
       .all(...params) as Row[];
     return rows.map(toSummary);
+  }
+
+  /** The chains checked: every link, and each recent session's newest rebuilt (checkpoint-chain.ts). */
+  checkChains(sessions?: number): ChainReport {
+    return checkChains(this.#db, sessions);
   }
 
   getRestoredAt(id: string): string | null {
@@ -227,7 +314,7 @@ export class CheckpointRepository {
     const cutoff = new Date(options.now - options.retentionDays * 86_400_000).toISOString();
     const candidates = this.#db
       .prepare(
-        `SELECT id, snapshot_ref, cwd, created_at, compressed_size FROM checkpoints c
+        `SELECT id, snapshot_ref, cwd, created_at, COALESCE(stored_size, compressed_size) AS compressed_size FROM checkpoints c
          WHERE id <> (SELECT id FROM checkpoints k WHERE k.session_id = c.session_id
                       ORDER BY created_at DESC, checkpoint_number DESC LIMIT 1)
          ORDER BY created_at`,
@@ -259,6 +346,8 @@ export class CheckpointRepository {
     const cutoff = new Date(now - retentionDays * 86_400_000).toISOString();
     const db = this.#db;
     return withWriteTransaction(db, () => {
+      // Nothing kept may need a deleted row: what is stored as a change of one is made whole.
+      detachDependents(db, ids);
       const deleteEvents = db.prepare('DELETE FROM resume_events WHERE checkpoint_id = ?');
       const deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE id = ?');
       let deleted = 0;

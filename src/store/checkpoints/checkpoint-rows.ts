@@ -16,8 +16,19 @@ import { toAgentId, type AgentId } from '../../core/agent-id.ts';
 import type { CrashRisk } from '../../core/context/risk.ts';
 import type { CrashSignals } from '../../core/context/signals.ts';
 import { compressJson, decompressJson, type Compressed } from '../sqlite/serialize.ts';
+import type { CheckpointState } from './checkpoint-delta.ts';
 
-export type CheckpointSize = { uncompressed: number; compressed: number; compressionRatio: number };
+/**
+ * A checkpoint's bytes: its sections as JSON (`uncompressed`), gzipped whole (`compressed`), and
+ * what its row adds to the store (`stored`): the whole sections, or less when it is stored as what
+ * changed since the previous checkpoint of its session (checkpoint-chain.ts).
+ */
+export type CheckpointSize = {
+  uncompressed: number;
+  compressed: number;
+  compressionRatio: number;
+  stored: number;
+};
 
 export type CheckpointSummary = {
   id: string;
@@ -40,6 +51,8 @@ export type CheckpointSummary = {
   snapshotRef: string | null;
   /** The agent whose session it is (migration 10). */
   agent: AgentId;
+  /** The checkpoint whose state this one is stored as a change of; null when stored whole. */
+  deltaOf: string | null;
 };
 
 export type Row = {
@@ -70,11 +83,17 @@ export type Row = {
   snapshot_ref: string | null;
   /** Absent from rows selected without it. */
   agent?: string;
+  /** Migration 12 (checkpoint-chain.ts); absent from rows selected without them. */
+  delta_of?: string | null;
+  chain_depth?: number;
+  state_hash?: string | null;
+  state_delta?: Uint8Array | null;
+  stored_size?: number | null;
 };
 
 export const SUMMARY_COLUMNS = `id, session_id, checkpoint_number, created_at, triggered_by, crash_risk, progress, operation,
   context_window_usage, message_count, tool_call_count, uncompressed_size, compressed_size, compression_ratio,
-  restored_at, cwd, transcript_path, snapshot_ref, source, agent`;
+  restored_at, cwd, transcript_path, snapshot_ref, source, agent, delta_of, stored_size`;
 
 /** contextTokens / compactThreshold of a row's source, as a percent with one decimal. */
 function thresholdPercent(source: string | null): number | null {
@@ -113,7 +132,9 @@ export function toSummary(row: Row): CheckpointSummary {
       uncompressed: row.uncompressed_size ?? 0,
       compressed: row.compressed_size ?? 0,
       compressionRatio: row.compression_ratio ?? 0,
+      stored: row.stored_size ?? row.compressed_size ?? 0,
     },
+    deltaOf: row.delta_of ?? null,
     restoredAt: row.restored_at,
     cwd: row.cwd,
     transcriptPath: row.transcript_path,
@@ -143,6 +164,13 @@ type SeedSection<T, Added extends keyof T> = Omit<T, Added> & Partial<Pick<T, Ad
  * the moved-aside file, instead of every later checkpoint and resume of the session failing on it.
  */
 export function toCheckpoint(row: Row): Checkpoint {
+  if (row.delta_of) {
+    // Not damage: a programming error (read chains through checkpoint-chain.ts), so no
+    // SQLITE_CORRUPT that would have the store rebuilt.
+    throw new Error(
+      `checkpoint ${row.id} is stored as a change of ${row.delta_of}: read it through readCheckpointRow (checkpoint-chain.ts)`,
+    );
+  }
   try {
     return decodeRow(row);
   } catch (error) {
@@ -153,35 +181,54 @@ export function toCheckpoint(row: Row): Checkpoint {
   }
 }
 
+/** A checkpoint from its row's columns and a state rebuilt from its chain (checkpoint-chain.ts). */
+export function withState(row: Row, state: CheckpointState): Checkpoint {
+  return { ...identityOf(row), ...state, source: sourceOf(row) };
+}
+
+/** Version-1 rows predate the source column. */
+function sourceOf(row: Row): CheckpointSource {
+  return row.source ? (JSON.parse(row.source) as CheckpointSource) : EMPTY_SOURCE;
+}
+
+/**
+ * `value` with `defaults` for the keys it lacks: its own keys keep their order (a checkpoint read
+ * back serialises to the bytes it was stored as, which its chain's hashes rely on), the missing
+ * ones come after.
+ */
+function withDefaults<T extends object>(value: Partial<T>, defaults: T): T {
+  return {
+    ...value,
+    ...Object.fromEntries(Object.entries(defaults).filter(([k]) => !(k in value))),
+  } as T;
+}
+
 function decodeRow(row: Row): Checkpoint {
   return {
     ...identityOf(row),
     // Version-1 rows (the specified schema) predate the fields marked "beyond the specification": default them.
-    conversationState: {
-      userRequests: [],
-      ...decompressJson<SeedSection<ConversationState, 'userRequests'>>(row.conversation_state),
-    },
-    taskState: { items: [], ...decompressJson<SeedSection<TaskState, 'items'>>(row.task_state) },
-    fileState: {
-      repoRoot: null,
-      branch: null,
-      head: null,
-      snapshot: null,
-      ...decompressJson<SeedSection<FileState, 'repoRoot' | 'branch' | 'head' | 'snapshot'>>(
+    conversationState: withDefaults(
+      decompressJson<SeedSection<ConversationState, 'userRequests'>>(row.conversation_state),
+      { userRequests: [] } as unknown as ConversationState,
+    ),
+    taskState: withDefaults(decompressJson<SeedSection<TaskState, 'items'>>(row.task_state), {
+      items: [],
+    } as unknown as TaskState),
+    fileState: withDefaults(
+      decompressJson<SeedSection<FileState, 'repoRoot' | 'branch' | 'head' | 'snapshot'>>(
         row.file_state,
       ),
-    },
+      { repoRoot: null, branch: null, head: null, snapshot: null } as unknown as FileState,
+    ),
     toolState: decompressJson(row.tool_state),
-    signals: {
-      compactThresholdUsage: 0,
-      tokensUntilCompact: 0,
-      ...decompressJson<SeedSection<CrashSignals, 'compactThresholdUsage' | 'tokensUntilCompact'>>(
+    signals: withDefaults(
+      decompressJson<SeedSection<CrashSignals, 'compactThresholdUsage' | 'tokensUntilCompact'>>(
         row.signals,
       ),
-    },
+      { compactThresholdUsage: 0, tokensUntilCompact: 0 } as unknown as CrashSignals,
+    ),
     userPreferences: row.user_preferences ? decompressJson(row.user_preferences) : {},
-    // Version-1 rows predate the source column.
-    source: row.source ? (JSON.parse(row.source) as CheckpointSource) : EMPTY_SOURCE,
+    source: sourceOf(row),
   };
 }
 
@@ -214,6 +261,7 @@ export function compressSections(draft: CheckpointDraft): {
       uncompressed,
       compressed,
       compressionRatio: compressed > 0 ? Math.round((uncompressed / compressed) * 100) / 100 : 0,
+      stored: compressed,
     },
   };
 }

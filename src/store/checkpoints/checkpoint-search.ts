@@ -65,7 +65,8 @@ export function catchUpSearchIndex(
     withWriteTransaction(db, () => {
       for (const { id } of batch) {
         const checkpoint = getById(id);
-        if (checkpoint) indexCheckpointForSearch(db, checkpoint);
+        // A checkpoint whose chain is broken reads as an older one: that one has its own entry.
+        if (checkpoint?.id === id) indexCheckpointForSearch(db, checkpoint);
       }
     });
   }

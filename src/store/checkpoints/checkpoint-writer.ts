@@ -6,8 +6,12 @@
  * @module
  */
 import type { Checkpoint, CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
-import { CheckpointRepository, type CheckpointSize } from './checkpoint-repository.ts';
-import { compressSections } from './checkpoint-rows.ts';
+import {
+  CheckpointRepository,
+  prepareCheckpoint,
+  type CheckpointSize,
+} from './checkpoint-repository.ts';
+import { DEFAULT_CHAIN, type ChainSettings } from './checkpoint-chain.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { ResumeRepository } from './resume-repository.ts';
 import { SessionRepository, type SessionSighting } from './session-repository.ts';
@@ -40,15 +44,21 @@ export class CheckpointWriter {
    * Stores the draft under the session's next number with its signal sample (bounded per
    * session), marks the restores into the session that it has worked on since as successes (at
    * `session_end`, the rest as failures), and records the sighting. Nothing is kept if any fails.
+   * `chain.base`, the previous checkpoint of the session as read, lets it be stored as what
+   * changed since (store/checkpoints/checkpoint-chain.ts).
    */
   write(
     draft: CheckpointDraft,
     sighting: CheckpointSighting,
+    chain: { base: Checkpoint | null; settings: ChainSettings } = {
+      base: null,
+      settings: DEFAULT_CHAIN,
+    },
   ): { checkpoint: Checkpoint; size: CheckpointSize } {
-    // Compressed before the write lock is taken: other writers wait less.
-    const compressed = compressSections(draft);
+    // Compressed and diffed against the base before the write lock is taken: others wait less.
+    const prepared = prepareCheckpoint(draft, chain.base, chain.settings);
     return withWriteTransaction(this.#db, () => {
-      const stored = this.#checkpoints.insertCompressed(draft, compressed);
+      const stored = this.#checkpoints.insertPrepared(draft, prepared, chain.settings);
       this.#signals.record({
         sessionId: draft.sessionId,
         recordedAt: draft.createdAt,

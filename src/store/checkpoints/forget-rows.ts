@@ -7,6 +7,7 @@
  * @module
  */
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import { detachDependents } from './checkpoint-chain.ts';
 
 export type ForgetTarget = { kind: 'checkpoint'; id: string } | { kind: 'session'; id: string };
 
@@ -94,6 +95,8 @@ export function planForget(db: Database, target: ForgetTarget): ForgetPlan | nul
 export function forgetRows(db: Database, plan: ForgetPlan): void {
   const ids = plan.checkpoints.map((c) => c.id);
   withWriteTransaction(db, () => {
+    // What is kept and stored as a change of a forgotten checkpoint is made whole first.
+    detachDependents(db, ids);
     for (const id of ids) {
       const parent = db.prepare('SELECT parent_id FROM checkpoints WHERE id = ?').get(id) as
         { parent_id: string | null } | undefined;

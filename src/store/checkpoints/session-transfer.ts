@@ -7,7 +7,9 @@
  */
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { indexCheckpointForSearch } from './checkpoint-search.ts';
-import { compressSections, toCheckpoint, type Row } from './checkpoint-rows.ts';
+import { compressSections, type Row } from './checkpoint-rows.ts';
+import { readCheckpointRow } from './checkpoint-chain.ts';
+import { stateHash, stateOf } from './checkpoint-delta.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 
 /** A table row as plain JSON: column name → value. */
@@ -49,10 +51,22 @@ export function readSessionRows(db: Database, sessionId: string): SessionRows {
     .all(sessionId) as Array<Row & { parent_id: string | null }>;
   return {
     session: session ? plain(session) : null,
-    checkpoints: rows.map((row) => ({
-      checkpoint: toCheckpoint(row),
-      row: { parentId: row.parent_id, restoredAt: row.restored_at, agent: row.agent ?? 'claude' },
-    })),
+    // Whole, rebuilt from their chains; one whose chain is broken cannot be read as it was and is
+    // left out (shim doctor names it).
+    checkpoints: rows.flatMap((row) => {
+      const { checkpoint, broken } = readCheckpointRow(db, row);
+      if (!checkpoint || broken) return [];
+      return [
+        {
+          checkpoint,
+          row: {
+            parentId: row.parent_id,
+            restoredAt: row.restored_at,
+            agent: row.agent ?? 'claude',
+          },
+        },
+      ];
+    }),
     handoffs: (
       db
         .prepare('SELECT * FROM handoffs WHERE session_id = ? ORDER BY created_at')
@@ -151,8 +165,8 @@ function insertCheckpoint(
        conversation_state, task_state, file_state, tool_state, signals, user_preferences,
        crash_risk, progress, operation, context_window_usage, message_count, tool_call_count,
        uncompressed_size, compressed_size, compression_ratio, restored_at, source, cwd,
-       transcript_path, snapshot_ref, parent_id, agent)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       transcript_path, snapshot_ref, parent_id, agent, state_hash, stored_size)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     checkpoint.id,
     checkpoint.sessionId,
@@ -181,6 +195,8 @@ function insertCheckpoint(
     checkpoint.fileState.snapshot?.ref ?? null,
     row.parentId,
     row.agent,
+    stateHash(stateOf(checkpoint)),
+    size.compressed,
   );
   indexCheckpointForSearch(db, checkpoint);
 }

@@ -30,7 +30,7 @@ export const configSchema = z.strictObject({
   blockAutoCompact: z.boolean().optional(),
   /** shim off entirely (false), e.g. in one project's `.shim.json`. */
   enabled: z.boolean().optional(),
-  /** How often the hooks checkpoint in the background. */
+  /** How often the hooks checkpoint in the background, and how checkpoints are stored. */
   checkpoints: z
     .strictObject({
       everyToolCalls: z.number().int().min(1).max(10_000).optional(),
@@ -39,8 +39,20 @@ export const configSchema = z.strictObject({
         .min(0.5)
         .max(24 * 60)
         .optional(),
+      /** The seed's continuous_checkpoint: store only what changed since the previous one. */
+      continuous: z.boolean().optional(),
+      /** A whole checkpoint after at most this many changes in a row. */
+      fullEvery: z.number().int().min(1).max(100).optional(),
     })
     .optional(),
+  /** The seed's restore_context_hours: how far back earlier checkpoints are read (default 24). */
+  restoreContextHours: z
+    .number()
+    .min(0)
+    .max(24 * 3650)
+    .optional(),
+  /** The seed's restore_max_contexts: at most this many of them (default 50). */
+  restoreMaxContexts: z.number().int().min(1).max(10_000).optional(),
   /** Inject the interrupted session's state into a new session of the project (default true). */
   restoreAtStartup: z.boolean().optional(),
   /** Relay (default false): at L3 offer a fresh context; after /clear inject the full state. */

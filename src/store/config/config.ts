@@ -27,7 +27,19 @@ export type ShimConfig = {
   loopRetention: { hotDays: number; retentionDays: number };
   /** false: shim does nothing (a project's off switch). */
   enabled: boolean;
-  checkpoints: { everyToolCalls: number; everyMinutes: number };
+  /**
+   * Background checkpoints every N tool calls / M minutes; `continuous`: each stored as what
+   * changed since the previous one of its session, whole every `fullEvery` (checkpoint-chain.ts).
+   */
+  checkpoints: {
+    everyToolCalls: number;
+    everyMinutes: number;
+    continuous: boolean;
+    fullEvery: number;
+  };
+  /** How far back (hours) and how many earlier checkpoints a chain, a timeline or recent work reads. */
+  restoreContextHours: number;
+  restoreMaxContexts: number;
   restoreAtStartup: boolean;
   /** At L3 offer a fresh context; after /clear, SessionStart(clear) injects the full state. */
   relay: boolean;
@@ -67,7 +79,9 @@ export const DEFAULT_SETTINGS: Settings = {
   blockAutoCompact: false,
   loopRetention: { ...DEFAULT_LOOP_RETENTION },
   enabled: true,
-  checkpoints: { everyToolCalls: 5, everyMinutes: 10 },
+  checkpoints: { everyToolCalls: 5, everyMinutes: 10, continuous: true, fullEvery: 10 },
+  restoreContextHours: 24,
+  restoreMaxContexts: 50,
   restoreAtStartup: true,
   relay: false,
   resumeWindowDays: 7,

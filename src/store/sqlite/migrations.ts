@@ -376,6 +376,23 @@ CREATE TABLE IF NOT EXISTS team_work (
   taken_by TEXT
 );`,
   },
+  {
+    version: 12,
+    description: 'checkpoints stored as what changed since the previous one (incremental chains)',
+    // delta_of: the checkpoint of the same session whose state this row's state_delta (an RFC
+    // 6902 patch, gzipped) applies to; null for a whole row, whose sections are in their columns
+    // (a delta row leaves them empty). chain_depth: deltas since the nearest whole row (0 for a
+    // whole one). state_hash: sha-256 of the rebuilt state, checked after every step of a chain.
+    // stored_size: the bytes this row adds (its sections or its delta); older rows are whole.
+    // store/checkpoints/checkpoint-chain.ts, docs/specification.md "The store".
+    sql: `
+ALTER TABLE checkpoints ADD COLUMN delta_of TEXT;
+ALTER TABLE checkpoints ADD COLUMN chain_depth INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE checkpoints ADD COLUMN state_hash TEXT;
+ALTER TABLE checkpoints ADD COLUMN state_delta BLOB;
+ALTER TABLE checkpoints ADD COLUMN stored_size INTEGER;
+CREATE INDEX IF NOT EXISTS idx_checkpoints_delta_of ON checkpoints(delta_of) WHERE delta_of IS NOT NULL;`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

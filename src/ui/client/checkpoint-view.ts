@@ -5,10 +5,60 @@
  * @module
  */
 import type { CheckpointView } from '../../app/dashboard/checkpoint-view.ts';
+import type { ChainStep, CheckpointChainView } from '../../app/checkpoint/checkpoint-chain-view.ts';
 import { getJson } from './data.ts';
 import { h, present, shortId, tokens, when } from './dom.ts';
 
 const pre = (text: string, cls: string) => h('pre', { class: cls }, text || '(empty)');
+
+/** What led to the checkpoint: its chain, newest first, each with what happened since the one before. */
+function renderChain(chain: CheckpointChainView): HTMLElement {
+  const stored = (s: ChainStep) =>
+    s.storedAs.deltaOf
+      ? `stored as its change since ${shortId(s.storedAs.deltaOf)} (${s.storedAs.bytes} of ${s.storedAs.wholeBytes} bytes)`
+      : `stored whole (${s.storedAs.bytes} bytes)`;
+  return h(
+    'section',
+    { class: 'chain', 'aria-label': 'What led here' },
+    h('h2', {}, 'What led here'),
+    chain.broken
+      ? h(
+          'p',
+          { class: 'chain-broken', role: 'alert' },
+          `The chain of checkpoint ${shortId(chain.broken.checkpointId)} is broken (${chain.broken.reason} at ${shortId(chain.broken.at)}): ${chain.broken.fellBackTo ? `shown is ${shortId(chain.broken.fellBackTo)}, the newest of its session that rebuilds exactly.` : 'no earlier checkpoint of its session rebuilds.'}`,
+        )
+      : null,
+    h(
+      'ol',
+      { class: 'chain-steps' },
+      ...chain.steps.map((s) =>
+        h(
+          'li',
+          { 'data-checkpoint': s.id, 'data-via': s.via },
+          h('a', { href: `#/checkpoint/${encodeURIComponent(s.id)}` }, `#${s.number}`),
+          ` ${when(s.createdAt)} · ${s.trigger}${s.reason ? ` (${s.reason})` : ''} · ${s.level} · ${stored(s)}`,
+          h(
+            'p',
+            { class: 'chain-changes' },
+            s.via === 'restored from'
+              ? 'restored from the checkpoint below: '
+              : s.parentMissing || s.via === 'start'
+                ? 'it holds: '
+                : 'since the one below: ',
+            s.changes.length > 0 ? s.changes.join('; ') : 'nothing changed',
+          ),
+        ),
+      ),
+    ),
+    chain.more
+      ? h(
+          'p',
+          { class: 'muted' },
+          'Earlier checkpoints are not shown (restoreContextHours, restoreMaxContexts).',
+        )
+      : null,
+  );
+}
 
 export async function renderCheckpoint(root: HTMLElement, id: string): Promise<void> {
   const c = await getJson<CheckpointView>(`/api/checkpoints/${encodeURIComponent(id)}`);
@@ -96,6 +146,7 @@ export async function renderCheckpoint(root: HTMLElement, id: string): Promise<v
         : h('section', {}, h('h2', {}, 'Handoff'), pre(c.handoff, 'handoff')),
       h('h2', {}, 'Resume prompt, as it would be injected'),
       pre(c.resumePrompt, 'resume-prompt'),
+      c.chain ? renderChain(c.chain) : null,
     ),
   );
   root.setAttribute('data-ready', 'checkpoint');
