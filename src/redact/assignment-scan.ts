@@ -42,20 +42,38 @@ export const CREDENTIAL_STEMS = [
   'encrypt',
   'phrase',
 ] as const;
-const STEMS = CREDENTIAL_STEMS.join('|');
 
 /** A type between a name and its `=`: `string`, `String`, `&'static str`, `std::string`, `[]byte`. */
 const TYPE = String.raw`(?:[ \t]*:[ \t]*|[ \t]+)(?:const[ \t]+)?[&*]?(?:'static[ \t]+)?(?:\[\])?[A-Za-z_][\w.:<>\[\]]{0,40}[?*]?`;
 
 /**
- * Where to look: a stem in a name, the rest of the name, maybe a closing quote or a type, then an
- * operator. Scanning for these first and reading an assignment only there is several times
- * faster than one pattern over all the text.
+ * Where to look: a stem of a credential word, in any case; the name around it must end right
+ * before an operator (maybe after a closing quote or a type). Scanning for these first and
+ * reading an assignment only there is several times faster than one pattern over all the text.
  */
-const KEY_END = new RegExp(
-  String.raw`(?:${STEMS})[A-Za-z0-9_.\-]{0,40}?(?=(?:\\?["'])?(?:${TYPE})?[ \t]*(?::|=(?![=~])))`,
-  'gi',
-);
+const STEM_HIT = new RegExp(CREDENTIAL_STEMS.join('|'), 'gi');
+/** Stems that end joined words anywhere (`dbpass`, `ADMINPASSWORD`, `accesstoken`). */
+const ANYWHERE = new Set(['pass', 'pwd', 'secret', 'token', 'credential']);
+
+/**
+ * Whether the stem found at `at` starts a credential word: those of {@link ANYWHERE} always,
+ * the others only where a word starts — the name's start or after a separator (`key`, `KEY`,
+ * `api_key`), or a capital after a lower-case letter or digit (`apiKey`, `weatherApi`) — so that
+ * `design`, `path` and `monkey` are passed over.
+ */
+function startsWord(text: string, at: number, stem: string): boolean {
+  if (ANYWHERE.has(stem.toLowerCase())) return true;
+  const before = at > 0 ? text.charCodeAt(at - 1) : 0;
+  const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  if (!isLetter(before)) return true;
+  const first = text.charCodeAt(at);
+  const upper = first >= 65 && first <= 90;
+  const lowerBefore = (before >= 97 && before <= 122) || (before >= 48 && before <= 57);
+  return upper && lowerBefore && stem.slice(1) === stem.slice(1).toLowerCase();
+}
+
+/** Sticky at the end of a name: what may stand between it and its operator, then the operator. */
+const OPERATOR_AHEAD = new RegExp(String.raw`(?:\\?["'])?(?:${TYPE})?[ \t]*(?::|=(?![=~]))`, 'y');
 
 /**
  * Sticky at the start of a name: name [type] [=:] value, the name optionally quoted (also
@@ -89,19 +107,26 @@ function isKeyChar(code: number): boolean {
 
 export function scanAssignments(text: string): RawFinding[] {
   const findings: RawFinding[] = [];
-  let lastStart = -1;
-  KEY_END.lastIndex = 0;
-  for (let hit = KEY_END.exec(text); hit !== null; hit = KEY_END.exec(text)) {
-    const keyEnd = hit.index + hit[0].length;
-    // The name must end here: not inside a longer one (`tokenizer`).
-    if (isKeyChar(text.charCodeAt(keyEnd))) continue;
+  STEM_HIT.lastIndex = 0;
+  for (let hit = STEM_HIT.exec(text); hit !== null; hit = STEM_HIT.exec(text)) {
+    if (!startsWord(text, hit.index, hit[0])) continue;
+    // The rest of the name: a stem is inside it, anywhere (`db_pass2`, `tokenValue`).
+    let keyEnd = hit.index + hit[0].length;
+    while (keyEnd < text.length && isKeyChar(text.charCodeAt(keyEnd))) {
+      keyEnd++;
+      if (keyEnd - hit.index > MAX_KEY) break;
+    }
+    // The next stem to look at is past this name.
+    STEM_HIT.lastIndex = keyEnd;
+    if (keyEnd - hit.index > MAX_KEY) continue;
+    OPERATOR_AHEAD.lastIndex = keyEnd;
+    if (!OPERATOR_AHEAD.test(text)) continue;
     let keyStart = hit.index;
     while (keyStart > 0 && isKeyChar(text.charCodeAt(keyStart - 1))) {
       keyStart--;
       if (keyEnd - keyStart > MAX_KEY) break;
     }
-    if (keyEnd - keyStart > MAX_KEY || keyStart === lastStart) continue;
-    lastStart = keyStart;
+    if (keyEnd - keyStart > MAX_KEY) continue;
     ASSIGNMENT.lastIndex = keyStart;
     const m = ASSIGNMENT.exec(text);
     if (m === null || (m[1] ?? '').length !== keyEnd - keyStart) continue;

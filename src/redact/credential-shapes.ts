@@ -68,13 +68,40 @@ function acceptNetrc(secret: string, m: RegExpExecArray, text: string): boolean 
 }
 
 /** `.pgpass`: `host:port:database:user:password`, port digits or `*`, one entry per line. */
-const PGPASS =
+const PGPASS_LINE =
   /(?:^|\n)[ \t]*(?:[A-Za-z0-9.[\]_-]+|\*):(?:\d{1,5}|\*):(?:[^:\s\\]|\\.)+:(?:[^:\s\\]|\\.)+:((?:[^\s\\]|\\.)+)[ \t]*(?=\r?\n|$)/dg;
 
 /** crypt(3)'s modular format and its kin: `$id$[params$]salt$hash`. */
-const CRYPT_HASH =
-  /(?<![A-Za-z0-9$])\$(?:1|2[abxy]?|5|6|7|y|gy|apr1|md5|sha1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha(?:1|256|512))?)\$[A-Za-z0-9./+=,$-]{16,400}/g;
+const CRYPT_IDS = [
+  '1',
+  '2',
+  '2a',
+  '2b',
+  '2x',
+  '2y',
+  '5',
+  '6',
+  '7',
+  'y',
+  'gy',
+  'apr1',
+  'md5',
+  'sha1',
+  'argon2id',
+  'argon2i',
+  'argon2d',
+  'scrypt',
+  'pbkdf2',
+  'pbkdf2-sha1',
+  'pbkdf2-sha256',
+  'pbkdf2-sha512',
+];
+const CRYPT_HASH = new RegExp(
+  String.raw`\$(?:${CRYPT_IDS.join('|')})\$[A-Za-z0-9./+=,$-]{16,400}`,
+  'g',
+);
 /** `{SHA}`, `{SSHA}`, `{SSHA256}`, `{SSHA512}`, `{PBKDF2…}` then base64. */
+const LDAP_IDS = ['sha', 'ssha', 'pbkdf2', 'crypt', 'md5', 'smd5'];
 const LDAP_HASH =
   /\{(?:S?SHA(?:256|384|512)?|PBKDF2(?:-SHA\d+)?|CRYPT|MD5|SMD5)\}[A-Za-z0-9+/.$=]{16,}/gi;
 /** MySQL's native password hash: `*` and 40 upper-case hex. */
@@ -83,18 +110,36 @@ const MYSQL_HASH = /(?<![A-Za-z0-9*])\*[0-9A-F]{40}(?![0-9A-Fa-f])/g;
 /** Jenkins' encrypted secret: `{` base64 that starts with the format's version bytes `}`. */
 const JENKINS_SECRET = /\{(AQAAAB[A-Za-z0-9+/]{20,}={0,2})\}/dg;
 
-/** 64 random bytes in base64 (an Azure storage account key); not a `sha512-` digest. */
-const BASE64_64_BYTES = /(?<![A-Za-z0-9+/=_-])([A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/dg;
+/** The end of 64 random bytes in base64 (an Azure storage account key): `==` after a run. */
+const BASE64_PADDING = /[A-Za-z0-9+/]==(?![A-Za-z0-9+/=])/g;
+const BASE64_RUN = /^[A-Za-z0-9+/]{86}$/;
 
-function acceptBase64Key(secret: string, m: RegExpExecArray, text: string): boolean {
-  if (
-    /sha(?:384|512)-$|sha(?:384|512):$|integrity["']?\s*[:=]\s*["']?$/i.test(
-      text.slice(Math.max(0, m.index - 24), m.index),
-    )
-  )
-    return false;
-  return looksKeyLike(secret, 16);
+/** 86 base64 characters and `==`, alone in their run; not a `sha512-` digest. */
+function scanBase64Keys(text: string): RawFinding[] {
+  const findings: RawFinding[] = [];
+  BASE64_PADDING.lastIndex = 0;
+  for (let m = BASE64_PADDING.exec(text); m !== null; m = BASE64_PADDING.exec(text)) {
+    const end = m.index + 3;
+    const start = end - 88;
+    if (start < 0 || !BASE64_RUN.test(text.slice(start, end - 2))) continue;
+    if (start > 0 && /[A-Za-z0-9+/=_-]/.test(text[start - 1]!)) continue;
+    const before = text.slice(Math.max(0, start - 24), start);
+    if (/sha(?:384|512)[-:]$|integrity["']?\s*[:=]\s*["']?$/i.test(before)) continue;
+    if (looksKeyLike(text.slice(start, end), 16))
+      findings.push({ rule: 'base64-key', start, end, priority: GENERIC });
+  }
+  return findings;
 }
+
+/** `.pgpass` lines hold a port (or `*`) between colons: texts without one are not read. */
+const PORT_FIELD = /:(?:\d{1,5}|\*):/;
+
+const PGPASS_RULE: Rule = {
+  name: 'pgpass-password',
+  pattern: PGPASS_LINE,
+  group: 1,
+  priority: GENERIC,
+};
 
 /** Passwords on a command line, by the command's own flag. */
 const COMMAND_PASSWORD =
@@ -115,9 +160,25 @@ const SHAPE_RULES: readonly Rule[] = [
     priority: GENERIC,
     accept: acceptNetrc,
   },
-  { name: 'pgpass-password', anchors: [':'], pattern: PGPASS, group: 1, priority: GENERIC },
-  { name: 'password-hash', anchors: ['$'], pattern: CRYPT_HASH, priority: SPECIFIC },
-  { name: 'password-hash', anchors: ['}'], pattern: LDAP_HASH, priority: SPECIFIC },
+  {
+    name: 'pgpass-password',
+    anchors: [':'],
+    scan: (text) => (PORT_FIELD.test(text) ? scanOwnRules(text, [PGPASS_RULE]) : []),
+  },
+  {
+    name: 'password-hash',
+    anchors: CRYPT_IDS.map((id) => `$${id}$`),
+    pattern: CRYPT_HASH,
+    priority: SPECIFIC,
+    // Not inside a longer run (`a$1$…` is a template or a Perl variable).
+    accept: (_s, m, text) => m.index === 0 || !/[A-Za-z0-9$]/.test(text[m.index - 1]!),
+  },
+  {
+    name: 'password-hash',
+    anchors: LDAP_IDS.map((id) => `{${id}`),
+    pattern: LDAP_HASH,
+    priority: SPECIFIC,
+  },
   { name: 'password-hash', anchors: ['*'], pattern: MYSQL_HASH, priority: SPECIFIC },
   {
     name: 'jenkins-secret',
@@ -126,14 +187,7 @@ const SHAPE_RULES: readonly Rule[] = [
     group: 1,
     priority: SPECIFIC,
   },
-  {
-    name: 'base64-key',
-    anchors: ['=='],
-    pattern: BASE64_64_BYTES,
-    group: 1,
-    priority: GENERIC,
-    accept: acceptBase64Key,
-  },
+  { name: 'base64-key', anchors: ['=='], scan: scanBase64Keys },
   {
     name: 'secret-assignment',
     anchors: ['-p', '-a ', 'pass'],
@@ -144,7 +198,7 @@ const SHAPE_RULES: readonly Rule[] = [
   },
 ];
 
-/** Every credential these formats hold in `text`. */
-export function scanCredentialShapes(text: string): RawFinding[] {
-  return scanOwnRules(text, SHAPE_RULES);
+/** Every credential these formats hold in `text` (`lower`: its lower case). */
+export function scanCredentialShapes(text: string, lower?: string): RawFinding[] {
+  return scanOwnRules(text, SHAPE_RULES, lower);
 }

@@ -21,6 +21,12 @@ const anyCase = (word: string) => [...word].map((c) => `[${c}${c.toUpperCase()}]
 /** A name holding a credential word's stem (./assignment-scan.ts), as a lookahead. */
 const NAMED = String.raw`(?=[\w.:-]{0,60}?(?:${CREDENTIAL_STEMS.map(anyCase).join('|')}))`;
 const NAME = String.raw`${NAMED}([A-Za-z_$][\w.:$-]{0,80})`;
+/**
+ * The same name without the lookahead, for the shapes that find it behind what follows it (a
+ * lookbehind, so the scan stops only at `{`, `(`, `,` or `]`); the stem is checked after.
+ */
+const BARE_NAME = String.raw`([A-Za-z_$][\w.:$-]{0,80})`;
+const STEM = new RegExp(CREDENTIAL_STEMS.join('|'), 'i');
 /** A quoted literal: group 1 "…", 2 '…', 3 `…`. */
 const LITERAL =
   String.raw`(?:"((?:[^"\\\n\0]|\\[^\n\0]){1,4096})"|'([^'\n\0]{1,4096})'|` +
@@ -39,11 +45,14 @@ type PairShape = {
   accept?: (name: string, m: RegExpExecArray) => boolean;
 };
 
-const SHAPES: readonly PairShape[] = [
+export const SHAPES: readonly PairShape[] = [
   {
     // AccountKey{"…"}, ApiToken("…"), password = {"…"} is an assignment's business.
     anchors: ['{', '('],
-    pattern: new RegExp(String.raw`(?<![\w.$])${NAME}[ \t]*[{(][ \t]*${LITERAL}[ \t]*[})]`, 'dg'),
+    pattern: new RegExp(
+      String.raw`[{(](?<=(?<![\w.$])${BARE_NAME}[ \t]*[{(])[ \t]*${LITERAL}[ \t]*[})]`,
+      'dg',
+    ),
     name: 1,
     literal: 2,
     // A name in code (`ApiToken`, `set_password`), not a word of a sentence (`tests pass (…)`),
@@ -56,7 +65,10 @@ const SHAPES: readonly PairShape[] = [
   {
     // define('AUTH_KEY', '…'), put("password", "…"), ("api_key", "…"), {"token", "…"}
     anchors: [','],
-    pattern: new RegExp(String.raw`[({\[,][ \t]*["']${NAME}["'][ \t]*,[ \t]*${LITERAL}`, 'dg'),
+    pattern: new RegExp(
+      String.raw`,(?<=[({\[,][ \t]*["']${BARE_NAME}["'][ \t]*,)[ \t]*${LITERAL}`,
+      'dg',
+    ),
     name: 1,
     literal: 2,
   },
@@ -64,7 +76,7 @@ const SHAPES: readonly PairShape[] = [
     // $cfg['db_password'] = '…', ENV["TOKEN"] ||= "…", os.environ["API_KEY"] = "…"
     anchors: ['['],
     pattern: new RegExp(
-      String.raw`\[[ \t]*["']${NAME}["'][ \t]*\][ \t]*(?:=(?![=>])|\|\|=|\?\?=|:=|=>)[ \t]*${LITERAL}`,
+      String.raw`\](?<=\[[ \t]*["']${BARE_NAME}["'][ \t]*\])[ \t]*(?:=(?![=>])|\|\|=|\?\?=|:=|=>)[ \t]*${LITERAL}`,
       'dg',
     ),
     name: 1,
@@ -94,7 +106,7 @@ const SHAPES: readonly PairShape[] = [
     // - name: API_TOKEN\n  value: …  (Kubernetes, GitHub Actions, docker-compose lists)
     anchors: ['value'],
     pattern: new RegExp(
-      String.raw`(?:^|\n)[ \t]*-?[ \t]*name:[ \t]*["']?${NAME}["']?[ \t]*\r?\n[ \t]+value:[ \t]*(?:${LITERAL}|([^\s"'#][^\n\0#]{0,4095}?))[ \t]*(?=\r?\n|$|#)`,
+      String.raw`name:(?<=(?:^|\n)[ \t]*-?[ \t]*name:)[ \t]*["']?${NAME}["']?[ \t]*\r?\n[ \t]+value:[ \t]*(?:${LITERAL}|([^\s"'#][^\n\0#]{0,4095}?))[ \t]*(?=\r?\n|$|#)`,
       'dg',
     ),
     name: 1,
@@ -136,6 +148,7 @@ export function scanPairs(text: string, lower = text.toLowerCase()): RawFinding[
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
       const name = m[shape.name] ?? '';
+      if (!STEM.test(name)) continue;
       const group = literalGroup(m, shape.literal);
       const range = group === undefined ? undefined : m.indices?.[group];
       if (range === undefined) continue;

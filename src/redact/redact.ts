@@ -88,10 +88,10 @@ function scanPart(part: string): RawFinding[] {
   const lower = part.toLowerCase();
   return [
     ...scanFormats(part, lower),
-    ...scanOwnRules(part),
+    ...scanOwnRules(part, undefined, lower),
     ...scanPairs(part, lower),
     ...scanProse(part),
-    ...scanCredentialShapes(part),
+    ...scanCredentialShapes(part, lower),
     ...(lower.includes('---') || lower.includes('diff') ? scanSecretFileDiffs(part) : []),
   ];
 }
@@ -128,6 +128,16 @@ export function redactTextSync(
 ): { text: string; findings: Finding[] } {
   const findings = scanWithMemory(text, memory);
   return { text: applyFindings(text, findings), findings };
+}
+
+/**
+ * `text` with only the values `memory` remembers replaced: for text already redacted once,
+ * searched again after the session learned a new secret.
+ */
+export function forgetRemembered(text: string, memory: SecretMemory): string {
+  if (memory.size === 0) return text;
+  const found = memory.find(text);
+  return found.length === 0 ? text : applyFindings(text, found);
 }
 
 /** {@link redactTextSync}, for the callers that await it. */

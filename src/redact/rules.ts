@@ -12,7 +12,7 @@
  * assignment scanner, the longest, is assignment-scan.ts.
  * @module
  */
-import { CREDENTIAL_STEMS, scanAssignments } from './assignment-scan.ts';
+import { scanAssignments } from './assignment-scan.ts';
 import { scanPrivateKeys } from './private-key-scan.ts';
 import { GENERIC, SPECIFIC, type RawFinding } from './findings.ts';
 import {
@@ -238,7 +238,8 @@ export const OWN_RULES: readonly Rule[] = [
   {
     name: 'secret-assignment',
     scan: scanAssignments,
-    anchors: CREDENTIAL_STEMS,
+    // No anchors: some stem (`key`, `api`, `pass`) is in nearly every text, and checking for
+    // each would cost more passes over it than the scan's one.
   },
   {
     name: 'secret-assignment',
@@ -266,10 +267,13 @@ function secretGroup(m: RegExpExecArray, group: RegexRule['group']): number | un
   return group.find((g) => m[g] !== undefined);
 }
 
-/** Runs every rule of `rules` over `text` (those whose anchors it holds). */
-export function scanOwnRules(text: string, rules: readonly Rule[] = OWN_RULES): RawFinding[] {
+/** Runs every rule of `rules` over `text` (those whose anchors it holds; `lower` is its lower case). */
+export function scanOwnRules(
+  text: string,
+  rules: readonly Rule[] = OWN_RULES,
+  lower?: string,
+): RawFinding[] {
   const findings: RawFinding[] = [];
-  let lower: string | undefined;
   for (const rule of rules) {
     if (rule.anchors) {
       lower ??= text.toLowerCase();

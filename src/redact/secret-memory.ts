@@ -69,10 +69,16 @@ export class SecretMemory {
   /** A memory holding what `saved` (from {@link saved}) held; malformed entries are skipped. */
   static from(saved: readonly string[] | null | undefined): SecretMemory {
     const memory = new SecretMemory();
-    for (const line of saved ?? []) {
+    memory.absorb(saved ?? []);
+    return memory;
+  }
+
+  /** Adds what another memory saved (merging two processes' memories of one session). */
+  absorb(saved: readonly string[]): void {
+    for (const line of saved) {
       const m = /^([A-Za-z0-9_-]{1,64}):(\d{1,7}):([0-9a-z]{1,8}):([0-9a-z]{1,12})$/.exec(line);
       if (m) {
-        memory.insert({
+        this.insert({
           rule: m[1]!,
           length: Number(m[2]),
           head: parseInt(m[3]!, 36),
@@ -80,7 +86,6 @@ export class SecretMemory {
         });
       }
     }
-    return memory;
   }
 
   get size(): number {

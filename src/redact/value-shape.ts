@@ -221,7 +221,8 @@ function caseChanges(v: string): number {
  * generated run splits into one-letter pieces and consonant clusters.
  */
 export function isIdentifierLike(v: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v)) return false;
+  // Words are told apart by case: `omf115ippu5uol` has none to tell.
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v) || !/[a-z][A-Z]/.test(v)) return false;
   const words = v.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
   if (words.length < 2 || words.join('') !== v) return false;
   return words.every((w) =>
@@ -283,6 +284,8 @@ export function isDistinctive(v: string): boolean {
   const symbols = /[^A-Za-z0-9]/.test(v);
   if (!letters) return digits && v.length >= 12 && !/^(\d)\1+$/.test(v);
   if (digits) return entropyPerChar(v) >= 2.5;
+  // Hex parted by a symbol: `cafebabe:deadbeef` (Sidekiq), `3f2a…-…`.
+  if (/^[0-9a-f]{16,}$/i.test(v.replace(/[^A-Za-z0-9]/g, ''))) return true;
   if (symbols) return v.length >= 12 && /[A-Z]/.test(v) && /[a-z]/.test(v);
   return v.length >= 16 && caseChanges(v) >= v.length / 4;
 }
