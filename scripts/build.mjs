@@ -26,9 +26,10 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  // Native addons find their binaries relative to their own package, and zod/secretlint are only
-  // loaded on rare paths: resolve them from node_modules at run time rather than bundling them.
-  external: ['@photostructure/sqlite', '@secretlint/*', 'zod', '@octokit/*', '@linear/sdk'],
+  // Native addons find their binaries relative to their own package, and zod and the trackers'
+  // clients are only loaded on rare paths: resolve them from node_modules at run time rather
+  // than bundling them.
+  external: ['@photostructure/sqlite', 'zod', '@octokit/*', '@linear/sdk'],
   legalComments: 'none',
   logLevel: 'warning',
 };
@@ -58,6 +59,8 @@ await Promise.all([
       statusline: 'src/entries/statusline.ts',
       'statusline-full': 'src/entries/statusline-full.ts',
       status: 'src/entries/status.ts',
+      // The redactor alone, for a log entry written by the quiet bundles (store/home/log.ts).
+      redact: 'src/entries/redact.ts',
       // Another agent's adapter, loaded only by its own hook calls (app/session/load-agent.ts).
       'agent-codex': 'src/entries/agent-codex.ts',
       'agent-gemini': 'src/entries/agent-gemini.ts',
@@ -70,9 +73,7 @@ await Promise.all([
   buildWithMeta('hook-heavy', {
     ...perCall,
     entryPoints: { 'hook-heavy': 'src/entries/hook-heavy.ts' },
-    // Loaded with the code cache too (through the launcher), so no dynamic import() either; and
-    // secretlint is bundled in: loading its ES modules from node_modules costs a blocking
-    // checkpoint ~25 ms of Node's ES-module loader on every call (docs/hot-path.md).
+    // Loaded with the code cache too (through the launcher), so no dynamic import() either.
     external: ['@photostructure/sqlite', 'zod'],
     supported: { 'dynamic-import': false },
   }),

@@ -89,7 +89,7 @@ describe('per-call bundles with the code cache', () => {
       (JSON.parse(list.stdout) as { triggeredBy: string }[]).map((c) => c.triggeredBy),
       ['session_end', 'pre_compact', 'risky_operation'],
     );
-    // secretlint is inside the bundle: no ES-module loading from node_modules on this path.
+    // No ES-module loading from node_modules on this path (the redactor is shim's own, inside).
     const heavy = readFileSync(join(BIN, '..', '..', 'dist', 'hook-heavy.cjs'), 'utf8');
     assert.doesNotMatch(heavy, /require\("@secretlint\//);
     // Nothing shim wrote holds the secret: store, cursor cache, handoffs (read once the work

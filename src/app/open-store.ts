@@ -25,6 +25,7 @@ import { StoreMaintenance } from '../store/sqlite/store-maintenance.ts';
 import { SyncOutbox } from '../store/sync/sync-outbox.ts';
 import { TaskPointRepository } from '../store/estimates/task-point-repository.ts';
 import { TeamWorkCache } from '../store/team/team-work-cache.ts';
+import { SessionRewrite } from '../store/checkpoints/session-rewrite.ts';
 
 /**
  * The repositories over one open SQLite database, as the hooks and commands use them (those only
@@ -39,6 +40,8 @@ export type Store = {
   forgetting: ForgetRows;
   /** A session's rows out of and into the store (shim export / import). */
   transfer: SessionTransfer;
+  /** A session's stored text replaced by its redacted version (app/redact-stored-session.ts). */
+  rewrite: SessionRewrite;
   sessions: SessionRepository;
   resumes: ResumeRepository;
   handoffs: HandoffRepository;
@@ -63,6 +66,7 @@ export function createStore(db: Database): Store {
     checkpointWriter: new CheckpointWriter(db),
     forgetting: new ForgetRows(db),
     transfer: new SessionTransfer(db),
+    rewrite: new SessionRewrite(db),
     checkpoints: new CheckpointRepository(db),
     sessions: new SessionRepository(db),
     resumes: new ResumeRepository(db),

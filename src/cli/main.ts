@@ -18,10 +18,14 @@ import { getVersion } from './version.ts';
 import { registerAgentLogReader } from '../app/session/agent-logs.ts';
 import { getShimHome } from '../store/home/home.ts';
 import { hasPendingCheckpoints } from '../store/checkpoints/pending-checkpoints.ts';
+import { useLogRedaction } from '../store/home/log.ts';
+import { redactValueSync } from '../redact/redact.ts';
 import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 
 // Every command may meet a Gemini CLI chat (status, checkpoint, replay, restores, the MCP server).
 registerAgentLogReader(geminiLogReader);
+// The log's entries pass the redactor (store/log.ts): a refused command's argv among them.
+useLogRedaction(redactValueSync);
 
 const program = new Command('shim')
   .description(

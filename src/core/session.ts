@@ -231,6 +231,15 @@ export type SessionState = {
   logWindowTokens?: number | null;
   /** Dedupe key of the newest usage line (Codex writes some responses' usage twice). */
   lastUsageKey?: string | null;
+  /**
+   * The secrets found anywhere in the session so far, as hashes (redact/secret-memory.ts): each
+   * is replaced wherever else it stands in the session. No value is kept.
+   */
+  secretMemory?: string[];
+  /** How many of `secretMemory`'s values every text of the state has been searched for. */
+  secretMemoryApplied?: number;
+  /** How many of `secretMemory`'s values the session's stored rows have been redacted with. */
+  secretMemoryStored?: number;
 };
 
 export function createSessionState(): SessionState {

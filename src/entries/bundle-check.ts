@@ -84,6 +84,8 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
     budget: 230 * KB,
   },
+  // The redactor alone: a quiet bundle's log entry (store/log.ts). Nothing but the redactor.
+  { bundle: 'redact.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE, 'zod'], budget: 80 * KB },
   // Other agents' adapters, loaded by their own hook calls only.
   { bundle: 'agent-codex.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },
   { bundle: 'agent-gemini.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },

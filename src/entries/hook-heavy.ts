@@ -5,7 +5,7 @@
  * task-list warning; and the jobs hooks start detached (`shim background <job>`: a checkpoint in
  * the background, the checkpoints promised before risky commands).
  *
- * SQLite and secretlint live here. Never the MCP SDK, the web server, a tracker client or the
+ * SQLite lives here. Never the MCP SDK, the web server, a tracker client or the
  * team store's database driver: the tracker sync is queued here and sent by a worker.
  * @module
  */

@@ -28,11 +28,14 @@ import { provideAgentReading } from '../app/session/load-agent.ts';
 import { loadConfig } from '../store/config/config.ts';
 import { getShimHome, type Env } from '../store/home/home.ts';
 import { claimOnce } from '../store/cache/hook-memory.ts';
-import { appendLog } from '../store/home/log.ts';
+import { appendLog, useLogRedaction } from '../store/home/log.ts';
+import { redactValueSync } from '../redact/redact.ts';
 import type { HookHandler, HookRun } from './hook-run.ts';
 import { loadHeavy } from './load-heavy.ts';
 
 registerAgentLogReader(geminiLogReader);
+// The log's entries pass the redactor this bundle carries (store/log.ts).
+useLogRedaction(redactValueSync);
 // The chat reader is in this bundle: reading the chat loads no adapter bundle.
 provideAgentReading('gemini', geminiReading);
 

@@ -6,6 +6,8 @@
  */
 import { registerAgentLogReader } from '../app/session/agent-logs.ts';
 import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
+import { redactValueSync } from '../redact/redact.ts';
+import { useLogRedaction } from '../store/home/log.ts';
 
 export { checkpointNow } from './checkpoint-now.ts';
 export { runBackgroundJob } from './background-job.ts';
@@ -20,3 +22,5 @@ export { restoreBeforeGeminiCompression } from './gemini/compression-restore.ts'
 
 // Restores and checkpoints may read a Gemini CLI chat (a session that moved between agents).
 registerAgentLogReader(geminiLogReader);
+// The log's entries pass the redactor this bundle carries (store/log.ts).
+useLogRedaction(redactValueSync);

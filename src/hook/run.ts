@@ -10,7 +10,8 @@ import { findProjectRoot } from '../capture/project.ts';
 import { fnvHash } from '../core/fnv-hash.ts';
 import { describeConfigProblem, loadConfig, type ShimConfig } from '../store/config/config.ts';
 import { claimOnce } from '../store/cache/hook-memory.ts';
-import { appendLog } from '../store/home/log.ts';
+import { appendLog, useLogRedaction } from '../store/home/log.ts';
+import { redactValueSync } from '../redact/redact.ts';
 import {
   describeRecovery,
   markRecoveryShown,
@@ -27,6 +28,9 @@ import { writeStdout } from '../capture/stdout.ts';
 import type { HookHandler, QuickHandover } from './hook-run.ts';
 import { isAgentId, type AgentId } from '../core/agent-id.ts';
 import { loadAgentAdapter } from '../app/session/load-agent.ts';
+
+// The log's entries pass the redactor this bundle carries (store/log.ts).
+useLogRedaction(redactValueSync);
 
 type Handler = HookHandler;
 

@@ -6,8 +6,11 @@
  * (`cat`, `type`, `less`, `head`, `tail`, an editor, `grep`, `diff`, `git diff`/`show`, …).
  * @module
  */
+import type { SessionState } from '../core/session.ts';
 import { clip } from '../core/truncate.ts';
+import { redactTextSync } from '../redact/redact.ts';
 import { secretFileName, secretFileStandIn } from '../redact/secret-files.ts';
+import { keepMemory, memoryOf } from './session-memory.ts';
 
 /** Input fields that name the file a tool works on. */
 const PATH_FIELD =
@@ -139,7 +142,10 @@ export function secretFileShown(args: string): string | null {
     let command: string;
     if (raw.startsWith('[')) {
       try {
-        command = (JSON.parse(raw) as unknown[]).map(String).join(' ');
+        const argv = (JSON.parse(raw) as unknown[]).map(String);
+        // `["bash", "-lc", "<script>"]`: the script is the command.
+        const script = argv.findIndex((a) => /^-[a-z]*c$/.test(a));
+        command = script >= 0 && script + 1 < argv.length ? argv[script + 1]! : argv.join(' ');
       } catch {
         command = raw;
       }
@@ -150,11 +156,36 @@ export function secretFileShown(args: string): string | null {
   return null;
 }
 
+/** At most this many values are learned from one secret file (a key file's base64 lines). */
+const MAX_LEARNED = 200;
+
 /**
- * A tool's result as the session keeps it: a stand-in when the call showed a secret file,
- * else the result cut to `max` characters.
+ * What a secret file holds is secret wherever else it stands: its values (what the rules find,
+ * and every other distinctive run between `=`, `:`, quotes and spaces) join the session's memory.
  */
-export function keptToolResult(args: string, result: string, max: number): string {
+function learnSecretFile(state: SessionState, content: string): void {
+  const memory = memoryOf(state);
+  redactTextSync(content, memory);
+  let learned = 0;
+  for (const token of content.split(/[\s'"`=:,;→|]+/)) {
+    if (learned >= MAX_LEARNED) break;
+    if (memory.learn(token, 'secret-file')) learned++;
+  }
+  keepMemory(state, memory);
+}
+
+/**
+ * A tool's result as the session keeps it: a stand-in when the call showed a secret file (whose
+ * values the session's memory learns, with `state`), else the result cut to `max` characters.
+ */
+export function keptToolResult(
+  args: string,
+  result: string,
+  max: number,
+  state?: SessionState,
+): string {
   const name = secretFileShown(args);
-  return name === null ? clip(result, max) : secretFileStandIn(name, result);
+  if (name === null) return clip(result, max);
+  if (state) learnSecretFile(state, result);
+  return secretFileStandIn(name, result);
 }

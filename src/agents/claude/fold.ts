@@ -25,6 +25,7 @@ import {
   noteError,
 } from '../../transcript/fold-parts.ts';
 import { applyTaskResult, foldTaskResult, readToolMeta, readTodos } from './fold-tasks.ts';
+import { keptToolResult } from '../../transcript/secret-file-read.ts';
 import { summarizeInput } from '../../transcript/tool-input-summary.ts';
 import {
   getContextTokens,
@@ -157,7 +158,7 @@ function foldAssistant(
     const pending: PendingToolCall = {
       id: use.id,
       tool: use.name,
-      args: summarizeInput(use.input, LIMITS.toolArgChars),
+      args: summarizeInput(use.input, LIMITS.toolArgChars, state),
       at: e.at,
       line,
     };
@@ -218,7 +219,7 @@ function foldUser(state: SessionState, e: UserEntry, line: number): void {
         id: result.toolUseId,
         tool,
         args: pending?.args ?? '',
-        result: clip(result.text, LIMITS.toolResultChars),
+        result: keptToolResult(pending?.args ?? '', result.text, LIMITS.toolResultChars, state),
         success,
         latencyMs: pending?.at != null && e.at !== null ? Math.max(0, e.at - pending.at) : null,
         at: e.at,

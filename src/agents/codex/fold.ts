@@ -34,6 +34,7 @@ import {
 } from '../../transcript/fold-parts.ts';
 import type { FoldListener } from '../../transcript/reader.ts';
 import { secretFree } from '../../transcript/scrub.ts';
+import { keptToolResult } from '../../transcript/secret-file-read.ts';
 import { summarizeInput } from '../../transcript/tool-input-summary.ts';
 
 export type CodexLine = {
@@ -129,7 +130,7 @@ function foldToolCall(state: SessionState, p: Obj, line: number, at: number | nu
   const pending: PendingToolCall = {
     id,
     tool,
-    args: summarizeInput(args, LIMITS.toolArgChars),
+    args: summarizeInput(args, LIMITS.toolArgChars, state),
     at,
     line,
   };
@@ -192,7 +193,7 @@ function foldToolOutput(state: SessionState, p: Obj, line: number, at: number | 
       id,
       tool: pending.tool,
       args: pending.args,
-      result: clip(text, LIMITS.toolResultChars),
+      result: keptToolResult(pending.args, text, LIMITS.toolResultChars, state),
       success,
       latencyMs: pending.at !== null && at !== null ? Math.max(0, at - pending.at) : null,
       at,

@@ -24,9 +24,11 @@ import {
   type ResponseRecord,
   type SessionState,
 } from '../../core/session.ts';
-import { clip, summarizeValue } from '../../core/truncate.ts';
+import { clip } from '../../core/truncate.ts';
 import { foldCheck, foldPrompt, noteError } from '../../transcript/fold-parts.ts';
+import { keptToolResult } from '../../transcript/secret-file-read.ts';
 import { secretFree } from '../../transcript/scrub.ts';
+import { summarizeInput } from '../../transcript/tool-input-summary.ts';
 import {
   isObj,
   type GeminiMessage,
@@ -244,9 +246,7 @@ function foldToolCall(state: SessionState, call: GeminiToolCall, line: number, a
     {
       id: call.id,
       tool: call.name,
-      args: secretFree(
-        clip(summarizeValue(call.args ?? {}, LIMITS.toolArgChars + 50), LIMITS.toolArgChars),
-      ),
+      args: summarizeInput(call.args ?? {}, LIMITS.toolArgChars, state),
       at,
       line,
       ...(meta !== null ? { meta: { command: secretFree(clip(meta, 500)) } } : {}),
@@ -277,7 +277,7 @@ function foldToolResult(
       id: call.id,
       tool: call.name,
       args: pending?.args ?? '',
-      result: clip(call.resultText, LIMITS.toolResultChars),
+      result: keptToolResult(pending?.args ?? '', call.resultText, LIMITS.toolResultChars, state),
       success,
       latencyMs: pending?.at != null && at !== null ? Math.max(0, at - pending.at) : null,
       at,

@@ -36,6 +36,7 @@ import {
   recordCheckpointFailure,
 } from '../../store/cache/checkpoint-failures.ts';
 import { appendLog } from '../../store/home/log.ts';
+import { SecretMemory } from '../../redact/redact.ts';
 import {
   isCompressed,
   readCompressedTranscript,
@@ -47,6 +48,8 @@ import { assessLiveSession } from '../session/assess-live-session.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
 import { loadSessionState, resolveTranscriptPath } from '../session/read-session.ts';
 import { withStore, type Store } from '../open-store.ts';
+import { keepSessionMemory } from '../session/read-session.ts';
+import { redactStoredSession } from './redact-stored-session.ts';
 
 export type CheckpointRequest = {
   transcript?: string;
@@ -315,6 +318,24 @@ function buildOrStandIn(
   }
 }
 
+/**
+ * The session learned a secret since its rows were last gone through (in this checkpoint, or in
+ * the hooks since): its earlier checkpoints, summaries and handoffs are redacted again with it,
+ * and the memory is kept with the cached state. A failure is logged: the checkpoint stands.
+ */
+function forgetLearnedSecrets(captured: Captured, sessionId: string, memory: SecretMemory): void {
+  const { request, path, state, store } = captured;
+  try {
+    redactStoredSession(store, sessionId, memory);
+    keepSessionMemory(request.home, path, state, memory);
+  } catch (error) {
+    appendLog(request.home, 'error', 'could not redact the stored session again', {
+      sessionId,
+      error: String(error),
+    });
+  }
+}
+
 /** What is known once git has been captured: the rest of building and storing. */
 type Captured = {
   request: CheckpointRequest;
@@ -361,7 +382,9 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     ancestor,
   };
   const draft = buildOrStandIn(input, request.home);
-  const sealed = await sealCheckpoint(draft);
+  // The session's memory of its secrets: what it found anywhere is replaced here too.
+  const memory = SecretMemory.from(state.secretMemory);
+  const sealed = await sealCheckpoint(draft, memory);
   const limited = sealed.checkpoint;
   if (sealed.partial.length > 0) {
     appendLog(request.home, 'warn', 'checkpoint stored in part', {
@@ -389,6 +412,8 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     },
     { base: previous, settings: captured.chain },
   );
+  if (memory.size > (state.secretMemoryStored ?? 0))
+    forgetLearnedSecrets(captured, sessionId, memory);
   // The issue the session works on hears of it at the moments that matter (queued; sent later).
   await queueTrackerSync({
     store,

@@ -17,6 +17,7 @@ import { appendLog } from '../../store/home/log.ts';
 import { createCheckpoint } from './create-checkpoint.ts';
 import { withStore } from '../open-store.ts';
 import { writeHandoff } from '../write-handoff.ts';
+import { loadSessionMemory } from '../session/read-session.ts';
 
 /** The claim a compaction's preparation takes: the mod and the PreCompact hook share it. */
 export function compactionClaimKey(state: Pick<SessionState, 'compactionCount'>): string {
@@ -87,7 +88,11 @@ export async function recordCompactionSummary(request: {
   summary: string;
 }): Promise<boolean> {
   const at = new Date(request.now).toISOString();
-  const summary = redactTextSync(request.summary).text;
+  // The session's secrets, wherever the summary restates them.
+  const summary = redactTextSync(
+    request.summary,
+    loadSessionMemory(request.home, request.transcriptPath),
+  ).text;
   return withStore(request.home, ({ sessions, checkpoints, compactionSummaries }) => {
     sessions.touch(
       { sessionId: request.sessionId, transcriptPath: request.transcriptPath, cwd: null },

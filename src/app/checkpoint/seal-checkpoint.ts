@@ -14,7 +14,7 @@ import {
   type CheckpointDraft,
   type CheckpointSection,
 } from '../../core/checkpoint/checkpoint.ts';
-import { redactValue } from '../../redact/redact.ts';
+import { redactValue, SecretMemory } from '../../redact/redact.ts';
 
 export type SealedCheckpoint = {
   checkpoint: CheckpointDraft;
@@ -35,10 +35,17 @@ function limitAndCheck(draft: CheckpointDraft): CheckpointDraft | string {
   }
 }
 
-export async function sealCheckpoint(draft: CheckpointDraft): Promise<SealedCheckpoint> {
+/**
+ * `memory`: the session's memory of its secrets (a value found anywhere in the session is
+ * replaced here too); it learns what the checkpoint holds (a secret in the git diff).
+ */
+export async function sealCheckpoint(
+  draft: CheckpointDraft,
+  memory: SecretMemory = new SecretMemory(),
+): Promise<SealedCheckpoint> {
   let wholeFailure: string;
   try {
-    const redacted = await redactValue(draft);
+    const redacted = await redactValue(draft, memory);
     const limited = limitAndCheck(redacted.value);
     if (typeof limited !== 'string')
       return { checkpoint: limited, findings: redacted.findings, partial: [] };
@@ -46,13 +53,14 @@ export async function sealCheckpoint(draft: CheckpointDraft): Promise<SealedChec
   } catch (error) {
     wholeFailure = String(error);
   }
-  return sealInParts(draft, wholeFailure);
+  return sealInParts(draft, wholeFailure, memory);
 }
 
 /** Each part on its own: redacted, then tried among stand-ins for the others. */
 async function sealInParts(
   draft: CheckpointDraft,
   wholeFailure: string,
+  memory: SecretMemory,
 ): Promise<SealedCheckpoint> {
   const partial: SealedCheckpoint['partial'] = [];
   let findings = 0;
@@ -60,7 +68,7 @@ async function sealInParts(
   for (const section of CHECKPOINT_SECTIONS)
     base[section] = standInSection(draft, section) as never;
   try {
-    const source = await redactValue(draft.source);
+    const source = await redactValue(draft.source, memory);
     base.source = source.value;
     findings += source.findings;
   } catch {
@@ -69,7 +77,7 @@ async function sealInParts(
   const kept: Partial<Record<CheckpointSection, unknown>> = {};
   for (const section of CHECKPOINT_SECTIONS) {
     try {
-      const redacted = await redactValue(draft[section]);
+      const redacted = await redactValue(draft[section], memory);
       const trial = limitAndCheck({ ...base, [section]: redacted.value });
       if (typeof trial === 'string') {
         partial.push({ section, reason: trial });

@@ -19,6 +19,7 @@ import {
   readTranscript,
 } from '../../agents/claude/transcript-reader.ts';
 import { scrubSessionState } from '../../transcript/scrub.ts';
+import { SecretMemory } from '../../redact/redact.ts';
 import { loadAgentReading, logAgent } from './load-agent.ts';
 import { findAgentLogById } from './agent-logs.ts';
 
@@ -88,6 +89,55 @@ export async function loadSessionStateAt(
     }
   }
   return { state: result.cursor.state, offset: result.cursor.offset };
+}
+
+/**
+ * The session's memory of its secrets as the cached cursor of `path` holds it (empty without
+ * one): for text of the session that does not come through its state (Claude Code's summary).
+ */
+export function loadSessionMemory(home: string, path: string | null | undefined): SecretMemory {
+  if (!path) return new SecretMemory();
+  try {
+    return SecretMemory.from(loadCursor(home, path)?.state.secretMemory);
+  } catch {
+    return new SecretMemory();
+  }
+}
+
+/**
+ * Keeps what a checkpoint taught the session's memory (`memory`, which `state.secretMemory`
+ * started it) and how much of it the stored rows have been redacted with (`stored` values):
+ * in `state`, and in the cached cursor of `path`, merged with what other processes learned
+ * meanwhile. Best effort: a memory lost here is learned again from the transcript.
+ */
+export function keepSessionMemory(
+  home: string,
+  path: string,
+  state: SessionState,
+  memory: SecretMemory,
+): void {
+  const ours = new Set(memory.saved());
+  const merge = (target: SessionState) => {
+    const merged = SecretMemory.from(target.secretMemory);
+    merged.absorb([...ours]);
+    const lines = merged.saved();
+    target.secretMemory = lines;
+    // The stored rows know every value up to the first one this checkpoint did not.
+    const known = lines.findIndex((l) => !ours.has(l));
+    target.secretMemoryStored = known === -1 ? lines.length : known;
+  };
+  merge(state);
+  try {
+    const cached = loadCursor(home, path);
+    if (cached === null) return;
+    merge(cached.state);
+    saveCursor(home, path, cached);
+  } catch (error) {
+    appendLog(home, 'warn', "could not keep the session's memory of its secrets", {
+      path,
+      error: String(error),
+    });
+  }
 }
 
 /** How many `continued-in` hops are followed before giving up (a loop or a long chain). */

@@ -8,13 +8,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { identifyProject } from '../../capture/project-remote.ts';
 import { AppError } from '../../core/errors.ts';
-import { redactValue } from '../../redact/redact.ts';
+import { redactValueSync } from '../../redact/redact.ts';
 import { LATEST_SCHEMA_VERSION } from '../../store/sqlite/migrations.ts';
 import type { SessionRows } from '../../store/checkpoints/session-transfer.ts';
 import { withStore, type Store } from '../open-store.ts';
 import { sealCheckpoint } from '../checkpoint/seal-checkpoint.ts';
 import { findLatestCheckpoint } from '../checkpoint/find-checkpoint.ts';
 import type { Scope } from '../project-scope.ts';
+import { loadSessionMemory } from '../session/read-session.ts';
 import {
   serializeSessionFile,
   SESSION_FILE_FORMAT,
@@ -86,24 +87,34 @@ export async function exportSession(request: {
     }
     return { ...h, document };
   });
+  // Everything of the session redacted as one value, with the session's memory of its secrets:
+  // a value found in one checkpoint, summary or handoff is replaced in all the others.
+  const memory = loadSessionMemory(
+    request.home,
+    typeof rows.session?.transcript_path === 'string'
+      ? rows.session.transcript_path
+      : rows.checkpoints.at(-1)?.checkpoint.source.transcriptPath,
+  );
+  const whole = redactValueSync(
+    {
+      checkpoints: rows.checkpoints.map((e) => e.checkpoint),
+      others: { session: rows.session, handoffs, compactionSummaries: rows.compactionSummaries },
+    },
+    memory,
+  );
+  let findings = whole.findings;
   // Checkpoints through the same last steps as when they were taken (redact, limit, validate):
   // a secret caught only now must not leave one that the importing side refuses as too long.
-  let findings = 0;
   const checkpoints: SessionRows['checkpoints'] = [];
-  for (const entry of rows.checkpoints) {
-    const sealed = await sealCheckpoint(entry.checkpoint);
+  for (const [i, entry] of rows.checkpoints.entries()) {
+    const sealed = await sealCheckpoint(whole.value.checkpoints[i]!, memory);
     findings += sealed.findings;
     checkpoints.push({
       checkpoint: { ...sealed.checkpoint, checkpointNumber: entry.checkpoint.checkpointNumber },
       row: entry.row,
     });
   }
-  const others = await redactValue({
-    session: rows.session,
-    handoffs,
-    compactionSummaries: rows.compactionSummaries,
-  });
-  findings += others.findings;
+  const others = { value: whole.value.others };
   // The checkpoints' column first: it is the one every view of a checkpoint reads.
   const agent =
     rows.checkpoints.at(-1)?.row.agent ??

@@ -5,6 +5,7 @@
  * @module
  */
 import { withStore } from '../../app/open-store.ts';
+import { loadSessionMemory } from '../../app/session/read-session.ts';
 import { redactTextSync } from '../../redact/redact.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
@@ -23,7 +24,11 @@ export async function handlePostCompact(run: HookRun): Promise<HookOutput> {
         sessionId,
         recordedAt: at,
         trigger: payload.trigger ?? 'auto',
-        summary: redactTextSync(payload.compactSummary).text,
+        // The session's secrets, wherever the summary restates them.
+        summary: redactTextSync(
+          payload.compactSummary,
+          loadSessionMemory(home, payload.transcriptPath),
+        ).text,
         checkpointId: checkpoints.getMostRecent(sessionId)?.id ?? null,
       });
     }

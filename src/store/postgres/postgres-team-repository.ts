@@ -115,7 +115,15 @@ async function writeKind(
             };
           }),
         )
-        .onConflict((oc) => oc.column('id').doNothing())
+        // A checkpoint's content changes only when it is redacted again (its session learned a
+        // secret later: app/checkpoint/redact-stored-session.ts); the redacted body replaces the old one.
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            open_tasks: eb.ref('excluded.open_tasks'),
+            search_text: eb.ref('excluded.search_text'),
+            body: eb.ref('excluded.body'),
+          })),
+        )
         .execute();
       return;
     case 'handoff':
@@ -179,7 +187,13 @@ async function writeKind(
             ...origin(r),
           })),
         )
-        .onConflict((oc) => oc.column('id').doNothing())
+        // A summary changes only when it is redacted again (its session learned a secret later:
+        // app/checkpoint/redact-stored-session.ts): the new body replaces the old. Events never change.
+        .onConflict((oc) =>
+          kind === 'compaction_summary'
+            ? oc.column('id').doUpdateSet((eb) => ({ body: eb.ref('excluded.body') }))
+            : oc.column('id').doNothing(),
+        )
         .execute();
       return;
   }

@@ -18,10 +18,15 @@ export type SqliteConnection = {
   };
 };
 
-/** A writable connection's settings: durable commits, foreign keys enforced. */
+/**
+ * A writable connection's settings: durable commits, foreign keys enforced, and what a write
+ * frees overwritten with zeros (`secure_delete`): text replaced later — a row redacted again once
+ * its session learned a secret, the search index's merged segments — leaves no copy in free pages.
+ */
 export function prepareConnection(db: SqliteConnection): void {
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA secure_delete = ON');
 }
 
 /**
@@ -46,6 +51,11 @@ export function beginExclusive(db: SqliteConnection): void {
 /** Copies the WAL into the file and empties it (at a clean close). */
 export function checkpointWal(db: SqliteConnection): void {
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+}
+
+/** Merges an FTS5 index's segments into one: entries of replaced rows are dropped for good. */
+export function mergeFullTextIndex(db: SqliteConnection, table: string): void {
+  db.exec(`INSERT INTO ${table}(${table}) VALUES ('optimize')`);
 }
 
 /** The database file's size in bytes, as its pages count it. */

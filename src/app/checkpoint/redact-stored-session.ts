@@ -1,0 +1,41 @@
+/**
+ * Once found, gone everywhere — also in what was stored before it was found: when a session's
+ * memory of its secrets (redact/secret-memory.ts) has grown since its rows were last gone
+ * through, its stored checkpoints (with their search entries), compaction summaries and handoff
+ * documents are redacted again with it and rewritten where anything changed
+ * (store/session-rewrite.ts erases what SQLite kept of the old text).
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
+import { redactTextSync, redactValueSync, type SecretMemory } from '../../redact/redact.ts';
+import { writeFileSafely } from '../../store/home/safe-file.ts';
+import type { Store } from '../open-store.ts';
+
+/** Rewrites the session's stored text with what `memory` knows; returns the rows and files changed. */
+export function redactStoredSession(store: Store, sessionId: string, memory: SecretMemory): number {
+  const checkpoints: Checkpoint[] = [];
+  for (const c of store.rewrite.checkpoints(sessionId)) {
+    const { value, findings } = redactValueSync(c, memory);
+    if (findings > 0) checkpoints.push({ ...value, checkpointNumber: c.checkpointNumber });
+  }
+  const summaries: Array<{ id: string; summary: string }> = [];
+  for (const s of store.rewrite.summaries(sessionId)) {
+    const { text, findings } = redactTextSync(s.summary, memory);
+    if (findings.length > 0) summaries.push({ id: s.id, summary: text });
+  }
+  const handoffIds: string[] = [];
+  for (const { id, path } of store.rewrite.handoffs(sessionId)) {
+    let document: string;
+    try {
+      document = readFileSync(path, 'utf8');
+    } catch {
+      continue; // gone (shim gc, or by hand)
+    }
+    const { text, findings } = redactTextSync(document, memory);
+    if (findings.length === 0) continue;
+    writeFileSafely(path, text);
+    handoffIds.push(id);
+  }
+  return store.rewrite.replace(checkpoints, summaries, handoffIds) + handoffIds.length;
+}

@@ -1,0 +1,152 @@
+/**
+ * A session's stored text rewritten in place: when the session learns a secret after some of its
+ * rows were stored (a key pasted in a prompt before the `.env` line that named it), those rows —
+ * its checkpoints with their search index entries, its compaction summaries — are replaced by
+ * their redacted versions, and what SQLite keeps of the old ones is erased: the freed space is
+ * zeroed (every connection writes with `secure_delete`), the search index's old segments merged
+ * away, the write-ahead log emptied. The handoff documents are files (the caller rewrites them); their paths come from here.
+ * @module
+ */
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
+import { toSearchDocument, SEARCH_FIELDS } from '../../core/checkpoint/search-query.ts';
+import { readCheckpointRow, rewriteWhole } from './checkpoint-chain.ts';
+import { compressSections, type Row } from './checkpoint-rows.ts';
+import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import { checkpointWal, mergeFullTextIndex } from '../sqlite/dialect.ts';
+
+const INDEX = 'checkpoint_search';
+
+export class SessionRewrite {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Every checkpoint of the session, whole (rebuilt from its chain), oldest first. */
+  checkpoints(sessionId: string): Checkpoint[] {
+    const found: Checkpoint[] = [];
+    for (const row of this.#rows(sessionId)) {
+      // A checkpoint whose chain is broken reads as an older one: that one is read on its own.
+      const { checkpoint, broken } = readCheckpointRow(this.#db, row);
+      if (checkpoint && !broken) found.push(checkpoint);
+    }
+    return found;
+  }
+
+  #rows(sessionId: string): Row[] {
+    return this.#db
+      .prepare('SELECT * FROM checkpoints WHERE session_id = ? ORDER BY checkpoint_number')
+      .all(sessionId) as Row[];
+  }
+
+  /**
+   * The checkpoints stored as a change of one in `changed` (directly or down a chain), whole as
+   * they read now: rewritten whole too, since their changes no longer apply to the new state.
+   */
+  #dependents(changed: readonly Checkpoint[]): Checkpoint[] {
+    const sessions = new Set(changed.map((c) => c.sessionId));
+    const moved = new Set(changed.map((c) => c.id));
+    const dependents: Checkpoint[] = [];
+    for (const sessionId of sessions)
+      for (const row of this.#rows(sessionId)) {
+        if (moved.has(row.id) || !row.delta_of || !moved.has(row.delta_of)) continue;
+        moved.add(row.id);
+        const { checkpoint, broken } = readCheckpointRow(this.#db, row);
+        if (checkpoint && !broken) dependents.push(checkpoint);
+      }
+    return dependents;
+  }
+
+  /** The session's compaction summaries. */
+  summaries(sessionId: string): Array<{ id: string; summary: string }> {
+    return this.#db
+      .prepare('SELECT id, summary FROM compaction_summaries WHERE session_id = ?')
+      .all(sessionId) as Array<{ id: string; summary: string }>;
+  }
+
+  /** The session's handoff documents: their rows' ids and the files' paths. */
+  handoffs(sessionId: string): Array<{ id: string; path: string }> {
+    return this.#db
+      .prepare('SELECT id, path FROM handoffs WHERE session_id = ?')
+      .all(sessionId) as Array<{ id: string; path: string }>;
+  }
+
+  /**
+   * Replaces the content of stored checkpoints (their sections, source and search entry; ids,
+   * numbers and times stay) and of compaction summaries, then erases what SQLite kept of the old
+   * content. Returns how many rows changed.
+   */
+  replace(
+    checkpoints: readonly Checkpoint[],
+    summaries: ReadonlyArray<{ id: string; summary: string }>,
+    handoffIds: readonly string[] = [],
+  ): number {
+    if (checkpoints.length + summaries.length + handoffIds.length === 0) return 0;
+    const db = this.#db;
+    withWriteTransaction(db, () => {
+      // Rows stored whole (checkpoint-chain.ts): the chains of their dependents are read first.
+      const dependents = this.#dependents(checkpoints);
+      const columns = db.prepare(
+        `UPDATE checkpoints SET operation = ?, source = ?, uncompressed_size = ?,
+             compressed_size = ?, compression_ratio = ?
+           WHERE id = ?`,
+      );
+      const doc = db.prepare('SELECT doc FROM checkpoint_search_ids WHERE checkpoint_id = ?');
+      const unindex = db.prepare(`DELETE FROM ${INDEX} WHERE rowid = ?`);
+      const index = db.prepare(
+        `INSERT INTO ${INDEX} (rowid, ${SEARCH_FIELDS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const c of dependents) rewriteWhole(db, c);
+      for (const c of checkpoints) {
+        rewriteWhole(db, c);
+        const { size } = compressSections(c);
+        columns.run(
+          c.taskState.operation || null,
+          JSON.stringify(c.source),
+          size.uncompressed,
+          size.compressed,
+          size.compressionRatio,
+          c.id,
+        );
+        const row = doc.get(c.id) as { doc: number } | undefined;
+        if (row) {
+          unindex.run(row.doc);
+          const fields = toSearchDocument(c);
+          index.run(row.doc, ...SEARCH_FIELDS.map((f) => fields[f]));
+        }
+      }
+      const summary = db.prepare('UPDATE compaction_summaries SET summary = ? WHERE id = ?');
+      for (const s of summaries) summary.run(s.summary, s.id);
+      // What the team store already has goes again, redacted (its rows take the new body).
+      resend(db, [
+        ...checkpoints.map((c) => ['checkpoint', c.id] as const),
+        ...summaries.map((s) => ['compaction_summary', s.id] as const),
+        ...handoffIds.map((id) => ['handoff', id] as const),
+      ]);
+    });
+    // The index keeps replaced entries in old segments until they merge; the connection zeroes
+    // what is freed (sqlite/dialect.ts `prepareConnection`); the log's copies go with it.
+    if (checkpoints.length > 0) mergeFullTextIndex(db, INDEX);
+    checkpointWal(db);
+    return checkpoints.length + summaries.length;
+  }
+}
+
+/**
+ * Queues the rows again for the team store (store/team-replication-queue.ts), where they were
+ * queued before: a home that shares nothing queues nothing. Each rewrite is a version of its own.
+ */
+function resend(db: Database, rows: ReadonlyArray<readonly [kind: string, id: string]>): void {
+  if (rows.length === 0) return;
+  const version = `redacted-${Date.now()}`;
+  const queue = db.prepare(
+    `INSERT OR IGNORE INTO sync_outbox (dedupe_key, created_at, tracker, issue_key, action,
+       payload, session_id, checkpoint_id, next_attempt_at)
+     SELECT ?, created_at, tracker, issue_key, action, payload, session_id, checkpoint_id, ?
+     FROM sync_outbox WHERE dedupe_key = ?`,
+  );
+  const now = new Date().toISOString();
+  for (const [kind, id] of rows)
+    queue.run(`team:${kind}:${id}:${version}`, now, `team:${kind}:${id}`);
+}
