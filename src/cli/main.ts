@@ -8,6 +8,7 @@ import { Command } from '@commander-js/extra-typings';
 import { runWithErrorBoundary } from './error-boundary.ts';
 import { defineEstimateCommand } from './estimate-command.ts';
 import { defineLoopCommand } from './loop-command.ts';
+import { defineRedactCommand } from './redact-command.ts';
 import { defineSessionCommands } from './session-commands.ts';
 import { defineSetupCommands } from './setup-commands.ts';
 import { defineStoreCommands } from './store-commands.ts';
@@ -61,6 +62,7 @@ program.hook('preAction', async () => {
 defineSessionCommands(program);
 defineEstimateCommand(program);
 defineStoreCommands(program);
+defineRedactCommand(program);
 defineLoopCommand(program);
 defineUiCommand(program);
 defineSyncCommands(program);
