@@ -13,11 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import { assessSession } from '../src/core/context/assess.ts';
 import { buildCheckpoint } from '../src/core/checkpoint/build-checkpoint.ts';
-import {
-  applyCheckpointLimits,
-  type Checkpoint,
-  type CheckpointDraft,
-} from '../src/core/checkpoint/checkpoint.ts';
+import type { Checkpoint, CheckpointDraft } from '../src/core/checkpoint/checkpoint.ts';
+import { applyCheckpointLimits } from '../src/core/checkpoint/checkpoint-limits.ts';
 import type { SessionState } from '../src/core/session.ts';
 import { redactValue } from '../src/redact/redact.ts';
 import { readCompressedTranscript } from '../src/agents/claude/transcript-reader.ts';

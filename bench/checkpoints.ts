@@ -17,7 +17,10 @@ import { HOOK_TEXT_LIMIT } from '../src/agents/claude/hook-output.ts';
 import { planResume } from '../src/app/restore/plan-resume.ts';
 import { assessSession } from '../src/core/context/assess.ts';
 import { buildCheckpoint } from '../src/core/checkpoint/build-checkpoint.ts';
-import { applyCheckpointLimits, validateCheckpoint } from '../src/core/checkpoint/checkpoint.ts';
+import {
+  applyCheckpointLimits,
+  validateCheckpoint,
+} from '../src/core/checkpoint/checkpoint-limits.ts';
 import { redactValue } from '../src/redact/redact.ts';
 import { CheckpointRepository } from '../src/store/checkpoints/checkpoint-repository.ts';
 import { openDatabase, withWriteTransaction } from '../src/store/sqlite/database.ts';

@@ -36,7 +36,7 @@
  */
 import type { GitFacts } from '../core/checkpoint/build-checkpoint.ts';
 import type { GitSnapshot } from '../core/checkpoint/checkpoint.ts';
-import { CHECKPOINT_LIMITS } from '../core/checkpoint/checkpoint.ts';
+import { CHECKPOINT_LIMITS } from '../core/checkpoint/checkpoint-limits.ts';
 import { AppError } from '../core/errors.ts';
 import {
   capUtf8,

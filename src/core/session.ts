@@ -6,7 +6,7 @@
  */
 
 /** Bump when the shape changes; cached cursors of another version are discarded. */
-export const SESSION_STATE_VERSION = 5;
+export const SESSION_STATE_VERSION = 6;
 
 /** Ring sizes: enough for forecasts and checkpoints, small enough to cache per session. */
 export const LIMITS = {
@@ -29,9 +29,13 @@ export const LIMITS = {
   decisionChars: 300,
   files: 200,
   backgroundTasks: 20,
-  /** Every request is kept by its opening words (the first in full): up to this many. */
+  /** Every request is kept whole up to requestChars (longer: head and tail): up to this many. */
   requestLog: 300,
-  requestLogChars: 300,
+  /** Distinct shell commands kept, newest last, each up to commandChars. */
+  commands: 10,
+  commandChars: 1000,
+  /** The newest failure's output: its first characters. */
+  failureChars: 800,
   checks: 8,
   checkOutputChars: 300,
 } as const;
@@ -100,6 +104,8 @@ export type ToolCallRecord = {
   id: string;
   tool: string;
   args: string;
+  target?: string;
+  kind?: ToolKind;
   result: string;
   success: boolean;
   latencyMs: number | null;
@@ -109,14 +115,51 @@ export type ToolCallRecord = {
   callLine?: number;
 };
 
+/**
+ * What a tool call does, as far as a restore cares (each agent's fold names its own tools):
+ * runs a shell command, writes a file, sets the task list, searches; anything else is `other`.
+ */
+export type ToolKind = 'shell' | 'file_write' | 'task_list' | 'search' | 'other';
+
 export type PendingToolCall = {
   id: string;
   tool: string;
   args: string;
+  /** What it acts on, in a few words: the file, the command, the pattern (tool-input-summary.ts). */
+  target?: string;
+  kind?: ToolKind;
   at: number | null;
   line: number;
   /** A few input fields some tools need when their result arrives (TaskCreate's subject). */
   meta?: Record<string, string>;
+};
+
+/** A shell command the agent ran (verbatim, redacted) and how it ended. */
+export type CommandRecord = {
+  /** The call's id. */
+  id: string;
+  command: string;
+  /** `running` until its result: it may still run, or have died with the session. */
+  status: 'running' | 'ok' | 'failed' | 'stopped';
+  /** As the agent reported it; null when it did not (Claude Code says only a failure's). */
+  exitCode: number | null;
+  at: number | null;
+  line: number;
+};
+
+/** The newest tool result marked as an error (the user stopping a call is not one). */
+export type FailureRecord = {
+  id: string;
+  tool: string;
+  /** What it acted on: the command verbatim, else the file or pattern. */
+  target: string;
+  exitCode: number | null;
+  /** The start of its output (where the error is said). */
+  output: string;
+  /** Its number among the session's finished tool calls (`toolCalls` when it ended). */
+  call: number;
+  at: number | null;
+  line: number;
 };
 
 export type TodoItem = { content: string; status: string; activeForm?: string };
@@ -202,6 +245,9 @@ export type SessionState = {
   consecutiveToolFailures: number;
   pendingTools: PendingToolCall[];
   recentTools: ToolCallRecord[];
+  /** The last distinct shell commands, newest last (a command run again moves to the end). */
+  commands: CommandRecord[];
+  lastFailure: FailureRecord | null;
   todos: TodoItem[];
   tasks: TaskItem[];
   /** The last run of each kind of check command, newest last. */
@@ -278,6 +324,8 @@ export function createSessionState(): SessionState {
     consecutiveToolFailures: 0,
     pendingTools: [],
     recentTools: [],
+    commands: [],
+    lastFailure: null,
     todos: [],
     tasks: [],
     checks: [],

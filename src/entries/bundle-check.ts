@@ -71,7 +71,8 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   {
     bundle: 'hook.cjs',
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
-    budget: 230 * KB,
+    // 230 → 236: the fold's ring of shell commands and newest failure (issue 40).
+    budget: 236 * KB,
   },
   {
     bundle: 'statusline-full.cjs',
@@ -82,12 +83,14 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   {
     bundle: 'hook-gemini.cjs',
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
-    budget: 230 * KB,
+    // 230 → 236: the fold's ring of shell commands and newest failure (issue 40).
+    budget: 236 * KB,
   },
   // The redactor alone: a quiet bundle's log entry (store/log.ts). Nothing but the redactor.
   { bundle: 'redact.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE, 'zod'], budget: 80 * KB },
   // Other agents' adapters, loaded by their own hook calls only.
-  { bundle: 'agent-codex.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },
+  // 120 → 124 for Codex: the fold's ring of shell commands and newest failure (issue 40).
+  { bundle: 'agent-codex.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 124 * KB },
   { bundle: 'agent-gemini.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },
   { bundle: 'status.cjs', forbidden: [...NEVER_PER_CALL, '@secretlint/*'], budget: 200 * KB },
   // Checkpoints from a hook: the store is here, nothing that talks to a server.

@@ -5,10 +5,12 @@
  * @module
  */
 import { classifyCheckCommand } from '../core/checkpoint/check-command.ts';
+import { keepRequest } from '../core/checkpoint/checkpoint-limits.ts';
 import {
   LIMITS,
   pushBounded,
   touchBounded,
+  type PendingToolCall,
   type ResponseRecord,
   type SessionState,
 } from '../core/session.ts';
@@ -78,7 +80,7 @@ export function foldAssistantText(
   }
 }
 
-/** A user request: in full among the recent ones, by its opening words in the log of all. */
+/** A user request: in full among the recent ones, whole (or head and tail) in the log of all. */
 export function foldPrompt(
   state: SessionState,
   text: string,
@@ -89,7 +91,7 @@ export function foldPrompt(
   const full = { line, text: clip(text, LIMITS.promptChars), at };
   pushBounded(state.prompts, full, LIMITS.prompts);
   state.firstPrompt ??= full;
-  state.requestLog.push({ line, text: clip(text, LIMITS.requestLogChars), at });
+  state.requestLog.push({ line, text: keepRequest(text), at });
   // The first request says what the work is for: past the limit, the second-oldest goes.
   if (state.requestLog.length > LIMITS.requestLog) state.requestLog.splice(1, 1);
 }
@@ -123,4 +125,78 @@ export function foldCheck(
     },
     LIMITS.checks,
   );
+}
+
+/** Whitespace folded: two runs of one command line are one command. */
+const sameCommand = (a: string, b: string) =>
+  a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+
+/**
+ * A shell command the agent just called (its fold read the line from the call): the newest of
+ * `state.commands`, `running` until its result. A command run again moves to the end.
+ */
+export function foldCommandCall(
+  state: SessionState,
+  id: string,
+  command: string,
+  line: number,
+  at: number | null,
+): void {
+  if (command.trim() === '') return;
+  const i = state.commands.findIndex((c) => sameCommand(c.command, command));
+  if (i >= 0) state.commands.splice(i, 1);
+  pushBounded(
+    state.commands,
+    {
+      id,
+      command: clip(command, LIMITS.commandChars),
+      status: 'running',
+      exitCode: null,
+      at,
+      line,
+    },
+    LIMITS.commands,
+  );
+}
+
+/** How a tool call ended, as its agent's fold read the result. */
+export type ToolOutcome = {
+  success: boolean;
+  /** The user turned the call down or interrupted it: not a failure of the work. */
+  stopped: boolean;
+  /** As the agent reported it, when it did. */
+  exitCode: number | null;
+  /** Its output as the agent shows it (without the agent's own headers). */
+  output: string;
+  at: number | null;
+  line: number;
+};
+
+/**
+ * A tool call's result: ends its command's run, and a failure (not the user stopping it) becomes
+ * the session's newest. Called by every agent's fold with the call it had pending, once the
+ * call is counted in `toolCalls`.
+ */
+export function foldToolOutcome(
+  state: SessionState,
+  pending: PendingToolCall | undefined,
+  id: string,
+  outcome: ToolOutcome,
+): void {
+  const run = state.commands.find((c) => c.id === id);
+  if (run) {
+    run.status = outcome.stopped ? 'stopped' : outcome.success ? 'ok' : 'failed';
+    run.exitCode = outcome.exitCode ?? (outcome.success && !outcome.stopped ? 0 : null);
+  }
+  if (outcome.success || outcome.stopped) return;
+  state.lastFailure = {
+    id,
+    tool: pending?.tool ?? 'unknown',
+    target: pending?.meta?.command ?? pending?.target ?? '',
+    exitCode: outcome.exitCode,
+    output: clip(outcome.output, LIMITS.failureChars),
+    call: state.toolCalls,
+    at: outcome.at,
+    line: outcome.line,
+  };
 }

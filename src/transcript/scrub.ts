@@ -51,9 +51,11 @@ export function scrubSessionState(state: SessionState): SessionState {
   fresh(state.recentTools, (t) => {
     t.args = free(t.args);
     t.result = free(t.result);
+    if (t.target !== undefined) t.target = free(t.target);
   });
   fresh(state.pendingTools, (p) => {
     p.args = free(p.args);
+    if (p.target !== undefined) p.target = free(p.target);
     if (p.meta) for (const k of Object.keys(p.meta)) p.meta[k] = free(p.meta[k]!);
   });
   fresh(state.assistantTexts, (t) => (t.text = free(t.text)));
@@ -61,6 +63,12 @@ export function scrubSessionState(state: SessionState): SessionState {
     c.command = free(c.command);
     c.output = free(c.output);
   });
+  fresh(state.commands, (c) => (c.command = free(c.command)));
+  const failure = state.lastFailure;
+  if (failure && failure.line > since) {
+    failure.target = free(failure.target);
+    failure.output = free(failure.output);
+  }
   fresh(state.backgroundTasks, (b) => (b.description = free(b.description)));
   fresh(state.apiErrors, (e) => (e.message = free(e.message)));
   if (memory.size > known) {

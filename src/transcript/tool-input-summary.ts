@@ -83,3 +83,43 @@ export function summarizeInput(input: unknown, max: number, state?: SessionState
   if (state && memory) keepMemory(state, memory);
   return kept;
 }
+
+/** The input fields that say what a call acts on, most telling first (every agent's tools). */
+const TARGET_FIELDS = [
+  'file_path',
+  'notebook_path',
+  'absolute_path',
+  'path',
+  'dir_path',
+  'file',
+  'command',
+  'cmd',
+  'pattern',
+  'query',
+  'url',
+  'subject',
+  'taskId',
+  'description',
+  'prompt',
+];
+
+/**
+ * What a tool call acts on, in a few words, redacted: the first of its input's telling fields
+ * (a file, a command, a pattern, a URL…), on one line. '' when the input says none.
+ */
+export function toolTarget(input: unknown, max = 160): string {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return '';
+  const fields = input as Record<string, unknown>;
+  for (const key of TARGET_FIELDS) {
+    const v = fields[key];
+    const text =
+      typeof v === 'string' || typeof v === 'number'
+        ? String(v)
+        : Array.isArray(v) && v.every((p) => typeof p === 'string')
+          ? v.join(' ')
+          : '';
+    const flat = text.replace(/\s+/g, ' ').trim();
+    if (flat !== '') return secretFree(clip(flat, max));
+  }
+  return '';
+}

@@ -46,7 +46,7 @@ export function readToolMeta(name: string, input: unknown): Record<string, strin
     for (const key of keys) {
       const v = input[key];
       if (typeof v === 'string' || typeof v === 'number')
-        meta[key] = secretFree(clip(String(v), 500));
+        meta[key] = secretFree(clip(String(v), key === 'command' ? LIMITS.commandChars : 500));
     }
     return meta;
   };

@@ -15,18 +15,22 @@ import {
   type CompactionRecord,
   type PendingToolCall,
   type SessionState,
+  type ToolKind,
 } from '../../core/session.ts';
 import { clip } from '../../core/truncate.ts';
 import {
   finalizeResponse,
   foldAssistantText,
   foldCheck,
+  foldCommandCall,
   foldPrompt,
+  foldToolOutcome,
   noteError,
 } from '../../transcript/fold-parts.ts';
 import { applyTaskResult, foldTaskResult, readToolMeta, readTodos } from './fold-tasks.ts';
 import { keptToolResult } from '../../transcript/secret-file-read.ts';
-import { summarizeInput } from '../../transcript/tool-input-summary.ts';
+import { summarizeInput, toolTarget } from '../../transcript/tool-input-summary.ts';
+import { TASK_TOOLS } from './task-tools.ts';
 import {
   getContextTokens,
   isObject,
@@ -45,6 +49,24 @@ const PROMPT_TOO_LONG = /^\s*Prompt is too long/i;
 const FILE_READERS = new Set(['Read', 'NotebookRead']);
 const FILE_WRITERS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+const SEARCH_TOOLS = new Set(['Grep', 'Glob', 'WebSearch', 'WebFetch', 'ToolSearch']);
+
+/** What a Claude Code tool does, as a restore tells it (core/session.ts ToolKind). */
+function toolKind(tool: string): ToolKind {
+  if (tool === 'Bash') return 'shell';
+  if (FILE_WRITERS.has(tool)) return 'file_write';
+  if (TASK_TOOLS.test(tool)) return 'task_list';
+  return SEARCH_TOOLS.has(tool) ? 'search' : 'other';
+}
+
+/**
+ * Claude Code's result when the user turned a call down or pressed Esc during it
+ * (docs/claude-code.md, "Tool results"): marked as an error, yet no failure of the work.
+ */
+const USER_STOPPED =
+  /^\s*(?:The user doesn't want to (?:proceed|take this action)|\[Request interrupted by user)/;
+/** A failed Bash result starts with its exit status. */
+const EXIT_CODE = /^\s*Exit code (\d+)/;
 
 /** Files, background shells and subagents a tool call brings into play. */
 function foldToolTargets(
@@ -159,12 +181,15 @@ function foldAssistant(
       id: use.id,
       tool: use.name,
       args: summarizeInput(use.input, LIMITS.toolArgChars, state),
+      target: toolTarget(use.input),
+      kind: toolKind(use.name),
       at: e.at,
       line,
     };
     const meta = readToolMeta(use.name, use.input);
     if (meta) pending.meta = meta;
     pushBounded(state.pendingTools, pending, LIMITS.pendingTools);
+    if (meta?.command !== undefined) foldCommandCall(state, use.id, meta.command, line, e.at);
   }
 }
 
@@ -213,12 +238,24 @@ function foldUser(state: SessionState, e: UserEntry, line: number): void {
     }
     if (tooLong) state.promptTooLongCount++;
     const tool = pending?.tool ?? 'unknown';
+    const exit = success ? null : EXIT_CODE.exec(result.text);
+    foldToolOutcome(state, pending, result.toolUseId, {
+      success,
+      stopped: !success && USER_STOPPED.test(result.text),
+      exitCode: exit ? Number(exit[1]) : null,
+      // A failure that showed a secret file is kept as its stand-in, as the result is.
+      output: success ? '' : keptToolResult(pending?.args ?? '', result.text, LIMITS.failureChars),
+      at: e.at,
+      line,
+    });
     pushBounded(
       state.recentTools,
       {
         id: result.toolUseId,
         tool,
         args: pending?.args ?? '',
+        ...(pending?.target !== undefined ? { target: pending.target } : {}),
+        ...(pending?.kind !== undefined ? { kind: pending.kind } : {}),
         result: keptToolResult(pending?.args ?? '', result.text, LIMITS.toolResultChars, state),
         success,
         latencyMs: pending?.at != null && e.at !== null ? Math.max(0, e.at - pending.at) : null,

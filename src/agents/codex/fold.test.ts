@@ -94,6 +94,77 @@ describe('Codex rollout fold', () => {
     assert.equal(holdsHookResponse(after.state, payload('call_c')), true);
   });
 
+  test('where it was: shell commands verbatim with their exit codes (either output shape), the newest failure, the plan no pending work', () => {
+    const path = join(
+      dir,
+      'rollout-2026-11-25T10-00-00-01a2140b-6f3a-79f0-b6fd-d2a321939c71.jsonl',
+    );
+    const call = (id: string, name: string, args: Record<string, unknown>) =>
+      line('response_item', {
+        type: 'function_call',
+        name,
+        arguments: JSON.stringify(args),
+        call_id: id,
+      });
+    const output = (id: string, text: string) =>
+      line('response_item', { type: 'function_call_output', call_id: id, output: text });
+    writeFileSync(
+      path,
+      [
+        line('session_meta', { id: 'where', cwd: '/p', cli_version: '0.104.0' }),
+        line('event_msg', { type: 'user_message', message: 'make the tests pass' }),
+        call('a', 'shell', { command: ['bash', '-lc', 'rg "feature" -n src'] }),
+        output(
+          'a',
+          JSON.stringify({
+            output: 'rg: src: No such file or directory\n',
+            metadata: { exit_code: 2 },
+          }),
+        ),
+        call('b', 'exec_command', { cmd: 'npm test' }),
+        output(
+          'b',
+          'Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\n12 passing\n',
+        ),
+        call('c', 'exec_command', { cmd: 'git push' }),
+        output('c', 'aborted by user'),
+        call('d', 'update_plan', { plan: [{ step: 'ship it', status: 'in_progress' }] }),
+        call('e', 'exec_command', { cmd: 'npm run e2e' }),
+      ].join('\n') + '\n',
+    );
+    const state = readRollout(path, null).cursor.state;
+    assert.deepEqual(
+      state.commands.map((c) => [c.command, c.status, c.exitCode]),
+      [
+        ['rg "feature" -n src', 'failed', 2],
+        ['npm test', 'ok', 0],
+        ['git push', 'stopped', null],
+        ['npm run e2e', 'running', null],
+      ],
+    );
+    assert.deepEqual(
+      {
+        tool: state.lastFailure?.tool,
+        target: state.lastFailure?.target,
+        exit: state.lastFailure?.exitCode,
+      },
+      { tool: 'Bash', target: 'rg "feature" -n src', exit: 2 },
+    );
+    assert.equal(
+      state.lastFailure?.output,
+      'rg: src: No such file or directory\n',
+      'the body, not the JSON',
+    );
+    assert.equal(state.recentTools[1]?.result, '12 passing\n', 'the header is not the output');
+    assert.deepEqual(
+      state.pendingTools.map((p) => [p.tool, p.kind]),
+      [
+        ['update_plan', 'task_list'],
+        ['Bash', 'shell'],
+      ],
+    );
+  });
+
   test('a corrupt .zst is one clear error', async () => {
     const path = join(
       dir,

@@ -9,33 +9,26 @@
  * - A `compacted` line is a compaction. When Codex summarised locally, the summary's own response
  *   (an assistant message the `compacted` message ends with) is not part of the conversation.
  * - Requests: `event_msg user_message` (≤0.1xx) or `item_completed` UserMessage (0.169).
- * - Tools: `function_call` / `custom_tool_call` and their outputs, paired by `call_id`; the
- *   shell tools (`exec_command`, `shell`, `shell_command`) fold as shim's neutral `Bash`, the
- *   name Codex's own hooks give them; `update_plan` replaces the task list; `apply_patch` names
- *   the files it changes.
+ * - Tools: `function_call` / `custom_tool_call` and their outputs, paired by `call_id`
+ *   (fold-tools.ts); the shell tools fold as shim's neutral `Bash`, the name Codex's own hooks
+ *   give them.
  * @module
  */
 import {
   LIMITS,
   pushBounded,
-  touchBounded,
   type CompactionRecord,
-  type PendingToolCall,
   type SessionState,
-  type TodoItem,
 } from '../../core/session.ts';
 import { clip } from '../../core/truncate.ts';
 import {
   finalizeResponse,
   foldAssistantText,
-  foldCheck,
   foldPrompt,
   noteError,
 } from '../../transcript/fold-parts.ts';
 import type { FoldListener } from '../../transcript/reader.ts';
-import { secretFree } from '../../transcript/scrub.ts';
-import { keptToolResult } from '../../transcript/secret-file-read.ts';
-import { summarizeInput } from '../../transcript/tool-input-summary.ts';
+import { foldToolCall, foldToolOutput } from './fold-tools.ts';
 
 export type CodexLine = {
   type: string;
@@ -58,152 +51,6 @@ export function readCodexLine(value: unknown): CodexLine {
     payload: isObject(value.payload) ? value.payload : {},
     at: Number.isFinite(at) ? at : null,
   };
-}
-
-const SHELL_TOOLS = new Set(['exec_command', 'shell', 'shell_command', 'local_shell_call']);
-
-/** The command line of a shell tool call, from any of its shapes across versions. */
-function readShellCommand(args: Obj): string | null {
-  if (typeof args.cmd === 'string') return args.cmd;
-  if (typeof args.command === 'string') return args.command;
-  if (Array.isArray(args.command)) {
-    const parts = args.command.filter((p): p is string => typeof p === 'string');
-    // ["bash", "-lc", "…"]: the script is what was asked for.
-    if (parts.length === 3 && /sh$/.test(parts[0] ?? '') && parts[1] === '-lc') return parts[2]!;
-    return parts.join(' ');
-  }
-  return null;
-}
-
-/** Files an apply_patch names: `*** Add File: x`, `*** Update File: x`, `*** Delete File: x`. */
-export function readPatchFiles(patch: string): string[] {
-  const files: string[] = [];
-  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) {
-    const file = match[1]!.trim();
-    if (file && file.length < 1000) files.push(file);
-  }
-  for (const match of patch.matchAll(/^\*\*\* Move to: (.+)$/gm)) files.push(match[1]!.trim());
-  return files;
-}
-
-function absolute(file: string, cwd: string | null): string {
-  if (file.startsWith('/') || !cwd) return file;
-  return `${cwd.replace(/\/$/, '')}/${file.replace(/^\.\//, '')}`;
-}
-
-function readPlan(args: Obj): TodoItem[] | null {
-  if (!Array.isArray(args.plan)) return null;
-  const todos: TodoItem[] = [];
-  for (const item of args.plan.slice(0, LIMITS.todos)) {
-    if (!isObject(item) || typeof item.step !== 'string') continue;
-    todos.push({
-      content: secretFree(clip(item.step, 300)),
-      status: typeof item.status === 'string' ? item.status : 'pending',
-    });
-  }
-  return todos;
-}
-
-function parseArguments(raw: unknown): Obj {
-  if (isObject(raw)) return raw;
-  if (typeof raw !== 'string') return {};
-  try {
-    const value = JSON.parse(raw) as unknown;
-    return isObject(value) ? value : { input: raw };
-  } catch {
-    return { input: raw };
-  }
-}
-
-function foldToolCall(state: SessionState, p: Obj, line: number, at: number | null): void {
-  const name = str(p.name) ?? (p.type === 'local_shell_call' ? 'local_shell_call' : null);
-  const id = str(p.call_id) ?? str(p.id);
-  if (!name || !id) return;
-  const args =
-    p.type === 'custom_tool_call'
-      ? { input: typeof p.input === 'string' ? p.input : '' }
-      : p.type === 'local_shell_call' && isObject(p.action)
-        ? p.action
-        : parseArguments(p.arguments);
-  const shell = SHELL_TOOLS.has(name);
-  const tool = shell ? 'Bash' : name;
-  const pending: PendingToolCall = {
-    id,
-    tool,
-    args: summarizeInput(args, LIMITS.toolArgChars, state),
-    at,
-    line,
-  };
-  const command = shell ? readShellCommand(args) : null;
-  if (command !== null) pending.meta = { command: secretFree(clip(command, 2000)) };
-  if (name === 'update_plan') {
-    const plan = readPlan(args);
-    if (plan) state.todos = plan;
-  }
-  if (name === 'apply_patch' && typeof args.input === 'string') {
-    for (const file of readPatchFiles(args.input)) {
-      const path = absolute(file, state.cwd);
-      touchBounded(state.filesTouched, path, LIMITS.files);
-      touchBounded(state.filesChanged, path, LIMITS.files);
-    }
-  }
-  state.lastContentLine = line;
-  pushBounded(state.pendingTools, pending, LIMITS.pendingTools);
-}
-
-function outputText(output: unknown): string {
-  if (typeof output === 'string') return output;
-  if (Array.isArray(output))
-    return output
-      .map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : ''))
-      .join('\n');
-  if (isObject(output) && typeof output.content === 'string') return output.content;
-  return output === undefined ? '' : JSON.stringify(output);
-}
-
-/** Exit status as Codex prints it in a tool's output ("Process exited with code 1"). */
-function readSuccess(text: string, p: Obj): boolean {
-  const exit = /(?:Process exited with code|Exit code:)\s*(-?\d+)/.exec(text);
-  if (exit) return exit[1] === '0';
-  if (isObject(p.output) && p.output.success === false) return false;
-  return !/^(?:error|failed|aborted)\b/i.test(text.trim());
-}
-
-function foldToolOutput(state: SessionState, p: Obj, line: number, at: number | null): void {
-  const id = str(p.call_id);
-  if (!id) return;
-  const index = state.pendingTools.findIndex((t) => t.id === id);
-  if (index < 0) return;
-  const pending = state.pendingTools.splice(index, 1)[0]!;
-  const text = outputText(p.output);
-  const success = readSuccess(text, p);
-  state.lastContentLine = line;
-  state.lastInputAt = at ?? state.lastInputAt;
-  state.appendedChars += text.length;
-  state.toolCalls++;
-  if (success) state.consecutiveToolFailures = 0;
-  else {
-    state.toolFailures++;
-    state.consecutiveToolFailures++;
-    noteError(state, `tool_error: ${pending.tool}`);
-  }
-  pushBounded(
-    state.recentTools,
-    {
-      id,
-      tool: pending.tool,
-      args: pending.args,
-      result: keptToolResult(pending.args, text, LIMITS.toolResultChars, state),
-      success,
-      latencyMs: pending.at !== null && at !== null ? Math.max(0, at - pending.at) : null,
-      at,
-      line,
-      callLine: pending.line,
-    },
-    LIMITS.toolCalls,
-  );
-  if (pending.meta?.command !== undefined)
-    foldCheck(state, pending.meta.command, success, text, at, line);
 }
 
 function prompt(state: SessionState, text: string, line: number, at: number | null): void {

@@ -6,7 +6,7 @@
  */
 import { AppError } from '../../core/errors.ts';
 import type { AgentAdapter, SessionFile } from '../agent.ts';
-import { TODOS } from './chat-fold.ts';
+import { TODOS } from './chat-fold-tools.ts';
 import { isGeminiChatHead } from './chat-record.ts';
 import { GEMINI_HOOK_TEXT_LIMIT, renderGeminiOutput } from './hook-output.ts';
 import { GEMINI_HOOK_EVENTS, isGeminiHookEvent, parseGeminiPayload } from './hook-payload.ts';

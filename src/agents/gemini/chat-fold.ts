@@ -13,7 +13,7 @@
  * marks it (older builds), the context falling by more than half.
  *
  * Requests, checks and error patterns fold as in every agent's fold (transcript/fold-parts.ts).
- * A little over 450 lines: one fold per record kind of one format, read as a whole.
+ * Tool calls and their results fold in chat-fold-tools.ts.
  * @module
  */
 import {
@@ -25,16 +25,10 @@ import {
   type SessionState,
 } from '../../core/session.ts';
 import { clip } from '../../core/truncate.ts';
-import { foldCheck, foldPrompt, noteError } from '../../transcript/fold-parts.ts';
-import { keptToolResult } from '../../transcript/secret-file-read.ts';
+import { foldPrompt, noteError } from '../../transcript/fold-parts.ts';
 import { secretFree } from '../../transcript/scrub.ts';
-import { summarizeInput } from '../../transcript/tool-input-summary.ts';
-import {
-  isObj,
-  type GeminiMessage,
-  type GeminiRecord,
-  type GeminiToolCall,
-} from './chat-record.ts';
+import { foldToolCall, foldToolResult } from './chat-fold-tools.ts';
+import type { GeminiMessage, GeminiRecord } from './chat-record.ts';
 
 /** What of one message is folded already. */
 export type MessageProgress = {
@@ -190,105 +184,6 @@ function foldText(state: SessionState, text: string, line: number, at: number | 
     if (trimmed.length >= 20 && trimmed.length <= LIMITS.decisionChars && DECISION.test(trimmed))
       touchBounded(state.decisions, trimmed, LIMITS.decisions);
   }
-}
-
-const FILE_READERS = new Set(['read_file']);
-const FILE_WRITERS = new Set(['write_file', 'replace']);
-const SHELL = 'run_shell_command';
-/** Gemini CLI's tool that sets the session's task list (a restore names it for rebuilding). */
-export const TODOS = 'write_todos';
-
-function argsOf(call: GeminiToolCall): Record<string, unknown> {
-  return isObj(call.args) ? call.args : {};
-}
-
-/** write_todos `{todos:[{description, status}]}`, each call replacing the list. */
-function foldTodos(state: SessionState, args: Record<string, unknown>): void {
-  if (!Array.isArray(args.todos)) return;
-  state.todos = args.todos.slice(0, LIMITS.todos).flatMap((item) =>
-    isObj(item) && typeof item.description === 'string'
-      ? [
-          {
-            content: secretFree(clip(item.description, 300)),
-            status: typeof item.status === 'string' ? item.status : 'pending',
-          },
-        ]
-      : [],
-  );
-}
-
-function foldToolCall(state: SessionState, call: GeminiToolCall, line: number, at: number | null) {
-  const args = argsOf(call);
-  const file = args.file_path;
-  if (typeof file === 'string' && file.length > 0 && file.length < 1000) {
-    if (FILE_READERS.has(call.name) || FILE_WRITERS.has(call.name))
-      touchBounded(state.filesTouched, file, LIMITS.files);
-    if (FILE_WRITERS.has(call.name)) touchBounded(state.filesChanged, file, LIMITS.files);
-  }
-  if (call.name === TODOS) foldTodos(state, args);
-  if (call.name === SHELL && args.is_background === true && typeof args.command === 'string') {
-    pushBounded(
-      state.backgroundTasks,
-      {
-        id: call.id,
-        kind: 'shell',
-        description: clip(args.command, 300),
-        startedAt: at,
-        line,
-        done: false,
-      },
-      LIMITS.backgroundTasks,
-    );
-  }
-  const meta = call.name === SHELL && typeof args.command === 'string' ? args.command : null;
-  pushBounded(
-    state.pendingTools,
-    {
-      id: call.id,
-      tool: call.name,
-      args: summarizeInput(call.args ?? {}, LIMITS.toolArgChars, state),
-      at,
-      line,
-      ...(meta !== null ? { meta: { command: secretFree(clip(meta, 500)) } } : {}),
-    },
-    LIMITS.pendingTools,
-  );
-}
-
-function foldToolResult(
-  state: SessionState,
-  call: GeminiToolCall,
-  line: number,
-  at: number | null,
-) {
-  const index = state.pendingTools.findIndex((p) => p.id === call.id);
-  const pending = index >= 0 ? state.pendingTools.splice(index, 1)[0] : undefined;
-  const success = call.status === 'success';
-  state.toolCalls++;
-  if (success) state.consecutiveToolFailures = 0;
-  else {
-    state.toolFailures++;
-    state.consecutiveToolFailures++;
-    noteError(state, `tool_error: ${call.name}`);
-  }
-  pushBounded(
-    state.recentTools,
-    {
-      id: call.id,
-      tool: call.name,
-      args: pending?.args ?? '',
-      result: keptToolResult(pending?.args ?? '', call.resultText, LIMITS.toolResultChars, state),
-      success,
-      latencyMs: pending?.at != null && at !== null ? Math.max(0, at - pending.at) : null,
-      at,
-      line,
-    },
-    LIMITS.toolCalls,
-  );
-  if (pending?.meta?.command !== undefined)
-    foldCheck(state, pending.meta.command, success, call.resultText, at, line);
-  const background = state.backgroundTasks.find((t) => t.id === call.id);
-  if (background && !success) background.done = true;
 }
 
 function foldModel(

@@ -112,6 +112,73 @@ describe('Gemini chat reader', () => {
     assert.equal(pieces.current?.contextTokens ?? pieces.lastResponse?.contextTokens, 9_000);
   });
 
+  test('where it was: shell commands with their exit codes, a cancelled call no failure, the newest error', () => {
+    const call = (
+      id: string,
+      name: string,
+      args: Record<string, unknown>,
+      status: string | null,
+      output: string,
+    ) => ({
+      id,
+      name,
+      args,
+      status,
+      result: [
+        {
+          functionResponse: {
+            id,
+            name,
+            response: status === 'error' ? { error: output } : { output },
+          },
+        },
+      ],
+      timestamp: '2026-11-25T10:00:03.000Z',
+    });
+    const path = chat('where.jsonl', [
+      header('where-1'),
+      user('u1', 'build it'),
+      model('m1', 1_000, {
+        toolCalls: [
+          call(
+            't1',
+            'run_shell_command',
+            { command: 'npm run build' },
+            'success',
+            'Output: error TS2304\nExit Code: 2',
+          ),
+          call(
+            't2',
+            'read_file',
+            { file_path: '/p/missing.ts' },
+            'error',
+            'File not found: /p/missing.ts',
+          ),
+          call(
+            't3',
+            'run_shell_command',
+            { command: 'rm -rf dist' },
+            'cancelled',
+            '[Operation Cancelled] Reason: User denied execution.',
+          ),
+          call('t4', 'run_shell_command', { command: 'npm test' }, null, ''),
+        ],
+      }),
+    ]);
+    const { state } = read(path);
+    assert.deepEqual(
+      state.commands.map((c) => [c.command, c.status, c.exitCode]),
+      [
+        ['npm run build', 'ok', 2],
+        ['rm -rf dist', 'stopped', null],
+        ['npm test', 'running', null],
+      ],
+    );
+    assert.equal(state.lastFailure?.tool, 'read_file');
+    assert.equal(state.lastFailure?.target, '/p/missing.ts');
+    assert.match(state.lastFailure?.output ?? '', /File not found/);
+  });
+
   test('a rewound chat ($rewindTo) forgets the dropped messages, read whole or incrementally', () => {
     const lines = [
       header(),

@@ -6,7 +6,7 @@
  */
 export { geminiLogReader } from './log-reader.ts';
 export { geminiReading } from './reading.ts';
-export { TODOS as GEMINI_TASK_TOOL } from './chat-fold.ts';
+export { TODOS as GEMINI_TASK_TOOL } from './chat-fold-tools.ts';
 export {
   GEMINI_HOOK_TEXT_LIMIT,
   renderGeminiOutput,

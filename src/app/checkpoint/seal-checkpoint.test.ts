@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { makeTypicalCheckpoint } from '../../core/checkpoint/checkpoint-fixture.test-helper.ts';
-import {
-  UNPROCESSABLE_TEXT,
-  validateCheckpoint,
-  type CheckpointDraft,
-} from '../../core/checkpoint/checkpoint.ts';
+import { UNPROCESSABLE_TEXT, type CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
+import { validateCheckpoint } from '../../core/checkpoint/checkpoint-limits.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
 
 function draft(): CheckpointDraft {

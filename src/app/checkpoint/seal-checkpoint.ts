@@ -7,13 +7,15 @@
  * @module
  */
 import {
-  applyCheckpointLimits,
   CHECKPOINT_SECTIONS,
   standInSection,
-  validateCheckpoint,
   type CheckpointDraft,
   type CheckpointSection,
 } from '../../core/checkpoint/checkpoint.ts';
+import {
+  applyCheckpointLimits,
+  validateCheckpoint,
+} from '../../core/checkpoint/checkpoint-limits.ts';
 import { redactValue, SecretMemory } from '../../redact/redact.ts';
 
 export type SealedCheckpoint = {

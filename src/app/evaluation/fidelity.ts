@@ -10,7 +10,8 @@
 import { assessSession } from '../../core/context/assess.ts';
 import { thresholdRulesFor } from '../session/load-agent.ts';
 import { buildCheckpoint } from '../../core/checkpoint/build-checkpoint.ts';
-import { applyCheckpointLimits, type Checkpoint } from '../../core/checkpoint/checkpoint.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
+import { applyCheckpointLimits } from '../../core/checkpoint/checkpoint-limits.ts';
 import {
   CARRIED_PARTS,
   carriedItems,

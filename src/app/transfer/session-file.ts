@@ -8,11 +8,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import {
-  CHECKPOINT_SECTIONS,
-  validateCheckpoint,
-  type Checkpoint,
-} from '../../core/checkpoint/checkpoint.ts';
+import { CHECKPOINT_SECTIONS, type Checkpoint } from '../../core/checkpoint/checkpoint.ts';
+import { validateCheckpoint } from '../../core/checkpoint/checkpoint-limits.ts';
 import { AppError } from '../../core/errors.ts';
 import { LATEST_SCHEMA_VERSION } from '../../store/sqlite/migrations.ts';
 import type {

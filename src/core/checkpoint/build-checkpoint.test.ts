@@ -4,7 +4,7 @@ import { fixturePath } from '../../../test/helpers/fixtures.ts';
 import { readTranscript } from '../../agents/claude/transcript-reader.ts';
 import { assessSession } from '../context/assess.ts';
 import { buildCheckpoint, type GitFacts } from './build-checkpoint.ts';
-import { CHECKPOINT_LIMITS, validateCheckpoint } from './checkpoint.ts';
+import { CHECKPOINT_LIMITS, validateCheckpoint } from './checkpoint-limits.ts';
 import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 
 function build(name: string, git: GitFacts | null = null, untilLine?: number) {

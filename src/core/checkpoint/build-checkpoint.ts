@@ -6,22 +6,24 @@
 import { agentName, DEFAULT_AGENT } from '../agent-id.ts';
 import { getPhase, readCommand } from './session-phase.ts';
 import type { Assessment } from '../context/assess.ts';
+import { applyCheckpointLimits } from './checkpoint-limits.ts';
 import {
-  applyCheckpointLimits,
   type Checkpoint,
   type CheckpointDraft,
   type CheckpointSource,
   type CheckpointTrigger,
   type CheckResult,
+  type CommandRun,
   type ConversationMessage,
   type GitSnapshot,
   type PendingOp,
   type TaskState,
+  type ToolFailure,
   type ToolSession,
 } from './checkpoint.ts';
 import { classifyCheckCommand } from './check-command.ts';
 import { inheritFromAncestor } from './lineage.ts';
-import type { PendingToolCall, SessionState } from '../session.ts';
+import type { PendingToolCall, SessionState, ToolKind } from '../session.ts';
 import { truncate } from '../truncate.ts';
 
 /** What git said about the working tree (captured by src/capture/git.ts). */
@@ -85,13 +87,20 @@ function getTaskItems(state: SessionState): TaskState['items'] {
 
 /** A coarse phase from what the agent did last. */
 
+/** A call by its tool and what it acted on ("Bash npm test"), never its raw input. */
+function callLabel(call: { tool: string; target?: string } | undefined): string {
+  if (call === undefined) return 'tool';
+  const target = oneLine(call.target ?? '');
+  return target === '' ? call.tool : `${call.tool} ${truncate(target, 120)}`;
+}
+
 function getBlockers(state: SessionState): string[] {
   const blockers: string[] = [];
   if (state.consecutiveToolFailures >= 2) {
     const failing = state.recentTools.slice(-state.consecutiveToolFailures);
     const last = failing[failing.length - 1];
     blockers.push(
-      `${state.consecutiveToolFailures} tool calls failed in a row; last: ${last?.tool ?? 'tool'} ${truncate(oneLine(last?.args ?? ''), 120)} → ${truncate(oneLine(last?.result ?? ''), 200)}`,
+      `${state.consecutiveToolFailures} tool calls failed in a row; last: ${callLabel(last)} → ${truncate(oneLine(last?.result ?? ''), 200)}`,
     );
   }
   if (state.lastPromptTooLongLine !== null)
@@ -102,15 +111,22 @@ function getBlockers(state: SessionState): string[] {
   return blockers;
 }
 
+const PENDING_TYPES: Record<ToolKind, PendingOp['type']> = {
+  shell: 'process',
+  file_write: 'file_write',
+  search: 'search',
+  task_list: 'other',
+  other: 'other',
+};
+
+/** What kind of call a pending one is: its fold said so (older cached states: none). */
+function kindOf(p: PendingToolCall): ToolKind {
+  return p.kind ?? (p.meta?.command !== undefined ? 'shell' : 'other');
+}
+
 function toPendingOp(p: PendingToolCall, interrupted: boolean): PendingOp {
-  const type: PendingOp['type'] = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(p.tool)
-    ? 'file_write'
-    : p.tool === 'Bash'
-      ? 'process'
-      : ['Grep', 'Glob', 'WebSearch', 'WebFetch'].includes(p.tool)
-        ? 'search'
-        : 'other';
-  const command = p.tool === 'Bash' ? (p.meta?.command ?? readCommand(p.args)) : '';
+  const type = PENDING_TYPES[kindOf(p)];
+  const command = type === 'process' ? (p.meta?.command ?? readCommand(p.args)) : '';
   const resumeWith =
     type === 'file_write'
       ? `check whether the ${p.tool} landed (read the file) before repeating it`
@@ -122,13 +138,44 @@ function toPendingOp(p: PendingToolCall, interrupted: boolean): PendingOp {
   return {
     type,
     id: p.id,
-    description:
-      command !== ''
-        ? `Bash \`${truncate(oneLine(command), 300)}\``
-        : `${p.tool} ${truncate(oneLine(p.args), 300)}`,
+    description: command !== '' ? `${p.tool} \`${truncate(oneLine(command), 300)}\`` : callLabel(p),
+    ...(command !== '' ? { command } : {}),
     startedAt: iso(p.at),
     resumeWith,
     ...(interrupted ? { interrupted: true } : {}),
+  };
+}
+
+/**
+ * The pending calls a restore must check: a call that sets the task list is left out, its list
+ * is the task list itself (the restore would otherwise show its stale statuses as pending work).
+ */
+function getPendingOps(state: SessionState, interrupted: boolean): PendingOp[] {
+  return state.pendingTools
+    .filter((p) => kindOf(p) !== 'task_list')
+    .map((p) => toPendingOp(p, interrupted));
+}
+
+/** The last distinct commands; one still running when the session died is `interrupted`. */
+function getCommands(state: SessionState, interrupted: boolean): CommandRun[] {
+  return state.commands.map((c) => ({
+    command: c.command,
+    status: c.status === 'running' && interrupted ? 'interrupted' : c.status,
+    exitCode: c.exitCode,
+    at: iso(c.at),
+  }));
+}
+
+function getLastFailure(state: SessionState): ToolFailure | null {
+  const f = state.lastFailure;
+  if (f === null) return null;
+  return {
+    tool: f.tool,
+    input: f.target,
+    exitCode: f.exitCode,
+    output: f.output,
+    at: iso(f.at),
+    callsSince: Math.max(0, state.toolCalls - f.call),
   };
 }
 
@@ -143,7 +190,7 @@ function getChecks(state: SessionState, interrupted: boolean): CheckResult[] {
   }));
   if (!interrupted) return checks;
   for (const p of state.pendingTools) {
-    const command = p.tool === 'Bash' ? (p.meta?.command ?? readCommand(p.args)) : '';
+    const command = kindOf(p) === 'shell' ? (p.meta?.command ?? readCommand(p.args)) : '';
     const kind = command === '' ? null : classifyCheckCommand(command);
     if (kind === null) continue;
     const i = checks.findIndex((c) => c.kind === kind);
@@ -332,9 +379,11 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
     },
     toolState: {
       activeSessions: getActiveSessions(state),
-      pendingOperations: state.pendingTools.map((p) => toPendingOp(p, interrupted)),
+      pendingOperations: getPendingOps(state, interrupted),
       recentToolCalls: state.recentTools.map((t) => ({
         tool: t.tool,
+        ...(t.target !== undefined ? { target: t.target } : {}),
+        ...(t.kind !== undefined ? { kind: t.kind } : {}),
         args: t.args,
         result: t.result,
         success: t.success,
@@ -342,6 +391,8 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
         timestamp: iso(t.at),
       })),
       checks: getChecks(state, interrupted),
+      commands: getCommands(state, interrupted),
+      lastFailure: getLastFailure(state),
     },
     signals: assessment.signals,
     userPreferences: {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { truncateBytes } from './checkpoint.ts';
+import { truncateBytes } from './checkpoint-limits.ts';
 
 const bytesOf = (s: string) => new TextEncoder().encode(s).length;
 

@@ -1,15 +1,12 @@
 /**
  * The checkpoint model (docs/specification.md, "The checkpoint model"): everything a fresh session needs to carry
- * on as if nothing happened, with the specified size limits enforced by truncation and checked by
- * validation.
- *
- * Over 450 lines on purpose: the model's types, its limits and its validation are one contract;
- * split, each half would restate the other's field list.
+ * on as if nothing happened. Its size limits, enforced by truncation and checked by validation,
+ * are in checkpoint-limits.ts.
  * @module
  */
 import type { AgentId } from '../agent-id.ts';
 import type { CrashSignals } from '../context/signals.ts';
-import { truncate } from '../truncate.ts';
+import type { ToolKind } from '../session.ts';
 
 export const CHECKPOINT_TRIGGERS = [
   'tool_call_interval',
@@ -44,9 +41,9 @@ export type ConversationState = {
   currentContext: string;
   recentMessages: ConversationMessage[];
   /**
-   * Beyond the specification: every request of the user, oldest first — the first and the newest in full
-   * (up to a limit), the ones between by their opening words. Requests inherited from the
-   * sessions this one was restored from come first.
+   * Beyond the specification: every request of the user, oldest first, whole up to 1,500
+   * characters (a longer one by its head and tail, the cut said: checkpoint-limits.ts). Requests
+   * inherited from the sessions this one was restored from come first.
    */
   userRequests: string[];
   /** How many of the first `userRequests` were inherited from earlier sessions. */
@@ -115,6 +112,8 @@ export type PendingOp = {
   type: 'file_write' | 'process' | 'search' | 'other';
   id: string;
   description: string;
+  /** A shell command's line, verbatim (redacted): what re-runs it. */
+  command?: string;
   startedAt: string;
   resumeWith: string;
   /** The session died while it ran: it did not finish. */
@@ -123,6 +122,10 @@ export type PendingOp = {
 
 export type ToolCallRecord = {
   tool: string;
+  /** What it acted on, in a few words (the file, the command, the pattern); absent in old checkpoints. */
+  target?: string;
+  /** What kind of call it is (a shell command, a file write…), as its agent's fold said. */
+  kind?: ToolKind;
   /** At most 500 characters. */
   args: string;
   /** At most 500 characters. */
@@ -143,6 +146,28 @@ export type CheckResult = {
   output?: string;
 };
 
+/** A shell command of the session, verbatim (redacted), and how it ended. */
+export type CommandRun = {
+  command: string;
+  /** `running`: no result when the checkpoint was taken; `interrupted`: it died with the session. */
+  status: 'ok' | 'failed' | 'stopped' | 'running' | 'interrupted';
+  exitCode: number | null;
+  at: string;
+};
+
+/** The newest tool result marked as an error: what failed, on what, and what it said. */
+export type ToolFailure = {
+  tool: string;
+  /** The command verbatim, else the file or pattern it acted on. */
+  input: string;
+  exitCode: number | null;
+  /** The start of its output. */
+  output: string;
+  at: string;
+  /** Tool calls that finished after it (0: it is the newest). */
+  callsSince: number;
+};
+
 export type ToolState = {
   activeSessions: ToolSession[];
   pendingOperations: PendingOp[];
@@ -150,6 +175,10 @@ export type ToolState = {
   recentToolCalls: ToolCallRecord[];
   /** Beyond the specification: the last run of each check command. */
   checks?: CheckResult[];
+  /** Beyond the specification: the last distinct shell commands, newest last ("where you were"). */
+  commands?: CommandRun[];
+  /** Beyond the specification: the newest failed tool call. */
+  lastFailure?: ToolFailure | null;
 };
 
 export type UserPreferences = {
@@ -270,213 +299,3 @@ export function standInSection<K extends CheckpointSection>(
 
 /** A checkpoint before the store has numbered it. */
 export type CheckpointDraft = Omit<Checkpoint, 'checkpointNumber'>;
-
-/** The specified limits, plus bounds on the lists the specification left open. */
-export const CHECKPOINT_LIMITS = {
-  summaryChars: 1000,
-  keyDecisions: 50,
-  decisionChars: 300,
-  currentContextChars: 500,
-  recentMessages: 10,
-  messageChars: 1000,
-  userRequests: 300,
-  /** The first request and the newest few keep this much … */
-  userRequestChars: 1500,
-  /** … the ones between their opening words. */
-  olderRequestChars: 300,
-  fullRequests: 5,
-  completedSteps: 100,
-  nextSteps: 20,
-  blockers: 10,
-  stepChars: 300,
-  taskItems: 100,
-  files: 200,
-  diffBytes: 10 * 1024,
-  recentToolCalls: 20,
-  toolTextChars: 500,
-  pendingOperations: 50,
-  activeSessions: 20,
-  customInstructionsChars: 2000,
-  recentPreferencesChars: 2000,
-} as const;
-
-const L = CHECKPOINT_LIMITS;
-
-function limitList(items: readonly string[], max: number, chars: number): string[] {
-  return items.slice(-max).map((s) => truncate(s, chars));
-}
-
-/**
- * Every request survives: past the count limit the second-oldest go (the first says what the
- * work is for); the first and the newest keep their text, the ones between their opening words.
- */
-export function limitRequests(requests: readonly string[]): string[] {
-  const kept =
-    requests.length <= L.userRequests
-      ? [...requests]
-      : [requests[0]!, ...requests.slice(requests.length - (L.userRequests - 1))];
-  const fullFrom = kept.length - L.fullRequests;
-  return kept.map((r, i) =>
-    truncate(r, i === 0 || i >= fullFrom ? L.userRequestChars : L.olderRequestChars),
-  );
-}
-
-/** Cuts a string to at most `bytes` UTF-8 bytes (marker included), on a character boundary. */
-export function truncateBytes(text: string, bytes: number): string {
-  const encoded = new TextEncoder().encode(text);
-  if (encoded.length <= bytes) return text;
-  const marker = '\n… (truncated)';
-  const budget = bytes - new TextEncoder().encode(marker).length;
-  if (budget <= 0) return '';
-  let end = budget;
-  // Back up over UTF-8 continuation bytes (10xxxxxx) so no character is split.
-  while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
-  return new TextDecoder().decode(encoded.subarray(0, end)) + marker;
-}
-
-/** Returns a copy of `checkpoint` within every limit (the newest items win where lists are cut). */
-export function applyCheckpointLimits<T extends CheckpointDraft>(checkpoint: T): T {
-  const c = checkpoint;
-  return {
-    ...c,
-    conversationState: {
-      summary: truncate(c.conversationState.summary, L.summaryChars),
-      keyDecisions: limitList(c.conversationState.keyDecisions, L.keyDecisions, L.decisionChars),
-      currentContext: truncate(c.conversationState.currentContext, L.currentContextChars),
-      recentMessages: c.conversationState.recentMessages
-        .slice(-L.recentMessages)
-        .map((m) => ({ ...m, content: truncate(m.content, L.messageChars) })),
-      userRequests: limitRequests(c.conversationState.userRequests),
-      ...(c.conversationState.inheritedRequests !== undefined
-        ? {
-            // Requests dropped past the limit go from index 1 on: inherited ones first.
-            inheritedRequests: Math.min(
-              c.conversationState.inheritedRequests,
-              Math.max(
-                Math.min(1, c.conversationState.inheritedRequests),
-                c.conversationState.inheritedRequests -
-                  Math.max(0, c.conversationState.userRequests.length - L.userRequests),
-              ),
-            ),
-          }
-        : {}),
-    },
-    taskState: {
-      ...c.taskState,
-      progress: Math.min(
-        1,
-        Math.max(0, Number.isFinite(c.taskState.progress) ? c.taskState.progress : 0),
-      ),
-      operation: truncate(c.taskState.operation, L.stepChars),
-      phase: truncate(c.taskState.phase, 100),
-      completedSteps: limitList(c.taskState.completedSteps, L.completedSteps, L.stepChars),
-      nextSteps: c.taskState.nextSteps.slice(0, L.nextSteps).map((s) => truncate(s, L.stepChars)),
-      blockers: limitList(c.taskState.blockers, L.blockers, L.stepChars),
-      items: c.taskState.items
-        .slice(0, L.taskItems)
-        .map((i) => ({ ...i, content: truncate(i.content, L.stepChars) })),
-    },
-    fileState: {
-      ...c.fileState,
-      activeFiles: c.fileState.activeFiles.slice(-L.files),
-      modifiedFiles: c.fileState.modifiedFiles.slice(0, L.files),
-      stagedFiles: c.fileState.stagedFiles.slice(0, L.files),
-      uncommittedDiff: truncateBytes(c.fileState.uncommittedDiff, L.diffBytes),
-    },
-    toolState: {
-      activeSessions: c.toolState.activeSessions.slice(-L.activeSessions),
-      pendingOperations: c.toolState.pendingOperations.slice(-L.pendingOperations),
-      recentToolCalls: c.toolState.recentToolCalls.slice(-L.recentToolCalls).map((t) => ({
-        ...t,
-        args: truncate(t.args, L.toolTextChars),
-        result: truncate(t.result, L.toolTextChars),
-      })),
-      ...(c.toolState.checks !== undefined ? { checks: c.toolState.checks.slice(-8) } : {}),
-    },
-    userPreferences: {
-      ...(c.userPreferences.customInstructions !== undefined
-        ? {
-            customInstructions: truncate(
-              c.userPreferences.customInstructions,
-              L.customInstructionsChars,
-            ),
-          }
-        : {}),
-      ...(c.userPreferences.recentPreferences !== undefined
-        ? {
-            recentPreferences: truncate(
-              c.userPreferences.recentPreferences,
-              L.recentPreferencesChars,
-            ),
-          }
-        : {}),
-    },
-  };
-}
-
-export type ValidationResult = { valid: boolean; errors: string[] };
-
-/** The specified validation, extended to every limit above. */
-export function validateCheckpoint(
-  c: CheckpointDraft & { checkpointNumber?: number },
-): ValidationResult {
-  const errors: string[] = [];
-  const check = (ok: boolean, message: string) => {
-    if (!ok) errors.push(message);
-  };
-  check(c.id.length > 0, 'id is empty');
-  check(c.sessionId.length > 0, 'sessionId is empty');
-  const n = c.checkpointNumber;
-  if (n !== undefined)
-    check(Number.isInteger(n) && n >= 1, 'checkpointNumber must be a positive integer');
-  check(!Number.isNaN(Date.parse(c.createdAt)), 'createdAt is not an ISO timestamp');
-  check(
-    (CHECKPOINT_TRIGGERS as readonly string[]).includes(c.triggeredBy),
-    `unknown trigger ${c.triggeredBy}`,
-  );
-  check(
-    c.conversationState.summary.length <= L.summaryChars,
-    `summary exceeds ${L.summaryChars} chars`,
-  );
-  check(
-    c.conversationState.keyDecisions.length <= L.keyDecisions,
-    `too many key decisions (max ${L.keyDecisions})`,
-  );
-  check(
-    c.conversationState.currentContext.length <= L.currentContextChars,
-    `currentContext exceeds ${L.currentContextChars} chars`,
-  );
-  check(
-    c.conversationState.recentMessages.every((m) => m.content.length <= L.messageChars),
-    `a recent message exceeds ${L.messageChars} chars`,
-  );
-  check(
-    c.taskState.completedSteps.length <= L.completedSteps,
-    `too many completed steps (max ${L.completedSteps})`,
-  );
-  check(c.taskState.nextSteps.length <= L.nextSteps, `too many next steps (max ${L.nextSteps})`);
-  check(c.taskState.blockers.length <= L.blockers, `too many blockers (max ${L.blockers})`);
-  check(
-    c.taskState.progress >= 0 && c.taskState.progress <= 1,
-    'progress must be between 0.0 and 1.0',
-  );
-  check(
-    new TextEncoder().encode(c.fileState.uncommittedDiff).length <= L.diffBytes,
-    'uncommitted diff exceeds 10KB',
-  );
-  check(
-    c.toolState.recentToolCalls.length <= L.recentToolCalls,
-    `more than ${L.recentToolCalls} recent tool calls`,
-  );
-  check(
-    c.toolState.recentToolCalls.every(
-      (t) => t.args.length <= L.toolTextChars && t.result.length <= L.toolTextChars,
-    ),
-    `a tool call's args or result exceed ${L.toolTextChars} chars`,
-  );
-  check(
-    (c.userPreferences.customInstructions ?? '').length <= L.customInstructionsChars,
-    'customInstructions exceed 2000 chars',
-  );
-  return { valid: errors.length === 0, errors };
-}

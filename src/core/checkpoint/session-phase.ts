@@ -19,13 +19,20 @@ export function readCommand(args: string): string {
   }
 }
 
+/** A shell call's command line: its fold's target for it, else read from the old summary. */
+function shellCommand(t: SessionState['recentTools'][number]): string | null {
+  if (t.kind === 'shell') return t.target ?? readCommand(t.args);
+  return t.kind === undefined && t.tool === 'Bash' ? readCommand(t.args) : null;
+}
+
 export function getPhase(state: SessionState, items: TaskState['items']): string {
-  const recent = state.recentTools.slice(-5);
+  const recent = state.recentTools
+    .slice(-5)
+    .map(shellCommand)
+    .filter((c) => c !== null);
   if (state.consecutiveToolFailures >= 3) return 'debugging';
-  if (recent.some((t) => t.tool === 'Bash' && /git (commit|push)/.test(t.args)))
-    return 'committing';
-  if (recent.some((t) => t.tool === 'Bash' && classifyCheckCommand(readCommand(t.args)) === 'test'))
-    return 'testing';
+  if (recent.some((c) => /git (commit|push)/.test(c))) return 'committing';
+  if (recent.some((c) => classifyCheckCommand(c) === 'test')) return 'testing';
   if (state.filesChanged.length > 0) return 'implementing';
   if (items.length > 0 || state.toolCalls > 0) return 'exploring';
   return 'starting';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateCheckpoint, type Checkpoint } from '../checkpoint/checkpoint.ts';
+import type { Checkpoint } from '../checkpoint/checkpoint.ts';
+import { validateCheckpoint } from '../checkpoint/checkpoint-limits.ts';
 import {
   makeHugeCheckpoint,
   makeTypicalCheckpoint,

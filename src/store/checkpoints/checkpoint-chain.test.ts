@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { Checkpoint, CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
 import { assessSession } from '../../core/context/assess.ts';
 import { buildCheckpoint } from '../../core/checkpoint/build-checkpoint.ts';
-import { applyCheckpointLimits } from '../../core/checkpoint/checkpoint.ts';
+import { applyCheckpointLimits } from '../../core/checkpoint/checkpoint-limits.ts';
 import { readCompressedTranscript } from '../../agents/claude/transcript-reader.ts';
 import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 import { makeDraft, openTempStore, type TempStore } from '../../../test/helpers/store.ts';
