@@ -6,7 +6,6 @@
  * (a pid file, a process gone, a count written), never for a guess at a duration.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import {
   existsSync,
   linkSync,
@@ -19,14 +18,13 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { BIN } from './helpers/cli.ts';
 import { waitForProcessesUnder } from './helpers/processes.ts';
 import {
   callBoth,
   doctorSays,
-  env,
   gone,
   hook,
+  hookAsync,
   payload,
   respond,
   served,
@@ -144,24 +142,7 @@ describe('the warm look', () => {
     await waitForWarmLook(s.home);
     // One response with twelve calls, their hooks all at once (Claude Code runs them in parallel).
     const calls = Array.from({ length: 12 }, () => respond(s, 'Read', 150_000));
-    const outs = await Promise.all(
-      calls.map(
-        (call) =>
-          new Promise<string>((resolve, reject) => {
-            const child = spawn(process.execPath, [BIN, 'hook', 'PostToolUse'], {
-              env: env(s),
-              cwd: s.dir,
-            });
-            let out = '';
-            child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-            child.on('error', reject);
-            child.on('close', (code) =>
-              code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}`)),
-            );
-            child.stdin.end(payload(s, 'Read', call));
-          }),
-      ),
-    );
+    const outs = await Promise.all(calls.map((call) => hookAsync(s, payload(s, 'Read', call))));
     assert.equal(outs.filter((o) => /\(L2\)/.test(o)).length, 1, outs.join('\n'));
     await stop(s);
   });

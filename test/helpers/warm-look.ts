@@ -4,7 +4,7 @@
  * calls), stopped with SIGTERM as a user's shutdown would.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listWarmLooks, type WarmLookStats } from '../../src/store/home/warm-look-place.ts';
@@ -119,6 +119,29 @@ export function hook(s: Session, input: string, extra: Record<string, string> = 
   });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim();
+}
+
+/** One PostToolUse run without blocking the test (its watchers and timers go on): its stdout. */
+export function hookAsync(
+  s: Session,
+  input: string,
+  extra: Record<string, string> = {},
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+      env: env(s, extra),
+      cwd: s.dir,
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err}`)),
+    );
+    child.stdin.end(input);
+  });
 }
 
 /** The same call in both sessions: the warm one's answer and its own-process twin's. */

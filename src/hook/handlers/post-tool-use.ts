@@ -9,7 +9,13 @@ import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
-import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
+import {
+  claimOnce,
+  claimUntilDone,
+  loadHookMemory,
+  saveHookMemory,
+  settleClaim,
+} from '../../store/cache/hook-memory.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 import { getQuietWindow } from '../../core/policy/quiet-window.ts';
@@ -97,14 +103,17 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
 
   let note = '';
   const checkpoint = decision.checkpoint;
-  // Parallel tool calls run their hooks at once: one claim per checkpoint slot and per alert.
+  // Parallel tool calls run their hooks at once: one claim per checkpoint slot and per alert. A
+  // level's checkpoint and its notice are held until done: a warm look killed mid-look leaves
+  // them to the hook that then looks itself (hook-memory.ts).
+  const slot = checkpoint
+    ? `ckpt-${state.compactionCount}-${state.toolCalls}-${checkpoint.trigger}`
+    : '';
   if (
     checkpoint &&
-    claimOnce(
-      home,
-      payload.sessionId,
-      `ckpt-${state.compactionCount}-${state.toolCalls}-${checkpoint.trigger}`,
-    )
+    (checkpoint.urgent
+      ? claimUntilDone(home, payload.sessionId, slot)
+      : claimOnce(home, payload.sessionId, slot))
   ) {
     if (checkpoint.urgent) {
       const heavy = await loadHeavy();
@@ -124,16 +133,15 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
         if (level && (await heavy.writeLevelHandoff(home, saved.checkpoint, level, now)))
           note += ' Handoff written.';
       }
+      settleClaim(home, payload.sessionId, slot);
     } else {
       await checkpointInBackground(payload, checkpoint.trigger, checkpoint.reason, env, home);
       note = 'A checkpoint is being saved.';
     }
   }
   const tasks = await taskListNote(run, state, assessment);
-  if (
-    !decision.alert ||
-    !claimOnce(home, payload.sessionId, `alert-${state.compactionCount}-${decision.alert}`)
-  )
+  const alertKey = `alert-${state.compactionCount}-${decision.alert}`;
+  if (!decision.alert || !claimUntilDone(home, payload.sessionId, alertKey))
     return withNotice(
       tasks ? { userMessage: tasks.user, context: tasks.model } : {},
       writes.notice,
@@ -143,6 +151,8 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
     : getModelGuidance(decision.alert, assessment);
   // Relay (config `relay`): at L3 a fresh context is offered instead of a compaction.
   const relay = decision.alert === 'L3' && config.relay;
+  // Told from here on: the answer is written as the handler returns.
+  settleClaim(home, payload.sessionId, alertKey);
   return {
     userMessage: [
       getUserAlert(decision.alert, assessment, note),

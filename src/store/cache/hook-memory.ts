@@ -1,15 +1,18 @@
 /**
  * What hooks remember per session between processes (SHIM_HOME/cache/hooks/<session>.json),
  * and once-only claims (a file created with O_EXCL) so parallel hooks alert and checkpoint
- * once, not once each.
+ * once, not once each. A claim for work a death could cut short is held by its owner until the
+ * work is done, and taken over when its owner died first ({@link claimUntilDone}).
  * @module
  */
-import { closeSync, openSync, rmSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMPTY_HOOK_MEMORY, type HookMemory } from '../../core/policy/hook-policy.ts';
 import { safeFileName } from '../../core/fnv-hash.ts';
 import { ensureDir } from '../home/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../home/json-file.ts';
+import { isOwnerAlive, startTimeOf } from '../home/process-alive.ts';
+import { writeFileSafely } from '../home/safe-file.ts';
 
 const safeName = safeFileName;
 
@@ -37,6 +40,57 @@ export function claimOnce(home: string, sessionId: string, key: string): boolean
     return true;
   } catch {
     return false;
+  }
+}
+
+/** What a claim file says once its work is done (an empty file: a claim taken for good). */
+const DONE = 'done';
+
+/**
+ * A claim for work a death could cut short: a level's checkpoint stored within the call, the
+ * level's notice. It names its owner (pid and start time) until {@link settleClaim}; one whose
+ * owner died first — a warm look killed mid-look — is taken over by the next process that asks
+ * (the hook that then looks in its own process), so the work is not skipped. True for the one
+ * process that holds it.
+ */
+export function claimUntilDone(home: string, sessionId: string, key: string): boolean {
+  const path = getClaimPath(ensureDir(home, 'cache', 'hooks'), sessionId, key);
+  const owner = `${process.pid} ${startTimeOf('self') ?? ''}`;
+  // Made whole (a link to a file already written): a claim is never seen half written.
+  const temp = `${path}.${process.pid}.new`;
+  writeFileSafely(temp, owner);
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(temp);
+  }
+  const held = readText(path).split(' ');
+  const pid = Number(held[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || isOwnerAlive(pid, held[1] || null)) return false;
+  // Its owner died before the work was done: one process takes over from that owner (the mark
+  // is made once per dead owner), and names itself in the claim.
+  try {
+    closeSync(openSync(`${path}.after-${pid}`, 'wx', 0o600));
+  } catch {
+    return false;
+  }
+  writeFileSafely(path, owner);
+  return true;
+}
+
+/** The work a {@link claimUntilDone} guarded is done: the claim is taken for good. */
+export function settleClaim(home: string, sessionId: string, key: string): void {
+  writeFileSafely(getClaimPath(join(home, 'cache', 'hooks'), sessionId, key), DONE);
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
   }
 }
 

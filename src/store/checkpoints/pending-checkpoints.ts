@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import type { GitFacts } from '../../core/checkpoint/build-checkpoint.ts';
 import type { CheckpointTrigger } from '../../core/checkpoint/checkpoint.ts';
 import { copyCursor } from '../cache/cursor-cache.ts';
+import { isOwnerAlive } from '../home/process-alive.ts';
 import { ensureSafeDir, fsyncDir, writeFileDurably } from '../home/safe-file.ts';
 
 /** git's side as the hook saw it, the diff left out (it is read from the snapshot later). */
@@ -83,21 +84,6 @@ export function writePendingCheckpoint(home: string, note: PendingCheckpoint): v
   fsyncDir(dir);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A killed builder its parent has not reaped yet (a zombie: a detached process's parent may
-  // be slow to) holds nothing any more. Linux says so in /proc; elsewhere it counts as alive.
-  try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
-
 function listDir(home: string): string[] {
   try {
     return readdirSync(dirOf(home));
@@ -118,7 +104,7 @@ export function listPendingCheckpoints(home: string): PendingList {
   let building = 0;
   for (const name of listDir(home)) {
     const taken = TAKEN.exec(name);
-    if (taken && Number(taken[2]) !== process.pid && isAlive(Number(taken[2]))) {
+    if (taken && Number(taken[2]) !== process.pid && isOwnerAlive(Number(taken[2]))) {
       building++;
       continue;
     }
