@@ -4,7 +4,7 @@
  * recorded for `shim doctor`.
  * @module
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import type { HookMemory } from '../core/policy/hook-policy.ts';
 import {
   describeTranscriptAlarm,
@@ -15,6 +15,7 @@ import { claimOnce } from '../store/cache/hook-memory.ts';
 import { appendLog } from '../store/home/log.ts';
 import { recordTranscriptAlarm } from '../store/cache/transcript-alarms.ts';
 import type { HookRun } from './hook-run.ts';
+import { openLogFile } from '../transcript/open-log.ts';
 
 export function checkTranscriptWrites(
   run: HookRun,
@@ -69,7 +70,7 @@ function holdsCall(payload: HookRun['payload'], size: number): boolean {
   if (typeof id !== 'string' || id === '' || !payload.transcriptPath) return true;
   let fd: number | null = null;
   try {
-    fd = openSync(payload.transcriptPath, 'r');
+    fd = openLogFile(payload.transcriptPath);
     const length = Math.min(size, TAIL_BYTES);
     const buffer = Buffer.allocUnsafe(length);
     const read = readSync(fd, buffer, 0, length, size - length);

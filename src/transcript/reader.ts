@@ -4,12 +4,13 @@
  * appended bytes. What a line means is the agent's `LogFormat` (src/agents/<agent>/).
  * @module
  */
-import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, readSync } from 'node:fs';
 import { AppError } from '../core/errors.ts';
 import { createSessionState, SESSION_STATE_VERSION, type SessionState } from '../core/session.ts';
 import type { CompactionRecord, ResponseRecord } from '../core/session.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type LineHandler } from './line-splitter.ts';
 import { parseLine } from './parse-line.ts';
+import { describeOpenError, openLogFile } from './open-log.ts';
 
 const CHUNK_BYTES = 1024 * 1024;
 const HEAD_BYTES = 256;
@@ -95,51 +96,6 @@ function createLineFolder<E>(
   };
 }
 
-function describeOpenError(path: string, error: unknown): AppError {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') {
-    return new AppError(
-      'TRANSCRIPT_NOT_FOUND',
-      `transcript not found: ${path}`,
-      'check the path, or run `shim status` with no argument to use the latest session of this directory',
-    );
-  }
-  if (code === 'EISDIR') {
-    return new AppError(
-      'TRANSCRIPT_UNREADABLE',
-      `${path} is a directory, not a transcript`,
-      'pass a .jsonl file, e.g. ~/.claude/projects/<project>/<session>.jsonl',
-    );
-  }
-  if (code === 'ENOTREG') {
-    return new AppError(
-      'TRANSCRIPT_UNREADABLE',
-      `${path} is not a regular file (a pipe, socket or device)`,
-      'pass the transcript file itself',
-    );
-  }
-  if (code === 'EACCES' || code === 'EPERM') {
-    return new AppError(
-      'TRANSCRIPT_UNREADABLE',
-      `no permission to read ${path}`,
-      'check the file permissions',
-    );
-  }
-  return new AppError(
-    'TRANSCRIPT_UNREADABLE',
-    `cannot read ${path}: ${(error as Error).message}`,
-    undefined,
-    { cause: error },
-  );
-}
-
-/** Directories, FIFOs, sockets and devices are refused up front: opening a FIFO would block. */
-function assertRegularFile(path: string): void {
-  const stat = statSync(path);
-  if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-  if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
-}
-
 function readHead(fd: number): string {
   const head = Buffer.alloc(HEAD_BYTES);
   const n = readSync(fd, head, 0, HEAD_BYTES, 0);
@@ -180,13 +136,7 @@ export function readLog<E>(
   format: LogFormat<E>,
   options: ReadOptions<E> = {},
 ): ReadResult {
-  let fd: number;
-  try {
-    assertRegularFile(path);
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw describeOpenError(path, error);
-  }
+  const fd = openLogFile(path);
   try {
     const stat = fstatSync(fd);
     const identity: FileIdentity = { dev: stat.dev, ino: stat.ino, head: readHead(fd) };
@@ -240,11 +190,8 @@ export async function readCompressedLog<E>(
   format: LogFormat<E>,
   options: ReadOptions<E> = {},
 ): Promise<SessionState> {
-  try {
-    assertRegularFile(path);
-  } catch (error) {
-    throw describeOpenError(path, error);
-  }
+  // Checked on the descriptor the stream then reads (a FIFO is never waited on).
+  const fd = openLogFile(path);
   const state = createSessionState();
   const splitter = new LineSplitter(
     createLineFolder(state, format, options),
@@ -256,7 +203,7 @@ export async function readCompressedLog<E>(
   let readError: unknown = null;
   const { createGunzip } = await import('node:zlib'); // only archived transcripts need it
   const gunzip = createGunzip();
-  const source = createReadStream(path).on('error', (error) => {
+  const source = createReadStream(path, { fd }).on('error', (error) => {
     readError = error;
     gunzip.destroy(error);
   });
@@ -296,13 +243,4 @@ export function foldLogBytes<E>(
   state.parse.lines = Math.min(splitter.line, options.untilLine ?? Infinity);
   if (options.finalize) format.finalize(state, options.listener);
   return state;
-}
-
-/** The same checks and messages as the reader's own, for callers that open a log themselves. */
-export function assertReadableLog(path: string): void {
-  try {
-    assertRegularFile(path);
-  } catch (error) {
-    throw describeOpenError(path, error);
-  }
 }

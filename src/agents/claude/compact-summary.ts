@@ -4,8 +4,9 @@
  * compaction it is among the last lines, and the file can be tens of megabytes.
  * @module
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { isObject } from './entry.ts';
+import { openLogFile } from '../../transcript/open-log.ts';
 
 const TAIL_BYTES = 1024 * 1024;
 
@@ -22,7 +23,7 @@ function textOf(content: unknown): string {
 export function readLastCompactSummary(path: string): string | null {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openLogFile(path);
   } catch {
     return null;
   }

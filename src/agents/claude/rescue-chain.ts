@@ -4,8 +4,8 @@
  * context of the newest response at that point.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import type { ChainEntry } from '../../core/checkpoint/rescue-point.ts';
+import { readLogFile } from '../../transcript/open-log.ts';
 import { classifyErrorEntry } from './turn-end.ts';
 
 type Obj = Record<string, unknown>;
@@ -16,7 +16,7 @@ export function readRescueChain(path: string): { sessionId: string | null; entri
   const entries: ChainEntry[] = [];
   let context = 0;
   let sessionId: string | null = null;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of readLogFile(path).toString('utf8').split('\n')) {
     if (!line.trim()) continue;
     let raw: unknown;
     try {

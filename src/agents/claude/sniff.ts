@@ -4,8 +4,9 @@
  * transcript" must be told apart (a subagent's sidechain transcript folds to nothing, yet is one).
  * @module
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { openLogFile } from '../../transcript/open-log.ts';
 
 const SNIFF_BYTES = 256 * 1024;
 
@@ -23,7 +24,7 @@ function looksLikeEntry(line: string): boolean {
 }
 
 function readHead(path: string): string {
-  const fd = openSync(path, 'r');
+  const fd = openLogFile(path);
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const n = readSync(fd, buffer, 0, SNIFF_BYTES, 0);

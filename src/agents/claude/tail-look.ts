@@ -4,8 +4,9 @@
  * only a full look may judge. Reads no more than it must and folds nothing.
  * @module
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { getContextTokens, readEntry } from './entry.ts';
+import { openLogFile } from '../../transcript/open-log.ts';
 
 export type TailLook = {
   /** The newest main-chain response's context; null when the tail holds none. */
@@ -71,7 +72,7 @@ export function lookAtTail(text: string): TailLook {
 export function readTail(path: string, offset: number): string | null {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openLogFile(path);
     const size = fstatSync(fd).size;
     if (size < offset || size - offset > MAX_TAIL_BYTES) return null;
     const buffer = Buffer.allocUnsafe(size - offset);

@@ -5,8 +5,9 @@
  * status and message in its text). Reads the last bytes only; folds nothing.
  * @module
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { isLimitMessage } from '../../core/loop/usage-limit.ts';
+import { openLogFile } from '../../transcript/open-log.ts';
 
 export type TurnEnd =
   | { kind: 'usage_limit'; text: string; status: number | null; uuid: string | null }
@@ -32,7 +33,7 @@ function textOf(message: unknown): string {
 export function readTailLines(path: string, bytes = TAIL_BYTES): string[] {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openLogFile(path);
   } catch {
     return [];
   }

@@ -5,11 +5,12 @@
  * plain `.jsonl` beside it winning (docs/agents.md, "Codex CLI").
  * @module
  */
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Env } from '../../store/home/home.ts';
 import type { SessionFile } from '../agent.ts';
+import { openLogFile } from '../../transcript/open-log.ts';
 
 export function getCodexHome(env: Env): string {
   const configured = env.CODEX_HOME?.trim();
@@ -68,7 +69,7 @@ export function readRolloutCwd(path: string): string | null {
   if (path.endsWith('.zst')) return null;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openLogFile(path);
   } catch {
     return null;
   }

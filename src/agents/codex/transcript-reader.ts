@@ -4,11 +4,9 @@
  * `.jsonl.zst` (Codex compresses cold threads, docs/agents.md) or a gzipped copy is read whole.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { AppError } from '../../core/errors.ts';
 import type { SessionState } from '../../core/session.ts';
 import {
-  assertReadableLog,
   foldLogBytes,
   readCompressedLog,
   readLog,
@@ -18,6 +16,7 @@ import {
   type TranscriptCursor,
 } from '../../transcript/reader.ts';
 import { finalizeResponse } from '../../transcript/fold-parts.ts';
+import { readLogFile } from '../../transcript/open-log.ts';
 import { foldCodexLine, readCodexLine, type CodexLine } from './fold.ts';
 
 export type CodexReadOptions = ReadOptions<CodexLine>;
@@ -42,10 +41,10 @@ export function readRollout(
 
 /** Decompresses a zstd archive; a file that is not one is a one-line AppError. */
 async function readZstd(path: string): Promise<Uint8Array> {
-  assertReadableLog(path);
+  const bytes = readLogFile(path);
   const { decompress } = await import('fzstd'); // only archived rollouts need it
   try {
-    return decompress(readFileSync(path));
+    return decompress(bytes);
   } catch (error) {
     throw new AppError(
       'TRANSCRIPT_UNREADABLE',

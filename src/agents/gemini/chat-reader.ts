@@ -6,7 +6,7 @@
  * Gzipped chats and legacy `.json` chats (one document, ≤ 0.38) are read whole.
  * @module
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { AppError } from '../../core/errors.ts';
 import {
@@ -17,6 +17,7 @@ import {
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from '../../transcript/line-splitter.ts';
 import { parseLine } from '../../transcript/parse-line.ts';
 import type { FileIdentity, TranscriptCursor } from '../../transcript/reader.ts';
+import { openLogFile, readLogFile } from '../../transcript/open-log.ts';
 import {
   createGeminiFoldState,
   finalizeGeminiResponse,
@@ -52,15 +53,19 @@ export function isGeminiCursor(cursor: TranscriptCursor | null): cursor is Gemin
   return cursor !== null && isObj((cursor as Partial<GeminiCursor>).gemini);
 }
 
-function describeOpenError(path: string, error: unknown): AppError {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT')
-    return new AppError(
-      'TRANSCRIPT_NOT_FOUND',
-      `Gemini chat not found: ${path}`,
-      'check the path; chats live in ~/.gemini/tmp/<project>/chats/',
-    );
-  return new AppError('TRANSCRIPT_UNREADABLE', `cannot read ${path}: ${(error as Error).message}`);
+/** The shared refusals of open-log.ts, with where Gemini keeps its chats when one is missing. */
+function withChatHint<T>(path: string, open: (path: string) => T): T {
+  try {
+    return open(path);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'TRANSCRIPT_NOT_FOUND')
+      throw new AppError(
+        'TRANSCRIPT_NOT_FOUND',
+        `Gemini chat not found: ${path}`,
+        'check the path; chats live in ~/.gemini/tmp/<project>/chats/',
+      );
+    throw error;
+  }
 }
 
 /** Parses complete lines; counts what could not be read in the state's parse stats. */
@@ -241,12 +246,7 @@ export function readGeminiChat(
   options: GeminiReadOptions = {},
 ): GeminiReadResult {
   if (isGzip(path)) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (error) {
-      throw describeOpenError(path, error);
-    }
+    const bytes = withChatHint(path, readLogFile);
     let plain: Buffer;
     try {
       plain = gunzipSync(bytes);
@@ -261,14 +261,7 @@ export function readGeminiChat(
     if (options.finalize) finalizeGeminiResponse(whole.state, options.listener);
     return { cursor: whole, bytesRead: bytes.length, restarted: false };
   }
-  let fd: number;
-  try {
-    if (!statSync(path).isFile())
-      throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw describeOpenError(path, error);
-  }
+  const fd = withChatHint(path, openLogFile);
   try {
     const size = fstatSync(fd).size;
     const identity = identityOf(fd);

@@ -6,20 +6,13 @@
  * only. docs/agents.md, "Gemini CLI".
  * @module
  */
-import {
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  closeSync,
-  statSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { isGeminiChatHead, isObj } from './chat-record.ts';
 import { readCompressionThreshold } from './threshold.ts';
+import { openLogFile } from '../../transcript/open-log.ts';
 
 export type GeminiEnv = Readonly<Record<string, string | undefined>>;
 
@@ -178,7 +171,7 @@ export function findGeminiChatById(sessionId: string, env: GeminiEnv): GeminiCha
 const HEAD_BYTES = 4096;
 
 function readHeadLine(path: string): string {
-  const fd = openSync(path, 'r');
+  const fd = openLogFile(path);
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
     const n = readSync(fd, buffer, 0, HEAD_BYTES, 0);

@@ -6,7 +6,7 @@
  * name is still read as what it is. CLI only: it loads every adapter through the dispatch.
  * @module
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { agentOfLogPath } from '../../agents/detect.ts';
@@ -14,6 +14,7 @@ import { agentName, AGENT_IDS, type AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Env } from '../../store/home/home.ts';
 import { loadAgentAdapter } from './load-agent.ts';
+import { openLogFile } from '../../transcript/open-log.ts';
 
 const HEAD_BYTES = 256 * 1024;
 const HEAD_RECORDS = 50;
@@ -23,7 +24,7 @@ export function readHeadRecords(path: string): unknown[] {
   let head: Buffer;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openLogFile(path);
   } catch {
     return []; // missing or unreadable: the reader that follows says so
   }

@@ -7,7 +7,7 @@
  * appended bytes.
  * @module
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyCompaction } from '../../../core/context/compaction-kind.ts';
 import type { CompactSample } from '../../../core/context/threshold.ts';
@@ -15,6 +15,7 @@ import { getContextTokens, readEntry, type TranscriptEntry } from '../entry.ts';
 import { ensureDir, type Env } from '../../../store/home/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../../../store/home/json-file.ts';
 import { listAllTranscripts } from '../sessions.ts';
+import { openLogFile } from '../../../transcript/open-log.ts';
 
 /** 2: samples carry the last response's context and the compaction's kind. */
 const CACHE_VERSION = 2;
@@ -159,7 +160,7 @@ function scanFile(
   const samples: HistorySample[] = [];
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openLogFile(file);
   } catch {
     return { samples, offset: from };
   }
