@@ -10,6 +10,7 @@ import {
   type Database,
 } from '../store/sqlite/database.ts';
 import { isCorruptionError } from '../store/sqlite/recover-database.ts';
+import { AppError } from '../core/errors.ts';
 import { ForgetRows } from '../store/checkpoints/forget-rows.ts';
 import { HandoffRepository } from '../store/checkpoints/handoff-repository.ts';
 import { LoopRepository } from '../store/loop/loop-repository.ts';
@@ -117,7 +118,14 @@ export async function withStore<T>(
       if (error instanceof StoreMovedError && attempt < 3) continue;
       // A damaged page met mid-work: the store is rebuilt from what is readable, then the work
       // runs once more on it — nothing is written into a malformed database.
-      if (attempt > 0 || !isCorruptionError(error)) throw error;
+      if (!isCorruptionError(error)) throw error;
+      if (attempt > 0)
+        throw new AppError(
+          'STORE_UNAVAILABLE',
+          `the store is still damaged after it was rebuilt: ${(error as Error).message.split('\n')[0]}`,
+          '`shim doctor` checks the store; the damaged copies are kept beside it as shim.db.corrupt-*',
+          { cause: error },
+        );
       if (db.isOpen) db.close();
       recoverDatabase(home, (error as Error).message, db);
       continue;

@@ -16,7 +16,7 @@ import { toAgentId, type AgentId } from '../../core/agent-id.ts';
 import type { CrashRisk } from '../../core/context/risk.ts';
 import type { CrashSignals } from '../../core/context/signals.ts';
 import { compressJson, decompressJson, type Compressed } from '../sqlite/serialize.ts';
-import type { CheckpointState } from './checkpoint-delta.ts';
+import { decodeDelta, type CheckpointState } from './checkpoint-delta.ts';
 
 /**
  * A checkpoint's bytes: its sections as JSON (`uncompressed`), gzipped whole (`compressed`), and
@@ -201,6 +201,26 @@ function withDefaults<T extends object>(value: Partial<T>, defaults: T): T {
     ...value,
     ...Object.fromEntries(Object.entries(defaults).filter(([k]) => !(k in value))),
   } as T;
+}
+
+/**
+ * Whether a row (as SELECT * gives it) reads back: what a store's recovery copies into the fresh
+ * store, so a row that fails every read is not carried over into it. A change of another
+ * checkpoint (checkpoint-chain.ts) holds no sections: its source and its change must read.
+ */
+export function isReadableCheckpointRow(row: Record<string, unknown>): boolean {
+  const r = row as Row;
+  try {
+    if (!r.delta_of) decodeRow(r);
+    else if (!r.state_delta) return false;
+    else {
+      sourceOf(r);
+      decodeDelta(r.state_delta);
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function decodeRow(row: Row): Checkpoint {

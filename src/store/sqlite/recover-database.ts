@@ -13,8 +13,9 @@
  * before that is in the moved file and is salvaged; a write after it sees the store was moved
  * (database.ts) and is made again in the fresh one.
  *
- * Rows are checked as they are copied: a blob that is gzip data must unpack to JSON, or the row
- * stays behind in the moved-aside file (the integrity check does not read blob contents).
+ * Rows are checked as they are copied: a blob that is gzip data must unpack to JSON, and a
+ * checkpoint must read back whole, or the row stays behind in the moved-aside file (the integrity
+ * check does not read blob contents).
  *
  * "Unclean state": every process that closes the store records the database file's size and
  * modification time; a process that finds them changed (a writer was killed, or something else
@@ -41,6 +42,7 @@ export {
   type RecoveryNotice,
 } from '../home/recovery-notice.ts';
 import { ensureDir } from '../home/home.ts';
+import { isReadableCheckpointRow } from '../checkpoints/checkpoint-rows.ts';
 
 type Db = InstanceType<typeof DatabaseSync>;
 
@@ -122,6 +124,19 @@ export function hasDamagedBlob(row: Record<string, unknown>): boolean {
   return false;
 }
 
+/**
+ * Rows checked as shim reads them back, beyond their gzip sections: a checkpoint must decode
+ * whole (its source text too), or every later checkpoint of its session would meet it again and
+ * move the store aside once more.
+ */
+const READABLE: Record<string, (row: Record<string, unknown>) => boolean> = {
+  checkpoints: isReadableCheckpointRow,
+};
+
+function isDamaged(table: string, row: Record<string, unknown>): boolean {
+  return hasDamagedBlob(row) || (READABLE[table] !== undefined && !READABLE[table](row));
+}
+
 type Salvage = { salvaged: Record<string, number>; lost: number; damaged: number };
 
 /** Copies every readable row of `from` into `to` (tables both have, their shared columns). */
@@ -167,7 +182,7 @@ function salvage(from: Db, to: Db): Salvage {
       if (row === undefined) break;
       after = Number(row.__rowid);
       misses = 0;
-      if (hasDamagedBlob(row)) {
+      if (isDamaged(table, row)) {
         lost++;
         damaged++;
         continue;
