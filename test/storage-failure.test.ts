@@ -6,37 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { execFileSync as run } from 'node:child_process';
+import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
+import { fillDisk, mountedHome } from './helpers/mounts.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 import { storageFailureOf } from '../src/store/home/storage-failure.ts';
 
 const TASKS = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
-
-function tryMount(dir: string, size: string): boolean {
-  try {
-    run('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const mounts: string[] = [];
-after(() => {
-  for (const dir of mounts) spawnSync('umount', ['-l', dir]);
-});
-
-function mountedHome(size: string): string | null {
-  const dir = join(makeTempDir('shim-mount-'), 'home');
-  mkdirSync(dir);
-  if (!tryMount(dir, size)) return null;
-  mounts.push(dir);
-  return dir;
-}
 
 function hook(home: string, event: string, payload: Record<string, unknown>) {
   return spawnSync(process.execPath, [BIN, 'hook', event], {
@@ -76,7 +54,7 @@ describe('a full disk', () => {
     () => {
       const h = home!;
       // Fill what is left.
-      spawnSync('dd', ['if=/dev/zero', `of=${join(h, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+      fillDisk(h);
       const cp = runShim(h, ['checkpoint', '--transcript', fixturePath(TASKS)]);
       assert.equal(cp.status, 1);
       assert.match(cp.stderr, /disk holding .* is full/);

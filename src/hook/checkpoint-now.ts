@@ -36,7 +36,7 @@ export async function checkpointNow(
       ...(known ? { known } : {}),
     });
   } catch (error) {
-    if (noteStorageFailure(home, `${payload.event}: checkpoint lost`, error)) return null;
+    if (noteStorageFailure(home, `${payload.event}: checkpoint lost`, error, true)) return null;
     appendLog(home, 'error', `${payload.event}: checkpoint failed`, {
       sessionId: payload.sessionId,
       error: String(error),

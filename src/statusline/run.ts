@@ -17,7 +17,8 @@ import { writeStatuslineFigures } from '../store/cache/statusline-figures.ts';
 import { appendLog } from '../store/home/log.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
-import { renderStatusline } from '../core/context/status-line.ts';
+import { cannotSaveSegment, renderStatusline } from '../core/context/status-line.ts';
+import { probeStorage, STORAGE_LABELS } from '../store/home/storage-failure.ts';
 import { forecastAfter, type QuietView, type QuietWindow } from '../core/policy/quiet-window.ts';
 import { lookAtTail, readTail } from '../agents/claude/tail-look.ts';
 
@@ -95,7 +96,10 @@ export async function renderForInput(
       ? (loadBundled('statusline-full.cjs') as typeof FullBasis)
       : await import('./full-basis.ts');
     basis = await full.assessForStatusline({ transcript, home, env, now, config, reported });
-    if (!basis) return '';
+    if (!basis) {
+      const why = cannotSave(home);
+      return why ? cannotSaveSegment(why, color) : '';
+    }
   }
   if (sessionId) {
     try {
@@ -123,11 +127,18 @@ export async function renderForInput(
       issue: memory?.issue ?? null,
       phase: memory?.phase ?? null,
       checkpointFailures: sessionId ? (getCheckpointFailure(home, sessionId)?.count ?? 0) : 0,
+      cannotSave: cannotSave(home),
       compactions: compactions?.count ?? 0,
     },
     columns,
     color,
   );
+}
+
+/** Why nothing can be saved now (two system calls, no write), in the statusline's words. */
+function cannotSave(home: string): string | null {
+  const kind = probeStorage(home);
+  return kind ? STORAGE_LABELS[kind] : null;
 }
 
 /**
@@ -172,6 +183,9 @@ export async function main(args: string[], loadBundle?: BundleLoader): Promise<v
     ours = await renderForInput(input, process.env, Date.now(), room, color);
   } catch (error) {
     appendLog(getShimHome(), 'error', 'statusline failed', { error: String(error) });
+    // A SHIM_HOME nothing can be saved in may be why: said, where nothing else can be drawn.
+    const why = cannotSave(getShimHome());
+    if (why) ours = cannotSaveSegment(why, color);
   }
   if (wrapped) {
     const [first, ...rest] = wrapped.split('\n');

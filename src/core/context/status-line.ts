@@ -25,6 +25,8 @@ export type StatuslineView = {
   phase?: string | null;
   /** Checkpoints of this session that failed since its last stored one (shown first). */
   checkpointFailures?: number;
+  /** Why shim cannot save at all now (a full disk, …), in a few words: shown before anything. */
+  cannotSave?: string | null;
   /** Compactions of this session so far (shown from the first). */
   compactions?: number;
 };
@@ -56,11 +58,17 @@ function age(ms: number): string {
   return `${Math.round(s / 3600)}h`;
 }
 
+/** The segment that says shim cannot save now (also drawn alone when nothing else can be). */
+export function cannotSaveSegment(why: string, color: boolean): string {
+  return paint(color, '1;31', `[shim cannot save: ${why}]`);
+}
+
 /** Renders within `columns` visible characters (ANSI codes excluded). */
 export function renderStatusline(view: StatuslineView, columns: number, color: boolean): string {
   const pct = `${Math.round(view.percent)}%`;
   const optional: string[] = [];
   // A failing checkpoint is the one thing the user must not miss: it goes before everything.
+  if (view.cannotSave) optional.push(cannotSaveSegment(view.cannotSave, color));
   const failures = view.checkpointFailures ?? 0;
   if (failures > 0)
     optional.push(

@@ -19,7 +19,7 @@ import {
 } from '../../agents/claude/compact-instructions.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
-import { claimOnce, releaseClaim } from '../../store/cache/hook-memory.ts';
+import { releaseClaim, tryClaimOnce } from '../../store/cache/hook-memory.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../../agents/agent.ts';
@@ -63,7 +63,9 @@ export async function handlePreCompact({
   if (payload.transcriptPath && payload.sessionId) {
     const state = await loadSessionState(payload.transcriptPath, home);
     claim = { sessionId: payload.sessionId, key: compactionClaimKey(state) };
-    if (!claimOnce(home, claim.sessionId, claim.key)) return {};
+    // Unwritable (a full or read-only SHIM_HOME): nobody holds it; the attempt below fails and
+    // is logged, and the statusline says shim cannot save.
+    if (tryClaimOnce(home, claim.sessionId, claim.key) === 'taken') return {};
   }
   const saved = await checkpointNow(
     payload,

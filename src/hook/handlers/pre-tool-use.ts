@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { detectRiskyCommand } from '../../core/policy/risky-operation.ts';
 import { loadHeavy } from '../load-heavy.ts';
-import { claimOnce } from '../../store/cache/hook-memory.ts';
+import { tryClaimOnce } from '../../store/cache/hook-memory.ts';
 import { appendLog } from '../../store/home/log.ts';
 import {
   writePendingCheckpoint,
@@ -79,7 +79,9 @@ export async function handlePreToolUse(run: HookRun): Promise<HookOutput> {
   const risky = detectRiskyCommand(command);
   if (!risky || !payload.transcriptPath) return {};
   const useId = typeof payload.raw.tool_use_id === 'string' ? payload.raw.tool_use_id : String(now);
-  if (!claimOnce(home, payload.sessionId, `risky-${useId}`)) return {};
+  // Unwritable (a full or read-only SHIM_HOME): nobody else took it; the attempt below fails
+  // and says so, rather than let the command run unprotected without a word.
+  if (tryClaimOnce(home, payload.sessionId, `risky-${useId}`) === 'taken') return {};
   // The transcript as it is now, before the command: the checkpoint folds nothing after it.
   const transcriptBytes = sizeOf(payload.transcriptPath);
   // Loaded here, not at the top: git's code needs node:child_process, ~2 ms that every other
@@ -107,7 +109,8 @@ export async function handlePreToolUse(run: HookRun): Promise<HookOutput> {
     config,
     ...(git ? { git: { checkpointId, capture: addUncommittedDiff(git) } } : {}),
   });
-  if (!saved) return {};
+  // Why it was lost follows from the storage notice (hook/run.ts) where shim could not save.
+  if (!saved) return { userMessage: `shim: no checkpoint could be saved before \`${risky}\`.` };
   return {
     userMessage: `shim: checkpoint #${saved.checkpoint.checkpointNumber} saved${snapshot} before \`${risky}\`${undo}.`,
   };

@@ -43,6 +43,25 @@ export function claimOnce(home: string, sessionId: string, key: string): boolean
   }
 }
 
+/**
+ * {@link claimOnce}, telling a claim another process holds (`taken`) from one that could not be
+ * written at all (`unwritable`: a full or read-only SHIM_HOME), where "taken" would be a lie —
+ * nobody did the work, nor can anyone record that it was done.
+ */
+export function tryClaimOnce(
+  home: string,
+  sessionId: string,
+  key: string,
+): 'claimed' | 'taken' | 'unwritable' {
+  try {
+    const dir = ensureDir(home, 'cache', 'hooks');
+    closeSync(openSync(getClaimPath(dir, sessionId, key), 'wx', 0o600));
+    return 'claimed';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'taken' : 'unwritable';
+  }
+}
+
 /** What a claim file says once its work is done (an empty file: a claim taken for good). */
 const DONE = 'done';
 
