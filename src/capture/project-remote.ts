@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectIdentity, type ProjectIdentity } from '../core/team/project-identity.ts';
+import { machineName } from './machine.ts';
 import { findProjectRoot } from './project.ts';
 
 function gitDirOf(root: string): string | null {
@@ -48,10 +49,16 @@ export function readOriginRemote(root: string): string | null {
   return remotes.get('origin') ?? remotes.values().next().value ?? null;
 }
 
-/** The identity of the project `cwd` belongs to. */
-export function identifyProject(cwd: string): ProjectIdentity & { root: string } {
+/** The identity of the project `cwd` belongs to (`env` names the machine: capture/machine.ts). */
+export function identifyProject(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ProjectIdentity & { root: string } {
   const root = findProjectRoot(cwd);
   const repoRoot = existsSync(resolve(root, '.git')) ? root : null;
   const remote = repoRoot === null ? null : readOriginRemote(repoRoot);
-  return { ...projectIdentity({ projectRoot: root, repoRoot, remote }), root };
+  return {
+    ...projectIdentity({ projectRoot: root, repoRoot, remote, machine: machineName(env) }),
+    root,
+  };
 }

@@ -171,7 +171,7 @@ const TEAM_REASONS: Record<TeamWork['reason'], string> = {
  */
 function takeTeamWork(store: Store, root: string, request: StartupRequest): StartupRestore | null {
   if (!request.teamResume) return null;
-  const work = store.teamWork.getUntaken(identifyProject(request.cwd).id);
+  const work = store.teamWork.getUntaken(identifyProject(request.cwd, request.env).id);
   if (work === null) return null;
   const windowMs = (request.resumeWindowDays ?? 7) * 86_400_000;
   if (Date.parse(work.createdAt) < request.now - windowMs) return null;

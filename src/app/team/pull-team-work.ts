@@ -16,7 +16,8 @@ import type { Writer } from './team-settings.ts';
 export function localProjectIds(
   sessions: Pick<SessionRepository, 'list'>,
   since: string,
-  extra: readonly string[] = [],
+  extra: readonly string[],
+  machine: string,
 ): string[] {
   const ids = new Set<string>();
   const seenRoots = new Set<string>();
@@ -30,7 +31,7 @@ export function localProjectIds(
   for (const dir of dirs) {
     if (seenRoots.has(dir) || !existsSync(dir)) continue;
     seenRoots.add(dir);
-    ids.add(identifyProject(dir).id);
+    ids.add(identifyProject(dir, { SHIM_MACHINE: machine }).id);
   }
   return [...ids];
 }
@@ -47,7 +48,12 @@ export async function pullTeamWork(options: {
   const since = new Date(
     options.now.getTime() - options.resumeWindowDays * 86_400_000,
   ).toISOString();
-  const ids = localProjectIds(options.store.sessions, since, options.cwds ?? []);
+  const ids = localProjectIds(
+    options.store.sessions,
+    since,
+    options.cwds ?? [],
+    options.writer.machine,
+  );
   const found = await options.repository.newestUnfinished(ids, options.writer, since);
   const { checkpoints, teamWork: cache } = options.store;
   // Team handoffs restored here since the last pull are picked up for everyone.

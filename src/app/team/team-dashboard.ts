@@ -53,7 +53,7 @@ export async function openTeamDashboard(request: {
     read: async () => {
       // Projects are looked up at every read: a session started meanwhile adds its project.
       const projects = await withStore(request.home, (store) =>
-        localProjectIds(store.sessions, '0000', [request.cwd]),
+        localProjectIds(store.sessions, '0000', [request.cwd], currentWriter(request.env).machine),
       );
       const scope = { projectIds: projects, limit: LIMIT };
       const [sessions, loops] = await Promise.all([

@@ -5,6 +5,7 @@
  * @module
  */
 import { identifyProject } from '../../capture/project-remote.ts';
+import { replaceRoot } from '../../core/team/rebase-checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Env } from '../../store/home/home.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
@@ -43,9 +44,9 @@ async function withTeam<T>(
     );
   const projects = request.all
     ? await withStore(request.home, (store) =>
-        localProjectIds(store.sessions, '0000', [request.cwd]),
+        localProjectIds(store.sessions, '0000', [request.cwd], currentWriter(request.env).machine),
       )
-    : [identifyProject(request.cwd).id];
+    : [identifyProject(request.cwd, request.env).id];
   const repository = await openTeamRepository({ url: target.url });
   try {
     const scope: TeamReadScope = {
@@ -66,11 +67,21 @@ export async function listTeamSessions(
   return { projects, sessions: result };
 }
 
+/**
+ * Search hits as this machine may show them: a snippet names paths in this clone (or relative to
+ * the repository), never the clone of the machine that wrote it.
+ */
 export async function searchTeam(
   request: TeamReadRequest & { query: string },
-): Promise<{ projects: string[]; hits: TeamSearchHit[] }> {
+): Promise<{ projects: string[]; hits: Array<Omit<TeamSearchHit, 'cloneRoot'>> }> {
   const { projects, result } = await withTeam(request, (repo, scope) =>
     repo.search(request.query, scope),
   );
-  return { projects, hits: result };
+  const here = identifyProject(request.cwd, request.env);
+  const hits = result.map(({ cloneRoot, ...hit }) => {
+    const root = cloneRoot?.replace(/\/+$/, '') ?? '';
+    const to = hit.projectId === here.id ? here.root : '.';
+    return root.length > 1 ? { ...hit, snippet: replaceRoot(hit.snippet, root, to) } : hit;
+  });
+  return { projects, hits };
 }

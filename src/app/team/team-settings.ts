@@ -4,7 +4,8 @@
  * (SHIM_MACHINE, else the host name) and the OS user. Light on purpose: the hooks read it.
  * @module
  */
-import { hostname, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
+import { machineName } from '../../capture/machine.ts';
 import type { Env } from '../../store/home/home.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 
@@ -22,5 +23,5 @@ export function currentWriter(env: Env): Writer {
   } catch {
     // no passwd entry (some containers): the environment's name stands
   }
-  return { machine: env.SHIM_MACHINE?.trim() || hostname(), osUser };
+  return { machine: machineName(env), osUser };
 }

@@ -4,7 +4,9 @@
  * (DESIGN.md): {"connected","waiting","lagSeconds","lastError"}.
  * @module
  */
+import { isProcessAlive } from '../../capture/process-tree.ts';
 import { AppError } from '../../core/errors.ts';
+import { lockHolder } from '../../store/sync/worker-locks.ts';
 import type { Env } from '../../store/home/home.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import type { CommandStore } from '../open-command-store.ts';
@@ -27,6 +29,13 @@ export type TeamStatusDetail = TeamStatus & {
   osUser: string;
   canWrite: boolean | null;
   delivered: number;
+  /** Rows the server refused for good, set aside (never retried), and the newest one's reason. */
+  setAside: number;
+  lastSetAside: string | null;
+  /** When the rows that wait are tried next (null: nothing waits). */
+  nextAttemptAt: string | null;
+  /** The worker waiting to try them then (null: none waits, the next hook starts one). */
+  waiterPid: number | null;
   lastReached: string | null;
   /** How to fix the last error, when it is one shim knows. */
   fix: string | null;
@@ -91,6 +100,10 @@ export async function getTeamStatus(options: {
     ...writer,
     canWrite,
     delivered: counts.delivered,
+    setAside: counts.setAside,
+    lastSetAside: counts.lastSetAside,
+    nextAttemptAt: counts.waiting > 0 ? counts.nextAttemptAt : null,
+    waiterPid: lockHolder(options.home, 'wait', isProcessAlive),
     lastReached: summary?.reached ? summary.at : null,
     fix,
   };

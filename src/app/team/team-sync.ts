@@ -11,7 +11,7 @@ import type { CommandStore } from '../open-command-store.ts';
 import { saveTeamSummary } from '../../store/team/team-summary.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { pullTeamWork } from './pull-team-work.ts';
-import { replicateToTeam, teamRetry } from './replicate.ts';
+import { replicateToTeam, teamRetryFor } from './replicate.ts';
 import { currentWriter } from './team-settings.ts';
 import { resolveTeamUrl } from './team-url.ts';
 
@@ -63,7 +63,7 @@ export async function syncTeam(options: {
       waiting.map((e) => e.outboxId),
       message,
       new Date(
-        now().getTime() + teamRetry(Math.max(1, ...waiting.map((e) => e.attempts))),
+        now().getTime() + teamRetryFor(options.env)(Math.max(1, ...waiting.map((e) => e.attempts))),
       ).toISOString(),
     );
     appendLog(options.home, 'warn', 'team store unreachable: rows wait', { error: message });
@@ -85,6 +85,7 @@ export async function syncTeam(options: {
   }
   try {
     const pushed = await replicateToTeam({
+      retryMs: teamRetryFor(options.env),
       store: options.store,
       home: options.home,
       repository,

@@ -2,8 +2,6 @@
  * `shim link` and `shim sync`.
  * @module
  */
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import { findProjectRoot } from '../../capture/project.ts';
 import { isProcessAlive } from '../../capture/process-tree.ts';
 import { findLatestSession } from '../../agents/claude/sessions.ts';
@@ -16,6 +14,7 @@ import { openCommandStore, type CommandStore } from '../../app/open-command-stor
 import { appendLog } from '../../store/home/log.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
 import { getShimHome } from '../../store/home/home.ts';
+import { takeWorkerLock } from '../../store/sync/worker-locks.ts';
 import { loadConfig } from '../../store/config/config.ts';
 
 /** How long an update may wait before it is dropped as stale (config sync.staleAfterHours). */
@@ -84,24 +83,6 @@ export async function runLink(
     );
 }
 
-/** One background worker at a time: a lock file naming its pid (a dead one's is taken over). */
-function takeWorkerLock(home: string): (() => void) | null {
-  const path = join(home, 'sync-worker.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch {
-      const pid = Number(readFileSync(path, 'utf8').trim() || 0);
-      if (pid > 0 && isProcessAlive(pid)) return null;
-      rmSync(path, { force: true });
-    }
-  }
-  return null;
-}
-
 /**
  * The worker's team pass; its failures wait in the outbox and never stop the tracker sync. The
  * worker runs in the directory it was started from (a session's work tree, or where `shim team
@@ -125,20 +106,39 @@ async function teamRowsWaiting(store: CommandStore, home: string): Promise<boole
   return store.teamQueue.sweep() > 0;
 }
 
-/** How long the background worker waits for an entry's next attempt before leaving it. */
+/** The longest one wait between tries (the team's backoff tops out here: app/team/replicate.ts). */
 const WORKER_WAIT_MS = 10 * 60_000;
-const WORKER_LIFETIME_MS = 30 * 60_000;
+/** A worker waiting this long leaves; the next hook (a checkpoint, a session start) starts one. */
+const WORKER_LIFETIME_MS = 24 * 3_600_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** When the worker has something to do next: the outbox's next due entry, or now. */
+async function nextDue(home: string): Promise<string | null> {
+  const store = openCommandStore(home);
+  try {
+    // A checkpoint written while the team pass ran was not yet queued, and its own worker left
+    // at the send lock: queue it now and go round again rather than leave it for the next one.
+    if (await teamRowsWaiting(store, home)) return new Date().toISOString();
+    return store.outbox.nextDue();
+  } finally {
+    store.close();
+  }
+}
 
 /**
- * The background worker: drains, and while an entry is due again soon (a retry after backoff),
- * waits for it. Another worker holding the lock means this one is not needed: that one looks
- * for due entries again after it lets the lock go, so an entry queued meanwhile is not left.
+ * The background worker (`shim sync --drain`, started detached by hooks and commands): sends what
+ * is due — one sender at a time (`sync-worker.lock`) — then, while something waits for a retry
+ * (the team store down: 30 s, 1 min … 10 min apart), waits for it. Only one worker per SHIM_HOME
+ * waits (`sync-waiter.lock`): any other leaves once it has sent what it came for, so a server down
+ * for an hour costs one sleeping process, not one per checkpoint (issue 42 item 21).
  */
 async function runWorker(home: string): Promise<void> {
   const started = Date.now();
   const stale = await staleAfterMs(home);
   while (Date.now() - started < WORKER_LIFETIME_MS) {
-    const release = takeWorkerLock(home);
+    const release = takeWorkerLock(home, 'send', isProcessAlive);
+    // Another worker sends now, and looks for more once it lets the lock go.
     if (!release) return;
     try {
       const store = openCommandStore(home);
@@ -152,20 +152,18 @@ async function runWorker(home: string): Promise<void> {
       release();
     }
     // Looked at only once the lock is let go: what was queued while it was held is seen here.
-    const store = openCommandStore(home);
-    let next: string | null;
-    try {
-      next = store.outbox.nextDue();
-      // A checkpoint written while the team pass ran was not yet queued, and its own worker
-      // left at the lock: queue it now and go round again rather than leave it for the next one.
-      if (next === null && (await teamRowsWaiting(store, home))) next = new Date().toISOString();
-    } finally {
-      store.close();
-    }
+    const next = await nextDue(home);
     if (next === null) return;
     const wait = Date.parse(next) - Date.now();
+    if (wait <= 0) continue;
     if (wait > WORKER_WAIT_MS) return;
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait + 50));
+    const waiting = takeWorkerLock(home, 'wait', isProcessAlive);
+    if (!waiting) return;
+    try {
+      await sleep(wait + 50);
+    } finally {
+      waiting();
+    }
   }
 }
 

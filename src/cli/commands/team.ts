@@ -16,6 +16,7 @@ import { getShimHome } from '../../store/home/home.ts';
 import { renderTable } from '../format/table.ts';
 import { dim } from '../format/text.ts';
 import { formatAge } from '../format/units.ts';
+import { formatDuration } from '../../core/resume/resume.ts';
 
 export async function runTeamConnect(url: string): Promise<void> {
   const home = getShimHome();
@@ -73,10 +74,25 @@ export async function runTeamStatus(options: { json?: boolean }): Promise<void> 
       : `team store: ${describeTeamTarget(status.url)} (${status.source === 'SHIM_TEAM_URL' ? 'SHIM_TEAM_URL' : 'config'}): ${status.connected ? 'reachable' : 'NOT reachable'}${status.canWrite === false ? ', read-only' : ''}`,
     `  this machine: ${status.machine}, user ${status.osUser}`,
     `  waiting: ${status.waiting}${status.lagSeconds !== null ? `, lag ${status.lagSeconds}s` : ''}; sent: ${status.delivered}${status.lastReached ? `, last reached ${status.lastReached}` : ''}`,
+    ...(status.waiting > 0 ? [`  ${nextTry(status)}`] : []),
+    ...(status.setAside > 0
+      ? [
+          `  set aside: ${status.setAside} refused by the server for good, not retried (newest: ${status.lastSetAside})`,
+        ]
+      : []),
     ...(status.lastError ? [`  last error: ${status.lastError}`] : []),
     ...(status.lastError && status.fix ? [`  fix: ${status.fix}`] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** "next try in 4 min (worker 1234 waits for it)": when the waiting rows go without a command. */
+function nextTry(status: { nextAttemptAt: string | null; waiterPid: number | null }): string {
+  const at = status.nextAttemptAt === null ? null : Date.parse(status.nextAttemptAt);
+  const when = at === null || at <= Date.now() ? 'now' : `in ${formatDuration(at - Date.now())}`;
+  return status.waiterPid !== null
+    ? `next try ${when} (worker ${status.waiterPid} waits for it)`
+    : `next try ${when}: no worker waits now, the next hook (a checkpoint, a session start) starts one, or run shim sync`;
 }
 
 /** `shim sync`'s team part: send and pull now, with progress on stderr. */

@@ -6,16 +6,19 @@
  */
 import type { Checkpoint } from '../checkpoint/checkpoint.ts';
 
+/** `text` with `from` replaced by `to` as a whole path or a path prefix (`from/…`), not `from2`. */
+export function replaceRoot(text: string, from: string, to: string): string {
+  if (from === '' || !text.includes(from)) return text;
+  // A path ends where the next character is not part of a name: `/`, a quote, a space…
+  return text.replace(
+    new RegExp(`${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[/\\s"'\`:,;)\\]}])`, 'g'),
+    to,
+  );
+}
+
 /** Replaces `from` as a whole path or a path prefix (`from/…`) in every string of `value`. */
 function rebaseValue(value: unknown, from: string, to: string): unknown {
-  if (typeof value === 'string') {
-    if (!value.includes(from)) return value;
-    // A path ends where the next character is not part of a name: `/`, a quote, a space…
-    return value.replace(
-      new RegExp(`${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[/\\s"'\`:,;)\\]}])`, 'g'),
-      to,
-    );
-  }
+  if (typeof value === 'string') return replaceRoot(value, from, to);
   if (Array.isArray(value)) return value.map((v) => rebaseValue(v, from, to));
   if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rebaseValue(v, from, to)]));

@@ -17,6 +17,33 @@ const ORIGIN = `
   os_user TEXT NOT NULL,
   received_at TIMESTAMPTZ NOT NULL DEFAULT now()`;
 
+/** Every table with an origin (migration 2 renames the projects in all of them). */
+const ORIGIN_TABLES = [
+  'shim_sessions',
+  'shim_checkpoints',
+  'shim_handoffs',
+  'shim_compaction_summaries',
+  'shim_loop_runs',
+  'shim_loop_events',
+];
+
+/** Hosts whose owner and repository ignore case (core/team/project-identity.ts). */
+const CASE_BLIND = ['github.com', 'gitlab.com', 'bitbucket.org', 'codeberg.org', 'dev.azure.com'];
+
+/**
+ * Migration 2's renaming of a table's projects to the identity of core/team/project-identity.ts:
+ * a case-blind host's owner and repository lower-cased (the path inside the repository kept), a
+ * remote-less project's path prefixed with the machine that wrote it.
+ */
+const renameProjects = (table: string) => `
+UPDATE ${table} SET project_id = lower(split_part(project_id, '//', 1)) ||
+    CASE WHEN position('//' IN project_id) > 0
+      THEN '//' || substr(project_id, position('//' IN project_id) + 2) ELSE '' END
+  WHERE (${CASE_BLIND.map((h) => `project_id LIKE '${h}/%'`).join(' OR ')})
+    AND split_part(project_id, '//', 1) <> lower(split_part(project_id, '//', 1));
+UPDATE ${table} SET project_id = 'path:' || machine || ':' || substr(project_id, 6)
+  WHERE project_id LIKE 'path:/%';`;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -75,6 +102,28 @@ CREATE TABLE IF NOT EXISTS shim_loop_events (
   at TIMESTAMPTZ NOT NULL,
   body JSONB NOT NULL,${ORIGIN}
 );`,
+  },
+  {
+    version: 2,
+    description:
+      'projects renamed to the identity that holds across machines; the newest checkpoint per project found by one index; the files of a checkpoint',
+    sql: `${ORIGIN_TABLES.map(renameProjects).join('')}
+CREATE INDEX IF NOT EXISTS shim_checkpoints_newest
+  ON shim_checkpoints (project_id, at DESC, checkpoint_number DESC);
+DROP INDEX IF EXISTS shim_checkpoints_project;
+CREATE INDEX IF NOT EXISTS shim_handoffs_session ON shim_handoffs (session_id);
+CREATE TABLE IF NOT EXISTS shim_file_patches (
+  checkpoint_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  at TIMESTAMPTZ NOT NULL,
+  base_commit TEXT,
+  snapshot_commit TEXT NOT NULL,
+  patch TEXT NOT NULL,
+  bytes INTEGER NOT NULL,${ORIGIN}
+);
+CREATE INDEX IF NOT EXISTS shim_file_patches_session ON shim_file_patches (session_id);
+CREATE INDEX IF NOT EXISTS shim_compaction_summaries_session ON shim_compaction_summaries (session_id);
+CREATE INDEX IF NOT EXISTS shim_loop_runs_project ON shim_loop_runs (project_id, at DESC);`,
   },
 ];
 

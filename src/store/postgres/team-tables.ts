@@ -56,4 +56,13 @@ export type TeamTables = {
     body: Json;
   };
   shim_loop_events: Origin & { id: string; session_id: string | null; at: Timestamp; body: Json };
+  shim_file_patches: Origin & {
+    checkpoint_id: string;
+    session_id: string;
+    at: Timestamp;
+    base_commit: string | null;
+    snapshot_commit: string;
+    patch: string;
+    bytes: number;
+  };
 };

@@ -118,7 +118,10 @@ export class TeamReplicationQueue {
     });
   }
 
-  /** Leases up to `limit` of the oldest due team entries to `owner`. */
+  /**
+   * Leases up to `limit` of the oldest waiting team entries to `owner` — due or not: it is called
+   * once the server answered, and then everything waiting goes (the backoff says only when to try).
+   */
   claimBatch(owner: string, now: Date, leaseMs: number, limit: number): TeamEntry[] {
     const at = now.toISOString();
     const db = this.#db;
@@ -126,11 +129,11 @@ export class TeamReplicationQueue {
       const rows = db
         .prepare(
           `SELECT id, issue_key, checkpoint_id, session_id, created_at, attempts FROM sync_outbox
-           WHERE tracker = '${TEAM_TRACKER}' AND status = 'pending' AND next_attempt_at <= ?
+           WHERE tracker = '${TEAM_TRACKER}' AND status = 'pending'
              AND (lease_until IS NULL OR lease_until <= ?)
            ORDER BY id LIMIT ?`,
         )
-        .all(at, at, limit) as Array<{
+        .all(at, limit) as Array<{
         id: number;
         issue_key: string;
         checkpoint_id: string;
@@ -166,6 +169,29 @@ export class TeamReplicationQueue {
     });
   }
 
+  /** Leased entries left unsent (the batch was full): free again, the attempt not counted. */
+  release(outboxIds: readonly number[]): void {
+    if (outboxIds.length === 0) return;
+    const db = this.#db;
+    withWriteTransaction(db, () => {
+      const free = db.prepare(
+        `UPDATE sync_outbox SET lease_owner = NULL, lease_until = NULL,
+           attempts = MAX(0, attempts - 1) WHERE id = ?`,
+      );
+      for (const id of outboxIds) free.run(id);
+    });
+  }
+
+  /** A row the server refuses for good: set aside with the reason, never sent again. */
+  setAside(outboxId: number, reason: string): void {
+    this.#db
+      .prepare(
+        `UPDATE sync_outbox SET status = 'failed', last_error = ?, lease_owner = NULL,
+           lease_until = NULL WHERE id = ?`,
+      )
+      .run(`refused by the server: ${reason}`.slice(0, 500), outboxId);
+  }
+
   /** Due again at `retryAt` with the error; team entries are never given up (nothing is lost). */
   deferred(outboxIds: readonly number[], error: string, retryAt: string): void {
     const db = this.#db;
@@ -178,29 +204,45 @@ export class TeamReplicationQueue {
     });
   }
 
-  /** What waits, how old the oldest waiting row is, the newest error, the newest delivery. */
+  /**
+   * What waits, how old the oldest waiting row is, when it is tried next, the newest error, the
+   * newest delivery, and the rows set aside (with the newest reason).
+   */
   status(): {
     waiting: number;
     oldestWaiting: string | null;
+    nextAttemptAt: string | null;
     lastError: string | null;
     lastDelivered: string | null;
     delivered: number;
+    setAside: number;
+    lastSetAside: string | null;
   } {
     const row = this.#db
       .prepare(
         `SELECT
            SUM(CASE WHEN status = 'pending' THEN 1 ELSE 0 END) AS waiting,
            SUM(CASE WHEN status = 'delivered' THEN 1 ELSE 0 END) AS delivered,
+           SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS set_aside,
            MIN(CASE WHEN status = 'pending' THEN created_at END) AS oldest,
+           MIN(CASE WHEN status = 'pending' THEN next_attempt_at END) AS next_attempt,
            MAX(delivered_at) AS last_delivered
          FROM sync_outbox WHERE tracker = '${TEAM_TRACKER}'`,
       )
       .get() as {
       waiting: number | null;
       delivered: number | null;
+      set_aside: number | null;
       oldest: string | null;
+      next_attempt: string | null;
       last_delivered: string | null;
     };
+    const aside = this.#db
+      .prepare(
+        `SELECT issue_key AS kind, checkpoint_id AS id, last_error FROM sync_outbox
+         WHERE tracker = '${TEAM_TRACKER}' AND status = 'failed' ORDER BY id DESC LIMIT 1`,
+      )
+      .get() as { kind: string; id: string; last_error: string | null } | undefined;
     const error = this.#db
       .prepare(
         `SELECT last_error FROM sync_outbox WHERE tracker = '${TEAM_TRACKER}' AND status = 'pending'
@@ -211,8 +253,13 @@ export class TeamReplicationQueue {
       waiting: Number(row.waiting ?? 0),
       delivered: Number(row.delivered ?? 0),
       oldestWaiting: row.oldest,
+      nextAttemptAt: row.next_attempt,
       lastError: error?.last_error ?? null,
       lastDelivered: row.last_delivered,
+      setAside: Number(row.set_aside ?? 0),
+      lastSetAside: aside
+        ? `${aside.kind} ${aside.id.slice(0, 8)}: ${aside.last_error ?? 'refused'}`
+        : null,
     };
   }
 

@@ -16,7 +16,26 @@ export type RowOrigin = {
 };
 
 export type TeamRowKind =
-  'session' | 'checkpoint' | 'handoff' | 'compaction_summary' | 'loop_run' | 'loop_event';
+  | 'session'
+  | 'checkpoint'
+  | 'handoff'
+  | 'compaction_summary'
+  | 'loop_run'
+  | 'loop_event'
+  /** A checkpoint's uncommitted files as a patch on its base commit (id: the checkpoint's). */
+  | 'file_patch';
+
+/** The body of a `file_patch` row: `git diff --binary <baseCommit> <snapshotCommit>`, redacted. */
+export type FilePatch = {
+  checkpointId: string;
+  baseCommit: string | null;
+  snapshotCommit: string;
+  patch: string;
+  bytes: number;
+};
+
+/** A row the server refuses for good (what it holds, not where it is): set aside, not retried. */
+export type RefusedRow = { kind: TeamRowKind; id: string; reason: string };
 
 /** One replicated row: `body` is the redacted domain object as JSON; `at` orders versions. */
 export type TeamRow = {
@@ -43,9 +62,10 @@ export type TeamWorkFound = {
 export type TeamSessionSummary = {
   sessionId: string;
   projectId: string;
+  /** The project's path inside its repository ('' at its root): never another machine's path. */
+  projectPath: string;
   machine: string;
   osUser: string;
-  cwd: string | null;
   lastCheckpointAt: string | null;
   checkpoints: number;
   openTasks: number;
@@ -57,9 +77,10 @@ export type TeamSessionSummary = {
 export type TeamLoopRunSummary = {
   runId: string;
   projectId: string;
+  /** The project's path inside its repository ('' at its root): never another machine's path. */
+  projectPath: string;
   machine: string;
   osUser: string;
-  cwd: string | null;
   goal: string;
   status: string;
   iteration: number;
@@ -71,6 +92,8 @@ export type TeamLoopRunSummary = {
 };
 
 export type TeamSearchHit = {
+  /** The root of the clone it was taken in (another machine's: never printed as it is). */
+  cloneRoot: string | null;
   checkpointId: string;
   sessionId: string;
   projectId: string;
@@ -89,9 +112,18 @@ export type TeamReadScope = {
   limit: number;
 };
 
+/** A checkpoint of the team's, with who wrote it (for the CLI's reads of team work). */
+export type TeamCheckpoint = Omit<TeamWorkFound, 'reason' | 'handoffId'> & {
+  endedAt: string | null;
+};
+
 export interface TeamRepository {
-  /** Writes the rows in order in one transaction; a row already there is left or updated to its newer version. */
-  write(rows: readonly TeamRow[]): Promise<void>;
+  /**
+   * Writes the rows in one transaction; a row already there is left or updated to its newer
+   * version. Rows the server refuses for good (a value it cannot store) are written one by one
+   * around and returned; a server that cannot be reached throws.
+   */
+  write(rows: readonly TeamRow[]): Promise<{ refused: RefusedRow[] }>;
   /** Per project, the newest unfinished work (a team handoff first) not written by `exclude`. */
   newestUnfinished(
     projectIds: readonly string[],
@@ -99,6 +131,19 @@ export interface TeamRepository {
     since: string,
   ): Promise<TeamWorkFound[]>;
   listSessions(scope: TeamReadScope): Promise<TeamSessionSummary[]>;
+  /** Checkpoints of these projects not written by `exclude`, newest first. */
+  listCheckpoints(
+    scope: TeamReadScope,
+    exclude: { machine: string; osUser: string } | null,
+  ): Promise<TeamCheckpoint[]>;
+  /** The checkpoints whose id is `idOrPrefix` or starts with it (≥ 4 characters), within the projects. */
+  findCheckpoint(idOrPrefix: string, scope: TeamReadScope): Promise<TeamCheckpoint[]>;
+  /** The newest checkpoint of each session whose id is or starts with `sessionIdOrPrefix`. */
+  findSessionCheckpoint(sessionIdOrPrefix: string, scope: TeamReadScope): Promise<TeamCheckpoint[]>;
+  /** The files that travel with a checkpoint, when any did. */
+  filePatch(checkpointId: string): Promise<FilePatch | null>;
+  /** Deletes every row of a session (and its checkpoints' files); the rows removed per table. */
+  forgetSession(sessionId: string): Promise<Record<string, number>>;
   /** Loop runs, the most recently updated first. */
   listLoopRuns(scope: TeamReadScope): Promise<TeamLoopRunSummary[]>;
   search(query: string, scope: TeamReadScope): Promise<TeamSearchHit[]>;

@@ -109,6 +109,9 @@ export class TeamRowSource {
           body[key] = key === 'options' || key === 'state' ? parse(value) : value;
         return { body, cwd: String(row.cwd) };
       }
+      case 'file_patch':
+        // Made from a checkpoint's snapshot as it is sent (app/team/replicate.ts), never queued.
+        return null;
       case 'loop_event': {
         const at = id.lastIndexOf(':');
         const row = this.#db
