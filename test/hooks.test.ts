@@ -380,7 +380,7 @@ describe('shim statusline', () => {
     const s = setup(120);
     assert.match(
       statusline(s),
-      /^\[CTX [█░]{10} 85% L2\] \[risk: (warning|danger)\] .*\[(no ckpt yet|ckpt \d+[smh] ago)\]$/,
+      /^\[CTX [█░]{10} 85% L2\] \[risk: (warning|danger)\] .*\[(no ckpt yet|ckpt \d+[smh] ago)\]( \[\/defer: one more task\])?$/,
     );
     assert.ok(
       existsSync(join(s.home, 'cache', 'statusline', `${SESSION}.json`)),

@@ -1,6 +1,6 @@
 /**
  * The commands about sessions and their checkpoints: status, replay, checkpoint, list, show,
- * search, resume, handoff. Each loads its code only when it runs.
+ * search, resume, handoff, defer. Each loads its code only when it runs.
  * @module
  */
 import { Option, type Command } from '@commander-js/extra-typings';
@@ -261,4 +261,31 @@ ${SCOPE_HELP}`,
   ${SCOPE_HELP}`,
     )
     .action(async (options) => (await import('./commands/handoff.ts')).runHandoff(options));
+
+  program
+    .command('defer')
+    .description(
+      'just one more task: hold the L1/L2 notices back until the task in progress is done',
+    )
+    .argument('[transcript]', 'a session log; default: the latest session of this directory')
+    .option('-s, --session <id>', 'a session id')
+    .addOption(agentOption())
+    .option('--off', 'end the deferral now (a notice held back comes with the next tool call)')
+    .option('--json', 'print the deferral as JSON')
+    .addHelpText(
+      'after',
+      `
+  While it holds, shim still takes every checkpoint; only what interrupts waits: the L1/L2
+  notice, its note to the model, the L2 handoff and the Stop hook's handoff suggestion. It ends
+  by itself when the task in progress now is completed (with no task list: at the next finished
+  task, commit or passing test run), at L3, or at a compaction; the notice held back is given
+  then, once. In Claude Code: /defer.
+
+  Examples:
+    shim defer                 the latest session of this directory
+    shim defer --off           notices back on now`,
+    )
+    .action(async (transcript, options) =>
+      (await import('./commands/defer.ts')).runDefer(transcript, options),
+    );
 }

@@ -13,6 +13,7 @@ import { loadConfig } from '../store/config/config.ts';
 import { getCheckpointFailure } from '../store/cache/checkpoint-failures.ts';
 import { getShimHome, type Env } from '../store/home/home.ts';
 import { loadHookMemory } from '../store/cache/hook-memory.ts';
+import { loadDeferral } from '../store/cache/deferral-file.ts';
 import { writeStatuslineFigures } from '../store/cache/statusline-figures.ts';
 import { appendLog } from '../store/home/log.ts';
 import { readStdin } from '../capture/stdin.ts';
@@ -113,11 +114,12 @@ export async function renderForInput(
     }
   }
   const percent = toPercent(basis.contextTokens, basis.compactThreshold);
+  const level = getLevel(percent, config.levels);
   return renderStatusline(
     {
       percent,
       windowPercent: toPercent(basis.contextTokens, basis.windowTokens),
-      level: getLevel(percent, config.levels),
+      level,
       risk: basis.risk,
       turnsToCompact: basis.turnsToCompact,
       turnsToCompactLow: basis.turnsToCompactLow,
@@ -129,6 +131,10 @@ export async function renderForInput(
       checkpointFailures: sessionId ? (getCheckpointFailure(home, sessionId)?.count ?? 0) : 0,
       cannotSave: cannotSave(home),
       compactions: compactions?.count ?? 0,
+      // Read only where it shows: at L1/L2.
+      ...(sessionId && (level === 'L1' || level === 'L2')
+        ? { deferred: loadDeferral(home, sessionId) !== null }
+        : {}),
     },
     columns,
     color,

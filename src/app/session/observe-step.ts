@@ -19,6 +19,7 @@ import type { ShimConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { loadModWatch, saveModWatch } from '../../store/cache/mod-watch.ts';
+import { loadDeferral, storeDeferral } from '../../store/cache/deferral-file.ts';
 import { assessInsideClaudeCode } from './assess-live-session.ts';
 import { checkpointInBackground } from '../run-in-background.ts';
 
@@ -66,10 +67,19 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
   // they run, the hook after (the same count once they have). The finished calls stay the
   // hook's to count.
   const toolCalls = Math.max(live.toolCalls + live.pendingTools.length, memory.hookToolCalls);
-  const decision = decideAfterToolUse({ ...live, toolCalls }, assessment, memory, now, {
-    toolCallInterval: config.checkpoints.everyToolCalls,
-    timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
-  });
+  const deferral = loadDeferral(home, sessionId);
+  const decision = decideAfterToolUse(
+    { ...live, toolCalls },
+    assessment,
+    memory,
+    now,
+    {
+      toolCallInterval: config.checkpoints.everyToolCalls,
+      timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
+    },
+    deferral,
+  );
+  if (decision.deferral !== deferral) storeDeferral(home, sessionId, decision.deferral);
   saveHookMemory(home, sessionId, {
     ...decision.memory,
     hookToolCalls: Math.max(live.toolCalls, memory.hookToolCalls),
@@ -132,8 +142,13 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
       false,
     )}`,
     notice: alerted
-      ? getUserAlert(level, assessment, checkpoint ? 'A checkpoint is being saved.' : '')
-      : null,
+      ? [
+          decision.released,
+          getUserAlert(level, assessment, checkpoint ? 'A checkpoint is being saved.' : ''),
+        ]
+          .filter(Boolean)
+          .join('\n')
+      : decision.released,
     checkpoint,
     note,
   };

@@ -1,6 +1,7 @@
 /**
  * `shim slash <command> [args…]`: what shim's slash commands run (claude/settings/slash-commands.ts)
- * — `/checkpoint [--status | --estimate [task or plan.md]]` and `/shard <plan.md> [--dry-run]`,
+ * — `/checkpoint [--status | --estimate [task or plan.md]]`, `/defer [--off]` and
+ * `/shard <plan.md> [--dry-run]`,
  * their arguments as the user typed them.
  * @module
  */
@@ -9,6 +10,7 @@ import { findProjectRoot } from '../../capture/project.ts';
 import { AppError } from '../../core/errors.ts';
 import { runCheckpoint } from './checkpoint.ts';
 import { runEstimate, runPlanEstimate } from './estimate.ts';
+import { runDefer } from './defer.ts';
 import { runShard } from './shard.ts';
 import { runStatus } from './status.ts';
 
@@ -31,11 +33,25 @@ export async function runSlash(command: string, args: string[]): Promise<void> {
       );
     return runCheckpoint({ trigger: 'user_requested', reason: '/checkpoint', snapshot: true });
   }
+  if (command === 'defer') {
+    const unknown = args.filter((a) => a !== '--off');
+    if (unknown.length > 0)
+      throw new AppError(
+        'USAGE',
+        `/defer does not take "${unknown.join(' ')}"`,
+        'use /defer, or /defer --off to have the notices back',
+      );
+    return runDefer(undefined, { off: args.includes('--off') });
+  }
   if (command === 'shard') {
     const plan = args.find((a) => !a.startsWith('--'));
     if (plan === undefined)
       throw new AppError('USAGE', '/shard needs a plan', 'use /shard <plan.md> [--dry-run]');
     return runShard(plan, { dryRun: args.includes('--dry-run') });
   }
-  throw new AppError('USAGE', `no slash command "${command}"`, 'shim has /checkpoint and /shard');
+  throw new AppError(
+    'USAGE',
+    `no slash command "${command}"`,
+    'shim has /checkpoint, /defer and /shard',
+  );
 }

@@ -63,7 +63,7 @@ describe('getUserAlert', () => {
   test('the exact L2 notice', () => {
     assert.equal(
       getUserAlert('L2', assessment('L2'), 'Checkpoint #3 saved.'),
-      '🔶 shim: context at 87% of the auto-compact threshold (L2). Checkpoint #3 saved. A handoff can be written with `shim handoff`.',
+      '🔶 shim: context at 87% of the auto-compact threshold (L2). Checkpoint #3 saved. A handoff can be written with `shim handoff`. To finish one more task first: `shim defer`.',
     );
   });
 });

@@ -16,6 +16,9 @@ function forecastText(a: Assessment): string {
   return ` About ${range} more ${pluralFor(a.forecast, 'response')} fit before auto-compaction.`;
 }
 
+/** How the user holds the L1/L2 notices back while they finish a task (core/policy/deferral.ts). */
+export const DEFER_HINT = 'To finish one more task first: `shim defer`.';
+
 /** The one-line notice shown to the user when a level is first reached. */
 export function getUserAlert(level: Level, a: Assessment, checkpointNote: string): string {
   const pct = Math.round(a.percent);
@@ -23,9 +26,9 @@ export function getUserAlert(level: Level, a: Assessment, checkpointNote: string
   const note = checkpointNote.trim() ? ` ${checkpointNote.trim()}` : '';
   switch (level) {
     case 'L1':
-      return `⚠️ shim: context at ${pct}% of the auto-compact threshold (L1).${forecastText(a)}${note}`;
+      return `⚠️ shim: context at ${pct}% of the auto-compact threshold (L1).${forecastText(a)}${note} ${DEFER_HINT}`;
     case 'L2':
-      return `🔶 shim: context at ${pct}% of the auto-compact threshold (L2).${note} A handoff can be written with \`shim handoff\`.`;
+      return `🔶 shim: context at ${pct}% of the auto-compact threshold (L2).${note} A handoff can be written with \`shim handoff\`. ${DEFER_HINT}`;
     case 'L3':
       return `🔴 shim: context at ${pct}% of the auto-compact threshold (L3).${forecastText(a)}${note} The work will be restored after compaction.`;
     case 'L0':

@@ -29,6 +29,11 @@ export type StatuslineView = {
   cannotSave?: string | null;
   /** Compactions of this session so far (shown from the first). */
   compactions?: number;
+  /**
+   * At L1/L2: whether the user holds the notices back for one more task (core/policy/deferral.ts);
+   * false shows how to. Undefined: nothing said.
+   */
+  deferred?: boolean;
 };
 
 const PHASES: Record<string, string> = {
@@ -92,6 +97,8 @@ export function renderStatusline(view: StatuslineView, columns: number, color: b
     optional.push(`[ISSUE: ${view.issue}]`);
     if (view.phase) optional.push(`[PHASE: ${PHASES[view.phase] ?? view.phase.toUpperCase()}]`);
   }
+  if (view.deferred !== undefined && (view.level === 'L1' || view.level === 'L2'))
+    optional.push(view.deferred ? '[notices held]' : '[/defer: one more task]');
   // eslint-disable-next-line no-control-regex
   const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length;
   for (const barWidth of [10, 6, 0]) {

@@ -12,6 +12,7 @@ import {
 import type { Level } from '../context/level.ts';
 import { createSessionState, type SessionState, type ToolCallRecord } from '../session.ts';
 import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
+import { startDeferral, type Deferral } from './deferral.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const MINUTE = 60_000;
@@ -552,5 +553,101 @@ describe('decideAfterToolUse: with a team store connected (onWorkChange)', () =>
     );
     // Without a team store the same change waits for the interval.
     assert.equal(decideAfterToolUse(moved, assess(moved), mem, NOW).checkpoint, null);
+  });
+});
+
+describe('decideAfterToolUse: "just one more task" (a deferral)', () => {
+  const todos = (status: string) => [
+    { content: 'Write the parser', status },
+    { content: 'Wire it in', status: 'pending' },
+  ];
+  const deferredAt = (toolCalls: number): Deferral =>
+    startDeferral(session(toolCalls, CONTEXT_AT.L0, { todos: todos('in_progress') }), NOW);
+
+  test('L1 and L2 are held back (their checkpoints still taken) and given once the task is done', () => {
+    let mem = checkpointedAt(2);
+    let deferral: Deferral | null = deferredAt(2);
+    const step = (level: Level, calls: number, status: string) => {
+      const { state, assessment } = atLevel(level, calls, { todos: todos(status) });
+      const d = decideAfterToolUse(state, assessment, mem, NOW, undefined, deferral);
+      mem = d.memory;
+      deferral = d.deferral;
+      return d;
+    };
+    const l1 = step('L1', 3, 'in_progress');
+    assert.equal(l1.alert, null, 'no L1 notice');
+    assert.equal(l1.checkpoint?.trigger, 'warning_zone', 'the L1 checkpoint is taken');
+    assert.equal(deferral?.held, 'L1');
+    const l2 = step('L2', 4, 'in_progress');
+    assert.equal(l2.alert, null, 'no L2 notice (and so no L2 handoff)');
+    assert.deepEqual(l2.checkpoint, {
+      trigger: 'danger_zone',
+      reason: 'context reached L2',
+      urgent: true,
+    });
+    assert.equal(deferral?.held, 'L2');
+    assert.equal(step('L2', 5, 'in_progress').alert, null, 'still held');
+    const done = step('L2', 6, 'completed');
+    assert.equal(done.alert, 'L2', 'the notice comes when the task is done');
+    assert.equal(done.checkpoint?.urgent, true, 'with the L2 checkpoint (and its handoff)');
+    assert.match(done.released ?? '', /"Write the parser" is done/);
+    assert.equal(deferral, null, 'the deferral ended by itself');
+    assert.equal(step('L2', 7, 'completed').alert, null, 'given once');
+  });
+
+  test('L3 ends it at once and is alerted as always', () => {
+    const { state, assessment } = atLevel('L3', 3, { todos: todos('in_progress') });
+    const d = decideAfterToolUse(state, assessment, checkpointedAt(2), NOW, undefined, {
+      ...deferredAt(2),
+      held: 'L2',
+    });
+    assert.equal(d.alert, 'L3');
+    assert.equal(d.deferral, null);
+    assert.match(d.released ?? '', /reached L3/);
+  });
+
+  test('with no task in progress it ends at the next milestone (here a commit)', () => {
+    const deferral = startDeferral(session(2), NOW);
+    assert.equal(deferral.task, null);
+    const held = atLevel('L1', 3);
+    const first = decideAfterToolUse(
+      held.state,
+      held.assessment,
+      checkpointedAt(2),
+      NOW,
+      undefined,
+      deferral,
+    );
+    assert.equal(first.alert, null);
+    const commit = atLevel('L1', 4, { recentTools: [bash('git commit -m "parser"', true)] });
+    const second = decideAfterToolUse(
+      commit.state,
+      commit.assessment,
+      first.memory,
+      NOW,
+      undefined,
+      first.deferral,
+    );
+    assert.equal(second.alert, 'L1');
+    assert.equal(second.deferral, null);
+  });
+
+  test('a deferral that held nothing ends quietly; no deferral changes nothing', () => {
+    const { state, assessment } = atLevel('L0', 3, { todos: todos('completed') });
+    const d = decideAfterToolUse(
+      state,
+      assessment,
+      checkpointedAt(2),
+      NOW,
+      undefined,
+      deferredAt(2),
+    );
+    assert.equal(d.deferral, null);
+    assert.equal(d.released, null);
+    assert.equal(d.alert, null);
+    const plain = atLevel('L1', 3);
+    const without = decideAfterToolUse(plain.state, plain.assessment, checkpointedAt(2), NOW);
+    assert.equal(without.alert, 'L1');
+    assert.equal(without.deferral, null);
   });
 });

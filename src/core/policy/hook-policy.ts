@@ -11,6 +11,7 @@ import type { Level } from '../context/level.ts';
 import type { QuietWindow } from './quiet-window.ts';
 import type { SessionState } from '../session.ts';
 import type { TranscriptWatch } from './transcript-watch.ts';
+import { stepDeferral, type Deferral } from './deferral.ts';
 
 export type CheckpointPolicy = {
   /** Every N tool calls (default 5, docs/specification.md). */
@@ -101,6 +102,10 @@ export type HookDecision = {
   /** A newly reached level to alert about (once per level per compaction epoch). */
   alert: Level | null;
   memory: HookMemory;
+  /** The user's deferral after this look (deferral.ts): null when there is none or it ended. */
+  deferral: Deferral | null;
+  /** The deferral ended at this look: the line that goes before the notice. */
+  released: string | null;
 };
 
 /** The `command` of a Bash call's summarised arguments (its description must not count). */
@@ -173,23 +178,31 @@ export function dueByCount(
   return null;
 }
 
-/** The PostToolUse decision: checkpoint on interval, time, level/risk transitions, milestones. */
+/**
+ * The PostToolUse decision: checkpoint on interval, time, level/risk transitions, milestones.
+ * Under the user's `deferral` an L1/L2 alert is held back (its checkpoint is still taken) and
+ * given when the deferral ends, with the level's checkpoint (and at L2 its handoff).
+ */
 export function decideAfterToolUse(
   state: SessionState,
   assessment: Assessment,
   memory: HookMemory,
   now: number,
   policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY,
+  deferral: Deferral | null = null,
 ): HookDecision {
   const base = inEpoch(memory, state.compactionCount);
   const next: HookMemory = { ...base };
-  const alert =
+  const reached =
     LEVEL_RANK[assessment.level] > LEVEL_RANK[base.alertedLevel] ? assessment.level : null;
-  if (alert) next.alertedLevel = alert;
+  if (reached) next.alertedLevel = reached;
 
   const milestone = getMilestone(state, base);
   next.tasksDone = milestone.tasksDone;
   next.testsFailing = milestone.testsFailing;
+  const deferred = stepDeferral(deferral, reached, state, assessment.level, milestone.reason);
+  // A level reached (or a notice given at last) takes its level checkpoint.
+  const alert = reached ?? deferred.shown;
 
   let checkpoint: HookDecision['checkpoint'] = null;
   const riskRose =
@@ -232,5 +245,11 @@ export function decideAfterToolUse(
     next.toolCallsAtCheckpoint = state.toolCalls;
     if (work !== null) next.workAtCheckpoint = work;
   }
-  return { checkpoint, alert, memory: next };
+  return {
+    checkpoint,
+    alert: deferred.shown,
+    memory: next,
+    deferral: deferred.deferral,
+    released: deferred.released,
+  };
 }

@@ -16,6 +16,7 @@ import {
   saveHookMemory,
   settleClaim,
 } from '../../store/cache/hook-memory.ts';
+import { loadDeferral, storeDeferral } from '../../store/cache/deferral-file.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 import { getQuietWindow } from '../../core/policy/quiet-window.ts';
@@ -77,7 +78,10 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
     timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
     onWorkChange: isTeamConfigured(config, env),
   };
-  const decision = decideAfterToolUse(state, assessment, memory, now, policy);
+  // The user's "just one more task" (core/policy/deferral.ts): L1/L2 notices wait for it.
+  const deferral = loadDeferral(home, payload.sessionId);
+  const decision = decideAfterToolUse(state, assessment, memory, now, policy, deferral);
+  if (decision.deferral !== deferral) storeDeferral(home, payload.sessionId, decision.deferral);
   const quiet =
     context.offset === null
       ? null
@@ -144,7 +148,7 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   if (!decision.alert || !claimUntilDone(home, payload.sessionId, alertKey))
     return withNotice(
       tasks ? { userMessage: tasks.user, context: tasks.model } : {},
-      writes.notice,
+      [decision.released, writes.notice].filter(Boolean).join('\n') || null,
     );
   const guidance = isCompactionDue(assessment)
     ? null
@@ -155,6 +159,7 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   settleClaim(home, payload.sessionId, alertKey);
   return {
     userMessage: [
+      decision.released,
       getUserAlert(decision.alert, assessment, note),
       relay ? RELAY_USER_NOTE : null,
       tasks?.user,

@@ -2,6 +2,7 @@
 import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { inEpoch } from '../../core/policy/hook-policy.ts';
+import { loadDeferral } from '../../store/cache/deferral-file.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
 
@@ -13,6 +14,8 @@ export async function handleStop(run: HookRun): Promise<HookOutput> {
   const band = Math.floor(context.assessment.percent / 10);
   const memory = inEpoch(loadHookMemory(home, payload.sessionId), context.state.compactionCount);
   if (band <= memory.stopNoticeBand) return {};
+  // Held while the user finishes the task they deferred for (the deferral ends at L3).
+  if (context.assessment.level !== 'L3' && loadDeferral(home, payload.sessionId)) return {};
   saveHookMemory(home, payload.sessionId, { ...memory, stopNoticeBand: band });
   const a = context.assessment;
   return {

@@ -416,7 +416,11 @@ describe("shim install with shim's mod", () => {
       'shim-mod',
     );
     // The slash commands ride in the same plugin and start this shim.
-    assert.deepEqual(readdirSync(join(plugin, 'commands')).sort(), ['checkpoint.md', 'shard.md']);
+    assert.deepEqual(readdirSync(join(plugin, 'commands')).sort(), [
+      'checkpoint.md',
+      'defer.md',
+      'shard.md',
+    ]);
     assert.match(
       readFileSync(join(plugin, 'commands', 'checkpoint.md'), 'utf8'),
       /```!\n\/usr\/bin\/node \/opt\/shim\/dist\/shim\.js slash checkpoint \$ARGUMENTS\n```/,

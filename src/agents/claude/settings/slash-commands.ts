@@ -39,6 +39,12 @@ export function slashCommandFiles(start: string): SlashCommandFile[] {
       'a checkpoint, the status or an estimate',
     ),
     file(
+      'defer',
+      'Just one more task: hold the L1/L2 context notices back until the task in progress is done (shim); --off: back on',
+      '[--off]',
+      'what is held back and until when',
+    ),
+    file(
       'shard',
       'Split a plan too big for one session into shards that each fit (shim)',
       '<plan.md> [--dry-run]',
