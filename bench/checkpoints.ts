@@ -10,10 +10,11 @@ import {
   FIDELITY_PARTS,
   formatShare,
   measureRestoreFidelity,
+  MOMENT_PARTS,
   summarizeFidelity,
   type FidelityPoint,
 } from '../src/app/evaluation/fidelity.ts';
-import { HOOK_TEXT_LIMIT } from '../src/agents/claude/hook-output.ts';
+import type { AgentId } from '../src/core/agent-id.ts';
 import { planResume } from '../src/app/restore/plan-resume.ts';
 import { assessSession } from '../src/core/context/assess.ts';
 import { buildCheckpoint } from '../src/core/checkpoint/build-checkpoint.ts';
@@ -27,7 +28,9 @@ import { openDatabase, withWriteTransaction } from '../src/store/sqlite/database
 import type { SessionState } from '../src/core/session.ts';
 import { readTranscript } from '../src/agents/claude/transcript-reader.ts';
 import {
+  agentFixturePath,
   fixturePath,
+  listAgentFixtures,
   listFixtures,
   listTrainingFixtures,
   makeTempDir,
@@ -207,45 +210,93 @@ export async function runCheckpointBench(
   results.storeFile = join(home, 'shim.db');
 
   // Fidelity: what shim's restore carries at every auto compaction and at mid-session cuts of the
-  // real sessions (curated + training), beside Claude Code's own summary of the same compaction.
-  const points: Array<FidelityPoint & { source: string }> = [];
-  const paths = [
-    ...listFixtures().map((n) => fixturePath(n)),
-    ...listTrainingFixtures().map((n) => gzTrainingFixturePath(n)),
+  // real sessions (curated + training), beside Claude Code's own summary of the same compaction;
+  // then the same of the other agents' real logs.
+  results.fidelity = {};
+  const logs: Array<[AgentId, string[]]> = [
+    [
+      'claude',
+      [
+        ...listFixtures().map((n) => fixturePath(n)),
+        ...listTrainingFixtures().map((n) => gzTrainingFixturePath(n)),
+      ],
+    ],
+    ['codex', listAgentFixtures('codex').map((n) => agentFixturePath('codex', n))],
+    ['gemini', listAgentFixtures('gemini').map((n) => agentFixturePath('gemini', n))],
   ];
-  for (const path of paths) {
-    for (const p of await measureRestoreFidelity(path, { maxChars: HOOK_TEXT_LIMIT })) {
-      points.push({ ...p, source: path });
+  for (const [agent, paths] of logs) {
+    if (paths.length === 0) continue;
+    const points: Array<FidelityPoint & { source: string }> = [];
+    for (const path of paths) {
+      for (const p of await measureRestoreFidelity(path, { agent }))
+        points.push({ ...p, source: path });
     }
+    (results.fidelity as Record<string, unknown>)[agent] = reportFidelity(
+      report,
+      agent,
+      paths.length,
+      points,
+    );
   }
+}
+
+/** One agent's restore fidelity: headline parts, the moment of interruption, the size. */
+function reportFidelity(
+  report: Report,
+  agent: AgentId,
+  sessions: number,
+  points: Array<FidelityPoint & { source: string }>,
+): Record<string, unknown> {
   const fidelity = summarizeFidelity(points);
   const compactions = points.filter((p) => p.kind === 'compaction');
+  const atCompactions = summarizeFidelity(compactions);
+  const atCuts = summarizeFidelity(points.filter((p) => p.kind === 'cut'));
   report(
-    `restore fidelity: ${paths.length} real sessions, ${compactions.length} auto compactions + ${points.length - compactions.length} mid-session cuts`,
+    `restore fidelity (${agent}): ${sessions} real sessions, ${compactions.length} auto compactions + ${points.length - compactions.length} crash cuts`,
     `median ${fidelity.medianChars} chars`,
-    `max ${fidelity.maxChars} chars (hook limit ${HOOK_TEXT_LIMIT}); target: median ≤ 12,000`,
+    `max ${fidelity.maxChars} chars; target: median ≤ 8,000`,
   );
   for (const part of FIDELITY_PARTS) {
     report(
       `  ${part}`,
       formatShare(fidelity.shim[part]),
-      `at compactions: shim ${formatShare(fidelity.shimAtClaude[part])} vs Claude Code's summary ${formatShare(fidelity.claude[part])}`,
+      agent === 'claude'
+        ? `at compactions: shim ${formatShare(fidelity.shimAtClaude[part])} vs Claude Code's summary ${formatShare(fidelity.claude[part])}`
+        : '',
     );
   }
-  for (const n of [1, 2]) {
-    const at = summarizeFidelity(compactions.filter((p) => p.compaction === n));
+  const targets: Record<string, string> = {
+    lastCommand: '≥ 95%',
+    lastCommands: '≥ 90%',
+    newestFailure: '≥ 90%',
+    requestsWhole: '≥ 99%',
+  };
+  for (const part of MOMENT_PARTS) {
     report(
-      `  compaction #${n} (${at.points}): all requests`,
-      formatShare(at.shim.requests),
-      `first request ${formatShare(at.shim.firstRequest)}; Claude Code: all ${formatShare(at.claude.requests)}, first ${formatShare(at.claude.firstRequest)}`,
+      `  ${part}`,
+      formatShare(fidelity.moment[part]),
+      `compactions ${formatShare(atCompactions.moment[part])}, cuts ${formatShare(atCuts.moment[part])} (target ${targets[part]})`,
     );
   }
-  results.fidelity = {
+  if (agent === 'claude') {
+    for (const n of [1, 2]) {
+      const at = summarizeFidelity(compactions.filter((p) => p.compaction === n));
+      report(
+        `  compaction #${n} (${at.points}): all requests`,
+        formatShare(at.shim.requests),
+        `first request ${formatShare(at.shim.firstRequest)}; Claude Code: all ${formatShare(at.claude.requests)}, first ${formatShare(at.claude.firstRequest)}`,
+      );
+    }
+  }
+  return {
     points: points.length,
     compactions: compactions.length,
     medianChars: fidelity.medianChars,
     maxChars: fidelity.maxChars,
     shim: fidelity.shim,
+    moment: fidelity.moment,
+    momentAtCompactions: atCompactions.moment,
+    momentAtCuts: atCuts.moment,
     shimAtCompactions: fidelity.shimAtClaude,
     claude: fidelity.claude,
   };

@@ -62,10 +62,11 @@ function hook(s: Setup, event: string, extra: Record<string, unknown> = {}, sess
 
 function checkpoints(
   s: Setup,
-): Array<{ triggeredBy: string; sessionId: string; restoredAt: string | null }> {
+): Array<{ id: string; triggeredBy: string; sessionId: string; restoredAt: string | null }> {
   const run = runShim(s.home, ['list', '--all', '--json']);
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout) as Array<{
+    id: string;
     triggeredBy: string;
     sessionId: string;
     restoredAt: string | null;
@@ -266,6 +267,29 @@ describe('compaction: PreCompact saves, SessionStart(compact) restores', () => {
     assert.match(context, /Run fmt, lint, and tests/);
     assert.ok(context.length <= 9500);
     assert.ok(checkpoints(s)[0]!.restoredAt, 'the restore is recorded');
+  });
+
+  test('after the session ends, `shim show` prints the restore the model got: "Continuing after compaction" (issue 42 item 3)', () => {
+    const s = setup(300);
+    hook(s, 'PreCompact', { trigger: 'auto', custom_instructions: '' });
+    grow(s, 300, 362);
+    const context =
+      hook(s, 'SessionStart', { source: 'compact' })?.hookSpecificOutput?.additionalContext ?? '';
+    assert.match(context, /^# Continuing after compaction \(shim checkpoint #\d+\)/);
+    // The user then quits cleanly: a new session would be told the work was left open at exit.
+    hook(s, 'SessionEnd', { reason: 'other' });
+    const restored = checkpoints(s).find((c) => c.restoredAt !== null);
+    assert.ok(restored);
+    const shown = runShim(s.home, ['show', '--all', restored.id]);
+    assert.equal(shown.status, 0, shown.stderr);
+    assert.equal(shown.stdout.split('\n')[0], context.split('\n')[0]);
+    assert.doesNotMatch(shown.stdout, /left open at exit|ended the previous session/);
+    assert.match(shown.stderr, /the restore given to session /);
+    // The same sections as the model got, from the one renderer.
+    for (const heading of context.match(/^## .+$/gm) ?? [])
+      assert.ok(shown.stdout.includes(`${heading}\n`), heading);
+    const handoff = runShim(s.home, ['show', '--all', '--handoff', restored.id]);
+    assert.match(handoff.stdout, /\ninterruption_reason: compaction\n/);
   });
 });
 

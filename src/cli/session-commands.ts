@@ -158,8 +158,11 @@ ${SCOPE_HELP}`,
 
   program
     .command('show')
-    .description('show one checkpoint of this project (an id or a unique prefix of one)')
+    .description(
+      'show one checkpoint of this project as its restore: the text the agent was given (an id or a unique prefix of one)',
+    )
     .argument('<id>', 'checkpoint id or prefix (see `shim list`)')
+    .option('--handoff', 'the handoff document instead (front-matter and the same sections)')
     .option('--json', 'the whole checkpoint as JSON')
     .option('--cwd <dir>', 'the project of this directory instead of the current one')
     .option('--all', 'any project')

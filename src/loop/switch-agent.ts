@@ -8,7 +8,7 @@
 import type { Store } from '../app/open-store.ts';
 import { createCheckpoint } from '../app/checkpoint/create-checkpoint.ts';
 import { loadAdapter } from '../agents/dispatch.ts';
-import { renderRestoreFor } from '../app/restore/restore-for-agent.ts';
+import { renderRestoreFor } from '../app/restore/render-restore.ts';
 import { agentName, type AgentId } from '../core/agent-id.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
 import type { ResumeDetection } from '../core/resume/resume.ts';

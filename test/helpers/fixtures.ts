@@ -5,7 +5,8 @@
  * empty (tests that loop over them run none; `.ci/run` refuses to run without them).
  *
  * Layout read: `real-transcripts/*.jsonl` (plain or `.jsonl.gz`), `training-transcripts/
- * *.jsonl.gz`, `secrets/gitleaks-samples.json`. Copies (decompressed or compressed) are made once
+ * *.jsonl.gz`, `agents/{codex,gemini}/*.json[l].gz` (other agents' real logs),
+ * `secrets/gitleaks-samples.json`. Copies (decompressed or compressed) are made once
  * per process in a temp dir.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ export const SHARED_FIXTURES_DIR =
 export const FIXTURE_DIR = join(SHARED_FIXTURES_DIR, 'real-transcripts');
 export const TRAINING_DIR = join(SHARED_FIXTURES_DIR, 'training-transcripts');
 export const SECRETS_DIR = join(SHARED_FIXTURES_DIR, 'secrets');
+export const AGENT_FIXTURES_DIR = join(SHARED_FIXTURES_DIR, 'agents');
 
 let told = false;
 
@@ -125,5 +127,26 @@ export function gzTrainingFixturePath(name: string): string {
   if (existsSync(shared)) return shared;
   const target = join(scratch(), `training-${name}.gz`);
   if (!existsSync(target)) writeFileSync(target, gzipSync(readFixture(TRAINING_DIR, name)));
+  return target;
+}
+
+/** Real session logs of another agent (`codex`, `gemini`), names without `.gz`. */
+export function listAgentFixtures(agent: 'codex' | 'gemini'): string[] {
+  const dir = join(AGENT_FIXTURES_DIR, agent);
+  if (sharedFixturesMissing(dir)) return [];
+  return [
+    ...new Set(
+      readdirSync(dir)
+        .filter((f) => /\.jsonl?(\.gz)?$/.test(f))
+        .map((f) => f.replace(/\.gz$/, '')),
+    ),
+  ].sort();
+}
+
+/** Path of a decompressed copy of another agent's log, e.g. agentFixturePath('codex', 'x.jsonl'). */
+export function agentFixturePath(agent: 'codex' | 'gemini', name: string): string {
+  const target = join(scratch(), `${agent}-${name}`);
+  if (!existsSync(target))
+    writeFileSync(target, readFixture(join(AGENT_FIXTURES_DIR, agent), name));
   return target;
 }

@@ -11,7 +11,8 @@ import { restoreAtStartup } from '../../src/app/restore/startup-restore.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { pullTeamWork } from '../../src/app/team/pull-team-work.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
-import { renderResumePrompt } from '../../src/core/resume/resume-prompt.ts';
+import { renderRestore } from '../../src/core/resume/resume-prompt.ts';
+import { CLAUDE_TARGET } from '../../src/core/resume/restore-target.test-helper.ts';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { openTempStore } from '../helpers/store.ts';
 import { draftIn, makeClone } from './team-fixture.ts';
@@ -67,11 +68,20 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
     assert.equal(restore?.kind, 'team');
     assert.equal(restore?.checkpoint.id, draft.id);
     assert.deepEqual(restore?.detection.from, { osUser: 'ada', machine: 'laptop-a' });
-    const prompt = renderResumePrompt(restore!.checkpoint, restore!.detection);
+    const prompt = renderRestore({
+      checkpoint: restore!.checkpoint,
+      detection: restore!.detection,
+      target: CLAUDE_TARGET,
+    });
     assert.match(prompt, /This work comes from ada on laptop-a, 20 minutes ago/);
     assert.match(prompt, /Port the importer to streaming reads/);
     assert.match(prompt, /Fix backslash paths in transcript lookup/, 'the open tasks travel');
     assert.match(prompt, /src\/cli\/commands\/status\.ts/, 'the files travel');
+    // Where A was travels too: the call in flight, the last commands, the newest failure.
+    assert.ok(prompt.includes('```sh\nnpm test -- src/claude\n```'), 'the call in flight');
+    assert.match(prompt, /- `git status --short` → exit 0/);
+    assert.match(prompt, /\*\*Newest failure\*\* \(Bash, exit 1, /);
+    assert.ok(prompt.includes('AssertionError: expected C--work-repo'), 'its output');
     // Taken once.
     const again = await restoreAtStartup(storeB, { ...request, sessionId: randomUUID() });
     assert.notEqual(again?.kind, 'team');

@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createCheckpoint } from '../../src/app/checkpoint/create-checkpoint.ts';
 import { LoopRepository } from '../../src/store/loop/loop-repository.ts';
 import { ResumeRepository } from '../../src/store/checkpoints/resume-repository.ts';
+import { SessionRepository } from '../../src/store/checkpoints/session-repository.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { readSessionHead } from '../../src/agents/claude/sniff.ts';
 import { launchChromium } from '../helpers/browser.ts';
@@ -60,6 +61,8 @@ describe('shim ui', { timeout: 180_000 }, () => {
   let dashboard: Dashboard;
   let shots: string;
   const checkpointIds: string[] = [];
+  /** The later session's checkpoint taken as its compaction began (trigger pre_compact). */
+  let compactionCheckpointId: string;
   const consoleProblems: string[] = [];
 
   async function open(hash = ''): Promise<Page> {
@@ -107,8 +110,23 @@ describe('shim ui', { timeout: 180_000 }, () => {
       });
       checkpointIds.push(made.checkpoint.id);
     }
+    // The later session's compaction checkpoint; the session then ended cleanly, so a new
+    // session would be told its work was "left open at exit" — not what the model was given.
+    compactionCheckpointId = (
+      await createCheckpoint({
+        transcript: join(projects, `${laterId}.jsonl`),
+        untilLine: 200,
+        cwd: root,
+        env,
+        home: env.SHIM_HOME!,
+        now: Date.parse('2026-11-20T12:00:00Z'),
+        trigger: 'pre_compact',
+        snapshot: false,
+      })
+    ).checkpoint.id;
     const db = openDatabase(env.SHIM_HOME!);
     try {
+      new SessionRepository(db).end(laterId, 'other', '2026-11-20T12:30:00.000Z');
       new ResumeRepository(db).record({
         checkpointId: checkpointIds[1]!,
         sessionId: laterId,
@@ -247,6 +265,20 @@ describe('shim ui', { timeout: 180_000 }, () => {
     await steps.nth(1).locator('a').click();
     await page.waitForSelector(`h1[data-checkpoint="${checkpointIds[0]}"]`);
     await page.screenshot({ path: join(shots, 'checkpoint-chain.png'), fullPage: true });
+    await page.close();
+  });
+
+  test("a compaction's checkpoint shows the restore the model was given after it (issue 42 item 3)", async () => {
+    const page = await open(`#/checkpoint/${compactionCheckpointId}`);
+    await page.waitForSelector('#app[data-ready="checkpoint"]');
+    const prompt = (await page.locator('pre.resume-prompt').textContent()) ?? '';
+    assert.match(prompt, /^# Continuing after compaction \(shim checkpoint #\d+\)/);
+    assert.doesNotMatch(prompt, /left open at exit|ended the previous session/);
+    assert.match(prompt, /## Where you were/);
+    assert.match(
+      (await page.locator('pre.handoff').textContent()) ?? '',
+      /\ninterruption_reason: compaction\n/,
+    );
     await page.close();
   });
 

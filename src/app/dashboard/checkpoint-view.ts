@@ -8,14 +8,14 @@
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import { renderHandoff } from '../../core/resume/handoff.ts';
-import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
 import { withStore } from '../open-store.ts';
 import { loadConfig } from '../../store/config/config.ts';
-import { planResume } from '../restore/plan-resume.ts';
 import {
   readCheckpointChain,
   type CheckpointChainView,
 } from '../checkpoint/checkpoint-chain-view.ts';
+import { renderRestoreFor } from '../restore/render-restore.ts';
+import { shownRestore } from '../restore/shown-restore.ts';
 
 export type CheckpointFact = { fact: string; inCheckpoint: boolean; inSummary: boolean };
 
@@ -81,13 +81,11 @@ export async function viewCheckpoint(
         `no checkpoint ${id}`,
         'it may have been removed by shim gc',
       );
-    const plan = await planResume(store, checkpoint, home, now);
-    const summary = store.dashboard.getCompactionSummary(id)?.summary ?? null;
-    const resumePrompt = renderResumePrompt(
-      checkpoint,
-      plan.detection,
-      summary ? { compactSummary: summary } : undefined,
-    );
+    const shown = await shownRestore(store, checkpoint, home, now);
+    const summary = shown.compactSummary;
+    const resumePrompt = await renderRestoreFor(checkpoint, shown.detection, shown.target, {
+      compactSummary: summary,
+    });
     return {
       id: checkpoint.id,
       sessionId: checkpoint.sessionId,
@@ -106,7 +104,7 @@ export async function viewCheckpoint(
         diff: checkpoint.fileState.uncommittedDiff,
         snapshot: checkpoint.fileState.snapshot?.ref ?? null,
       },
-      handoff: renderHandoff(checkpoint, plan.detection),
+      handoff: renderHandoff(checkpoint, shown.detection),
       resumePrompt,
       compactSummary: summary,
       facts: factsOf(checkpoint).map((fact) => ({

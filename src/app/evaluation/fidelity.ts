@@ -1,10 +1,14 @@
 /**
  * Restore fidelity: what shim's restore carries into the next session, measured on a real
- * transcript at every auto compaction (beside Claude Code's own summary of that compaction) and
- * at cut points mid-session (where a crash would have stopped it). Five parts are scored — the
- * session's first request, its newest request, every request, the recently changed files and
- * the open tasks — each as found / total in the text that would be injected, scored as
- * core/resume/carried-items.ts says.
+ * session log (Claude Code, Codex or Gemini, read through its agent's adapter) at every auto
+ * compaction (beside Claude Code's own summary of that compaction) and at cut points
+ * mid-session (where a crash would have stopped it).
+ *
+ * Two sets of parts are scored in the text that would be injected. The headline parts — the
+ * session's first request, its newest request, every request, the recently changed files and the
+ * open tasks — as core/resume/carried-items.ts says. The moment of interruption — the last
+ * command, the last 5 distinct commands, the newest failure, every request of at most 1,500
+ * characters whole — against what the log itself says (moment-truth.ts).
  * @module
  */
 import { assessSession } from '../../core/context/assess.ts';
@@ -12,6 +16,7 @@ import { thresholdRulesFor } from '../session/load-agent.ts';
 import { buildCheckpoint } from '../../core/checkpoint/build-checkpoint.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { applyCheckpointLimits } from '../../core/checkpoint/checkpoint-limits.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 import {
   CARRIED_PARTS,
   carriedItems,
@@ -22,20 +27,27 @@ import {
   type CarriedScores,
 } from '../../core/resume/carried-items.ts';
 import type { ResumeDetection } from '../../core/resume/resume.ts';
-import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
+import { renderRestore } from '../../core/resume/resume-prompt.ts';
+import { restoreTargetOf } from '../restore/restore-target.ts';
 import type { SessionState } from '../../core/session.ts';
+import type { AgentAdapter } from '../../agents/agent.ts';
+import { loadAdapter } from '../../agents/dispatch.ts';
 import {
-  readCompressedTranscript,
-  readTranscript,
-  type TranscriptReadOptions as ReadOptions,
-} from '../../agents/claude/transcript-reader.ts';
-import { isCompressed } from '../../agents/claude/transcript-reader.ts';
+  MOMENT_PARTS,
+  MomentTracker,
+  momentItems,
+  scoreMoment,
+  type MomentPart,
+  type MomentScores,
+} from './moment-truth.ts';
 
 /** The parts and their scoring are core/resume/carried-items.ts's, which `shim stats` uses too. */
 export const FIDELITY_PARTS = CARRIED_PARTS;
 export type FidelityPart = CarriedPart;
 export type FidelityScore = CarriedScore;
 export type PartScores = CarriedScores;
+
+export { MOMENT_PARTS, type MomentPart };
 
 export type FidelityPoint = {
   /** `compaction`: just before an auto compaction; `cut`: a mid-session stop. */
@@ -45,19 +57,27 @@ export type FidelityPoint = {
   /** 1-based number of the compaction in the session (compaction points only). */
   compaction: number | null;
   shim: PartScores;
+  /** The moment of interruption in shim's restore. */
+  moment: MomentScores;
   /** Claude Code's own summary of this compaction (compaction points with a summary only). */
   claude: PartScores | null;
   shimChars: number;
   claudeChars: number | null;
+  /** The restore itself (with `keepText`). */
+  text?: string;
 };
 
 export type FidelityOptions = {
-  /** Characters the restore may use: the hook output limit by default, as it is injected. */
-  maxChars: number;
+  /** The agent whose log `path` is (its adapter reads it); Claude Code by default. */
+  agent?: AgentId;
+  /** A hard limit below the agent's hook text limit (the restore's own, as it is injected). */
+  maxChars?: number;
   /** Fractions of the transcript's lines where a crash is simulated. */
   cuts?: readonly number[];
   /** Recently changed files scored: the newest N. */
   recentFiles?: number;
+  /** Keep each restore's text on its point (to read what was scored). */
+  keepText?: boolean;
 };
 
 /** What the session itself knew at this point: the truth a restore is scored against. */
@@ -122,20 +142,27 @@ function detection(reason: 'compaction' | 'crash'): ResumeDetection {
   };
 }
 
-function readAll(path: string, options: ReadOptions): Promise<SessionState> | SessionState {
-  return isCompressed(path)
-    ? readCompressedTranscript(path, options)
-    : readTranscript(path, null, options).cursor.state;
+function readAll(
+  adapter: AgentAdapter,
+  path: string,
+  onEntry?: (entry: unknown, line: number, state: SessionState) => void,
+): Promise<SessionState> | SessionState {
+  const options = onEntry ? { onEntry } : {};
+  return adapter.log.isCompressed(path)
+    ? adapter.log.readCompressed(path, options)
+    : adapter.log.read(path, null, options).cursor.state;
 }
 
 /** Scores the restore at every auto compaction of `path` and at the cut points. */
 export async function measureRestoreFidelity(
   path: string,
-  options: FidelityOptions,
+  options: FidelityOptions = {},
 ): Promise<FidelityPoint[]> {
+  const adapter = await loadAdapter(options.agent ?? 'claude');
+  const target = restoreTargetOf(adapter);
   const recentFiles = options.recentFiles ?? 10;
   // A first pass finds where the auto compactions are, and how long the session is.
-  const final = await readAll(path, {});
+  const final = await readAll(adapter, path);
   const boundaries = new Set(
     final.compactions.filter((c) => c.trigger === 'auto').map((c) => c.line),
   );
@@ -143,60 +170,85 @@ export async function measureRestoreFidelity(
     (options.cuts ?? [0.25, 0.5, 0.75]).map((f) => Math.max(1, Math.round(final.parse.lines * f))),
   );
   const points: FidelityPoint[] = [];
-  let before: SessionState | null = null;
+  const moment = new MomentTracker();
+  const requests: string[] = [];
+  let promptsSeen = 0;
+  type Seen = {
+    state: SessionState;
+    moment: ReturnType<MomentTracker['truth']>;
+    requests: string[];
+  };
+  let before: Seen | null = null;
   let awaiting: { point: FidelityPoint; state: SessionState } | null = null;
   let compactions = 0;
   const restore = (state: SessionState, kind: 'compaction' | 'cut') =>
-    renderResumePrompt(
-      checkpointAt(state, path, kind === 'cut'),
-      detection(kind === 'cut' ? 'crash' : 'compaction'),
-      { maxChars: options.maxChars },
-    );
-  await readAll(path, {
-    onEntry: (entry, line, state) => {
-      // The state as the compaction began: the entry just before its boundary.
-      if (boundaries.has(line + 1)) before = structuredClone(state);
-      if (entry.kind === 'compact' && boundaries.has(line)) {
-        compactions++;
-        const at = before ?? structuredClone(state);
-        const prompt = restore(at, 'compaction');
-        const point: FidelityPoint = {
-          kind: 'compaction',
-          line: line - 1,
-          compaction: compactions,
-          shim: scoreCarriedItems(prompt, itemsAt(at, recentFiles)),
-          claude: null,
-          shimChars: prompt.length,
-          claudeChars: null,
-        };
-        points.push(point);
-        awaiting = { point, state: at };
-        before = null;
-      } else if (entry.kind === 'user' && entry.isCompactSummary && awaiting !== null) {
-        const text = entry.text ?? '';
-        awaiting.point.claude = scoreCarriedItems(text, itemsAt(awaiting.state, recentFiles));
-        awaiting.point.claudeChars = text.length;
-        awaiting = null;
+    renderRestore({
+      checkpoint: checkpointAt(state, path, kind === 'cut'),
+      detection: detection(kind === 'cut' ? 'crash' : 'compaction'),
+      target,
+      ...(options.maxChars !== undefined ? { maxChars: options.maxChars } : {}),
+    });
+  const seen = (state: SessionState): Seen => ({
+    state: structuredClone(state),
+    moment: moment.truth(),
+    requests: [...requests],
+  });
+  const score = (at: Seen, kind: 'compaction' | 'cut', line: number): FidelityPoint => {
+    const prompt = restore(at.state, kind);
+    return {
+      kind,
+      line,
+      compaction: kind === 'compaction' ? compactions : null,
+      shim: scoreCarriedItems(prompt, itemsAt(at.state, recentFiles)),
+      moment: scoreMoment(prompt, momentItems(at.moment, at.requests)),
+      claude: null,
+      shimChars: prompt.length,
+      claudeChars: null,
+      ...(options.keepText ? { text: prompt } : {}),
+    };
+  };
+  await readAll(adapter, path, (entry, line, state) => {
+    // The state as the compaction began: the entry just before its boundary.
+    const boundary = boundaries.has(line);
+    if (!boundary) {
+      moment.see(entry);
+      if (state.promptCount > promptsSeen) {
+        promptsSeen = state.promptCount;
+        const newest = state.prompts[state.prompts.length - 1];
+        if (newest) requests.push(newest.text);
       }
-      if (cuts.has(line) && state.promptCount > 0) {
-        const snapshot = structuredClone(state);
-        const prompt = restore(snapshot, 'cut');
-        points.push({
-          kind: 'cut',
-          line,
-          compaction: null,
-          shim: scoreCarriedItems(prompt, itemsAt(snapshot, recentFiles)),
-          claude: null,
-          shimChars: prompt.length,
-          claudeChars: null,
-        });
-      }
-    },
+    }
+    if (boundaries.has(line + 1)) before = seen(state);
+    if (boundary) {
+      compactions++;
+      const at = before ?? seen(state);
+      const point = score(at, 'compaction', line - 1);
+      points.push(point);
+      awaiting = { point, state: at.state };
+      before = null;
+    } else if (isCompactSummary(entry) && awaiting !== null) {
+      const text = (entry as { text?: string | null }).text ?? '';
+      awaiting.point.claude = scoreCarriedItems(text, itemsAt(awaiting.state, recentFiles));
+      awaiting.point.claudeChars = text.length;
+      awaiting = null;
+    }
+    if (cuts.has(line) && state.promptCount > 0) points.push(score(seen(state), 'cut', line));
   });
   return points;
 }
 
+/** Claude Code's summary of a compaction, the user entry right after its boundary. */
+function isCompactSummary(entry: unknown): boolean {
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    (entry as { kind?: unknown }).kind === 'user' &&
+    (entry as { isCompactSummary?: unknown }).isCompactSummary === true
+  );
+}
+
 export type FidelityTotals = Record<FidelityPart, { found: number; total: number }>;
+export type MomentTotals = Record<MomentPart, { found: number; total: number }>;
 
 export type FidelitySummary = {
   points: number;
@@ -205,6 +257,8 @@ export type FidelitySummary = {
   claude: FidelityTotals;
   /** The same compaction points scored for shim, for a side-by-side comparison. */
   shimAtClaude: FidelityTotals;
+  /** The moment of interruption, over every point. */
+  moment: MomentTotals;
   medianChars: number;
   maxChars: number;
   /** Every item shim missed, with where. */
@@ -215,6 +269,10 @@ function emptyTotals(): FidelityTotals {
   return Object.fromEntries(
     FIDELITY_PARTS.map((p) => [p, { found: 0, total: 0 }]),
   ) as FidelityTotals;
+}
+
+function emptyMoment(): MomentTotals {
+  return Object.fromEntries(MOMENT_PARTS.map((p) => [p, { found: 0, total: 0 }])) as MomentTotals;
 }
 
 function add(totals: FidelityTotals, scores: PartScores): void {
@@ -231,9 +289,16 @@ export function summarizeFidelity(
   const shim = emptyTotals();
   const claude = emptyTotals();
   const shimAtClaude = emptyTotals();
+  const moment = emptyMoment();
   const missing: string[] = [];
   for (const p of points) {
     add(shim, p.shim);
+    for (const part of MOMENT_PARTS) {
+      moment[part].found += p.moment[part].found;
+      moment[part].total += p.moment[part].total;
+      for (const m of p.moment[part].missing)
+        missing.push(`${p.source ?? ''}:${p.line} (${p.kind}) ${part} ${m.slice(0, 80)}`);
+    }
     if (p.claude) {
       add(claude, p.claude);
       add(shimAtClaude, p.shim);
@@ -250,6 +315,7 @@ export function summarizeFidelity(
     shim,
     claude,
     shimAtClaude,
+    moment,
     medianChars: chars.length ? chars[Math.floor((chars.length - 1) / 2)]! : 0,
     maxChars: chars.length ? chars[chars.length - 1]! : 0,
     missing: [...new Set(missing)],

@@ -12,11 +12,12 @@ import { findProjectRoot } from '../../capture/project.ts';
 import { AppError } from '../../core/errors.ts';
 import { findRescuePoint, type RescuePoint } from '../../core/checkpoint/rescue-point.ts';
 import type { ResumeDetection } from '../../core/resume/resume.ts';
-import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
+import { DEFAULT_AGENT } from '../../core/agent-id.ts';
 import type { Env } from '../../store/home/home.ts';
 import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import { withStore } from '../open-store.ts';
 import { resolveTranscriptPath } from '../session/read-session.ts';
+import { renderRestoreFor } from './render-restore.ts';
 
 function findTranscript(sessionId: string, cwd: string, env: Env): string | null {
   try {
@@ -105,7 +106,11 @@ export async function planRescue(request: {
     confidence: 1,
     explanation: `${refused ? 'The session went over the context limit ("Prompt is too long")' : 'The session was rescued'}; this fork keeps its conversation up to the last point that fits (${point.contextTokens} tokens, ${point.entriesDropped} later entries left out). The state below is exact as of the end of the session: carry on from it.`,
   };
-  const restore = renderResumePrompt(saved.checkpoint, detection, { maxChars: RESTORE_CHARS });
+  const restore = await renderRestoreFor(
+    saved.checkpoint,
+    detection,
+    saved.checkpoint.source.agent ?? DEFAULT_AGENT,
+  );
   return {
     sessionId,
     transcriptPath,

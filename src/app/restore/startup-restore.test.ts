@@ -14,7 +14,8 @@ import {
 } from '../../../test/helpers/transcript-builders.ts';
 import { saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { EMPTY_HOOK_MEMORY } from '../../core/policy/hook-policy.ts';
-import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
+import { renderRestore } from '../../core/resume/resume-prompt.ts';
+import { CLAUDE_TARGET } from '../../core/resume/restore-target.test-helper.ts';
 import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import { withStore } from '../open-store.ts';
 import { restoreAtStartup } from './startup-restore.ts';
@@ -220,7 +221,8 @@ describe('a handoff the user wrote', () => {
         home,
         env: {},
         now: NOW,
-        render: (cp, detection) => renderResumePrompt(cp, detection),
+        render: (cp, detection) =>
+          renderRestore({ checkpoint: cp, detection, target: CLAUDE_TARGET }),
       }),
     );
     assert.match(restore?.text ?? '', /QUAIL-7/);

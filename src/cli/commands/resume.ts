@@ -5,7 +5,7 @@ import { withStore } from '../../app/open-store.ts';
 import { planResume } from '../../app/restore/plan-resume.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { planWithLiveCheckpoint, recordRestore } from '../../app/restore/restore-session.ts';
-import { renderRestoreFor } from '../../app/restore/restore-for-agent.ts';
+import { renderRestoreFor } from '../../app/restore/render-restore.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { bold, dim } from '../format/text.ts';
 

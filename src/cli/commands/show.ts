@@ -4,15 +4,21 @@ import {
   renderCheckpointChain,
 } from '../../app/checkpoint/checkpoint-chain-view.ts';
 import { withStore } from '../../app/open-store.ts';
-import { planResume } from '../../app/restore/plan-resume.ts';
+import { renderRestoreFor } from '../../app/restore/render-restore.ts';
+import { shownRestore } from '../../app/restore/shown-restore.ts';
 import { resolveScope } from '../../app/project-scope.ts';
 import { renderHandoff } from '../../core/resume/handoff.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { getShimHome } from '../../store/home/home.ts';
+import { dim } from '../format/text.ts';
 
+/**
+ * One checkpoint: the restore as the agent was given it (or would be now), rendered by the one
+ * restore renderer; `--handoff` the handoff document; `--json` the checkpoint itself.
+ */
 export async function runShow(
   id: string,
-  options: { json?: boolean; all?: boolean; cwd?: string },
+  options: { json?: boolean; handoff?: boolean; all?: boolean; cwd?: string },
 ): Promise<void> {
   const home = getShimHome();
   const scope = resolveScope(options, process.cwd());
@@ -30,15 +36,27 @@ export async function runShow(
       ? (store.checkpoints.getById(chain.steps[0].id) ?? found)
       : found;
     return options.json
-      ? { checkpoint, chain, plan: null }
-      : { checkpoint, chain, plan: await planResume(store, checkpoint, home, Date.now()) };
+      ? { checkpoint, chain, shown: null }
+      : { checkpoint, chain, shown: await shownRestore(store, checkpoint, home, Date.now()) };
   });
-  if (options.json)
-    process.stdout.write(
-      `${JSON.stringify({ ...result.checkpoint, chain: result.chain }, null, 2)}\n`,
-    );
-  else
-    process.stdout.write(
-      `${renderHandoff(result.checkpoint, result.plan?.detection ?? null)}\n${result.chain ? `\n${renderCheckpointChain(result.chain)}\n` : ''}`,
-    );
+  const { checkpoint, chain, shown } = result;
+  if (shown === null) {
+    process.stdout.write(`${JSON.stringify({ ...checkpoint, chain }, null, 2)}\n`);
+    return;
+  }
+  const chainText = chain ? `\n${renderCheckpointChain(chain)}\n` : '';
+  if (options.handoff) {
+    process.stdout.write(`${renderHandoff(checkpoint, shown.detection)}\n${chainText}`);
+    return;
+  }
+  const text = await renderRestoreFor(checkpoint, shown.detection, shown.target, {
+    compactSummary: shown.compactSummary,
+  });
+  const given = shown.restored
+    ? `the restore given to session ${shown.restored.sessionId.slice(0, 8)} at ${shown.restored.at}`
+    : 'the restore a session would be given now';
+  process.stderr.write(
+    `${dim(`checkpoint ${checkpoint.id}: ${given} (${text.length} characters; --handoff for the handoff document, --json for all of it)`)}\n`,
+  );
+  process.stdout.write(`${text}${text.endsWith('\n') ? '' : '\n'}${chainText}`);
 }

@@ -132,7 +132,7 @@ function toPendingOp(p: PendingToolCall, interrupted: boolean): PendingOp {
       ? `check whether the ${p.tool} landed (read the file) before repeating it`
       : type === 'process'
         ? interrupted && command !== ''
-          ? `it was killed with the session before it finished: re-run \`${truncate(oneLine(command), 300)}\` (check its side effects first if it changes state)`
+          ? 'it was killed with the session before it finished: check its side effects, then run it again'
           : 'check whether the command finished (its output or side effects) before re-running it'
         : `re-run ${p.tool} if its result is still needed`;
   return {

@@ -155,11 +155,41 @@ export function makeTypicalCheckpoint(overrides: Partial<Checkpoint> = {}): Chec
         {
           type: 'process',
           id: 'toolu_01PendingBashNpmTest',
-          description: 'Bash: npm test -- src/claude',
+          description: 'Bash `npm test -- src/claude`',
+          command: 'npm test -- src/claude',
           startedAt: '2026-02-12T04:09:55.000Z',
-          resumeWith: 'npm test -- src/claude',
+          resumeWith: 'check whether the command finished before re-running it',
         },
       ],
+      commands: [
+        {
+          command: 'git status --short',
+          status: 'ok',
+          exitCode: 0,
+          at: '2026-02-12T04:04:00.000Z',
+        },
+        {
+          command: 'npm test -- src/claude',
+          status: 'running',
+          exitCode: null,
+          at: '2026-02-12T04:09:55.000Z',
+        },
+        {
+          command: 'node --test src/claude/sessions.test.ts',
+          status: 'failed',
+          exitCode: 1,
+          at: '2026-02-12T04:07:00.000Z',
+        },
+      ],
+      lastFailure: {
+        tool: 'Bash',
+        input: 'node --test src/claude/sessions.test.ts',
+        exitCode: 1,
+        output:
+          'Exit code 1\nAssertionError: expected C--work-repo, got C:\\work\\repo\n    at sessions.test.ts:41',
+        at: '2026-02-12T04:07:00.000Z',
+        callsSince: 1,
+      },
       recentToolCalls: [
         toolCall(
           'Read',
@@ -168,13 +198,17 @@ export function makeTypicalCheckpoint(overrides: Partial<Checkpoint> = {}): Chec
           true,
           '2026-02-12T04:05:00.000Z',
         ),
-        toolCall(
-          'Bash',
-          '{"command":"npm test -- src/claude"}',
-          'AssertionError: expected C--work-repo, got C:\\work\\repo',
-          false,
-          '2026-02-12T04:07:00.000Z',
-        ),
+        {
+          ...toolCall(
+            'Bash',
+            '{"command":"node --test src/claude/sessions.test.ts"}',
+            'AssertionError: expected C--work-repo, got C:\\work\\repo',
+            false,
+            '2026-02-12T04:07:00.000Z',
+          ),
+          target: 'node --test src/claude/sessions.test.ts',
+          kind: 'shell',
+        },
         toolCall(
           'Edit',
           '{"file_path":"src/claude/sessions.ts"}',

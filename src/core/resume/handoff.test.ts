@@ -15,7 +15,8 @@ import {
   yamlScalar,
 } from './handoff.ts';
 import { detectResume, toResumeCheckpointInfo, type ResumeDetection } from './resume.ts';
-import { renderResumePrompt } from './resume-prompt.ts';
+import { renderRestore } from './resume-prompt.ts';
+import { CLAUDE_TARGET } from './restore-target.test-helper.ts';
 
 type Scalar = string | number | boolean | null;
 
@@ -217,9 +218,9 @@ describe('renderHandoff: the document', () => {
       'Summary',
       'Goal: what the user asked',
       'Progress & tasks',
+      'Where you were',
       'Files',
       'Decisions',
-      'Pending operations',
       'Blockers',
       'Next steps',
       'User preferences',
@@ -242,18 +243,23 @@ describe('renderHandoff: the document', () => {
     for (const t of TYPICAL_TASKS) assert.ok(body.includes(`#${t.id} ${t.content}`), t.content);
     for (const f of TYPICAL_MODIFIED) assert.ok(body.includes(`\`${f}\``), f);
     assert.ok(body.includes(`\`shim restore-files ${typical.id}\``));
-    assert.match(body, /Do not start over/);
-    assert.match(body, /may not have completed/);
+    assert.match(body, /do not start over/);
+    assert.match(body, /no result recorded/);
     for (const d of typical.conversationState.keyDecisions) assert.ok(body.includes(d), d);
   });
 
   test('shares its section formatting with the resume prompt', () => {
-    const prompt = renderResumePrompt(typical, crash(typical));
+    const prompt = renderRestore({
+      checkpoint: typical,
+      detection: crash(typical),
+      target: CLAUDE_TARGET,
+    });
     const tasks = body.slice(body.indexOf('5 tasks:'), body.indexOf('\n\nDone so far'));
     assert.ok(tasks.length > 100);
     assert.ok(prompt.includes(tasks));
-    const how = body.slice(body.indexOf('1. Continue the work'), body.indexOf('\n\nContinue now'));
-    assert.ok(prompt.includes(how));
+    const where = body.slice(body.indexOf('**Started, no result'), body.indexOf('\n\n## Files'));
+    assert.ok(where.length > 100);
+    assert.ok(prompt.includes(where), where);
   });
 
   test('shows the diff in full (up to the checkpoint limit), unlike the prompt', () => {
@@ -261,7 +267,7 @@ describe('renderHandoff: the document', () => {
     assert.ok(body.includes(typical.fileState.uncommittedDiff.trimEnd()));
   });
 
-  test('lists the context to reload when given (HND-005), and by default the CLAUDE.md sections and files in play', () => {
+  test('lists the context to reload when given (HND-005), and by default the project instructions and files in play', () => {
     assert.match(body, /## Context to reload\n\nRe-read before continuing:\n- /);
     for (const file of typical.fileState.modifiedFiles.slice(0, 3)) {
       assert.ok(body.includes(`- \`${file.replace(/ \(new\)$/, '')}\``), file);
@@ -296,7 +302,7 @@ describe('renderHandoff: bounded', () => {
     assert.equal(DEFAULT_HANDOFF_MAX_CHARS, 60_000);
     assert.ok(text.length <= DEFAULT_HANDOFF_MAX_CHARS, String(text.length));
     assert.equal(parseFrontMatter(text).fields.tasks_total, 100);
-    for (const r of huge.conversationState.userRequests) assert.ok(text.includes(r));
+    for (const r of huge.conversationState.userRequests) assert.ok(text.includes(r.trim()));
     for (const i of huge.taskState.items) assert.ok(text.includes(`#${i.id} ${i.content}`));
   });
 

@@ -59,15 +59,14 @@ export const HANDOFF_LAYOUT: readonly LayoutGroup[] = [
   { heading: 'Summary', ids: ['situation', 'summary'] },
   { heading: 'Goal: what the user asked', ids: ['requests'] },
   { heading: 'Progress & tasks', ids: ['tasks', 'done'] },
-  { heading: 'Last checks', ids: ['checks'] },
+  { heading: 'Where you were', ids: ['pending', 'commands', 'failure', 'checks'] },
   { heading: 'Files', ids: ['snapshot', 'files', 'diff'] },
   { heading: 'Decisions', ids: ['decisions'] },
-  { heading: 'Pending operations', ids: ['pending'] },
   { heading: 'Blockers', ids: ['blockers'] },
   { heading: 'Next steps', ids: ['nextSteps'] },
   { heading: 'Context to reload', ids: ['reload'] },
   { heading: 'User preferences', ids: ['preferences'] },
-  { heading: 'Recent activity', ids: ['toolErrors', 'toolSessions', 'toolCalls', 'messages'] },
+  { heading: 'Recent activity', ids: ['toolSessions', 'toolCalls', 'messages'] },
   { heading: 'How to continue', ids: ['instructions', 'closing'] },
 ];
 

@@ -7,8 +7,8 @@ import { buildCheckpoint } from '../checkpoint/build-checkpoint.ts';
 import type { Checkpoint } from '../checkpoint/checkpoint.ts';
 import { applyCheckpointLimits } from '../checkpoint/checkpoint-limits.ts';
 import { makeTypicalCheckpoint } from '../checkpoint/checkpoint-fixture.test-helper.ts';
-import { HOOK_TEXT_LIMIT } from '../../agents/claude/hook-output.ts';
-import { renderResumePrompt } from './resume-prompt.ts';
+import { renderRestore, type RestoreRequest } from './resume-prompt.ts';
+import { CLAUDE_TARGET } from './restore-target.test-helper.ts';
 import type { ResumeDetection } from './resume.ts';
 import { readEntry } from '../../agents/claude/entry.ts';
 import { foldEntry } from '../../agents/claude/fold.ts';
@@ -54,6 +54,14 @@ function checkpointOf(entries: RawEntry[], interrupted = false): Checkpoint {
   };
 }
 
+function renderResumePrompt(
+  c: Checkpoint,
+  d: ResumeDetection | null,
+  options: Partial<RestoreRequest> = {},
+): string {
+  return renderRestore({ checkpoint: c, detection: d, target: CLAUDE_TARGET, ...options });
+}
+
 const bash = (id: string, command: string) =>
   assistantLine({ id: `msg_${id}`, content: [toolUseBlock(id, 'Bash', { command })] });
 
@@ -96,10 +104,27 @@ describe('a crash restore built from the transcript', () => {
   );
   const text = renderResumePrompt(c, detection('crash'));
 
-  test('names the command that was running as interrupted, with how to re-run it', () => {
+  test('names the command that was running as interrupted, verbatim, with how to run it again', () => {
     assert.match(text, /It stopped while this was running: Bash `npm run test:e2e`/);
-    assert.match(text, /\*\*interrupted\*\* Bash `npm run test:e2e`/);
-    assert.match(text, /re-run `npm run test:e2e`/);
+    assert.match(
+      text,
+      /\*\*In flight when it stopped\*\* \(1 call that did not finish\):\n\n```sh\nnpm run test:e2e\n```/,
+    );
+    assert.match(
+      text,
+      /Started at .*, killed with the session: check what it changed, then run it again/,
+    );
+  });
+
+  test('lists the last commands verbatim with how each ended, and the newest failure', () => {
+    assert.match(
+      text,
+      /- `npm run lint` → \*\*failed\*\*\n- `npm test` → exit 0\n- `npm run test:e2e` → \*\*interrupted\*\* \(killed with the session\)/,
+    );
+    assert.match(
+      text,
+      /\*\*Newest failure\*\* \(Bash, 1 call before the checkpoint\):\n`npm run lint`\n```text\n3 problems\n```/,
+    );
   });
 
   test('states the last result of each check, the interrupted one too', () => {
@@ -116,7 +141,10 @@ describe('counts agree and files read cleanly', () => {
       fileState: { ...typical.fileState, modifiedFiles: ['src/a.ts', 'src/b.ts (new)'] },
     };
     const text = renderResumePrompt(c, null);
-    assert.match(text, /Modified, not committed \(2\):\n- `src\/a\.ts`\n- `src\/b\.ts` \(new\)/);
+    assert.match(
+      text,
+      /\*\*Changed since the last commit\*\* \(2\): `src\/a\.ts`, `src\/b\.ts` \(new\)/,
+    );
   });
 
   test('next steps put the task in progress before the pending ones', () => {
@@ -141,13 +169,13 @@ describe('counts agree and files read cleanly', () => {
 describe('a long session', () => {
   test('after four compactions the restore still carries all 60 requests by their opening words, within the hook limit', () => {
     const c = checkpointOf(buildLongSession({ requests: 60, compactEvery: 12 }));
-    const text = renderResumePrompt(c, detection('compaction'), { maxChars: HOOK_TEXT_LIMIT });
-    assert.ok(text.length <= HOOK_TEXT_LIMIT, String(text.length));
+    const text = renderResumePrompt(c, detection('compaction'));
+    assert.ok(text.length <= CLAUDE_TARGET.textLimit, String(text.length));
     for (let i = 1; i <= 60; i++) {
       assert.ok(text.includes(`Request ${i}: please change module-${i} so`), `request ${i}`);
     }
-    assert.match(text, /\*\*Request 1 of 60\*\*/);
-    assert.match(text, /\*\*Request 60 of 60\*\* \(most recent\)/);
+    assert.match(text, /The user's 60 requests/);
+    assert.match(text, /\*\*60\.\*\* \(most recent\)/);
   });
 
   test('inherited requests are marked as from the earlier session', () => {
@@ -161,7 +189,7 @@ describe('a long session', () => {
       },
     };
     const text = renderResumePrompt(c, detection('crash'));
-    assert.match(text, /\*\*Request 1 of 4\*\* \(earlier session\)/);
-    assert.match(text, /\*\*Request 4 of 4\*\* \(most recent\)/);
+    assert.match(text, /\*\*1\.\*\* \(earlier session\)/);
+    assert.match(text, /\*\*4\.\*\* \(most recent\)/);
   });
 });

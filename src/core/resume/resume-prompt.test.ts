@@ -11,11 +11,23 @@ import {
 } from '../checkpoint/checkpoint-fixture.test-helper.ts';
 import { detectResume, toResumeCheckpointInfo, type ResumeDetection } from './resume.ts';
 import {
-  DEFAULT_RESUME_PROMPT_MAX_CHARS,
-  renderResumePrompt,
+  renderRestore,
   restoreHeading,
+  USUAL_RESTORE_CHARS,
+  type RestoreRequest,
 } from './resume-prompt.ts';
 import { code, diffStat, fence, oneLine } from './resume-sections.ts';
+import { CLAUDE_TARGET, CODEX_TARGET, GEMINI_TARGET } from './restore-target.test-helper.ts';
+import type { RestoreTarget } from './restore-target.ts';
+
+/** The restore of `c` into Claude Code (or `target`), as every door renders it. */
+function render(
+  c: Checkpoint,
+  detection: ResumeDetection | null,
+  options: Partial<RestoreRequest> = {},
+): string {
+  return renderRestore({ checkpoint: c, detection, target: CLAUDE_TARGET, ...options });
+}
 
 const NOW = Date.parse('2026-02-12T04:14:00.000Z');
 
@@ -31,7 +43,7 @@ function crashDetection(c: Checkpoint): ResumeDetection {
 }
 
 const typical = makeTypicalCheckpoint();
-const prompt = renderResumePrompt(typical, crashDetection(typical));
+const prompt = render(typical, crashDetection(typical));
 
 /** The lines of the markdown section under `heading`, up to the next heading. */
 function sectionOf(text: string, heading: string): string {
@@ -41,7 +53,7 @@ function sectionOf(text: string, heading: string): string {
   return text.slice(start, end < 0 ? undefined : end);
 }
 
-describe('renderResumePrompt: a typical interrupted session', () => {
+describe('renderRestore: a typical interrupted session', () => {
   test('quotes every user request verbatim, oldest first, the newest marked', () => {
     let last = -1;
     for (const request of TYPICAL_REQUESTS) {
@@ -49,7 +61,11 @@ describe('renderResumePrompt: a typical interrupted session', () => {
       assert.ok(at > last, `request missing or out of order: ${request}`);
       last = at;
     }
-    assert.match(prompt, /\*\*Request 3 of 3\*\* \(most recent\)/);
+    assert.match(prompt, /\*\*3\.\*\* \(most recent\)/);
+    assert.match(
+      prompt,
+      /The user's 3 requests, oldest first \(the last is the most recent\), verbatim:/,
+    );
   });
 
   test('lists every task with its status, and counts them', () => {
@@ -64,14 +80,20 @@ describe('renderResumePrompt: a typical interrupted session', () => {
     }
   });
 
-  test('names each modified file and the other files in play', () => {
-    const files = sectionOf(prompt, 'Files');
-    for (const file of TYPICAL_MODIFIED) assert.ok(files.includes(`- \`${file}\``), file);
-    assert.ok(files.includes('`src/claude/sessions.test.ts`'));
-    // A modified file is not listed again among the files merely in play.
-    const inPlay = files.slice(files.indexOf('Also in play'));
+  test('names each file changed since the last commit and the other files in play', () => {
+    const where = sectionOf(prompt, 'Where you were');
+    const changed = where
+      .split('\n')
+      .find((l) => l.startsWith('**Changed since the last commit**'));
+    assert.ok(changed, where);
+    assert.match(changed, /\(2\)/);
+    for (const file of TYPICAL_MODIFIED) assert.ok(changed.includes(`\`${file}\``), file);
+    // A changed file is not listed again among the files merely in play.
+    const inPlay =
+      where.split('\n').find((l) => l.startsWith('Also read or edited recently')) ?? '';
     assert.ok(inPlay.includes('`README.md`'));
-    assert.ok(!inPlay.slice(0, inPlay.indexOf('\n\n')).includes('`src/claude/sessions.ts`'));
+    assert.ok(inPlay.includes('`src/claude/sessions.test.ts`'));
+    assert.ok(!inPlay.includes('`src/claude/sessions.ts`'), inPlay);
   });
 
   test('gives the snapshot ref and the restore command', () => {
@@ -82,31 +104,59 @@ describe('renderResumePrompt: a typical interrupted session', () => {
 
   test('tells the agent to continue, not restart, and not to ask the user again', () => {
     const how = sectionOf(prompt, 'How to continue');
-    assert.match(how, /Continue the work from where it stopped\. Do not start over/);
-    assert.match(how, /Do not redo completed tasks/);
-    assert.match(how, /Do not ask the user to repeat/);
-    assert.match(how, /recreate it from the list below/);
+    assert.match(how, /Carry on from where the work stopped: do not start over/);
+    assert.match(how, /Keep the done tasks \(\[x\]\) done/);
+    assert.match(how, /do not ask them to repeat anything/);
+    assert.match(how, /If your task list is empty, recreate it/);
     assert.match(
       prompt.trimEnd().split('\n').at(-1) ?? '',
       /^Continue now .* without asking the user/,
     );
   });
 
-  test('flags the pending operation as possibly unfinished, to be verified first', () => {
-    const pending = sectionOf(prompt, 'Pending operations: check these first');
-    assert.match(pending, /may not have completed/);
-    assert.ok(pending.includes('Bash: npm test -- src/claude'));
-    assert.ok(pending.includes('`toolu_01PendingBashNpmTest`'));
-    assert.match(sectionOf(prompt, 'How to continue'), /First verify the 1 pending operation/);
+  test('where you were: the call in flight verbatim, first to check', () => {
+    const where = sectionOf(prompt, 'Where you were');
+    assert.match(
+      where,
+      /\*\*Started, no result recorded\*\* \(1 call; each may not have completed\):/,
+    );
+    assert.ok(where.includes('```sh\nnpm test -- src/claude\n```'), where);
+    assert.match(where, /Started at .*, no result recorded: check whether it finished/);
+    assert.match(sectionOf(prompt, 'How to continue'), /First check the 1 call in flight/);
   });
 
-  test('carries blockers, decisions, next steps, the recent tool error and the transcript path', () => {
-    assert.ok(sectionOf(prompt, 'Blockers').includes(typical.taskState.blockers[0] ?? '?'));
+  test('where you were: the last commands as lines, newest last, each with how it ended', () => {
+    const where = sectionOf(prompt, 'Where you were');
+    const lines = where.split('\n').filter((l) => l.startsWith('- `'));
+    assert.deepEqual(lines.slice(0, 3), [
+      '- `git status --short` → exit 0',
+      '- `npm test -- src/claude` → no result yet',
+      '- `node --test src/claude/sessions.test.ts` → **exit 1**',
+    ]);
+    assert.doesNotMatch(where, /\\"|\{"command"/, 'no JSON, no escaping');
+  });
+
+  test('where you were: the newest failure verbatim — tool, input, first lines of output', () => {
+    const where = sectionOf(prompt, 'Where you were');
+    assert.match(where, /\*\*Newest failure\*\* \(Bash, exit 1, 1 call before the checkpoint\):/);
+    assert.ok(where.includes('`node --test src/claude/sessions.test.ts`'));
+    assert.ok(where.includes('```text\nExit code 1\nAssertionError: expected C--work-repo'), where);
+  });
+
+  test('tool activity is tool and target, never raw JSON; commands are not listed twice', () => {
+    const activity = sectionOf(prompt, 'Recent tool activity');
+    assert.match(activity, /^- Read `src\/claude\/sessions\.ts`$/m);
+    assert.match(activity, /^- Edit `src\/claude\/sessions\.ts`$/m);
+    const calls = activity.slice(activity.indexOf('Recent tool calls'));
+    assert.doesNotMatch(calls, /\{"|node --test/);
+  });
+
+  test('carries blockers, decisions, next steps and the transcript path', () => {
+    assert.ok(sectionOf(prompt, 'Where you were').includes(typical.taskState.blockers[0] ?? '?'));
     for (const decision of typical.conversationState.keyDecisions) {
       assert.ok(sectionOf(prompt, 'Key decisions').includes(decision), decision);
     }
     assert.match(sectionOf(prompt, 'Next steps'), /^1\. Replace both path separators/m);
-    assert.match(prompt, /\*\*Bash\*\* .* → AssertionError: expected C--work-repo/);
     assert.ok(prompt.includes(`\`${typical.source.transcriptPath}\``));
     assert.ok(prompt.includes('Never commit without asking.'));
   });
@@ -121,14 +171,13 @@ describe('renderResumePrompt: a typical interrupted session', () => {
   test('the sections come in a fixed order', () => {
     const order = [
       'How to continue',
+      'Where you were',
       'What the user asked',
       'Tasks',
-      'Pending operations: check these first',
-      'Blockers',
       'Next steps',
       'Where the work stands',
       'Key decisions',
-      'Files',
+      'Uncommitted changes',
       'User preferences',
       'Recent tool activity',
       'Recent messages',
@@ -150,16 +199,16 @@ describe('renderResumePrompt: a typical interrupted session', () => {
     assert.ok(!recent.includes(TYPICAL_REQUESTS[2] ?? '?'));
   });
 
-  test('stays small: well under the default budget', () => {
-    assert.ok(prompt.length < 10_000, String(prompt.length));
+  test('stays within the usual size', () => {
+    assert.ok(prompt.length <= USUAL_RESTORE_CHARS, String(prompt.length));
   });
 
   test('is deterministic', () => {
-    assert.equal(renderResumePrompt(typical, crashDetection(typical)), prompt);
+    assert.equal(render(typical, crashDetection(typical)), prompt);
   });
 });
 
-describe('renderResumePrompt: empty and unusual content', () => {
+describe('renderRestore: empty and unusual content', () => {
   const bare: Checkpoint = {
     ...typical,
     conversationState: { ...typical.conversationState, keyDecisions: [], recentMessages: [] },
@@ -170,22 +219,16 @@ describe('renderResumePrompt: empty and unusual content', () => {
   };
 
   test('omits empty sections instead of printing "none"', () => {
-    const text = renderResumePrompt(bare, null);
-    for (const heading of [
-      'Blockers',
-      'Key decisions',
-      'Pending operations',
-      'Recent',
-      'User preferences',
-    ]) {
+    const text = render(bare, null);
+    for (const heading of ['Key decisions', 'Recent', 'User preferences']) {
       assert.ok(!text.includes(`## ${heading}`), heading);
     }
     assert.doesNotMatch(text, /\bnone\b|\(empty\)/i);
-    assert.doesNotMatch(text, /pending operation/);
+    assert.doesNotMatch(text, /in flight|no result recorded|Last commands|Newest failure/);
   });
 
   test('without next steps, points at the task in progress and the open tasks after it', () => {
-    const text = renderResumePrompt(bare, null);
+    const text = render(bare, null);
     assert.match(
       sectionOf(text, 'Next steps'),
       /Continue with task #3 “Fix backslash paths in transcript lookup” \(in progress\), then the 2 other open tasks in list order\./,
@@ -193,7 +236,7 @@ describe('renderResumePrompt: empty and unusual content', () => {
   });
 
   test('without a detection, it still says where the state comes from', () => {
-    const text = renderResumePrompt(bare, null);
+    const text = render(bare, null);
     assert.match(text, /This continues work that shim saved in a checkpoint\./);
     assert.doesNotMatch(text, /Detection/);
   });
@@ -208,7 +251,7 @@ describe('renderResumePrompt: empty and unusual content', () => {
       now: NOW,
     });
     assert.match(
-      renderResumePrompt(typical, d),
+      render(typical, d),
       /compacted this conversation 1 minute ago\. Its summary is lossy/,
     );
   });
@@ -219,7 +262,7 @@ describe('renderResumePrompt: empty and unusual content', () => {
       taskState: { ...bare.taskState, items: [] },
       fileState: { ...bare.fileState, snapshot: null },
     };
-    const text = renderResumePrompt(c, null);
+    const text = render(c, null);
     assert.doesNotMatch(text, /shim restore-files/);
     assert.match(text, /No git snapshot was saved with this checkpoint/);
     assert.doesNotMatch(text, /## Tasks|completed tasks/);
@@ -231,7 +274,7 @@ describe('renderResumePrompt: empty and unusual content', () => {
       ...typical,
       conversationState: { ...typical.conversationState, userRequests: [request] },
     };
-    const text = renderResumePrompt(c, null);
+    const text = render(c, null);
     assert.ok(text.includes(`\`\`\`\`\`text\n${request}\n\`\`\`\`\``));
     assert.match(text, /The user's request, verbatim:/);
   });
@@ -252,64 +295,84 @@ describe('renderResumePrompt: empty and unusual content', () => {
   });
 });
 
-describe('renderResumePrompt: bounded', () => {
+describe('renderRestore: bounded by priority', () => {
   const huge = makeHugeCheckpoint();
-  // The budget before the default came down to 12,000 (every request by its opening words).
-  const text = renderResumePrompt(huge, crashDetection(huge), { maxChars: 24_000 });
+  const claude = render(huge, crashDetection(huge));
+  const gemini = render(huge, crashDetection(huge), { target: GEMINI_TARGET });
 
   test('the huge checkpoint is within the checkpoint limits (it is realistic, not malformed)', () => {
     assert.deepEqual(validateCheckpoint(huge), { valid: true, errors: [] });
   });
 
-  test('stays under a budget of 24,000 characters', () => {
-    assert.ok(text.length <= 24_000, String(text.length));
-    assert.ok(text.length > 20_000, 'the budget is used, not wasted');
+  test("within the target's hook text limit, and only essential parts go past the usual size", () => {
+    assert.ok(claude.length <= CLAUDE_TARGET.textLimit, String(claude.length));
+    assert.ok(claude.length > USUAL_RESTORE_CHARS, 'the requests take the room they need');
+    for (const gone of ['## Recent messages', 'Recent tool calls', '```diff', '## Key decisions'])
+      assert.ok(!claude.includes(gone), gone);
   });
 
-  test('stays under the default budget of 12,000 characters with every request by its opening words', () => {
-    assert.equal(DEFAULT_RESUME_PROMPT_MAX_CHARS, 12_000);
-    const fitted = renderResumePrompt(huge, crashDetection(huge));
-    assert.ok(fitted.length <= 12_000, String(fitted.length));
-    assert.ok(fitted.length > 10_000, 'the budget is used, not wasted');
-    for (const request of huge.conversationState.userRequests) {
-      assert.ok(fitted.includes(request.slice(0, 60)), request.slice(0, 60));
-    }
-    assert.ok(fitted.includes(huge.conversationState.userRequests.at(-1) ?? '?'));
+  test('where the agent takes more (Gemini CLI), more requests stay whole, and every task', () => {
+    const requests = huge.conversationState.userRequests;
+    const whole = (text: string) => requests.filter((r) => text.includes(r.trim())).length;
+    assert.ok(gemini.length <= GEMINI_TARGET.textLimit, String(gemini.length));
+    assert.ok(whole(gemini) > whole(claude), `${whole(gemini)} vs ${whole(claude)}`);
+    for (const item of huge.taskState.items)
+      assert.match(gemini, new RegExp(`#${item.id}\\b`), item.id);
   });
 
-  test('still contains every user request verbatim and every task', () => {
-    for (const request of huge.conversationState.userRequests) assert.ok(text.includes(request));
+  test('short of room: the newest request whole, the others by their opening words, every open task, the done ones by number', () => {
+    const requests = huge.conversationState.userRequests;
+    assert.ok(claude.includes(requests.at(-1)?.trim() ?? '?'));
+    for (const r of requests) assert.ok(claude.includes(r.slice(0, 59)), r.slice(0, 60));
     for (const item of huge.taskState.items) {
-      assert.ok(text.includes(`#${item.id} ${item.content}`), item.id);
+      if (item.status === 'completed') assert.match(claude, new RegExp(`#${item.id}\\b`), item.id);
+      else assert.ok(claude.includes(`#${item.id} ${item.content}`), item.id);
     }
   });
 
-  test('keeps the instructions, the restore command, pending operations and blockers', () => {
-    assert.ok(text.includes(`shim restore-files ${huge.id}`));
-    assert.match(text, /Do not start over/);
-    assert.ok(text.includes('## Pending operations: check these first'));
-    assert.ok(text.includes('## Blockers'));
+  test('a little short of room: the longest request is cut first, by its head and tail, the cut said', () => {
+    const requests = huge.conversationState.userRequests;
+    const some: Checkpoint = {
+      ...typical,
+      conversationState: {
+        ...typical.conversationState,
+        userRequests: [requests[0]!, 'a short one', requests[1]!, 'newest'],
+      },
+    };
+    const text = render(some, null, { maxChars: 5_500 });
+    assert.ok(text.length <= 5_500, String(text.length));
+    assert.ok(text.includes('a short one'));
+    assert.match(text, /\[… [\d,]+ characters of this request left out here …\]/);
   });
 
-  test('cuts the least important sections first: messages, tool calls, the diff', () => {
-    assert.ok(!text.includes('## Recent messages'));
-    assert.ok(!text.includes('Last tool calls'));
-    assert.ok(!text.includes('```diff'));
+  test('keeps the instructions, the restore command, the calls in flight and the blockers', () => {
+    assert.ok(claude.includes(`shim restore-files ${huge.id}`));
+    assert.match(claude, /do not start over/);
+    assert.ok(claude.includes('Bash: long command 0'));
+    assert.ok(claude.includes('Blocker 1'));
   });
 
-  test('a tighter budget shrinks the older requests and the task text but keeps every task and the newest request', () => {
-    const tight = renderResumePrompt(huge, null, { maxChars: 12_000 });
-    assert.ok(tight.length <= 12_000, String(tight.length));
-    assert.ok(tight.includes(huge.conversationState.userRequests.at(-1) ?? '?'));
-    assert.match(
-      tight,
-      /\*\*Request 1 of 10\*\* \(first \d+ characters; the full text is in the transcript\)/,
-    );
-    for (const item of huge.taskState.items) assert.ok(tight.includes(`#${item.id} `), item.id);
+  test('a short request is never cut to make room for a long one', () => {
+    const c: Checkpoint = {
+      ...typical,
+      conversationState: {
+        ...typical.conversationState,
+        userRequests: [
+          'short ask number one',
+          'y'.repeat(1_400),
+          ...Array(12).fill('x'.repeat(700)),
+          'newest',
+        ],
+      },
+    };
+    const text = render(c, null, { maxChars: 8_000 });
+    assert.ok(text.length <= 8_000, String(text.length));
+    assert.ok(text.includes('short ask number one'));
+    assert.ok(!text.includes('y'.repeat(1_400)), 'the longest is cut first');
   });
 
   test('an absurd budget is still honoured, with a note saying the text was cut', () => {
-    const tiny = renderResumePrompt(huge, null, { maxChars: 2_000 });
+    const tiny = render(huge, null, { maxChars: 2_000 });
     assert.ok(tiny.length <= 2_000, String(tiny.length));
     assert.match(tiny, /cut to fit 2000 characters; the full state is in checkpoint/);
   });
@@ -326,35 +389,35 @@ describe('renderResumePrompt: bounded', () => {
         uncommittedDiff: 'diff --git a/a b/a\n+y\n'.repeat(10_000),
       },
     };
-    const out = renderResumePrompt(c, null);
-    assert.ok(out.length <= DEFAULT_RESUME_PROMPT_MAX_CHARS, String(out.length));
+    const out = render(c, null);
+    assert.ok(out.length <= USUAL_RESTORE_CHARS, String(out.length));
     assert.ok(out.includes('The newest request.'));
   });
 });
 
-describe('renderResumePrompt: the task tool it names is the restoring agent’s', () => {
-  const typical = makeTypicalCheckpoint();
-  const how = (taskTools?: readonly string[]) =>
-    sectionOf(
-      renderResumePrompt(typical, null, taskTools ? { taskTools } : undefined),
-      'How to continue',
-    );
+describe('renderRestore: the agent it goes into is a value', () => {
+  const how = (target: RestoreTarget) =>
+    sectionOf(render(typical, null, { target }), 'How to continue');
 
   test("Gemini CLI's restore names write_todos and no Claude Code tool", () => {
-    const text = how(['write_todos']);
-    assert.match(text, /recreate it from the list below \(write_todos\)/);
+    const text = how(GEMINI_TARGET);
+    assert.match(text, /recreate it \(write_todos\)/);
     assert.doesNotMatch(text, /TodoWrite|TaskCreate/);
   });
 
   test("Codex CLI's names update_plan; Claude Code's both of its tools", () => {
-    assert.match(how(['update_plan']), /\(update_plan\)/);
-    assert.match(how(['TodoWrite', 'TaskCreate']), /\(TodoWrite or TaskCreate\)/);
+    assert.match(how(CODEX_TARGET), /\(update_plan\)/);
+    assert.match(how(CLAUDE_TARGET), /\(TodoWrite or TaskCreate\)/);
   });
 
-  test('with no agent given, it names no tool at all', () => {
-    const text = how();
-    assert.match(text, /\(your task-list tool\)/);
-    assert.doesNotMatch(text, /TodoWrite|TaskCreate|write_todos|update_plan/);
+  test("into another agent: it says whose session it continues, and names the target's instruction files", () => {
+    const text = render(typical, crashDetection(typical), { target: CODEX_TARGET });
+    assert.match(
+      text,
+      /Continued in Codex CLI from a Claude Code session, 4 minutes ago: the tools named below are Claude Code's\./,
+    );
+    assert.match(text, /the project instructions \(`AGENTS\.md` or `AGENTS\.override\.md`\)/);
+    assert.doesNotMatch(render(typical, null), /Continued in/);
   });
 });
 
@@ -368,19 +431,19 @@ describe('the heading says what happened', () => {
   test('a compaction, a crash, a handoff, a handoff after /clear: each its own first line', () => {
     const n = typical.checkpointNumber;
     assert.equal(
-      firstLine(renderResumePrompt(typical, as('compaction'))),
+      firstLine(render(typical, as('compaction'))),
       `# Continuing after compaction (shim checkpoint #${n})`,
     );
     assert.equal(
-      firstLine(renderResumePrompt(typical, as('crash'))),
+      firstLine(render(typical, as('crash'))),
       `# Resuming after a crash (shim checkpoint #${n})`,
     );
     assert.equal(
-      firstLine(renderResumePrompt(typical, as('handoff'))),
+      firstLine(render(typical, as('handoff'))),
       `# Picking up your handoff (shim checkpoint #${n})`,
     );
     assert.equal(
-      firstLine(renderResumePrompt(typical, as('handoff'), { afterClear: true })),
+      firstLine(render(typical, as('handoff'), { afterClear: true })),
       `# Picking up your handoff after /clear (shim checkpoint #${n})`,
     );
   });

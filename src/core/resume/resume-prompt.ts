@@ -1,35 +1,45 @@
 /**
- * The resume prompt (docs/specification.md, "Resume"): markdown injected into a fresh session so the agent carries
- * on without asking. The specified sections (situation, progress, context, next steps, files, tools,
- * blockers) plus what Claude Code's own compaction summary carries and more: the user's requests
- * verbatim, the exact task list, pending operations, the snapshot to restore, recent failures,
- * and explicit instructions to continue rather than restart.
+ * The one restore renderer (docs/specification.md, "Resume"): the markdown every restore injects
+ * — at session start after a crash or a handoff, after a compaction, before Gemini compresses,
+ * in `shim show`, the dashboard, `shim resume --print --for`, the loop's switch of agent and a
+ * restore pulled from the team store — so that the next session carries on without asking.
  *
- * Bounded by `maxChars` (default 12,000 ≈ 3,000 tokens): the least important sections shrink
- * first (recent messages, tool calls, the diff); the requests and the task list are kept.
+ * Fed by a checkpoint of whatever agent and store the work came from, and by the agent it goes
+ * into as a value ({@link RestoreTarget}: its name, hook text limit, task tools, instruction
+ * files). It says what happened, how to continue, where the work was (the call in flight, the
+ * last commands, the newest failure, the files changed: from the tool calls, never a summary),
+ * every request whole, the task list, then what explains it.
+ *
+ * Sized by priority: usually at most {@link USUAL_RESTORE_CHARS}; only the essential parts may
+ * take it further, up to the target's hook text limit (resume-sections.ts).
  * @module
  */
-import type { AgentId } from '../agent-id.ts';
 import type { Checkpoint } from '../checkpoint/checkpoint.ts';
 import type { ResumeDetection } from './resume.ts';
+import type { RestoreTarget } from './restore-target.ts';
 import { buildSections, renderWithinBudget, type LayoutGroup } from './resume-sections.ts';
 
-/** About 3,000 tokens: room for every request by its opening words in typical sessions. */
-export const DEFAULT_RESUME_PROMPT_MAX_CHARS = 12_000;
+/**
+ * The usual size of a restore (≈ 2,000 tokens): every headline part of a typical session fits,
+ * and a fresh context is not spent on what the tool calls and the files already say.
+ */
+export const USUAL_RESTORE_CHARS = 7_500;
 
-/** Diff characters shown in the prompt: the agent can run `git diff` for the rest. */
+/** Diff characters shown in the restore: the agent can run `git diff` for the rest. */
 export const RESUME_PROMPT_DIFF_CHARS = 3_000;
 
-export type ResumePromptOptions = {
-  maxChars?: number;
-  /** Claude Code's own summary, when restoring after a compaction. */
+export type RestoreRequest = {
+  checkpoint: Checkpoint;
+  /** Why the work stopped (null: only that a checkpoint holds it). */
+  detection: ResumeDetection | null;
+  /** The agent the restore goes into. */
+  target: RestoreTarget;
+  /** The agent's own summary, when restoring after its compaction: what it lacks is named. */
   compactSummary?: string | null;
-  /** The agent the restore goes into (`shim resume --for`, another agent's SessionStart). */
-  forAgent?: AgentId;
-  /** The restoring agent's task-list tools (its adapter's `capabilities.taskTools`). */
-  taskTools?: readonly string[];
   /** The session began with `/clear` (SessionStart source `clear`). */
   afterClear?: boolean;
+  /** A hard limit below the target's (a caller with less room than a hook). */
+  maxChars?: number;
 };
 
 /**
@@ -63,22 +73,23 @@ export function restoreHeading(
   }
 }
 
-/** Instructions first and last, then what to act on, then what explains it. */
+/** Instructions first and last, then the moment it stopped, what to act on, what explains it. */
 export const RESUME_PROMPT_LAYOUT: readonly LayoutGroup[] = [
   { heading: null, ids: ['situation'] },
   { heading: 'How to continue', ids: ['instructions'] },
+  {
+    heading: 'Where you were',
+    ids: ['pending', 'commands', 'failure', 'checks', 'blockers', 'files', 'snapshot'],
+  },
   { heading: 'What the user asked', ids: ['requests'] },
   { heading: 'Tasks', ids: ['tasks'] },
-  { heading: 'Pending operations: check these first', ids: ['pending'] },
-  { heading: 'Last checks', ids: ['checks'] },
-  { heading: 'Blockers', ids: ['blockers'] },
   { heading: 'Next steps', ids: ['nextSteps'] },
   { heading: 'Where the work stands', ids: ['summary', 'done'] },
   { heading: 'Key decisions', ids: ['decisions'] },
-  { heading: 'Files', ids: ['snapshot', 'files', 'diff'] },
+  { heading: 'Uncommitted changes', ids: ['diff'] },
   { heading: 'Read first', ids: ['reload'] },
   { heading: 'User preferences', ids: ['preferences'] },
-  { heading: 'Recent tool activity', ids: ['toolErrors', 'toolSessions', 'toolCalls'] },
+  { heading: 'Recent tool activity', ids: ['toolSessions', 'toolCalls'] },
   { heading: 'Recent messages', ids: ['messages'] },
   { heading: null, ids: ['closing'] },
 ];
@@ -98,23 +109,21 @@ function partialNote(checkpoint: Checkpoint): string {
   return `\n\n> shim could not process ${parts.map((p) => SECTION_NAMES[p] ?? p).join(', ')} of this session; that part was left out. Read the transcript or ask the user for it.`;
 }
 
-export function renderResumePrompt(
-  checkpoint: Checkpoint,
-  detection: ResumeDetection | null,
-  options?: ResumePromptOptions,
-): string {
+/** The restore of `request.checkpoint` for `request.target`: the one text every door injects. */
+export function renderRestore(request: RestoreRequest): string {
+  const { checkpoint, detection, target } = request;
   return renderWithinBudget({
     head: `${restoreHeading(checkpoint.checkpointNumber, detection?.interruptionReason ?? null, {
-      afterClear: options?.afterClear ?? false,
+      afterClear: request.afterClear ?? false,
     })}${partialNote(checkpoint)}`,
     layout: RESUME_PROMPT_LAYOUT,
     sections: buildSections(checkpoint, detection, {
       diffChars: RESUME_PROMPT_DIFF_CHARS,
-      ...(options?.compactSummary ? { compactSummary: options.compactSummary } : {}),
-      ...(options?.forAgent ? { forAgent: options.forAgent } : {}),
-      ...(options?.taskTools ? { taskTools: options.taskTools } : {}),
+      ...(request.compactSummary ? { compactSummary: request.compactSummary } : {}),
+      target,
     }),
-    maxChars: options?.maxChars ?? DEFAULT_RESUME_PROMPT_MAX_CHARS,
+    maxChars: Math.min(request.maxChars ?? target.textLimit, target.textLimit),
+    usualChars: USUAL_RESTORE_CHARS,
     checkpointId: checkpoint.id,
   });
 }

@@ -321,3 +321,33 @@ export function detectResume(evidence: ResumeEvidence, options?: ResumeOptions):
     explanation: `${verdict.why}.`,
   };
 }
+
+/** The reasons a detection can give, for reading one back from the store. */
+const REASONS: readonly InterruptionReason[] = [
+  'crash',
+  'timeout',
+  'manual_exit',
+  'compaction',
+  'unknown',
+  'handoff',
+  'usage_limit',
+];
+
+export function isInterruptionReason(value: string): value is InterruptionReason {
+  return (REASONS as readonly string[]).includes(value);
+}
+
+/**
+ * A compaction's restore: the same session carries on with the agent's lossy summary, so there
+ * is nothing to guess (`explanation` says which agent compacted and how its state is kept).
+ */
+export function compactionDetection(checkpointId: string, explanation: string): ResumeDetection {
+  return {
+    shouldResume: true,
+    lastCheckpointId: checkpointId,
+    interruptionReason: 'compaction',
+    timeSinceInterruption: 0,
+    confidence: 1,
+    explanation,
+  };
+}

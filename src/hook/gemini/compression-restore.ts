@@ -9,13 +9,9 @@
  */
 import { withStore } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore/restore-session.ts';
-import {
-  GEMINI_HOOK_TEXT_LIMIT,
-  GEMINI_TASK_TOOL,
-  type GeminiHookOutput,
-} from '../../agents/gemini/hook-entry.ts';
-import type { ResumeDetection } from '../../core/resume/resume.ts';
-import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
+import type { GeminiHookOutput } from '../../agents/gemini/hook-entry.ts';
+import { renderRestoreFor } from '../../app/restore/render-restore.ts';
+import { compactionDetection } from '../../core/resume/resume.ts';
 import type { HookRun } from '../hook-run.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -38,18 +34,11 @@ export async function restoreBeforeGeminiCompression(
       cwd: payload.cwd ?? process.cwd(),
     });
     const { checkpoint } = live;
-    const detection: ResumeDetection = {
-      shouldResume: true,
-      lastCheckpointId: checkpoint.id,
-      interruptionReason: 'compaction',
-      timeSinceInterruption: 0,
-      confidence: 1,
-      explanation: `Gemini CLI compresses this chat now (context ${context.contextTokens} of ${context.threshold} tokens); its exact state is kept here beside the summary.`,
-    };
-    const prompt = renderResumePrompt(checkpoint, detection, {
-      maxChars: GEMINI_HOOK_TEXT_LIMIT,
-      taskTools: [GEMINI_TASK_TOOL],
-    });
+    const detection = compactionDetection(
+      checkpoint.id,
+      `Gemini CLI compresses this chat now (context ${context.contextTokens} of ${context.threshold} tokens); its exact state is kept here beside the summary.`,
+    );
+    const prompt = await renderRestoreFor(checkpoint, detection, 'gemini');
     recordRestore(store, {
       checkpoint,
       intoSession: sessionId,

@@ -15,17 +15,18 @@ import { relayAfterClear } from '../../app/restore/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
 import { formatIssue } from '../../core/sync/issue-ref.ts';
-import { formatDuration, type ResumeDetection } from '../../core/resume/resume.ts';
-import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
+import { compactionDetection, formatDuration } from '../../core/resume/resume.ts';
+import { renderRestoreFor } from '../../app/restore/render-restore.ts';
+import { renderRestore } from '../../core/resume/resume-prompt.ts';
+import { loadRestoreTarget } from '../../app/restore/restore-target.ts';
+import { DEFAULT_AGENT } from '../../core/agent-id.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { readLastCompactSummary } from '../../agents/claude/compact-summary.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { loadHookContext } from '../context.ts';
 import type { HookOutput } from '../../agents/agent.ts';
-import { HOOK_TEXT_LIMIT } from '../../agents/claude/hook-output.ts';
 import type { HookRun } from '../hook-run.ts';
-import { agentTaskTools } from '../../app/session/agent-task-tools.ts';
 
 /** A PostCompact summary older than this belongs to an earlier compaction. */
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
@@ -46,26 +47,18 @@ async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookO
     cwd: payload.cwd ?? process.cwd(),
   });
   const { checkpoint } = live;
-  const detection: ResumeDetection = {
-    shouldResume: true,
-    lastCheckpointId: checkpoint.id,
-    interruptionReason: 'compaction',
-    timeSinceInterruption: 0,
-    confidence: 1,
-    explanation:
-      'Claude Code compacted this session; its exact state is restored on top of the summary.',
-  };
+  const target = await loadRestoreTarget(run.agent ?? DEFAULT_AGENT);
+  const detection = compactionDetection(
+    checkpoint.id,
+    `${target.name} compacted this session; its exact state is restored on top of the summary.`,
+  );
   // PostCompact handed over Claude Code's summary (2.1.330); older versions leave it in the
   // transcript.
   const recent = new Date(now - SUMMARY_MAX_AGE_MS).toISOString();
   const summary =
     store.compactionSummaries.getLatest(sessionId, recent)?.summary ??
     (payload.transcriptPath ? readLastCompactSummary(payload.transcriptPath) : null);
-  const prompt = renderResumePrompt(checkpoint, detection, {
-    maxChars: HOOK_TEXT_LIMIT,
-    compactSummary: summary,
-    taskTools: await agentTaskTools(run.agent),
-  });
+  const prompt = await renderRestoreFor(checkpoint, detection, target, { compactSummary: summary });
   recordRestore(store, {
     checkpoint,
     intoSession: sessionId,
@@ -90,7 +83,7 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
   const afterClear = payload.source === 'clear';
-  const taskTools = await agentTaskTools(run.agent);
+  const target = await loadRestoreTarget(run.agent ?? DEFAULT_AGENT);
   const restore = await restoreAtStartup(store, {
     sessionId: payload.sessionId!,
     cwd: payload.cwd,
@@ -100,13 +93,7 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
     restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
     teamResume: isTeamConfigured(run.config, env) && run.config.team.resume,
-    render: (checkpoint, detection) =>
-      renderResumePrompt(checkpoint, detection, {
-        maxChars: HOOK_TEXT_LIMIT,
-        forAgent: run.agent ?? 'claude',
-        taskTools,
-        afterClear,
-      }),
+    render: (checkpoint, detection) => renderRestore({ checkpoint, detection, target, afterClear }),
   });
   if (restore === null) return {};
   const { checkpoint, detection } = restore;
@@ -127,15 +114,14 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
 async function relayIntoClearedContext(store: Store, run: HookRun): Promise<HookOutput> {
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
-  const taskTools = await agentTaskTools(run.agent);
+  const target = await loadRestoreTarget(run.agent ?? DEFAULT_AGENT);
   const relayed = await relayAfterClear(store, {
     sessionId: payload.sessionId!,
     cwd: payload.cwd,
     home,
     env,
     now,
-    render: (checkpoint, detection) =>
-      renderResumePrompt(checkpoint, detection, { maxChars: HOOK_TEXT_LIMIT, taskTools }),
+    render: (checkpoint, detection) => renderRestore({ checkpoint, detection, target }),
   });
   if (!relayed) return {};
   const { checkpoint } = relayed;
@@ -151,10 +137,7 @@ async function restoreOwnLimitHandoff(store: Store, run: HookRun): Promise<HookO
   const taken = takeOwnLimitHandoff(store, payload.sessionId!, now);
   if (!taken) return {};
   const { checkpoint, detection } = taken;
-  const prompt = renderResumePrompt(checkpoint, detection, {
-    maxChars: HOOK_TEXT_LIMIT,
-    taskTools: await agentTaskTools(run.agent),
-  });
+  const prompt = await renderRestoreFor(checkpoint, detection, run.agent ?? DEFAULT_AGENT);
   recordRestore(store, {
     checkpoint,
     intoSession: payload.sessionId!,

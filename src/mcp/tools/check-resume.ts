@@ -8,11 +8,11 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { recordRestore } from '../../app/restore/restore-session.ts';
 import { withStore } from '../../app/open-store.ts';
-import { agentTaskTools } from '../../app/session/agent-task-tools.ts';
 import { planResume, type ResumePlan } from '../../app/restore/plan-resume.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
-import { renderResumePrompt } from '../../core/resume/resume-prompt.ts';
+import { renderRestoreFor } from '../../app/restore/render-restore.ts';
+import { DEFAULT_AGENT } from '../../core/agent-id.ts';
 import type { Store } from '../../app/open-store.ts';
 import {
   callerSchema,
@@ -197,10 +197,12 @@ export function registerCheckResumeTool(server: McpServer, deps: McpDeps): void 
           ...session,
         });
       }
-      // The session asking is most often the checkpoint's own agent's: name its task tool.
-      const markdown = renderResumePrompt(checkpoint, d, {
-        taskTools: await agentTaskTools(checkpoint.source.agent),
-      });
+      // The session asking is most often the checkpoint's own agent's.
+      const markdown = await renderRestoreFor(
+        checkpoint,
+        d,
+        checkpoint.source.agent ?? DEFAULT_AGENT,
+      );
       return answer(
         `${head}\nThe checkpoint is now recorded as restored. Continue the work below.\n\n${markdown}`,
         {

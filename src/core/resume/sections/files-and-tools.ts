@@ -6,7 +6,7 @@
 import type { Checkpoint } from '../../checkpoint/checkpoint.ts';
 import { summarizeValue, truncate } from '../../truncate.ts';
 import { section, type Section } from './section.ts';
-import { bullets, code, fence, first, newest, oneLine, plural, shortSha, uniq } from './text.ts';
+import { bullets, code, fence, newest, oneLine, plural, shortSha, uniq } from './text.ts';
 import { openTasks } from './situation.ts';
 
 export function buildSnapshot(c: Checkpoint): Section | undefined {
@@ -59,43 +59,39 @@ export function buildFiles(c: Checkpoint): Section | undefined {
     where !== null
       ? `${f.repoRoot !== null ? 'Repository' : 'Working directory'} ${code(where)}${showGit && f.branch !== null ? `, branch ${code(f.branch)}` : ''}${
           showGit && f.head !== null ? `, HEAD ${code(shortSha(f.head) ?? '')}` : ''
-        }; paths below are relative to it.`
+        }; paths are relative to it.`
       : null;
-  const list = (title: string, paths: string[], max: number) =>
-    paths.length === 0
-      ? null
-      : `${title} (${paths.length}):\n${bullets(first(paths.map(filePath), max))}`;
-  // Without git the list is the files the agent changed, oldest first: the newest matter most.
-  const newest = (max: number) =>
-    modified.length > max
-      ? `Most recently changed: ${modified
-          .slice(-max)
-          .map((p) => code(p.replace(/ \(new\)$/, '')))
-          .join(', ')}.`
-      : null;
+  /** Up to `max` paths on one line: with git its order, without it the newest (they matter most). */
+  const list = (paths: string[], max: number, newestLast: boolean) => {
+    const shown = newestLast ? paths.slice(-max) : paths.slice(0, max);
+    const left = paths.length - shown.length;
+    const names = shown.map(filePath).join(', ');
+    return left === 0
+      ? names
+      : newestLast
+        ? `(${left} older) ${names}`
+        : `${names} (+${left} more)`;
+  };
+  const changedTitle =
+    f.repoRoot !== null
+      ? `**Changed since the last commit** (${modified.length})`
+      : `**Files changed in the session** (${modified.length}, no git at the checkpoint; newest last)`;
   const render = (max: number, withActive: boolean) =>
     [
       repo,
-      list('Modified, not committed', modified, max),
-      newest(max),
-      list('Staged', staged, max),
-      withActive ? list('Also in play (read or edited recently)', active, max) : null,
+      modified.length > 0
+        ? `${changedTitle}: ${list(modified, max, f.repoRoot === null)}`
+        : f.repoRoot !== null
+          ? '**Changed since the last commit**: nothing.'
+          : null,
+      staged.length > 0 ? `**Staged** (${staged.length}): ${list(staged, max, false)}` : null,
+      withActive && active.length > 0
+        ? `Also read or edited recently (newest last): ${list(active, Math.min(max, 12), true)}`
+        : null,
     ]
       .filter((x) => x !== null)
-      .join('\n\n');
-  return section('files', [
-    render(50, true),
-    render(15, true),
-    render(5, false),
-    [
-      repo,
-      `${modified.length} modified, ${staged.length} staged, ${active.length} other files in play (lists cut for size).`,
-      newest(10) ??
-        `Modified: ${modified.map((p) => code(p.replace(/ \(new\)$/, ''))).join(', ')}.`,
-    ]
-      .filter((x) => x !== null)
-      .join('\n'),
-  ]);
+      .join('\n');
+  return section('files', [render(40, true), render(20, true), render(12, false)]);
 }
 
 /** Per-file added/removed line counts of a unified diff. */
@@ -130,27 +126,6 @@ export function buildDiff(c: Checkpoint, diffChars: number): Section | undefined
   ]);
 }
 
-export function buildToolErrors(c: Checkpoint): Section | undefined {
-  const failed = c.toolState.recentToolCalls.filter((t) => !t.success);
-  const patterns = c.signals.errorPatterns.map(oneLine).filter((p) => p !== '');
-  if (failed.length === 0 && patterns.length === 0) return undefined;
-  const render = (chars: number) =>
-    [
-      failed.length > 0
-        ? `Recent tool failures (newest last):\n${bullets(
-            failed.map(
-              (t) =>
-                `${t.timestamp} **${t.tool}** ${code(truncate(t.args, Math.min(chars, 200)))} → ${oneLine(truncate(t.result, chars))}`,
-            ),
-          )}`
-        : null,
-      patterns.length > 0 ? `Error patterns seen: ${patterns.join('; ')}.` : null,
-    ]
-      .filter((x) => x !== null)
-      .join('\n\n');
-  return section('toolErrors', [render(500), render(150), '']);
-}
-
 export function buildToolSessions(c: Checkpoint): Section | undefined {
   const sessions = c.toolState.activeSessions;
   if (sessions.length === 0) return undefined;
@@ -166,21 +141,40 @@ export function buildToolSessions(c: Checkpoint): Section | undefined {
   ]);
 }
 
+/** What an old checkpoint's call acted on, read from its summarised input (no target kept). */
+function targetFromArgs(args: string): string {
+  const m =
+    /"(?:file_path|notebook_path|path|command|cmd|pattern|query|url|description)":"((?:[^"\\]|\\.)*)/.exec(
+      args,
+    );
+  if (!m) return '';
+  try {
+    return JSON.parse(`"${m[1]}"`) as string;
+  } catch {
+    return m[1] ?? '';
+  }
+}
+
+/**
+ * The recent calls by tool and target, newest last: the flow of the work, never raw input. The
+ * shell commands are under Where you were, verbatim, when the checkpoint lists them.
+ */
 export function buildToolCalls(c: Checkpoint): Section | undefined {
-  const calls = c.toolState.recentToolCalls;
+  const listed = (c.toolState.commands ?? []).length > 0;
+  const calls = c.toolState.recentToolCalls.filter((t) => !(listed && t.kind === 'shell'));
   if (calls.length === 0) return undefined;
   const render = (max: number, chars: number) =>
-    `Last tool calls (newest last):\n${bullets(
+    `Recent tool calls (tool and target, newest last${listed ? '; commands are under Where you were' : ''}):\n${bullets(
       newest(
-        calls.map(
-          (t) =>
-            `${t.timestamp} **${t.tool}** ${code(truncate(t.args, chars))} → ${t.success ? 'ok' : 'failed'}`,
-        ),
+        calls.map((t) => {
+          const target = oneLine(t.target ?? targetFromArgs(t.args));
+          return `${t.tool}${target !== '' ? ` ${code(truncate(target, chars))}` : ''}${t.success ? '' : ' → failed'}`;
+        }),
         max,
         'calls',
       ),
     )}`;
-  return section('toolCalls', [render(20, 160), render(8, 80), '']);
+  return section('toolCalls', [render(20, 100), render(10, 60), '']);
 }
 
 export function buildMessages(c: Checkpoint): Section | undefined {

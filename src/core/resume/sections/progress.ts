@@ -1,6 +1,5 @@
 /**
- * The sections about progress and what to do next: summary, done and next steps, pending
- * operations, blockers, decisions, preferences, the last checks and what to re-read.
+ * The sections about progress and what to do next: summary, done and next steps, blockers, decisions, preferences, the last checks and what to re-read.
  * @module
  */
 import type { Checkpoint } from '../../checkpoint/checkpoint.ts';
@@ -52,30 +51,6 @@ export function buildNextSteps(c: Checkpoint): Section | undefined {
   ]);
 }
 
-export function buildPending(c: Checkpoint): Section | undefined {
-  const ops = c.toolState.pendingOperations;
-  if (ops.length === 0) return undefined;
-  const allInterrupted = ops.every((op) => op.interrupted);
-  const render = (chars: number, max: number) =>
-    [
-      allInterrupted
-        ? 'Interrupted: each was still running when the session stopped, so it did not finish. Check its side effects, then re-run it if it is still needed.'
-        : 'Started but never finished: no result was recorded, so each may not have completed. Check its effects before re-running it.',
-      bullets(
-        first(ops, max).map((op) => {
-          if (typeof op === 'string') return op;
-          const main = `**${op.interrupted ? 'interrupted' : op.type}** ${oneLine(truncate(op.description, chars))} (started ${op.startedAt}, id ${code(op.id)})`;
-          const resume =
-            op.resumeWith.trim() !== ''
-              ? `\n  To resume: ${oneLine(truncate(op.resumeWith, chars))}`
-              : '';
-          return main + resume;
-        }),
-      ),
-    ].join('\n\n');
-  return section('pending', [render(500, 50), render(150, 50), render(100, 5), render(60, 2)]);
-}
-
 export function buildBlockers(c: Checkpoint): Section | undefined {
   const blockers = c.taskState.blockers.map(oneLine).filter((b) => b !== '');
   if (blockers.length === 0) return undefined;
@@ -114,7 +89,7 @@ export function buildPreferences(c: Checkpoint): Section | undefined {
   return section('preferences', [render(2000), render(400), '']);
 }
 
-/** The headings of project instructions (CLAUDE.md), as "CLAUDE.md § Testing". */
+/** The headings of the project instructions, as "§ Testing". */
 export function instructionHeadings(text: string): string[] {
   const headings: string[] = [];
   let inFence = false;
@@ -130,15 +105,20 @@ export function instructionHeadings(text: string): string[] {
  * HND-005: what the next session should read before it carries on — the project's instruction
  * sections and the files the work was in (changed first, then the most recently used).
  */
-export function getContextToReload(c: Checkpoint): string[] {
+export function getContextToReload(
+  c: Checkpoint,
+  instructionFiles: readonly string[] = [],
+): string[] {
   const items: string[] = [];
   const custom = c.userPreferences.customInstructions ?? '';
   if (custom.trim() !== '') {
     const headings = instructionHeadings(custom).slice(0, 8);
+    const files =
+      instructionFiles.length > 0 ? ` (${instructionFiles.map(code).join(' or ')})` : '';
     items.push(
       headings.length > 0
-        ? `CLAUDE.md, sections: ${headings.map((h) => `§ ${h}`).join(', ')}`
-        : 'CLAUDE.md (the project instructions)',
+        ? `the project instructions${files}, sections: ${headings.map((h) => `§ ${h}`).join(', ')}`
+        : `the project instructions${files}`,
     );
   }
   const changed = uniq(c.fileState.modifiedFiles.map((f) => f.replace(/ \(new\)$/, '')));
@@ -152,7 +132,7 @@ export function buildChecks(c: Checkpoint): Section | undefined {
   if (checks.length === 0) return undefined;
   const time = (at: string) => (at.length >= 16 ? `${at.slice(11, 16)} UTC` : at);
   const render = (withOutput: boolean) =>
-    bullets(
+    `**Last checks**:\n${bullets(
       checks.map((k) => {
         const verdict =
           k.status === 'passing'
@@ -160,18 +140,21 @@ export function buildChecks(c: Checkpoint): Section | undefined {
             : k.status === 'failing'
               ? '**failing**'
               : '**interrupted** (it never finished: run it again)';
+        // The newest failure shows its own output already.
+        const shown = c.toolState.lastFailure?.input === k.command;
         const tail =
-          withOutput && k.status === 'failing' && k.output
+          withOutput && k.status === 'failing' && k.output && !shown
             ? `\n${fence(truncate(k.output, 300), 'text')}`
             : '';
         return `last ${k.kind} run ${code(k.command)}: ${verdict}, ${time(k.at)}${tail}`;
       }),
-    );
-  return section('checks', [render(true), render(false)]);
+    )}`;
+  // Under pressure the last commands' exit statuses say the same.
+  return section('checks', [render(true), render(false), '']);
 }
 
 export function buildReload(c: Checkpoint, options: SectionOptions): Section | undefined {
-  const items = (options.contextToReload ?? getContextToReload(c))
+  const items = (options.contextToReload ?? getContextToReload(c, options.target?.instructionFiles))
     .map(oneLine)
     .filter((s) => s !== '');
   if (items.length === 0) return undefined;

@@ -2,7 +2,7 @@
  * A section of a resume prompt or handoff: its id, priority and variants, fullest first.
  * @module
  */
-import type { AgentId } from '../../agent-id.ts';
+import type { RestoreTarget } from '../restore-target.ts';
 export type SectionId =
   | 'situation'
   | 'instructions'
@@ -19,7 +19,8 @@ export type SectionId =
   | 'preferences'
   | 'decisions'
   | 'done'
-  | 'toolErrors'
+  | 'commands'
+  | 'failure'
   | 'toolSessions'
   | 'diff'
   | 'toolCalls'
@@ -49,37 +50,47 @@ export type SectionOptions = {
   contextToReload?: readonly string[];
   /** Claude Code's own compaction summary, when restoring after a compaction: what it lacks is named. */
   compactSummary?: string | null;
-  /** The agent the restore is for; when it is not the checkpoint's, the restore says so. */
-  forAgent?: AgentId;
-  /** The restoring agent's task-list tools (its adapter's capabilities); unnamed when absent. */
-  taskTools?: readonly string[];
+  /**
+   * The agent the restore goes into (a handoff document has none): named when it is not the
+   * checkpoint's, its task tools and instruction files named for the next steps.
+   */
+  target?: RestoreTarget;
 };
 
-/** Priorities: what a fresh agent can least do without survives longest. */
+/**
+ * Priorities: what a fresh agent can least do without survives longest. From
+ * {@link ESSENTIAL_PRIORITY} up a section is the restore's core: it gives room only when the
+ * whole text is over the agent's hard limit, never to stay under the usual size.
+ */
 export const SECTION_PRIORITY: Record<SectionId, number> = {
-  /** Its short variant goes before the requests or the tasks lose anything. */
-  situation: 94,
   instructions: 100,
   closing: 100,
+  /** The call in flight: what the next session must check before anything else. */
+  pending: 98,
   requests: 96,
   tasks: 95,
-  snapshot: 93,
-  pending: 90,
+  commands: 93,
+  failure: 92,
+  snapshot: 91,
+  files: 90,
   checks: 88,
   blockers: 89,
+  /** Its short variant (what happened, when) is all a fresh agent needs of it. */
+  situation: 86,
   nextSteps: 85,
-  summary: 80,
-  files: 75,
   reload: 74,
   preferences: 72,
   decisions: 70,
   done: 60,
-  toolErrors: 55,
+  summary: 45,
   toolSessions: 50,
   diff: 30,
   toolCalls: 25,
   messages: 20,
 };
+
+/** Sections from this priority up are never shrunk to reach the usual size, only the hard limit. */
+export const ESSENTIAL_PRIORITY = 90;
 
 // ---------------------------------------------------------------------------------------------
 // Markdown helpers

@@ -9,6 +9,7 @@ import { isOpenTaskStatus } from '../../checkpoint/checkpoint.ts';
 import type { ResumeDetection } from '../resume.ts';
 import { truncate } from '../../truncate.ts';
 import { agentName, DEFAULT_AGENT } from '../../agent-id.ts';
+import { cutRequest, REQUEST_CUT } from '../../checkpoint/checkpoint-limits.ts';
 import { section, type Section, type SectionOptions } from './section.ts';
 import { code, fence, oneLine, plural } from './text.ts';
 
@@ -74,8 +75,10 @@ export function buildSituation(
       ? `${formatDuration(d.timeSinceInterruption)} ago`
       : '';
   // Work moving between agents: the new one must know whose session it carries on.
-  if (options.forAgent !== undefined && options.forAgent !== from)
-    lines.push(`Continued from a ${agent} session${ago === '' ? '' : `, ${ago}`}.`);
+  if (options.target !== undefined && options.target.id !== from)
+    lines.push(
+      `Continued in ${options.target.name} from a ${agent} session${ago === '' ? '' : `, ${ago}`}: the tools named below are ${agent}'s.`,
+    );
   if (d === null) {
     lines.push('This continues work that shim saved in a checkpoint.');
   } else {
@@ -91,9 +94,11 @@ export function buildSituation(
     lines.push(
       `It stopped while ${interrupted.length === 1 ? 'this was running' : 'these were running'}: ${interrupted
         .map((op) => oneLine(truncate(op.description, 200)))
-        .join('; ')} (see Pending operations).`,
+        .join('; ')} (see Where you were).`,
     );
   }
+  // What happened and why to trust this: all of the situation a restore short of room keeps.
+  const least = lines.length;
   if (reason === 'compaction') {
     const gaps = options.compactSummary ? describeSummaryGaps(c, options.compactSummary) : null;
     lines.push(
@@ -129,7 +134,11 @@ export function buildSituation(
       'Context is the scarce resource here: work economically (read files in ranges, filter long command output, do not re-read what this summary already tells you).',
     );
   }
-  return section('situation', [lines.join('\n'), lines.slice(0, core).join('\n')]);
+  return section('situation', [
+    lines.join('\n'),
+    lines.slice(0, core).join('\n'),
+    lines.slice(0, least).join('\n'),
+  ]);
 }
 
 export function openTasks(c: Checkpoint) {
@@ -147,101 +156,100 @@ function taskToolWords(tools: readonly string[] | undefined): string {
 
 export function buildInstructions(
   c: Checkpoint,
-  options: Pick<SectionOptions, 'taskTools'> = {},
+  options: Pick<SectionOptions, 'target'> = {},
 ): Section | undefined {
   const items = c.taskState.items;
   const pending = c.toolState.pendingOperations;
   const snapshot = c.fileState.snapshot;
   const lines: string[] = [
-    'Continue the work from where it stopped. Do not start over, re-plan, or re-investigate what is recorded here as done.',
+    'Carry on from where the work stopped: do not start over, re-plan or re-investigate what is recorded here as done.',
   ];
-  if (items.length > 0) {
-    lines.push(
-      'Do not redo completed tasks ([x]). Carry on with the task in progress, then the open ones in list order, and keep the statuses up to date.',
-      `If your task list is empty, recreate it from the list below (${taskToolWords(options.taskTools)}) with the same statuses before continuing.`,
-    );
-  }
   if (pending.length > 0) {
     lines.push(
-      `First verify the ${plural(pending.length, 'pending operation')} below: each started but no result was recorded, so it may not have completed (or completed only in part). Check its effects before re-running it.`,
+      `First check the ${plural(pending.length, 'call')} in flight under Where you were: ${pending.length === 1 ? 'it' : 'each'} started but did not finish, so it may have done only part of its work.`,
+    );
+  }
+  if (items.length > 0) {
+    lines.push(
+      `Keep the done tasks ([x]) done; go on with the one in progress, then the open ones in order. If your task list is empty, recreate it (${taskToolWords(options.target?.taskTools)}) with the same statuses.`,
     );
   }
   if (c.taskState.blockers.length > 0) {
-    lines.push('Read the blockers below before retrying anything that already failed.');
+    lines.push('Read the blockers before retrying anything that already failed.');
   }
   lines.push(
-    "Do not ask the user to repeat or re-explain anything: their requests are quoted verbatim below. Ask only about something this checkpoint doesn't answer.",
+    "The user's requests are quoted verbatim below: do not ask them to repeat anything this restore answers.",
   );
   if (snapshot !== null) {
     lines.push(
-      `Check the working tree with ${code('git status')}: it should still hold the changes listed under Files. If they are missing, ${code(`shim restore-files ${c.id}`)} restores the files from the checkpoint's snapshot.`,
+      `${code('git status')} should still show the changes listed under Where you were; if they are missing, ${code(`shim restore-files ${c.id}`)} restores them from the checkpoint's snapshot.`,
     );
   } else if (c.fileState.modifiedFiles.length > 0 || c.fileState.stagedFiles.length > 0) {
-    lines.push(
-      `Check the working tree with ${code('git status')}: it should still hold the changes listed under Files.`,
-    );
+    lines.push(`${code('git status')} should still show the changes listed under Where you were.`);
   }
   if (c.source.transcriptPath !== null) {
     lines.push(
       `Exact details (code, error output) are in the previous transcript, ${code(c.source.transcriptPath)}: read only the parts you need.`,
     );
   }
-  lines.push("If the user's next message asks for something different, do that instead.");
+  lines.push("If the user's next message asks for something else, do that instead.");
   return section('instructions', [lines.map((l, i) => `${i + 1}. ${l}`).join('\n')]);
 }
 
+/** A request cut for room keeps this much of its head and tail. */
+const CUT_REQUEST_CHARS = 200;
+/** Past every long request cut, the others keep only their opening words, one step at a time. */
+const OPENING_CHARS = [160, 100, 60];
+
 export function buildRequests(c: Checkpoint): Section | undefined {
-  const requests = c.conversationState.userRequests;
+  const requests = c.conversationState.userRequests.map((r) => r.trim());
   if (requests.length === 0) return undefined;
   const n = requests.length;
   const inherited = Math.min(n, c.conversationState.inheritedRequests ?? 0);
-  const origin = (i: number) => (i < inherited ? ' (earlier session)' : '');
   const label = (i: number) =>
-    `**Request ${i + 1} of ${n}**${origin(i)}${i === n - 1 ? ' (most recent)' : ''}`;
+    `**${i + 1}.**${i < inherited ? ' (earlier session)' : ''}${i === n - 1 ? ' (most recent)' : ''}`;
   /**
-   * The first request (what the work is for) and the newest `recent` in fences, each cut to
-   * `fullChars`; the ones between as one line each, cut to `olderChars` (their opening words).
+   * Each request within its cap (whole when it fits), or by its opening words when `opening` is
+   * set; the newest, what the user wants now, as kept. One line after its number, more in a block.
    */
-  const render = (recent: number, fullChars: number | null, olderChars: number | null) => {
-    const fullFrom = n - recent;
-    const blocks: string[] = [];
-    let between: string[] = [];
-    const flush = () => {
-      if (between.length > 0) blocks.push(between.join('\n'));
-      between = [];
-    };
-    requests.forEach((r, i) => {
-      if (i === 0 || i >= fullFrom || olderChars === null) {
-        flush();
-        // The newest request is what the user wants now: it is never cut here.
-        const cut = fullChars !== null && i < n - 1 && r.length > fullChars;
-        blocks.push(
-          `${label(i)}${cut ? ` (first ${fullChars} characters; the full text is in the transcript)` : ''}:\n${fence(cut ? truncate(r, fullChars) : r, 'text')}`,
-        );
-      } else {
-        between.push(`- ${label(i)}: ${oneLine(truncate(r, olderChars))}`);
-      }
+  const render = (caps: readonly number[], opening?: number) => {
+    let cut = false;
+    const blocks = requests.map((r, i) => {
+      const text =
+        i === n - 1 ? r : opening === undefined ? cutRequest(r, caps[i]!) : truncate(r, opening);
+      cut ||= REQUEST_CUT.test(text);
+      return text.includes('\n') || text.includes('```') || text.length > 300
+        ? `${label(i)}\n${fence(text, 'text')}`
+        : `${label(i)} ${text}`;
     });
-    flush();
-    return [
+    const head =
       n === 1
-        ? "The user's request, verbatim:"
-        : `The user's ${n} requests, oldest first (the last is the most recent)${
-            olderChars !== null && n > recent + 1
-              ? '; the first and the newest verbatim, the others by their opening words'
-              : ', verbatim'
-          }:`,
-      ...blocks,
-    ].join('\n\n');
+        ? "The user's request, verbatim"
+        : `The user's ${n} requests, oldest first (the last is the most recent), verbatim`;
+    const how =
+      opening !== undefined
+        ? '; short of room, the older ones by their opening words'
+        : cut
+          ? '; where one is cut, its head and tail are kept and the cut is said'
+          : '';
+    return `${head}${how}:\n\n${blocks.join('\n\n')}`;
   };
-  return section('requests', [
-    render(n, null, null),
-    render(3, 1500, 300),
-    render(3, 800, 150),
-    render(2, 500, 100),
-    render(1, 300, 70),
-    render(1, 200, 60),
-  ]);
+  // To make room, the longest request is cut first (so the most stay whole), then the next
+  // longest…; never the newest.
+  const order = requests
+    .map((r, i) => ({ i, length: r.length }))
+    .sort((a, b) => (a.i === n - 1 ? 1 : b.i === n - 1 ? -1 : b.length - a.length))
+    .map((x) => x.i);
+  const long = order.filter((i) => requests[i]!.length > CUT_REQUEST_CHARS);
+  const caps: number[] = requests.map(() => Infinity);
+  const variants = [render(caps)];
+  // One more cut per step for the first 24, then more at a time: a few dozen variants at most.
+  for (let done = 0, step = 1; done < long.length; done += step, step = done < 24 ? 1 : step * 2) {
+    for (const i of long.slice(done, done + step)) caps[i] = CUT_REQUEST_CHARS;
+    variants.push(render(caps));
+  }
+  for (const chars of OPENING_CHARS) variants.push(render(caps, chars));
+  return section('requests', variants);
 }
 
 export function buildTasks(c: Checkpoint): Section | undefined {
@@ -273,5 +281,23 @@ export function buildTasks(c: Checkpoint): Section | undefined {
     });
     return `${summary}\n\n${lines.join('\n')}`;
   };
-  return section('tasks', [render(null, null), render(80, null), render(60, 120), render(40, 60)]);
+  // Short of room, the done tasks are named by their numbers only (or counted): the open ones
+  // are the work left.
+  const openOnly = (allChars: number | null) => {
+    const done = items.filter((i) => i.status === 'completed');
+    const ids = done.map((i) => (i.id !== undefined && i.id !== '' ? `#${i.id}` : null));
+    const named = ids.every((id) => id !== null) ? `: ${ids.join(', ')}` : '';
+    const open = render(null, allChars)
+      .split('\n')
+      .filter((l) => l.startsWith('- [ ] '));
+    return `${summary}\n\nDone (${done.length})${named.length <= 600 ? named : ''}.\n\n${open.join('\n')}`;
+  };
+  return section('tasks', [
+    render(null, null),
+    render(80, null),
+    render(60, 120),
+    render(40, 60),
+    openOnly(120),
+    openOnly(60),
+  ]);
 }
