@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
@@ -110,6 +110,11 @@ describe('a damaged checkpoint row', () => {
       }
       assert.match(runs[0]!.stderr, /the store was corrupt/, 'the move is told');
       assert.equal(movedAside(home).length, 1, 'one move aside, not one per command');
+      assert.equal(
+        statSync(join(home, 'store-recovery.lock')).mode & 0o777,
+        0o600,
+        'the recovery lock is owner-only, as every file shim makes',
+      );
       const kept = storedIds(home);
       for (const id of sound) assert.ok(kept.includes(id), `sound row ${id} carried over`);
       for (const args of [

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
@@ -145,6 +145,8 @@ describe('shim cannot save: every door says so', () => {
       mkdirSync(join(full!, 'cache', 'hooks'), { recursive: true });
       fillDisk(full!);
       assertEveryDoor(s, /disk holding .* is full/, /\[shim cannot save: disk full\]/, true);
+      const litter = readdirSync(join(full!, 'pending')).filter((f) => f.endsWith('.tmp'));
+      assert.deepEqual(litter, [], 'a refused note write leaves no temp file');
     },
   );
 });

@@ -82,6 +82,24 @@ describe('pending checkpoints', () => {
     assert.equal(hasPendingCheckpoints(home), true, 'a note being built still counts');
   });
 
+  test("a note's temp file whose writer was killed is removed; a live writer's is left", () => {
+    const home = makeTempDir('shim-pending-');
+    writePendingCheckpoint(home, note('dddd-4', 4_000));
+    const dir = join(home, 'pending');
+    const killed = `000000000005000-eeee-5.json.${deadPid()}.tmp`;
+    const writing = `000000000006000-ffff-6.json.${process.ppid}.tmp`;
+    writeFileSync(join(dir, killed), '{"v":1,"id":"ee');
+    writeFileSync(join(dir, writing), '{"v":1,"id":"ff');
+    const list = listPendingCheckpoints(home);
+    assert.deepEqual(
+      list.waiting.map((k) => k.replace(/^\d+-/, '')),
+      ['dddd-4'],
+    );
+    const left = readdirSync(dir);
+    assert.ok(!left.includes(killed), "the dead writer's temp is gone");
+    assert.ok(left.includes(writing), 'a write under way is not touched');
+  });
+
   test('a failed build goes back with its attempt counted, and is set aside at the last', () => {
     const home = makeTempDir('shim-pending-');
     writePendingCheckpoint(home, note('dddd-4', 4_000));

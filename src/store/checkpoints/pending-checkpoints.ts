@@ -52,6 +52,8 @@ const DIR = 'pending';
 const ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 const NOTE = /^(\d{15}-[A-Za-z0-9_][A-Za-z0-9._-]*)\.json$/;
 const TAKEN = /^(\d{15}-[A-Za-z0-9_][A-Za-z0-9._-]*)\.json\.taken-(\d+)$/;
+/** A note being written (safe-file.ts writeFileDurably), by the process of that pid. */
+const WRITING = /\.json\.(\d+)\.tmp$/;
 
 /** The note's file name without `.json`: when, then which. */
 function keyOf(note: Pick<PendingCheckpoint, 'at' | 'id'>): string {
@@ -97,12 +99,19 @@ export type PendingList = { waiting: string[]; building: number };
 
 /**
  * The notes waiting to be built (keys for {@link claimPendingCheckpoint}), oldest first, and the
- * number another live process is building. A claim whose builder is gone is put back first.
+ * number another live process is building. A claim whose builder is gone is put back first; a
+ * note's temp file whose writer is gone is removed.
  */
 export function listPendingCheckpoints(home: string): PendingList {
   const keys: string[] = [];
   let building = 0;
   for (const name of listDir(home)) {
+    const writing = WRITING.exec(name);
+    if (writing && Number(writing[1]) !== process.pid && !isOwnerAlive(Number(writing[1]))) {
+      // A note whose writer was killed mid-write: the hook told of no checkpoint, nothing waits.
+      rmSync(join(dirOf(home), name), { force: true });
+      continue;
+    }
     const taken = TAKEN.exec(name);
     if (taken && Number(taken[2]) !== process.pid && isOwnerAlive(Number(taken[2]))) {
       building++;

@@ -14,6 +14,7 @@ import {
   mkdirSync,
   openSync,
   renameSync,
+  rmSync,
   statSync,
   unlinkSync,
   writeSync,
@@ -194,12 +195,18 @@ export function writeFileDurably(path: string, data: Uint8Array): void {
   }
   const fd = openSync(temp, 'wx', 0o600);
   try {
-    writeAll(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeAll(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    // A write the disk refused leaves no half file behind (a killed writer's: its reader removes).
+    rmSync(temp, { force: true });
+    throw error;
   }
-  renameSync(temp, path);
 }
 
 export function writeAll(fd: number, data: Uint8Array): void {

@@ -23,7 +23,18 @@
  * @module
  */
 import { DatabaseSync } from '@photostructure/sqlite';
-import { existsSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { AppError } from '../../core/errors.ts';
@@ -312,6 +323,20 @@ export function findMovedStore(path: string, ino: number): string | null {
 }
 
 const LOCK_FILE = 'store-recovery.lock';
+
+/** SQLite makes a new file by the umask (0644): the lock is made owner-only first, as every file. */
+function ownerOnlyFile(path: string): void {
+  try {
+    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // SQLite's own open below says what is wrong
+  }
+}
 const MARKER_FILE = 'store-recovery.running';
 const LOCK_WAIT_MS = 120_000;
 
@@ -321,6 +346,7 @@ const LOCK_WAIT_MS = 120_000;
  * processes wait before opening the store (waitForRecovery).
  */
 export function withRecoveryLock<T>(home: string, work: () => T): T {
+  ownerOnlyFile(join(home, LOCK_FILE));
   const lock = new DatabaseSync(join(home, LOCK_FILE), { timeout: LOCK_WAIT_MS });
   try {
     try {
