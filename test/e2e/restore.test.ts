@@ -1,6 +1,7 @@
 /**
  * Restores under the real Claude Code CLI (pinned 2.1.330), offline against the mock Messages
- * API: (a) kill -9 while a long command runs, right after a TaskCreate and a TaskUpdate; (b) a
+ * API: (a) kill -9 while a long command runs, right after a TaskCreate, a TaskUpdate and a failed
+ * command (the restore names the interrupted command, the one before it and the failure); (b) a
  * second kill -9 in the resumed session; (c) an auto-compaction steered and restored; (d) two
  * projects that never see each other's work. SHIM_SKIP_E2E=1 skips them.
  *
@@ -35,6 +36,10 @@ const CRASH_HEAD = '# Resuming after a crash (shim checkpoint #';
 const COMPACTION_HEAD = '# Continuing after compaction (shim checkpoint #';
 /** In every restore's heading. */
 const ANY_RESTORE = '(shim checkpoint #';
+/** A command that fails (exit 2) before the one killed, and one that succeeds between them. */
+const FAILING_COMMAND = 'ls no-such-QUOKKA-dir';
+const FAILURE_OUTPUT = 'No such file or directory';
+const COMMAND_BEFORE = 'echo exported-WALRUS-3';
 /** Task tools are off in `-p` unless named (docs/claude-code.md, "Task tools"). */
 const TOOLS = ['--tools', 'Bash,Read,TaskCreate,TaskUpdate'];
 
@@ -113,7 +118,7 @@ function triggers(shimHome: string): string[] {
 }
 
 describe('restores under the real Claude Code CLI', { skip }, () => {
-  test('(a) kill -9 mid-command after TaskCreate + TaskUpdate, (b) a second kill -9: the third session still carries the first request and open tasks', async (t) => {
+  test('(a) kill -9 mid-command after TaskCreate + TaskUpdate and a failed command: the next first request says where it was; (b) a second kill -9: the third session still carries the first request and open tasks', async (t) => {
     const { scratch, mock, shimHome } = await setup(t, {
       steps: [taskCreate('Parse the CSV header strictly'), bash('echo parsed')],
       final: { content: [{ type: 'text', text: 'First part done.' }] },
@@ -126,6 +131,8 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
       steps: [
         taskUpdate('1', 'in_progress'),
         taskCreate('Write the QUOKKA-7 export tests'),
+        bash(FAILING_COMMAND),
+        bash(COMMAND_BEFORE),
         bash('sh slow.sh'),
       ],
       final: { content: [{ type: 'text', text: 'never reached' }] },
@@ -165,6 +172,11 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
       assert.ok(restored.includes(needle), `the restore names ${needle}`);
     }
     assert.match(restored, /interrupted/i, 'the command is named as interrupted');
+    // Where it was (issue 40): the interrupted command, the one before it, the newest failure.
+    assert.ok(restored.includes('## Where you were'), 'the restore says where the work was');
+    for (const needle of [COMMAND_BEFORE, FAILING_COMMAND, FAILURE_OUTPUT])
+      assert.ok(restored.includes(needle), `where it was names ${needle}`);
+    assert.ok(!restored.includes('{\\"command\\":'), 'no raw tool input in the restore');
     assert.ok(triggers(shimHome).includes('crash_recovery'), 'built from the live transcript');
 
     // (b) The second session died too: the third still carries the original request and tasks.
