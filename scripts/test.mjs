@@ -1,74 +1,305 @@
-// Runs every *.test.ts under src/ and test/ with Node's own test runner (TypeScript via tsx).
-// Node 20's runner has no glob support, so the file list is collected here.
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+// Runs the *.test.ts files under src/ and test/ with Node's own test runner (TypeScript via tsx),
+// group by group (scripts/test-groups.mjs: a file's folder decides its group).
+//
+//   node scripts/test.mjs                 the whole suite (`npm test`, what CI runs)
+//   node scripts/test.mjs --quick         the inner loop: unit and integration, no real CLI,
+//                                         server or browser (`npm run test:quick`)
+//   node scripts/test.mjs <part> …        the files whose path contains one of the parts
+//   node scripts/test.mjs --list [<part>]  which files would run, by group; runs nothing
+//
+// The groups of the two lanes run at the same time (the waiting groups several files at once);
+// each group's output is printed whole when it ends (live when one group runs). The last lines are
+// each group's times (wall and CPU) and one `N passed, N failed` line for the whole run; with
+// SHIM_TEST_SUMMARY=<file> the same figures are written there as JSON (.ci/run prints them).
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { GROUPS, groupOf } from './test-groups.mjs';
 import { ensureE2eClaude } from './install-e2e-claude.mjs';
 import { ensureE2eCodex } from './install-e2e-codex.mjs';
+import { ensureE2eGemini } from './install-e2e-gemini.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+process.chdir(ROOT);
 
 // The dashboard's browser tests (test/ui/) drive Debian's Chromium through playwright-core
 // (browsers cannot be downloaded here). A developer's test run installs nothing: without a
 // Chromium it says what is missing and skips those tests (.ci/run installs it for CI;
 // SHIM_REQUIRE_CHROMIUM=1 runs them anyway, so they fail with what to install).
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-
-function hasChromium() {
-  return Boolean(process.env.SHIM_CHROMIUM) || CANDIDATES.some((path) => existsSync(path));
-}
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const hasChromium = () =>
+  Boolean(process.env.SHIM_CHROMIUM) || CHROMIUM.some((path) => existsSync(path));
 
 // The suite's SHIM_HOMEs are thrown away after each test: the warm look's processes they start
 // (src/hook/warm-look/) leave after 5 s without a call instead of 10 min, so a run does not
 // keep a few hundred of them waiting (tests that need longer set their own).
 process.env.SHIM_WARM_LOOK_IDLE_MS ??= '5000';
 
-const roots = ['src', 'test'];
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const listOnly = args.includes('--list');
+const parts = args.filter((a) => !a.startsWith('--'));
+// The inner loop runs no agent CLI session and downloads nothing (the plugin test's npm ci).
+if (quick) {
+  process.env.SHIM_SKIP_E2E = '1';
+  process.env.SHIM_SKIP_PLUGIN_NPM = '1';
+}
+
 const files = [];
 const walk = (dir) => {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path);
-    else if (entry.name.endsWith('.test.ts')) files.push(path);
+    else if (entry.name.endsWith('.test.ts')) files.push(path.split('\\').join('/'));
   }
 };
-for (const root of roots) walk(root);
-let selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
-const ui = join('test', 'ui');
-if (
-  selected.some((f) => f.includes(ui)) &&
-  !hasChromium() &&
-  process.env.SHIM_REQUIRE_CHROMIUM !== '1'
-) {
-  const skipped = selected.filter((f) => f.includes(ui));
+for (const root of ['src', 'test']) walk(root);
+files.sort();
+
+let selected = parts.length ? files.filter((f) => parts.some((p) => f.includes(p))) : files;
+if (quick) selected = selected.filter((f) => groupOf(f).quick);
+const skippedBrowser = selected.filter((f) => groupOf(f).needs.includes('chromium'));
+if (skippedBrowser.length && !hasChromium() && process.env.SHIM_REQUIRE_CHROMIUM !== '1') {
   process.stderr.write(
-    `no Chromium: skipping the ${skipped.length} dashboard browser test files (test/ui/). Install Debian's chromium (sudo apt-get install chromium) or set SHIM_CHROMIUM to a Chrome/Chromium binary to run them.\n`,
+    `no Chromium: skipping the ${skippedBrowser.length} dashboard browser test files (test/ui/). Install Debian's chromium (sudo apt-get install chromium) or set SHIM_CHROMIUM to a Chrome/Chromium binary to run them.\n`,
   );
-  selected = selected.filter((f) => !f.includes(ui));
+  selected = selected.filter((f) => !skippedBrowser.includes(f));
 }
-// The e2e tests run the real, pinned Claude Code CLI; it lives outside shim's dependencies.
-if (process.env.SHIM_SKIP_E2E !== '1' && !process.env.SHIM_CLAUDE_BIN) {
-  try {
-    ensureE2eClaude();
-  } catch (error) {
-    // The e2e install test fails with this message; everything else still runs.
-    process.stderr.write(`${error.message}\n`);
+
+const groups = GROUPS.map((group) => ({
+  group,
+  files: selected.filter((f) => groupOf(f) === group),
+})).filter((g) => g.files.length > 0);
+
+if (listOnly) {
+  for (const { group, files: list } of groups) {
+    process.stdout.write(
+      `${group.name} (${group.lane} lane, ${group.concurrency} at a time): ${group.what}\n`,
+    );
+    for (const file of list) process.stdout.write(`  ${file}\n`);
   }
+  process.exit(0);
 }
-// The Codex e2e tests (and the loop's across agents) run the pinned Codex CLI, installed the same
-// way when they are selected.
-if (
-  process.env.SHIM_SKIP_E2E !== '1' &&
-  selected.some((f) => f.includes('codex') || f.includes('loop-agents'))
-) {
-  try {
-    ensureE2eCodex();
-  } catch (error) {
-    process.stderr.write(`${error.message}\n`);
+if (groups.length === 0) {
+  process.stderr.write(`no test file matches ${parts.join(', ')}\n`);
+  process.exit(1);
+}
+
+let installMs = 0;
+
+/** Installs the pinned agent CLIs the e2e tests run (once; later runs find them). */
+function installAgentClis(list) {
+  if (process.env.SHIM_SKIP_E2E === '1') return;
+  const started = Date.now();
+  const wants = (needle) => list.some((f) => f.includes(needle));
+  const installs = [
+    [!process.env.SHIM_CLAUDE_BIN, ensureE2eClaude],
+    [wants('codex') || wants('loop-agents') || wants('cross-agent'), ensureE2eCodex],
+    [wants('gemini') || wants('loop-agents') || wants('cross-agent'), ensureE2eGemini],
+  ];
+  for (const [wanted, install] of installs) {
+    if (!wanted) continue;
+    try {
+      install();
+    } catch (error) {
+      // The tests that need the CLI fail with this message; everything else still runs.
+      process.stderr.write(`${error.message}\n`);
+    }
   }
+  installMs += Date.now() - started;
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()],
-  { stdio: 'inherit', env: { ...process.env, TZ: 'UTC' } },
+
+const live = groups.length === 1;
+const work = mkdtempSync(join(tmpdir(), 'shim-test-run-'));
+const seconds = (ms) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
+
+/**
+ * Runs one group's files under Node's test runner: its spec output, its figures. The runner is
+ * started through a small Node process that waits for it and reads the CPU time of everything it
+ * waited for (/proc/self/stat: its children's user + system time), so each group's CPU time is
+ * its own even while the lanes overlap. Detached background jobs a test lets outlive it are not
+ * counted.
+ */
+function runGroup({ group, files: list }, concurrency) {
+  const json = join(work, `${group.name}.json`);
+  const cpu = join(work, `${group.name}.cpu`);
+  const log = join(work, `${group.name}.log`);
+  const fileCpu = join(work, `${group.name}.files-cpu`);
+  const testArgs = [
+    // tsx's ES-module hooks only: its CommonJS hooks cost every test process time and no test
+    // file needs them.
+    '--import',
+    'tsx/esm',
+    '--import',
+    './test/helpers/test-file-process.ts',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/test-reporter.mjs',
+    `--test-reporter-destination=${json}`,
+    ...list,
+  ];
+  const started = Date.now();
+  // Straight into a file, not through this process: a lane installing the agent CLIs (a
+  // synchronous npm install) must not stall the other lane's output.
+  const out = live ? 'inherit' : openSync(log, 'w');
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'scripts', 'test-cpu.mjs'), cpu, process.execPath, ...testArgs],
+    {
+      stdio: ['ignore', out, out],
+      env: { ...process.env, TZ: 'UTC', SHIM_TEST_CPU_LOG: fileCpu },
+    },
+  );
+  if (out !== 'inherit') closeSync(out);
+  return new Promise((done) => {
+    child.once('close', (code) => {
+      const wallMs = Date.now() - started;
+      const read = (path) => {
+        try {
+          return readFileSync(path, 'utf8');
+        } catch {
+          return null;
+        }
+      };
+      const summary = JSON.parse(read(json)?.trim().split('\n').pop() || '{}');
+      const cpuMs = read(cpu) === null ? null : Number(read(cpu));
+      const fileCpuMs = {};
+      for (const line of (read(fileCpu) ?? '').split('\n')) {
+        const [file, ms] = line.split('\t');
+        if (file && ms) fileCpuMs[relative(ROOT, file)] = Number(ms);
+      }
+      const result = {
+        name: group.name,
+        files: list.length,
+        code,
+        wallMs,
+        cpuMs,
+        counts: summary.counts ?? {},
+        fileTimes: summary.files ?? {},
+        fileCpuMs,
+      };
+      if (!live) {
+        process.stdout.write(
+          `\n━━ ${group.name}: ${list.length} files, ${group.what} (${seconds(wallMs)}) ━━\n`,
+        );
+        process.stdout.write(read(log) ?? '');
+      }
+      done(result);
+    });
+  });
+}
+
+const started = Date.now();
+// Two lanes run at once, each taking the next group of its own kind, then, with none left, the
+// next of the other kind: the waiting groups run beside the CPU-bound ones, and a lane that is
+// done helps the other. With no waiting group selected (the inner loop), the CPU-bound groups
+// run one after another in one lane, each with as many files at once as there are cores.
+const pending = [...groups];
+const alone = !groups.some((g) => g.group.lane === 'wait');
+const cores = Math.max(1, availableParallelism());
+const lanes = (alone ? ['cpu'] : ['wait', 'cpu']).map(async (lane) => {
+  const results = [];
+  for (;;) {
+    const at = pending.findIndex((g) => g.group.lane === lane);
+    const entry = pending.splice(at >= 0 ? at : 0, 1)[0];
+    if (!entry) return results;
+    if (entry.group.needs.includes('agent-clis')) installAgentClis(entry.files);
+    if (!live) process.stdout.write(`▸ ${entry.group.name}: ${entry.files.length} files\n`);
+    const concurrency = alone ? Math.max(entry.group.concurrency, cores) : entry.group.concurrency;
+    results.push(await runGroup(entry, concurrency));
+  }
+});
+const results = (await Promise.all(lanes))
+  .flat()
+  .sort(
+    (a, b) =>
+      GROUPS.findIndex((g) => g.name === a.name) - GROUPS.findIndex((g) => g.name === b.name),
+  );
+const wallMs = Date.now() - started;
+rmSync(work, { recursive: true, force: true });
+
+// The figures: per group, then the whole run.
+const count = (r, key) => r.counts[key] ?? 0;
+const sum = (key) => results.reduce((n, r) => n + count(r, key), 0);
+const cpuTotal = results.every((r) => r.cpuMs !== null)
+  ? results.reduce((n, r) => n + r.cpuMs, 0)
+  : null;
+const top = (pairs) => pairs.sort((a, b) => b[1] - a[1]).slice(0, 6);
+const slowest = top(
+  results.flatMap((r) =>
+    Object.entries(r.fileTimes).map(([file, t]) => [relative(ROOT, file), t.ms ?? 0]),
+  ),
 );
-process.exit(result.status ?? 1);
+const costliest = top(results.flatMap((r) => Object.entries(r.fileCpuMs)));
+const failedGroups = results.filter((r) => r.code !== 0 || count(r, 'fail') > 0);
+const rows = [
+  ['group', 'files', 'tests', 'passed', 'failed', 'skipped', 'wall', 'cpu'],
+  ...results.map((r) => [
+    r.name,
+    r.files,
+    count(r, 'tests'),
+    count(r, 'pass'),
+    count(r, 'fail') + count(r, 'cancelled'),
+    count(r, 'skipped') + count(r, 'todo'),
+    seconds(r.wallMs),
+    seconds(r.cpuMs),
+  ]),
+  [
+    'all',
+    selected.length,
+    sum('tests'),
+    sum('pass'),
+    sum('fail') + sum('cancelled'),
+    sum('skipped') + sum('todo'),
+    seconds(wallMs),
+    seconds(cpuTotal),
+  ],
+];
+const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
+process.stdout.write(
+  "\n── test groups (wall: elapsed; cpu: user + system of the group's processes) ──\n",
+);
+for (const row of rows)
+  process.stdout.write(
+    `${row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  ')}\n`,
+  );
+const list = (pairs) => pairs.map(([file, ms]) => `${file} ${seconds(ms)}`).join(', ');
+process.stdout.write(`slowest files (wall): ${list(slowest)}\n`);
+if (costliest.length) process.stdout.write(`costliest files (cpu): ${list(costliest)}\n`);
+if (installMs > 0)
+  process.stdout.write(`agent CLIs for the e2e tests: ${seconds(installMs)} to check or install\n`);
+for (const r of failedGroups)
+  if (count(r, 'fail') === 0) process.stdout.write(`${r.name}: the test runner exited ${r.code}\n`);
+// A group whose runner failed with no failing test (it crashed, or a file failed to load) counts
+// as one failure: the line never says 0 failed for a run that failed.
+const failed =
+  sum('fail') + sum('cancelled') + failedGroups.filter((r) => count(r, 'fail') === 0).length;
+const passed = sum('pass');
+if (process.env.SHIM_TEST_SUMMARY) {
+  const groupFigures = results.map((r) => ({
+    name: r.name,
+    files: r.files,
+    wallMs: r.wallMs,
+    cpuMs: r.cpuMs,
+    counts: r.counts,
+    code: r.code,
+  }));
+  writeFileSync(
+    process.env.SHIM_TEST_SUMMARY,
+    `${JSON.stringify({ wallMs, cpuMs: cpuTotal, installMs, passed, failed, groups: groupFigures }, null, 2)}\n`,
+  );
+}
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(failedGroups.length ? 1 : 0);
