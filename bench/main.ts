@@ -3,7 +3,6 @@
  * run. Child processes run with NODE_EXTRA_CA_CERTS unset (it costs every Node start 40–90 ms
  * on these machines and real users rarely have it).
  */
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateLeaveOneOut } from '../src/app/evaluation/evaluate-leave-one-out.ts';
@@ -16,6 +15,7 @@ import { runDashboardBench } from './dashboard.ts';
 import { runModBench } from './mod.ts';
 import { runRiskyCheckpointBench } from './risky-checkpoint.ts';
 import { runSecretsBench } from './secrets.ts';
+import { runStatusBench } from './status.ts';
 import { readTranscript } from '../src/agents/claude/transcript-reader.ts';
 import {
   fixturePath,
@@ -26,7 +26,6 @@ import {
 } from '../test/helpers/fixtures.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'shim.cjs');
 const TARGET_BYTES = 21 * 1024 * 1024;
 
 const childEnv = { ...process.env };
@@ -70,20 +69,6 @@ function buildLargeTranscript(dir: string): { path: string; appendLines: string[
     (l) => l.includes('"type":"tool_result"') && !l.includes('"isSidechain":true'),
   )!;
   return { path, appendLines: [assistant, result] };
-}
-
-function timeProcess(args: string[], runs: number): number[] {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    const r = spawnSync(process.execPath, args, {
-      env: childEnv,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    times.push(performance.now() - start);
-    if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr.toString()}`);
-  }
-  return times;
 }
 
 async function main(): Promise<void> {
@@ -145,25 +130,13 @@ async function main(): Promise<void> {
   results.incrementalMs = median(withCache);
   results.incrementalFoldMs = median(foldOnly);
 
-  // 3. `shim status` end to end against bare Node, interleaved so both see the same machine load.
-  const runs = 15;
-  const baseline: number[] = [];
-  const status: number[] = [];
-  timeProcess([BIN, 'status', path, '--json', '--no-history'], 1); // warm the cursor cache
-  for (let i = 0; i < runs; i++) {
-    baseline.push(...timeProcess(['-e', ''], 1));
-    status.push(...timeProcess([BIN, 'status', path, '--json', '--no-history'], 1));
-  }
-  const ratio = median(status) / median(baseline);
-  report("node -e ''", fmt(median(baseline)), 'baseline');
-  report(
-    `shim status (${sizeMb.toFixed(0)} MB transcript, warm cursor)`,
-    fmt(median(status)),
-    `${ratio.toFixed(2)}× node -e '' (target ≤ 1.5×)`,
-  );
-  results.nodeBaselineMs = median(baseline);
-  results.statusMs = median(status);
-  results.statusRatio = ratio;
+  // 3. `shim status` as the user runs it (the session's transcript where Claude Code keeps it,
+  //    by path and by --session, text output, history on), beside `node -e ''` interleaved in
+  //    the same run (bench/status.ts).
+  const status = runStatusBench(report, results, path);
+  results.nodeBaselineMs = status.nodeMs;
+  results.statusMs = status.byPathMs;
+  results.statusRatio = status.byPathRatio;
 
   // 4. How well the live view predicted compactions: every real session scored with only what
   //    the others teach (leave-one-out), beside one constant threshold in the same run.
