@@ -6,9 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runShim } from '../helpers/cli.ts';
+import { pollUntil } from './claude.ts';
 import {
   CODEX_E2E_SKIP,
   createCodexScratch,
@@ -169,6 +170,39 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
     assert.ok(restore, "the new session's first request carries shim's restore");
     assert.match(restore, /migrate the users table to the new schema/);
     assert.match(restore, /migrate the schema/);
+  });
+
+  test('kill -9 mid-command: the next first request says where it was — the interrupted command, the one before it, the newest failure (issue 40)', async () => {
+    mock.reset({
+      steps: [
+        { calls: [{ name: 'exec_command', arguments: { cmd: 'ls no-such-WOMBAT-dir' } }] },
+        { calls: [{ name: 'exec_command', arguments: { cmd: 'echo staged-WOMBAT-4' } }] },
+        { calls: [{ name: 'exec_command', arguments: { cmd: 'sleep 60' } }] },
+        { text: 'never sent', delayMs: 120_000 },
+      ],
+    });
+    const known = new Set(listRolloutFiles(scratch));
+    const dying = spawnCodex(scratch, ['stage the WOMBAT-4 export']);
+    // Killed once the rollout holds the call: the command runs (Codex writes the call first).
+    await pollUntil(() => {
+      const rollout = listRolloutFiles(scratch).find((p) => !known.has(p));
+      return rollout && readFileSync(rollout, 'utf8').includes('sleep 60') ? true : null;
+    }, 60_000);
+    dying.kill();
+    await dying.done;
+
+    mock.reset({ steps: [{ text: 'Picking up.', usage: { input: 7_000 } }] });
+    const next = await runCodex(scratch, ['carry on']);
+    assert.equal(next.exitCode, 0, next.stderr.slice(-2000));
+    const first = mock.requests.find((r) => r.kind !== 'compaction');
+    assert.ok(first);
+    const restore = developerTexts(first.body).find((t) => RESTORE_HEAD.test(t));
+    assert.ok(restore, "the new session's first request carries shim's restore");
+    assert.match(restore, /## Where you were/);
+    assert.match(restore, /```sh\nsleep 60\n```/, 'the interrupted command, verbatim');
+    assert.match(restore, /`echo staged-WOMBAT-4` → exit 0/, 'the command before it');
+    assert.match(restore, /`ls no-such-WOMBAT-dir`/, 'the failed command');
+    assert.match(restore, /No such file or directory/, "the failure's output");
   });
 
   test('doctor tells trusted hooks from untrusted ones, which Codex skips without a word', async () => {
