@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 const DIST = join(import.meta.dirname, '..', '..', 'dist');
-// Strings only pg, pg-protocol, pg-pool or Kysely contain.
+// Strings only pg, pg-protocol, pg-pool, pgpass or Kysely contain (the package's path: the
+// redaction's rules name the .pgpass file, and ride every hook).
 const MARKERS = [
   'pg-protocol',
   'PostgresDialect',
   'Kysely',
   'pg-pool',
-  'pgpass',
+  'node_modules/pgpass',
   'SASL',
   'shim_checkpoints',
 ];
