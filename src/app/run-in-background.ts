@@ -5,6 +5,7 @@
  * @module
  */
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
 import type { Env } from '../store/home/home.ts';
 import { appendLog } from '../store/home/log.ts';
@@ -64,6 +65,12 @@ export async function runShimInBackground(
 ): Promise<void> {
   if (held) held.push([args, cwd, env, home]);
   else await spawnShim(args, cwd, env, home);
+}
+
+/** Only the shim binary starts shim processes (not a test runner or a library caller). */
+export function isShimBinary(): boolean {
+  const bin = basename(process.argv[1] ?? '');
+  return bin === 'shim.cjs' || bin === 'shim' || bin === 'cli.js';
 }
 
 async function spawnShim(

@@ -44,6 +44,14 @@ export function defineTeamCommand(program: Command): void {
     .description('stop replicating to and restoring from the team store')
     .action(async () => (await import('./commands/team.ts')).runTeamDisconnect());
   team
+    .command('pull')
+    .description(
+      "fetch the team's newest unfinished work for this project now (a session start does it itself, within 1.5 s)",
+    )
+    .option('--json', 'print {"pulled"}')
+    .option('--quiet', 'print nothing; the exit code says how it went')
+    .action(async (options) => (await import('./commands/team.ts')).runTeamPull(options));
+  team
     .command('status')
     .description('is the team store reachable, how many rows wait, how far behind, the last error')
     .option('--json', 'print {"connected","waiting","lagSeconds","lastError"}')

@@ -9,14 +9,12 @@
 import { existsSync } from 'node:fs';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { formatDuration, type ResumeDetection } from '../../core/resume/resume.ts';
-import { rebaseCheckpoint } from '../../core/team/rebase-checkpoint.ts';
 import { isAgentAlive } from '../../capture/agent-process.ts';
 import { findProjectRoot } from '../../capture/project.ts';
-import { identifyProject } from '../../capture/project-remote.ts';
-import type { TeamWork } from '../../store/team/team-work-cache.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
 import type { Env } from '../../store/home/home.ts';
 import type { Store } from '../open-store.ts';
+import { newerTeamWork } from '../team/newer-team-work.ts';
 import { planResume } from './plan-resume.ts';
 import { limitDetection } from './limit-handoff.ts';
 import { loadSessionState } from '../session/read-session.ts';
@@ -158,27 +156,15 @@ async function takeInterrupted(
   return { checkpoint: live.checkpoint, detection: live.detection, kind: 'interrupted' };
 }
 
-const TEAM_REASONS: Record<TeamWork['reason'], string> = {
-  interrupted: 'its session stopped with work open',
-  handoff: 'they handed it to the team (shim handoff --team)',
-  usage_limit: 'its session stopped at a usage limit',
-};
-
 /**
- * The team's newest unfinished work in this project (pulled by the worker: no connection here),
- * when nothing in the local store is newer. Its checkpoint is stored here so the restore is
- * recorded like any other; it is taken once.
+ * The team's newer unfinished work in this project (app/team/newer-team-work.ts), taken once; its
+ * checkpoint is stored here so the restore is recorded like any other.
  */
 function takeTeamWork(store: Store, root: string, request: StartupRequest): StartupRestore | null {
   if (!request.teamResume) return null;
-  const work = store.teamWork.getUntaken(identifyProject(request.cwd, request.env).id);
-  if (work === null) return null;
-  const windowMs = (request.resumeWindowDays ?? 7) * 86_400_000;
-  if (Date.parse(work.createdAt) < request.now - windowMs) return null;
-  const local = store.checkpoints.getMostRecentInProject(root, {
-    excludeSession: request.sessionId,
-  });
-  if (local !== null && local.createdAt >= work.createdAt) return null;
+  const found = newerTeamWork(store, root, request);
+  if (found === null) return null;
+  const { work, detection } = found;
   if (
     !store.teamWork.take(
       work.projectId,
@@ -188,24 +174,10 @@ function takeTeamWork(store: Store, root: string, request: StartupRequest): Star
     )
   )
     return null;
-  // Its paths are the other clone's: this clone's from here on.
   const checkpoint =
-    store.checkpoints.getById(work.checkpoint.id) ??
-    store.checkpoints.save(rebaseCheckpoint(work.checkpoint, root)).checkpoint;
-  const age = Math.max(0, request.now - Date.parse(work.createdAt));
-  return {
-    checkpoint,
-    detection: {
-      shouldResume: true,
-      lastCheckpointId: checkpoint.id,
-      interruptionReason: work.reason === 'handoff' ? 'handoff' : 'unknown',
-      timeSinceInterruption: age,
-      confidence: work.reason === 'handoff' ? 0.95 : 0.7,
-      explanation: `The newest work in this project is ${work.osUser}'s on ${work.machine}, ${formatDuration(age)} ago, and ${TEAM_REASONS[work.reason]}; nothing newer is in this machine's store.`,
-      from: { osUser: work.osUser, machine: work.machine },
-    },
-    kind: 'team',
-  };
+    store.checkpoints.getById(found.checkpoint.id) ??
+    store.checkpoints.save(found.checkpoint).checkpoint;
+  return { checkpoint, detection: { ...detection, lastCheckpointId: checkpoint.id }, kind: 'team' };
 }
 
 /**

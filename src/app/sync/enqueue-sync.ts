@@ -22,7 +22,7 @@ import type { ShimConfig } from '../../store/config/config.ts';
 import { appendLog } from '../../store/home/log.ts';
 import type { OutboxDraft } from '../../store/sync/sync-outbox.ts';
 import type { Store } from '../open-store.ts';
-import { runShimInBackground } from '../run-in-background.ts';
+import { isShimBinary, runShimInBackground } from '../run-in-background.ts';
 import { handoffFileName } from '../write-handoff.ts';
 import { projectKey } from './link-issue.ts';
 import { hasClaudeMem } from './claude-mem-place.ts';
@@ -79,12 +79,6 @@ export function resolveSessionIssue(
   if (chosen && (!known || known.ref.key !== chosen.ref.key || known.source !== chosen.source))
     issues.set(evidence.sessionId, chosen.ref, chosen.source, now);
   return chosen;
-}
-
-/** Only the shim binary starts a worker (not a test runner or a library caller). */
-function isShimBinary(): boolean {
-  const bin = basename(process.argv[1] ?? '');
-  return bin === 'shim.cjs' || bin === 'shim' || bin === 'cli.js';
 }
 
 /** A detached `shim sync --drain` (one runs at a time; it exits once nothing is due). */

@@ -127,6 +127,35 @@ export async function syncTeam(options: {
   }
 }
 
+/**
+ * `shim team pull`: the team's newest unfinished work for the project at `cwd` (and this
+ * machine's other recent projects) into the local copy, now; nothing is sent (the worker sends).
+ * Null without a team store or with `team.resume` off; throws when the server cannot be reached.
+ */
+export async function pullTeamForProject(options: {
+  store: CommandStore;
+  env: Env;
+  config: Pick<ShimConfig, 'team' | 'resumeWindowDays'>;
+  cwd: string;
+}): Promise<{ pulled: number } | null> {
+  const target = resolveTeamUrl(options.config, options.env);
+  if (target === null || !options.config.team.resume) return null;
+  const repository = await openTeamRepository({ url: target.url });
+  try {
+    const pulled = await pullTeamWork({
+      store: options.store,
+      repository,
+      writer: currentWriter(options.env),
+      now: new Date(),
+      resumeWindowDays: options.config.resumeWindowDays,
+      cwds: [options.cwd],
+    });
+    return { pulled };
+  } finally {
+    await repository.close();
+  }
+}
+
 const RETENTION_KIND = 'retention';
 
 async function applyRetentionDaily(

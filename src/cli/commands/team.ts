@@ -1,5 +1,5 @@
 /**
- * `shim team connect|disconnect|status`, and the `--team` side of list, search and handoff.
+ * `shim team connect|disconnect|pull|status`, and the `--team` side of list, search and handoff.
  * @module
  */
 import { openTeamRepository } from '../../app/team/open-team-store.ts';
@@ -7,7 +7,8 @@ import { listTeamSessions, searchTeam } from '../../app/team/team-reads.ts';
 import { currentWriter } from '../../app/team/team-settings.ts';
 import { checkTeamUrl } from '../../app/team/team-url.ts';
 import { getTeamStatus } from '../../app/team/team-status.ts';
-import { syncTeam } from '../../app/team/team-sync.ts';
+import { pullTeamForProject, syncTeam } from '../../app/team/team-sync.ts';
+import { AppError } from '../../core/errors.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { describeTeamTarget } from '../../store/postgres/team-errors.ts';
 import { loadConfig, writeTeamSetting } from '../../store/config/config.ts';
@@ -93,6 +94,39 @@ function nextTry(status: { nextAttemptAt: string | null; waiterPid: number | nul
   return status.waiterPid !== null
     ? `next try ${when} (worker ${status.waiterPid} waits for it)`
     : `next try ${when}: no worker waits now, the next hook (a checkpoint, a session start) starts one, or run shim sync`;
+}
+
+/** `shim team pull` (also what a session start runs as a child: app/team/pull-at-start.ts). */
+export async function runTeamPull(options: { json?: boolean; quiet?: boolean }): Promise<void> {
+  const home = getShimHome();
+  const config = await loadConfig(home, { lenient: true });
+  const store = openCommandStore(home);
+  try {
+    const result = await pullTeamForProject({
+      store,
+      env: process.env,
+      config,
+      cwd: process.cwd(),
+    });
+    if (result === null)
+      throw new AppError(
+        'TEAM_NOT_CONNECTED',
+        config.team.url || process.env.SHIM_TEAM_URL
+          ? 'team.resume is off: nothing is pulled from the team store'
+          : 'no team store is connected',
+        config.team.url || process.env.SHIM_TEAM_URL
+          ? 'turn it on in config.json ("team": {"resume": true})'
+          : 'run: shim team connect <connection-string>',
+      );
+    if (options.quiet) return;
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(result)}\n`
+        : `team store: pulled ${result.pulled} unfinished (the next session here starts from the newest)\n`,
+    );
+  } finally {
+    store.close();
+  }
 }
 
 /** `shim sync`'s team part: send and pull now, with progress on stderr. */

@@ -1,8 +1,8 @@
 /**
  * SessionStart: records the session. After a compaction, injects the session's exact state as
  * the compaction began (framed as a compaction, with what Claude Code's summary left out); at
- * startup, injects the user's pending handoff or this project's interrupted session, rebuilt
- * from its transcript.
+ * startup, injects the user's pending handoff, the team's newer unfinished work (pulled now,
+ * within 1.5 s) or this project's interrupted session, rebuilt from its transcript.
  * @module
  */
 import { finishPendingCheckpoints } from '../../app/checkpoint/finish-pending-checkpoints.ts';
@@ -10,6 +10,7 @@ import { withStore, type Store } from '../../app/open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore/restore-session.ts';
 import { restoreAtStartup } from '../../app/restore/startup-restore.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
+import { pullAtStart } from '../../app/team/pull-at-start.ts';
 import { takeOwnLimitHandoff } from '../../app/restore/limit-handoff.ts';
 import { relayAfterClear } from '../../app/restore/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
@@ -84,6 +85,10 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   if (!payload.cwd) return {};
   const afterClear = payload.source === 'clear';
   const target = await loadRestoreTarget(run.agent ?? DEFAULT_AGENT);
+  const teamResume = isTeamConfigured(run.config, env) && run.config.team.resume;
+  // A new session asks the team store itself, within a budget (a child process: no pg here).
+  const pulled =
+    teamResume && !afterClear ? await pullAtStart({ cwd: payload.cwd, env, home }) : null;
   const restore = await restoreAtStartup(store, {
     sessionId: payload.sessionId!,
     cwd: payload.cwd,
@@ -92,10 +97,10 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
     now,
     restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
-    teamResume: isTeamConfigured(run.config, env) && run.config.team.resume,
+    teamResume,
     render: (checkpoint, detection) => renderRestore({ checkpoint, detection, target, afterClear }),
   });
-  if (restore === null) return {};
+  if (restore === null) return pulled?.tell ? { userMessage: pulled.tell } : {};
   const { checkpoint, detection } = restore;
   const prompt = restore.text ?? '';
   const what =
@@ -106,7 +111,7 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
         : `from the interrupted session ${checkpoint.sessionId.slice(0, 8)} (${detection.interruptionReason})`;
   return {
     context: prompt,
-    userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} ${what}: ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
+    userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} ${what}: ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.${pulled?.tell ? `\n${pulled.tell}` : ''}`,
   };
 }
 
@@ -209,11 +214,11 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
         : null;
     // Tracker updates a worker left waiting (a retry, a token added since) go out now.
     const due = store.outbox.nextDue();
-    // With a team store, the worker also pulls the team's newest unfinished work for the next
-    // session here (this one restores from the copy pulled before: docs/team.md, "Staleness").
+    // With a team store, the worker sends what waits — started once this session's own pull
+    // (below) is over, so that it does not compete with it for the budget.
     const team = source === 'startup' && isTeamConfigured(run.config, run.env);
-    if (issue === null && ((due !== null && Date.parse(due) <= now) || team))
-      await startSyncWorker(payload.cwd ?? null, run.env, home);
+    const startWorker = issue === null && ((due !== null && Date.parse(due) <= now) || team);
+    if (startWorker && !team) await startSyncWorker(payload.cwd ?? null, run.env, home);
     // The statusline names it (it reads the hooks' memory, never the store).
     if (issue)
       saveHookMemory(home, sessionId, {
@@ -223,7 +228,11 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
     if (source === 'compact') return restoreAfterCompaction(store, run);
     if (source === 'resume') return restoreOwnLimitHandoff(store, run);
     if (source === 'clear' && run.config.relay) return relayIntoClearedContext(store, run);
-    if (source === 'startup' || source === 'clear') return restoreIntoNewSession(store, run);
+    if (source === 'startup' || source === 'clear') {
+      const restored = await restoreIntoNewSession(store, run);
+      if (startWorker && team) await startSyncWorker(payload.cwd ?? null, run.env, home);
+      return restored;
+    }
     return {};
   });
 }
