@@ -76,6 +76,21 @@ if (skippedBrowser.length && !hasChromium() && process.env.SHIM_REQUIRE_CHROMIUM
   selected = selected.filter((f) => !skippedBrowser.includes(f));
 }
 
+// SHIM_TEST_CONCURRENCY=integration=2,unit=2 sets how many files of a group run at once (to try
+// another balance on a machine without editing scripts/test-groups.mjs).
+const override = new Map(
+  (process.env.SHIM_TEST_CONCURRENCY ?? '')
+    .split(',')
+    .map((pair) => pair.split('='))
+    .filter(([name, n]) => name && Number(n) >= 1)
+    .map(([name, n]) => [name.trim(), Math.floor(Number(n))]),
+);
+const alone = !selected.some((f) => groupOf(f).lane === 'wait');
+const cores = Math.max(1, availableParallelism());
+/** How many of a group's files run at once: its own figure, all cores when no waiting group runs. */
+const concurrencyOf = (group) =>
+  override.get(group.name) ?? (alone ? Math.max(group.concurrency, cores) : group.concurrency);
+
 const groups = GROUPS.map((group) => ({
   group,
   files: selected.filter((f) => groupOf(f) === group),
@@ -84,7 +99,7 @@ const groups = GROUPS.map((group) => ({
 if (listOnly) {
   for (const { group, files: list } of groups) {
     process.stdout.write(
-      `${group.name} (${group.lane} lane, ${group.concurrency} at a time): ${group.what}\n`,
+      `${group.name} (${group.lane} lane, ${concurrencyOf(group)} at a time): ${group.what}\n`,
     );
     for (const file of list) process.stdout.write(`  ${file}\n`);
   }
@@ -207,8 +222,6 @@ const started = Date.now();
 // done helps the other. With no waiting group selected (the inner loop), the CPU-bound groups
 // run one after another in one lane, each with as many files at once as there are cores.
 const pending = [...groups];
-const alone = !groups.some((g) => g.group.lane === 'wait');
-const cores = Math.max(1, availableParallelism());
 const lanes = (alone ? ['cpu'] : ['wait', 'cpu']).map(async (lane) => {
   const results = [];
   for (;;) {
@@ -217,8 +230,7 @@ const lanes = (alone ? ['cpu'] : ['wait', 'cpu']).map(async (lane) => {
     if (!entry) return results;
     if (entry.group.needs.includes('agent-clis')) installAgentClis(entry.files);
     if (!live) process.stdout.write(`▸ ${entry.group.name}: ${entry.files.length} files\n`);
-    const concurrency = alone ? Math.max(entry.group.concurrency, cores) : entry.group.concurrency;
-    results.push(await runGroup(entry, concurrency));
+    results.push(await runGroup(entry, concurrencyOf(entry.group)));
   }
 });
 const results = (await Promise.all(lanes))
