@@ -20,7 +20,8 @@ export type AppErrorCode =
   | 'TEAM_AUTH'
   | 'TEAM_NO_SCHEMA'
   | 'TEAM_READ_ONLY'
-  | 'TEAM_FAILED';
+  | 'TEAM_FAILED'
+  | 'SNAPSHOT_NOT_HERE';
 
 /** Marks every AppError, whichever copy of this class made it. */
 const BRAND = Symbol.for('shim.AppError');

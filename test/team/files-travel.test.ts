@@ -14,7 +14,12 @@ import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
 import { snapshotRef } from '../../src/capture/git.ts';
+import { ensureSnapshotHere } from '../../src/app/team/team-snapshot.ts';
+import { restoreSnapshot } from '../../src/capture/git-snapshots.ts';
 import { rebuildSnapshot } from '../../src/capture/snapshot-patch.ts';
+import type { AppError } from '../../src/core/errors.ts';
+import { rebaseCheckpoint } from '../../src/core/team/rebase-checkpoint.ts';
+import { DEFAULT_SETTINGS } from '../../src/store/config/config.ts';
 import { runSnapshotScript } from '../../src/capture/snapshot-script.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
@@ -95,6 +100,31 @@ describe('the files travel', () => {
       execFileSync('git', ['init', '-q', other]);
       const missing = rebuildSnapshot(other, checkpointId, patch, 'x');
       assert.deepEqual(missing, { ok: false, why: 'base-missing', detail: patch.baseCommit });
+
+      // shim restore-files on another machine: the checkpoint as B holds it (rebased onto its
+      // clone) gets its snapshot from the team store, then restores as at home.
+      const d = join(makeTempDir('shim-files-d-'), 'app');
+      execFileSync('git', ['clone', '-q', origin, d]);
+      const saved = store.checkpoints.getById(checkpointId)!;
+      const config = { team: { ...DEFAULT_SETTINGS.team, url } };
+      await ensureSnapshotHere(rebaseCheckpoint(saved, d), d, config, {});
+      const restored = restoreSnapshot(d, snapshotRef(checkpointId));
+      assert.equal(git(d, 'show', `${restored.branch}:app.ts`), 'export const answer = 42;');
+      await assert.rejects(
+        ensureSnapshotHere(rebaseCheckpoint(saved, other), other, config, {}),
+        (error: Error) =>
+          /changes on commit [0-9a-f]{12}, which this clone does not have/.test(error.message) &&
+          /git fetch origin/.test((error as AppError).hint ?? ''),
+      );
+      await assert.rejects(
+        ensureSnapshotHere(
+          rebaseCheckpoint(saved, other),
+          other,
+          { team: DEFAULT_SETTINGS.team },
+          {},
+        ),
+        /are in the clone it was taken in, not this one/,
+      );
     } finally {
       await repository.close();
       store.dispose();

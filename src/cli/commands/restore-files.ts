@@ -2,6 +2,8 @@ import { withStore } from '../../app/open-store.ts';
 import { findCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import { restoreSnapshot } from '../../capture/git-snapshots.ts';
 import { AppError } from '../../core/errors.ts';
+import { ensureSnapshotHere } from '../../app/team/team-snapshot.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { getShimHome } from '../../store/home/home.ts';
 
 export async function runRestoreFiles(
@@ -19,6 +21,13 @@ export async function runRestoreFiles(
       '`shim show` lists the files it recorded',
     );
   }
+  // Taken on another machine: its files come through the team store (or the error says how).
+  await ensureSnapshotHere(
+    checkpoint,
+    repoRoot,
+    await loadConfig(getShimHome(), { lenient: true }),
+    process.env,
+  );
   const target = {
     ...(options.branch ? { branch: options.branch } : {}),
     ...(options.worktree ? { worktree: options.worktree } : {}),
