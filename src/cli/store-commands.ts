@@ -71,9 +71,11 @@ export function defineStoreCommands(program: Command): void {
       'after',
       `
   A session id removes every checkpoint of that session, its restores, handoff documents,
-  compaction summaries, events and the caches shim keeps for it. A checkpoint id removes that
-  checkpoint only; a later checkpoint that named it as its parent is linked to its parent
-  instead. Nothing else in the store changes. It cannot be undone.
+  compaction summaries, events, what waits to be sent for it and the caches shim keeps for it;
+  with a team store connected, every row of the session there too (no other machine restores or
+  finds it any more). Sessions that were restored from it keep their own rows and are named, to
+  forget as well if they carry its words. A checkpoint id removes that checkpoint only; a later
+  checkpoint that named it as its parent is linked to its parent instead. It cannot be undone.
 
   Examples:
     shim forget 3f2a9c1d --dry-run

@@ -23,6 +23,10 @@ export type ForgetResult = {
   handoffFiles: string[];
   snapshotRefs: number;
   cacheFiles: number;
+  /** Sessions restored from it: they keep their rows (and may carry its words on). */
+  restoredInto: string[];
+  /** Rows removed from the team store per table (null: none connected, or a dry run). */
+  team: Record<string, number> | null;
 };
 
 /** Per-session files under SHIM_HOME/cache/<dir>/ named after the session (hook claims too). */
@@ -85,6 +89,8 @@ export async function forget(request: {
     handoffFiles: plan.handoffPaths,
     snapshotRefs: plan.checkpoints.filter((c) => c.snapshotRef !== null).length,
     cacheFiles: cacheFiles.length,
+    restoredInto: plan.restoredInto,
+    team: null,
   };
   if (request.dryRun) return result;
   await withStore(home, ({ forgetting }) => forgetting.forget(plan));

@@ -1,4 +1,6 @@
 import { forget, type ForgetResult } from '../../app/retention/forget.ts';
+import { forgetOnTeam } from '../../app/team/forget-on-team.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { getShimHome } from '../../store/home/home.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -10,12 +12,22 @@ export function describeForget(r: ForgetResult): string {
     .join(', ');
   const what = r.target.kind === 'session' ? `session ${r.target.id}` : `checkpoint ${r.target.id}`;
   const verb = r.dryRun ? 'would remove' : 'removed';
+  const team = r.team
+    ? Object.entries(r.team)
+        .filter(([, n]) => n > 0)
+        .map(([table, n]) => `${table} ${n}`)
+        .join(', ') || 'nothing was there'
+    : null;
   return [
     `${r.dryRun ? 'Dry run: ' : ''}${what}: ${verb} ${plural(r.checkpoints.length, 'checkpoint')}` +
       `, ${plural(r.handoffFiles.length, 'handoff document')}, ${plural(r.snapshotRefs, 'snapshot ref')}` +
       (r.target.kind === 'session' ? `, ${plural(r.cacheFiles, 'cache file')}` : '') +
       '.',
     rows ? `  rows: ${rows}` : '',
+    team !== null ? `  team store: ${team}` : '',
+    r.restoredInto.length > 0
+      ? `  restored from it (they keep their own rows, and may carry its words on): ${r.restoredInto.join(', ')} — forget them too with \`shim forget <session>\``
+      : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -25,11 +37,20 @@ export async function runForget(
   what: string,
   options: { dryRun?: boolean; json?: boolean },
 ): Promise<void> {
-  const result = await forget({
-    home: getShimHome(),
-    what,
-    dryRun: options.dryRun === true,
-  });
+  const home = getShimHome();
+  const forgotten = await forget({ home, what, dryRun: options.dryRun === true });
+  // The team store's copy goes too: no other machine restores or finds the session any more.
+  const result =
+    forgotten.target.kind === 'session' && !forgotten.dryRun
+      ? {
+          ...forgotten,
+          team: await forgetOnTeam(
+            forgotten.target.id,
+            await loadConfig(home, { lenient: true }),
+            process.env,
+          ),
+        }
+      : forgotten;
   process.stdout.write(
     options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describeForget(result)}\n`,
   );

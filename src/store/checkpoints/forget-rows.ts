@@ -19,6 +19,8 @@ export type ForgetPlan = {
   handoffPaths: string[];
   /** Rows removed per table (what a dry run reports). */
   rows: Record<string, number>;
+  /** Sessions that were restored from what goes: they keep their own rows, and may carry its words. */
+  restoredInto: string[];
 };
 
 const count = (db: Database, sql: string, ...params: string[]): number =>
@@ -69,6 +71,28 @@ export function planForget(db: Database, target: ForgetTarget): ForgetPlan | nul
             ...ids,
           ),
   };
+  // Waiting to be sent (the team store, an issue's comment) and the team's pulled copy.
+  const bySession = target.kind === 'session' ? ' OR session_id = ?' : '';
+  const also = target.kind === 'session' ? [target.id] : [];
+  rows.sync_outbox = count(
+    db,
+    `SELECT COUNT(*) AS n FROM sync_outbox WHERE checkpoint_id IN ${inIds}${bySession}`,
+    ...ids,
+    ...also,
+  );
+  rows.team_work = count(
+    db,
+    `SELECT COUNT(*) AS n FROM team_work WHERE checkpoint_id IN ${inIds}${bySession}`,
+    ...ids,
+    ...also,
+  );
+  const restoredInto = (
+    db
+      .prepare(
+        `SELECT session_id FROM sessions WHERE (resumed_from_checkpoint IN ${inIds}${target.kind === 'session' ? ' OR resumed_from_session = ?' : ''}) AND session_id <> ?`,
+      )
+      .all(...ids, ...also, target.id) as Array<{ session_id: string }>
+  ).map((r) => r.session_id);
   if (target.kind === 'session') {
     rows.sessions = sessionRows;
     rows.events = count(db, 'SELECT COUNT(*) AS n FROM events WHERE session_id = ?', target.id);
@@ -88,6 +112,7 @@ export function planForget(db: Database, target: ForgetTarget): ForgetPlan | nul
     checkpoints: checkpoints.map((c) => ({ id: c.id, cwd: c.cwd, snapshotRef: c.snapshot_ref })),
     handoffPaths: handoffs.map((h) => h.path),
     rows,
+    restoredInto,
   };
 }
 
@@ -98,6 +123,8 @@ export function forgetRows(db: Database, plan: ForgetPlan): void {
     // What is kept and stored as a change of a forgotten checkpoint is made whole first.
     detachDependents(db, ids);
     for (const id of ids) {
+      db.prepare('DELETE FROM sync_outbox WHERE checkpoint_id = ?').run(id);
+      db.prepare('DELETE FROM team_work WHERE checkpoint_id = ?').run(id);
       const parent = db.prepare('SELECT parent_id FROM checkpoints WHERE id = ?').get(id) as
         { parent_id: string | null } | undefined;
       db.prepare('UPDATE checkpoints SET parent_id = ? WHERE parent_id = ?').run(
@@ -123,6 +150,8 @@ export function forgetRows(db: Database, plan: ForgetPlan): void {
         'events',
         'signal_history',
         'session_issues',
+        'sync_outbox',
+        'team_work',
       ])
         db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(session);
       db.prepare('DELETE FROM sessions WHERE session_id = ?').run(session);

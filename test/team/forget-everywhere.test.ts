@@ -1,0 +1,96 @@
+/**
+ * `shim forget <session>` reaches the team store: after the session went to the server (and a
+ * second machine pulled it), forget run through the real binary leaves no row of it on the
+ * server and no outbox entry, keeps the other session's, and names the session that was restored
+ * from it. A real PostgreSQL server.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { createCommandStore } from '../../src/app/open-command-store.ts';
+import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
+import { replicateToTeam } from '../../src/app/team/replicate.ts';
+import { identifyProject } from '../../src/capture/project-remote.ts';
+import type { TeamRowKind } from '../../src/store/team/team-repository.ts';
+import { runShim } from '../helpers/cli.ts';
+import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { openTempStore } from '../helpers/store.ts';
+import { draftIn, makeClone } from './team-fixture.ts';
+
+let server: PostgresServer;
+before(async () => {
+  server = await startPostgres();
+});
+after(() => server?.dispose());
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+const KINDS: TeamRowKind[] = ['session', 'checkpoint', 'compaction_summary', 'file_patch'];
+
+test('forget <session> leaves no row of it on the team store or in the outbox', async () => {
+  const url = server.url(await server.createDatabase());
+  const repository = await openTeamRepository({ url, migrate: true });
+  const a = openTempStore();
+  try {
+    const clone = makeClone('app');
+    const gone = randomUUID();
+    const kept = randomUUID();
+    const word = `zebrafinch${randomUUID().slice(0, 6)}`;
+    for (const [sessionId, request] of [
+      [gone, `Rename the ${word} importer`],
+      [kept, 'Keep the exporter as it is'],
+    ] as const) {
+      a.sessions.touch({ sessionId, cwd: clone }, minutesAgo(30));
+      for (const m of [30, 20]) {
+        const draft = draftIn(clone, sessionId, minutesAgo(m));
+        draft.conversationState = { ...draft.conversationState, userRequests: [request] };
+        a.checkpoints.save(draft);
+      }
+    }
+    // A later session restored from the one to forget.
+    const restored = randomUUID();
+    a.sessions.touch({ sessionId: restored, cwd: clone }, minutesAgo(10));
+    a.db
+      .prepare('UPDATE sessions SET resumed_from_session = ? WHERE session_id = ?')
+      .run(gone, restored);
+    const writer = { machine: 'laptop-a', osUser: 'ada' };
+    await replicateToTeam({
+      store: createCommandStore(a.db),
+      home: a.home,
+      repository,
+      writer,
+    });
+    const scope = { projectIds: [identifyProject(clone).id], limit: 10 };
+    assert.equal((await repository.search(word, scope)).length, 1, 'found before');
+    const forgot = runShim(a.home, ['forget', gone, '--json'], {
+      cwd: clone,
+      env: { SHIM_TEAM_URL: url },
+    });
+    assert.equal(forgot.status, 0, forgot.stderr);
+    const result = JSON.parse(forgot.stdout) as {
+      team: Record<string, number> | null;
+      restoredInto: string[];
+    };
+    assert.equal(result.team?.shim_sessions, 1);
+    assert.equal(result.team?.shim_checkpoints, 2);
+    assert.deepEqual(result.restoredInto, [restored]);
+
+    // Nothing of it on the server; the other session is all there.
+    const left = await repository.forgetSession(gone);
+    assert.deepEqual(
+      Object.values(left).filter((n) => n > 0),
+      [],
+      'nothing left to delete',
+    );
+    const counts = await Promise.all(KINDS.map((k) => repository.count(k)));
+    assert.equal(counts[0], 2, 'the other sessions stay');
+    assert.equal(counts[1], 2, "the other session's checkpoints stay");
+    assert.deepEqual(await repository.search(word, scope), [], 'nobody finds its words');
+    const outbox = a.db
+      .prepare('SELECT COUNT(*) AS n FROM sync_outbox WHERE session_id = ?')
+      .get(gone) as { n: number };
+    assert.equal(outbox.n, 0, 'no outbox entry names it');
+  } finally {
+    a.dispose();
+    await repository.close();
+  }
+});
