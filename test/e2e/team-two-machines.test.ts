@@ -3,7 +3,8 @@
  * and SHIM_HOMEs, two clones of one repository at different paths (the same origin remote), one
  * real PostgreSQL server. A session on A makes tasks, writes a file, takes a follow-up request
  * and is killed -9 mid-command; A's worker replicates it; a new session on B then starts with
- * A's requests, open tasks and files in its first request to the mock, naming A.
+ * A's requests, open tasks and files in its first request to the mock, naming A, and where A
+ * was: the interrupted command, the one before it and the newest failure.
  *
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/team-two-machines
  */
@@ -140,7 +141,12 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     });
     assert.equal(first.exitCode, 0, describeRun(first));
     mock.reset({
-      steps: [taskCreate('Stream the PLATYPUS-3 export rows'), bash('sh slow.sh')],
+      steps: [
+        taskCreate('Stream the PLATYPUS-3 export rows'),
+        bash('ls no-such-PLATYPUS-dir'),
+        bash('echo streamed-PLATYPUS-3'),
+        bash('sh slow.sh'),
+      ],
       final: { content: [{ type: 'text', text: 'never reached' }] },
     });
     const killed = spawnClaude({
@@ -220,5 +226,14 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     ])
       assert.ok(restored.includes(needle), `the restore on B names ${needle}`);
     assert.ok(!restored.includes(a.scratch.project), "A's absolute path stays on A");
+    // Where it was on A (issue 40): the interrupted command, the one before it, the newest failure.
+    assert.ok(restored.includes('## Where you were'), 'the restore on B says where A was');
+    for (const needle of [
+      '```sh\\nsh slow.sh\\n```',
+      '`echo streamed-PLATYPUS-3` → exit 0',
+      '`ls no-such-PLATYPUS-dir`',
+      'No such file or directory',
+    ])
+      assert.ok(restored.includes(needle), `where A was names ${needle}`);
   });
 });
