@@ -36,7 +36,7 @@ function writeCommandsPlugin(scratch: Scratch): string {
 }
 
 describe('slash commands under the real Claude Code CLI', { skip }, () => {
-  test("/shim-mod:checkpoint, /shim-mod:defer and /shim-mod:shard hand shim's answer to the model", async (t) => {
+  test("/shim-mod:checkpoint, :defer, :handoff and :shard hand shim's answer to the model", async (t) => {
     const scratch = createScratch('shim-e2e-slash-');
     const mock = await startMockApi({
       steps: [],
@@ -62,6 +62,7 @@ describe('slash commands under the real Claude Code CLI', { skip }, () => {
     assert.ok(await answers('/shim-mod:checkpoint --status', 'of auto-compact'), 'the status');
     assert.ok(await answers('/shim-mod:checkpoint', 'saved: '), 'a checkpoint');
     assert.ok(await answers('/shim-mod:defer', 'L1/L2 notices held'), 'a deferral');
+    assert.ok(await answers('/shim-mod:handoff', 'handoff for checkpoint #'), 'a handoff');
     writeFileSync(join(scratch.project, 'plan.md'), '# Plan\n\n- [ ] one\n- [ ] two\n');
     assert.ok(await answers('/shim-mod:shard plan.md --dry-run', 'shim shard · '), 'the split');
     // Claude Code 2.1.330 names a plugin's commands /<plugin>:<command>, and keeps a bare

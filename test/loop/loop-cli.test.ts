@@ -152,6 +152,42 @@ describe('shim loop (CLI)', () => {
     assert.equal(follow.status, 0, 'following a finished run returns at once');
   });
 
+  test('inside an iteration: /loop shows its run, /loop checkpoint and /handoff save this session now', () => {
+    const runId = (
+      JSON.parse(shim(world, ['loop', 'status', '--json']).stdout) as { run: { runId: string } }
+    ).run.runId;
+    const inLoop = { SHIM_LOOP_RUN_ID: runId, SHIM_LOOP_ITERATION: '2' };
+    const status = shim(world, ['slash', 'loop'], inLoop);
+    assert.equal(status.status, 0, status.stderr);
+    assert.match(status.stdout, new RegExp(`loop ${runId}`));
+    assert.match(status.stdout, /context\s+\S+ \d+% of the auto-compact threshold/);
+    // The agent runs `shim loop status` in its shell: the same run, without its id.
+    assert.match(shim(world, ['loop', 'status'], inLoop).stdout, new RegExp(`loop ${runId}`));
+
+    const outside = shim(world, ['slash', 'loop', 'checkpoint']);
+    assert.equal(outside.status, 1);
+    assert.match(outside.stderr, /not an iteration of a shim loop/);
+    assert.match(outside.stderr, /\/checkpoint/);
+    const saved = shim(world, ['slash', 'loop', 'checkpoint'], inLoop);
+    assert.equal(saved.status, 0, saved.stderr);
+    assert.match(saved.stdout, /saved/);
+    assert.match(saved.stdout, new RegExp(`loop ${runId}`));
+    const newest = JSON.parse(shim(world, ['list', '--json']).stdout) as Array<{
+      triggeredBy: string;
+    }>;
+    assert.equal(newest[0]?.triggeredBy, 'user_requested');
+
+    const handoff = shim(world, ['slash', 'handoff']);
+    assert.equal(handoff.status, 0, handoff.stderr);
+    assert.match(
+      handoff.stdout,
+      /checkpoint #\d+ saved\nhandoff for checkpoint #\d+ .* written to /,
+    );
+    const bad = shim(world, ['slash', 'loop', 'now']);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /\/loop does not take "now"/);
+  });
+
   test("the seed's CONTEXT_WINDOW_TOKENS / CONTEXT_EXHAUSTION_THRESHOLD set where the loop restarts", () => {
     // 50% of a 60,000-token window is 30,000 tokens: the first response (40,000) crosses it,
     // where shim's own default (70% of the 167k threshold, 117k) would carry on in the session.

@@ -188,7 +188,9 @@ export async function runLoopStatus(
   id: string | undefined,
   options: { json?: boolean },
 ): Promise<void> {
-  const { run, iterations } = await findLoopRun(getShimHome(), id, process.cwd());
+  // Inside a loop's iteration (the agent running it, /loop), the run it belongs to.
+  const runId = id ?? (process.env.SHIM_LOOP_RUN_ID || undefined);
+  const { run, iterations } = await findLoopRun(getShimHome(), runId, process.cwd());
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ run, iterations }, null, 2)}\n`);
     return;

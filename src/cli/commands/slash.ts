@@ -1,7 +1,7 @@
 /**
  * `shim slash <command> [args…]`: what shim's slash commands run (claude/settings/slash-commands.ts)
- * — `/checkpoint [--status | --estimate [task or plan.md]]`, `/defer [--off]` and
- * `/shard <plan.md> [--dry-run]`,
+ * — `/checkpoint [--status | --estimate [task or plan.md]]`, `/defer [--off]`, `/handoff`,
+ * `/loop [checkpoint]` and `/shard <plan.md> [--dry-run]`,
  * their arguments as the user typed them.
  * @module
  */
@@ -10,7 +10,11 @@ import { findProjectRoot } from '../../capture/project.ts';
 import { AppError } from '../../core/errors.ts';
 import { runCheckpoint } from './checkpoint.ts';
 import { runEstimate, runPlanEstimate } from './estimate.ts';
+import { createCheckpoint } from '../../app/checkpoint/create-checkpoint.ts';
+import { getShimHome } from '../../store/home/home.ts';
 import { runDefer } from './defer.ts';
+import { runHandoff } from './handoff.ts';
+import { runLoopStatus } from './loop.ts';
 import { runShard } from './shard.ts';
 import { runStatus } from './status.ts';
 
@@ -43,6 +47,14 @@ export async function runSlash(command: string, args: string[]): Promise<void> {
       );
     return runDefer(undefined, { off: args.includes('--off') });
   }
+  if (command === 'handoff') {
+    refuseArguments('handoff', args, [], 'use /handoff');
+    return runHandoffNow();
+  }
+  if (command === 'loop') {
+    refuseArguments('loop', args, ['checkpoint'], 'use /loop, or /loop checkpoint');
+    return runLoopSlash(args.includes('checkpoint'));
+  }
   if (command === 'shard') {
     const plan = args.find((a) => !a.startsWith('--'));
     if (plan === undefined)
@@ -54,4 +66,49 @@ export async function runSlash(command: string, args: string[]): Promise<void> {
     `no slash command "${command}"`,
     'shim has /checkpoint, /defer and /shard',
   );
+}
+
+function refuseArguments(command: string, args: string[], allowed: string[], usage: string) {
+  const unknown = args.filter((a) => !allowed.includes(a));
+  if (unknown.length > 0)
+    throw new AppError('USAGE', `/${command} does not take "${unknown.join(' ')}"`, usage);
+}
+
+/** `/handoff`: the session's state now, then the handoff of that very checkpoint. */
+async function runHandoffNow(): Promise<void> {
+  const { checkpoint } = await createCheckpoint({
+    cwd: process.cwd(),
+    env: process.env,
+    home: getShimHome(),
+    now: Date.now(),
+    trigger: 'user_requested',
+    reason: '/handoff',
+    snapshot: true,
+    wipCommit: false,
+  });
+  process.stdout.write(`checkpoint #${checkpoint.checkpointNumber} saved\n`);
+  return runHandoff({ session: checkpoint.sessionId });
+}
+
+/**
+ * `/loop`: the run this session is an iteration of (`SHIM_LOOP_RUN_ID`, which the loop gives its
+ * agent), else this directory's newest; `/loop checkpoint`: this iteration's state saved now.
+ */
+async function runLoopSlash(checkpoint: boolean): Promise<void> {
+  const runId = process.env.SHIM_LOOP_RUN_ID || undefined;
+  if (checkpoint) {
+    if (!runId)
+      throw new AppError(
+        'USAGE',
+        'this session is not an iteration of a shim loop (SHIM_LOOP_RUN_ID is not set)',
+        'use /checkpoint to save this session, or /loop for the newest run of this directory',
+      );
+    const iteration = process.env.SHIM_LOOP_ITERATION ?? '?';
+    await runCheckpoint({
+      trigger: 'user_requested',
+      reason: `/loop checkpoint (loop ${runId}, iteration ${iteration})`,
+      snapshot: true,
+    });
+  }
+  return runLoopStatus(runId, {});
 }

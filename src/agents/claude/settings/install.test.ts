@@ -419,6 +419,8 @@ describe("shim install with shim's mod", () => {
     assert.deepEqual(readdirSync(join(plugin, 'commands')).sort(), [
       'checkpoint.md',
       'defer.md',
+      'handoff.md',
+      'loop.md',
       'shard.md',
     ]);
     assert.match(

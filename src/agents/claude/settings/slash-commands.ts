@@ -1,5 +1,6 @@
 /**
- * shim's slash commands for Claude Code (issue 15; seed 004 `/checkpoint`, `/shard`): markdown
+ * shim's slash commands for Claude Code (issue 15; seed 004 `/checkpoint`, `/shard`, `/handoff`,
+ * `/ralph context|checkpoint` as `/loop [checkpoint]`, issue 43's `/defer`): markdown
  * command files whose ```! block runs shim with the user's arguments — Claude Code puts the
  * output into the request, and the model presents it. Shipped in the plugin (`commands/`) and in
  * the plugin `shim install` sets up for the mod. Pure: the files' text for a way to start shim.
@@ -43,6 +44,18 @@ export function slashCommandFiles(start: string): SlashCommandFile[] {
       'Just one more task: hold the L1/L2 context notices back until the task in progress is done (shim); --off: back on',
       '[--off]',
       'what is held back and until when',
+    ),
+    file(
+      'handoff',
+      'Write a handoff now: a checkpoint of this session, and the document the next session here picks up (shim)',
+      '',
+      'the checkpoint and where the handoff was written',
+    ),
+    file(
+      'loop',
+      "Inside a shim loop: the run's iteration, context and restarts; checkpoint: save this iteration's state now (shim)",
+      '[checkpoint]',
+      "the loop run's status, or the checkpoint saved",
     ),
     file(
       'shard',
