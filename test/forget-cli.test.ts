@@ -103,11 +103,14 @@ describe('shim forget', () => {
     assert.ok(!existsSync(dry.handoffFiles[0]!));
   });
 
-  test('a session: every checkpoint, handoff and cache of it goes; the other session is untouched', () => {
+  test('a session, by the 8 characters `shim list` prints: every checkpoint, handoff and cache of it goes; the other session is untouched', () => {
     const { home, b1, a1, a2 } = setupStore();
     const before = { rows: dumpStore(home), files: dumpFiles(home) };
+    // The session as `shim list` prints it: its first 8 characters.
+    const short = a1.sessionId.slice(0, 8);
+    assert.match(runShim(home, ['list', '--all']).stdout, new RegExp(`\\b${short}\\b`));
     const run = json<{ checkpoints: string[]; rows: Record<string, number> }>(
-      runShim(home, ['forget', a1.sessionId, '--json']),
+      runShim(home, ['forget', short, '--json']),
     );
     assert.deepEqual(run.checkpoints.sort(), [a1.checkpointId, a2.checkpointId].sort());
     assert.ok((run.rows.sessions ?? 0) >= 1);

@@ -64,7 +64,10 @@ export function defineStoreCommands(program: Command): void {
     .description(
       'remove a bad checkpoint, or a whole session, from the store: rows, search index, handoffs, snapshot refs',
     )
-    .argument('<checkpoint|session>', 'a checkpoint id (or its first 8 characters) or a session id')
+    .argument(
+      '<checkpoint|session>',
+      'a checkpoint id or a session id, or the first 8 characters of either (as `shim list` prints them)',
+    )
     .option('--dry-run', 'say what would be removed, remove nothing')
     .option('--json', 'print what was removed as JSON')
     .addHelpText(
@@ -75,7 +78,9 @@ export function defineStoreCommands(program: Command): void {
   with a team store connected, every row of the session there too (no other machine restores or
   finds it any more). Sessions that were restored from it keep their own rows and are named, to
   forget as well if they carry its words. A checkpoint id removes that checkpoint only; a later
-  checkpoint that named it as its parent is linked to its parent instead. It cannot be undone.
+  checkpoint that named it as its parent is linked to its parent instead. It cannot be undone:
+  characters that start both a checkpoint and a session are refused (give more of the one you
+  mean).
 
   Examples:
     shim forget 3f2a9c1d --dry-run

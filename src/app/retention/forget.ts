@@ -46,23 +46,42 @@ function sessionCacheFiles(home: string, sessionId: string): string[] {
   });
 }
 
-/** A checkpoint id (or unique prefix) first, else a session id. */
+/**
+ * A full session id; else a checkpoint or a session by its id or a unique prefix — the 8
+ * characters `shim list` prints of either. A prefix of both a checkpoint and a session is refused:
+ * forgetting cannot be undone.
+ */
 async function resolveTarget(home: string, what: string): Promise<ForgetPlan> {
-  return withStore(home, ({ forgetting, checkpoints }) => {
+  return withStore(home, ({ forgetting, checkpoints, transfer }) => {
     const asSession = forgetting.plan({ kind: 'session', id: what });
     if (asSession) return asSession;
-    let id: string;
+    let checkpointId: string | null = null;
     try {
-      id = findCheckpoint(checkpoints, what).id;
+      checkpointId = findCheckpoint(checkpoints, what).id;
     } catch (error) {
       if (error instanceof AppError && error.code === 'USAGE') throw error;
-      throw new AppError(
-        'CHECKPOINT_NOT_FOUND',
-        `no checkpoint or session "${what}" in the store`,
-        'give a checkpoint id (or its first 8 characters) or a session id, as `shim list` shows them',
-      );
     }
-    return forgetting.plan({ kind: 'checkpoint', id })!;
+    const sessions = transfer.sessionIdsStartingWith(what, 6);
+    if (checkpointId !== null && sessions.length > 0)
+      throw new AppError(
+        'USAGE',
+        `"${what}" starts both checkpoint ${checkpointId} and session ${sessions[0]}`,
+        'give more characters of the one to forget',
+      );
+    if (checkpointId !== null) return forgetting.plan({ kind: 'checkpoint', id: checkpointId })!;
+    if (sessions.length > 1)
+      throw new AppError(
+        'USAGE',
+        `"${what}" matches ${sessions.length > 5 ? 'more than 5' : sessions.length} sessions (${sessions.slice(0, 5).join(', ')})`,
+        'give more characters of the session id',
+      );
+    const plan = sessions.length === 1 && forgetting.plan({ kind: 'session', id: sessions[0]! });
+    if (plan) return plan;
+    throw new AppError(
+      'CHECKPOINT_NOT_FOUND',
+      `no checkpoint or session "${what}" in the store`,
+      'give a checkpoint id or a session id (or their first 8 characters), as `shim list` shows them',
+    );
   });
 }
 
