@@ -179,8 +179,15 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       assert.match(replay.stdout, /"kind":"compact","line":\d+,"trigger":"auto","preTokens":25000/);
 
       // kill -9 in the middle of a request: the next session's first request carries the state.
+      // A failing command and one after it first (issue 40: where the work was).
+      const shell = (command: string, tokens: number) => ({
+        parts: [{ functionCall: { name: 'run_shell_command', args: { command } } }],
+        usage: { promptTokenCount: tokens },
+      });
       mock.reset({
         steps: [
+          shell('ls no-such-NUMBAT-dir', 12_000),
+          shell('echo lexed-NUMBAT-5', 13_000),
           {
             parts: [
               {
@@ -201,7 +208,7 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       });
       rmSync(join(scratch.home, '.gemini', 'tmp'), { recursive: true, force: true });
       const doomed = spawnGemini({ scratch, mock, shimHome, prompt: 'Write the lexer REQ-THREE' });
-      await pollUntil(() => mock!.mainRequests().length >= 2, 90_000);
+      await pollUntil(() => mock!.mainRequests().length >= 4, 90_000);
       doomed.kill();
       const killed = await doomed.result;
       assert.equal(killed.signal, 'SIGKILL');
@@ -219,6 +226,13 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       );
       assert.match(firstText, /REQ-THREE/);
       assert.match(firstText, /lexer\.txt/);
+      // Where it was: the last commands with their exit status, the newest failure with its output.
+      // (A command in flight is not in the chat: Gemini CLI records a call once it completes.)
+      assert.match(firstText, /## Where you were/);
+      assert.match(firstText, /`echo lexed-NUMBAT-5` → exit 0/);
+      assert.match(firstText, /`ls no-such-NUMBAT-dir` → \*\*exit 2\*\*/);
+      assert.match(firstText, /\*\*Newest failure\*\* \(run_shell_command, exit 2/);
+      assert.match(firstText, /No such file or directory/);
 
       const uninstall = shim(scratch, shimHome, ['uninstall', '--agent', 'gemini']);
       assert.equal(uninstall.status, 0, uninstall.stderr);

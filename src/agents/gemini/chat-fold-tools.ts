@@ -123,7 +123,10 @@ export function foldToolResult(
 ) {
   const index = state.pendingTools.findIndex((p) => p.id === call.id);
   const pending = index >= 0 ? state.pendingTools.splice(index, 1)[0] : undefined;
-  const success = call.status === 'success';
+  const exit = EXIT_CODE.exec(call.resultText);
+  const exitCode = exit ? Number(exit[1]) : null;
+  // Gemini CLI marks a command that exited non-zero `success`; its exit code says it failed.
+  const success = call.status === 'success' && (exitCode === null || exitCode === 0);
   state.toolCalls++;
   if (success) state.consecutiveToolFailures = 0;
   else {
@@ -131,12 +134,11 @@ export function foldToolResult(
     state.consecutiveToolFailures++;
     noteError(state, `tool_error: ${call.name}`);
   }
-  const exit = EXIT_CODE.exec(call.resultText);
   foldToolOutcome(state, pending, call.id, {
     success,
     // `cancelled`: the user denied or stopped it.
     stopped: call.status === 'cancelled',
-    exitCode: exit ? Number(exit[1]) : null,
+    exitCode,
     // A failure that showed a secret file is kept as its stand-in, as the result is.
     output: success
       ? ''

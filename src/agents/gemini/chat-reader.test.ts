@@ -112,7 +112,7 @@ describe('Gemini chat reader', () => {
     assert.equal(pieces.current?.contextTokens ?? pieces.lastResponse?.contextTokens, 9_000);
   });
 
-  test('where it was: shell commands with their exit codes, a cancelled call no failure, the newest error', () => {
+  test('where it was: shell commands with their exit codes (non-zero is a failure), a cancelled call no failure, the newest error', () => {
     const call = (
       id: string,
       name: string,
@@ -141,18 +141,18 @@ describe('Gemini chat reader', () => {
       model('m1', 1_000, {
         toolCalls: [
           call(
-            't1',
-            'run_shell_command',
-            { command: 'npm run build' },
-            'success',
-            'Output: error TS2304\nExit Code: 2',
-          ),
-          call(
             't2',
             'read_file',
             { file_path: '/p/missing.ts' },
             'error',
             'File not found: /p/missing.ts',
+          ),
+          call(
+            't1',
+            'run_shell_command',
+            { command: 'npm run build' },
+            'success',
+            'Output: error TS2304\nExit Code: 2',
           ),
           call(
             't3',
@@ -169,14 +169,16 @@ describe('Gemini chat reader', () => {
     assert.deepEqual(
       state.commands.map((c) => [c.command, c.status, c.exitCode]),
       [
-        ['npm run build', 'ok', 2],
+        ['npm run build', 'failed', 2],
         ['rm -rf dist', 'stopped', null],
         ['npm test', 'running', null],
       ],
     );
-    assert.equal(state.lastFailure?.tool, 'read_file');
-    assert.equal(state.lastFailure?.target, '/p/missing.ts');
-    assert.match(state.lastFailure?.output ?? '', /File not found/);
+    // Gemini CLI marks a command that exited non-zero `success`: its exit code says it failed.
+    assert.equal(state.lastFailure?.tool, 'run_shell_command');
+    assert.equal(state.lastFailure?.target, 'npm run build');
+    assert.equal(state.lastFailure?.exitCode, 2);
+    assert.match(state.lastFailure?.output ?? '', /error TS2304/);
   });
 
   test('a rewound chat ($rewindTo) forgets the dropped messages, read whole or incrementally', () => {

@@ -153,8 +153,11 @@ export class MomentTracker {
       const args = isObj(call.args) ? call.args : {};
       this.command(call.id, call.name === GEMINI_SHELL ? str(args.command) : null);
       // `cancelled` is the user stopping it; a call still waiting has no status.
-      if (call.status === 'success' || call.status === 'error')
-        this.result(call.id, call.status === 'error', str(call.resultText) ?? '');
+      if (call.status !== 'success' && call.status !== 'error') continue;
+      const text = str(call.resultText) ?? '';
+      // A command that exited non-zero is marked `success` by Gemini CLI; its exit code says.
+      const exit = /^Exit Code:\s*(-?\d+)/m.exec(text);
+      this.result(call.id, call.status === 'error' || (exit !== null && exit[1] !== '0'), text);
     }
   }
 

@@ -52,7 +52,7 @@ export function buildPending(c: Checkpoint): Section | undefined {
 function status(run: CommandRun): string {
   switch (run.status) {
     case 'ok':
-      // An agent may report a command's non-zero exit as a finished call (Gemini CLI does).
+      // A checkpoint taken before Gemini's non-zero exits counted as failures may hold one.
       return run.exitCode !== null && run.exitCode !== 0 ? `**exit ${run.exitCode}**` : 'exit 0';
     case 'failed':
       return run.exitCode !== null ? `**exit ${run.exitCode}**` : '**failed**';
