@@ -225,7 +225,7 @@ async function main(): Promise<void> {
   await runModBench(report, results);
 
   process.stdout.write('\n');
-  await runSecretsBench(report, results);
+  await runSecretsBench(report, results, path);
 
   process.stdout.write('\n');
   await runCheckpointBench(report, results);

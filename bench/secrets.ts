@@ -1,25 +1,29 @@
 /**
- * Secrets (issue 26): recall over gitleaks' true-positive samples and the share of its
- * false-positive samples altered, shim beside secretlint alone in the same run; whole-value
- * redaction time by length (linear: a 1 MB value in < 50 ms); and a planted session — samples
- * in a real transcript's prompt, assistant text, a Bash command, error output and a `.env`
- * read — after which everything under SHIM_HOME (database with its FTS tables, cursor cache,
- * handoffs, logs) is searched for a raw sample.
+ * Secrets (issue 38), measured where the user meets them:
+ * - through the whole pipeline (./secrets-pipeline.ts): gitleaks' true-positive samples planted
+ *   in a real session in five places, the session run through the hooks and commands, then every
+ *   file under SHIM_HOME and every printed output searched — kept-out share, raw by place;
+ * - the redaction alone on each sample's own line, shim beside secretlint's preset alone in the
+ *   same run (./secretlint-baseline.ts), and the share of gitleaks' false-positive samples altered;
+ * - false alterations on the real transcripts of ../shared/fixtures, through `shim redact
+ *   --jsonl` (one session per transcript), per MB, every altered string printed for a person to
+ *   judge;
+ * - time: whole values by length (linear: a 1 MB value in < 50 ms), a 20 MB transcript's strings.
+ * `SHIM_BENCH_SECRETS_EVERY=n` plants every n-th sample only (a quicker look while tuning).
  */
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactText, redactTextSync } from '../src/redact/redact.ts';
-import { redactWithSecretlintOnly } from './secretlint-baseline.ts';
-import { everythingUnder } from '../soak/content-fuzz.ts';
-import { fixturePath, makeTempDir, FIXTURES_MISSING } from '../test/helpers/fixtures.ts';
+import { gunzipSync } from 'node:zlib';
+import { redactTextSync, redactValueSync, SecretMemory } from '../src/redact/redact.ts';
+import { SHARED_FIXTURES_DIR, FIXTURES_MISSING } from '../test/helpers/fixtures.ts';
 import {
   loadSecretCorpus,
   scoreRedaction,
   SECRET_CORPUS_MISSING,
-  type SecretSample,
 } from '../test/helpers/secret-corpus.ts';
+import { redactWithSecretlintOnly } from './secretlint-baseline.ts';
+import { POSITIONS, runPlantedPipeline } from './secrets-pipeline.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -42,6 +46,7 @@ function randomRun(n: number, seed: number): string {
 export async function runSecretsBench(
   report: Report,
   results: Record<string, unknown>,
+  largeTranscript?: string,
 ): Promise<void> {
   process.stdout.write('secrets (gitleaks samples from ../shared/fixtures/secrets)\n');
   if (SECRET_CORPUS_MISSING) {
@@ -49,27 +54,77 @@ export async function runSecretsBench(
     return;
   }
   const samples = loadSecretCorpus();
-  await redactText('warm up AKIAQWERTYUIOPASDFGH');
-  const shim = await scoreRedaction(samples, async (t) => (await redactText(t)).text);
-  const sync = await scoreRedaction(samples, (t) => redactTextSync(t).text);
+  const every = Math.max(1, Number(process.env.SHIM_BENCH_SECRETS_EVERY ?? 1));
+
+  // 1. Through the pipeline.
+  const planted = FIXTURES_MISSING
+    ? null
+    : await runPlantedPipeline(
+        samples.filter((s) => s.kind === 'tp').filter((_, i) => i % every === 0),
+      );
+  if (planted) {
+    report(
+      '  through the pipeline: kept out',
+      pct(planted.keptOut, planted.samples),
+      `[≥ 99%, 0 raw] ${planted.keptOut}/${planted.samples} samples, each in 5 places + the summary + an earlier prompt; ${planted.checkpoints} compactions, ${planted.filesSearched} files, tables, team rows (${planted.teamRows ?? 'no server'}) and outputs searched (${planted.seconds.toFixed(0)} s)`,
+    );
+    for (const [where, n] of Object.entries(planted.rawByLocation).sort((a, b) => b[1] - a[1]))
+      report(`    raw in ${where}`, String(n), 'samples');
+    for (const position of POSITIONS) {
+      const p = planted.byPosition[position]!;
+      report(
+        `    own text ${position}`,
+        pct(p.planted - p.raw, p.planted),
+        `kept out ${p.planted - p.raw}/${p.planted}`,
+      );
+    }
+    for (const r of planted.raw.slice(0, 40))
+      process.stdout.write(
+        `      raw: ${r.rule} (own text in ${r.position}) in ${r.where.join(', ')}\n`,
+      );
+  }
+
+  // 2. The redaction alone, on each sample's own line.
+  const shim = await scoreRedaction(samples, (t) => redactTextSync(t).text);
   const lint = await scoreRedaction(samples, redactWithSecretlintOnly);
-  for (const [name, s, target] of [
-    ['shim (own formats + secretlint)', shim, '[≥ 99% / ≤ 5%]'],
-    ['shim, synchronous (own formats only)', sync, 'what the hot path runs'],
+  for (const [name, s, note] of [
+    ['shim', shim, 'one scanner: the hooks and the checkpoints run the same'],
     ['secretlint preset alone', lint, 'baseline, same run'],
   ] as const) {
     report(
-      `  ${name}: recall / FP altered`,
+      `  ${name}: recall / FP samples altered`,
       `${pct(s.redacted, s.truePositives)} / ${pct(s.altered, s.falsePositives)}`,
-      `${target} ${s.redacted}/${s.truePositives} samples of ${s.rules} rules; ${s.altered}/${s.falsePositives} altered`,
+      `${note}: ${s.redacted}/${s.truePositives} samples of ${s.rules} rules; ${s.altered}/${s.falsePositives} altered (the ≤ 5% target is withdrawn)`,
     );
   }
   const missedRules = [...new Set(shim.missed.map((m) => m.rule))];
   report('  rules with a sample left raw', String(missedRules.length), missedRules.join(', '));
+  // Fit to one sample? shim's rules are written from general shapes and providers' documents,
+  // none learned from these samples; a rule of shim's that only one sample's secret triggers is
+  // the sign of one written to that text, listed here for a person to judge.
+  const lonely = rulesOfOneSample(samples);
+  report(
+    "  shim's rules only one sample triggers",
+    String(lonely.length),
+    lonely.map((l) => `${l.rule} (gitleaks ${l.sample})`).join(', '),
+  );
 
-  // Whole values: time per length, the same text shape at each.
-  // Per length the median of 7 runs is reported; the per-byte ratio compares the fastest runs,
-  // which a busy machine's pauses (GC, other processes) disturb least.
+  // 3. False alterations on the real transcripts, through `shim redact --jsonl`.
+  const alterations = FIXTURES_MISSING ? null : falseAlterations();
+  if (alterations) {
+    report(
+      '  real transcripts: strings altered per MB',
+      (alterations.altered.length / alterations.mb).toFixed(2),
+      `[≤ 0.2] ${alterations.altered.length} distinct in ${alterations.mb.toFixed(1)} MB (${alterations.files} sessions); a person judges each below`,
+    );
+    for (const a of alterations.altered)
+      process.stdout.write(
+        `      altered (${a.rule}, ${a.count}×): ${JSON.stringify(a.value)} in …${JSON.stringify(a.context)}…\n`,
+      );
+  }
+
+  // 4. Time: whole values by length (median of 7; the per-byte ratio compares the fastest runs,
+  //    which a busy machine's pauses disturb least), and a 20 MB transcript's strings.
   const times: Record<string, number> = {};
   const fastest: Record<string, number> = {};
   for (const [label, n] of [
@@ -83,7 +138,7 @@ export async function runSecretsBench(
     let whole = true;
     for (let i = 0; i < 7; i++) {
       const start = performance.now();
-      const out = await redactText(text);
+      const out = redactTextSync(text);
       runs.push(performance.now() - start);
       whole &&= out.text === 'API_KEY=[REDACTED:secret-assignment]\nnext';
     }
@@ -100,156 +155,161 @@ export async function runSecretsBench(
     (fastest['1 MB']! / 16 / fastest['64 KB']!).toFixed(2),
     '[≈ 1: linear] fastest of 7 runs each',
   );
-
-  const planted = FIXTURES_MISSING ? null : plantedSession(samples);
-  if (planted) {
+  let largeMs: number | null = null;
+  if (largeTranscript) {
+    const lines = readFileSync(largeTranscript, 'utf8').split('\n').filter(Boolean);
+    const mb = lines.reduce((n, l) => n + l.length, 0) / 1024 / 1024;
+    const memory = new SecretMemory();
+    const start = performance.now();
+    for (const line of lines) redactValueSync(JSON.parse(line) as unknown, memory);
+    largeMs = performance.now() - start;
     report(
-      '  planted session: raw samples under SHIM_HOME',
-      `${planted.rawCaught} / ${planted.caught}`,
-      `[0] of the samples shim redacts alone; all planted: ${planted.rawAll}/${planted.planted} raw (their recall misses); ${planted.files} files and tables searched`,
+      '  a 20 MB transcript, every string redacted',
+      `${(largeMs / 1000).toFixed(2)} s`,
+      `${mb.toFixed(1)} MB, ${(mb / (largeMs / 1000)).toFixed(1)} MB/s, one session's memory (what a full export of it costs)`,
     );
   }
   results.secrets = {
+    pipeline: planted && { ...planted, raw: planted.raw.length },
     shim: {
       recall: shim.redacted / shim.truePositives,
       altered: shim.altered / shim.falsePositives,
-    },
-    sync: {
-      recall: sync.redacted / sync.truePositives,
-      altered: sync.altered / sync.falsePositives,
     },
     secretlint: {
       recall: lint.redacted / lint.truePositives,
       altered: lint.altered / lint.falsePositives,
     },
     missedRules,
+    falseAlterations: alterations && {
+      perMb: alterations.altered.length / alterations.mb,
+      mb: alterations.mb,
+      altered: alterations.altered,
+    },
     wholeValueMs: times,
-    planted,
+    largeTranscriptMs: largeMs,
   };
 }
 
+/** Every `.jsonl` (and `.jsonl.gz`) under the shared fixtures: real agent sessions. */
+function realSessions(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'secrets') walk(path);
+      } else if (/\.jsonl(?:\.gz)?$/.test(entry.name)) found.push(path);
+    }
+  };
+  walk(SHARED_FIXTURES_DIR);
+  return found.sort();
+}
+
+type Altered = { value: string; rule: string; count: number; context: string };
+
 /**
- * The samples planted in a real transcript in five places, the hooks and commands run over it as
- * Claude Code and a user would, then everything under SHIM_HOME searched.
+ * Each real session's strings through `shim redact --jsonl` (the session as one), and what came
+ * back changed: the original text of each replacement, distinct across all sessions.
  */
-function plantedSession(samples: SecretSample[]) {
-  const tps = samples.filter((s) => s.kind === 'tp' && s.secret!.length >= 10);
-  const dir = makeTempDir('shim-bench-planted-');
-  const home = join(dir, 'shim');
-  const project = join(dir, 'project');
-  mkdirSync(project, { recursive: true });
-  spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: project });
-  const sessionId = randomUUID();
-  const real = readFileSync(fixturePath('spotter-4d5611e5-auto-compact-v2.1.39.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .slice(0, 300)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const stamp = (e: Record<string, unknown>) => ({ ...e, sessionId, cwd: project });
-  const lines = real.map(stamp);
-  const base = { type: 'user', timestamp: '2026-02-01T10:00:00.000Z', isSidechain: false };
-  tps.forEach((s, i) => {
-    const id = `toolu_planted_${i}`;
-    const assistant = (content: unknown[]) =>
-      stamp({
-        type: 'assistant',
-        uuid: `a-${i}`,
-        timestamp: base.timestamp,
-        message: { id: `msg_planted_${i}`, role: 'assistant', model: 'claude-opus-4-6', content },
-      });
-    const result = (text: string, isError = false) =>
-      stamp({
-        ...base,
-        uuid: `r-${i}`,
-        message: {
-          role: 'user',
-          content: [{ type: 'tool_result', tool_use_id: id, content: text, is_error: isError }],
-        },
-      });
-    switch (i % 5) {
-      case 0:
-        lines.push(
-          stamp({
-            ...base,
-            uuid: `u-${i}`,
-            message: { role: 'user', content: `Use this: ${s.text}` },
-          }),
-        );
-        break;
-      case 1:
-        lines.push(assistant([{ type: 'text', text: `I will set it:\n${s.text}` }]));
-        break;
-      case 2:
-        lines.push(
-          assistant([
-            { type: 'tool_use', id, name: 'Bash', input: { command: `echo '${s.text}' >> .env` } },
-          ]),
-          result(''),
-        );
-        break;
-      case 3:
-        lines.push(
-          assistant([{ type: 'tool_use', id, name: 'Bash', input: { command: 'npm run deploy' } }]),
-          result(`Error: request failed\n${s.text}\n    at deploy (deploy.js:10:5)`, true),
-        );
-        break;
-      default:
-        lines.push(
-          assistant([
-            { type: 'tool_use', id, name: 'Read', input: { file_path: `${project}/.env` } },
-          ]),
-          result(`     1\t${s.text}`),
-        );
+function falseAlterations(): { mb: number; files: number; altered: Altered[] } {
+  const altered = new Map<string, Altered>();
+  let bytes = 0;
+  const files = realSessions();
+  for (const file of files) {
+    let raw = readFileSync(file);
+    if (file.endsWith('.gz')) raw = gunzipSync(raw);
+    bytes += raw.length;
+    const strings: string[] = [];
+    for (const line of raw.toString('utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        collectStrings(JSON.parse(line) as unknown, strings);
+      } catch {
+        // a torn line: shim skips it too
+      }
     }
-  });
-  const transcript = join(dir, `${sessionId}.jsonl`);
-  writeFileSync(transcript, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    SHIM_HOME: home,
-    CLAUDE_CONFIG_DIR: join(dir, 'no-claude'),
-  };
-  delete env.NODE_EXTRA_CA_CERTS;
-  const hook = (event: string, extra: Record<string, unknown> = {}) =>
-    spawnSync(process.execPath, [BIN, 'hook', event], {
-      env,
-      cwd: project,
-      input: JSON.stringify({
-        session_id: sessionId,
-        transcript_path: transcript,
-        cwd: project,
-        hook_event_name: event,
-        ...extra,
-      }),
+    const run = spawnSync(process.execPath, [BIN, 'redact', '--jsonl'], {
+      input: strings.map((s) => JSON.stringify(s)).join('\n') + '\n',
+      maxBuffer: 1 << 30,
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: '' },
     });
-  hook('SessionStart', { source: 'startup' });
-  hook('UserPromptSubmit', { prompt: tps[0]!.text });
-  hook('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
-  hook('PreCompact', { trigger: 'auto' });
-  hook('Stop');
-  hook('SessionEnd', { reason: 'other' });
-  for (const args of [
-    ['resume', '--print', '--session', sessionId, '--all'],
-    ['handoff', '--session', sessionId],
-    ['status', transcript],
-  ])
-    spawnSync(process.execPath, [BIN, ...args], { env, cwd: project });
-  const stored = everythingUnder(home);
-  const all = stored.join('\n');
-  const caught = tps.filter((s) => !redactTextSync(s.text).text.includes(s.secret!));
-  if (process.env.SHIM_BENCH_DEBUG)
-    for (const s of caught.filter((c) => all.includes(c.secret!))) {
-      const where = stored.find((t) => t.includes(s.secret!))!;
-      const at = where.indexOf(s.secret!);
-      process.stderr.write(
-        `RAW ${s.rule} ${tps.indexOf(s) % 5}: ${JSON.stringify(where.slice(Math.max(0, at - 120), at + 60))}\n`,
-      );
-    }
+    const out = run.stdout.toString('utf8').split('\n');
+    strings.forEach((original, i) => {
+      const line = out[i];
+      if (line === undefined || line === JSON.stringify(original)) return;
+      const redacted = JSON.parse(line) as string;
+      for (const r of replacedIn(original, redacted)) {
+        const seen = altered.get(r.value);
+        if (seen) seen.count++;
+        else altered.set(r.value, { ...r, count: 1 });
+      }
+    });
+  }
   return {
-    planted: tps.length,
-    caught: caught.length,
-    rawCaught: caught.filter((s) => all.includes(s.secret!)).length,
-    rawAll: tps.filter((s) => all.includes(s.secret!)).length,
-    files: stored.length,
+    mb: bytes / 1024 / 1024,
+    files: files.length,
+    altered: [...altered.values()].sort((a, b) => a.rule.localeCompare(b.rule)),
   };
+}
+
+function collectStrings(value: unknown, out: string[]): void {
+  if (typeof value === 'string') {
+    if (value.length >= 7) out.push(value);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value)) {
+      if (key.length >= 7) out.push(key);
+      collectStrings(v, out);
+    }
+  }
+}
+
+/** The parts of `original` that `[REDACTED:…]` markers stand for in `redacted`. */
+function replacedIn(
+  original: string,
+  redacted: string,
+): Array<{ value: string; rule: string; context: string }> {
+  const parts = redacted.split(/\[REDACTED:([A-Za-z0-9_-]*)\]/);
+  const found: Array<{ value: string; rule: string; context: string }> = [];
+  let at = 0;
+  for (let i = 0; i + 2 < parts.length; i += 2) {
+    const before = parts[i]!;
+    const after = parts[i + 2]!;
+    const start = original.indexOf(before, at) + before.length;
+    // The next literal piece, or the end: what lies between is the replaced value.
+    const end =
+      after === '' && i + 3 >= parts.length
+        ? original.length
+        : original.indexOf(after.slice(0, 40), start);
+    if (start < before.length || end < start) break;
+    found.push({
+      value: original.slice(start, end),
+      rule: parts[i + 1]!,
+      context: original.slice(Math.max(0, start - 40), Math.min(original.length, end + 20)),
+    });
+    at = end;
+  }
+  return found;
+}
+
+/**
+ * shim's rules (the kinds its findings name) that cover the secret of exactly one true-positive
+ * sample, with that sample's gitleaks rule.
+ */
+function rulesOfOneSample(samples: ReturnType<typeof loadSecretCorpus>) {
+  const covered = new Map<string, string[]>();
+  for (const s of samples) {
+    if (s.kind !== 'tp' || !s.secret) continue;
+    const at = s.text.indexOf(s.secret);
+    if (at < 0) continue;
+    const end = at + s.secret.length;
+    const rules = new Set(
+      redactTextSync(s.text)
+        .findings.filter((f) => f.start < end && f.end > at)
+        .map((f) => f.rule),
+    );
+    for (const rule of rules) covered.set(rule, [...(covered.get(rule) ?? []), s.rule]);
+  }
+  return [...covered]
+    .filter(([, hits]) => hits.length === 1)
+    .map(([rule, hits]) => ({ rule, sample: hits[0]! }));
 }

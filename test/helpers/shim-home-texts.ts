@@ -137,6 +137,13 @@ export function whereRaw(
   secrets: readonly string[],
 ): Map<string, string[]> {
   const found = new Map<string, Set<string>>(secrets.map((s) => [s, new Set<string>()]));
+  // A secret holding a quote, a backslash or a control character stands escaped in JSON text
+  // (rows, caches, the team store's bodies): that form is looked for too.
+  const forms = new Map<string, string>(secrets.map((s) => [s, s]));
+  for (const s of secrets) {
+    const escaped = JSON.stringify(s).slice(1, -1);
+    if (escaped !== s) forms.set(escaped, s);
+  }
   const head = Math.min(10, ...secrets.map((s) => s.length));
   const MOD = 2 ** 31 - 1;
   const BASE = 257;
@@ -148,9 +155,9 @@ export function whereRaw(
     return h;
   };
   const byHead = new Map<number, string[]>();
-  for (const s of secrets) {
-    const h = hashOf(s, 0);
-    byHead.set(h, [...(byHead.get(h) ?? []), s]);
+  for (const form of forms.keys()) {
+    const h = hashOf(form, 0);
+    byHead.set(h, [...(byHead.get(h) ?? []), form]);
   }
   const byToken = new Map<string, string[]>();
   for (const s of secrets)
@@ -167,7 +174,8 @@ export function whereRaw(
     for (let i = 0; ; i++) {
       const candidates = byHead.get(h);
       if (candidates)
-        for (const s of candidates) if (text.startsWith(s, i)) found.get(s)!.add(p.where);
+        for (const form of candidates)
+          if (text.startsWith(form, i)) found.get(forms.get(form)!)!.add(p.where);
       if (i + head >= text.length) break;
       h = (h - ((text.charCodeAt(i) * power) % MOD) + MOD) % MOD;
       h = (h * BASE + text.charCodeAt(i + head)) % MOD;
