@@ -1,6 +1,7 @@
 /** One event of a loop run as one line a person reads (progress output, logs, the summary). */
 import { agentName, isAgentId } from '../core/agent-id.ts';
 import { renderContextBar } from '../core/loop/context-monitor.ts';
+import { describeLoopPlan, type LoopPlan } from '../core/loop/loop-plan.ts';
 import { truncate } from '../core/truncate.ts';
 import type { LoopEvent } from '../store/loop/loop-event-log.ts';
 
@@ -27,6 +28,8 @@ function describeData(name: string, d: Data): string {
   switch (name) {
     case 'loop.started':
       return `started: ${truncate(str(d.goal), 80)} (${restartText(d)}, at most ${plural(num(d.maxIterations) ?? 0, 'iteration')}, ${plural(num(d.maxRestarts) ?? 0, 'restart')})`;
+    case 'loop.plan':
+      return Array.isArray(d.steps) ? describeLoopPlan(d as unknown as LoopPlan) : 'plan';
     case 'loop.resumed':
       return d.agentAlive === true
         ? 're-attached to the running agent'

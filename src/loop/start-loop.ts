@@ -17,6 +17,8 @@ import { readStoredLoopOptions, type LoopOptions } from './options.ts';
 import { RunJournal, type LoopResult } from './run-journal.ts';
 import { Supervisor, type SupervisorDeps } from './supervisor.ts';
 
+import { planBeforeStart } from './plan-before-start.ts';
+
 export type { LoopResult } from './run-journal.ts';
 export type { SupervisorDeps } from './supervisor.ts';
 
@@ -82,6 +84,7 @@ export async function startLoop(options: LoopOptions, deps: SupervisorDeps): Pro
       budgetUsd: options.budgetUsd,
       startCommit: run.startCommit,
     });
+    await planBeforeStart(journal, options, deps, now);
     return await new Supervisor(deps, journal, options, state, config).run(null);
   } finally {
     journal.close();

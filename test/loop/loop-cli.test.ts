@@ -105,6 +105,15 @@ describe('shim loop (CLI)', () => {
     });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, '');
+    // Before the first iteration: the plan's open steps against where the loop restarts.
+    assert.match(
+      run.stderr,
+      /plan: 1 open step ≈ \d+k tokens in ~1 session \(restart at \d+k\); 1 fits in one session/,
+    );
+    assert.ok(
+      run.stderr.indexOf('plan: ') < run.stderr.indexOf('[1] fresh session'),
+      'the plan comes before the first iteration',
+    );
     assert.match(run.stderr, /\[1\] fresh session/);
     assert.match(run.stderr, /\[2\] continuing session/);
     assert.match(run.stderr, /completed \(2 iterations, 0 restarts/);
@@ -146,6 +155,7 @@ describe('shim loop (CLI)', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { seq: number; name: string });
     assert.equal(events[0]!.name, 'loop.started');
+    assert.equal(events[1]!.name, 'loop.plan');
     assert.equal(events.at(-1)!.name, 'loop.completed');
 
     const follow = shim(world, ['loop', 'logs', '--follow']);

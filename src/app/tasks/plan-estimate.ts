@@ -38,6 +38,9 @@ export type PlanEstimate = {
   /** Left before compaction in this directory's latest session; null without one. */
   remainingContext: number | null;
   freshContext: number;
+  /** The auto-compact threshold and the window the room was measured against. */
+  compactThreshold: number;
+  windowTokens: number;
   /** What one shard may take: 60% of a fresh session, or what --budget said. */
   budget: number;
   /** Where the budget came from. */
@@ -229,6 +232,8 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
     total: size.total,
     remainingContext: remaining,
     freshContext: fresh,
+    compactThreshold: assessment.compactThreshold,
+    windowTokens: assessment.windowTokens,
     budget,
     budgetFrom: request.budget === undefined ? 'fresh-session' : 'given',
     basis: history.model.points === 0 ? 'prior' : 'history',

@@ -44,6 +44,7 @@ export { writeFileDurably } from '../home/safe-file.ts';
 /** The names the supervisor logs (`loop.<what happened>`). */
 export const LOOP_EVENT_NAMES = [
   'loop.started',
+  'loop.plan',
   'loop.resumed',
   'loop.iteration_started',
   'loop.agent_session',
