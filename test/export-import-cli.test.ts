@@ -305,7 +305,7 @@ describe('shim export / shim import', () => {
     );
     const file = exportTo(home, saved.sessionId);
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).project, {
-      id: 'github.com/Acme/App',
+      id: 'github.com/acme/app',
       root: there,
     });
 
@@ -325,7 +325,7 @@ describe('shim export / shim import', () => {
     assert.match(
       kept.stdout,
       new RegExp(
-        `paths kept as exported \\(${there}\\): .* is not a checkout of github.com/Acme/App`,
+        `paths kept as exported \\(${there}\\): .* is not a checkout of github.com/acme/app`,
       ),
     );
   });
