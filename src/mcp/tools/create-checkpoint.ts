@@ -41,6 +41,8 @@ const outputSchema = {
     uncompressed: z.number(),
     compressed: z.number(),
     compressionRatio: z.number(),
+    /** What the checkpoint added to the store: its change since the previous one, or it whole. */
+    stored: z.number().optional(),
   }),
   timing: z.object({ duration: z.number() }),
   session: callerSchema,
