@@ -101,7 +101,7 @@ describe('MCP server (in-memory transport)', () => {
     rmSync(world.root, { recursive: true, force: true });
   });
 
-  test('lists eight tools, each with a description and all four annotations', async () => {
+  test('lists nine tools, each with a description and all four annotations', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'shim_check_resume',
@@ -112,6 +112,7 @@ describe('MCP server (in-memory transport)', () => {
       'shim_list_checkpoints',
       'shim_mod_event',
       'shim_search',
+      'shim_timeline',
     ]);
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length > 80, tool.name);
@@ -129,6 +130,7 @@ describe('MCP server (in-memory transport)', () => {
       'shim_get_crash_risk',
       'shim_list_checkpoints',
       'shim_search',
+      'shim_timeline',
     ]);
   });
 
@@ -256,6 +258,17 @@ describe('MCP server (in-memory transport)', () => {
     assert.match(text, /# Session handoff: /);
     assert.match(text, new RegExp(`checkpoint_id: "?${previousCheckpointId}`));
     assert.ok(text.length < 14_000, `${text.length} characters`);
+  });
+
+  test('shim_timeline tells what led to a checkpoint; an unknown id is a clear error', async () => {
+    const result = await call(client, 'shim_timeline', { id: previousCheckpointId.slice(0, 8) });
+    assert.ok(!result.isError, textOf(result));
+    assert.match(textOf(result), /^## What led here/);
+    const s = result.structuredContent as { steps: Array<{ id: string; changes: string[] }> };
+    assert.equal(s.steps[0]?.id, previousCheckpointId);
+    assert.ok(s.steps[0]!.changes.length > 0, 'what it holds is said');
+    const missing = await call(client, 'shim_timeline', { id: 'ffffffff' });
+    assert.ok(missing.isError);
   });
 
   test('shim_search finds past sessions by what they did, as a compact index', async () => {

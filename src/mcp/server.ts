@@ -14,6 +14,7 @@ import { registerGetCrashRiskTool } from './tools/get-crash-risk.ts';
 import { registerListCheckpointsTool } from './tools/list-checkpoints.ts';
 import { registerModEventTool } from './tools/mod-event.ts';
 import { registerSearchCheckpointsTool } from './tools/search-checkpoints.ts';
+import { registerTimelineTool } from './tools/timeline.ts';
 
 export type { McpDeps } from './context.ts';
 
@@ -34,6 +35,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
   registerCheckResumeTool(server, deps);
   registerListCheckpointsTool(server, deps);
   registerGetCheckpointTool(server, deps);
+  registerTimelineTool(server, deps);
   registerForgetTool(server, deps);
   registerSearchCheckpointsTool(server, deps);
   registerModEventTool(server, deps);
