@@ -225,6 +225,20 @@ describe('shim export / shim import', () => {
     assert.equal(changed.status, 1);
     assert.match(changed.stderr, /was changed after it was exported: its SHA-256 does not match/);
 
+    const noVersion = runShim(target, ['import', rewrite(file, (d) => (d.formatVersion = null))]);
+    assert.equal(noVersion.status, 1);
+    assert.match(noVersion.stderr, /names no format or schema version/);
+
+    const utf16 = `${file}.utf16`;
+    writeFileSync(utf16, Buffer.from(`\uFEFF${text}`, 'utf16le'));
+    const wide = runShim(target, ['import', utf16]);
+    assert.equal(wide.status, 1);
+    assert.match(wide.stderr, /is not UTF-8 text \(UTF-16 or binary\)/);
+    assert.ok(
+      !wide.stderr.includes('\u0000') && !wide.stderr.includes('\uFFFD'),
+      'no raw bytes in the refusal',
+    );
+
     const other = runShim(target, ['import', '-'], { input: '{"hello": 1}' });
     assert.equal(other.status, 1);
     assert.match(other.stderr, /standard input is not a shim session export/);

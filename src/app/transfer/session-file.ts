@@ -96,6 +96,13 @@ function checkCheckpoint(entry: unknown, index: number, sessionId: string): Expo
 
 /** The checked file, or an AppError whose one line says what is wrong and what to do. */
 export function parseSessionFile(text: string, name: string, shimVersion: string): SessionFile {
+  // Read as UTF-8, a UTF-16 file (an editor's or PowerShell's re-save) is NULs and U+FFFD: said
+  // as such, not quoted raw in a JSON error.
+  if (text.includes('\u0000') || text.startsWith('\uFFFD'))
+    throw refuse(
+      `${name} is not UTF-8 text (UTF-16 or binary)`,
+      'give the file as `shim export` wrote it (UTF-8); convert a re-saved one back, e.g. `iconv -f UTF-16 -t UTF-8`',
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -110,9 +117,14 @@ export function parseSessionFile(text: string, name: string, shimVersion: string
       `${name} is not a shim session export (no "format": "${SESSION_FILE_FORMAT}")`,
       'give a file written by `shim export`',
     );
-  const formatVersion = Number(parsed.formatVersion);
-  const schemaVersion = Number(parsed.schemaVersion);
-  if (!Number.isInteger(formatVersion) || !Number.isInteger(schemaVersion))
+  // Numbers only: Number(null) is 0, which would read a file naming no version as format 0.
+  const { formatVersion, schemaVersion } = parsed;
+  if (
+    typeof formatVersion !== 'number' ||
+    typeof schemaVersion !== 'number' ||
+    !Number.isInteger(formatVersion) ||
+    !Number.isInteger(schemaVersion)
+  )
     throw refuse(`${name} names no format or schema version`, 'export the session again');
   if (formatVersion > SESSION_FILE_VERSION || schemaVersion > LATEST_SCHEMA_VERSION)
     throw refuse(
