@@ -101,7 +101,7 @@ describe('MCP server (in-memory transport)', () => {
     rmSync(world.root, { recursive: true, force: true });
   });
 
-  test('lists nine tools, each with a description and all four annotations', async () => {
+  test('lists ten tools, each with a description and all four annotations', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'shim_check_resume',
@@ -111,6 +111,7 @@ describe('MCP server (in-memory transport)', () => {
       'shim_get_crash_risk',
       'shim_list_checkpoints',
       'shim_mod_event',
+      'shim_recent_context',
       'shim_search',
       'shim_timeline',
     ]);
@@ -129,6 +130,7 @@ describe('MCP server (in-memory transport)', () => {
       'shim_get_checkpoint',
       'shim_get_crash_risk',
       'shim_list_checkpoints',
+      'shim_recent_context',
       'shim_search',
       'shim_timeline',
     ]);
@@ -269,6 +271,16 @@ describe('MCP server (in-memory transport)', () => {
     assert.ok(s.steps[0]!.changes.length > 0, 'what it holds is said');
     const missing = await call(client, 'shim_timeline', { id: 'ffffffff' });
     assert.ok(missing.isError);
+  });
+
+  test('shim_recent_context gives the recent sessions of the project in one call', async () => {
+    const result = await call(client, 'shim_recent_context', {});
+    assert.ok(!result.isError, textOf(result));
+    const s = result.structuredContent as {
+      sessions: Array<{ checkpointId: string; holds: string[] }>;
+    };
+    assert.ok(s.sessions.some((x) => x.checkpointId === previousCheckpointId));
+    assert.match(textOf(result), /## Session [0-9a-f]{8} — checkpoint /);
   });
 
   test('shim_search finds past sessions by what they did, as a compact index', async () => {

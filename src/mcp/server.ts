@@ -15,6 +15,7 @@ import { registerListCheckpointsTool } from './tools/list-checkpoints.ts';
 import { registerModEventTool } from './tools/mod-event.ts';
 import { registerSearchCheckpointsTool } from './tools/search-checkpoints.ts';
 import { registerTimelineTool } from './tools/timeline.ts';
+import { registerRecentContextTool } from './tools/recent-context.ts';
 
 export type { McpDeps } from './context.ts';
 
@@ -36,6 +37,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
   registerListCheckpointsTool(server, deps);
   registerGetCheckpointTool(server, deps);
   registerTimelineTool(server, deps);
+  registerRecentContextTool(server, deps);
   registerForgetTool(server, deps);
   registerSearchCheckpointsTool(server, deps);
   registerModEventTool(server, deps);
