@@ -32,30 +32,32 @@ const layerZones = LAYERS.flatMap((rank, index) =>
 ).filter((zone) => zone.from.length > 0);
 
 /**
- * Each agent's formats stay in its folder (docs/agents.md): no adapter imports another's, and the
- * rest of shim reaches a newer adapter only through its contract (`adapter.ts`, loaded by
- * agents/dispatch.ts) or its hook bundle's entry (`hook-entry.ts`).
+ * The agent is a value (docs/agents.md): each agent's formats stay in its folder, no adapter
+ * imports another's, and only src/agents/ and src/entries/ (the entries hand an agent in) import
+ * an agent's folder at all — the rest takes the agent it is given, through src/agents/agent.ts.
+ * Within src/agents/, the shared modules reach an agent only through its `adapter.ts` (dispatch).
  */
 const AGENTS = ['claude', 'codex', 'gemini'];
-const agentZones = [
-  ...AGENTS.map((agent) => ({
+const agentZones = AGENTS.flatMap((agent) => [
+  {
     target: `./src/agents/${agent}`,
     from: AGENTS.filter((other) => other !== agent).map((other) => `./src/agents/${other}`),
     message: `src/agents/${agent} may not import another agent's formats: share through src/agents/agent.ts or the core.`,
-  })),
-  ...['codex', 'gemini'].map((agent) => ({
-    target: [
-      ...LAYERS.flat()
-        .filter((layer) => layer !== 'agents')
-        .map((layer) => `./src/${layer}`),
-      ...AGENTS.filter((other) => other !== agent).map((other) => `./src/agents/${other}`),
-      './src/agents/*.ts',
-    ],
+  },
+  {
+    target: LAYERS.flat()
+      .filter((layer) => layer !== 'agents' && layer !== 'entries')
+      .map((layer) => `./src/${layer}`),
     from: `./src/agents/${agent}`,
-    except: ['./adapter.ts', './hook-entry.ts'],
-    message: `outside src/agents/${agent}, use its contract (agents/dispatch.ts → adapter.ts) or hook-entry.ts.`,
-  })),
-];
+    message: `only src/agents and src/entries import an agent's folder: take the agent you are given (src/agents/agent.ts) and ask its fields and capabilities.`,
+  },
+  {
+    target: './src/agents/*.ts',
+    from: `./src/agents/${agent}`,
+    except: ['./adapter.ts'],
+    message: `src/agents' shared modules reach an agent through its adapter.ts only (agents/dispatch.ts).`,
+  },
+]);
 
 export default tseslint.config(
   {

@@ -61,6 +61,7 @@ async function draftAt(state: SessionState, path: string, sessionId: string) {
     createdAt: new Date(now).toISOString(),
     trigger: 'tool_call_interval',
     reason: null,
+    agent: { id: 'claude', name: 'Claude Code' },
     state,
     assessment: assessSession(state, { threshold: claudeRuleFor(state), now }),
     git: null,

@@ -37,6 +37,7 @@ import {
   gzTrainingFixturePath,
 } from '../test/helpers/fixtures.ts';
 import { claudeRuleFor } from '../src/agents/claude/threshold.test-helper.ts';
+import { AGENT, claudeAgent, logOf, testAgents } from '../test/helpers/agents.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -63,6 +64,7 @@ async function draftFrom(state: SessionState, path: string, id: string) {
     trigger: 'tool_call_interval',
     reason: null,
     state,
+    agent: claudeAgent,
     assessment,
     git: null,
     transcriptPath: path,
@@ -201,7 +203,7 @@ export async function runCheckpointBench(
     const checkpoint = store.checkpoints.getMostRecent('session-7')!;
     for (let i = 0; i < 50; i++) {
       const start = performance.now();
-      await planResume(store, checkpoint, home, Date.now());
+      await planResume(store, checkpoint, home, Date.now(), testAgents);
       detect.push(performance.now() - start);
     }
   });
@@ -228,7 +230,7 @@ export async function runCheckpointBench(
     if (paths.length === 0) continue;
     const points: Array<FidelityPoint & { source: string }> = [];
     for (const path of paths) {
-      for (const p of await measureRestoreFidelity(path, { agent }))
+      for (const p of await measureRestoreFidelity(logOf(path, AGENT[agent])))
         points.push({ ...p, source: path });
     }
     (results.fidelity as Record<string, unknown>)[agent] = reportFidelity(

@@ -19,6 +19,7 @@ import { checkContextUsage } from '../src/core/loop/context-monitor.ts';
 import { getRunDir, RunEventLog, type LoopEvent } from '../src/store/loop/loop-event-log.ts';
 import { readRunEvents } from '../src/store/loop/loop-event-reader.ts';
 import { IterationMonitor } from '../src/loop/iteration-monitor.ts';
+import { parseStreamLine } from '../src/agents/claude/stream-json.ts';
 import { startLoop, type LoopResult } from '../src/loop/start-loop.ts';
 import type { Database } from '../src/store/sqlite/database.ts';
 import { openDatabase } from '../src/store/sqlite/database.ts';
@@ -30,6 +31,7 @@ import {
   type FakeRun,
   type LoopWorld,
 } from '../test/loop/loop-harness.ts';
+import { testAgents } from '../test/helpers/agents.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -105,6 +107,7 @@ async function runLoop(world: LoopWorld, iterations: number): Promise<LoopRun> {
   try {
     const start = performance.now();
     const result = await startLoop(world.options({ maxIterations: iterations }), {
+      agents: testAgents,
       store: createStore(db),
       home: world.home,
       cwd: world.project,
@@ -303,11 +306,12 @@ function benchPerResponse(report: Report, results: Record<string, unknown>): voi
   });
   repo.saveIteration({ runId, number: 1, mode: 'fresh', prompt: options.goal, startedAt: at });
   const log = RunEventLog.open(home, runId, new LoopRepository(db));
-  const monitor = new IterationMonitor(70, () => ({
-    compactThreshold: 167_000,
-    windowTokens: 200_000,
-    detail: 'bench',
-  }));
+  const monitor = new IterationMonitor(
+    70,
+    () => ({ compactThreshold: 167_000, windowTokens: 200_000, detail: 'bench' }),
+    null,
+    parseStreamLine,
+  );
   monitor.accept(init);
 
   let offset = 0;
@@ -356,11 +360,12 @@ function benchPerResponse(report: Report, results: Record<string, unknown>): voi
   // The pure part alone, many times (no store work in between).
   const pureParse: number[] = [];
   const pureAccept: number[] = [];
-  const pure = new IterationMonitor(70, () => ({
-    compactThreshold: 167_000,
-    windowTokens: 200_000,
-    detail: 'bench',
-  }));
+  const pure = new IterationMonitor(
+    70,
+    () => ({ compactThreshold: 167_000, windowTokens: 200_000, detail: 'bench' }),
+    null,
+    parseStreamLine,
+  );
   pure.accept(init);
   for (let i = 0; i < 6000; i++) {
     const line = responseLine(1_000_000 + i);

@@ -24,6 +24,7 @@ import {
   makeTempDir,
   trainingFixturePath,
 } from '../test/helpers/fixtures.ts';
+import { logOf } from '../test/helpers/agents.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const TARGET_BYTES = 21 * 1024 * 1024;
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
   const sessions = [
     ...listFixtures().map(fixturePath),
     ...listTrainingFixtures().map(trainingFixturePath),
-  ];
+  ].map((path) => logOf(path));
   const shim = await evaluateLeaveOneOut(sessions);
   const constant = await evaluateLeaveOneOut(sessions, { fixedThreshold: 167_000 });
   const ownStepsOnly = await evaluateLeaveOneOut(sessions, { withoutProfile: true });

@@ -43,8 +43,8 @@ if (
   // that hands the rest to the full hook.
   require('../dist/hook-ask.cjs').main(rest[0], loadBundle);
 } else if (command === 'gemini-hook' && !rest.some((a) => a === '--help' || a === '-h')) {
-  // Gemini CLI's hooks: their own small bundle (its payload in, its protocol out).
-  loadBundle('hook-gemini.cjs').main(rest[0], loadBundle);
+  // Gemini CLI's hooks (the command its settings were installed with): the same runner, its agent.
+  loadBundle('hook.cjs').main(rest[0], loadBundle, 'gemini');
 } else if (command === 'hook') {
   // The hooks' heavy half (checkpoints, restores) loads through the same cache.
   loadBundle('hook.cjs').main(rest[0], loadBundle);
@@ -61,7 +61,7 @@ if (
   // The command people run to look at a session: its plain forms from a small bundle of their
   // own; help and mistakes from the full CLI.
   loadBundle('status.cjs')
-    .main(rest)
+    .main(rest, loadBundle)
     .then((handled) => handled || import('../dist/cli.js'));
 } else {
   import('../dist/cli.js');

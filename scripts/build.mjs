@@ -54,14 +54,13 @@ await Promise.all([
       hook: 'src/entries/hook.ts',
       'hook-ask': 'src/entries/hook-ask.ts',
       'hook-quick': 'src/entries/hook-quick.ts',
-      // Gemini CLI's hooks: their own entry, so Claude Code's per-call bundles carry none of it.
-      'hook-gemini': 'src/entries/hook-gemini.ts',
       statusline: 'src/entries/statusline.ts',
       'statusline-full': 'src/entries/statusline-full.ts',
       status: 'src/entries/status.ts',
       // The redactor alone, for a log entry written by the quiet bundles (store/home/log.ts).
       redact: 'src/entries/redact.ts',
-      // Another agent's adapter, loaded only by its own hook calls (app/session/load-agent.ts).
+      // Each agent's value, loaded by a per-call bundle that meets its session (agents/agent-bundles.ts).
+      'agent-claude': 'src/entries/agent-claude.ts',
       'agent-codex': 'src/entries/agent-codex.ts',
       'agent-gemini': 'src/entries/agent-gemini.ts',
     },
@@ -111,7 +110,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    entryPoints: { cli: 'src/entries/cli.ts' },
     outdir: 'dist',
     splitting: true,
     format: 'esm',

@@ -274,7 +274,7 @@ describe('shim status', () => {
         writeFileSync(path, Buffer.from(Array.from({ length: 20000 }, (_, i) => (i * 7919) % 256)));
         return path;
       },
-      /does not look like a Claude Code transcript/,
+      /is not a session log \(none of its \d+ lines is a Claude Code transcript entry/,
     ],
   ];
   for (const [what, makePath, message] of badInputs) {

@@ -73,9 +73,10 @@ describe('per-call bundles with the code cache', () => {
     assert.match(risky.stdout, /checkpoint saved/, risky.stderr);
     await waitForProcessesUnder(dir);
     const cached = readdirSync(join(home, 'cache', 'v8')).sort();
+    // The background job reads the session through its agent's own bundle.
     assert.deepEqual(
       cached.map((f) => f.replace(/\.cjs-.*/, '')),
-      ['hook-heavy', 'hook'],
+      ['agent-claude', 'hook-heavy', 'hook'],
     );
     // PreCompact's checkpoint is taken in the hook: the heavy half from the cache.
     const first = hook('PreCompact', { trigger: 'manual', custom_instructions: '' });
@@ -102,7 +103,7 @@ describe('per-call bundles with the code cache', () => {
     }
   });
 
-  test("Gemini's AfterTool reads the chat with the reader its own bundle carries: no adapter bundle", () => {
+  test("Gemini's AfterTool runs the one hook runner with Gemini's agent bundle: nothing of the heavy half", () => {
     const dir = makeTempDir('shim-code-cache-gemini-');
     const home = join(dir, 'shim');
     const chats = join(dir, 'home', '.gemini', 'tmp', 'project', 'chats');
@@ -131,12 +132,14 @@ describe('per-call bundles with the code cache', () => {
       });
     const run = afterTool();
     assert.equal(run.status, 0, run.stderr);
-    // The chat was read: its cursor is cached (what the adapter bundle was loaded for before).
+    // The chat was read: its cursor is cached.
     assert.equal(readdirSync(join(home, 'cache', 'cursors')).length, 1);
-    // Every bundle the launcher loads leaves its code cache: only the Gemini hook's is there.
+    // Every bundle the launcher loads leaves its code cache: the hook runner and Gemini's agent.
     assert.deepEqual(
-      readdirSync(join(home, 'cache', 'v8')).map((f) => f.replace(/\.cjs-.*/, '')),
-      ['hook-gemini'],
+      readdirSync(join(home, 'cache', 'v8'))
+        .map((f) => f.replace(/\.cjs-.*/, ''))
+        .sort(),
+      ['agent-gemini', 'hook'],
     );
   });
 });

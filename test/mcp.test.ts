@@ -12,6 +12,8 @@ import { createCheckpoint } from '../src/app/checkpoint/create-checkpoint.ts';
 import { encodeProjectDir } from '../src/agents/claude/sessions.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 import { connectInMemory } from './helpers/mcp-client.ts';
+import { testAgents } from './helpers/agents.ts';
+import { logOf } from './helpers/agents.ts';
 
 /** The earlier, interrupted session: a task list, two auto compactions' worth of work. */
 const PREVIOUS = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
@@ -52,6 +54,7 @@ function makeWorld(): World {
 
 function connect(world: World): Promise<Client> {
   return connectInMemory({
+    agents: testAgents,
     home: world.home,
     cwd: world.project,
     env: world.env,
@@ -84,7 +87,7 @@ describe('MCP server (in-memory transport)', () => {
     placeSession(world, CALLER, CALLER_ID, NOW - 60_000);
     // The earlier session's last checkpoint, made the way the hooks make them.
     const made = await createCheckpoint({
-      transcript: previousPath,
+      log: logOf(previousPath),
       cwd: world.project,
       env: world.env,
       home: world.home,
@@ -145,7 +148,7 @@ describe('MCP server (in-memory transport)', () => {
     assert.equal(s.signals, undefined);
     const session = s.session as { sessionId: string; basis: string };
     assert.equal(session.sessionId, CALLER_ID);
-    assert.match(session.basis, /most recently written Claude Code transcript of .*project/);
+    assert.match(session.basis, /most recently written Claude Code session log of .*project/);
     assert.match(textOf(result), new RegExp(`riskLevel: ${s.riskLevel as string}`));
     assert.match(textOf(result), /No checkpoint of this session yet/);
 
@@ -328,7 +331,7 @@ describe('MCP server in a directory without Claude Code sessions', () => {
     try {
       const risk = await call(client, 'shim_get_crash_risk');
       assert.equal(risk.isError, true);
-      assert.match(textOf(risk), /\(SESSION_NOT_FOUND\): no Claude Code session found for /);
+      assert.match(textOf(risk), /\(SESSION_NOT_FOUND\): no session of any agent in /);
       assert.match(textOf(risk), /What to do next: start the MCP server in the directory/);
 
       const checkpoint = await call(client, 'shim_checkpoint', {});

@@ -26,6 +26,7 @@ import {
   toolUseBlock,
   userPromptLine,
 } from './helpers/transcript-builders.ts';
+import { testAgents } from './helpers/agents.ts';
 
 const SESSION = 'sess-mod';
 
@@ -64,6 +65,7 @@ function makeWorld(): World {
 
 function connect(world: World): Promise<Client> {
   return connectInMemory({
+    agents: testAgents,
     home: world.home,
     cwd: world.project,
     env: world.env,

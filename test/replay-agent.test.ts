@@ -158,6 +158,9 @@ describe('shim checkpoint --agent', { skip }, () => {
       env: { CODEX_HOME: join(w.home, 'codex-home') },
     });
     assert.equal(none.status, 1);
-    assert.match(none.stderr, /no Codex CLI session of .*project under .*codex-home\/sessions/);
+    assert.match(
+      none.stderr,
+      /no Codex CLI session of .*project \(looked under .*codex-home\/sessions\)/,
+    );
   });
 });

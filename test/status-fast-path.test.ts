@@ -56,9 +56,12 @@ describe('shim status from its own bundle', () => {
     const home = join(makeTempDir('shim-status-fast-'), 'shim');
     const cached = () => readdirSync(join(home, 'cache', 'v8'), { withFileTypes: true });
     assert.equal(run([BIN, 'status'], [FIXTURE, '--json'], home).status, 0);
+    // Each agent the file is told against comes from its own bundle (agents/agent-bundles.ts).
     assert.deepEqual(
-      cached().map((f) => f.name.replace(/\.cjs-.*/, '')),
-      ['status'],
+      cached()
+        .map((f) => f.name.replace(/\.cjs-.*/, ''))
+        .sort(),
+      ['agent-claude', 'agent-codex', 'agent-gemini', 'status'],
     );
   });
 });

@@ -21,11 +21,16 @@
 import type { AgentId } from '../core/agent-id.ts';
 import type { AgentEvent } from './headless-event.ts';
 import type { SessionState } from '../core/session.ts';
+import type { Checkpoint } from '../core/checkpoint/checkpoint.ts';
+import type { ChainEntry } from '../core/checkpoint/rescue-point.ts';
 import type { CompactSample, CompactThreshold } from '../core/context/threshold.ts';
 import type { Env } from '../store/home/home.ts';
 import type { LogFormat, ReadOptions, ReadResult, TranscriptCursor } from '../transcript/reader.ts';
 
 export type { AgentId };
+
+/** The session id `shim doctor` probes an agent's hook command with: it must load, touch nothing. */
+export const DOCTOR_SESSION = 'doctor';
 
 /**
  * A hook call as shim's handlers see it, whatever agent sent it. Agents name their events
@@ -75,6 +80,11 @@ export type HookProtocol = {
   render: (event: string, output: HookOutput) => string;
   /** The longest text the agent takes from one hook without cutting it. */
   textLimit: number;
+  /**
+   * Text PreCompact's output adds to the compaction's own instructions, for this checkpoint;
+   * null where the agent (or its version) takes none.
+   */
+  compactInstructions: (checkpoint: Checkpoint) => string | null;
 };
 
 export type SessionFile = { path: string; sessionId: string; mtimeMs: number };
@@ -89,8 +99,26 @@ export type SessionLocations = {
   byId: (sessionId: string, cwd: string, env: Env) => SessionFile | null;
   /** Every session log of the agent, newest first. */
   all: (env: Env) => SessionFile[];
-  /** Whether a file looks like this agent's log (format detection for `replay`, `checkpoint`). */
+  /** Whether a file's first records look like this agent's log (`replay`, `checkpoint`, `status`). */
   sniff: (firstLines: readonly unknown[]) => boolean;
+  /** Whether a file's name is one the agent gives its logs (a rollout, a chat, a session id). */
+  namedLike: (path: string) => boolean;
+  /** What one line of its log is called ("a Codex CLI rollout line"), for errors. */
+  recordName: string;
+  /** Where its logs are, as a user would type it, for hints. */
+  example: string;
+};
+
+/** What the log appended since a byte offset shows, read without a fold (core/policy/quiet-window.ts). */
+export type TailLook = {
+  /** The newest main-chain response's context; null when the tail holds none. */
+  contextTokens: number | null;
+  /** Main-chain responses (with usage) in the tail. */
+  responses: number;
+  /** Main-chain tool calls the tail's responses made. */
+  toolCalls: number;
+  /** A compaction, a failed tool call, an API or context-limit error, a move to another session. */
+  eventful: boolean;
 };
 
 /** The session-log reader: incremental (byte cursor) and whole-file for compressed archives. */
@@ -99,6 +127,19 @@ export type SessionLogReader = {
   read: (path: string, cursor: TranscriptCursor | null, options?: ReadOptions) => ReadResult;
   readCompressed: (path: string, options?: ReadOptions) => Promise<SessionState>;
   isCompressed: (path: string) => boolean;
+  /**
+   * The log appended since `offset`, looked at without a fold, for the calls a quiet window may
+   * answer without a look; null: unreadable, or an agent whose log cannot be judged so (every
+   * call then looks fully).
+   */
+  tail: (path: string, offset: number) => TailLook | null;
+  /** The agent's own summary of the newest compaction, from the end of its log; null: none read. */
+  compactSummary: (path: string) => string | null;
+  /**
+   * The usage limit the session's last turn stopped at (its message), from the end of its log:
+   * a run without a terminal reports it nowhere else. Null: none, or the agent's log is not read so.
+   */
+  usageLimit: (path: string) => string | null;
 };
 
 /** What a session's compaction point is resolved from, besides the session itself. */
@@ -154,6 +195,8 @@ export type ShimLocation = { readonly node: string; readonly bin: string };
 
 export type InstallRequest = {
   scope: 'user' | 'project';
+  /** The agent's in-process mod, where it has one (`--mod`, `--no-mod`; unsaid: its own rule). */
+  mod?: boolean;
   shim: ShimLocation;
   dryRun: boolean;
   home: string;
@@ -169,6 +212,12 @@ export type InstallReport = {
   /** Files written (or that would be), with one line per change. */
   files: { path: string; changes: string[] }[];
   notes: string[];
+  /** What the CLI prints, where the agent says more than the files and notes (its own lines). */
+  lines?: string[];
+  /** Its `--json` form, where the agent says more than this report. */
+  details?: object;
+  /** A copy of a file as it was before, kept under SHIM_HOME. */
+  backup?: string | null;
 };
 
 export type Installer = {
@@ -189,15 +238,36 @@ export type HeadlessRun = {
   args: (request: {
     prompt: string;
     resumeSessionId: string | null;
-    /** Fork the resumed session at this message (only where `capabilities.forkAtMessage`). */
+    /** Fork the resumed session at this message (only where `fork` is not null). */
     forkAt?: string | null;
     model: string | null;
     extra?: readonly string[];
   }) => string[];
   /** Flags `args` sets itself: the user passing them would break how the loop follows the agent. */
   reservedFlags: readonly string[];
+  /**
+   * The CLI gives a resumed session its scheduled prompts back (Claude Code's CronCreate), a new
+   * one those written to disk; false: it has none.
+   */
+  keepsScheduledJobs: boolean;
   /** A parser for one iteration's stdout, line by line (it may keep state across lines). */
   parser: () => (line: string) => AgentEvent[];
+  /**
+   * The environment a session started by shim gets, from shim's own: without the markers the
+   * agent gives its children (a session started from inside one must still be a session of its own).
+   */
+  env: (parent: Env) => Record<string, string | undefined>;
+  /**
+   * How a session is forked at an earlier message of its own (Claude Code's `--resume
+   * --resume-session-at <uuid> --fork-session`), for `shim rescue` and the loop's rescue over the
+   * limit; null where the agent cannot.
+   */
+  fork: {
+    /** The log's main chain: where a fork could start, and the context there. */
+    chain: (path: string) => { sessionId: string | null; entries: ChainEntry[] };
+    /** The arguments that resume `sessionId` forked at message `at` (the prompt goes last). */
+    args: (sessionId: string, at: string) => string[];
+  } | null;
 };
 
 /** One line of `shim doctor` (app/doctor/doctor-check.ts shows them all the same way). */
@@ -232,40 +302,81 @@ export type DoctorChecks = { checks: (request: DoctorRequest) => Promise<AgentCh
 export type InstructionFiles = { names: readonly string[] };
 
 export type AgentCapabilities = {
-  /** The agent draws a status line through a command shim can install. */
-  statusline: boolean;
-  /** PreCompact's plain stdout reaches the compaction's summary. */
-  compactInstructions: boolean;
-  /** Its hooks run only once the user (or the installer) trusted them. */
-  hookTrust: boolean;
-  /** The agent loads shim's in-process mod. */
-  mod: boolean;
-  /** The model's usage reaches a hook live (no log read needed). */
-  liveUsageInHooks: boolean;
   /** SessionStart sources where a restore can be injected. */
   restoreSources: readonly string[];
   /** The tools that set the session's task list: a restore names them for rebuilding it. */
   taskTools: readonly string[];
+  /** Every tool whose call changes the task list (a new, updated or rewritten list). */
+  taskChanges: RegExp;
   /**
-   * A session can be forked at an earlier message of its own (Claude Code's `--resume
-   * --resume-session-at <uuid> --fork-session`): `shim rescue`, and the loop's rescue over the limit.
+   * Tools (by the name its hooks give them) whose call may be a milestone — a shell command (a
+   * commit, a test run), a task-list change, a subagent: never answered without a look.
    */
-  forkAtMessage: boolean;
+  milestoneTools: RegExp;
+  /**
+   * The agent compacts before a request when the newest response's context has reached its
+   * threshold, with no hook between the compaction and that request (Gemini CLI): the hook that
+   * runs before it (a tool's result, a new prompt) carries the session's state through.
+   */
+  compactsBeforeNextRequest: boolean;
 };
 
-export type AgentAdapter = {
+/**
+ * One agent as every call about its sessions needs it: what the per-call bundles carry (its
+ * `agent.ts`). Handed in by the entry that serves the agent; nothing else chooses one.
+ */
+export type Agent = {
   id: AgentId;
-  /** "Claude Code", "Codex CLI", "Gemini CLI". */
+  /** "Claude Code", "Codex CLI", "Gemini CLI": every sentence about the agent says this. */
   name: string;
-  /** The CLI version the adapter was verified against (docs/agents.md). */
-  verifiedVersion: string;
   capabilities: AgentCapabilities;
   sessions: SessionLocations;
   log: SessionLogReader;
   hooks: HookProtocol;
   threshold: ThresholdRules;
+  instructions: InstructionFiles;
+};
+
+/**
+ * What an answer without a look needs of an agent (core/policy/quiet-window.ts): its hook protocol,
+ * the tools that are milestones, a look at its log's tail. The smallest hook bundle carries only
+ * this of the agents it answers for.
+ */
+export type QuickAgent = Pick<Agent, 'id' | 'name'> & {
+  /** Its payload in, shim's answer out: nothing the fuller hook paths need (text limit, …). */
+  hooks: Pick<HookProtocol, 'parse' | 'render'>;
+  capabilities: Pick<AgentCapabilities, 'milestoneTools'>;
+  log: Pick<SessionLogReader, 'tail'>;
+};
+
+/**
+ * The agent's in-process mod (Claude Code's plugin), which reports to shim's MCP server instead
+ * of starting hook processes (mcp/tools/mod-event.ts).
+ */
+export type ModHost = {
+  /** For each per-call hook event: true when a hook other than shim's may answer it in `cwd`. */
+  otherToolHooks: (cwd: string | null, env: Env) => Readonly<Record<string, boolean>>;
+};
+
+/** The whole adapter (its `adapter.ts`): the agent and what only commands use. */
+export type AgentAdapter = Agent & {
+  /** The CLI version the adapter was verified against (docs/agents.md). */
+  verifiedVersion: string;
   installer: Installer;
   headless: HeadlessRun;
-  instructions: InstructionFiles;
   doctor: DoctorChecks;
+  /** Its mod, where it has one; null: its hooks are the only way in. */
+  mod: ModHost | null;
+};
+
+/**
+ * Every agent shim serves, by id: the one way to reach an agent that is not the one a call is
+ * about (a session that moved between agents, a log given to a command). Built by
+ * agents/dispatch.ts and handed in by the entry.
+ */
+export type Agents = {
+  ids: readonly AgentId[];
+  agent: (id: AgentId) => Promise<Agent>;
+  /** The whole adapter (install, doctor, the loop's headless run): commands only. */
+  adapter: (id: AgentId) => Promise<AgentAdapter>;
 };

@@ -1,13 +1,18 @@
 /**
- * Which adapter serves an agent: the one exhaustive switch over AgentId. Adapters load on demand,
- * so a command about one agent never loads another's code (and the per-call hook bundles, which
- * import their agent's parts directly, never come through here).
+ * Which code serves an agent id: the one exhaustive switch over AgentId, and the `Agents` the
+ * entries hand in (agents/agent.ts). Only the entries (src/entries/) choose among these; the rest
+ * of shim takes the agent, or the `Agents`, it is given.
+ *
+ * The CLI imports an adapter's modules on demand (a command about one agent loads no other's
+ * code); the per-call bundles reach agents through agent-bundles.ts instead, which needs no switch
+ * (an agent's bundle is named by its id) and keeps every adapter's modules out of them.
  * @module
  */
-import { unknownAgent, type AgentId } from '../core/agent-id.ts';
-import type { AgentAdapter } from './agent.ts';
+import { AGENT_IDS, unknownAgent, type AgentId } from '../core/agent-id.ts';
+import type { AgentAdapter, Agents } from './agent.ts';
 
-export async function loadAdapter(id: AgentId): Promise<AgentAdapter> {
+/** The whole adapter of `id`, from its modules. */
+export async function importAdapter(id: AgentId): Promise<AgentAdapter> {
   switch (id) {
     case 'claude':
       return (await import('./claude/adapter.ts')).claudeAdapter;
@@ -18,4 +23,9 @@ export async function loadAdapter(id: AgentId): Promise<AgentAdapter> {
     default:
       return unknownAgent(id);
   }
+}
+
+/** Every agent from its modules, loaded when first asked for: the CLI's. */
+export function moduleAgents(): Agents {
+  return { ids: AGENT_IDS, agent: importAdapter, adapter: importAdapter };
 }

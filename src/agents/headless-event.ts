@@ -95,3 +95,13 @@ export type AgentEvent =
       errors: string[];
     }
   | { kind: 'other'; type: string; subtype: string | null };
+
+/** `env` without `names`: what a session shim starts must not inherit from the one it ran in. */
+export function withoutVariables(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[],
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = { ...env };
+  for (const name of names) delete out[name];
+  return out;
+}

@@ -7,15 +7,20 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
+import type { AgentId } from '../core/agent-id.ts';
 import type { Env } from '../store/home/home.ts';
 import { appendLog } from '../store/home/log.ts';
 
 /** Where a session is: its transcript and the directory it runs in. */
 export type SessionPlace = { transcriptPath: string | null; cwd: string | null };
 
-/** Starts a checkpoint detached (`shim background checkpoint`); the caller returns at once. */
+/**
+ * Starts a checkpoint detached (`shim background checkpoint`); the caller returns at once. The
+ * agent goes with it: the job reads the log with that agent's reader, never guessing from the
+ * file's name.
+ */
 export async function checkpointInBackground(
-  session: SessionPlace,
+  session: SessionPlace & { agent: AgentId },
   trigger: CheckpointTrigger,
   reason: string,
   env: Env,
@@ -26,6 +31,8 @@ export async function checkpointInBackground(
     [
       'background',
       'checkpoint',
+      '--agent',
+      session.agent,
       '--transcript',
       session.transcriptPath,
       '--trigger',

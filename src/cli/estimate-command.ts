@@ -5,8 +5,9 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { numberOption } from './number-option.ts';
+import type { Agents } from '../agents/agent.ts';
 
-export function defineEstimateCommand(program: Command): void {
+export function defineEstimateCommand(program: Command, agents: Agents): void {
   program
     .command('estimate')
     .description(
@@ -18,9 +19,9 @@ export function defineEstimateCommand(program: Command): void {
     )
     .option(
       '-t, --transcript <file>',
-      'a transcript .jsonl (or .jsonl.gz); default: the latest session of this directory',
+      "a session log (Claude Code's .jsonl, a Codex rollout, a Gemini chat; gzipped too); default: the newest session of this directory, of any agent",
     )
-    .option('-s, --session <id>', 'a session id to look up under ~/.claude/projects')
+    .option('-s, --session <id>', "a session id, looked up in every agent's sessions")
     .option(
       '--until-line <n>',
       'the session as it was at this line of its transcript',
@@ -28,7 +29,7 @@ export function defineEstimateCommand(program: Command): void {
     )
     .option(
       '--history <dir>',
-      'learn from the transcripts in this folder (default: your own, ~/.claude/projects)',
+      "learn from the session logs in this folder (default: your own, where the session's agent keeps them)",
     )
     .option(
       '--refresh',
@@ -54,11 +55,11 @@ export function defineEstimateCommand(program: Command): void {
     )
     .action(async (plan, options) => {
       const commands = await import('./commands/estimate.ts');
-      if (options.refresh) return commands.runRefresh(options);
-      if (options.accuracy) return commands.runAccuracy(options);
+      if (options.refresh) return commands.runRefresh(agents, options);
+      if (options.accuracy) return commands.runAccuracy(agents, options);
       return plan === undefined
-        ? commands.runEstimate(options)
-        : commands.runPlanEstimate(plan, options);
+        ? commands.runEstimate(agents, options)
+        : commands.runPlanEstimate(agents, plan, options);
     });
 
   program
@@ -93,7 +94,9 @@ export function defineEstimateCommand(program: Command): void {
   constraints) and what came before and after it. A step too big for a shard on its own is a
   shard of its own, marked so.`,
     )
-    .action(async (plan, options) => (await import('./commands/shard.ts')).runShard(plan, options));
+    .action(async (plan, options) =>
+      (await import('./commands/shard.ts')).runShard(agents, plan, options),
+    );
 
   // What shim's slash commands run; not for typing.
   program
@@ -102,5 +105,7 @@ export function defineEstimateCommand(program: Command): void {
     .argument('[args...]', "the slash command's arguments")
     .allowUnknownOption()
     .helpOption(false)
-    .action(async (command, args) => (await import('./commands/slash.ts')).runSlash(command, args));
+    .action(async (command, args) =>
+      (await import('./commands/slash.ts')).runSlash(agents, command, args),
+    );
 }

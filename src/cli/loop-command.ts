@@ -4,8 +4,9 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { numberOption } from './number-option.ts';
+import type { Agents } from '../agents/agent.ts';
 
-export function defineLoopCommand(program: Command): void {
+export function defineLoopCommand(program: Command, agents: Agents): void {
   const loop = program
     .command('loop')
     // `shim loop status --json`: the subcommand's --json, not the loop's own.
@@ -111,7 +112,7 @@ export function defineLoopCommand(program: Command): void {
     shim loop logs --follow   its events as they happen`,
     )
     .action(async (agentFlags, options) =>
-      (await import('./commands/loop.ts')).runLoopCommand(options, agentFlags),
+      (await import('./commands/loop.ts')).runLoopCommand(agents, options, agentFlags),
     );
 
   loop

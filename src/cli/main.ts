@@ -16,30 +16,29 @@ import { defineSyncCommands } from './sync-command.ts';
 import { defineTeamCommand } from './team-command.ts';
 import { defineUiCommand } from './ui-command.ts';
 import { getVersion } from './version.ts';
-import { registerAgentLogReader } from '../app/session/agent-logs.ts';
 import { getShimHome } from '../store/home/home.ts';
 import { hasPendingCheckpoints } from '../store/checkpoints/pending-checkpoints.ts';
 import { useLogRedaction } from '../store/home/log.ts';
 import { redactValueSync } from '../redact/redact.ts';
-import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
+import type { Agents } from '../agents/agent.ts';
 
-// Every command may meet a Gemini CLI chat (status, checkpoint, replay, restores, the MCP server).
-registerAgentLogReader(geminiLogReader);
 // The log's entries pass the redactor (store/log.ts): a refused command's argv among them.
 useLogRedaction(redactValueSync);
 
-const program = new Command('shim')
-  .description(
-    'Keeps Claude Code, Codex CLI and Gemini CLI sessions from losing their work.\n' +
-      'Predicts context exhaustion before it happens, checkpoints the working state, and restores it into the next session.',
-  )
-  .version(getVersion(), '-v, --version')
-  .enablePositionalOptions()
-  .showHelpAfterError('(run `shim --help` for usage)')
-  .configureHelp({ sortSubcommands: false })
-  .addHelpText(
-    'after',
-    `
+/** The CLI, with every agent it serves (src/entries/cli.ts hands them in). */
+export async function main(agents: Agents): Promise<void> {
+  const program = new Command('shim')
+    .description(
+      'Keeps Claude Code, Codex CLI and Gemini CLI sessions from losing their work.\n' +
+        'Predicts context exhaustion before it happens, checkpoints the working state, and restores it into the next session.',
+    )
+    .version(getVersion(), '-v, --version')
+    .enablePositionalOptions()
+    .showHelpAfterError('(run `shim --help` for usage)')
+    .configureHelp({ sortSubcommands: false })
+    .addHelpText(
+      'after',
+      `
 The agents themselves run three more commands, wired by \`shim install\`:
   shim hook <Event>          one hook event; the payload on stdin (--agent codex for Codex CLI)
   shim gemini-hook <Event>   one Gemini CLI hook event
@@ -47,28 +46,29 @@ The agents themselves run three more commands, wired by \`shim install\`:
 
 Start with: shim install   (then use Claude Code as usual; shim doctor checks it)
   Codex CLI or Gemini CLI: shim install --agent codex | gemini`,
-  );
+    );
 
-// A checkpoint a hook promised before a risky command and whose builder did not finish (killed,
-// or still starting) is built before any command reads the store (docs/hot-path.md).
-program.hook('preAction', async () => {
-  const home = getShimHome();
-  if (!hasPendingCheckpoints(home)) return;
-  await (
-    await import('../app/checkpoint/finish-pending-checkpoints.ts')
-  ).finishPendingCheckpoints(home, process.env, { wait: true });
-});
+  // A checkpoint a hook promised before a risky command and whose builder did not finish (killed,
+  // or still starting) is built before any command reads the store (docs/hot-path.md).
+  program.hook('preAction', async () => {
+    const home = getShimHome();
+    if (!hasPendingCheckpoints(home)) return;
+    await (
+      await import('../app/checkpoint/finish-pending-checkpoints.ts')
+    ).finishPendingCheckpoints(home, process.env, agents, { wait: true });
+  });
 
-defineSessionCommands(program);
-defineEstimateCommand(program);
-defineStoreCommands(program);
-defineRedactCommand(program);
-defineLoopCommand(program);
-defineUiCommand(program);
-defineSyncCommands(program);
-defineTeamCommand(program);
-defineSetupCommands(program);
+  defineSessionCommands(program, agents);
+  defineEstimateCommand(program, agents);
+  defineStoreCommands(program);
+  defineRedactCommand(program);
+  defineLoopCommand(program, agents);
+  defineUiCommand(program, agents);
+  defineSyncCommands(program, agents);
+  defineTeamCommand(program);
+  defineSetupCommands(program, agents);
 
-await runWithErrorBoundary(async () => {
-  await program.parseAsync(process.argv);
-});
+  await runWithErrorBoundary(async () => {
+    await program.parseAsync(process.argv);
+  });
+}

@@ -7,6 +7,7 @@ import { Option, type Command } from '@commander-js/extra-typings';
 import { AGENT_IDS } from '../core/agent-id.ts';
 import { numberOption } from './number-option.ts';
 import { SCOPE_HELP } from './scope-help.ts';
+import type { Agents } from '../agents/agent.ts';
 
 /** `--agent` of the commands that read any session log: checked against the file. */
 function agentOption() {
@@ -16,7 +17,7 @@ function agentOption() {
   ).choices(AGENT_IDS);
 }
 
-export function defineSessionCommands(program: Command): void {
+export function defineSessionCommands(program: Command, agents: Agents): void {
   program
     .command('status')
     .description(
@@ -24,19 +25,20 @@ export function defineSessionCommands(program: Command): void {
     )
     .argument(
       '[transcript]',
-      'a transcript .jsonl (or .jsonl.gz); default: the latest session of this directory',
+      "a session log (Claude Code's .jsonl, a Codex rollout, a Gemini chat; gzipped too); default: the newest session of this directory, of any agent",
     )
-    .option('-s, --session <id>', 'a session id to look up under ~/.claude/projects')
+    .option('-s, --session <id>', "a session id, looked up in every agent's sessions")
+    .addOption(agentOption())
     .option('--json', 'print the full status as JSON')
     .option(
       '--no-history',
-      'do not learn from your other sessions (where Claude Code compacts, how context grows)',
+      'do not learn from your other sessions (where the agent compacts, how context grows)',
     )
     .addHelpText(
       'after',
       `
   Examples:
-    shim status                          latest session of the current directory
+    shim status                          newest session of the current directory, any agent
     shim status --session 4d5611e5-…     a session by id
     shim status ~/.claude/projects/-home-me-app/4d5611e5-….jsonl --json
 
@@ -44,7 +46,7 @@ export function defineSessionCommands(program: Command): void {
   of the raw context window shown beside it. Levels: L1 ≥ 70%, L2 ≥ 85%, L3 ≥ 95%.`,
     )
     .action(async (transcript, options) =>
-      (await import('./commands/status.ts')).runStatus(transcript, options),
+      (await import('./commands/status.ts')).runStatus(agents, transcript, options),
     );
 
   program
@@ -73,7 +75,7 @@ export function defineSessionCommands(program: Command): void {
   responses of an auto compaction, and how far off the turns-to-compact forecast was.`,
     )
     .action(async (transcript, options) =>
-      (await import('./commands/replay.ts')).runReplay(transcript, options),
+      (await import('./commands/replay.ts')).runReplay(agents, transcript, options),
     );
 
   program
@@ -81,9 +83,9 @@ export function defineSessionCommands(program: Command): void {
     .description('save the state of a session now: tasks, requests, files, git snapshot, signals')
     .option(
       '-t, --transcript <file>',
-      'the session transcript (default: the latest session of this directory)',
+      'the session log (default: the newest session of this directory, of any agent)',
     )
-    .option('-s, --session <id>', 'a session id to look up under ~/.claude/projects')
+    .option('-s, --session <id>', "a session id, looked up in every agent's sessions")
     .option(
       '--until-line <n>',
       "use only the transcript's first N lines (the state as it was then)",
@@ -107,7 +109,9 @@ export function defineSessionCommands(program: Command): void {
     shim checkpoint --reason "before the big refactor"
     shim checkpoint --transcript session.jsonl --until-line 400 --json`,
     )
-    .action(async (options) => (await import('./commands/checkpoint.ts')).runCheckpoint(options));
+    .action(async (options) =>
+      (await import('./commands/checkpoint.ts')).runCheckpoint(agents, options),
+    );
 
   program
     .command('list')
@@ -167,7 +171,9 @@ ${SCOPE_HELP}`,
     .option('--cwd <dir>', 'the project of this directory instead of the current one')
     .option('--all', 'any project')
     .addHelpText('after', SCOPE_HELP)
-    .action(async (id, options) => (await import('./commands/show.ts')).runShow(id, options));
+    .action(async (id, options) =>
+      (await import('./commands/show.ts')).runShow(agents, id, options),
+    );
 
   program
     .command('search')
@@ -215,7 +221,7 @@ ${SCOPE_HELP}`,
     .option('--all', 'the newest checkpoint of any project')
     .option('--for <agent>', 'the agent that takes the work on: claude, codex or gemini')
     .addHelpText('after', SCOPE_HELP)
-    .action(async (options) => (await import('./commands/resume.ts')).runResume(options));
+    .action(async (options) => (await import('./commands/resume.ts')).runResume(agents, options));
 
   program
     .command('rescue')
@@ -241,7 +247,7 @@ ${SCOPE_HELP}`,
     shim rescue -- -p --output-format stream-json --verbose`,
     )
     .action(async (claudeArgs, options) =>
-      (await import('./commands/rescue.ts')).runRescue(claudeArgs, options),
+      (await import('./commands/rescue.ts')).runRescue(agents, claudeArgs, options),
     );
 
   program
@@ -263,7 +269,7 @@ ${SCOPE_HELP}`,
   clean /exit — start it with \`claude\` as usual.
   ${SCOPE_HELP}`,
     )
-    .action(async (options) => (await import('./commands/handoff.ts')).runHandoff(options));
+    .action(async (options) => (await import('./commands/handoff.ts')).runHandoff(agents, options));
 
   program
     .command('defer')
@@ -289,6 +295,6 @@ ${SCOPE_HELP}`,
     shim defer --off           notices back on now`,
     )
     .action(async (transcript, options) =>
-      (await import('./commands/defer.ts')).runDefer(transcript, options),
+      (await import('./commands/defer.ts')).runDefer(agents, transcript, options),
     );
 }

@@ -3,8 +3,9 @@
  * @module
  */
 import { Option, type Command } from '@commander-js/extra-typings';
+import type { Agents } from '../agents/agent.ts';
 
-export function defineSetupCommands(program: Command): void {
+export function defineSetupCommands(program: Command, agents: Agents): void {
   program
     .command('config')
     .description('show the configuration in effect, and where each value comes from')
@@ -71,9 +72,7 @@ export function defineSetupCommands(program: Command): void {
   happens and reports it to shim's MCP server, so the per-tool-call hook has nothing left to do.`,
     )
     .action(async (options) =>
-      options.agent === 'claude'
-        ? (await import('./commands/install.ts')).runInstall(options)
-        : (await import('./commands/agent-install.ts')).runAgentInstall(options.agent, options),
+      (await import('./commands/install.ts')).runInstall(agents, options.agent, options),
     );
 
   program
@@ -93,9 +92,7 @@ export function defineSetupCommands(program: Command): void {
         .default('claude' as const),
     )
     .action(async (options) =>
-      options.agent === 'claude'
-        ? (await import('./commands/uninstall.ts')).runUninstall(options)
-        : (await import('./commands/agent-install.ts')).runAgentUninstall(options.agent, options),
+      (await import('./commands/install.ts')).runUninstall(agents, options.agent, options),
     );
 
   program
@@ -105,7 +102,9 @@ export function defineSetupCommands(program: Command): void {
     )
     .option('--json', 'print the checks as JSON')
     .addHelpText('after', '\nExits 1 when an essential check fails.')
-    .action(async (options) => (await import('./commands/doctor.ts')).runDoctorCommand(options));
+    .action(async (options) =>
+      (await import('./commands/doctor.ts')).runDoctorCommand(agents, options),
+    );
 
   program
     .command('mcp')
@@ -119,5 +118,5 @@ export function defineSetupCommands(program: Command): void {
 
   Add it to Claude Code by hand: claude mcp add shim -- shim mcp`,
     )
-    .action(async () => (await import('./commands/mcp.ts')).runMcp());
+    .action(async () => (await import('./commands/mcp.ts')).runMcp(agents));
 }

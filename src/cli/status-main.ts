@@ -10,14 +10,12 @@
 import { parseArgs } from 'node:util';
 import { runWithErrorBoundary } from './error-boundary.ts';
 import { runStatus } from './commands/status.ts';
-import { registerAgentLogReader } from '../app/session/agent-logs.ts';
-import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
-
-registerAgentLogReader(geminiLogReader);
+import type { Agents } from '../agents/agent.ts';
+import { isAgentId, type AgentId } from '../core/agent-id.ts';
 
 export type StatusArgs = {
   transcript: string | undefined;
-  options: { session?: string; json?: boolean; history: boolean };
+  options: { session?: string; json?: boolean; history: boolean; agent?: AgentId };
 };
 
 /** The arguments after `status`, or null when they are not one of the plain forms. */
@@ -31,14 +29,19 @@ export function parseStatusArgs(args: string[]): StatusArgs | null {
         session: { type: 'string', short: 's' },
         json: { type: 'boolean' },
         'no-history': { type: 'boolean' },
+        agent: { type: 'string' },
       },
     });
     if (positionals.length > 1) return null;
+    const agent = values.agent;
+    // An agent shim does not serve: the full CLI says so.
+    if (agent !== undefined && !isAgentId(agent)) return null;
     return {
       transcript: positionals[0],
       options: {
         ...(values.session !== undefined ? { session: values.session } : {}),
         ...(values.json ? { json: true } : {}),
+        ...(agent !== undefined ? { agent } : {}),
         history: !values['no-history'],
       },
     };
@@ -48,9 +51,9 @@ export function parseStatusArgs(args: string[]): StatusArgs | null {
 }
 
 /** Runs `shim status <args>`; false when the full CLI should answer instead. */
-export async function main(args: string[]): Promise<boolean> {
+export async function main(agents: Agents, args: string[]): Promise<boolean> {
   const parsed = parseStatusArgs(args);
   if (!parsed) return false;
-  await runWithErrorBoundary(() => runStatus(parsed.transcript, parsed.options));
+  await runWithErrorBoundary(() => runStatus(agents, parsed.transcript, parsed.options));
   return true;
 }

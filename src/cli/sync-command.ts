@@ -3,8 +3,9 @@
  * @module
  */
 import { Option, type Command } from '@commander-js/extra-typings';
+import type { Agents } from '../agents/agent.ts';
 
-export function defineSyncCommands(program: Command): void {
+export function defineSyncCommands(program: Command, agents: Agents): void {
   program
     .command('link')
     .description("name the tracker issue this project's sessions work on (GitHub or Linear)")
@@ -37,7 +38,9 @@ export function defineSyncCommands(program: Command): void {
     shim link https://github.com/acme/api/issues/42
     shim link --clear`,
     )
-    .action(async (issue, options) => (await import('./commands/sync.ts')).runLink(issue, options));
+    .action(async (issue, options) =>
+      (await import('./commands/sync.ts')).runLink(agents, issue, options),
+    );
 
   program
     .command('sync')

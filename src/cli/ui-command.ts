@@ -4,8 +4,9 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { numberOption } from './number-option.ts';
+import type { Agents } from '../agents/agent.ts';
 
-export function defineUiCommand(program: Command): void {
+export function defineUiCommand(program: Command, agents: Agents): void {
   program
     .command('ui')
     .description('open a local dashboard: sessions, context timelines, checkpoints, loop runs')
@@ -52,5 +53,5 @@ export function defineUiCommand(program: Command): void {
     shim ui --export session.html                 the latest session here, to attach to an issue
     shim ui --export run.html --loop 3f2a`,
     )
-    .action(async (options) => (await import('./commands/ui.ts')).runUi(options));
+    .action(async (options) => (await import('./commands/ui.ts')).runUi(agents, options));
 }

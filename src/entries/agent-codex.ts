@@ -1,7 +1,7 @@
 /**
- * dist/agent-codex.cjs — the Codex adapter (its transcript reader, threshold and hook formats), loaded
- * only by the calls that meet a Codex session (app/session/load-agent.ts), so Claude Code's per-call
- * bundles carry none of it.
+ * dist/agent-codex.cjs — Codex CLI as an agent value (src/agents/codex/agent.ts), loaded by a per-call
+ * bundle the first time one of its calls meets a Codex CLI session (src/agents/agent-bundles.ts):
+ * the bundles that carry another agent never carry it.
  * @module
  */
-export * from '../agents/codex/adapter.ts';
+export { codexAgent as agent } from '../agents/codex/agent.ts';

@@ -1,7 +1,7 @@
 /**
- * dist/agent-gemini.cjs — the Gemini adapter (its transcript reader, threshold and hook formats), loaded
- * only by the calls that meet a Gemini session (app/session/load-agent.ts), so Claude Code's per-call
- * bundles carry none of it.
+ * dist/agent-gemini.cjs — Gemini CLI as an agent value (src/agents/gemini/agent.ts), loaded by a per-call
+ * bundle the first time one of its calls meets a Gemini CLI session (src/agents/agent-bundles.ts):
+ * the bundles that carry another agent never carry it.
  * @module
  */
-export * from '../agents/gemini/adapter.ts';
+export { geminiAgent as agent } from '../agents/gemini/agent.ts';

@@ -6,7 +6,26 @@
  * Answers without looking at the session: the mod is watching (count the call, hand over its
  * note), or the call falls in the quiet window the last full look granted. Anything else goes to
  * dist/hook.cjs with the input already read. Must stay small: no SQLite, no MCP SDK, no
- * web server, no tracker client, no database driver (src/entries/bundles.test.ts holds it).
+ * web server, no tracker client, no database driver (src/entries/bundles.test.ts holds it); of an
+ * agent it carries only what the answer without a look needs (`QuickAgent`).
  * @module
  */
-export { mainWithInput } from '../hook/quick-run.ts';
+import type { QuickAgent } from '../agents/agent.ts';
+import { claudeQuick } from '../agents/claude/quick.ts';
+import type { BundleLoader } from '../app/load-bundle.ts';
+import * as quick from '../hook/quick-run.ts';
+import type { WhyLookHere } from '../hook/warm-look/ask.ts';
+
+/** The agents this bundle answers for without a look. */
+const CARRIED = new Map<string, QuickAgent>([[claudeQuick.id, claudeQuick]]);
+
+export async function mainWithInput(
+  event: string | undefined,
+  input: string,
+  loadBundle: BundleLoader,
+  asked?: WhyLookHere,
+  agentId: string = claudeQuick.id,
+): Promise<void> {
+  const agent = CARRIED.get(agentId) ?? null;
+  await quick.mainWithInput(agent, agentId, event, input, loadBundle, asked);
+}

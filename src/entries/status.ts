@@ -1,6 +1,14 @@
 /**
  * dist/status.cjs — `shim status` in its plain forms (people run it in a loop or a watch):
- * no ES-module CLI, no commander. Help and mistakes go to the full CLI (dist/cli.js).
+ * no ES-module CLI, no commander. Help and mistakes go to the full CLI (dist/cli.js). Each agent
+ * whose sessions it looks at comes from its own bundle (dist/agent-<id>.cjs).
  * @module
  */
-export { main } from '../cli/status-main.ts';
+import { bundledAgents } from '../agents/agent-bundles.ts';
+import { loadBundled, type BundleLoader } from '../app/load-bundle.ts';
+import * as status from '../cli/status-main.ts';
+
+/** Runs `shim status <args>`; false when the full CLI should answer instead. */
+export async function main(args: string[], loadBundle?: BundleLoader): Promise<boolean> {
+  return status.main(bundledAgents([], loadBundle ?? loadBundled), args);
+}

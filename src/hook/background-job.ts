@@ -14,23 +14,35 @@ import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
 import { getShimHome, type Env } from '../store/home/home.ts';
 import { appendLog } from '../store/home/log.ts';
+import { isAgentId } from '../core/agent-id.ts';
+import type { Agents } from '../agents/agent.ts';
 
-async function checkpointJob(args: string[], env: Env, home: string): Promise<void> {
+async function checkpointJob(
+  args: string[],
+  env: Env,
+  home: string,
+  agents: Agents,
+): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
+      agent: { type: 'string' },
       transcript: { type: 'string' },
       trigger: { type: 'string' },
       reason: { type: 'string' },
     },
   });
   const trigger = values.trigger as CheckpointTrigger | undefined;
-  if (!values.transcript || !trigger || !CHECKPOINT_TRIGGERS.includes(trigger))
-    throw new Error(`background checkpoint needs --transcript and a known --trigger`);
-  // The agent is told by the log's name, as in the hook that started this (its payload names the
-  // agent's own file): no adapter is loaded to sniff the content.
+  if (
+    !values.transcript ||
+    !trigger ||
+    !CHECKPOINT_TRIGGERS.includes(trigger) ||
+    !isAgentId(values.agent)
+  )
+    throw new Error(`background checkpoint needs --agent, --transcript and a known --trigger`);
+  // The hook that started this knew its agent: the log is read with that agent's reader.
   await createCheckpoint({
-    transcript: resolve(values.transcript),
+    log: { path: resolve(values.transcript), agent: await agents.agent(values.agent) },
     cwd: process.cwd(),
     env,
     home,
@@ -41,17 +53,21 @@ async function checkpointJob(args: string[], env: Env, home: string): Promise<vo
 }
 
 /** Runs one job; a failure is logged (the checkpoint's own failure is recorded where users look). */
-export async function runBackgroundJob(args: string[], loadBundle?: BundleLoader): Promise<void> {
+export async function runBackgroundJob(
+  args: string[],
+  agents: Agents,
+  loadBundle?: BundleLoader,
+): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
   const env = process.env;
   const home = getShimHome(env);
   const [job, ...rest] = args;
   try {
     if (job === 'finish-pending') {
-      const done = await finishPendingCheckpoints(home, env);
+      const done = await finishPendingCheckpoints(home, env, agents);
       process.exitCode = done.failed.length > 0 ? 1 : 0;
     } else if (job === 'checkpoint') {
-      await checkpointJob(rest, env, home);
+      await checkpointJob(rest, env, home, agents);
       process.exitCode = 0;
     } else {
       process.stderr.write(

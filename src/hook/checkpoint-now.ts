@@ -8,24 +8,21 @@ import {
   type CheckpointResult,
 } from '../app/checkpoint/create-checkpoint.ts';
 import type { CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
-import type { Env } from '../store/home/home.ts';
 import { appendLog } from '../store/home/log.ts';
-import type { HookPayload } from '../agents/agent.ts';
+import type { HookRun } from './hook-run.ts';
 import { noteStorageFailure } from './storage-notice.ts';
 
 export async function checkpointNow(
-  payload: HookPayload,
+  run: Pick<HookRun, 'payload' | 'env' | 'home' | 'now' | 'agent'>,
   trigger: CheckpointTrigger,
   reason: string,
-  env: Env,
-  home: string,
-  now: number,
   known?: CheckpointRequest['known'],
 ): Promise<CheckpointResult | null> {
+  const { payload, env, home, now, agent } = run;
   if (!payload.transcriptPath) return null;
   try {
     return await createCheckpoint({
-      transcript: payload.transcriptPath,
+      log: { path: payload.transcriptPath, agent },
       cwd: payload.cwd ?? process.cwd(),
       env,
       home,

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Assessment } from '../core/context/assess.ts';
 import type { SessionState } from '../core/session.ts';
-import { assessInsideClaudeCode } from '../app/session/assess-live-session.ts';
+import { assessInsideAgent } from '../app/session/assess-live-session.ts';
 import { loadSessionStateAt } from '../app/session/read-session.ts';
 import type { ShimConfig } from '../store/config/config.ts';
 import type { HookMemory } from '../core/policy/hook-policy.ts';
@@ -28,8 +28,8 @@ export type HookContext = {
 };
 
 /**
- * How long a hook waits for the response it is about to reach the transcript. Claude Code
- * writes it as the response ends; past this the hook decides nothing rather than decide on the
+ * How long a hook waits for the response it is about to reach the log. The agent writes it as
+ * the response ends; past this the hook decides nothing rather than decide on the
  * response before. Only a hook that finds it missing waits.
  */
 export const RESPONSE_WAIT_MS = 300;
@@ -40,22 +40,22 @@ export async function loadHookContext(
   memory?: HookMemory,
   options: { waitMs?: number } = {},
 ): Promise<HookContext | null> {
-  const { payload, env, home, now, config } = run;
-  // Claude Code writes the transcript asynchronously: early events can come before the file.
+  const { payload, env, home, now, config, agent } = run;
+  // Agents write their logs asynchronously: early events can come before the file.
   if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return null;
   const path = payload.transcriptPath;
   // What the event read already (HookRun.read) is not read again: one reading per event.
-  let { state, offset } = run.read ?? (await loadSessionStateAt(path, home));
+  let { state, offset } = run.read ?? (await loadSessionStateAt(path, home, agent));
   let current = holdsHookResponse(state, payload) !== false;
   const deadline = Date.now() + (options.waitMs ?? 0);
   while (!current && Date.now() < deadline) {
     await pause(POLL_MS);
     // Only a grown file can hold it; the cursor makes the fold read the new bytes alone.
     if (offset !== null && sizeOf(path) <= offset) continue;
-    ({ state, offset } = await loadSessionStateAt(path, home));
+    ({ state, offset } = await loadSessionStateAt(path, home, agent));
     current = holdsHookResponse(state, payload) !== false;
   }
-  const assessment = assessInsideClaudeCode(state, {
+  const assessment = assessInsideAgent(agent, state, {
     home,
     env,
     now,

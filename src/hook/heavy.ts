@@ -4,13 +4,10 @@
  * parse it.
  * @module
  */
-import { registerAgentLogReader } from '../app/session/agent-logs.ts';
-import { geminiLogReader } from '../agents/gemini/hook-entry.ts';
 import { redactValueSync } from '../redact/redact.ts';
 import { useLogRedaction } from '../store/home/log.ts';
 
 export { checkpointNow } from './checkpoint-now.ts';
-export { runBackgroundJob } from './background-job.ts';
 export { handlePostCompact } from './handlers/post-compact.ts';
 export { handlePreCompact } from './handlers/pre-compact.ts';
 export { handleSessionEnd } from './handlers/session-end.ts';
@@ -18,9 +15,7 @@ export { handleSessionStart } from './handlers/session-start.ts';
 export { handleStopFailure } from './handlers/stop-failure.ts';
 export { writeLevelHandoff } from './level-handoff.ts';
 export { warnAboutPlan, warnAboutTasks } from '../app/tasks/plan-warning.ts';
-export { restoreBeforeGeminiCompression } from './gemini/compression-restore.ts';
+export { restoreBeforeCompaction } from './compaction-restore.ts';
 
-// Restores and checkpoints may read a Gemini CLI chat (a session that moved between agents).
-registerAgentLogReader(geminiLogReader);
 // The log's entries pass the redactor this bundle carries (store/log.ts).
 useLogRedaction(redactValueSync);

@@ -3,12 +3,10 @@
  * handlers lazily, so that handlers and entry do not import each other.
  * @module
  */
-import type { AgentId } from '../core/agent-id.ts';
 import type { SessionState } from '../core/session.ts';
 import type { ShimConfig } from '../store/config/config.ts';
 import type { Env } from '../store/home/home.ts';
-import type { HookOutput } from '../agents/agent.ts';
-import type { HookPayload } from '../agents/agent.ts';
+import type { Agent, Agents, HookOutput, HookPayload, QuickAgent } from '../agents/agent.ts';
 
 export type HookRun = {
   payload: HookPayload;
@@ -24,8 +22,10 @@ export type HookRun = {
    * agent is is told from it (capture/agent-process.ts).
    */
   parentPid?: number;
-  /** The agent that ran the hook (`shim hook --agent <id>`; Claude Code by default). */
-  agent?: AgentId;
+  /** The agent that ran the hook: its entry handed it in (`shim hook --agent <id>`). */
+  agent: Agent;
+  /** Every agent, for a session that moved between them (a restore from another agent's log). */
+  agents: Agents;
   /**
    * The session as this event already read it (the Gemini hook's compression check), with the
    * byte offset it was folded to: the handler's look starts from it instead of reading again.
@@ -38,5 +38,10 @@ export type HookRun = {
  * warm look (warm-look/serve.ts) adds the asking hook's parent.
  */
 export type QuickHandover = { payload: HookPayload; config: ShimConfig; parentPid?: number };
+
+/** A hook call as the answer without a look sees it. */
+export type QuickRun = Pick<HookRun, 'payload' | 'env' | 'home' | 'now' | 'config'> & {
+  agent: QuickAgent;
+};
 
 export type HookHandler = (run: HookRun) => Promise<HookOutput>;

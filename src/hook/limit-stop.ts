@@ -25,7 +25,7 @@ export async function handOffAtLimit(
     const written = await writeLimitHandoff({
       home,
       env,
-      transcriptPath: payload.transcriptPath,
+      log: { path: payload.transcriptPath, agent: run.agent },
       cwd: payload.cwd ?? process.cwd(),
       errorText,
       now,

@@ -15,10 +15,8 @@ import { appendLog } from '../store/home/log.ts';
 import { readRecoveryNotice } from '../store/home/recovery-notice.ts';
 import { answerWithoutLooking } from './handlers/post-tool-use-quick.ts';
 import { loadBundled, useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
-import { renderHookOutput } from '../agents/claude/hook-output.ts';
-import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
+import { DOCTOR_SESSION, type QuickAgent } from '../agents/agent.ts';
 import type { QuickHandover } from './hook-run.ts';
-import type * as FullHook from './run.ts';
 import type { WhyLookHere } from './warm-look/ask.ts';
 import { currentWarmLookDir } from '../store/home/warm-look-place.ts';
 import { startWarmLook } from './warm-look/start.ts';
@@ -29,6 +27,7 @@ import { startWarmLook } from './warm-look/start.ts';
  * and the config) when the full hook may use it as it is.
  */
 export async function answerQuickly(
+  agent: QuickAgent,
   event: string,
   input: string,
   env: Env,
@@ -38,7 +37,7 @@ export async function answerQuickly(
 > {
   const home = getShimHome(env);
   try {
-    const { payload, error } = parsePayload(input, event);
+    const { payload, error } = agent.hooks.parse(input, event);
     if (error || !payload.sessionId || payload.sessionId === DOCTOR_SESSION)
       return { out: null, handover: null };
     const config = await loadConfig(home, {
@@ -49,9 +48,9 @@ export async function answerQuickly(
     // Notices about shim itself are the full hook's to give.
     if (config.problems.length > 0 || readRecoveryNotice(home)?.shownInHook === false)
       return { out: null, handover: null };
-    const output = await answerWithoutLooking({ payload, env, home, now, config });
+    const output = await answerWithoutLooking({ payload, env, home, now, config, agent });
     return output
-      ? { out: renderHookOutput(event, output), transcriptPath: payload.transcriptPath }
+      ? { out: agent.hooks.render(event, output), transcriptPath: payload.transcriptPath }
       : { out: null, handover: { payload, config } };
   } catch (error) {
     appendLog(home, 'warn', `hook ${event}: quick answer failed, looking fully`, {
@@ -61,30 +60,46 @@ export async function answerQuickly(
   }
 }
 
+/** What the full hook (dist/hook.cjs, src/entries/hook.ts) takes over with. */
+export type FullHookEntry = {
+  mainWithInput: (
+    agentId: string,
+    event: string | undefined,
+    input: string,
+    loadBundle: BundleLoader,
+    handover?: QuickHandover,
+  ) => Promise<void>;
+};
+
 /**
  * dist/hook-ask.cjs hands over what the warm look did not answer, with the input it read and why
- * (`asked`). A full look with no warm process to do it starts one for the next calls
+ * (`asked`): answered here when `agent` (one this bundle carries) needs no look, else handed to
+ * the full hook. A full look with no warm process to do it starts one for the next calls
  * (warm-look/start.ts).
  */
 export async function mainWithInput(
+  agent: QuickAgent | null,
+  agentId: string,
   event: string | undefined,
   input: string,
   loadBundle: BundleLoader,
   asked?: WhyLookHere,
 ): Promise<void> {
   useBundleLoader(loadBundle);
-  const answer = await answerQuickly(event ?? '', input, process.env);
+  const answer = agent
+    ? await answerQuickly(agent, event ?? '', input, process.env)
+    : { out: null, handover: null };
   if (answer.out === null) {
     if (
       answer.handover?.config.warmLook &&
       (asked === 'none' || asked === 'gone' || asked === 'slow')
     )
       await startWarmProcess(asked, process.env);
-    await (loadBundled('hook.cjs') as typeof FullHook).mainWithInput(
+    await (loadBundled('hook.cjs') as FullHookEntry).mainWithInput(
+      agentId,
       event,
       input,
       loadBundle,
-      'claude',
       answer.handover ?? undefined,
     );
     return;

@@ -1,7 +1,8 @@
 /**
- * `shim hook <EventName>`: one Claude Code hook event, stdin → protocol output on stdout.
- * Never blocks or breaks the agent by accident: every failure is logged and the hook exits 0
- * with no decision. Nothing but protocol output is written to stdout.
+ * `shim hook <Event>`: one hook event of the agent the entry handed in, stdin → that agent's
+ * protocol output on stdout. The agent's event name is mapped to shim's (its `hooks.events`) and
+ * the same handlers serve every agent. Never blocks or breaks the agent by accident: every failure
+ * is logged and the hook exits 0 with no decision. Nothing but protocol output goes to stdout.
  * @module
  */
 import type { Env } from '../store/home/home.ts';
@@ -20,22 +21,17 @@ import {
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { noteStorageFailure, storageNotice } from './storage-notice.ts';
 import { loadHeavy } from './load-heavy.ts';
-import type { HookOutput } from '../agents/agent.ts';
-import { renderHookOutput } from '../agents/claude/hook-output.ts';
-import { DOCTOR_SESSION, parsePayload } from '../agents/claude/hook-payload.ts';
+import { DOCTOR_SESSION, type Agent, type Agents, type HookOutput } from '../agents/agent.ts';
 import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
-import type { HookHandler, QuickHandover } from './hook-run.ts';
-import { isAgentId, type AgentId } from '../core/agent-id.ts';
-import { loadAgentAdapter } from '../app/session/load-agent.ts';
+import type { HookHandler, HookRun, QuickHandover } from './hook-run.ts';
+import { beforeCompaction } from './compaction-due.ts';
 
 // The log's entries pass the redactor this bundle carries (store/log.ts).
 useLogRedaction(redactValueSync);
 
-type Handler = HookHandler;
-
-/** Handlers load on demand: an event pays only for its own code. */
-const HANDLERS: Record<string, () => Promise<Handler>> = {
+/** Handlers by shim's event name, loaded on demand: an event pays only for its own code. */
+const HANDLERS: Record<string, () => Promise<HookHandler>> = {
   SessionStart: async () => (await loadHeavy()).handleSessionStart,
   UserPromptSubmit: async () =>
     (await import('./handlers/user-prompt-submit.ts')).handleUserPromptSubmit,
@@ -53,34 +49,48 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
 
 export const HOOK_EVENTS = Object.keys(HANDLERS);
 
+/** One hook call: the agent it is for, every agent, and what the agent sent. */
+export type HookCall = {
+  agent: Agent;
+  agents: Agents;
+  /** The agent's name for the event (Gemini's `AfterTool`, Claude Code's `PostToolUse`). */
+  event: string;
+  input: string;
+  env: Env;
+  now?: number;
+  /** What dist/hook-quick.cjs (or the warm look) read already: used as it is. */
+  handover?: QuickHandover;
+};
+
 /** Runs one hook; resolves to the text for stdout (possibly empty). Never rejects. */
-export async function runHook(
-  event: string,
-  input: string,
-  env: Env,
-  now = Date.now(),
-  agent: AgentId = 'claude',
-  handover?: QuickHandover,
-): Promise<string> {
+export async function runHook(call: HookCall): Promise<string> {
+  const { agent, env } = call;
+  const now = call.now ?? Date.now();
   const home = getShimHome(env);
+  const render = (output: HookOutput) => agent.hooks.render(call.event, output);
   let sessionId: string | null = null;
   try {
-    const load = HANDLERS[event];
-    if (!load) {
-      // A newer Claude Code's event (2.1.332's PreSkillShellCommand) wired by hand: not a fault.
-      appendLog(home, 'debug', `hook: event "${event}" is not one shim handles (nothing done)`, {
-        known: HOOK_EVENTS,
-      });
+    const event = agent.hooks.events[call.event];
+    const load = event ? HANDLERS[event] : undefined;
+    if (!event || !load) {
+      // A newer agent's event (Claude Code 2.1.332's PreSkillShellCommand) wired by hand: not a fault.
+      appendLog(
+        home,
+        'debug',
+        `hook: ${agent.name}'s event "${call.event}" is not one shim handles (nothing done)`,
+        {
+          known: Object.keys(agent.hooks.events),
+        },
+      );
       return '';
     }
-    // Another agent's protocol comes with its adapter (its own bundle); Claude Code's is here.
-    const protocol = agent === 'claude' ? null : (await loadAgentAdapter(agent)).hooks;
-    // Handed over by dist/hook-quick.cjs: the payload and config it read, used as they are.
-    const { payload, error } = handover
-      ? { payload: handover.payload, error: null }
-      : (protocol?.parse ?? parsePayload)(input, event);
+    const { payload, error } = call.handover
+      ? { payload: call.handover.payload, error: null }
+      : agent.hooks.parse(call.input, call.event);
     if (error) {
-      appendLog(home, 'warn', `hook ${event}: ${error}`, { bytes: input.length });
+      appendLog(home, 'warn', `hook ${agent.id} ${call.event}: ${error}`, {
+        bytes: call.input.length,
+      });
       return '';
     }
     sessionId = payload.sessionId;
@@ -88,32 +98,35 @@ export async function runHook(
     // `shim doctor` probes with this session id: the handler must load, but touch nothing.
     if (payload.sessionId === DOCTOR_SESSION) return '';
     const config =
-      handover?.config ??
+      call.handover?.config ??
       (await loadConfig(home, {
         lenient: true,
         projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
       }));
     if (!config.enabled) return '';
-    const output = await handler({
+    const run: HookRun = {
       payload,
       env,
       home,
       now,
       config,
       agent,
-      ...(handover ? { quickAsked: true } : {}),
-      ...(handover?.parentPid ? { parentPid: handover.parentPid } : {}),
-    });
-    return (protocol?.render ?? renderHookOutput)(
-      event,
-      withNotices(output, config, payload, home),
-    );
+      agents: call.agents,
+      ...(call.handover ? { quickAsked: true } : {}),
+      ...(call.handover?.parentPid ? { parentPid: call.handover.parentPid } : {}),
+    };
+    const output = agent.capabilities.compactsBeforeNextRequest
+      ? await beforeCompaction(event, run, handler, () =>
+          (HANDLERS.PreCompact as () => Promise<HookHandler>)(),
+        )
+      : await handler(run);
+    return render(withNotices(output, config, payload, home));
   } catch (error) {
-    if (noteStorageFailure(home, `hook ${event}`, error)) {
-      const notice = storageNotice(home, event, sessionId);
-      return notice ? renderHookOutput(event, { userMessage: notice }) : '';
+    if (noteStorageFailure(home, `hook ${call.event}`, error)) {
+      const notice = storageNotice(home, call.event, sessionId);
+      return notice ? render({ userMessage: notice }) : '';
     }
-    appendLog(home, 'error', `hook ${event} failed`, {
+    appendLog(home, 'error', `hook ${agent.id} ${call.event} failed`, {
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
     return '';
@@ -158,28 +171,19 @@ function withNotices(
  * the heavy half (compiled from V8's code cache).
  */
 export async function main(
-  event: string | undefined,
+  call: Omit<HookCall, 'input' | 'env' | 'now'>,
   loadBundle?: BundleLoader,
-  agent?: string,
 ): Promise<void> {
-  if (agent !== undefined && !isAgentId(agent)) {
-    appendLog(getShimHome(process.env), 'warn', `hook: unknown agent "${agent}" (nothing done)`);
-    process.exitCode = 0;
-    return;
-  }
-  await mainWithInput(event, await readStdin(), loadBundle, agent);
+  await mainWithInput({ ...call, input: await readStdin() }, loadBundle);
 }
 
 /** The same, for an input already read (dist/hook-quick.cjs hands over what it could not answer). */
 export async function mainWithInput(
-  event: string | undefined,
-  input: string,
+  call: Omit<HookCall, 'env' | 'now'>,
   loadBundle?: BundleLoader,
-  agent: AgentId = 'claude',
-  handover?: QuickHandover,
 ): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
-  const out = await runHook(event ?? '', input, process.env, Date.now(), agent, handover);
+  const out = await runHook({ ...call, env: process.env });
   if (out) writeStdout(`${out}\n`);
   process.exitCode = 0;
 }

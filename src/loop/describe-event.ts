@@ -35,7 +35,8 @@ function describeData(name: string, d: Data): string {
         ? 're-attached to the running agent'
         : `resumed the run${d.fromStatus ? ` (was ${str(d.fromStatus)})` : ''}`;
     case 'loop.iteration_started': {
-      const agent = isAgentId(d.agent) && d.agent !== 'claude' ? `${agentName(d.agent)} ` : '';
+      // Every agent named alike (none is the default one).
+      const agent = isAgentId(d.agent) ? `${agentName(d.agent)} ` : '';
       if (d.mode === 'rescue')
         return `rescuing session ${short(d.sessionId)}: a fork at the last point that fits`;
       return d.mode === 'continue'

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { parseStreamLine } from '../agents/claude/stream-json.ts';
 import {
   IterationMonitor,
   pendingWorkOf,
@@ -21,7 +22,7 @@ function feed(monitor: IterationMonitor, input: string[]): MonitorSignal[] {
 
 describe('IterationMonitor (captured real stream-json)', () => {
   test('occupancy is the last response, counted once per message; tools are paired', () => {
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     const signals = feed(monitor, lines('tool-calls.jsonl'));
     const contexts = signals.filter((s) => s.kind === 'context');
     // Three responses; the first arrives as two lines (text, tool_use) with the same usage.
@@ -43,6 +44,8 @@ describe('IterationMonitor (captured real stream-json)', () => {
       const monitor = new IterationMonitor(
         { thresholdPercent: 70, window: { percent, windowTokens: 20_000 } },
         () => THRESHOLD,
+        null,
+        parseStreamLine,
       );
       const signals = feed(monitor, lines('tool-calls.jsonl'));
       const context = signals.filter((s) => s.kind === 'context');
@@ -55,7 +58,7 @@ describe('IterationMonitor (captured real stream-json)', () => {
   });
 
   test('crossing the threshold is signalled once, and the next tool result is the safe point', () => {
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     const signals = feed(monitor, lines('auto-compact.jsonl'));
     const crossed = signals.filter((s) => s.kind === 'context' && s.crossed);
     assert.equal(crossed.length, 1, 'one crossing (169,900 tokens ≥ 70% of 167k)');
@@ -66,24 +69,25 @@ describe('IterationMonitor (captured real stream-json)', () => {
   });
 
   test('a 429 and a usage limit are limits; a 529 is an API error only', () => {
-    const limited = new IterationMonitor(70, () => THRESHOLD);
+    const limited = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     feed(limited, lines('usage-limit.jsonl'));
     assert.deepEqual(limited.stats.limit, { resetsAt: 1_795_000_000_000 });
-    const rate = new IterationMonitor(70, () => THRESHOLD);
+    const rate = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     feed(rate, lines('api-error-429.jsonl'));
     assert.deepEqual(rate.stats.limit, { resetsAt: null });
-    const overloaded = new IterationMonitor(70, () => THRESHOLD);
+    const overloaded = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     feed(overloaded, lines('api-error-529.jsonl'));
     assert.equal(overloaded.stats.limit, null);
     assert.equal(overloaded.stats.apiError?.status, 529);
   });
 
   test('garbage never throws and never looks like exhaustion (fail safe)', () => {
-    const monitor = new IterationMonitor(70, () => ({
-      compactThreshold: Number.NaN,
-      windowTokens: 0,
-      detail: 'broken',
-    }));
+    const monitor = new IterationMonitor(
+      70,
+      () => ({ compactThreshold: Number.NaN, windowTokens: 0, detail: 'broken' }),
+      null,
+      parseStreamLine,
+    );
     const garbage = [
       '',
       'not json',
@@ -101,7 +105,7 @@ describe('IterationMonitor (captured real stream-json)', () => {
   });
 
   test('a subagent response does not move the session context', () => {
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     const [, response] = lines('tool-calls.jsonl');
     const sidechain = JSON.parse(response!) as Record<string, unknown>;
     sidechain.parent_tool_use_id = 'toolu_parent';
@@ -114,7 +118,7 @@ describe('IterationMonitor (captured real stream-json)', () => {
   });
 
   test('a task that finishes by itself after the result is done work', () => {
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     const input = lines('background-task.jsonl');
     const firstResult = input.findIndex((l) => l.includes('"type":"result"'));
     feed(monitor, input.slice(0, firstResult + 1));
@@ -130,7 +134,7 @@ describe('IterationMonitor (captured real stream-json)', () => {
   test('a task the CLI stops on its way out after the result is still pending work', () => {
     // The loop ended the agent after its iteration timeout: Claude Code reports the task
     // `stopped` and an empty set. The build never finished.
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     feed(monitor, lines('background-task-stopped.jsonl'));
     assert.ok(monitor.stats.result && !monitor.stats.result.isError);
     assert.deepEqual(
@@ -140,7 +144,7 @@ describe('IterationMonitor (captured real stream-json)', () => {
   });
 
   test('a task stopped during the turn (the agent chose to) is not pending', () => {
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     const input = lines('background-task-stopped.jsonl');
     const result = input.findIndex((l) => l.includes('"type":"result"'));
     const after = input.slice(result + 1);
@@ -178,7 +182,7 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
   test('the real CLI: a refused call schedules nothing, a deleted job is gone, one job stays', () => {
     // cron.jsonl: an invalid expression (refused), a recurring job, a one-shot task deleted by
     // the id its result named, then the turn's result.
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     feed(monitor, lines('cron.jsonl'));
     assert.equal(monitor.stats.result?.isError, false);
     assert.deepEqual(monitor.stats.scheduledTasks, [
@@ -193,7 +197,7 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
   });
 
   test('without the structured result, the id is read from the text the model reads', () => {
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     feed(monitor, [
       call('toolu_c1', 'CronCreate', { cron: '17 3 * * *', prompt: 'send the report' }, 1),
       result('toolu_c1', 'Scheduled one-shot task 3a9a4aae (Every day at 3:17 AM). Next run: …'),
@@ -219,11 +223,11 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
       description: '*/5 * * * *: check the nightly build',
       durable: false,
     };
-    const idle = new IterationMonitor(70, () => THRESHOLD);
+    const idle = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     idle.adoptScheduled([carried]);
     assert.deepEqual(pendingWorkOf(idle.stats), [carried]);
 
-    const deleting = new IterationMonitor(70, () => THRESHOLD);
+    const deleting = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     deleting.adoptScheduled([carried]);
     feed(deleting, [
       call('toolu_d1', 'CronDelete', { id: 'nosuchid' }, 1),
@@ -253,7 +257,7 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
   });
 
   test('a job the session no longer has (its delete says so) is not pending', () => {
-    const monitor = new IterationMonitor(70, () => THRESHOLD);
+    const monitor = new IterationMonitor(70, () => THRESHOLD, null, parseStreamLine);
     monitor.adoptScheduled([
       { id: '4b7d49a0', type: 'scheduled', description: 'x', durable: false },
     ]);
@@ -282,8 +286,8 @@ describe('IterationMonitor: scheduled prompts (CronCreate) are pending work', ()
     const session = { id: 'a1', type: 'scheduled', description: 'x', durable: false };
     const durable = { id: 'b2', type: 'scheduled', description: 'y', durable: true };
     const jobs = [session, durable];
-    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'claude', resumesSession: true }), jobs);
-    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'claude', resumesSession: false }), [durable]);
-    assert.deepEqual(scheduledJobsFor(jobs, { agent: 'codex', resumesSession: true }), []);
+    assert.deepEqual(scheduledJobsFor(jobs, { keepsJobs: true, resumesSession: true }), jobs);
+    assert.deepEqual(scheduledJobsFor(jobs, { keepsJobs: true, resumesSession: false }), [durable]);
+    assert.deepEqual(scheduledJobsFor(jobs, { keepsJobs: false, resumesSession: true }), []);
   });
 });

@@ -5,7 +5,6 @@
  * @module
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parseStreamLine } from '../agents/claude/stream-json.ts';
 import type { AgentEvent, BackgroundTask } from '../agents/headless-event.ts';
 import {
   checkContextUsage,
@@ -83,14 +82,15 @@ export function pendingWorkOf(stats: IterationStats): BackgroundTask[] {
 }
 
 /**
- * The jobs an iteration starts with: Claude Code gives a resumed session its jobs back, a new one
- * only those written to disk; another agent has none of them.
+ * The jobs an iteration starts with: an agent that keeps them (its headless run's
+ * `keepsScheduledJobs`) gives a resumed session its jobs back, a new one only those written to
+ * disk; another agent has none of them.
  */
 export function scheduledJobsFor(
   jobs: readonly ScheduledJob[],
-  next: { agent: string; resumesSession: boolean },
+  next: { keepsJobs: boolean; resumesSession: boolean },
 ): ScheduledJob[] {
-  if (next.agent !== 'claude') return [];
+  if (!next.keepsJobs) return [];
   return next.resumesSession ? [...jobs] : jobs.filter((job) => job.durable);
 }
 
@@ -136,8 +136,9 @@ export class IterationMonitor {
   constructor(
     restart: number | RestartRule,
     resolveThreshold: (model: string | null, cliVersion: string | null) => ThresholdInfo,
-    sessionId: string | null = null,
-    parse: LineParser = parseStreamLine,
+    sessionId: string | null,
+    /** The running agent's stdout parser (its headless run's `parser()`). */
+    parse: LineParser,
   ) {
     this.#parse = parse;
     this.#restart =

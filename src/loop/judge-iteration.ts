@@ -6,7 +6,7 @@
  */
 import { getWorkspaceFingerprint } from '../capture/workspace.ts';
 import { hasCompletionMarker } from '../core/loop/completion.ts';
-import { loadAdapter } from '../agents/dispatch.ts';
+import type { Agents } from '../agents/agent.ts';
 import { limitLiftsAt, pickFallbackAgent } from '../core/loop/agent-fallback.ts';
 import { decideNextStep, type IterationEnd, type NextStep } from '../core/loop/next-step.ts';
 import { advanceStreaks } from '../core/loop/streaks.ts';
@@ -41,6 +41,7 @@ export async function judgeIteration(
     state: LoopState;
     options: LoopOptions;
     env: Env;
+    agents: Agents;
     now: number;
   },
 ): Promise<NextStep> {
@@ -153,7 +154,7 @@ export async function judgeIteration(
     });
   }
 
-  const canRescue = (await loadAdapter(current)).capabilities.forkAtMessage;
+  const canRescue = (await context.agents.adapter(current)).headless.fork !== null;
   const step = decideNextStep({
     end,
     now: context.now,

@@ -15,7 +15,7 @@ import { DEFAULT_STUCK_POLICY, type StuckPolicy } from '../core/loop/stuck.ts';
 import { AppError } from '../core/errors.ts';
 import { AGENT_IDS, agentName, isAgentId, type AgentId } from '../core/agent-id.ts';
 import type { HeadlessRun } from '../agents/agent.ts';
-import { loadAdapter } from '../agents/dispatch.ts';
+import type { Agents } from '../agents/agent.ts';
 import type { Env } from '../store/home/home.ts';
 import { z } from 'zod';
 
@@ -219,6 +219,7 @@ export async function parseLoopOptions(
   agentArgs: string[],
   env: Env,
   cwd: string,
+  agents: Agents,
 ): Promise<LoopOptions> {
   if (raw.goal !== undefined && raw.promptFile !== undefined) {
     throw usage('give either --goal or --prompt-file, not both');
@@ -277,7 +278,7 @@ export async function parseLoopOptions(
     [agent, agentArgs, 'the arguments after --'],
     ...(fallbackAgent ? [[fallbackAgent, fallbackArgs, '--fallback-arg'] as const] : []),
   ] as const) {
-    const headless = (await loadAdapter(id)).headless;
+    const headless = (await agents.adapter(id)).headless;
     checkAgentArgs(id, headless, [...args], flag);
     bins[id] = resolveAgentBin(id, headless, raw[BIN_FLAGS[id]], env, cwd);
   }
@@ -386,6 +387,7 @@ export async function parseResumeOverrides(
   raw: Pick<RawLoopOptions, 'claudeBin' | 'codexBin' | 'geminiBin' | 'maxIterations' | 'budgetUsd'>,
   env: Env,
   cwd: string,
+  agents: Agents,
 ): Promise<{
   bins?: Partial<Record<AgentId, string>>;
   maxIterations?: number;
@@ -398,7 +400,7 @@ export async function parseResumeOverrides(
   }
   const bins: Partial<Record<AgentId, string>> = {};
   for (const id of AGENT_IDS) {
-    const headless = (await loadAdapter(id)).headless;
+    const headless = (await agents.adapter(id)).headless;
     if (raw[BIN_FLAGS[id]] || env[headless.binEnv])
       bins[id] = resolveAgentBin(id, headless, raw[BIN_FLAGS[id]], env, cwd);
   }

@@ -26,6 +26,9 @@ export async function planBeforeStart(
       // Files the plan names are sized from the project of the prompt file (or the run's).
       planPath: resolve(deps.cwd, options.goalSource === '--goal' ? 'goal' : options.goalSource),
       text: options.goal,
+      // The run's agent is the one that will run the plan.
+      agents: deps.agents,
+      agent: options.agent,
       cwd: deps.cwd,
       env: deps.env,
       home: deps.home,

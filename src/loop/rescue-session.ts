@@ -23,6 +23,7 @@ export async function prepareRescue(step: RescueStep, context: RestartContext): 
       cwd: journal.run.cwd,
       sessionId: context.sessionId,
       now: context.now,
+      agents: context.agents,
     });
     state.rescue = { sessionId: plan.sessionId, forkAt: plan.point.uuid, prompt: plan.prompt };
     state.note = null;

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Store } from '../app/open-store.ts';
 import { createCheckpoint } from '../app/checkpoint/create-checkpoint.ts';
-import { loadAdapter } from '../agents/dispatch.ts';
+import type { Agents } from '../agents/agent.ts';
 import { listChangedFilesSince } from '../capture/workspace.ts';
 import {
   LOOP_SUMMARY_MAX_CHARS,
@@ -32,6 +32,7 @@ export type RestartContext = {
   journal: RunJournal;
   state: LoopState;
   options: LoopOptions;
+  agents: Agents;
   store: Store;
   home: string;
   env: Env;
@@ -113,14 +114,11 @@ async function checkpointSession(context: RestartContext, detail: string): Promi
   const { journal, iteration } = context;
   try {
     // Found through the agent that wrote it: a Codex thread id is no Claude Code session id.
-    const agent = context.state.currentAgent ?? context.options.agent;
-    const log = (await loadAdapter(agent)).sessions.byId(
-      context.sessionId!,
-      journal.run.cwd,
-      context.env,
-    );
+    const agent = await context.agents.agent(context.state.currentAgent ?? context.options.agent);
+    const file = agent.sessions.byId(context.sessionId!, journal.run.cwd, context.env);
+    if (!file) throw new Error(`no ${agent.name} log of session ${context.sessionId}`);
     const result = await createCheckpoint({
-      ...(log ? { transcript: log.path } : { sessionId: context.sessionId! }),
+      log: { path: file.path, agent },
       cwd: journal.run.cwd,
       env: context.env,
       home: context.home,

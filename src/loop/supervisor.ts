@@ -31,11 +31,10 @@ import type { LoopIterationRecord, LoopRunStatus } from '../store/loop/loop-repo
 import { agentName, type AgentId } from '../core/agent-id.ts';
 import { AppError } from '../core/errors.ts';
 import type { HeadlessRun, ThresholdRules } from '../agents/agent.ts';
-import { loadAdapter } from '../agents/dispatch.ts';
+import type { Agents } from '../agents/agent.ts';
 import { launchAgent, stopAgent } from './agent-run.ts';
 import { prepareAgentSwitch } from './switch-agent.ts';
 import { prepareRescue } from './rescue-session.ts';
-import { envForNewSession } from '../agents/claude/session-env.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';
 import {
   IterationMonitor,
@@ -52,6 +51,8 @@ import type { LoopResult, RunJournal } from './run-journal.ts';
 import { StreamRecorder } from './stream-recorder.ts';
 
 export type SupervisorDeps = {
+  /** Every agent the run may hand the work to (the entry's). */
+  agents: Agents;
   store: Store;
   home: string;
   cwd: string;
@@ -165,7 +166,7 @@ export class Supervisor {
 
   /** The agent's headless run; its compaction rule becomes the one the monitor judges by. */
   async #headless(agent: AgentId): Promise<HeadlessRun> {
-    const adapter = await loadAdapter(agent);
+    const adapter = await this.#deps.agents.adapter(agent);
     this.#thresholdRules = adapter.threshold;
     return adapter.headless;
   }
@@ -220,11 +221,11 @@ export class Supervisor {
           });
     const sessionId = rescue ? rescue.sessionId : continuing ? journal.run.sessionId : null;
     const agentId = this.#agentId();
+    const headless = await this.#headless(agentId);
     this.#state.scheduled = scheduledJobsFor(this.#state.scheduled, {
-      agent: agentId,
+      keepsJobs: headless.keepsScheduledJobs,
       resumesSession: sessionId !== null,
     });
-    const headless = await this.#headless(agentId);
     const args = headless.args({
       prompt,
       resumeSessionId: sessionId,
@@ -236,9 +237,10 @@ export class Supervisor {
       bin: this.#bin(agentId),
       args,
       cwd: journal.run.cwd,
-      // Started from inside a Claude Code session, the agent would inherit its markers.
+      // Started from inside an agent's session, the agent would inherit its markers: each
+      // agent's headless run says which of its own to drop.
       env: {
-        ...envForNewSession(this.#deps.env),
+        ...headless.env(this.#deps.env),
         SHIM_LOOP_RUN_ID: journal.runId,
         SHIM_LOOP_ITERATION: String(number),
       },
@@ -386,6 +388,7 @@ export class Supervisor {
       state,
       options: this.#options,
       env: this.#deps.env,
+      agents: this.#deps.agents,
       now: this.#now(),
     });
     switch (step.kind) {
@@ -411,6 +414,7 @@ export class Supervisor {
         await prepareAgentSwitch(step, {
           journal,
           state,
+          agents: this.#deps.agents,
           store: this.#deps.store,
           home: this.#deps.home,
           env: this.#deps.env,
@@ -424,6 +428,7 @@ export class Supervisor {
           journal,
           state,
           options: this.#options,
+          agents: this.#deps.agents,
           store: this.#deps.store,
           home: this.#deps.home,
           env: this.#deps.env,
@@ -438,6 +443,7 @@ export class Supervisor {
           journal,
           state,
           options: this.#options,
+          agents: this.#deps.agents,
           store: this.#deps.store,
           home: this.#deps.home,
           env: this.#deps.env,

@@ -1,13 +1,13 @@
 /**
  * Carrying a run over to its fallback agent (`shim loop --fallback-agent`) when the running one
  * hit its usage limit: a checkpoint of the session being left, its restore rendered for the agent
- * taking over (app/restore/restore-for-agent.ts, the `shim resume --print --for <agent>` text), and that
+ * taking over (app/restore/render-restore.ts, the `shim resume --print --for <agent>` text), and that
  * restore at the head of the new agent's first prompt. The decision is core/loop/agent-fallback.ts.
  * @module
  */
 import type { Store } from '../app/open-store.ts';
 import { createCheckpoint } from '../app/checkpoint/create-checkpoint.ts';
-import { loadAdapter } from '../agents/dispatch.ts';
+import type { Agents } from '../agents/agent.ts';
 import { renderRestoreFor } from '../app/restore/render-restore.ts';
 import { agentName, type AgentId } from '../core/agent-id.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
@@ -20,6 +20,7 @@ type SwitchStep = Extract<NextStep, { kind: 'switch_agent' }>;
 
 export type SwitchContext = {
   journal: RunJournal;
+  agents: Agents;
   state: LoopState;
   store: Store;
   home: string;
@@ -40,14 +41,11 @@ export async function prepareAgentSwitch(step: SwitchStep, context: SwitchContex
   if (context.sessionId) {
     try {
       // Found through the agent that wrote it: a Codex thread id is no Claude Code session id.
-      const log = (await loadAdapter(from)).sessions.byId(
-        context.sessionId,
-        journal.run.cwd,
-        context.env,
-      );
-      if (!log) throw new Error(`no ${agentName(from)} log of session ${context.sessionId}`);
+      const agent = await context.agents.agent(from);
+      const file = agent.sessions.byId(context.sessionId, journal.run.cwd, context.env);
+      if (!file) throw new Error(`no ${agent.name} log of session ${context.sessionId}`);
       const saved = await createCheckpoint({
-        transcript: log.path,
+        log: { path: file.path, agent },
         cwd: journal.run.cwd,
         env: context.env,
         home: context.home,
@@ -66,7 +64,7 @@ export async function prepareAgentSwitch(step: SwitchStep, context: SwitchContex
         confidence: 1,
         explanation: `${agentName(from)} stopped at ${step.reason}; shim loop carries the work on in ${agentName(to)} from this checkpoint.`,
       };
-      restore = await renderRestoreFor(saved.checkpoint, detection, to);
+      restore = renderRestoreFor(saved.checkpoint, detection, await context.agents.agent(to));
       journal.repo.updateIteration(journal.runId, iteration, { checkpointId });
       journal.emit(
         'loop.checkpoint',

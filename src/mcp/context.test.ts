@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { AppError } from '../core/errors.ts';
 import { makeTempDir } from '../../test/helpers/fixtures.ts';
 import { identifyCaller } from './context.ts';
+import { testAgents } from '../../test/helpers/agents.ts';
 
 function setup() {
   const root = makeTempDir('shim-mcp-caller-');
@@ -16,6 +17,7 @@ function setup() {
     cwd: project,
     env: { CLAUDE_CONFIG_DIR: join(root, 'claude') },
     version: 't',
+    agents: testAgents,
   };
   return { dir, deps };
 }

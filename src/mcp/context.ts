@@ -7,15 +7,18 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
-import { findLatestSession } from '../agents/claude/sessions.ts';
+import type { Agents } from '../agents/agent.ts';
+import { newestSession, type SessionLog } from '../app/session/session-log.ts';
 import type { Env } from '../store/home/home.ts';
 import { appendLog, getLogPath } from '../store/home/log.ts';
 
 export type McpDeps = {
   /** SHIM_HOME. */
   home: string;
-  /** The directory Claude Code started the server in: the project. */
+  /** The directory the agent started the server in: the project. */
   cwd: string;
+  /** Every agent shim serves: the caller may be any of them (the entry hands them in). */
+  agents: Agents;
   env: Env;
   /** Epoch ms; the wall clock unless a test fixes it. */
   now?: () => number;
@@ -26,6 +29,8 @@ export type McpDeps = {
 export type Caller = {
   sessionId: string;
   transcriptPath: string;
+  /** The caller's log and the agent that writes it. */
+  log: SessionLog;
   /** How the server knows, for the answer: it cannot see the caller, it infers it. */
   basis: string;
 };
@@ -37,43 +42,46 @@ export const callerSchema = z.object({
   basis: z.string(),
 });
 
+/** The caller as an answer's `session` field shows it (callerSchema): no agent value in it. */
+export const callerFacts = (caller: Caller) => ({
+  sessionId: caller.sessionId,
+  transcriptPath: caller.transcriptPath,
+  basis: caller.basis,
+});
+
 export const now = (deps: McpDeps): number => (deps.now ? deps.now() : Date.now());
+
+/** How long to wait for the session log: an agent can call a tool before writing its first line. */
+export const CALLER_WAIT_MS = 2000;
 
 /**
  * The calling session: MCP gives a server no session id, so it is the most recently written
- * Claude Code transcript of the server's working directory (the active session writes on every
- * turn, so while it is calling us it is the newest).
+ * session log, of any agent, of the server's working directory (the active session writes on
+ * every turn, so while it is calling us it is the newest).
  */
-/** How long to wait for the transcript: Claude Code can call a tool before writing its first line. */
-export const CALLER_WAIT_MS = 2000;
-
 export async function identifyCaller(deps: McpDeps, waitMs = CALLER_WAIT_MS): Promise<Caller> {
   const cwd = resolve(deps.cwd);
   const deadline = Date.now() + waitMs;
-  let latest: ReturnType<typeof findLatestSession>;
   for (;;) {
-    try {
-      latest = findLatestSession(cwd, deps.env);
-      break;
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'SESSION_NOT_FOUND') throw error;
-      if (Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-        continue;
-      }
-      throw new AppError(
-        'SESSION_NOT_FOUND',
-        error.message,
-        `start the MCP server in the directory Claude Code runs in (it identifies the calling session by that directory's transcripts); ` +
-          'shim_search, shim_list_checkpoints, shim_get_checkpoint and shim_check_resume work without it',
-      );
+    const newest = await newestSession(cwd, deps.env, deps.agents);
+    if (newest) {
+      const { file, agent } = newest;
+      return {
+        sessionId: file.sessionId,
+        transcriptPath: file.path,
+        log: { path: file.path, agent },
+        basis: `the most recently written ${agent.name} session log of ${cwd} (MCP does not tell a server who calls it, so shim takes the active session of its directory)`,
+      };
     }
+    if (Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, 50));
   }
-  return {
-    sessionId: latest.sessionId,
-    transcriptPath: latest.path,
-    basis: `the most recently written Claude Code transcript of ${cwd} (MCP does not tell a server who calls it, so shim takes the active transcript of its directory)`,
-  };
+  throw new AppError(
+    'SESSION_NOT_FOUND',
+    `no session of any agent in ${cwd}`,
+    `start the MCP server in the directory the agent runs in (it identifies the calling session by that directory's session logs); ` +
+      'shim_search, shim_list_checkpoints, shim_get_checkpoint and shim_check_resume work without it',
+  );
 }
 
 /** A successful answer: text for the model, the same facts as structured content. */

@@ -24,7 +24,7 @@ const INSTRUCTIONS =
   'is to auto-compaction; shim_checkpoint saves the working state; shim_check_resume finds an ' +
   'interrupted earlier session and its resume prompt; shim_search, shim_list_checkpoints and ' +
   'shim_get_checkpoint look up what past sessions knew. The calling session is taken to be the ' +
-  "most recently written Claude Code transcript of the server's working directory.";
+  "most recently written session log (of any agent shim serves) of the server's working directory.";
 
 export function createMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer(

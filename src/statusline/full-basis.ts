@@ -10,28 +10,35 @@ import { viewOf, type QuietView } from '../core/policy/quiet-window.ts';
 import { createSessionState } from '../core/session.ts';
 import type { ShimConfig } from '../store/config/config.ts';
 import type { Env } from '../store/home/home.ts';
+import type { Agent } from '../agents/agent.ts';
 
-export async function assessForStatusline(request: {
-  transcript: string | null;
-  home: string;
-  env: Env;
-  now: number;
-  config: ShimConfig;
-  /** Claude Code's own figures from the statusline input. */
-  reported: { tokens: number | null; window: number | null };
-}): Promise<QuietView | null> {
+/** The basis for `agent`'s statusline (src/entries/statusline-full.ts hands its agent in). */
+export async function assessForStatusline(
+  agent: Agent,
+  request: {
+    transcript: string | null;
+    home: string;
+    env: Env;
+    now: number;
+    config: ShimConfig;
+    /** The agent's own figures from the statusline input. */
+    reported: { tokens: number | null; window: number | null };
+  },
+): Promise<QuietView | null> {
   const { transcript, home, reported } = request;
-  const state = transcript ? await loadSessionState(transcript, home).catch(() => null) : null; // not written yet
+  const state = transcript
+    ? await loadSessionState(transcript, home, agent).catch(() => null)
+    : null; // not written yet
   if (!state && reported.tokens === null) return null;
-  const assessment = assessLiveSession(state ?? createSessionState(), {
+  const assessment = assessLiveSession(agent, state ?? createSessionState(), {
     home,
     env: request.env,
     now: request.now,
     config: request.config,
     hotPath: true,
-    insideClaudeCode: 'statusline',
+    inside: 'statusline',
     reportedWindow: reported.window,
   });
-  // Claude Code's own figure wins: the transcript may lag behind the last response.
+  // The agent's own figure wins: the transcript may lag behind the last response.
   return viewOf(assessment, reported.tokens ?? assessment.contextTokens);
 }

@@ -6,8 +6,8 @@
  * @module
  */
 import { getLevel, toPercent } from '../core/context/level.ts';
-import { loadBundled, useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
-import type * as FullBasis from './full-basis.ts';
+import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
+import type { assessForStatusline } from './full-basis.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import { loadConfig } from '../store/config/config.ts';
 import { getCheckpointFailure } from '../store/cache/checkpoint-failures.ts';
@@ -21,7 +21,7 @@ import { writeStdout } from '../capture/stdout.ts';
 import { cannotSaveSegment, renderStatusline } from '../core/context/status-line.ts';
 import { probeStorage, STORAGE_LABELS } from '../store/home/storage-failure.ts';
 import { forecastAfter, type QuietView, type QuietWindow } from '../core/policy/quiet-window.ts';
-import { lookAtTail, readTail } from '../agents/claude/tail-look.ts';
+import type { SessionLogReader } from '../agents/agent.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj =>
@@ -55,7 +55,19 @@ async function runWrapped(command: string, input: string): Promise<string> {
   }
 }
 
+/**
+ * The full look (full-basis.ts) for the statusline's agent, loaded only when needed: the entry
+ * (src/entries/statusline.ts) says which agent and where the look comes from.
+ */
+export type FullLook = () => Promise<
+  (request: Parameters<typeof assessForStatusline>[1]) => ReturnType<typeof assessForStatusline>
+>;
+
+/** The statusline's agent as the entry hands it in: a look at its log's tail, and the full look. */
+export type StatuslineAgent = { tail: SessionLogReader['tail']; full: FullLook };
+
 export async function renderForInput(
+  agent: StatuslineAgent,
   text: string,
   env: Env,
   now: number,
@@ -89,14 +101,12 @@ export async function renderForInput(
   // line is drawn from that look without folding the transcript (docs/hot-path.md).
   const quiet =
     memory?.quiet && transcript
-      ? viewInQuietWindow(memory.quiet, transcript, reported.tokens, now)
+      ? viewInQuietWindow(agent, memory.quiet, transcript, reported.tokens, now)
       : null;
   let basis: QuietView | null = quiet;
   if (!basis) {
-    const full = globalThis.__SHIM_BUNDLE__
-      ? (loadBundled('statusline-full.cjs') as typeof FullBasis)
-      : await import('./full-basis.ts');
-    basis = await full.assessForStatusline({ transcript, home, env, now, config, reported });
+    const assess = await agent.full();
+    basis = await assess({ transcript, home, env, now, config, reported });
     if (!basis) {
       const why = cannotSave(home);
       return why ? cannotSaveSegment(why, color) : '';
@@ -152,22 +162,25 @@ function cannotSave(home: string): string | null {
  * holds nothing eventful and the context stays below the window's bound; null otherwise.
  */
 function viewInQuietWindow(
+  agent: StatuslineAgent,
   quiet: QuietWindow,
   transcript: string,
   reportedTokens: number | null,
   now: number,
 ): QuietView | null {
   if (now >= quiet.until) return null;
-  const tail = readTail(transcript, quiet.offset);
-  if (tail === null) return null;
-  const look = lookAtTail(tail);
-  if (look.eventful) return null;
+  const look = agent.tail(transcript, quiet.offset);
+  if (look === null || look.eventful) return null;
   const contextTokens = reportedTokens ?? look.contextTokens ?? quiet.view.contextTokens;
   if (contextTokens >= quiet.tokensBelow) return null;
   return { ...forecastAfter(quiet.view, look.responses), contextTokens };
 }
 
-export async function main(args: string[], loadBundle?: BundleLoader): Promise<void> {
+export async function main(
+  agent: StatuslineAgent,
+  args: string[],
+  loadBundle?: BundleLoader,
+): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
   const input = await readStdin();
   // --wrap-command '<command>' (readable), or --wrap <base64> written by older installs.
@@ -186,7 +199,7 @@ export async function main(args: string[], loadBundle?: BundleLoader): Promise<v
   try {
     const [first] = wrapped.split('\n');
     const room = wrapped ? Math.max(20, columns - (first?.length ?? 0) - 3) : columns;
-    ours = await renderForInput(input, process.env, Date.now(), room, color);
+    ours = await renderForInput(agent, input, process.env, Date.now(), room, color);
   } catch (error) {
     appendLog(getShimHome(), 'error', 'statusline failed', { error: String(error) });
     // A SHIM_HOME nothing can be saved in may be why: said, where nothing else can be drawn.

@@ -30,6 +30,8 @@ export type TranscriptCursor = {
 export type FoldListener = {
   onResponse?: (response: ResponseRecord) => void;
   onCompaction?: (compaction: CompactionRecord) => void;
+  /** The agent's own summary of the compaction before it, where its log holds it. */
+  onCompactSummary?: (summary: string, line: number) => void;
 };
 
 /** One agent's log lines: how a parsed line becomes an entry, and how entries fold. */

@@ -14,6 +14,8 @@ import { AppError } from '../core/errors.ts';
 import { redactValue } from '../redact/redact.ts';
 import { renderExportPage } from './page.ts';
 import { readPageAssets } from './serve.ts';
+import type { Agents } from '../agents/agent.ts';
+import type { SessionLog } from '../app/session/session-log.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -27,9 +29,10 @@ async function transcriptOrStored(
   home: string,
   env: Env,
   sessionId: string,
-): Promise<string | null> {
+  agents: Agents,
+): Promise<SessionLog | null> {
   try {
-    return await locateSessionTranscript(home, env, sessionId);
+    return await locateSessionTranscript(home, env, sessionId, agents);
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'SESSION_NOT_FOUND') throw error;
     const stored = await withStore(
@@ -47,6 +50,7 @@ async function transcriptOrStored(
 }
 
 export async function renderExport(request: {
+  agents: Agents;
   home: string;
   env: Env;
   target: ExportTarget;
@@ -59,8 +63,8 @@ export async function renderExport(request: {
   let kind: 'session' | 'loop';
   if ('session' in request.target) {
     const sessionId = request.target.session;
-    const transcriptPath = await transcriptOrStored(home, env, sessionId);
-    const timeline = await buildSessionTimeline({ home, env, sessionId, transcriptPath });
+    const log = await transcriptOrStored(home, env, sessionId, request.agents);
+    const timeline = await buildSessionTimeline({ home, env, sessionId, log });
     responses[`/api/sessions/${encodeURIComponent(sessionId)}/timeline`] = timeline;
     responses[`/api/sessions/${encodeURIComponent(sessionId)}/lineage`] = await viewSessionLineage(
       home,
@@ -71,6 +75,7 @@ export async function renderExport(request: {
         home,
         c.id,
         request.now,
+        request.agents,
       );
     start = `/session/${encodeURIComponent(sessionId)}`;
     title = `shim: session ${sessionId}`;
@@ -84,6 +89,7 @@ export async function renderExport(request: {
           home,
           it.checkpointId,
           request.now,
+          request.agents,
         ).catch(() => undefined);
     start = `/loop/${encodeURIComponent(detail.run.runId)}`;
     title = `shim: loop run ${detail.run.runId}`;

@@ -12,6 +12,7 @@ import { AppError } from '../core/errors.ts';
 import type { PageAssets } from './page.ts';
 import type { TeamDashboard } from '../app/team/team-dashboard.ts';
 import { createDashboardApp } from './server.ts';
+import type { Agents } from '../agents/agent.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -49,6 +50,7 @@ export type RunningDashboard = {
 };
 
 export async function startDashboard(request: {
+  agents: Agents;
   home: string;
   env: Env;
   port: number;
@@ -59,6 +61,7 @@ export async function startDashboard(request: {
   const token = randomBytes(24).toString('base64url');
   let port = request.port;
   const app = createDashboardApp({
+    agents: request.agents,
     home: request.home,
     env: request.env,
     token,

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { makeTempDir } from '../../test/helpers/fixtures.ts';
 import { CONTENT_SECURITY_POLICY, createDashboardApp } from './server.ts';
+import { testAgents } from '../../test/helpers/agents.ts';
 
 const root = makeTempDir('shim-ui-server-');
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const app = createDashboardApp({
+  agents: testAgents,
   home: join(root, 'shim'),
   env: { CLAUDE_CONFIG_DIR: join(root, 'claude') },
   token: 'secret-token-of-this-launch',

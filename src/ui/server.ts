@@ -30,10 +30,13 @@ import type { TeamDashboard } from '../app/team/team-dashboard.ts';
 import { AppError } from '../core/errors.ts';
 import { appendLog } from '../store/home/log.ts';
 import { renderPage, type PageAssets } from './page.ts';
+import type { Agents } from '../agents/agent.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export type DashboardOptions = {
+  /** Every agent: a session may be any agent's. */
+  agents: Agents;
   home: string;
   env: Env;
   token: string;
@@ -86,7 +89,7 @@ function failure(c: Context, error: unknown, home: string): Response {
 }
 
 export function createDashboardApp(options: DashboardOptions): Hono {
-  const { home, env, token } = options;
+  const { home, env, token, agents } = options;
   const now = options.now ?? Date.now;
   const app = new Hono();
 
@@ -133,6 +136,7 @@ export function createDashboardApp(options: DashboardOptions): Hono {
       const query = c.req.query('q');
       return c.json(
         await listDashboardSessions({
+          agents,
           home,
           env,
           limit: Number.isInteger(limit) && limit > 0 ? Math.min(limit, 5_000) : 200,
@@ -148,7 +152,7 @@ export function createDashboardApp(options: DashboardOptions): Hono {
   app.get('/api/live', async (c) => {
     try {
       return c.json({
-        sessions: await listLiveSessions({ home, env, now: now() }),
+        sessions: await listLiveSessions({ home, env, now: now(), agents }),
         windowMinutes: LIVE_WINDOW_MS / 60_000,
       });
     } catch (error) {
@@ -168,7 +172,7 @@ export function createDashboardApp(options: DashboardOptions): Hono {
       const sent = new Map<string, string>();
       while (open) {
         try {
-          const request = { home, env, now: now() };
+          const request = { home, env, now: now(), agents };
           const candidates = await findLiveCandidates(request);
           const changed = candidates.filter((x) => sent.get(x.id) !== x.signature);
           for (const session of await assessLiveCandidates(request, changed)) {
@@ -202,8 +206,8 @@ export function createDashboardApp(options: DashboardOptions): Hono {
   app.get('/api/sessions/:id/timeline', async (c) => {
     try {
       const sessionId = c.req.param('id');
-      const transcriptPath = await locateSessionTranscript(home, env, sessionId);
-      return c.json(await buildSessionTimeline({ home, env, sessionId, transcriptPath }));
+      const log = await locateSessionTranscript(home, env, sessionId, agents);
+      return c.json(await buildSessionTimeline({ home, env, sessionId, log }));
     } catch (error) {
       return failure(c, error, home);
     }
@@ -211,7 +215,7 @@ export function createDashboardApp(options: DashboardOptions): Hono {
 
   app.get('/api/checkpoints/:id', async (c) => {
     try {
-      return c.json(await viewCheckpoint(home, c.req.param('id'), now()));
+      return c.json(await viewCheckpoint(home, c.req.param('id'), now(), agents));
     } catch (error) {
       return failure(c, error, home);
     }

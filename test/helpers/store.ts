@@ -58,6 +58,7 @@ export async function buildFixtureDraft(
     trigger: 'user_requested',
     reason: null,
     state,
+    agent: { id: 'claude', name: 'Claude Code' },
     assessment,
     git: null,
     transcriptPath: fixturePath(name),

@@ -111,11 +111,11 @@ describe('shim loop (CLI)', () => {
       /plan: 1 open step ≈ \d+k tokens in ~1 session \(restart at \d+k\); 1 fits in one session/,
     );
     assert.ok(
-      run.stderr.indexOf('plan: ') < run.stderr.indexOf('[1] fresh session'),
+      run.stderr.indexOf('plan: ') < run.stderr.indexOf('[1] fresh Claude Code session'),
       'the plan comes before the first iteration',
     );
-    assert.match(run.stderr, /\[1\] fresh session/);
-    assert.match(run.stderr, /\[2\] continuing session/);
+    assert.match(run.stderr, /\[1\] fresh Claude Code session/);
+    assert.match(run.stderr, /\[2\] continuing Claude Code session/);
     assert.match(run.stderr, /completed \(2 iterations, 0 restarts/);
 
     const list = shim(world, ['loop', 'list']);
@@ -213,7 +213,7 @@ describe('shim loop (CLI)', () => {
     const run = shim(world, ['loop', '--goal', 'Write w.txt.'], env);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stderr, /restart at 50% of a 60000-token window/);
-    assert.match(run.stderr, /\[2\] fresh session/, 'restarted fresh, not continued');
+    assert.match(run.stderr, /\[2\] fresh Claude Code session/, 'restarted fresh, not continued');
     assert.match(shim(world, ['loop', 'status']).stdout, /\(50% of a 60000-token window\)/);
     const bad = shim(world, ['loop', '--goal', 'x'], { ...env, CONTEXT_WINDOW_TOKENS: '0' });
     assert.equal(bad.status, 1);

@@ -15,11 +15,13 @@ import { LOOP_SUMMARY_MAX_CHARS } from '../../src/core/loop/loop-summary.ts';
 import { isProcessAlive } from '../../src/capture/process-tree.ts';
 import { bash, createLoopWorld, done, respond, type LoopWorld } from './loop-harness.ts';
 import type { LoopOptions } from '../../src/loop/options.ts';
+import { testAgents } from '../helpers/agents.ts';
 
 async function run(world: LoopWorld, overrides: Partial<LoopOptions> = {}): Promise<LoopResult> {
   const db = world.openDb();
   try {
     return await startLoop(world.options(overrides), {
+      agents: testAgents,
       store: createStore(db),
       home: world.home,
       cwd: world.project,

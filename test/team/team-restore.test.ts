@@ -16,6 +16,7 @@ import { CLAUDE_TARGET } from '../../src/core/resume/restore-target.test-helper.
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { openTempStore } from '../helpers/store.ts';
 import { draftIn, makeClone } from './team-fixture.ts';
+import { testAgents } from '../helpers/agents.ts';
 
 let server: PostgresServer;
 before(async () => {
@@ -63,7 +64,14 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
     );
 
     const storeB = createCommandStore(b.db);
-    const request = { cwd: cloneB, home: b.home, env: {}, now: Date.now(), teamResume: true };
+    const request = {
+      agents: testAgents,
+      cwd: cloneB,
+      home: b.home,
+      env: {},
+      now: Date.now(),
+      teamResume: true,
+    };
     const restore = await restoreAtStartup(storeB, { ...request, sessionId: randomUUID() });
     assert.equal(restore?.kind, 'team');
     assert.equal(restore?.checkpoint.id, draft.id);

@@ -29,6 +29,7 @@ import {
   FAKE_CLAUDE,
   type LoopWorld,
 } from '../loop/loop-harness.ts';
+import { logOf } from '../helpers/agents.ts';
 
 /** Two auto compactions: after the 9th and the 66th of its 147 responses (`shim replay`). */
 const TWO_COMPACTIONS = 'entire-b02936744f3b-2x-auto-compact-api-errors-v2.1.5.jsonl';
@@ -99,7 +100,7 @@ describe('shim ui', { timeout: 180_000 }, () => {
     const transcript = join(projects, `${sessionId}.jsonl`);
     for (const [i, line] of CHECKPOINT_LINES.entries()) {
       const made = await createCheckpoint({
-        transcript,
+        log: logOf(transcript),
         untilLine: line,
         cwd: root,
         env,
@@ -114,7 +115,7 @@ describe('shim ui', { timeout: 180_000 }, () => {
     // session would be told its work was "left open at exit" — not what the model was given.
     compactionCheckpointId = (
       await createCheckpoint({
-        transcript: join(projects, `${laterId}.jsonl`),
+        log: logOf(join(projects, `${laterId}.jsonl`)),
         untilLine: 200,
         cwd: root,
         env,

@@ -26,6 +26,7 @@ import {
   userPromptLine,
   type RawEntry,
 } from '../helpers/transcript-builders.ts';
+import { logOf } from '../helpers/agents.ts';
 
 const DOCS_IMAGES = join(import.meta.dirname, '..', '..', 'docs', 'images');
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -142,7 +143,7 @@ describe('shim ui: now, lineage, themes, keyboard, accessibility', { timeout: 24
     const checkpoint = async (id: string, minutes: number) =>
       (
         await createCheckpoint({
-          transcript: transcripts[id]!,
+          log: logOf(transcripts[id]!),
           cwd,
           env,
           home: env.SHIM_HOME!,

@@ -1,96 +1,39 @@
 /**
- * Claude Code behind the agent contract (agents/agent.ts). The hot paths (hooks, statusline)
- * import the parts they need directly; everything that serves several agents comes through here.
+ * Claude Code behind the whole contract (agents/agent.ts, `AgentAdapter`): the agent (agent.ts)
+ * and what only commands use — install, doctor, the loop's headless run.
  * @module
  */
-import { AppError } from '../../core/errors.ts';
-import type { AgentAdapter, InstallReport, SessionFile } from '../agent.ts';
+import type { AgentAdapter, InstallReport } from '../agent.ts';
+import { claudeAgent } from './agent.ts';
 import { claudeHeadless } from './headless.ts';
-import { HOOK_TEXT_LIMIT, renderHookOutput } from './hook-output.ts';
-import { parsePayload } from './hook-payload.ts';
-import { CLAUDE_INSTRUCTION_FILES } from './instructions.ts';
-import {
-  findLatestSession,
-  findSessionById,
-  getProjectsDir,
-  listAllTranscripts,
-} from './sessions.ts';
 import { describeChange } from './settings/describe-change.ts';
 import { claudeDoctorChecks } from './settings/doctor.ts';
 import { installShim } from './settings/install.ts';
 import { uninstallShim } from './settings/uninstall.ts';
-import {
-  CLAUDE_LOG,
-  isCompressed,
-  readCompressedTranscript,
-  readTranscript,
-} from './transcript-reader.ts';
-import { SHIM_HOOKS } from './settings/hook-spec.ts';
-import { TASK_TOOL_NAMES } from './task-tools.ts';
-import { claudeThreshold } from './threshold.ts';
-
-function orNull(find: () => SessionFile): SessionFile | null {
-  try {
-    return find();
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'SESSION_NOT_FOUND') return null;
-    throw error;
-  }
-}
-
-/** A transcript entry of Claude Code: a `type` and a `sessionId` or `uuid`. */
-function looksLikeClaudeEntry(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as Record<string, unknown>;
-  return (
-    typeof entry.type === 'string' &&
-    (typeof entry.sessionId === 'string' || typeof entry.uuid === 'string')
-  );
-}
+import { installLines, uninstallLines } from './settings/install-report.ts';
+import { decideMod } from './settings/mod-decision.ts';
+import { findOtherToolHooks } from './settings/tool-hook-owners.ts';
+import { findShimPackage } from '../../capture/shim-location.ts';
+import { dirname } from 'node:path';
 
 export const claudeAdapter: AgentAdapter = {
-  id: 'claude',
-  name: 'Claude Code',
+  ...claudeAgent,
   verifiedVersion: '2.1.332',
-  capabilities: {
-    statusline: true,
-    compactInstructions: true,
-    hookTrust: false,
-    mod: true,
-    liveUsageInHooks: false,
-    restoreSources: ['startup', 'resume', 'clear', 'compact'],
-    taskTools: TASK_TOOL_NAMES,
-    forkAtMessage: true,
-  },
-  sessions: {
-    root: getProjectsDir,
-    latest: (cwd, env) => orNull(() => findLatestSession(cwd, env)),
-    byId: (id, cwd, env) => orNull(() => findSessionById(id, cwd, env)),
-    all: (env) => listAllTranscripts(env).sort((a, b) => b.mtimeMs - a.mtimeMs),
-    sniff: (lines) => lines.some(looksLikeClaudeEntry),
-  },
-  log: {
-    format: CLAUDE_LOG as AgentAdapter['log']['format'],
-    read: (path, cursor, options) => readTranscript(path, cursor, options),
-    readCompressed: (path, options) => readCompressedTranscript(path, options),
-    isCompressed,
-  },
-  hooks: {
-    events: Object.fromEntries(SHIM_HOOKS.map((spec) => [spec.event, spec.event])),
-    parse: parsePayload,
-    render: renderHookOutput,
-    textLimit: HOOK_TEXT_LIMIT,
-  },
-  threshold: claudeThreshold,
   installer: {
     install: (request) => {
-      const result = installShim({ ...request, invocation: request.shim });
+      const version = findShimPackage(dirname(request.shim.bin))?.version ?? '0.0.0';
+      const decided = decideMod(request.mod, request.shim.bin, request.env, version);
+      const result = installShim({ ...request, invocation: request.shim, mod: decided.mod });
+      if (decided.note) result.notes.push(decided.note);
       return {
         agent: 'claude',
         changed: result.changed,
         dryRun: result.dryRun,
         files: [{ path: result.settingsPath, changes: result.changes.map(describeChange) }],
         notes: result.notes,
+        lines: installLines(result, request.shim),
+        details: result,
+        backup: null,
       } satisfies InstallReport;
     },
     uninstall: (request) => {
@@ -101,10 +44,13 @@ export const claudeAdapter: AgentAdapter = {
         dryRun: false,
         files: [{ path: result.settingsPath, changes: result.changes.map(describeChange) }],
         notes: result.notes,
+        lines: uninstallLines(result),
+        details: result,
+        backup: result.backupPath,
       } satisfies InstallReport;
     },
   },
   headless: claudeHeadless,
-  instructions: { names: CLAUDE_INSTRUCTION_FILES },
   doctor: { checks: claudeDoctorChecks },
+  mod: { otherToolHooks: (cwd, env) => findOtherToolHooks(cwd, env) },
 };

@@ -206,12 +206,13 @@ function readPromptText(text: string): string | null {
   return trimmed;
 }
 
-function foldUser(state: SessionState, e: UserEntry, line: number): void {
+function foldUser(state: SessionState, e: UserEntry, line: number, listener?: FoldListener): void {
   if (e.sidechain) return;
   state.userMessages++;
   if (e.at !== null) state.lastInputAt = e.at;
   if (e.isCompactSummary) {
     state.lastCompactSummaryLine = line;
+    listener?.onCompactSummary?.(e.text ?? '', line);
     const last = state.compactions[state.compactions.length - 1];
     if (state.postCompactTokens !== null && last && last.postTokens === null) {
       state.postCompactTokens += Math.round(e.contentChars * TOKENS_PER_SUMMARY_CHAR);
@@ -308,7 +309,7 @@ export function foldEntry(
       foldAssistant(state, entry, line, listener);
       return;
     case 'user':
-      foldUser(state, entry, line);
+      foldUser(state, entry, line, listener);
       return;
     case 'compact': {
       if (entry.sidechain) return;

@@ -3,6 +3,8 @@
  * (docs/claude-code.md, "Headless"), read by stream-json.ts.
  * @module
  */
+import { envForNewSession } from './session-env.ts';
+import { readRescueChain } from './rescue-chain.ts';
 import type { HeadlessRun } from '../agent.ts';
 import { parseStreamLine } from './stream-json.ts';
 
@@ -37,6 +39,13 @@ export const claudeHeadless: HeadlessRun = {
   npmPackage: '@anthropic-ai/claude-code',
   installHint: 'install it (npm install -g @anthropic-ai/claude-code)',
   args: claudeHeadlessArgs,
+  // Started from inside a Claude Code session, a `claude` would inherit its markers.
+  env: envForNewSession,
+  fork: {
+    chain: readRescueChain,
+    args: (sessionId, at) => ['--resume', sessionId, '--resume-session-at', at, '--fork-session'],
+  },
+  keepsScheduledJobs: true,
   reservedFlags: [
     '-p',
     '--print',

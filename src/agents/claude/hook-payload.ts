@@ -6,7 +6,6 @@
 import type { HookPayload } from '../agent.ts';
 
 /** The session id `shim doctor` probes the hooks with: they must load, but touch nothing. */
-export const DOCTOR_SESSION = 'doctor';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 

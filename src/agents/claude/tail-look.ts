@@ -5,19 +5,9 @@
  * @module
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
+import type { TailLook } from '../agent.ts';
 import { getContextTokens, readEntry } from './entry.ts';
 import { openLogFile } from '../../transcript/open-log.ts';
-
-export type TailLook = {
-  /** The newest main-chain response's context; null when the tail holds none. */
-  contextTokens: number | null;
-  /** Main-chain responses (with usage) in the tail. */
-  responses: number;
-  /** Main-chain tool calls the tail's responses made (each written before its tool runs). */
-  toolCalls: number;
-  /** A compaction, a failed tool call, an API or context-limit error, a move to another session. */
-  eventful: boolean;
-};
 
 /**
  * JSON keys and values that only appear when something happened. Inside a string value the
@@ -88,4 +78,10 @@ export function readTail(path: string, offset: number): string | null {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The adapter's `log.tail`: the bytes appended since `offset`, looked at. */
+export function claudeTail(path: string, offset: number): TailLook | null {
+  const tail = readTail(path, offset);
+  return tail === null ? null : lookAtTail(tail);
 }

@@ -3,6 +3,7 @@
  * exec-json.ts), a resumed thread through `codex exec resume <id>`; stdin is closed by the caller.
  * @module
  */
+import { withoutVariables } from '../headless-event.ts';
 import type { HeadlessRun } from '../agent.ts';
 import { createExecJsonParser } from './exec-json.ts';
 
@@ -26,12 +27,29 @@ export function codexHeadlessArgs(request: {
   ];
 }
 
+/**
+ * What Codex puts into the environment of the commands it runs (0.169.0's binary): its thread,
+ * the call, and the sandbox it ran them in. A `codex` started with them would take the sandbox of
+ * the session it was started from (network off) for its own.
+ */
+export const CODEX_CHILD_VARIABLES = [
+  'CODEX_THREAD_ID',
+  'CODEX_SESSION_ID',
+  'CODEX_TOOL_CALL_ID',
+  'CODEX_SANDBOX',
+  'CODEX_SANDBOX_NETWORK_DISABLED',
+] as const;
+
 export const codexHeadless: HeadlessRun = {
   defaultBin: 'codex',
   binEnv: CODEX_BIN_ENV,
   npmPackage: '@openai/codex',
   installHint: 'install it (npm install -g @openai/codex)',
   args: codexHeadlessArgs,
+  keepsScheduledJobs: false,
   reservedFlags: ['exec', 'resume', '--json', '--experimental-json'],
   parser: createExecJsonParser,
+  // No way to resume a session forked at an earlier message: the loop restarts fresh instead.
+  fork: null,
+  env: (parent) => withoutVariables(parent, CODEX_CHILD_VARIABLES),
 };

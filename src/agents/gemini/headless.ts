@@ -9,6 +9,7 @@
  * no context reading per request comes from it). Never throws.
  * @module
  */
+import { withoutVariables } from '../headless-event.ts';
 import type { HeadlessRun } from '../agent.ts';
 import type { AgentEvent, StreamUsage } from '../headless-event.ts';
 
@@ -155,12 +156,27 @@ export function createGeminiStreamParser(): (line: string) => AgentEvent[] {
   };
 }
 
+/**
+ * What Gemini CLI puts into the environment of its shell commands and hooks (0.61.0): the marker
+ * that it runs them, its session and project. None of it belongs to a session of its own.
+ */
+export const GEMINI_CHILD_VARIABLES = [
+  'GEMINI_CLI',
+  'GEMINI_SESSION_ID',
+  'GEMINI_PROJECT_DIR',
+  'GEMINI_CWD',
+] as const;
+
 export const geminiHeadless: HeadlessRun = {
   defaultBin: 'gemini',
   binEnv: GEMINI_BIN_ENV,
   npmPackage: '@google/gemini-cli',
   installHint: 'install it (npm install -g @google/gemini-cli)',
   args: geminiHeadlessArgs,
+  keepsScheduledJobs: false,
   reservedFlags: ['-p', '--prompt', '--output-format', '-o', '--resume', '-r'],
   parser: createGeminiStreamParser,
+  // No way to resume a session forked at an earlier message: the loop restarts fresh instead.
+  fork: null,
+  env: (parent) => withoutVariables(parent, GEMINI_CHILD_VARIABLES),
 };

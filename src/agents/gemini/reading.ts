@@ -1,11 +1,9 @@
 /**
- * How shim reads a Gemini CLI chat and where it compresses: the adapter's `log` and `threshold`
- * (adapter.ts). Apart so the hook bundle (hook/gemini-run.ts), which carries the chat reader
- * anyway, reads through the same code without loading dist/agent-gemini.cjs on every tool call.
+ * How shim reads a Gemini CLI chat: the agent value's `log` (agent.ts).
  * @module
  */
 import type { SessionState } from '../../core/session.ts';
-import type { AgentAdapter } from '../agent.ts';
+import type { SessionLogReader } from '../agent.ts';
 import type { ReadOptions, TranscriptCursor } from '../../transcript/reader.ts';
 import {
   createGeminiFoldState,
@@ -15,7 +13,6 @@ import {
 } from './chat-fold.ts';
 import { readRecord, type GeminiRecord } from './chat-record.ts';
 import { readGeminiChat, type GeminiReadOptions } from './chat-reader.ts';
-import { geminiThreshold } from './threshold.ts';
 
 /** The fold's per-message progress, beside each state folded through the generic line reader. */
 const foldStates = new WeakMap<SessionState, GeminiFoldState>();
@@ -38,20 +35,22 @@ function geminiOptions(options: ReadOptions | undefined): GeminiReadOptions {
   };
 }
 
-export const geminiReading: Pick<AgentAdapter, 'log' | 'threshold'> = {
-  log: {
-    // Line by line, for the shared reader; `read` below is the one that handles `$rewindTo`.
-    format: {
-      readEntry: (value: unknown) => readRecord(value, JSON.stringify(value ?? null).length),
-      foldEntry: (state, entry, line, listener) =>
-        foldGeminiRecord(state, foldStateOf(state), entry as GeminiRecord, line, listener),
-      finalize: finalizeGeminiResponse,
-    },
-    read: (path, cursor: TranscriptCursor | null, options) =>
-      readGeminiChat(path, cursor, geminiOptions(options)),
-    readCompressed: async (path, options) =>
-      readGeminiChat(path, null, geminiOptions(options)).cursor.state,
-    isCompressed: (path) => path.endsWith('.gz'),
+export const geminiLog: SessionLogReader = {
+  // Line by line, for the shared reader; `read` below is the one that handles `$rewindTo`.
+  format: {
+    readEntry: (value: unknown) => readRecord(value, JSON.stringify(value ?? null).length),
+    foldEntry: (state, entry, line, listener) =>
+      foldGeminiRecord(state, foldStateOf(state), entry as GeminiRecord, line, listener),
+    finalize: finalizeGeminiResponse,
   },
-  threshold: geminiThreshold,
+  read: (path, cursor: TranscriptCursor | null, options) =>
+    readGeminiChat(path, cursor, geminiOptions(options)),
+  readCompressed: async (path, options) =>
+    readGeminiChat(path, null, geminiOptions(options)).cursor.state,
+  isCompressed: (path) => path.endsWith('.gz'),
+  // A chat's tail is not judged without a fold: every call looks fully (the warm look).
+  tail: () => null,
+  // The `<state_snapshot>` is not read as a summary yet: a restore then names no gaps in it.
+  compactSummary: () => null,
+  usageLimit: () => null,
 };

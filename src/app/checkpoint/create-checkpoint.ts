@@ -4,8 +4,6 @@
  * One use case for the CLI, the hooks and the MCP server.
  * @module
  */
-import type { AgentId } from '../../core/agent-id.ts';
-import { logAgent, readAgentLog } from '../session/load-agent.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -37,23 +35,19 @@ import {
 } from '../../store/cache/checkpoint-failures.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { SecretMemory } from '../../redact/redact.ts';
-import {
-  isCompressed,
-  readCompressedTranscript,
-  readTranscript,
-} from '../../agents/claude/transcript-reader.ts';
 import { queueTrackerSync } from '../sync/enqueue-sync.ts';
 import { replicateSoon } from '../team/replicate-soon.ts';
 import { assessLiveSession } from '../session/assess-live-session.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
-import { loadSessionState, resolveTranscriptPath } from '../session/read-session.ts';
+import { loadSessionState } from '../session/read-session.ts';
+import type { SessionLog } from '../session/session-log.ts';
 import { withStore, type Store } from '../open-store.ts';
 import { keepSessionMemory } from '../session/read-session.ts';
 import { redactStoredSession } from './redact-stored-session.ts';
 
 export type CheckpointRequest = {
-  transcript?: string;
-  sessionId?: string;
+  /** The session's log and the agent that wrote it (session-log.ts finds them for a command). */
+  log: SessionLog;
   /** Build from the transcript's first N lines only (the state as it was then). */
   untilLine?: number;
   cwd: string;
@@ -89,8 +83,6 @@ export type CheckpointRequest = {
      */
     git?: StartedGitCapture;
   };
-  /** The agent whose log `transcript` is (`--agent`); by default its file name decides. */
-  agent?: AgentId | null;
 };
 
 export type StartedGitCapture = {
@@ -110,14 +102,14 @@ export type CheckpointResult = {
   durationMs: number;
 };
 
-async function readState(path: string, request: CheckpointRequest): Promise<SessionState> {
+async function readState(request: CheckpointRequest): Promise<SessionState> {
+  const { path, agent } = request.log;
   if (request.known?.state && request.untilLine === undefined) return request.known.state;
-  if (request.untilLine === undefined) return loadSessionState(path, request.home, request.agent);
+  if (request.untilLine === undefined) return loadSessionState(path, request.home, agent);
   const options = { untilLine: request.untilLine };
-  const agent = logAgent(path, request.agent);
-  if (agent !== 'claude') return readAgentLog(path, agent, options);
-  if (isCompressed(path)) return readCompressedTranscript(path, options);
-  return readTranscript(path, null, options).cursor.state;
+  return agent.log.isCompressed(path)
+    ? agent.log.readCompressed(path, options)
+    : agent.log.read(path, null, options).cursor.state;
 }
 
 function isDirectory(path: string | null): path is string {
@@ -129,10 +121,10 @@ function isDirectory(path: string | null): path is string {
   }
 }
 
-/** Project instructions a fresh session should keep honouring. */
-function readCustomInstructions(root: string | null): string | null {
+/** Project instructions a fresh session should keep honouring: the files the agent reads. */
+function readCustomInstructions(root: string | null, names: readonly string[]): string | null {
   if (!root) return null;
-  for (const name of ['CLAUDE.md', '.claude/CLAUDE.md']) {
+  for (const name of names) {
     const path = join(root, name);
     if (!existsSync(path)) continue;
     try {
@@ -176,19 +168,22 @@ async function dropStartedSnapshot(started: StartedGitCapture | undefined): Prom
 
 /** The session a failed request was about, as well as it can be told without its state. */
 function failedSessionId(request: CheckpointRequest): string {
-  if (request.sessionId) return request.sessionId;
-  if (request.transcript) return basename(request.transcript).replace(/\.jsonl(\.gz)?$/, '');
-  return 'unknown';
+  return request.known?.state?.sessionId ?? logName(request.log.path);
+}
+
+/** A log's file name without its extensions: the session id, for most agents. */
+function logName(path: string): string {
+  return basename(path).replace(/\.jsonl?(\.gz|\.zst)?$/, '');
 }
 
 async function takeCheckpoint(request: CheckpointRequest): Promise<CheckpointResult> {
   const started = performance.now();
-  const path = resolveTranscriptPath(request);
-  const state = await readState(path, request);
+  const { path, agent } = request.log;
+  const state = await readState(request);
   if (state.sessionId === null && state.turns === 0 && state.promptCount === 0) {
     throw new AppError(
       'TRANSCRIPT_UNREADABLE',
-      `${path} has no Claude Code conversation${request.untilLine !== undefined ? ` in its first ${request.untilLine} lines` : ''} to checkpoint`,
+      `${path} has no ${agent.name} conversation${request.untilLine !== undefined ? ` in its first ${request.untilLine} lines` : ''} to checkpoint`,
       'pass a session transcript with at least one prompt or response',
     );
   }
@@ -223,14 +218,13 @@ async function buildAndStore(
   store: Store,
   started: number,
 ): Promise<CheckpointResult> {
-  const sessionId =
-    state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
+  const sessionId = state.sessionId ?? logName(path);
   const { previous, ancestor } = readLineage(store, sessionId);
   // The count the risk model weighs is since the last stored checkpoint, not since the start
   // (a hook's own assessment counts from its memory of the last checkpoint: the same slot).
   const assessment =
     request.known?.assessment ??
-    assessLiveSession(state, {
+    assessLiveSession(request.log.agent, state, {
       home: request.home,
       env: request.env,
       now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
@@ -357,8 +351,7 @@ type Captured = {
 async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
   const { request, path, state, store, started, id, git, workTree } = captured;
   const { previous, ancestor, assessment } = captured;
-  const sessionId =
-    state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
+  const sessionId = state.sessionId ?? logName(path);
   const wipCommit =
     request.wipCommit && git?.repoRoot
       ? commitWip(
@@ -373,10 +366,14 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     trigger: request.trigger,
     reason: request.reason ?? null,
     state,
+    agent: request.log.agent,
     assessment,
     git,
     transcriptPath: path,
-    customInstructions: readCustomInstructions(git?.repoRoot ?? workTree),
+    customInstructions: readCustomInstructions(
+      git?.repoRoot ?? workTree,
+      request.log.agent.instructions.names,
+    ),
     interrupted: request.interrupted === true,
     parentId: previous?.id ?? ancestor?.id ?? null,
     ancestor,

@@ -19,6 +19,7 @@ import {
 import { finishPendingCheckpoints } from './finish-pending-checkpoints.ts';
 import { loadSessionState } from '../session/read-session.ts';
 import { withStore } from '../open-store.ts';
+import { claudeAgent, testAgents } from '../../../test/helpers/agents.ts';
 
 const AT = Date.parse('2026-11-26T03:00:00.000Z');
 
@@ -83,7 +84,7 @@ describe('finishing the checkpoints promised before risky commands', () => {
       ]),
     );
     // Earlier hooks of the session left a cursor behind.
-    await loadSessionState(transcript, home);
+    await loadSessionState(transcript, home, claudeAgent);
     const diffBefore = git(repo, 'diff', '--no-color', 'HEAD', '--');
     const id = 'f1f1f1f1-0000-4000-8000-000000000001';
     const capture = await promise(home, repo, transcript, id);
@@ -91,7 +92,7 @@ describe('finishing the checkpoints promised before risky commands', () => {
     git(repo, 'reset', '-q', '--hard');
     appendFileSync(transcript, toJsonl([userPromptLine('a prompt typed after the command', cwd)]));
 
-    const done = await finishPendingCheckpoints(home, process.env);
+    const done = await finishPendingCheckpoints(home, process.env, testAgents);
     assert.deepEqual(done.failed, []);
     assert.equal(done.stored.length, 1);
     const checkpoint = done.stored[0]!.checkpoint;
@@ -126,7 +127,7 @@ describe('finishing the checkpoints promised before risky commands', () => {
     const capture = await promise(home, repo, transcript, id);
     // The transcript is gone before the builder reads it.
     execFileSync('rm', [transcript]);
-    const done = await finishPendingCheckpoints(home, process.env);
+    const done = await finishPendingCheckpoints(home, process.env, testAgents);
     assert.equal(done.stored.length, 0);
     assert.equal(done.failed.length, 1);
     assert.equal(done.failed[0]!.setAside, false);

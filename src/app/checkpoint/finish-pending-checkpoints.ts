@@ -24,7 +24,8 @@ import {
   type PendingCheckpoint,
   type PendingList,
 } from '../../store/checkpoints/pending-checkpoints.ts';
-import { readTranscript } from '../../agents/claude/transcript-reader.ts';
+import type { Agent, Agents } from '../../agents/agent.ts';
+import { detectLogAgent } from '../session/session-log.ts';
 import { scrubSessionState } from '../../transcript/scrub.ts';
 
 export type FinishedPending = {
@@ -37,11 +38,18 @@ export type FinishedPending = {
  * The session as it stood when the hook ran: no line written after it counts. A transcript that
  * cannot be read is a failed checkpoint, recorded where the user looks like any other.
  */
-function readStateAsSeen(home: string, note: PendingCheckpoint): SessionState {
-  try {
+function readStateAsSeen(home: string, note: PendingCheckpoint, agent: Agent): SessionState {
+  return recordingFailure(home, note, () => {
     const cursor = loadCursorCopy(pendingCursorPath(home, note.id));
-    const read = readTranscript(note.transcriptPath, cursor, { untilByte: note.transcriptBytes });
+    const read = agent.log.read(note.transcriptPath, cursor, { untilByte: note.transcriptBytes });
     return scrubSessionState(read.cursor.state);
+  });
+}
+
+/** `read`'s result; its failure is recorded where the user looks, then thrown on. */
+function recordingFailure<T>(home: string, note: PendingCheckpoint, read: () => T): T {
+  try {
+    return read();
   } catch (error) {
     recordCheckpointFailure(home, {
       sessionId: note.sessionId,
@@ -50,6 +58,18 @@ function readStateAsSeen(home: string, note: PendingCheckpoint): SessionState {
       message: error instanceof Error ? error.message : String(error),
     });
     throw error;
+  }
+}
+
+/** The agent whose hook wrote the note; a note from before that is told from its log. */
+async function agentOf(home: string, note: PendingCheckpoint, agents: Agents): Promise<Agent> {
+  if (note.agent) return agents.agent(note.agent);
+  try {
+    return await detectLogAgent(note.transcriptPath, null, agents);
+  } catch (error) {
+    return recordingFailure(home, note, () => {
+      throw error;
+    });
   }
 }
 
@@ -79,6 +99,7 @@ const POLL_MS = 25;
 export async function finishPendingCheckpoints(
   home: string,
   env: Env,
+  agents: Agents,
   options: { wait?: boolean } = {},
 ): Promise<FinishedPending> {
   const done: FinishedPending = { stored: [], failed: [] };
@@ -91,7 +112,7 @@ export async function finishPendingCheckpoints(
       appendLog(home, 'error', 'could not read the pending checkpoints', { error: String(error) });
       return done;
     }
-    for (const key of list.waiting) await finishOne(home, env, key, done);
+    for (const key of list.waiting) await finishOne(home, env, agents, key, done);
     if (!options.wait || list.building === 0) return done;
     if (Date.now() > deadline) {
       appendLog(home, 'warn', 'a pending checkpoint is still being built; not waiting longer', {
@@ -103,19 +124,25 @@ export async function finishPendingCheckpoints(
   }
 }
 
-async function finishOne(home: string, env: Env, key: string, done: FinishedPending) {
+async function finishOne(
+  home: string,
+  env: Env,
+  agents: Agents,
+  key: string,
+  done: FinishedPending,
+) {
   const claimed = claimPendingCheckpoint(home, key);
   if (!claimed) return;
   const { note } = claimed;
   try {
+    const agent = await agentOf(home, note, agents);
     // One store for both: a builder killed between its commit and removing the note left the
     // checkpoint stored, so it is not stored again.
     const result = await withStore(home, (store) =>
       store.checkpoints.getById(note.id) !== null
         ? null
         : createCheckpoint({
-            transcript: note.transcriptPath,
-            sessionId: note.sessionId,
+            log: { path: note.transcriptPath, agent },
             cwd: note.cwd,
             env,
             home,
@@ -125,7 +152,7 @@ async function finishOne(home: string, env: Env, key: string, done: FinishedPend
             hotPath: true,
             store,
             known: {
-              state: readStateAsSeen(home, note),
+              state: readStateAsSeen(home, note, agent),
               git: { checkpointId: note.id, capture: gitAsSeen(note), keep: true },
             },
           }),

@@ -7,7 +7,7 @@
  * @module
  */
 import { basename } from 'node:path';
-import { renderCompactInstructions } from '../../agents/claude/compact-instructions.ts';
+import type { Agent } from '../../agents/agent.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
 import { redactTextSync } from '../../redact/redact.ts';
@@ -25,6 +25,8 @@ export function compactionClaimKey(state: Pick<SessionState, 'compactionCount'>)
 }
 
 export type PrepareCompactionRequest = {
+  /** The agent whose session the mod watches. */
+  agent: Agent;
   home: string;
   env: Env;
   now: number;
@@ -49,7 +51,7 @@ export async function prepareCompaction(
   if (!claimOnce(home, sessionId, claimKey)) return { instructions: null, checkpoint: null };
   try {
     const { checkpoint } = await createCheckpoint({
-      transcript: request.transcriptPath,
+      log: { path: request.transcriptPath, agent: request.agent },
       cwd: request.cwd ?? state.cwd ?? process.cwd(),
       env: request.env,
       home,
@@ -66,7 +68,7 @@ export async function prepareCompaction(
         now: request.now,
       }),
     );
-    return { instructions: renderCompactInstructions(checkpoint), checkpoint };
+    return { instructions: request.agent.hooks.compactInstructions(checkpoint), checkpoint };
   } catch (error) {
     appendLog(home, 'error', 'mod: the checkpoint before a compaction failed', {
       sessionId,

@@ -5,6 +5,7 @@
  * Everything in a checkpoint was redacted when it was taken.
  * @module
  */
+import type { Agents } from '../../agents/agent.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import { renderHandoff } from '../../core/resume/handoff.ts';
@@ -68,6 +69,7 @@ export async function viewCheckpoint(
   home: string,
   id: string,
   now: number,
+  agents: Agents,
 ): Promise<CheckpointView> {
   if (!CHECKPOINT_ID.test(id))
     throw new AppError('USAGE', 'not a checkpoint id', 'ids are letters, digits, - and _');
@@ -81,9 +83,9 @@ export async function viewCheckpoint(
         `no checkpoint ${id}`,
         'it may have been removed by shim gc',
       );
-    const shown = await shownRestore(store, checkpoint, home, now);
+    const shown = await shownRestore(store, checkpoint, home, now, agents);
     const summary = shown.compactSummary;
-    const resumePrompt = await renderRestoreFor(checkpoint, shown.detection, shown.target, {
+    const resumePrompt = renderRestoreFor(checkpoint, shown.detection, shown.target, {
       compactSummary: summary,
     });
     return {

@@ -11,6 +11,7 @@ import {
 import { openDatabase } from '../../store/sqlite/database.ts';
 import { SessionRepository } from '../../store/checkpoints/session-repository.ts';
 import { findLiveCandidates, listLiveSessions, LIVE_WINDOW_MS } from './live-sessions.ts';
+import { testAgents } from '../../../test/helpers/agents.ts';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 
@@ -65,12 +66,12 @@ describe('the running sessions of the live page', () => {
   after(() => rmSync(root, { recursive: true, force: true }));
 
   test('recent transcripts without a recorded end are running; old and ended ones are not', async () => {
-    const found = await findLiveCandidates({ home, env, now: NOW });
+    const found = await findLiveCandidates({ home, env, now: NOW, agents: testAgents });
     assert.deepEqual(found.map((c) => c.id).sort(), ['calm', 'full']);
   });
 
   test('each is assessed as the hooks would, the fullest first', async () => {
-    const live = await listLiveSessions({ home, env, now: NOW });
+    const live = await listLiveSessions({ home, env, now: NOW, agents: testAgents });
     assert.deepEqual(
       live.map((s) => [s.id, s.contextTokens, s.level]),
       [
@@ -86,9 +87,13 @@ describe('the running sessions of the live page', () => {
   });
 
   test('a change to a transcript changes its signature (the stream sends it again)', async () => {
-    const before = (await findLiveCandidates({ home, env, now: NOW })).find((c) => c.id === 'calm');
+    const before = (await findLiveCandidates({ home, env, now: NOW, agents: testAgents })).find(
+      (c) => c.id === 'calm',
+    );
     write('calm', 41_000, 1_000);
-    const after = (await findLiveCandidates({ home, env, now: NOW })).find((c) => c.id === 'calm');
+    const after = (await findLiveCandidates({ home, env, now: NOW, agents: testAgents })).find(
+      (c) => c.id === 'calm',
+    );
     assert.notEqual(before?.signature, after?.signature);
   });
 });

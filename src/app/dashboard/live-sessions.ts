@@ -13,8 +13,8 @@ import type { CrashRisk } from '../../core/context/risk.ts';
 import type { Level, LevelThresholds } from '../../core/context/level.ts';
 import { safeFileName } from '../../core/fnv-hash.ts';
 import type { SessionState } from '../../core/session.ts';
-import { loadAdapter } from '../../agents/dispatch.ts';
-import { AGENT_IDS, type AgentId } from '../../core/agent-id.ts';
+import type { Agents } from '../../agents/agent.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 import { isAgentAlive } from '../../capture/agent-process.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
@@ -67,7 +67,7 @@ export type LiveCandidate = {
   lastActivityMs: number;
 };
 
-export type LiveRequest = { home: string; env: Env; now: number };
+export type LiveRequest = { home: string; env: Env; now: number; agents: Agents };
 
 function mtimeOf(path: string): { size: number; mtimeMs: number } | null {
   try {
@@ -86,10 +86,10 @@ export async function findLiveCandidates(request: LiveRequest): Promise<LiveCand
   const { home, env, now } = request;
   // Every agent's session logs: Claude Code's transcripts, Codex rollouts, Gemini chats.
   const recent: Array<{ sessionId: string; path: string; mtimeMs: number; agent: AgentId }> = [];
-  for (const agent of AGENT_IDS) {
-    const adapter = await loadAdapter(agent);
-    for (const file of adapter.sessions.all(env))
-      if (now - file.mtimeMs <= LIVE_WINDOW_MS) recent.push({ ...file, agent });
+  for (const id of request.agents.ids) {
+    const agent = await request.agents.agent(id);
+    for (const file of agent.sessions.all(env))
+      if (now - file.mtimeMs <= LIVE_WINDOW_MS) recent.push({ ...file, agent: id });
   }
   if (recent.length === 0) return [];
   const ended = await withStore(home, (store) => {
@@ -181,15 +181,16 @@ async function assessChanged(
   }));
   const out: Array<LiveSession & { home: string }> = [];
   for (const candidate of candidates) {
+    const agent = await request.agents.agent(candidate.agent);
     let state: SessionState;
     try {
-      state = await loadSessionState(candidate.path, home);
+      state = await loadSessionState(candidate.path, home, agent);
     } catch {
       continue;
     }
     const checkpointAt = newest.get(candidate.id) ?? null;
     const memory = loadHookMemory(home, candidate.id);
-    const a = assessLiveSession(state, {
+    const a = assessLiveSession(agent, state, {
       home,
       env,
       now,

@@ -1,13 +1,14 @@
 /**
- * From a session id in a dashboard request to its transcript: only ids of a plain form are
- * looked up, and only where shim itself recorded the transcript or where Claude Code keeps them —
- * nothing a request says ever becomes a path.
+ * From a session id in a dashboard request to its log: only ids of a plain form are looked up,
+ * and only where shim itself recorded the log or where its agent keeps them — nothing a request
+ * says ever becomes a path.
  * @module
  */
 import { statSync } from 'node:fs';
 import { AppError } from '../../core/errors.ts';
-import { listAllTranscripts } from '../../agents/claude/sessions.ts';
+import type { Agents } from '../../agents/agent.ts';
 import { withStore } from '../open-store.ts';
+import { agentNamed, type SessionLog } from '../session/session-log.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -21,8 +22,13 @@ export function isSessionId(value: string): boolean {
   return SESSION_ID.test(value) && !value.includes('..');
 }
 
-/** The transcript of session `id`: recorded in the store, else found under the projects folder. */
-export async function locateSessionTranscript(home: string, env: Env, id: string): Promise<string> {
+/** The log of session `id`: recorded in the store, else found where an agent keeps its logs. */
+export async function locateSessionTranscript(
+  home: string,
+  env: Env,
+  id: string,
+  agents: Agents,
+): Promise<SessionLog> {
   if (!isSessionId(id)) {
     throw new AppError(
       'USAGE',
@@ -30,23 +36,28 @@ export async function locateSessionTranscript(home: string, env: Env, id: string
       'ids are letters, digits, -, _ and .',
     );
   }
-  const recorded = await withStore(home, (store) => store.sessions.get(id)?.transcriptPath ?? null);
-  const candidates = [
-    ...(recorded ? [recorded] : []),
-    ...listAllTranscripts(env)
-      .filter((f) => f.sessionId === id)
-      .map((f) => f.path),
+  const row = await withStore(home, (store) => store.sessions.get(id));
+  const recordedAgent = row ? await agentNamed(row.agent, agents) : null;
+  const candidates: SessionLog[] = [
+    ...(row?.transcriptPath && recordedAgent
+      ? [{ path: row.transcriptPath, agent: recordedAgent }]
+      : []),
   ];
-  for (const path of candidates) {
+  for (const agentId of agents.ids) {
+    const agent = await agents.agent(agentId);
+    for (const f of agent.sessions.all(env))
+      if (f.sessionId === id) candidates.push({ path: f.path, agent });
+  }
+  for (const log of candidates) {
     try {
-      if (statSync(path).isFile() && /\.jsonl(?:\.gz)?$/.test(path)) return path;
+      if (statSync(log.path).isFile()) return log;
     } catch {
       // recorded once, gone since
     }
   }
   throw new AppError(
     'SESSION_NOT_FOUND',
-    `no transcript for session ${id}`,
+    `no log for session ${id}`,
     'it may have been deleted; the checkpoints shim took of it are still listed',
   );
 }

@@ -8,6 +8,7 @@ import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import { withStore } from '../open-store.ts';
 import { listDashboardSessions, sessionEnding } from './session-list.ts';
 import { isSessionId } from './locate-session.ts';
+import { logOf, testAgents } from '../../../test/helpers/agents.ts';
 
 const A = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
 const B = 'spotter-short-v2.1.38.jsonl';
@@ -32,7 +33,7 @@ describe('the dashboard session list', () => {
       copyFileSync(fixturePath(name), join(dir, `${head.sessionId}.jsonl`));
     }
     await createCheckpoint({
-      transcript: join(dir, `${ids[A]}.jsonl`),
+      log: logOf(join(dir, `${ids[A]}.jsonl`)),
       cwd: root,
       env,
       home,
@@ -44,7 +45,7 @@ describe('the dashboard session list', () => {
   after(() => rmSync(root, { recursive: true, force: true }));
 
   test('every transcript, with what it says and what shim stored of it', async () => {
-    const list = await listDashboardSessions({ home, env });
+    const list = await listDashboardSessions({ agents: testAgents, home, env });
     assert.equal(list.total, 2);
     const a = list.sessions.find((s) => s.id === ids[A])!;
     assert.equal(a.checkpoints, 1);
@@ -66,7 +67,7 @@ describe('the dashboard session list', () => {
         '2026-11-20T11:00:00.000Z',
       ),
     );
-    const list = await listDashboardSessions({ home, env });
+    const list = await listDashboardSessions({ agents: testAgents, home, env });
     const agents = Object.fromEntries(list.sessions.map((s) => [s.id, s.agent]));
     assert.equal(agents['019abc00-0000-7000-8000-00000000c0de'], 'codex');
     assert.equal(agents[ids[A]!], 'claude');
@@ -74,18 +75,28 @@ describe('the dashboard session list', () => {
   });
 
   test('a project filter and the checkpoint search narrow it', async () => {
-    const only = await listDashboardSessions({ home, env, project: cwds[B]! });
+    const only = await listDashboardSessions({ agents: testAgents, home, env, project: cwds[B]! });
     assert.deepEqual(
       only.sessions.map((s) => s.id),
       [ids[B]],
     );
-    const found = await listDashboardSessions({ home, env, query: 'ComputeTranscriptPath' });
+    const found = await listDashboardSessions({
+      agents: testAgents,
+      home,
+      env,
+      query: 'ComputeTranscriptPath',
+    });
     assert.deepEqual(
       found.sessions.map((s) => s.id),
       [ids[A]],
     );
     assert.match(found.snippets[ids[A]!] ?? '', /\[ComputeTranscriptPath\]/i);
-    const none = await listDashboardSessions({ home, env, query: 'zebra-quantum-nothing' });
+    const none = await listDashboardSessions({
+      agents: testAgents,
+      home,
+      env,
+      query: 'zebra-quantum-nothing',
+    });
     assert.equal(none.total, 0);
   });
 

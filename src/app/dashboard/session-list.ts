@@ -7,9 +7,9 @@
  */
 import { statSync } from 'node:fs';
 import type { SessionState } from '../../core/session.ts';
-import { listAllTranscripts } from '../../agents/claude/sessions.ts';
+import type { Agent, Agents } from '../../agents/agent.ts';
 import { loadCursor } from '../../store/cache/cursor-cache.ts';
-import { readSessionHead } from '../../agents/claude/sniff.ts';
+import { agentNamed, readLogCwd } from '../session/session-log.ts';
 import { withStore, type Store } from '../open-store.ts';
 import { loadSessionState } from '../session/read-session.ts';
 import { searchCheckpoints } from '../checkpoint/search-checkpoints.ts';
@@ -74,6 +74,7 @@ export type SessionRow = {
 export type SessionListRequest = {
   home: string;
   env: Env;
+  agents: Agents;
   /** Only sessions whose working directory is this one. */
   project?: string;
   /** Only sessions with a checkpoint matching these words (the search of `shim search`). */
@@ -115,6 +116,7 @@ function peakOf(state: SessionState): number {
 async function transcriptState(
   home: string,
   path: string,
+  agent: Agent,
   budget: { bytes: number },
 ): Promise<SessionState | null> {
   let size: number;
@@ -129,7 +131,7 @@ async function transcriptState(
   if (unread > budget.bytes) return null;
   budget.bytes -= unread;
   try {
-    return await loadSessionState(path, home);
+    return await loadSessionState(path, home, agent);
   } catch {
     return cached?.state ?? null;
   }
@@ -182,7 +184,15 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
       path: s.transcriptPath,
     });
   }
-  for (const file of listAllTranscripts(env)) {
+  // Every agent's logs, the ones the store never saw too.
+  const files = (
+    await Promise.all(
+      request.agents.ids.map(async (id) =>
+        (await request.agents.agent(id)).sessions.all(env).map((f) => ({ ...f, agent: id })),
+      ),
+    )
+  ).flat();
+  for (const file of files) {
     const known = rows.get(file.sessionId);
     if (known) {
       known.path ??= file.path;
@@ -196,7 +206,7 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
       lastActivityAt: new Date(file.mtimeMs).toISOString(),
       model: null,
       cliVersion: null,
-      agent: 'claude',
+      agent: file.agent,
       peakContext: null,
       compactions: null,
       ...count,
@@ -216,16 +226,21 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
   }
   // The project of a transcript the store never saw is in its first lines: read only for those
   // a project filter must judge.
-  if (request.project !== undefined)
-    all = all.filter((r) => {
-      if (r.project === null && r.path) r.project = readSessionHead(r.path).cwd;
-      return r.project === request.project;
-    });
+  if (request.project !== undefined) {
+    const kept: typeof all = [];
+    for (const r of all) {
+      const agent = r.project === null && r.path ? await agentNamed(r.agent, request.agents) : null;
+      if (agent && r.path) r.project = readLogCwd(r.path, agent);
+      if (r.project === request.project) kept.push(r);
+    }
+    all = kept;
+  }
   all.sort((a, b) => (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? ''));
   const page = all.slice(0, request.limit ?? 200);
   const budget = { bytes: READ_FOR_LIST_BYTES };
   for (const row of page) {
-    const state = row.path ? await transcriptState(home, row.path, budget) : null;
+    const agent = row.path ? await agentNamed(row.agent, request.agents) : null;
+    const state = row.path && agent ? await transcriptState(home, row.path, agent, budget) : null;
     row.hasTranscript = state !== null;
     const known = facts.get(row.id);
     // Peak 0 means nothing was read, not an empty context: the checkpoints' record stands in.

@@ -12,6 +12,7 @@ import type { CompactionKind } from '../../core/context/compaction-kind.ts';
 import type { TimelineRestore } from '../../store/checkpoints/dashboard-queries.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { historyMode } from '../session/assess-live-session.ts';
+import type { SessionLog } from '../session/session-log.ts';
 import { withStore } from '../open-store.ts';
 import { replayTranscript } from '../session/replay.ts';
 
@@ -89,7 +90,7 @@ function indexAtLine(points: readonly TimelinePoint[], line: number): number {
 }
 
 async function replayForTimeline(
-  path: string,
+  { path, agent }: SessionLog,
   home: string,
   env: Env,
 ): Promise<Omit<SessionTimeline, 'checkpoints' | 'restores'>> {
@@ -99,7 +100,7 @@ async function replayForTimeline(
   let forecast: SessionTimeline['forecast'] = null;
   let tools = 0;
   let failures = 0;
-  const state = await replayTranscript(path, {
+  const state = await replayTranscript(path, agent, {
     env,
     home,
     history: historyMode(config.learnFromHistory),
@@ -153,15 +154,16 @@ async function replayForTimeline(
 }
 
 async function replayed(
-  path: string,
+  log: SessionLog,
   home: string,
   env: Env,
 ): Promise<Omit<SessionTimeline, 'checkpoints' | 'restores'>> {
+  const { path } = log;
   const stat = statSync(path);
   const stamp = `${stat.size}:${stat.mtimeMs}`;
   let found = cache.get(path);
   if (found?.stamp !== stamp) {
-    found = { stamp, timeline: await replayForTimeline(path, home, env) };
+    found = { stamp, timeline: await replayForTimeline(log, home, env) };
     cache.delete(path);
     cache.set(path, found);
     while (cache.size > CACHED_TIMELINES) cache.delete(cache.keys().next().value!);
@@ -192,12 +194,12 @@ export async function buildSessionTimeline(request: {
   home: string;
   env: Env;
   sessionId: string;
-  /** null: the transcript is gone; the timeline is what the store kept (its checkpoints). */
-  transcriptPath: string | null;
+  /** null: the log is gone; the timeline is what the store kept (its checkpoints). */
+  log: SessionLog | null;
 }): Promise<SessionTimeline> {
-  const { home, env, transcriptPath: path } = request;
+  const { home, env, log } = request;
   const base =
-    path === null ? await storedOnly(home, request.sessionId) : await replayed(path, home, env);
+    log === null ? await storedOnly(home, request.sessionId) : await replayed(log, home, env);
   const { checkpoints, restores } = await withStore(home, (store) => ({
     checkpoints: store.dashboard.listTimelineCheckpoints(request.sessionId),
     restores: store.dashboard.listRestores(request.sessionId),

@@ -14,6 +14,7 @@ import { installCodex } from '../../agents/codex/settings/install.ts';
 import { installGemini } from '../../agents/gemini/settings/install.ts';
 import { agentChecks } from './agent-checks.ts';
 import type { DoctorCheck } from './doctor-check.ts';
+import { testAgents } from '../../../test/helpers/agents.ts';
 
 function setup() {
   const root = mkdtempSync(join(tmpdir(), 'shim-doctor-agents-'));
@@ -32,7 +33,7 @@ function setup() {
     SHIM_CODEX_BIN: join(root, 'no-codex'),
     SHIM_GEMINI_BIN: join(root, 'no-gemini'),
   };
-  const options = { home, env, cwd: project, invocation: shim };
+  const options = { agents: testAgents, home, env, cwd: project, invocation: shim };
   return { root, home, env, project, codexHome, shim, options };
 }
 

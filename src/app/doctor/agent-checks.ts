@@ -4,8 +4,6 @@
  * An agent shim was never installed into adds no line.
  * @module
  */
-import { AGENT_IDS } from '../../core/agent-id.ts';
-import { loadAgentAdapter } from '../session/load-agent.ts';
 import type { DoctorCheck, DoctorOptions } from './doctor-check.ts';
 
 export async function agentChecks(
@@ -13,8 +11,8 @@ export async function agentChecks(
   now = options.now ?? new Date(),
 ): Promise<DoctorCheck[]> {
   const out: DoctorCheck[] = [];
-  for (const id of AGENT_IDS) {
-    const adapter = await loadAgentAdapter(id);
+  for (const id of options.agents.ids) {
+    const adapter = await options.agents.adapter(id);
     out.push(
       ...(await adapter.doctor.checks({
         home: options.home,

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Env } from '../../store/home/home.ts';
-import type { AgentCheck, ShimLocation } from '../../agents/agent.ts';
+import type { AgentCheck, Agents, ShimLocation } from '../../agents/agent.ts';
 
 /** The same line every agent's adapter reports (AgentAdapter.doctor). */
 export type DoctorCheck = AgentCheck;
@@ -13,6 +13,8 @@ export type CheckStatus = DoctorCheck['status'];
 export type DoctorReport = { healthy: boolean; checks: DoctorCheck[] };
 
 export type DoctorOptions = {
+  /** Every agent: each reports its own lines. */
+  agents: Agents;
   home: string;
   env: Env;
   cwd: string;

@@ -8,6 +8,7 @@ import { runDoctor, type DoctorReport } from './run-doctor.ts';
 import { installShim } from '../../agents/claude/settings/install.ts';
 import { installCodex } from '../../agents/codex/settings/install.ts';
 import type { ShimInvocation } from '../../agents/claude/settings/shim-command.ts';
+import { testAgents } from '../../../test/helpers/agents.ts';
 
 /** A stand-in for dist/shim.js: reads the hook payload and exits with `code`. */
 function fakeShim(dir: string, code: number): ShimInvocation {
@@ -32,6 +33,7 @@ function setup(code = 0) {
   mkdirSync(w.claude);
   mkdirSync(w.project);
   const opts = {
+    agents: testAgents,
     home: w.home,
     env: { ...process.env, CLAUDE_CONFIG_DIR: w.claude, SHIM_HOME: w.home },
     cwd: w.project,

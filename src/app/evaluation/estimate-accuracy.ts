@@ -3,6 +3,8 @@
  * tasks took, once they are done — found by reading its session's transcript again.
  * @module
  */
+import type { Agents } from '../../agents/agent.ts';
+import { detectLogAgent } from '../session/session-log.ts';
 import { existsSync } from 'node:fs';
 import { openCommandStore } from '../open-command-store.ts';
 import { readTaskTimeline } from '../tasks/task-points.ts';
@@ -22,7 +24,11 @@ export type EstimateAccuracy = {
 const median = (xs: number[]) =>
   xs.length === 0 ? null : [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
-export async function measureAccuracy(home: string, now: number): Promise<EstimateAccuracy> {
+export async function measureAccuracy(
+  home: string,
+  now: number,
+  agents: Agents,
+): Promise<EstimateAccuracy> {
   const opened = openCommandStore(home);
   try {
     const store = opened.taskEstimates;
@@ -32,7 +38,10 @@ export async function measureAccuracy(home: string, now: number): Promise<Estima
       byTranscript.set(e.transcriptPath, [...(byTranscript.get(e.transcriptPath) ?? []), e]);
     for (const [path, estimates] of byTranscript) {
       if (!existsSync(path)) continue;
-      const timeline = await readTaskTimeline(path).catch(() => null);
+      // The estimate was of a log `shim estimate` was given: its agent is told from it again.
+      const timeline = await detectLogAgent(path, null, agents)
+        .then((agent) => readTaskTimeline(path, agent))
+        .catch(() => null);
       if (!timeline) continue;
       for (const e of estimates) {
         const actual = timeline.spentToFinish(e.taskKeys, e.spentBefore);

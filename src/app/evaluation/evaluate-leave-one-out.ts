@@ -25,7 +25,7 @@ import {
 import { getGrowthSteps } from '../../core/context/forecast.ts';
 import type { ResponseRecord } from '../../core/session.ts';
 import { STEPS_PER_SESSION } from '../../store/estimates/growth-profile.ts';
-import { readTranscript } from '../../agents/claude/transcript-reader.ts';
+import type { SessionLog } from '../session/session-log.ts';
 import { replayTranscript, type ReplayEvent } from '../session/replay.ts';
 
 export type EvaluationReport = {
@@ -53,11 +53,11 @@ type Learned = { samples: CompactSample[]; steps: number[] };
  * What one session teaches the others: its compactions, and each window's newest growth steps
  * as the live profile keeps them (store/estimates/growth-profile.ts).
  */
-function learnFrom(path: string): Learned {
+function learnFrom({ path, agent }: SessionLog): Learned {
   const steps: number[] = [];
   let window: ResponseRecord[] = [];
   const keep = () => steps.push(...getGrowthSteps(window).slice(-STEPS_PER_SESSION));
-  const state = readTranscript(path, null, {
+  const state = agent.log.read(path, null, {
     finalize: true,
     listener: {
       onResponse: (response) => window.push(response),
@@ -75,10 +75,10 @@ const median = (xs: readonly number[]) =>
   xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : null;
 
 export async function evaluateLeaveOneOut(
-  paths: readonly string[],
+  logs: readonly SessionLog[],
   options: EvaluationOptions = {},
 ): Promise<EvaluationReport> {
-  const learned = paths.map(learnFrom);
+  const learned = logs.map(learnFrom);
   const risks: RiskScore[] = [];
   const forecasts: ForecastSample[] = [];
   const leads: number[] = [];
@@ -86,10 +86,10 @@ export async function evaluateLeaveOneOut(
   let consistent = 0;
   let total = 0;
   let autoCompactions = 0;
-  for (let i = 0; i < paths.length; i++) {
+  for (let i = 0; i < logs.length; i++) {
     const others = learned.filter((_, j) => j !== i);
     const events: ReplayEvent[] = [];
-    await replayTranscript(paths[i]!, {
+    await replayTranscript(logs[i]!.path, logs[i]!.agent, {
       env: {},
       home: null,
       history: others.flatMap((l) => l.samples),
@@ -105,11 +105,11 @@ export async function evaluateLeaveOneOut(
     leads.push(...metrics.l2Leads);
     forecasts.push(...metrics.forecasts);
     distances.push(...metrics.distances);
-    options.onProgress?.(i + 1, paths.length);
+    options.onProgress?.(i + 1, logs.length);
   }
   const risk = mergeRiskScores(risks);
   return {
-    sessions: paths.length,
+    sessions: logs.length,
     autoCompactions,
     thresholdConsistency: { consistent, total, share: total ? consistent / total : null },
     l2Lead: {

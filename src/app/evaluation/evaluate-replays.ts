@@ -7,15 +7,16 @@ import {
   type RiskScore,
 } from '../../core/context/evaluate.ts';
 import { replayTranscript, type ReplayEvent } from '../session/replay.ts';
+import type { SessionLog } from '../session/session-log.ts';
 
 export async function evaluateReplays(
-  paths: readonly string[],
+  logs: readonly SessionLog[],
 ): Promise<{ risk: RiskScore; forecast: ForecastScore }> {
   const risks: RiskScore[] = [];
   const samples: ForecastScore['samples'] = [];
-  for (const path of paths) {
+  for (const { path, agent } of logs) {
     const events: ReplayEvent[] = [];
-    await replayTranscript(path, {
+    await replayTranscript(path, agent, {
       env: {},
       home: null,
       history: [],

@@ -7,11 +7,12 @@ import {
   trainingFixturePath,
 } from '../../../test/helpers/fixtures.ts';
 import { evaluateTaskEstimates } from './evaluate-task-estimates.ts';
+import { logOf } from '../../../test/helpers/agents.ts';
 
 test('leave-one-out on the real sessions: the 80% range holds, the model beats the baseline', async () => {
   const score = await evaluateTaskEstimates([
-    ...listFixtures().map(fixturePath),
-    ...listTrainingFixtures().map(trainingFixturePath),
+    ...listFixtures().map((f) => logOf(fixturePath(f))),
+    ...listTrainingFixtures().map((f) => logOf(trainingFixturePath(f))),
   ]);
   assert.ok(score.sessions >= 20, `sessions with task lists: ${score.sessions}`);
   assert.ok(score.points >= 250, `points: ${score.points}`);

@@ -6,6 +6,7 @@
  * out together: each would otherwise be estimated from its own copy.
  * @module
  */
+import type { SessionLog } from '../session/session-log.ts';
 import {
   estimateTaskTokens,
   fitTaskModel,
@@ -39,12 +40,12 @@ function homeOf(cwd: string | null): string | null {
  * history is the user's own (the fixtures mix several users' sessions).
  */
 export async function evaluateTaskEstimates(
-  paths: readonly string[],
+  logs: readonly SessionLog[],
   options: { sameUser?: boolean } = {},
 ): Promise<TaskEstimateScore> {
   const sessions: Array<{ id: string; user: string | null; points: TaskPoint[] }> = [];
-  for (const path of paths) {
-    const { points, state } = await readTaskTimeline(path);
+  for (const { path, agent } of logs) {
+    const { points, state } = await readTaskTimeline(path, agent);
     const finished = points.filter((p) => (p.actual ?? 0) > 0);
     const id = state.sessionId ?? path;
     if (finished.length > 0)

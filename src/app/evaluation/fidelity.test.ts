@@ -20,6 +20,7 @@ import {
   summarizeFidelity,
   type FidelityPoint,
 } from './fidelity.ts';
+import { AGENT, logOf } from '../../../test/helpers/agents.ts';
 
 /** Issue 40's targets for the moment of interruption, as shares of every scored item. */
 const TARGETS = { lastCommand: 0.95, lastCommands: 0.9, newestFailure: 0.9, requestsWhole: 0.99 };
@@ -27,7 +28,7 @@ const TARGETS = { lastCommand: 0.95, lastCommands: 0.9, newestFailure: 0.9, requ
 async function measure(agent: AgentId, paths: string[]) {
   const points: Array<FidelityPoint & { source: string }> = [];
   for (const path of paths)
-    for (const p of await measureRestoreFidelity(path, { agent }))
+    for (const p of await measureRestoreFidelity(logOf(path, AGENT[agent])))
       points.push({ ...p, source: path.split('/').pop()! });
   return { points, summary: summarizeFidelity(points) };
 }

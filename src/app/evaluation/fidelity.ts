@@ -12,11 +12,9 @@
  * @module
  */
 import { assessSession } from '../../core/context/assess.ts';
-import { thresholdRulesFor } from '../session/load-agent.ts';
 import { buildCheckpoint } from '../../core/checkpoint/build-checkpoint.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { applyCheckpointLimits } from '../../core/checkpoint/checkpoint-limits.ts';
-import type { AgentId } from '../../core/agent-id.ts';
 import {
   CARRIED_PARTS,
   carriedItems,
@@ -30,8 +28,7 @@ import type { ResumeDetection } from '../../core/resume/resume.ts';
 import { renderRestore } from '../../core/resume/resume-prompt.ts';
 import { restoreTargetOf } from '../restore/restore-target.ts';
 import type { SessionState } from '../../core/session.ts';
-import type { AgentAdapter } from '../../agents/agent.ts';
-import { loadAdapter } from '../../agents/dispatch.ts';
+import type { SessionLog } from '../session/session-log.ts';
 import {
   MOMENT_PARTS,
   MomentTracker,
@@ -68,8 +65,6 @@ export type FidelityPoint = {
 };
 
 export type FidelityOptions = {
-  /** The agent whose log `path` is (its adapter reads it); Claude Code by default. */
-  agent?: AgentId;
   /** A hard limit below the agent's hook text limit (the restore's own, as it is injected). */
   maxChars?: number;
   /** Fractions of the transcript's lines where a crash is simulated. */
@@ -98,10 +93,14 @@ function itemsAt(state: SessionState, recentFiles: number): CarriedItems {
   );
 }
 
-function checkpointAt(state: SessionState, path: string, interrupted: boolean): Checkpoint {
+function checkpointAt(
+  state: SessionState,
+  { path, agent }: SessionLog,
+  interrupted: boolean,
+): Checkpoint {
   const now = state.lastActivityAt ?? 0;
   // A bare judgment: the session's agent's rule over its own log, nothing of this machine.
-  const threshold = thresholdRulesFor(state)
+  const threshold = agent.threshold
     .prepare(state, {
       env: {},
       home: null,
@@ -121,6 +120,7 @@ function checkpointAt(state: SessionState, path: string, interrupted: boolean): 
         trigger: interrupted ? 'crash_recovery' : 'pre_compact',
         reason: null,
         state,
+        agent,
         assessment,
         git: null,
         transcriptPath: path,
@@ -131,38 +131,36 @@ function checkpointAt(state: SessionState, path: string, interrupted: boolean): 
   };
 }
 
-function detection(reason: 'compaction' | 'crash'): ResumeDetection {
+function detection(reason: 'compaction' | 'crash', agentName: string): ResumeDetection {
   return {
     shouldResume: true,
     lastCheckpointId: 'fidelity',
     interruptionReason: reason,
     timeSinceInterruption: 0,
     confidence: 1,
-    explanation: reason === 'compaction' ? 'Claude Code compacted the session.' : 'It died.',
+    explanation: reason === 'compaction' ? `${agentName} compacted the session.` : 'It died.',
   };
 }
 
 function readAll(
-  adapter: AgentAdapter,
-  path: string,
+  { path, agent }: SessionLog,
   onEntry?: (entry: unknown, line: number, state: SessionState) => void,
 ): Promise<SessionState> | SessionState {
   const options = onEntry ? { onEntry } : {};
-  return adapter.log.isCompressed(path)
-    ? adapter.log.readCompressed(path, options)
-    : adapter.log.read(path, null, options).cursor.state;
+  return agent.log.isCompressed(path)
+    ? agent.log.readCompressed(path, options)
+    : agent.log.read(path, null, options).cursor.state;
 }
 
-/** Scores the restore at every auto compaction of `path` and at the cut points. */
+/** Scores the restore at every auto compaction of the log and at the cut points. */
 export async function measureRestoreFidelity(
-  path: string,
+  log: SessionLog,
   options: FidelityOptions = {},
 ): Promise<FidelityPoint[]> {
-  const adapter = await loadAdapter(options.agent ?? 'claude');
-  const target = restoreTargetOf(adapter);
+  const target = restoreTargetOf(log.agent);
   const recentFiles = options.recentFiles ?? 10;
   // A first pass finds where the auto compactions are, and how long the session is.
-  const final = await readAll(adapter, path);
+  const final = await readAll(log);
   const boundaries = new Set(
     final.compactions.filter((c) => c.trigger === 'auto').map((c) => c.line),
   );
@@ -183,8 +181,8 @@ export async function measureRestoreFidelity(
   let compactions = 0;
   const restore = (state: SessionState, kind: 'compaction' | 'cut') =>
     renderRestore({
-      checkpoint: checkpointAt(state, path, kind === 'cut'),
-      detection: detection(kind === 'cut' ? 'crash' : 'compaction'),
+      checkpoint: checkpointAt(state, log, kind === 'cut'),
+      detection: detection(kind === 'cut' ? 'crash' : 'compaction', log.agent.name),
       target,
       ...(options.maxChars !== undefined ? { maxChars: options.maxChars } : {}),
     });
@@ -207,7 +205,7 @@ export async function measureRestoreFidelity(
       ...(options.keepText ? { text: prompt } : {}),
     };
   };
-  await readAll(adapter, path, (entry, line, state) => {
+  await readAll(log, (entry, line, state) => {
     // The state as the compaction began: the entry just before its boundary.
     const boundary = boundaries.has(line);
     if (!boundary) {

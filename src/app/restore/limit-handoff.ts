@@ -13,14 +13,16 @@ import type { Env } from '../../store/home/home.ts';
 import type { HandoffRecord } from '../../store/checkpoints/handoff-repository.ts';
 import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import { withStore, type Store } from '../open-store.ts';
+import type { SessionLog } from '../session/session-log.ts';
 import { writeHandoff } from '../write-handoff.ts';
 
 export type LimitHandoffRequest = {
   home: string;
   env: Env;
-  transcriptPath: string;
+  /** The session's log and its agent. */
+  log: SessionLog;
   cwd: string;
-  /** What Claude Code said (the error entry's text, or StopFailure's details). */
+  /** What the agent said (the error entry's text, or StopFailure's details). */
   errorText: string;
   now: number;
 };
@@ -29,7 +31,7 @@ export async function writeLimitHandoff(
   request: LimitHandoffRequest,
 ): Promise<{ path: string; line: string; checkpoint: Checkpoint }> {
   const { checkpoint } = await createCheckpoint({
-    transcript: request.transcriptPath,
+    log: request.log,
     cwd: request.cwd,
     env: request.env,
     home: request.home,

@@ -15,6 +15,7 @@ import {
 import { isAgentAlive } from '../../capture/agent-process.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
 import { loadSessionState } from '../session/read-session.ts';
+import type { Agents } from '../../agents/agent.ts';
 import type { Store } from '../open-store.ts';
 
 export type ResumePlan = {
@@ -24,13 +25,14 @@ export type ResumePlan = {
 };
 
 /** What happened after the checkpoint, from the session's transcript when it still exists. */
-async function readLaterHistory(checkpoint: Checkpoint, home: string) {
+async function readLaterHistory(checkpoint: Checkpoint, home: string, agents: Agents) {
   const path = checkpoint.source.transcriptPath;
-  if (!path || !existsSync(path) || path.endsWith('.gz')) {
-    return { compactedAfter: false, lastActivityAt: null, promptTooLong: false };
-  }
+  const none = { compactedAfter: false, lastActivityAt: null, promptTooLong: false };
+  if (!path || !existsSync(path)) return none;
   try {
-    const state = await loadSessionState(path, home);
+    const agent = await agents.agent(checkpoint.source.agent);
+    if (agent.log.isCompressed(path)) return none;
+    const state = await loadSessionState(path, home, agent);
     const since = checkpoint.source.transcriptLine;
     return {
       compactedAfter: state.compactions.some((c) => c.line > since),
@@ -48,6 +50,7 @@ export async function planResume(
   checkpoint: Checkpoint,
   home: string,
   now: number,
+  agents: Agents,
   options: { resumeWindowDays?: number } = {},
 ): Promise<ResumePlan> {
   const session = store.sessions.get(checkpoint.sessionId);
@@ -58,7 +61,7 @@ export async function planResume(
   const evidence: ResumeEvidence = {
     checkpoint: toResumeCheckpointInfo(checkpoint, store.checkpoints.getRestoredAt(checkpoint.id)),
     sessionEnded: ended,
-    ...(await readLaterHistory(checkpoint, home)),
+    ...(await readLaterHistory(checkpoint, home, agents)),
     agentAlive: ended ? null : isAgentAlive(loadHookMemory(home, checkpoint.sessionId).agentPid),
     now,
   };

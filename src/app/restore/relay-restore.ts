@@ -8,6 +8,8 @@ import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { relayExplanation } from '../../core/policy/relay.ts';
 import type { ResumeDetection } from '../../core/resume/resume.ts';
 import { findProjectRoot } from '../../capture/project.ts';
+import type { Agents } from '../../agents/agent.ts';
+import { agentNamed } from '../session/session-log.ts';
 import type { Env } from '../../store/home/home.ts';
 import type { Store } from '../open-store.ts';
 import { checkpointFromLiveTranscript, recordRestore } from './restore-session.ts';
@@ -16,6 +18,8 @@ export async function relayAfterClear(
   store: Store,
   request: {
     sessionId: string;
+    /** Every agent: the cleared session's reads its log. */
+    agents: Agents;
     cwd: string;
     home: string;
     env: Env;
@@ -30,8 +34,11 @@ export async function relayAfterClear(
   const latest = store.checkpoints.getMostRecent(cleared.sessionId);
   const transcriptPath = cleared.transcriptPath ?? latest?.source.transcriptPath ?? null;
   if (transcriptPath === null && latest === null) return null;
+  const agent = await agentNamed(cleared.agent, request.agents);
+  if (agent === null) return null;
   const { checkpoint } = await checkpointFromLiveTranscript({
     store,
+    agent,
     home: request.home,
     env: request.env,
     now: request.now,

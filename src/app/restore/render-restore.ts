@@ -6,26 +6,19 @@
  * agent and store the work came from.
  * @module
  */
-import type { AgentId } from '../../core/agent-id.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { ResumeDetection } from '../../core/resume/resume.ts';
 import { renderRestore, type RestoreRequest } from '../../core/resume/resume-prompt.ts';
-import type { RestoreTarget } from '../../core/resume/restore-target.ts';
-import { loadRestoreTarget } from './restore-target.ts';
+import { restoreTargetOf, type RestoreTargetSource } from './restore-target.ts';
 
 export type RestoreOptions = Pick<RestoreRequest, 'compactSummary' | 'afterClear' | 'maxChars'>;
 
-/** The restore of `checkpoint` for `target` (an agent, or its restore target already loaded). */
-export async function renderRestoreFor(
+/** The restore of `checkpoint` for the agent it goes into (the agent value handed in). */
+export function renderRestoreFor(
   checkpoint: Checkpoint,
   detection: ResumeDetection | null,
-  target: AgentId | RestoreTarget,
+  target: RestoreTargetSource,
   options: RestoreOptions = {},
-): Promise<string> {
-  return renderRestore({
-    checkpoint,
-    detection,
-    target: typeof target === 'string' ? await loadRestoreTarget(target) : target,
-    ...options,
-  });
+): string {
+  return renderRestore({ checkpoint, detection, target: restoreTargetOf(target), ...options });
 }

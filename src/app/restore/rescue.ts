@@ -7,22 +7,26 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { readRescueChain } from '../../agents/claude/rescue-chain.ts';
+import type { AgentAdapter, Agents } from '../../agents/agent.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { AppError } from '../../core/errors.ts';
 import { findRescuePoint, type RescuePoint } from '../../core/checkpoint/rescue-point.ts';
 import type { ResumeDetection } from '../../core/resume/resume.ts';
-import { DEFAULT_AGENT } from '../../core/agent-id.ts';
 import type { Env } from '../../store/home/home.ts';
 import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import { withStore } from '../open-store.ts';
-import { resolveTranscriptPath } from '../session/read-session.ts';
+import { agentNamed, findSessionLog, type SessionLog } from '../session/session-log.ts';
 import { renderRestoreFor } from './render-restore.ts';
 
-function findTranscript(sessionId: string, cwd: string, env: Env): string | null {
+async function findLog(
+  sessionId: string,
+  cwd: string,
+  env: Env,
+  agents: Agents,
+): Promise<SessionLog | null> {
   try {
-    const path = resolveTranscriptPath({ sessionId, cwd, env });
-    return existsSync(path) ? path : null;
+    const log = await findSessionLog({ sessionId, cwd, env }, agents);
+    return existsSync(log.path) ? log : null;
   } catch {
     return null;
   }
@@ -40,8 +44,10 @@ export type RescuePlan = {
   checkpointId: string;
   /** The first prompt of the fork: shim's restore, then what to do. */
   prompt: string;
-  /** `claude` arguments before the caller's own (the prompt goes last). */
+  /** The agent's arguments before the caller's own (the prompt goes last). */
   args: string[];
+  /** The agent that forks it. */
+  adapter: AgentAdapter;
 };
 
 export async function planRescue(request: {
@@ -50,6 +56,7 @@ export async function planRescue(request: {
   cwd: string;
   sessionId?: string | null;
   now: number;
+  agents: Agents;
 }): Promise<RescuePlan> {
   const { home } = request;
   const session = await withStore(home, ({ sessions }) =>
@@ -57,25 +64,36 @@ export async function planRescue(request: {
       ? sessions.get(request.sessionId)
       : sessions.getLatestInProject(findProjectRoot(request.cwd)),
   );
-  // A session shim's hooks never saw (`shim loop` without hooks installed): its transcript by id.
-  const transcriptPath =
-    session?.transcriptPath && existsSync(session.transcriptPath)
-      ? session.transcriptPath
+  // A session shim's hooks never saw (`shim loop` without hooks installed): its log by id.
+  const agent = session ? await agentNamed(session.agent, request.agents) : null;
+  const log: SessionLog | null =
+    agent && session?.transcriptPath && existsSync(session.transcriptPath)
+      ? { path: session.transcriptPath, agent }
       : request.sessionId
-        ? findTranscript(request.sessionId, request.cwd, request.env)
+        ? await findLog(request.sessionId, request.cwd, request.env, request.agents)
         : null;
-  if (!transcriptPath) {
+  if (!log) {
     throw new AppError(
       'SESSION_NOT_FOUND',
       request.sessionId
-        ? `no transcript of session ${request.sessionId} is known to shim`
+        ? `no log of session ${request.sessionId} is known to shim`
         : 'no session of this project is known to shim',
-      'give the session with --session <id> (its transcript must still exist under ~/.claude/projects)',
+      'give the session with --session <id> (its log must still exist where its agent keeps it)',
     );
   }
+  const adapter = await request.agents.adapter(log.agent.id);
+  const fork = adapter.headless.fork;
+  if (!fork) {
+    throw new AppError(
+      'RESCUE_UNSUPPORTED',
+      `${adapter.name} cannot resume a session forked at an earlier message`,
+      'start a new session instead: `shim resume --print --for <agent>` restores its state into it',
+    );
+  }
+  const transcriptPath = log.path;
   const sessionId = session?.sessionId ?? request.sessionId!;
   const saved = await createCheckpoint({
-    transcript: transcriptPath,
+    log,
     cwd: session?.cwd ?? request.cwd,
     env: request.env,
     home,
@@ -84,11 +102,11 @@ export async function planRescue(request: {
     reason: 'rescued over the context limit',
     interrupted: true,
   });
-  // Below where Claude Code refuses to send (or compacts), with room for the restore itself.
+  // Below where the agent refuses to send (or compacts), with room for the restore itself.
   const a = saved.assessment;
   const limit =
     Math.min(a.compactThreshold, a.blockingLimit ?? a.windowTokens) - Math.ceil(RESTORE_CHARS / 3);
-  const chain = readRescueChain(transcriptPath);
+  const chain = fork.chain(transcriptPath);
   const point = findRescuePoint(chain.entries, limit);
   if (!point) {
     throw new AppError(
@@ -106,11 +124,9 @@ export async function planRescue(request: {
     confidence: 1,
     explanation: `${refused ? 'The session went over the context limit ("Prompt is too long")' : 'The session was rescued'}; this fork keeps its conversation up to the last point that fits (${point.contextTokens} tokens, ${point.entriesDropped} later entries left out). The state below is exact as of the end of the session: carry on from it.`,
   };
-  const restore = await renderRestoreFor(
-    saved.checkpoint,
-    detection,
-    saved.checkpoint.source.agent ?? DEFAULT_AGENT,
-  );
+  const restore = renderRestoreFor(saved.checkpoint, detection, adapter, {
+    maxChars: RESTORE_CHARS,
+  });
   return {
     sessionId,
     transcriptPath,
@@ -118,6 +134,7 @@ export async function planRescue(request: {
     limit,
     checkpointId: saved.checkpoint.id,
     prompt: `${restore}\n\nCarry on with the work from the state above.`,
-    args: ['--resume', sessionId, '--resume-session-at', point.uuid, '--fork-session'],
+    args: fork.args(sessionId, point.uuid),
+    adapter,
   };
 }

@@ -15,6 +15,7 @@ import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import type { ResumeDetection } from '../../core/resume/resume.ts';
 import type { Env } from '../../store/home/home.ts';
+import type { Agent, Agents } from '../../agents/agent.ts';
 import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import type { Store } from '../open-store.ts';
 import { loadSessionState } from '../session/read-session.ts';
@@ -22,6 +23,8 @@ import type { ResumePlan } from './plan-resume.ts';
 
 export type LiveCheckpointRequest = {
   store: Store;
+  /** The agent whose log `transcriptPath` is. */
+  agent: Agent;
   home: string;
   env: Env;
   now: number;
@@ -51,8 +54,8 @@ function isCurrent(checkpoint: Checkpoint, path: string, lastContentLine: number
 export async function checkpointFromLiveTranscript(
   request: LiveCheckpointRequest,
 ): Promise<LiveCheckpoint> {
-  const { latest, transcriptPath: path } = request;
-  if (path === null || !existsSync(path) || path.endsWith('.gz')) {
+  const { latest, transcriptPath: path, agent } = request;
+  if (path === null || !existsSync(path) || agent.log.isCompressed(path)) {
     if (latest) return { checkpoint: latest, fresh: false };
     throw new AppError(
       'CHECKPOINT_NOT_FOUND',
@@ -60,12 +63,12 @@ export async function checkpointFromLiveTranscript(
       'nothing can be restored for it',
     );
   }
-  const state = await loadSessionState(path, request.home);
+  const state = await loadSessionState(path, request.home, agent);
   if (latest && isCurrent(latest, path, state.lastContentLine)) {
     return { checkpoint: latest, fresh: false };
   }
   const result = await createCheckpoint({
-    transcript: path,
+    log: { path, agent },
     cwd: request.cwd,
     env: request.env,
     home: request.home,
@@ -90,11 +93,16 @@ export async function checkpointFromLiveTranscript(
  */
 export async function planWithLiveCheckpoint(
   plan: Pick<ResumePlan, 'checkpoint' | 'detection'>,
-  request: Omit<LiveCheckpointRequest, 'transcriptPath' | 'latest' | 'trigger'>,
+  request: Omit<LiveCheckpointRequest, 'transcriptPath' | 'latest' | 'trigger' | 'agent'> & {
+    agents: Agents;
+  },
 ): Promise<{ checkpoint: Checkpoint; detection: ResumeDetection; fresh: boolean }> {
   if (!plan.detection.shouldResume) return { ...plan, fresh: false };
+  const { agents, ...rest } = request;
   const live = await checkpointFromLiveTranscript({
-    ...request,
+    ...rest,
+    // The stopped session's own agent reads its log.
+    agent: await agents.agent(plan.checkpoint.source.agent),
     transcriptPath: plan.checkpoint.source.transcriptPath,
     latest: plan.checkpoint,
     trigger: 'crash_recovery',
@@ -121,7 +129,7 @@ export function recordRestore(
     detection: ResumeDetection;
     now: number;
     notes: string;
-    /** The text injected, scored against the checkpoint (and Claude Code's summary, if any). */
+    /** The text injected, scored against the checkpoint (and the agent's summary, if any). */
     restoreText?: string;
     compactSummary?: string | null;
     /** Messages in the receiving session now (0 for a new session). */

@@ -4,7 +4,7 @@
  * compaction", as the model got it), else the one a session starting now would get.
  * @module
  */
-import { DEFAULT_AGENT, type AgentId } from '../../core/agent-id.ts';
+import type { Agent, Agents } from '../../agents/agent.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import {
   compactionDetection,
@@ -19,7 +19,7 @@ export type ShownRestore = {
   /** The agent's own summary of the compaction the checkpoint was taken for, when recorded. */
   compactSummary: string | null;
   /** The agent it went (or would go) into: the checkpoint's own. */
-  target: AgentId;
+  target: Agent;
   /** The session it was restored into and when; null when it never was. */
   restored: { sessionId: string; at: string } | null;
 };
@@ -29,9 +29,10 @@ export async function shownRestore(
   checkpoint: Checkpoint,
   home: string,
   now: number,
+  agents: Agents,
 ): Promise<ShownRestore> {
   const compactSummary = store.dashboard.getCompactionSummary(checkpoint.id)?.summary ?? null;
-  const target = checkpoint.source.agent ?? DEFAULT_AGENT;
+  const target = await agents.agent(checkpoint.source.agent);
   const given = store.resumes.listForCheckpoint(checkpoint.id).at(-1);
   if (given !== undefined && isInterruptionReason(given.interruptionReason)) {
     const explanation = `shim restored this checkpoint into session ${given.sessionId.slice(0, 8)} at ${given.restoredAt} (${given.notes ?? given.interruptionReason}).`;
@@ -63,6 +64,6 @@ export async function shownRestore(
       target,
       restored: null,
     };
-  const plan = await planResume(store, checkpoint, home, now);
+  const plan = await planResume(store, checkpoint, home, now, agents);
   return { detection: plan.detection, compactSummary, target, restored: null };
 }

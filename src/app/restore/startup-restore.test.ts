@@ -20,6 +20,7 @@ import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import { withStore } from '../open-store.ts';
 import { restoreAtStartup } from './startup-restore.ts';
 import { writeHandoff } from '../write-handoff.ts';
+import { logOf, testAgents } from '../../../test/helpers/agents.ts';
 
 /** A pid no process has (above Linux's default pid_max): a dead agent. */
 const DEAD_PID = 2 ** 22 - 7;
@@ -64,7 +65,7 @@ const todo = (minute: number, todos: Array<{ content: string; status: string }>)
 
 function checkpoint(path: string, untilLine?: number) {
   return createCheckpoint({
-    transcript: path,
+    log: logOf(path),
     cwd: project,
     env: {},
     home,
@@ -79,7 +80,9 @@ const dead = (sessionId: string) =>
   saveHookMemory(home, sessionId, { ...EMPTY_HOOK_MEMORY, agentPid: DEAD_PID });
 
 const startup = (sessionId: string, cwd = project) =>
-  withStore(home, (store) => restoreAtStartup(store, { sessionId, cwd, home, env: {}, now: NOW }));
+  withStore(home, (store) =>
+    restoreAtStartup(store, { sessionId, agents: testAgents, cwd, home, env: {}, now: NOW }),
+  );
 
 describe('a session starting after an interrupted one', () => {
   test("is restored from the dead session's transcript when it holds more than the last checkpoint", async () => {
@@ -217,6 +220,7 @@ describe('a handoff the user wrote', () => {
     const restore = await withStore(home, (store) =>
       restoreAtStartup(store, {
         sessionId: 'B',
+        agents: testAgents,
         cwd: project,
         home,
         env: {},

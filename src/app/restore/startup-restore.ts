@@ -13,6 +13,8 @@ import { isAgentAlive } from '../../capture/agent-process.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
 import type { Env } from '../../store/home/home.ts';
+import type { Agents } from '../../agents/agent.ts';
+import { agentNamed } from '../session/session-log.ts';
 import type { Store } from '../open-store.ts';
 import { newerTeamWork } from '../team/newer-team-work.ts';
 import { planResume } from './plan-resume.ts';
@@ -41,6 +43,8 @@ export type StartupRestore = {
 
 export type StartupRequest = {
   sessionId: string;
+  /** Every agent: the previous session may be another agent's. */
+  agents: Agents;
   cwd: string;
   home: string;
   env: Env;
@@ -111,13 +115,17 @@ async function findPreviousSessionCheckpoint(
   if (isAgentAlive(loadHookMemory(request.home, previous.sessionId).agentPid) !== false)
     return null;
   // Its own transcript only: another session's file must not be checkpointed under its name.
+  const agent = await agentNamed(previous.agent, request.agents);
   if (
+    agent !== null &&
     previous.transcriptPath !== null &&
     existsSync(previous.transcriptPath) &&
-    (await loadSessionState(previous.transcriptPath, request.home)).sessionId === previous.sessionId
+    (await loadSessionState(previous.transcriptPath, request.home, agent)).sessionId ===
+      previous.sessionId
   ) {
     const live = await checkpointFromLiveTranscript({
       store,
+      agent,
       home: request.home,
       env: request.env,
       now: request.now,
@@ -143,11 +151,13 @@ async function takeInterrupted(
     latest,
     request.home,
     request.now,
+    request.agents,
     request.resumeWindowDays !== undefined ? { resumeWindowDays: request.resumeWindowDays } : {},
   );
   if (!plan.detection.shouldResume) return null;
   const live = await planWithLiveCheckpoint(plan, {
     store,
+    agents: request.agents,
     home: request.home,
     env: request.env,
     now: request.now,

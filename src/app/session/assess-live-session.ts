@@ -4,7 +4,6 @@
  * history learned from the user's sessions), and the tool calls since the newest checkpoint.
  * @module
  */
-import { thresholdRulesFor } from './load-agent.ts';
 import { assessSession, type Assessment } from '../../core/context/assess.ts';
 import type { SessionState } from '../../core/session.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
@@ -12,7 +11,7 @@ import type { Env } from '../../store/home/home.ts';
 import { loadGrowthProfile } from '../../store/estimates/growth-profile.ts';
 import { readStatuslineFigures } from '../../store/cache/statusline-figures.ts';
 import type { HookMemory } from '../../core/policy/hook-policy.ts';
-import type { ThresholdInputs, ThresholdRequest } from '../../agents/agent.ts';
+import type { Agent, ThresholdInputs, ThresholdRequest } from '../../agents/agent.ts';
 
 /**
  * Which history a threshold learns from: none when the user turned learning off; per-call paths
@@ -32,13 +31,13 @@ export type LiveAssessmentRequest = {
   /** Learn from history: the config's choice unless given. */
   history?: boolean;
   hotPath?: boolean;
-  /** The window Claude Code reported (statusline), when known. */
+  /** The window the agent reported (its statusline), when known. */
   reportedWindow?: number | null;
   /** Tool calls the session had made at its newest checkpoint; null when there is none. */
   toolCallsAtCheckpoint?: number | null;
-  /** Hooks and the statusline run inside Claude Code: they record what they resolved. */
-  insideClaudeCode?: 'hook' | 'statusline';
-  /** Where Claude Code's managed settings are (tests); the platform's place otherwise. */
+  /** Hooks and the statusline run inside the agent: its rule may record what it resolved. */
+  inside?: 'hook' | 'statusline';
+  /** Where the agent's managed settings are (tests); the platform's place otherwise. */
   managedSettingsPath?: string;
 };
 
@@ -48,18 +47,19 @@ export type LiveAssessment = Assessment & {
 };
 
 export function assessLiveSession(
+  agent: Agent,
   state: SessionState,
   request: LiveAssessmentRequest,
 ): LiveAssessment {
   const { config } = request;
   const atCheckpoint = request.toolCallsAtCheckpoint ?? null;
   const learn = request.history ?? config.learnFromHistory;
-  const judge = thresholdRulesFor(state).prepare(state, {
+  const judge = agent.threshold.prepare(state, {
     env: request.env,
     home: request.home,
     now: request.now,
     history: historyMode(learn, request.hotPath),
-    inside: request.insideClaudeCode ?? null,
+    inside: request.inside ?? null,
     reportedWindow: request.reportedWindow ?? null,
     ...(request.managedSettingsPath ? { managedSettingsPath: request.managedSettingsPath } : {}),
   });
@@ -78,11 +78,12 @@ export function assessLiveSession(
 }
 
 /**
- * A session assessed from inside Claude Code (a hook, or the server shim's mod reports to): the
- * window the statusline last reported, and tool calls counted from the hooks' own last
+ * A session assessed from inside its agent (a hook, or the server shim's mod reports to): the
+ * window the agent's statusline last reported, and tool calls counted from the hooks' own last
  * checkpoint (the store is not opened on these paths).
  */
-export function assessInsideClaudeCode(
+export function assessInsideAgent(
+  agent: Agent,
   state: SessionState,
   request: {
     home: string;
@@ -95,13 +96,13 @@ export function assessInsideClaudeCode(
 ): LiveAssessment {
   const { home, env, now, config, memory } = request;
   const figures = readStatuslineFigures(home, request.sessionId, now);
-  return assessLiveSession(state, {
+  return assessLiveSession(agent, state, {
     home,
     env,
     now,
     config,
     hotPath: true,
-    insideClaudeCode: 'hook',
+    inside: 'hook',
     reportedWindow: figures?.windowTokens ?? null,
     toolCallsAtCheckpoint:
       memory && memory.lastCheckpointAt !== null ? memory.toolCallsAtCheckpoint : null,

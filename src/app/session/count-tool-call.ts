@@ -11,6 +11,7 @@ import type { ShimConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { claimOnce, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { checkpointInBackground, type SessionPlace } from '../run-in-background.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 
 export type CountedCall = { toolCalls: number; checkpoint: string | null };
 
@@ -20,7 +21,7 @@ export async function countToolCall(request: {
   now: number;
   config: ShimConfig;
   sessionId: string;
-  session: SessionPlace;
+  session: SessionPlace & { agent: AgentId };
   memory: HookMemory;
 }): Promise<CountedCall> {
   const { home, env, now, config, sessionId, memory } = request;

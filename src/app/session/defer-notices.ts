@@ -9,13 +9,15 @@ import { describeDeferral, startDeferral, type Deferral } from '../../core/polic
 import { redactTextSync } from '../../redact/redact.ts';
 import { clearDeferral, loadDeferral, saveDeferral } from '../../store/cache/deferral-file.ts';
 import type { Env } from '../../store/home/home.ts';
-import { resolveAgentLog } from './detect-log-agent.ts';
-import { loadSessionState, resolveTranscriptPath } from './read-session.ts';
+import type { Agents } from '../../agents/agent.ts';
+import { loadSessionState } from './read-session.ts';
+import { findSessionLog } from './session-log.ts';
 
 export type DeferRequest = {
   transcript?: string;
   sessionId?: string;
   agent?: AgentId;
+  agents: Agents;
   /** End the deferral now instead. */
   off?: boolean;
   cwd: string;
@@ -35,16 +37,8 @@ export type DeferResult = {
 };
 
 export async function deferNotices(request: DeferRequest): Promise<DeferResult> {
-  const locator = {
-    ...(request.transcript !== undefined ? { transcript: request.transcript } : {}),
-    ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
-    cwd: request.cwd,
-    env: request.env,
-  };
-  const path = request.agent
-    ? await resolveAgentLog({ ...locator, agent: request.agent })
-    : resolveTranscriptPath(locator);
-  const state = await loadSessionState(path, request.home, request.agent ?? null);
+  const { path, agent } = await findSessionLog(request, request.agents);
+  const state = await loadSessionState(path, request.home, agent);
   const sessionId =
     state.sessionId ?? request.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/, '');
   const before = loadDeferral(request.home, sessionId);

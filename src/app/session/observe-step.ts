@@ -20,13 +20,16 @@ import type { Env } from '../../store/home/home.ts';
 import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { loadModWatch, saveModWatch } from '../../store/cache/mod-watch.ts';
 import { loadDeferral, storeDeferral } from '../../store/cache/deferral-file.ts';
-import { assessInsideClaudeCode } from './assess-live-session.ts';
+import { assessInsideAgent } from './assess-live-session.ts';
+import type { Agent } from '../../agents/agent.ts';
 import { checkpointInBackground } from '../run-in-background.ts';
 
 /** The width the mod's status line is fitted to (Claude Code wraps a longer one). */
 const STATUS_COLUMNS = 80;
 
 export type ObserveStepRequest = {
+  /** The agent whose session the mod watches. */
+  agent: Agent;
   home: string;
   env: Env;
   now: number;
@@ -62,7 +65,14 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
   const observed = [...(watch?.observed ?? []), request.observation];
   const live = withObservedResponses(state, observed);
   const memory = loadHookMemory(home, sessionId);
-  const assessment = assessInsideClaudeCode(live, { home, env, now, config, sessionId, memory });
+  const assessment = assessInsideAgent(request.agent, live, {
+    home,
+    env,
+    now,
+    config,
+    sessionId,
+    memory,
+  });
   // A response's tool calls count from the moment it asks for them: the mod reports before
   // they run, the hook after (the same count once they have). The finished calls stay the
   // hook's to count.
@@ -93,7 +103,11 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
     claimOnce(home, sessionId, `ckpt-${live.compactionCount}-${toolCalls}-${planned.trigger}`)
   ) {
     await checkpointInBackground(
-      { transcriptPath: request.transcriptPath, cwd: request.cwd ?? live.cwd },
+      {
+        transcriptPath: request.transcriptPath,
+        cwd: request.cwd ?? live.cwd,
+        agent: request.agent.id,
+      },
       planned.trigger,
       planned.reason,
       env,

@@ -1,81 +1,44 @@
 /**
- * Reading a session: which transcript (a path, a session id, or the latest of a directory) and
- * its folded state, through the cursor cache so a live session is read only from where the last
- * reader stopped. Every caller that needs a session's state comes through here.
+ * Reading a session's log with the agent that wrote it, through the cursor cache so a live
+ * session is read only from where the last reader stopped. Every caller that needs a session's
+ * state comes through here (which log, and whose: session-log.ts).
  * @module
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { Agent } from '../../agents/agent.ts';
 import { safeFileName } from '../../core/fnv-hash.ts';
-import type { AgentId } from '../../core/agent-id.ts';
 import type { SessionState } from '../../core/session.ts';
-import { findLatestSession, findSessionById } from '../../agents/claude/sessions.ts';
 import { loadCursor, saveCursor } from '../../store/cache/cursor-cache.ts';
-import type { Env } from '../../store/home/home.ts';
 import { appendLog } from '../../store/home/log.ts';
-import {
-  isCompressed,
-  readCompressedTranscript,
-  readTranscript,
-} from '../../agents/claude/transcript-reader.ts';
 import { scrubSessionState } from '../../transcript/scrub.ts';
 import { SecretMemory } from '../../redact/redact.ts';
-import { loadAgentReading, logAgent } from './load-agent.ts';
-import { findAgentLogById } from './agent-logs.ts';
 
-export type SessionLocator = {
-  transcript?: string;
-  sessionId?: string;
-  cwd: string;
-  env: Env;
-};
-
-/** Picks the transcript: an explicit path, a session id, or the latest session of `cwd`. */
-export function resolveTranscriptPath(request: SessionLocator): string {
-  if (request.transcript) return resolve(request.cwd, request.transcript);
-  if (request.sessionId) {
-    try {
-      return findSessionById(request.sessionId, request.cwd, request.env).path;
-    } catch (error) {
-      // Another agent's session (registered readers: app/session/agent-logs.ts).
-      const other = findAgentLogById(request.sessionId, request.env);
-      if (other) return other;
-      throw error;
-    }
-  }
-  return findLatestSession(request.cwd, request.env).path;
-}
-
-/**
- * Reads the transcript through the cursor cache (the whole file when it is compressed); `agent`
- * forces whose log it is (`--agent`), else its name decides.
- */
+/** Reads `agent`'s log at `path` through the cursor cache (the whole file when it is compressed). */
 export async function loadSessionState(
   path: string,
   home: string,
-  agent?: AgentId | null,
+  agent: Agent,
 ): Promise<SessionState> {
   return (await loadSessionStateAt(path, home, agent)).state;
 }
 
 /**
- * The state and the byte offset of the transcript it was folded up to (null for a compressed
- * transcript, read whole).
+ * The state and the byte offset of the log it was folded up to (null for a compressed log, read
+ * whole).
  */
 export async function loadSessionStateAt(
   path: string,
   home: string,
-  forced?: AgentId | null,
+  agent: Agent,
 ): Promise<{ state: SessionState; offset: number | null }> {
-  const agent = logAgent(path, forced);
-  // Claude Code's reader is in this bundle; another agent's comes from its own (app/session/load-agent.ts).
-  const log = agent === 'claude' ? null : (await loadAgentReading(agent)).log;
-  if (log ? log.isCompressed(path) : isCompressed(path)) {
-    const state = log ? await log.readCompressed(path) : await readCompressedTranscript(path);
+  const { log } = agent;
+  if (log.isCompressed(path)) {
+    const state = await log.readCompressed(path);
     return { state: scrubSessionState(state), offset: null };
   }
   const cached = loadCursor(home, path);
-  const result = log ? log.read(path, cached) : readTranscript(path, cached);
+  const result = log.read(path, cached);
   // The cached state and all that is built from it hold no secret the redactor knows.
   scrubSessionState(result.cursor.state);
   if (result.bytesRead > 0 || result.restarted || !cached) {
@@ -151,6 +114,7 @@ export async function followContinuations(
   path: string,
   state: SessionState,
   home: string,
+  agent: Agent,
 ): Promise<{ path: string; state: SessionState; hops: number }> {
   let current = { path, state, hops: 0 };
   const seen = new Set([path]);
@@ -158,7 +122,11 @@ export async function followContinuations(
     const next = join(dirname(current.path), `${safeFileName(current.state.continuedIn)}.jsonl`);
     if (seen.has(next) || !existsSync(next)) break;
     seen.add(next);
-    current = { path: next, state: await loadSessionState(next, home), hops: current.hops + 1 };
+    current = {
+      path: next,
+      state: await loadSessionState(next, home, agent),
+      hops: current.hops + 1,
+    };
   }
   return current;
 }

@@ -6,8 +6,9 @@ import { getAccuracy, summarizeForecast } from '../../core/context/evaluate.ts';
 import { fixturePath, listFixtures, makeTempDir } from '../../../test/helpers/fixtures.ts';
 import { evaluateReplays } from '../evaluation/evaluate-replays.ts';
 import { replayTranscript, type ReplayEvent } from './replay.ts';
+import { claudeAgent, logOf } from '../../../test/helpers/agents.ts';
 
-const replayAll = () => evaluateReplays(listFixtures().map(fixturePath));
+const replayAll = () => evaluateReplays(listFixtures().map((f) => logOf(fixturePath(f))));
 
 describe('prediction quality on the real fixtures', () => {
   test('danger is raised within 10 responses of auto-compaction with over 90% accuracy', async () => {
@@ -29,7 +30,7 @@ describe('prediction quality on the real fixtures', () => {
   test('turn events carry only what was known at their own line', async () => {
     const events: ReplayEvent[] = [];
     const path = fixturePath('entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl');
-    await replayTranscript(path, {
+    await replayTranscript(path, claudeAgent, {
       env: {},
       home: null,
       history: [],
@@ -74,7 +75,7 @@ describe('replay of 2.1.330 transcripts', () => {
     const path = join(dir, 'idle-session.jsonl');
     writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const events: ReplayEvent[] = [];
-    await replayTranscript(path, {
+    await replayTranscript(path, claudeAgent, {
       env: {},
       home: null,
       history: [],

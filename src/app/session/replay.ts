@@ -8,11 +8,9 @@ import { classifyCompaction, type CompactionKind } from '../../core/context/comp
 import type { Level, LevelThresholds } from '../../core/context/level.ts';
 import type { CrashRisk, RiskThresholds } from '../../core/context/risk.ts';
 import type { SessionState } from '../../core/session.ts';
-import type { AgentId } from '../../core/agent-id.ts';
 import type { FoldListener, ReadOptions } from '../../transcript/reader.ts';
 import type { Env } from '../../store/home/home.ts';
-import type { ThresholdJudge, ThresholdRequest } from '../../agents/agent.ts';
-import { loadAgentAdapter, logAgent } from './load-agent.ts';
+import type { Agent, ThresholdJudge, ThresholdRequest } from '../../agents/agent.ts';
 
 export type ReplayTurn = {
   kind: 'turn';
@@ -65,17 +63,15 @@ export type ReplayOptions = {
   /** Growth steps from other sessions, for the forecast's interval. */
   growthProfile?: readonly number[];
   onEvent: (event: ReplayEvent, detail: ReplayDetail | null) => void;
-  /** The agent whose log this is (`--agent`); by default its file name decides. */
-  agent?: AgentId | null;
 };
 
 /** Replays `path`, calling `onEvent` in file order; returns the final session state. */
 export async function replayTranscript(
   path: string,
+  agent: Agent,
   options: ReplayOptions,
 ): Promise<SessionState> {
   let pending: { event: ReplayTurn; detail: ReplayDetail } | null = null;
-  const adapter = await loadAgentAdapter(logAgent(path, options.agent));
   // The rule's inputs (settings, what the session's hooks recorded) are read once, at the first
   // response, when the log has said which session and directory it is.
   let judge: ThresholdJudge | null = null;
@@ -106,7 +102,7 @@ export async function replayTranscript(
       const current = state.current;
       // A response's newest line (only response lines move `lastLine`).
       if (!current || current.lastLine !== line) return;
-      judge ??= adapter.threshold.prepare(state, {
+      judge ??= agent.threshold.prepare(state, {
         env: options.env,
         home: options.home,
         now: Date.now(),
@@ -148,7 +144,7 @@ export async function replayTranscript(
       };
     },
   };
-  return adapter.log.isCompressed(path)
-    ? adapter.log.readCompressed(path, readOptions)
-    : adapter.log.read(path, null, readOptions).cursor.state;
+  return agent.log.isCompressed(path)
+    ? agent.log.readCompressed(path, readOptions)
+    : agent.log.read(path, null, readOptions).cursor.state;
 }

@@ -8,8 +8,7 @@ import {
   type CheckpointFailure,
 } from '../../store/cache/checkpoint-failures.ts';
 import type { Assessment } from '../../core/context/assess.ts';
-import type { ThresholdInputs } from '../../agents/agent.ts';
-import { agentOfLogPath } from '../../agents/detect.ts';
+import type { Agents, ThresholdInputs } from '../../agents/agent.ts';
 import type { AgentId } from '../../core/agent-id.ts';
 import { findIssueInBranch, formatIssue } from '../../core/sync/issue-ref.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
@@ -20,11 +19,15 @@ import { loadConfig, type ConfigProblem } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { assessLiveSession } from './assess-live-session.ts';
-import { followContinuations, loadSessionState, resolveTranscriptPath } from './read-session.ts';
+import { followContinuations, loadSessionState } from './read-session.ts';
+import { findSessionLog } from './session-log.ts';
 
 export type StatusRequest = {
   transcript?: string;
   sessionId?: string;
+  /** Whose log it is (`--agent`); else told from the file, or every agent's sessions looked at. */
+  agent?: AgentId | null;
+  agents: Agents;
   cwd: string;
   env: Env;
   home: string;
@@ -39,8 +42,10 @@ export type SessionStatus = {
   /** Config files that could not be used (the defaults stood in for them). */
   configProblems?: ConfigProblem[];
   transcriptPath: string;
-  /** The agent that wrote the log (from its name: agents/detect.ts); absent: Claude Code. */
-  agent?: AgentId;
+  /** The agent that wrote the log. */
+  agent: AgentId;
+  /** Its name, for every line that speaks of it. */
+  agentName: string;
   sessionId: string | null;
   model: string | null;
   cliVersion: string | null;
@@ -96,9 +101,12 @@ export function buildStatus(
   state: SessionState,
   assessment: Assessment,
   inputs: ThresholdInputs,
+  agent: { id: AgentId; name: string },
 ): SessionStatus {
   return {
     transcriptPath: path,
+    agent: agent.id,
+    agentName: agent.name,
     issue: null,
     sync: null,
     sessionId: state.sessionId,
@@ -131,18 +139,19 @@ export function buildStatus(
 export async function getSessionStatus(request: StatusRequest): Promise<SessionStatus> {
   // The hooks run on the defaults for a file that cannot be used; status judges with the same.
   const config = await loadConfig(request.home, { lenient: true });
-  const requested = resolveTranscriptPath(request);
+  const log = await findSessionLog(request, request.agents);
   const followed = await followContinuations(
-    requested,
-    await loadSessionState(requested, request.home),
+    log.path,
+    await loadSessionState(log.path, request.home, log.agent),
     request.home,
+    log.agent,
   );
   const { path, state } = followed;
   if (state.parse.badLines > 0 && state.sessionId === null && state.turns === 0) {
     throw new AppError(
       'TRANSCRIPT_UNREADABLE',
-      `${path} does not look like a Claude Code transcript (${state.parse.badLines} of ${state.parse.lines} lines unreadable)`,
-      'pass a session file from ~/.claude/projects/<project>/<session>.jsonl',
+      `${path} does not look like a ${log.agent.name} log (${state.parse.badLines} of ${state.parse.lines} lines unreadable)`,
+      `pass a session file from ${log.agent.sessions.example}`,
     );
   }
   if (state.parse.badLines > 0 || state.parse.oversizedLines > 0) {
@@ -151,7 +160,7 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
       ...state.parse,
     });
   }
-  const assessment = assessLiveSession(state, {
+  const assessment = assessLiveSession(log.agent, state, {
     home: request.home,
     env: request.env,
     now: request.now,
@@ -159,13 +168,12 @@ export async function getSessionStatus(request: StatusRequest): Promise<SessionS
     ...(request.history !== undefined ? { history: request.history } : {}),
     toolCallsAtCheckpoint: request.toolCallsAtCheckpoint ?? null,
   });
-  const status = buildStatus(path, state, assessment, assessment.thresholdInputs);
+  const status = buildStatus(path, state, assessment, assessment.thresholdInputs, log.agent);
   // The hooks' memory names the issue (a small file, no store): else the branch may.
   const remembered = state.sessionId ? loadHookMemory(request.home, state.sessionId).issue : null;
   const fromBranch = findIssueInBranch(state.gitBranch);
   return {
     ...status,
-    agent: agentOfLogPath(path),
     issue: remembered ?? (fromBranch ? formatIssue(fromBranch) : null),
     sync: loadSyncSummary(request.home),
     checkpointFailure: state.sessionId ? getCheckpointFailure(request.home, state.sessionId) : null,

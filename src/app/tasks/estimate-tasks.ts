@@ -5,7 +5,8 @@
  * @module
  */
 import { formatThousands as k } from '../../core/format-tokens.ts';
-import { getProjectsDir } from '../../agents/claude/sessions.ts';
+import type { Agents } from '../../agents/agent.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 import { randomUUID } from 'node:crypto';
 import { getContextRoom } from '../../core/context/context-room.ts';
 import { estimateTaskTokens } from '../../core/plan/task-estimate.ts';
@@ -14,8 +15,8 @@ import type { TaskEstimateRepository } from '../../store/estimates/task-estimate
 import { loadConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { assessLiveSession } from '../session/assess-live-session.ts';
-import { resolveTranscriptPath } from '../session/read-session.ts';
-import { learnTaskHistory } from './task-history.ts';
+import { findSessionLog } from '../session/session-log.ts';
+import { historyLogs, learnTaskHistory } from './task-history.ts';
 import { readTaskTimeline } from './task-points.ts';
 
 export type EstimateRequest = {
@@ -23,8 +24,11 @@ export type EstimateRequest = {
   sessionId?: string;
   /** The session as it was at this line (1-based); the whole transcript without it. */
   untilLine?: number;
-  /** Where the sessions to learn from are; Claude Code's projects folder by default. */
+  /** Where the sessions to learn from are; the session's agent's own sessions by default. */
   historyDir?: string;
+  /** Whose log it is (`--agent`). */
+  agent?: AgentId | null;
+  agents: Agents;
   cwd: string;
   env: Env;
   home: string;
@@ -54,13 +58,19 @@ export type TaskFitEstimate = {
 };
 
 export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskFitEstimate> {
-  const path = resolveTranscriptPath(request);
+  const { path, agent } = await findSessionLog(request, request.agents);
   const timeline = await readTaskTimeline(
     path,
+    agent,
     request.untilLine !== undefined ? { untilLine: request.untilLine } : {},
   );
   const history = await learnTaskHistory({
-    dir: request.historyDir ?? getProjectsDir(request.env),
+    ...(await historyLogs({
+      agents: request.agents,
+      only: [agent],
+      env: request.env,
+      ...(request.historyDir !== undefined ? { dir: request.historyDir } : {}),
+    })),
     home: request.home,
     now: request.now,
     exclude: path,
@@ -69,7 +79,7 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
   const { model } = history;
   const { state, now } = timeline;
   const config = await loadConfig(request.home, { lenient: true, projectRoot: null });
-  const assessment = assessLiveSession(state, {
+  const assessment = assessLiveSession(agent, state, {
     home: request.home,
     env: request.env,
     now: state.lastActivityAt ?? request.now,

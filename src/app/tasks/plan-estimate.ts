@@ -8,7 +8,8 @@ import { formatThousands as k } from '../../core/format-tokens.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { findProjectRoot } from '../../capture/project.ts';
-import { getProjectsDir } from '../../agents/claude/sessions.ts';
+import type { Agent, Agents } from '../../agents/agent.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { mentionedFiles, parsePlan, type Plan } from '../../core/plan/plan.ts';
 import { sizePlan, type SizedStep } from '../../core/plan/plan-size.ts';
@@ -19,8 +20,9 @@ import { getContextRoom } from '../../core/context/context-room.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { assessLiveSession } from '../session/assess-live-session.ts';
-import { loadSessionState, resolveTranscriptPath } from '../session/read-session.ts';
-import { learnTaskHistory } from './task-history.ts';
+import { loadSessionState } from '../session/read-session.ts';
+import { findSessionLog } from '../session/session-log.ts';
+import { historyLogs, learnTaskHistory } from './task-history.ts';
 
 /**
  * fits: even the range's upper end fits in the session's room; tight: the estimate fits, its
@@ -60,6 +62,9 @@ export type PlanEstimateRequest = {
   home: string;
   now: number;
   historyDir?: string;
+  agents: Agents;
+  /** The agent that will run the plan (`--agent`); by default the newest session's here. */
+  agent?: AgentId | null;
   /** Tokens a shard may take instead of 60% of a fresh session. */
   budget?: number;
   /** The plan's text itself (a request typed to /checkpoint --estimate); planPath then names it. */
@@ -147,12 +152,19 @@ export function textAsPlan(text: string): Plan {
   };
 }
 
-function latestSession(request: PlanEstimateRequest): Promise<SessionState | null> {
+/** The newest session of the directory, of any agent, and its state; null when there is none. */
+async function latestSession(
+  request: PlanEstimateRequest,
+): Promise<{ agent: Agent; state: SessionState | null } | null> {
   try {
-    const path = resolveTranscriptPath({ cwd: request.cwd, env: request.env });
-    return loadSessionState(path, request.home).catch(() => null);
+    const log = await findSessionLog(
+      { cwd: request.cwd, env: request.env, agent: request.agent ?? null },
+      request.agents,
+    );
+    const state = await loadSessionState(log.path, request.home, log.agent).catch(() => null);
+    return { agent: log.agent, state };
   } catch {
-    return Promise.resolve(null);
+    return null;
   }
 }
 
@@ -161,13 +173,29 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
     request.text === undefined ? resolve(request.cwd, request.planPath) : request.planPath;
   const plan =
     request.text === undefined ? parsePlan(readPlan(planPath)) : textAsPlan(request.text);
+  const latest = await latestSession(request);
+  const session = latest?.state ?? null;
+  // What a fresh session has is the agent's: with no session here, the user says which.
+  const agent = latest?.agent ?? (request.agent ? await request.agents.agent(request.agent) : null);
+  if (agent === null) {
+    throw new AppError(
+      'USAGE',
+      `no session of any agent in ${request.cwd} to size the plan against`,
+      'pass --agent claude|codex|gemini: the agent that will run it',
+    );
+  }
+  // The agent's own sessions teach it.
   const history = await learnTaskHistory({
-    dir: request.historyDir ?? getProjectsDir(request.env),
+    ...(await historyLogs({
+      agents: request.agents,
+      only: [agent],
+      env: request.env,
+      ...(request.historyDir !== undefined ? { dir: request.historyDir } : {}),
+    })),
     home: request.home,
     now: request.now,
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });
-  const session = await latestSession(request);
   const size = sizePlan({
     plan,
     model: history.model,
@@ -176,7 +204,7 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
     project: session?.cwd ?? request.cwd,
   });
   const config = await loadConfig(request.home, { lenient: true, projectRoot: null });
-  const assessment = assessLiveSession(session ?? createSessionState(), {
+  const assessment = assessLiveSession(agent, session ?? createSessionState(), {
     home: request.home,
     env: request.env,
     now: request.now,

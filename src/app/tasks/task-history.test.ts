@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fixturePath, makeTempDir } from '../../../test/helpers/fixtures.ts';
 import { openDatabase } from '../../store/sqlite/database.ts';
-import { learnTaskHistory, storedTaskHistory } from './task-history.ts';
+import { historyLogs, learnTaskHistory, storedTaskHistory } from './task-history.ts';
+import { testAgents } from '../../../test/helpers/agents.ts';
 
 const WITH_TASKS = [
   'entire-2372de7ea2ff-auto-compact-155k-todowrite-v2.1.5.jsonl',
@@ -31,7 +32,9 @@ describe('learnTaskHistory', () => {
     mkdirSync(dir, { recursive: true });
     for (const name of WITH_TASKS) copyFileSync(fixturePath(name), join(dir, name));
     const home = join(root, 'shim');
-    const first = await learnTaskHistory({ dir: join(root, 'projects'), home, now: 1_000 });
+    // The folder as `--history <dir>` names it: each log read by the agent it is told to be.
+    const logs = () => historyLogs({ agents: testAgents, dir: join(root, 'projects'), env: {} });
+    const first = await learnTaskHistory({ ...(await logs()), home, now: 1_000 });
     assert.equal(first.sessions, 2);
     assert.ok(first.points.length >= 10, String(first.points.length));
     assert.deepEqual(
@@ -46,18 +49,18 @@ describe('learnTaskHistory', () => {
     const stamped = learnedAt(home);
     assert.equal(Object.keys(stamped).length, 2);
 
-    const second = await learnTaskHistory({ dir: join(root, 'projects'), home, now: 2_000 });
+    const second = await learnTaskHistory({ ...(await logs()), home, now: 2_000 });
     assert.deepEqual(learnedAt(home), stamped, 'unchanged transcripts are not read again');
     assert.equal(second.points.length, first.points.length);
 
     appendFileSync(join(dir, WITH_TASKS[0]!), '\n');
-    await learnTaskHistory({ dir: join(root, 'projects'), home, now: 3_000 });
+    await learnTaskHistory({ ...(await logs()), home, now: 3_000 });
     const after = learnedAt(home);
     assert.notEqual(after[WITH_TASKS[0]!], stamped[WITH_TASKS[0]!], 'a changed one is');
     assert.equal(after[WITH_TASKS[1]!], stamped[WITH_TASKS[1]!]);
 
     const without = await learnTaskHistory({
-      dir: join(root, 'projects'),
+      ...(await logs()),
       home,
       now: 4_000,
       exclude: join(dir, WITH_TASKS[0]!),

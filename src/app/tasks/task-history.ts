@@ -1,6 +1,6 @@
 /**
- * What the user's finished sessions teach about tasks: the transcripts of a folder (Claude Code's
- * projects folder by default), their finished task points and the model learned from them.
+ * What the user's finished sessions teach about tasks: the logs of the agents' sessions (or of a
+ * folder the user names), their finished task points and the model learned from them.
  * @module
  */
 import { readdirSync, statSync } from 'node:fs';
@@ -9,6 +9,9 @@ import { fitTaskModel, type TaskModel, type TaskPoint } from '../../core/plan/ta
 import { openStore } from '../open-store.ts';
 import type { TranscriptStamp } from '../../store/estimates/task-point-repository.ts';
 import { readTaskTimeline } from './task-points.ts';
+import type { Agent, Agents } from '../../agents/agent.ts';
+import type { Env } from '../../store/home/home.ts';
+import { detectLogAgent, type SessionLog } from '../session/session-log.ts';
 
 export type TaskHistory = {
   model: TaskModel;
@@ -18,8 +21,8 @@ export type TaskHistory = {
   medianGrowth: number | null;
 };
 
-/** The transcripts under `dir` (one level of project folders, as Claude Code keeps them). */
-function listTranscripts(dir: string): string[] {
+/** The logs under `dir` (one level of project folders, as Claude Code keeps them). */
+function listLogFiles(dir: string): string[] {
   const found: string[] = [];
   const visit = (at: string, depth: number) => {
     let names: string[];
@@ -45,23 +48,58 @@ function listTranscripts(dir: string): string[] {
 }
 
 /**
+ * The logs a history is learned from: every session of `agents`, or, where the user names a
+ * folder (`--history <dir>`), the logs under it, each read by the agent it is told to be.
+ */
+export async function historyLogs(request: {
+  agents: Agents;
+  only?: readonly Agent[];
+  dir?: string;
+  env: Env;
+}): Promise<{ logs: SessionLog[]; where: string }> {
+  if (request.dir !== undefined) {
+    const dir = resolve(request.dir);
+    const logs: SessionLog[] = [];
+    for (const path of listLogFiles(dir)) {
+      try {
+        logs.push({ path, agent: await detectLogAgent(path, null, request.agents) });
+      } catch {
+        // not a session log: it teaches nothing
+      }
+    }
+    return { logs, where: dir };
+  }
+  const agents =
+    request.only ?? (await Promise.all(request.agents.ids.map((id) => request.agents.agent(id))));
+  return {
+    logs: agents.flatMap((agent) =>
+      agent.sessions.all(request.env).map((f) => ({ path: resolve(f.path), agent })),
+    ),
+    where: agents.map((a) => a.sessions.root(request.env)).join(', '),
+  };
+}
+
+/**
  * Learns from the transcripts under `dir`, `exclude` (the session being estimated) left out.
  * What a transcript teaches is kept in shim's store: it is read again only when it changed.
  */
 export async function learnTaskHistory(request: {
-  dir: string;
+  /** The logs that teach, with their agents (historyLogs). */
+  logs: readonly SessionLog[];
+  /** Where they are, for what the user is told. */
+  where: string;
   home: string;
   now: number;
   exclude?: string;
   onProgress?: (message: string) => void;
 }): Promise<TaskHistory> {
-  const dir = resolve(request.dir);
   const opened = openStore(request.home);
   try {
     const store = opened.taskPoints;
     const known = store.stamps();
+    const agentOf = new Map(request.logs.map((l) => [l.path, l.agent]));
     const changed: Array<{ path: string; stamp: TranscriptStamp }> = [];
-    for (const path of listTranscripts(dir)) {
+    for (const { path } of request.logs) {
       try {
         const s = statSync(path);
         const stamp = { size: s.size, mtimeMs: s.mtimeMs };
@@ -74,12 +112,12 @@ export async function learnTaskHistory(request: {
     }
     if (changed.length > 20)
       request.onProgress?.(
-        `reading ${changed.length} sessions in ${dir} (once: shim keeps what they teach)…`,
+        `reading ${changed.length} sessions in ${request.where} (once: shim keeps what they teach)…`,
       );
     for (const { path, stamp } of changed) {
       let points: TaskPoint[] = [];
       try {
-        points = (await readTaskTimeline(path)).points.map(
+        points = (await readTaskTimeline(path, agentOf.get(path)!)).points.map(
           ({ openTasks, growthPerResponse, actual, project }) => ({
             openTasks,
             growthPerResponse,
@@ -93,7 +131,7 @@ export async function learnTaskHistory(request: {
       store.replace(path, stamp, points, request.now);
     }
     const exclude = request.exclude === undefined ? undefined : resolve(request.exclude);
-    return summarize(store.finished(dir, exclude));
+    return summarize(store.finished(null, exclude).filter((p) => agentOf.has(p.path)));
   } finally {
     opened.close();
   }

@@ -11,6 +11,7 @@ import {
   userPromptLine,
 } from '../../../test/helpers/transcript-builders.ts';
 import { readTaskTimeline } from './task-points.ts';
+import { claudeAgent } from '../../../test/helpers/agents.ts';
 
 describe('readTaskTimeline', () => {
   test('each change with open tasks, and what finishing them spent (a compaction is no growth)', async () => {
@@ -27,7 +28,7 @@ describe('readTaskTimeline', () => {
         ...toolCallLines(5, 43_000, 'TodoWrite', twoTodos('completed', 'completed')), // +8k: all done
       ]),
     );
-    const timeline = await readTaskTimeline(path);
+    const timeline = await readTaskTimeline(path, claudeAgent);
     assert.deepEqual(
       timeline.points.map((p) => [p.line, p.openTasks, p.actual]),
       [
@@ -36,7 +37,7 @@ describe('readTaskTimeline', () => {
       ],
     );
     assert.deepEqual(timeline.now.open, []);
-    const earlier = await readTaskTimeline(path, { untilLine: 7 });
+    const earlier = await readTaskTimeline(path, claudeAgent, { untilLine: 7 });
     assert.deepEqual(earlier.now.open, ['Write the tests']);
     assert.equal(earlier.now.line, 7);
     assert.equal(earlier.points[1]!.actual, undefined, 'not finished by line 7');

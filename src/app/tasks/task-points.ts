@@ -1,6 +1,6 @@
 /**
- * A transcript's task points (core/plan/task-estimate.ts): every change of its task list (TaskCreate /
- * TaskUpdate, else TodoWrite) that leaves tasks open, with the session's recent growth per
+ * A session log's task points (core/plan/task-estimate.ts): every change of its task list (the
+ * agent's task tools, as its fold reads them) that leaves tasks open, with the session's recent growth per
  * response, and — when all of those tasks were later done — the context it spent until then:
  * the sum of its context's growth from response to response, compactions included (a drop is
  * not growth). Also the session as it stands at the last line read.
@@ -8,12 +8,8 @@
  */
 import { DEFAULT_GROWTH, type TaskPoint } from '../../core/plan/task-estimate.ts';
 import type { SessionState } from '../../core/session.ts';
-import {
-  isCompressed,
-  readCompressedTranscript,
-  readTranscript,
-  type TranscriptReadOptions as ReadOptions,
-} from '../../agents/claude/transcript-reader.ts';
+import type { Agent } from '../../agents/agent.ts';
+import type { ReadOptions } from '../../transcript/reader.ts';
 
 /** Growth per response is measured over this many newest responses. */
 const RATE_WINDOW = 20;
@@ -49,6 +45,7 @@ function listOf(state: SessionState): Item[] {
 
 export async function readTaskTimeline(
   path: string,
+  agent: Agent,
   options: { untilLine?: number } = {},
 ): Promise<TaskTimeline> {
   let spent = 0;
@@ -110,9 +107,9 @@ export async function readTaskTimeline(
     });
   };
   const read: ReadOptions = { onEntry, finalize: true, ...options };
-  const state = isCompressed(path)
-    ? await readCompressedTranscript(path, read)
-    : readTranscript(path, null, read).cursor.state;
+  const state = agent.log.isCompressed(path)
+    ? await agent.log.readCompressed(path, read)
+    : agent.log.read(path, null, read).cursor.state;
   return {
     points: pending.map((p) => {
       const ends = p.keys.map((k) => doneAt.get(k));

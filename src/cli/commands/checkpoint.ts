@@ -2,8 +2,8 @@ import { createCheckpoint } from '../../app/checkpoint/create-checkpoint.ts';
 import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import type { AgentId } from '../../core/agent-id.ts';
-import { detectLogAgent, resolveAgentLog } from '../../app/session/detect-log-agent.ts';
-import { resolve } from 'node:path';
+import { findSessionLog } from '../../app/session/session-log.ts';
+import type { Agents } from '../../agents/agent.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { bold, dim } from '../format/text.ts';
 import { formatBytes } from '../format/units.ts';
@@ -32,7 +32,7 @@ function parseUntilLine(value: string | undefined): number | undefined {
   return n;
 }
 
-export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
+export async function runCheckpoint(agents: Agents, options: CheckpointOptions): Promise<void> {
   if (!(CHECKPOINT_TRIGGERS as readonly string[]).includes(options.trigger)) {
     throw new AppError(
       'USAGE',
@@ -41,26 +41,20 @@ export async function runCheckpoint(options: CheckpointOptions): Promise<void> {
     );
   }
   const untilLine = parseUntilLine(options.untilLine);
-  // With --agent the log is that agent's: found through its adapter, or checked to be its.
-  const transcript = options.agent
-    ? await resolveAgentLog({
-        agent: options.agent,
-        ...(options.transcript !== undefined ? { transcript: options.transcript } : {}),
-        ...(options.session !== undefined ? { sessionId: options.session } : {}),
-        cwd: process.cwd(),
-        env: process.env,
-      })
-    : options.transcript;
-  // Without it, a file's name, else its first lines, say whose it is (a renamed rollout too).
-  const agent =
-    options.agent ??
-    (transcript !== undefined
-      ? await detectLogAgent(resolve(process.cwd(), transcript))
-      : undefined);
+  // The log named (a file, a session id, or this directory's newest), and whose it is: --agent
+  // when given (checked against a file), else told from the file.
+  const log = await findSessionLog(
+    {
+      ...(options.transcript !== undefined ? { transcript: options.transcript } : {}),
+      ...(options.session !== undefined ? { sessionId: options.session } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
+      cwd: process.cwd(),
+      env: process.env,
+    },
+    agents,
+  );
   const result = await createCheckpoint({
-    ...(transcript !== undefined ? { transcript } : {}),
-    ...(options.session !== undefined && !options.agent ? { sessionId: options.session } : {}),
-    ...(agent ? { agent } : {}),
+    log,
     ...(untilLine !== undefined ? { untilLine } : {}),
     cwd: process.cwd(),
     env: process.env,

@@ -1,5 +1,6 @@
 import { deferNotices } from '../../app/session/defer-notices.ts';
 import type { AgentId } from '../../core/agent-id.ts';
+import type { Agents } from '../../agents/agent.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { dim } from '../format/text.ts';
 
@@ -10,12 +11,17 @@ export type DeferOptions = {
   json?: boolean;
 };
 
-export async function runDefer(transcript: string | undefined, options: DeferOptions) {
+export async function runDefer(
+  agents: Agents,
+  transcript: string | undefined,
+  options: DeferOptions,
+) {
   const result = await deferNotices({
     ...(transcript !== undefined ? { transcript } : {}),
     ...(options.session !== undefined ? { sessionId: options.session } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     off: options.off === true,
+    agents,
     cwd: process.cwd(),
     env: process.env,
     home: getShimHome(),

@@ -1,5 +1,6 @@
+import type { Agents } from '../../agents/agent.ts';
 import pc from 'picocolors';
-import { locateShimInvocation } from '../../agents/claude/settings/bin-location.ts';
+import { locateShimInvocation } from '../../capture/shim-location.ts';
 import { runDoctor, type CheckStatus } from '../../app/doctor/run-doctor.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { ExitError } from '../error-boundary.ts';
@@ -12,8 +13,9 @@ const MARK: Record<CheckStatus, string> = {
 
 const TITLE_WIDTH = 24;
 
-export async function runDoctorCommand(options: { json?: boolean }): Promise<void> {
+export async function runDoctorCommand(agents: Agents, options: { json?: boolean }): Promise<void> {
   const report = await runDoctor({
+    agents,
     home: getShimHome(),
     env: process.env,
     cwd: process.cwd(),

@@ -1,9 +1,9 @@
 import { formatThousands as k } from '../../core/format-tokens.ts';
 import { estimateOpenTasks, type TaskFitEstimate } from '../../app/tasks/estimate-tasks.ts';
 import { estimatePlan, type PlanEstimate } from '../../app/tasks/plan-estimate.ts';
-import { learnTaskHistory } from '../../app/tasks/task-history.ts';
+import { historyLogs, learnTaskHistory } from '../../app/tasks/task-history.ts';
 import { measureAccuracy } from '../../app/evaluation/estimate-accuracy.ts';
-import { getProjectsDir } from '../../agents/claude/sessions.ts';
+import type { Agents } from '../../agents/agent.ts';
 import { getShimHome } from '../../store/home/home.ts';
 
 /** The contract's object (docs/estimates.md): these keys, in this order. */
@@ -40,18 +40,22 @@ function toText(e: TaskFitEstimate): string {
   return lines.join('\n');
 }
 
-export async function runEstimate(options: {
-  transcript?: string;
-  session?: string;
-  untilLine?: number;
-  history?: string;
-  json?: boolean;
-}): Promise<void> {
+export async function runEstimate(
+  agents: Agents,
+  options: {
+    transcript?: string;
+    session?: string;
+    untilLine?: number;
+    history?: string;
+    json?: boolean;
+  },
+): Promise<void> {
   const estimate = await estimateOpenTasks({
     ...(options.transcript !== undefined ? { transcript: options.transcript } : {}),
     ...(options.session !== undefined ? { sessionId: options.session } : {}),
     ...(options.untilLine !== undefined ? { untilLine: options.untilLine } : {}),
     ...(options.history !== undefined ? { historyDir: options.history } : {}),
+    agents,
     cwd: process.cwd(),
     env: process.env,
     home: getShimHome(),
@@ -96,12 +100,14 @@ function planText(e: PlanEstimate): string {
 }
 
 export async function runPlanEstimate(
+  agents: Agents,
   plan: string,
   options: { history?: string; json?: boolean; text?: string },
 ): Promise<void> {
   const e = await estimatePlan({
     planPath: plan,
     ...(options.text !== undefined ? { text: options.text } : {}),
+    agents,
     cwd: process.cwd(),
     env: process.env,
     home: getShimHome(),
@@ -145,10 +151,18 @@ export async function runPlanEstimate(
 }
 
 /** Reads what changed in the history into shim's store; says what the store now holds. */
-export async function runRefresh(options: { history?: string; json?: boolean }): Promise<void> {
-  const dir = options.history ?? getProjectsDir(process.env);
+export async function runRefresh(
+  agents: Agents,
+  options: { history?: string; json?: boolean },
+): Promise<void> {
+  const { logs, where } = await historyLogs({
+    agents,
+    env: process.env,
+    ...(options.history !== undefined ? { dir: options.history } : {}),
+  });
   const history = await learnTaskHistory({
-    dir,
+    logs,
+    where,
     home: getShimHome(),
     now: Date.now(),
     ...(options.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
@@ -157,13 +171,13 @@ export async function runRefresh(options: { history?: string; json?: boolean }):
   process.stdout.write(
     options.json
       ? `${JSON.stringify(learned)}\n`
-      : `shim estimate: ${learned.points} finished task points from ${learned.sessions} sessions in ${dir}\n`,
+      : `shim estimate: ${learned.points} finished task points from ${learned.sessions} sessions in ${where}\n`,
   );
 }
 
 /** Records the actuals that became known, then says how the estimates did. */
-export async function runAccuracy(options: { json?: boolean }): Promise<void> {
-  const a = await measureAccuracy(getShimHome(), Date.now());
+export async function runAccuracy(agents: Agents, options: { json?: boolean }): Promise<void> {
+  const a = await measureAccuracy(getShimHome(), Date.now(), agents);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(a)}\n`);
     return;

@@ -1,3 +1,4 @@
+import type { Agents } from '../../agents/agent.ts';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findLatestCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
@@ -17,7 +18,7 @@ export type HandoffCommandOptions = {
   team?: boolean;
 };
 
-export async function runHandoff(options: HandoffCommandOptions): Promise<void> {
+export async function runHandoff(agents: Agents, options: HandoffCommandOptions): Promise<void> {
   const home = getShimHome();
   const scope = resolveScope(options, process.cwd());
   const now = Date.now();
@@ -27,6 +28,7 @@ export async function runHandoff(options: HandoffCommandOptions): Promise<void> 
       findLatestCheckpoint(store.checkpoints, options.session, scope),
       home,
       now,
+      agents,
     );
     return {
       checkpoint: plan.checkpoint,

@@ -21,6 +21,7 @@ import { parseLoopOptions, parseResumeOverrides, type RawLoopOptions } from '../
 import { resumeLoop, startLoop, type LoopResult } from '../../loop/start-loop.ts';
 import { findLoopRun, listLoopRuns } from '../../app/loop-runs.ts';
 import { ExitError } from '../error-boundary.ts';
+import type { Agents } from '../../agents/agent.ts';
 import { renderTable } from '../format/table.ts';
 import { bold, dim, renderBar } from '../format/text.ts';
 import { formatAge } from '../format/units.ts';
@@ -73,6 +74,7 @@ function finalLine(result: LoopResult): string {
 }
 
 export async function runLoopCommand(
+  agents: Agents,
   options: LoopCommandOptions,
   agentArgs: string[],
 ): Promise<void> {
@@ -91,6 +93,7 @@ export async function runLoopCommand(
   process.once('SIGTERM', onSignal);
   try {
     const deps = {
+      agents,
       store,
       home,
       cwd,
@@ -112,11 +115,11 @@ export async function runLoopCommand(
       }
       result = await resumeLoop(
         typeof options.resume === 'string' ? options.resume : null,
-        await parseResumeOverrides(options, env, cwd),
+        await parseResumeOverrides(options, env, cwd, agents),
         deps,
       );
     } else {
-      result = await startLoop(await parseLoopOptions(options, agentArgs, env, cwd), deps);
+      result = await startLoop(await parseLoopOptions(options, agentArgs, env, cwd, agents), deps);
     }
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else if (!options.quiet) process.stderr.write(`${finalLine(result)}\n`);
@@ -316,7 +319,13 @@ async function runShards(
     }
     say(`shard ${i + 1}/${shards.length} ${name}`);
     const result = await startLoop(
-      await parseLoopOptions({ ...options, promptFile: shard.file }, agentArgs, deps.env, deps.cwd),
+      await parseLoopOptions(
+        { ...options, promptFile: shard.file },
+        agentArgs,
+        deps.env,
+        deps.cwd,
+        deps.agents,
+      ),
       deps,
     );
     results.push(result);

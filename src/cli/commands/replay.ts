@@ -10,12 +10,12 @@ import {
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
-import { holdsTranscriptEntries } from '../../agents/claude/sniff.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { REPLAY_HEADER, renderReplayLine } from '../format/replay-text.ts';
-import { detectLogAgent } from '../../app/session/detect-log-agent.ts';
+import { detectLogAgent, readHead } from '../../app/session/session-log.ts';
+import type { Agents } from '../../agents/agent.ts';
 import type { AgentId } from '../../core/agent-id.ts';
 
 const FLUSH_EVERY = 256;
@@ -41,11 +41,12 @@ function assertTranscriptFile(path: string): void {
 }
 
 export async function runReplay(
+  agents: Agents,
   transcript: string,
   options: { json?: boolean; history: boolean; evaluate?: boolean; agent?: AgentId },
 ): Promise<void> {
   assertTranscriptFile(resolve(transcript));
-  const agent = await detectLogAgent(resolve(transcript), options.agent);
+  const agent = await detectLogAgent(resolve(transcript), options.agent, agents);
   const home = getShimHome();
   const config = await loadConfig(home, { lenient: true });
   warnConfigProblems(config);
@@ -57,13 +58,12 @@ export async function runReplay(
     buffer = [];
   };
   // Judged with the agent's environment and settings as the session's hooks recorded them.
-  const state = await replayTranscript(resolve(transcript), {
+  const state = await replayTranscript(resolve(transcript), agent, {
     env: process.env,
     home,
     history,
     risk: config.risk,
     levels: config.levels,
-    agent,
     onEvent: (event, detail) => {
       events.push(event);
       buffer.push(options.json ? JSON.stringify(event) : renderReplayLine(event, detail));
@@ -71,11 +71,12 @@ export async function runReplay(
     },
   });
   const empty = state.sessionId === null && state.turns === 0 && state.promptCount === 0;
-  if (empty && agent === 'claude' && !holdsTranscriptEntries(resolve(transcript))) {
+  // A file named like the agent's logs but holding none of its records is no session log.
+  if (empty && !agent.sessions.sniff(readHead(resolve(transcript)).records)) {
     throw new AppError(
       'TRANSCRIPT_UNREADABLE',
-      `${transcript} is not a session log (none of its ${state.parse.lines} lines is a Claude Code transcript entry, a Codex CLI rollout line or a Gemini CLI chat record)`,
-      'pass a session file: ~/.claude/projects/<project>/<session>.jsonl, $CODEX_HOME/sessions/…/rollout-….jsonl or ~/.gemini/tmp/<project>/chats/session-….jsonl',
+      `${transcript} is not a session log (none of its ${state.parse.lines} lines is ${agent.sessions.recordName})`,
+      `pass a session file: ${agent.sessions.example}`,
     );
   }
   if (options.evaluate) {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { Agents } from '../../agents/agent.ts';
 import { findLatestCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import { isAgentId, type AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
@@ -23,7 +24,7 @@ export type ResumeOptions = {
   cwd?: string;
 };
 
-/** The agent a restore goes into (`--for`), checked. */
+/** The agent a restore goes into (`--for`), checked; the session's own by default. */
 function targetAgent(target: string | undefined, source: AgentId): AgentId {
   if (target === undefined) return source;
   if (!isAgentId(target))
@@ -54,7 +55,10 @@ async function pullForResume(
   return { cwd, resumeWindowDays: config.resumeWindowDays };
 }
 
-export async function runResume(options: ResumeOptions & { for?: string }): Promise<void> {
+export async function runResume(
+  agents: Agents,
+  options: ResumeOptions & { for?: string },
+): Promise<void> {
   const home = getShimHome();
   const scope = resolveScope(options, process.cwd());
   const team = await pullForResume(home, scope, options);
@@ -94,8 +98,9 @@ export async function runResume(options: ResumeOptions & { for?: string }): Prom
         findLatestCheckpoint(store.checkpoints, options.session, scope),
         home,
         now,
+        agents,
       ),
-      { store, home, env: process.env, now, cwd: process.cwd() },
+      { store, agents, home, env: process.env, now, cwd: process.cwd() },
     );
     if (options.record) {
       recordRestore(store, {
@@ -109,12 +114,8 @@ export async function runResume(options: ResumeOptions & { for?: string }): Prom
     }
     return planned;
   });
-  const source = plan.checkpoint.source.agent ?? 'claude';
-  const prompt = await renderRestoreFor(
-    plan.checkpoint,
-    plan.detection,
-    targetAgent(options.for, source),
-  );
+  const target = await agents.agent(targetAgent(options.for, plan.checkpoint.source.agent));
+  const prompt = renderRestoreFor(plan.checkpoint, plan.detection, target);
   if (options.print) {
     process.stdout.write(`${prompt}\n`);
     return;

@@ -14,6 +14,7 @@ import type { ShardProgress } from '../../core/plan/shard-plan.ts';
 import { currentIssue } from '../../app/sync/link-issue.ts';
 import { originRepo } from '../../app/origin-repo.ts';
 import { completeFinishedShards, createShardIssues } from '../../app/sync/shard-issues.ts';
+import type { Agents } from '../../agents/agent.ts';
 
 /** The issue the shards become sub-issues of: --parent, else the project's (link or branch). */
 async function parentIssue(parent: string | undefined, home: string): Promise<IssueRef> {
@@ -95,6 +96,7 @@ async function runShardStatus(
 }
 
 export async function runShard(
+  agents: Agents,
   planFile: string,
   options: {
     status?: boolean;
@@ -117,6 +119,7 @@ export async function runShard(
     );
   const estimate = await estimatePlan({
     planPath: planFile,
+    agents,
     cwd: process.cwd(),
     env: process.env,
     home: getShimHome(),

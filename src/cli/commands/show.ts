@@ -1,3 +1,4 @@
+import type { Agents } from '../../agents/agent.ts';
 import { findCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import {
   readCheckpointChain,
@@ -17,6 +18,7 @@ import { dim } from '../format/text.ts';
  * restore renderer; `--handoff` the handoff document; `--json` the checkpoint itself.
  */
 export async function runShow(
+  agents: Agents,
   id: string,
   options: { json?: boolean; handoff?: boolean; all?: boolean; cwd?: string },
 ): Promise<void> {
@@ -37,7 +39,11 @@ export async function runShow(
       : found;
     return options.json
       ? { checkpoint, chain, shown: null }
-      : { checkpoint, chain, shown: await shownRestore(store, checkpoint, home, Date.now()) };
+      : {
+          checkpoint,
+          chain,
+          shown: await shownRestore(store, checkpoint, home, Date.now(), agents),
+        };
   });
   const { checkpoint, chain, shown } = result;
   if (shown === null) {
@@ -49,7 +55,7 @@ export async function runShow(
     process.stdout.write(`${renderHandoff(checkpoint, shown.detection)}\n${chainText}`);
     return;
   }
-  const text = await renderRestoreFor(checkpoint, shown.detection, shown.target, {
+  const text = renderRestoreFor(checkpoint, shown.detection, shown.target, {
     compactSummary: shown.compactSummary,
   });
   const given = shown.restored

@@ -11,23 +11,25 @@ import { AppError } from '../../core/errors.ts';
 import { runCheckpoint } from './checkpoint.ts';
 import { runEstimate, runPlanEstimate } from './estimate.ts';
 import { createCheckpoint } from '../../app/checkpoint/create-checkpoint.ts';
+import { findSessionLog } from '../../app/session/session-log.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { runDefer } from './defer.ts';
 import { runHandoff } from './handoff.ts';
 import { runLoopStatus } from './loop.ts';
 import { runShard } from './shard.ts';
 import { runStatus } from './status.ts';
+import type { Agents } from '../../agents/agent.ts';
 
-export async function runSlash(command: string, args: string[]): Promise<void> {
+export async function runSlash(agents: Agents, command: string, args: string[]): Promise<void> {
   if (command === 'checkpoint') {
-    if (args.includes('--status')) return runStatus(undefined, { history: true });
+    if (args.includes('--status')) return runStatus(agents, undefined, { history: true });
     if (args[0] === '--estimate') {
       const text = args.slice(1).join(' ').trim();
       const [plan] = mentionedPlans(text, findProjectRoot(process.cwd()));
-      if (plan !== undefined) return runPlanEstimate(plan, {});
+      if (plan !== undefined) return runPlanEstimate(agents, plan, {});
       // Words, not a plan file: the task they describe is estimated (each step it names).
-      if (text !== '') return runPlanEstimate('your request', { text });
-      return runEstimate({});
+      if (text !== '') return runPlanEstimate(agents, 'your request', { text });
+      return runEstimate(agents, {});
     }
     if (args.length > 0)
       throw new AppError(
@@ -35,7 +37,11 @@ export async function runSlash(command: string, args: string[]): Promise<void> {
         `/checkpoint does not take "${args.join(' ')}"`,
         'use /checkpoint, /checkpoint --status or /checkpoint --estimate [task or plan.md]',
       );
-    return runCheckpoint({ trigger: 'user_requested', reason: '/checkpoint', snapshot: true });
+    return runCheckpoint(agents, {
+      trigger: 'user_requested',
+      reason: '/checkpoint',
+      snapshot: true,
+    });
   }
   if (command === 'defer') {
     const unknown = args.filter((a) => a !== '--off');
@@ -45,21 +51,21 @@ export async function runSlash(command: string, args: string[]): Promise<void> {
         `/defer does not take "${unknown.join(' ')}"`,
         'use /defer, or /defer --off to have the notices back',
       );
-    return runDefer(undefined, { off: args.includes('--off') });
+    return runDefer(agents, undefined, { off: args.includes('--off') });
   }
   if (command === 'handoff') {
     refuseArguments('handoff', args, [], 'use /handoff');
-    return runHandoffNow();
+    return runHandoffNow(agents);
   }
   if (command === 'loop') {
     refuseArguments('loop', args, ['checkpoint'], 'use /loop, or /loop checkpoint');
-    return runLoopSlash(args.includes('checkpoint'));
+    return runLoopSlash(agents, args.includes('checkpoint'));
   }
   if (command === 'shard') {
     const plan = args.find((a) => !a.startsWith('--'));
     if (plan === undefined)
       throw new AppError('USAGE', '/shard needs a plan', 'use /shard <plan.md> [--dry-run]');
-    return runShard(plan, { dryRun: args.includes('--dry-run') });
+    return runShard(agents, plan, { dryRun: args.includes('--dry-run') });
   }
   throw new AppError(
     'USAGE',
@@ -75,8 +81,9 @@ function refuseArguments(command: string, args: string[], allowed: string[], usa
 }
 
 /** `/handoff`: the session's state now, then the handoff of that very checkpoint. */
-async function runHandoffNow(): Promise<void> {
+async function runHandoffNow(agents: Agents): Promise<void> {
   const { checkpoint } = await createCheckpoint({
+    log: await findSessionLog({ cwd: process.cwd(), env: process.env }, agents),
     cwd: process.cwd(),
     env: process.env,
     home: getShimHome(),
@@ -87,14 +94,14 @@ async function runHandoffNow(): Promise<void> {
     wipCommit: false,
   });
   process.stdout.write(`checkpoint #${checkpoint.checkpointNumber} saved\n`);
-  return runHandoff({ session: checkpoint.sessionId });
+  return runHandoff(agents, { session: checkpoint.sessionId });
 }
 
 /**
  * `/loop`: the run this session is an iteration of (`SHIM_LOOP_RUN_ID`, which the loop gives its
  * agent), else this directory's newest; `/loop checkpoint`: this iteration's state saved now.
  */
-async function runLoopSlash(checkpoint: boolean): Promise<void> {
+async function runLoopSlash(agents: Agents, checkpoint: boolean): Promise<void> {
   const runId = process.env.SHIM_LOOP_RUN_ID || undefined;
   if (checkpoint) {
     if (!runId)
@@ -104,7 +111,7 @@ async function runLoopSlash(checkpoint: boolean): Promise<void> {
         'use /checkpoint to save this session, or /loop for the newest run of this directory',
       );
     const iteration = process.env.SHIM_LOOP_ITERATION ?? '?';
-    await runCheckpoint({
+    await runCheckpoint(agents, {
       trigger: 'user_requested',
       reason: `/loop checkpoint (loop ${runId}, iteration ${iteration})`,
       snapshot: true,

@@ -1,13 +1,18 @@
+import type { Agents } from '../../agents/agent.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 import { getSessionStatus } from '../../app/session/status.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
 import { renderStatusText } from '../format/status-text.ts';
 
 export async function runStatus(
+  agents: Agents,
   transcript: string | undefined,
-  options: { session?: string; json?: boolean; history: boolean },
+  options: { session?: string; json?: boolean; history: boolean; agent?: AgentId },
 ): Promise<void> {
   const status = await getSessionStatus({
+    agents,
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
     ...(transcript !== undefined ? { transcript } : {}),
     ...(options.session !== undefined ? { sessionId: options.session } : {}),
     cwd: process.cwd(),

@@ -4,7 +4,8 @@
  */
 import { findProjectRoot } from '../../capture/project.ts';
 import { isProcessAlive } from '../../capture/process-tree.ts';
-import { findLatestSession } from '../../agents/claude/sessions.ts';
+import type { Agents } from '../../agents/agent.ts';
+import { newestSession } from '../../app/session/session-log.ts';
 import { AppError } from '../../core/errors.ts';
 import { formatIssue, parseIssueArgument } from '../../core/sync/issue-ref.ts';
 import { drainOutbox } from '../../app/sync/drain-outbox.ts';
@@ -27,23 +28,25 @@ async function staleAfterMs(home: string): Promise<number> {
 }
 import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 
-function latestSessionId(cwd: string, explicit: string | undefined): string | null {
+/** The session meant: the one named, else the newest of this directory, of any agent. */
+async function latestSessionId(
+  agents: Agents,
+  cwd: string,
+  explicit: string | undefined,
+): Promise<string | null> {
   if (explicit) return explicit;
-  try {
-    return findLatestSession(cwd, process.env).sessionId;
-  } catch {
-    return null;
-  }
+  return (await newestSession(cwd, process.env, agents))?.file.sessionId ?? null;
 }
 
 export async function runLink(
+  agents: Agents,
   arg: string | undefined,
   options: { clear?: boolean; session?: string; json?: boolean },
 ): Promise<void> {
   const home = getShimHome();
   const cwd = process.cwd();
   const projectRoot = findProjectRoot(cwd);
-  const sessionId = latestSessionId(cwd, options.session);
+  const sessionId = await latestSessionId(agents, cwd, options.session);
   if (arg !== undefined && options.clear)
     throw new AppError(
       'USAGE',

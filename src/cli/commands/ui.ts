@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { findLatestSession } from '../../agents/claude/sessions.ts';
+import type { Agents } from '../../agents/agent.ts';
+import { newestSession } from '../../app/session/session-log.ts';
 import { AppError } from '../../core/errors.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { getShimHome } from '../../store/home/home.ts';
@@ -37,7 +38,19 @@ function openInBrowser(url: string): void {
   }
 }
 
-async function runExport(file: string, options: UiOptions): Promise<void> {
+/** The newest session of this directory, of any agent: what `--export` means without --session. */
+async function latestSessionId(agents: Agents): Promise<string> {
+  const newest = await newestSession(process.cwd(), process.env, agents);
+  if (!newest)
+    throw new AppError(
+      'SESSION_NOT_FOUND',
+      `no session of any agent in ${process.cwd()}`,
+      'pass --session <id> (`shim list` shows them), or run it in the project the session ran in',
+    );
+  return newest.file.sessionId;
+}
+
+async function runExport(agents: Agents, file: string, options: UiOptions): Promise<void> {
   const path = resolve(file);
   if (!path.endsWith('.html'))
     throw new AppError('USAGE', `${file} does not end in .html`, 'name the export file.html');
@@ -51,8 +64,9 @@ async function runExport(file: string, options: UiOptions): Promise<void> {
     throw new AppError('USAGE', '--session and --loop both given', 'export one of them');
   const target = options.loop
     ? { loop: options.loop }
-    : { session: options.session ?? findLatestSession(process.cwd()).sessionId };
+    : { session: options.session ?? (await latestSessionId(agents)) };
   const exported = await renderExport({
+    agents,
     home: getShimHome(),
     env: process.env,
     target,
@@ -89,10 +103,10 @@ async function runExport(file: string, options: UiOptions): Promise<void> {
     );
 }
 
-export async function runUi(options: UiOptions): Promise<void> {
+export async function runUi(agents: Agents, options: UiOptions): Promise<void> {
   if (options.team && options.export)
     throw new AppError('USAGE', '--team and --export do not go together', 'export without --team');
-  if (options.export) return runExport(options.export, options);
+  if (options.export) return runExport(agents, options.export, options);
   if (options.session || options.loop || options.force)
     throw new AppError(
       'USAGE',
@@ -112,6 +126,7 @@ export async function runUi(options: UiOptions): Promise<void> {
       })
     : undefined;
   const dashboard = await startDashboard({
+    agents,
     home,
     env: process.env,
     port: options.port,

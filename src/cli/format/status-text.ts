@@ -1,5 +1,4 @@
 /** The readable `shim status` summary. */
-import { agentName } from '../../core/agent-id.ts';
 import { LEVEL_NAMES } from '../../core/context/level.ts';
 import type { SessionStatus } from '../../app/session/status.ts';
 import { truncate } from '../../core/truncate.ts';
@@ -57,7 +56,7 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
   const header = [
     `session ${status.sessionId?.slice(0, 8) ?? '?'}`,
     status.model ?? 'model unknown',
-    `${agentName(status.agent ?? 'claude')}${status.cliVersion ? ` ${status.cliVersion}` : ''}`,
+    `${status.agentName}${status.cliVersion ? ` ${status.cliVersion}` : ''}`,
     status.gitBranch ? `branch ${status.gitBranch}` : null,
     status.issue ? `issue ${status.issue}` : null,
   ].filter(Boolean);

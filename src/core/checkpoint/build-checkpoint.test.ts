@@ -21,6 +21,7 @@ function build(name: string, git: GitFacts | null = null, untilLine?: number) {
     trigger: 'pre_compact',
     reason: 'test',
     state,
+    agent: { id: 'claude', name: 'Claude Code' },
     assessment,
     git,
     transcriptPath: '/t.jsonl',

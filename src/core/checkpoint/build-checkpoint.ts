@@ -3,7 +3,7 @@
  * Pure: the caller reads files, runs git, redacts and stores.
  * @module
  */
-import { agentName, DEFAULT_AGENT } from '../agent-id.ts';
+import type { AgentId } from '../agent-id.ts';
 import { getPhase, readCommand } from './session-phase.ts';
 import type { Assessment } from '../context/assess.ts';
 import { applyCheckpointLimits } from './checkpoint-limits.ts';
@@ -52,10 +52,12 @@ export type BuildCheckpointInput = {
   trigger: CheckpointTrigger;
   reason: string | null;
   state: SessionState;
+  /** The agent whose session it is (its agent value carries both). */
+  agent: { id: AgentId; name: string };
   assessment: Assessment;
   git: GitFacts | null;
   transcriptPath: string | null;
-  /** Project instructions (CLAUDE.md), if the caller found any. */
+  /** Project instructions (the agent's instruction file), if the caller found any. */
   customInstructions?: string | null;
   /**
    * The session is dead (built from its transcript after a crash): the tool calls without a
@@ -265,7 +267,7 @@ function getSummary(
   items: TaskState['items'],
   requests: readonly string[],
 ): string {
-  const { state, assessment: a, git } = input;
+  const { state, assessment: a, git, agent } = input;
   const parts: string[] = [];
   const where = [
     state.cwd ? `in ${state.cwd}` : null,
@@ -277,7 +279,7 @@ function getSummary(
   ]
     .filter(Boolean)
     .join(' ');
-  parts.push(`${agentName(state.agent ?? DEFAULT_AGENT)} session ${where}`.trim() + '.');
+  parts.push(`${agent.name} session ${where}`.trim() + '.');
   if (requests.length > 0) {
     parts.push(`First request: "${truncate(oneLine(requests[0]!), 220)}".`);
     if (requests.length > 1)
@@ -332,7 +334,7 @@ export function buildCheckpoint(input: BuildCheckpointInput): CheckpointDraft {
     resumedFrom: input.ancestor
       ? { sessionId: input.ancestor.sessionId, checkpointId: input.ancestor.id }
       : null,
-    ...(state.agent ? { agent: state.agent } : {}),
+    agent: input.agent.id,
   };
   const lastPrompt = state.prompts[state.prompts.length - 1];
   const preferences = getPreferences(state);

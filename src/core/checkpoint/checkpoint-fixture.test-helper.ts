@@ -231,6 +231,7 @@ export function makeTypicalCheckpoint(overrides: Partial<Checkpoint> = {}): Chec
       compactThreshold: 164_000,
       level: 'L2',
       reason: null,
+      agent: 'claude',
     },
     ...overrides,
   };

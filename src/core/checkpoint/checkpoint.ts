@@ -208,8 +208,8 @@ export type CheckpointSource = {
    * by a marked stand-in ({@link standInSection}); absent when the checkpoint is whole.
    */
   partial?: CheckpointSection[];
-  /** The agent whose session this is; absent: Claude Code (and checkpoints from before agents). */
-  agent?: AgentId;
+  /** The agent whose session this is (stored rows from before agents were recorded are Claude Code's: migration 10). */
+  agent: AgentId;
 };
 
 export type Checkpoint = {

@@ -44,6 +44,7 @@ function checkpointOf(entries: RawEntry[], interrupted = false): Checkpoint {
         trigger: interrupted ? 'crash_recovery' : 'pre_compact',
         reason: null,
         state,
+        agent: { id: 'claude', name: 'Claude Code' },
         assessment: assessSession(state, { threshold: claudeRuleFor(state), now }),
         git: null,
         transcriptPath: '/tmp/s-1.jsonl',

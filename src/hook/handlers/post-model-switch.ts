@@ -17,11 +17,12 @@ import type { HookRun } from '../hook-run.ts';
 export async function handlePostModelSwitch(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
   if (!payload.sessionId || !payload.toModel || !payload.transcriptPath) return {};
-  const state = await loadSessionState(payload.transcriptPath, home);
+  const state = await loadSessionState(payload.transcriptPath, home, run.agent);
   // The statusline's window figure belongs to the old model: it is not passed on.
   const assessment = assessLiveSession(
+    run.agent,
     { ...state, model: payload.toModel },
-    { home, env, now, config, hotPath: true, insideClaudeCode: 'hook' },
+    { home, env, now, config, hotPath: true, inside: 'hook' },
   );
   const tokens = payload.contextTokens ?? assessment.contextTokens;
   const percent = toPercent(tokens, assessment.compactThreshold);
@@ -37,16 +38,13 @@ export async function handlePostModelSwitch(run: HookRun): Promise<HookOutput> {
   const saved = await (
     await loadHeavy()
   ).checkpointNow(
-    payload,
+    run,
     'danger_zone',
     `model switch to ${payload.toModel}: context past its threshold`,
-    env,
-    home,
-    now,
   );
   const note = saved ? ` Checkpoint #${saved.checkpoint.checkpointNumber} saved.` : '';
   return {
-    userMessage: `🔴 shim: switched to ${where}; the context (${formatTokens(tokens)}) is already past it, so Claude Code compacts on the next request.${note} The work will be restored after compaction.`,
+    userMessage: `🔴 shim: switched to ${where}; the context (${formatTokens(tokens)}) is already past it, so ${run.agent.name} compacts on the next request.${note} The work will be restored after compaction.`,
     context: `[shim] The model switch to ${payload.toModel} lowered the auto-compact threshold to ${formatTokens(assessment.compactThreshold)}; the context (${formatTokens(tokens)}) is past it and will be compacted on the next request. Progress is checkpointed and will be restored.`,
   };
 }

@@ -9,13 +9,11 @@ import type { HookMemory } from '../../core/policy/hook-policy.ts';
 import { countToolCall } from '../../app/session/count-tool-call.ts';
 import { claimOnce, loadHookMemory } from '../../store/cache/hook-memory.ts';
 import { isModWatching, loadModWatch, type ModWatch } from '../../store/cache/mod-watch.ts';
-import { lookAtTail, readTail } from '../../agents/claude/tail-look.ts';
-import type { HookRun } from '../hook-run.ts';
+import type { QuickRun } from '../hook-run.ts';
 import type { HookOutput } from '../../agents/agent.ts';
-import type { HookPayload } from '../../agents/agent.ts';
 
 /** The answer when no look is needed; null when the full hook must look. */
-export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | null> {
+export async function answerWithoutLooking(run: QuickRun): Promise<HookOutput | null> {
   const { payload, home, now } = run;
   if (!payload.sessionId) return {};
   const memory = loadHookMemory(home, payload.sessionId);
@@ -30,14 +28,14 @@ export async function answerWithoutLooking(run: HookRun): Promise<HookOutput | n
       now,
       config: run.config,
       sessionId: payload.sessionId,
-      session: payload,
+      session: { ...payload, agent: run.agent.id },
       memory,
     });
     return deliverModGuidance(home, payload.sessionId, watch);
   }
   // Nothing is written inside the window: the calls it covers are counted from the transcript
   // (the next full look counts them too), so a quiet call costs no file write (docs/hot-path.md).
-  return staysQuiet(payload, memory, now) ? {} : null;
+  return staysQuiet(run, memory) ? {} : null;
 }
 
 /** The mod's note for the model at a level it reached, once. */
@@ -47,22 +45,19 @@ function deliverModGuidance(home: string, sessionId: string, watch: ModWatch): H
   return { context: guidance.text };
 }
 
-/** Tools whose call may be a milestone (a commit, a test run, a task finished): a full look. */
-const MAY_BE_MILESTONE = /^(?:Bash|Task|Todo)/;
-
 /**
  * True when this call falls inside the quiet window the last full look granted: a successful
  * call of an ordinary tool, and the transcript since then holds nothing eventful and no response
  * whose context reaches the window's bound.
  */
-function staysQuiet(payload: HookPayload, memory: HookMemory, now: number): boolean {
+function staysQuiet(run: QuickRun, memory: HookMemory): boolean {
+  const { payload, now, agent } = run;
   const quiet = memory.quiet;
   if (!quiet || quiet.callsLeft < 1 || now >= quiet.until) return false;
   if (payload.event !== 'PostToolUse' || !payload.toolName || !payload.transcriptPath) return false;
-  if (MAY_BE_MILESTONE.test(payload.toolName)) return false;
-  const tail = readTail(payload.transcriptPath, quiet.offset);
-  if (tail === null) return false;
-  const look = lookAtTail(tail);
+  if (agent.capabilities.milestoneTools.test(payload.toolName)) return false;
+  const look = agent.log.tail(payload.transcriptPath, quiet.offset);
+  if (look === null) return false;
   return (
     !look.eventful &&
     // This call's own request is in the tail: the calls since the full look, this one included.

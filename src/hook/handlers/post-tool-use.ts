@@ -22,7 +22,6 @@ import type { HookRun } from '../hook-run.ts';
 import { getQuietWindow } from '../../core/policy/quiet-window.ts';
 import { answerWithoutLooking } from './post-tool-use-quick.ts';
 import { countToolCall } from '../../app/session/count-tool-call.ts';
-import { TASK_TOOLS } from '../../agents/claude/task-tools.ts';
 import { appendLog } from '../../store/home/log.ts';
 import type { SessionState } from '../../core/session.ts';
 import type { Assessment } from '../../core/context/assess.ts';
@@ -64,7 +63,7 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
       now,
       config,
       sessionId: payload.sessionId,
-      session: payload,
+      session: { ...payload, agent: run.agent.id },
       memory: { ...memory, transcript: writes.watch },
     });
     return writes.notice ? { userMessage: writes.notice } : {};
@@ -121,16 +120,12 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   ) {
     if (checkpoint.urgent) {
       const heavy = await loadHeavy();
-      const saved = await heavy.checkpointNow(
-        payload,
-        checkpoint.trigger,
-        checkpoint.reason,
-        env,
-        home,
-        now,
-        // What this call read: no second fold, config load or assessment.
-        { state, assessment, config },
-      );
+      // What this call read: no second fold, config load or assessment.
+      const saved = await heavy.checkpointNow(run, checkpoint.trigger, checkpoint.reason, {
+        state,
+        assessment,
+        config,
+      });
       if (saved) {
         note = `Checkpoint #${saved.checkpoint.checkpointNumber} saved.`;
         const level = decision.alert === 'L2' || decision.alert === 'L3' ? decision.alert : null;
@@ -139,7 +134,13 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
       }
       settleClaim(home, payload.sessionId, slot);
     } else {
-      await checkpointInBackground(payload, checkpoint.trigger, checkpoint.reason, env, home);
+      await checkpointInBackground(
+        { ...payload, agent: run.agent.id },
+        checkpoint.trigger,
+        checkpoint.reason,
+        env,
+        home,
+      );
       note = 'A checkpoint is being saved.';
     }
   }
@@ -187,7 +188,8 @@ async function taskListNote(
   assessment: Assessment,
 ): Promise<{ user: string; model: string } | null> {
   const { payload, home } = run;
-  if (!payload.toolName || !TASK_TOOLS.test(payload.toolName) || !payload.sessionId) return null;
+  const { taskChanges } = run.agent.capabilities;
+  if (!payload.toolName || !taskChanges.test(payload.toolName) || !payload.sessionId) return null;
   try {
     const warning = (await loadHeavy()).warnAboutTasks({ home, state, assessment });
     return warning && claimOnce(home, payload.sessionId, `tasks-${state.compactionCount}`)

@@ -1,11 +1,11 @@
 /**
- * PreCompact: a checkpoint and a handoff document before the compaction runs, and — where Claude
- * Code appends a PreCompact hook's output to the summary's instructions — instructions that make
- * its own summary keep the user's requests, the task list, standing instructions, files and the
- * last test result. Opt-in (`blockAutoCompact` in config.json): block a proactive
- * auto-compaction once they are saved, so the user can continue in a fresh session instead.
- * Never blocks a reactive one — Claude Code is then recovering from a context-limit error and
- * blocking would fail the request.
+ * PreCompact: a checkpoint and a handoff document before the compaction runs, and — where the
+ * agent appends a PreCompact hook's output to the summary's instructions (its
+ * `hooks.compactInstructions`) — instructions that make its own summary keep the user's requests,
+ * the task list, standing instructions, files and the last test result. Opt-in
+ * (`blockAutoCompact` in config.json): block a proactive auto-compaction once they are saved, so
+ * the user can continue in a fresh session instead. Never blocks a reactive one — the agent is
+ * then recovering from a context-limit error and blocking would fail the request.
  * @module
  */
 import { finishPendingCheckpoints } from '../../app/checkpoint/finish-pending-checkpoints.ts';
@@ -13,10 +13,6 @@ import { compactionClaimKey } from '../../app/checkpoint/mod-compaction.ts';
 import { withStore } from '../../app/open-store.ts';
 import { loadSessionState } from '../../app/session/read-session.ts';
 import { writeHandoff } from '../../app/write-handoff.ts';
-import {
-  acceptsCompactInstructions,
-  renderCompactInstructions,
-} from '../../agents/claude/compact-instructions.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
 import { releaseClaim, tryClaimOnce } from '../../store/cache/hook-memory.ts';
@@ -49,32 +45,20 @@ async function saveHandoff(
   }
 }
 
-export async function handlePreCompact({
-  payload,
-  env,
-  home,
-  now,
-  config,
-}: HookRun): Promise<HookOutput> {
+export async function handlePreCompact(run: HookRun): Promise<HookOutput> {
+  const { payload, env, home, now, config, agent } = run;
   // A risky command's checkpoint still being built is older than this one: stored first.
-  await finishPendingCheckpoints(home, env, { wait: true });
+  await finishPendingCheckpoints(home, env, run.agents, { wait: true });
   // shim's mod may have prepared this compaction already (session.compact): once is enough.
   let claim: { sessionId: string; key: string } | null = null;
   if (payload.transcriptPath && payload.sessionId) {
-    const state = await loadSessionState(payload.transcriptPath, home);
+    const state = await loadSessionState(payload.transcriptPath, home, agent);
     claim = { sessionId: payload.sessionId, key: compactionClaimKey(state) };
     // Unwritable (a full or read-only SHIM_HOME): nobody holds it; the attempt below fails and
     // is logged, and the statusline says shim cannot save.
     if (tryClaimOnce(home, claim.sessionId, claim.key) === 'taken') return {};
   }
-  const saved = await checkpointNow(
-    payload,
-    'pre_compact',
-    `${payload.trigger ?? 'auto'} compaction`,
-    env,
-    home,
-    now,
-  );
+  const saved = await checkpointNow(run, 'pre_compact', `${payload.trigger ?? 'auto'} compaction`);
   if (!saved) {
     // Nothing was saved: a second attempt at this compaction (a retried hook) may still save it.
     if (claim) releaseClaim(home, claim.sessionId, claim.key);
@@ -85,13 +69,11 @@ export async function handlePreCompact({
     config.blockAutoCompact &&
     payload.trigger === 'auto' &&
     payload.transcriptPath !== null &&
-    !isReactiveCompaction(await loadSessionState(payload.transcriptPath, home));
+    !isReactiveCompaction(await loadSessionState(payload.transcriptPath, home, agent));
   const handoffPath = await saveHandoff(home, checkpoint, block ? 'user' : 'pre_compact', now);
   if (!block || !handoffPath) {
     return {
-      compactInstructions: acceptsCompactInstructions(checkpoint.source.cliVersion)
-        ? renderCompactInstructions(checkpoint)
-        : null,
+      compactInstructions: agent.hooks.compactInstructions(checkpoint),
     };
   }
   return {

@@ -52,6 +52,7 @@ async function promiseCheckpoint(
       v: 1,
       id,
       sessionId: payload.sessionId!,
+      agent: run.agent.id,
       transcriptPath: payload.transcriptPath!,
       transcriptBytes,
       cwd,
@@ -73,7 +74,7 @@ async function promiseCheckpoint(
 }
 
 export async function handlePreToolUse(run: HookRun): Promise<HookOutput> {
-  const { payload, env, home, now, config } = run;
+  const { payload, home, now, config } = run;
   const command = payload.toolInput?.command;
   if (payload.toolName !== 'Bash' || typeof command !== 'string' || !payload.sessionId) return {};
   const risky = detectRiskyCommand(command);
@@ -105,7 +106,7 @@ export async function handlePreToolUse(run: HookRun): Promise<HookOutput> {
   }
   const saved = await (
     await loadHeavy()
-  ).checkpointNow(payload, 'risky_operation', reason, env, home, now, {
+  ).checkpointNow(run, 'risky_operation', reason, {
     config,
     ...(git ? { git: { checkpointId, capture: addUncommittedDiff(git) } } : {}),
   });

@@ -9,22 +9,21 @@ import { runShimInBackground } from '../../app/run-in-background.ts';
 import { checkpointNow } from '../checkpoint-now.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
-import { readTurnEnd } from '../../agents/claude/turn-end.ts';
 import { handOffAtLimit } from '../limit-stop.ts';
 
 export async function handleSessionEnd(run: HookRun): Promise<HookOutput> {
-  const { payload, env, home, now, config } = run;
+  const { payload, env, home, config } = run;
   if (!payload.sessionId) return {};
   const sessionId = payload.sessionId;
   const reason = payload.reason ?? 'other';
   // A risky command's checkpoint still being built comes first: the final one is the newest.
-  await finishPendingCheckpoints(home, env, { wait: true });
+  await finishPendingCheckpoints(home, env, run.agents, { wait: true });
   // A -p run stopped by a usage limit sends no StopFailure: its transcript says so.
-  const end = payload.transcriptPath ? readTurnEnd(payload.transcriptPath) : null;
-  if (end?.kind === 'usage_limit' && (await handOffAtLimit(run, end.text))) {
+  const limit = payload.transcriptPath ? run.agent.log.usageLimit(payload.transcriptPath) : null;
+  if (limit !== null && (await handOffAtLimit(run, limit))) {
     // the handoff's checkpoint is the final one
   } else {
-    await checkpointNow(payload, 'session_end', `session ended (${reason})`, env, home, now);
+    await checkpointNow(run, 'session_end', `session ended (${reason})`);
   }
   await withStore(home, ({ sessions }) =>
     sessions.end(sessionId, reason, new Date(Date.now()).toISOString()),

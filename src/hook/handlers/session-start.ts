@@ -1,13 +1,12 @@
 /**
  * SessionStart: records the session. After a compaction, injects the session's exact state as
- * the compaction began (framed as a compaction, with what Claude Code's summary left out); at
+ * the compaction began (framed as a compaction, with what the agent's summary left out); at
  * startup, injects the user's pending handoff, the team's newer unfinished work (pulled now,
  * within 1.5 s) or this project's interrupted session, rebuilt from its transcript.
  * @module
  */
 import { finishPendingCheckpoints } from '../../app/checkpoint/finish-pending-checkpoints.ts';
 import { withStore, type Store } from '../../app/open-store.ts';
-import { checkpointFromLiveTranscript, recordRestore } from '../../app/restore/restore-session.ts';
 import { restoreAtStartup } from '../../app/restore/startup-restore.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
 import { pullAtStart } from '../../app/team/pull-at-start.ts';
@@ -16,65 +15,18 @@ import { relayAfterClear } from '../../app/restore/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { watchSessionIssue } from '../../app/sync/watch-session-issue.ts';
 import { formatIssue } from '../../core/sync/issue-ref.ts';
-import { compactionDetection, formatDuration } from '../../core/resume/resume.ts';
-import { renderRestoreFor } from '../../app/restore/render-restore.ts';
-import { renderRestore } from '../../core/resume/resume-prompt.ts';
-import { loadRestoreTarget } from '../../app/restore/restore-target.ts';
-import { DEFAULT_AGENT } from '../../core/agent-id.ts';
+import { formatDuration } from '../../core/resume/resume.ts';
+import { renderForHook } from '../restore-text.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
-import { readLastCompactSummary } from '../../agents/claude/compact-summary.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { loadHookContext } from '../context.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
-
-/** A PostCompact summary older than this belongs to an earlier compaction. */
-const SUMMARY_MAX_AGE_MS = 10 * 60_000;
+import { restoreAfterCompaction } from '../compaction-restore.ts';
+import { recordRestore } from '../../app/restore/restore-session.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-async function restoreAfterCompaction(store: Store, run: HookRun): Promise<HookOutput> {
-  const { payload, home, env, now } = run;
-  const sessionId = payload.sessionId!;
-  const live = await checkpointFromLiveTranscript({
-    store,
-    home,
-    env,
-    now,
-    transcriptPath: payload.transcriptPath,
-    latest: store.checkpoints.getMostRecent(sessionId),
-    trigger: 'pre_compact',
-    cwd: payload.cwd ?? process.cwd(),
-  });
-  const { checkpoint } = live;
-  const target = await loadRestoreTarget(run.agent ?? DEFAULT_AGENT);
-  const detection = compactionDetection(
-    checkpoint.id,
-    `${target.name} compacted this session; its exact state is restored on top of the summary.`,
-  );
-  // PostCompact handed over Claude Code's summary (2.1.330); older versions leave it in the
-  // transcript.
-  const recent = new Date(now - SUMMARY_MAX_AGE_MS).toISOString();
-  const summary =
-    store.compactionSummaries.getLatest(sessionId, recent)?.summary ??
-    (payload.transcriptPath ? readLastCompactSummary(payload.transcriptPath) : null);
-  const prompt = await renderRestoreFor(checkpoint, detection, target, { compactSummary: summary });
-  recordRestore(store, {
-    checkpoint,
-    intoSession: sessionId,
-    detection,
-    now,
-    notes: 'SessionStart compact',
-    restoreText: prompt,
-    compactSummary: summary,
-    messagesAtRestore: checkpoint.signals.messageCount,
-  });
-  return {
-    context: prompt,
-    userMessage: `shim: restored checkpoint #${checkpoint.checkpointNumber} after the compaction: ${plural(checkpoint.taskState.items.length, 'task')}, ${plural(checkpoint.conversationState.userRequests.length, 'request')}.`,
-  };
-}
 
 /**
  * A new session: the user's handoff, else (at startup) the project's interrupted session. After
@@ -84,13 +36,13 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
   const afterClear = payload.source === 'clear';
-  const target = await loadRestoreTarget(run.agent ?? DEFAULT_AGENT);
   const teamResume = isTeamConfigured(run.config, env) && run.config.team.resume;
   // A new session asks the team store itself, within a budget (a child process: no pg here).
   const pulled =
     teamResume && !afterClear ? await pullAtStart({ cwd: payload.cwd, env, home }) : null;
   const restore = await restoreAtStartup(store, {
     sessionId: payload.sessionId!,
+    agents: run.agents,
     cwd: payload.cwd,
     home,
     env,
@@ -98,7 +50,7 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
     restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
     teamResume,
-    render: (checkpoint, detection) => renderRestore({ checkpoint, detection, target, afterClear }),
+    render: (checkpoint, detection) => renderForHook(run, checkpoint, detection, { afterClear }),
   });
   if (restore === null) return pulled?.tell ? { userMessage: pulled.tell } : {};
   const { checkpoint, detection } = restore;
@@ -119,14 +71,14 @@ async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOu
 async function relayIntoClearedContext(store: Store, run: HookRun): Promise<HookOutput> {
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
-  const target = await loadRestoreTarget(run.agent ?? DEFAULT_AGENT);
   const relayed = await relayAfterClear(store, {
     sessionId: payload.sessionId!,
+    agents: run.agents,
     cwd: payload.cwd,
     home,
     env,
     now,
-    render: (checkpoint, detection) => renderRestore({ checkpoint, detection, target }),
+    render: (checkpoint, detection) => renderForHook(run, checkpoint, detection),
   });
   if (!relayed) return {};
   const { checkpoint } = relayed;
@@ -142,7 +94,7 @@ async function restoreOwnLimitHandoff(store: Store, run: HookRun): Promise<HookO
   const taken = takeOwnLimitHandoff(store, payload.sessionId!, now);
   if (!taken) return {};
   const { checkpoint, detection } = taken;
-  const prompt = await renderRestoreFor(checkpoint, detection, run.agent ?? DEFAULT_AGENT);
+  const prompt = renderForHook(run, checkpoint, detection);
   recordRestore(store, {
     checkpoint,
     intoSession: payload.sessionId!,
@@ -165,16 +117,16 @@ const COUNT_TOLERANCE = 2_000;
  * when they disagree (a new kind of entry, clearing shim does not see), never shown to the agent.
  */
 async function compareContextCount(run: HookRun): Promise<void> {
-  const claudeCode = run.payload.contextTokens;
-  if (claudeCode === null) return;
+  const theirs = run.payload.contextTokens;
+  if (theirs === null) return;
   const context = await loadHookContext(run);
   if (!context || context.assessment.contextSource !== 'usage') return;
   const shim = context.assessment.contextTokens;
-  if (Math.abs(shim - claudeCode) > Math.max(COUNT_TOLERANCE, claudeCode * 0.05)) {
-    appendLog(run.home, 'warn', "shim's context count differs from Claude Code's", {
+  if (Math.abs(shim - theirs) > Math.max(COUNT_TOLERANCE, theirs * 0.05)) {
+    appendLog(run.home, 'warn', `shim's context count differs from ${run.agent.name}'s`, {
       sessionId: run.payload.sessionId,
       shim,
-      claudeCode,
+      [run.agent.id]: theirs,
       model: context.state.model,
       cliVersion: context.state.cliVersion,
     });
@@ -186,7 +138,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
   const { sessionId, source } = payload;
   if (!sessionId) return {};
   // A risky command's checkpoint whose builder died with the session is one to restore.
-  await finishPendingCheckpoints(home, run.env, { wait: true });
+  await finishPendingCheckpoints(home, run.env, run.agents, { wait: true });
   saveHookMemory(home, sessionId, { ...loadHookMemory(home, sessionId), agentPid: findAgentPid() });
   if (source === 'resume' || source === 'fork') await compareContextCount(run);
   return withStore(home, async (store) => {
@@ -195,7 +147,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
         sessionId,
         transcriptPath: payload.transcriptPath,
         cwd: payload.cwd,
-        ...(run.agent ? { agent: run.agent } : {}),
+        agent: run.agent.id,
       },
       new Date(now).toISOString(),
     );

@@ -4,7 +4,7 @@
  * per plan and session).
  * @module
  */
-import { assessInsideClaudeCode } from '../../app/session/assess-live-session.ts';
+import { assessInsideAgent } from '../../app/session/assess-live-session.ts';
 import { isCompactionDue } from '../../core/context/alerts.ts';
 import { mentionedPlans } from '../../app/tasks/plan-mentions.ts';
 import { createSessionState } from '../../core/session.ts';
@@ -47,7 +47,7 @@ function endQuietWindowForTeam(run: HookRun): void {
 
 function emptySession(run: HookRun): HookContext {
   const state = createSessionState();
-  const assessment = assessInsideClaudeCode(state, {
+  const assessment = assessInsideAgent(run.agent, state, {
     home: run.home,
     env: run.env,
     now: run.now,

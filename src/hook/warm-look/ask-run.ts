@@ -12,9 +12,18 @@ import { readStdin } from '../../capture/stdin.ts';
 import { writeStdout } from '../../capture/stdout.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import type { BundleLoader } from '../../app/load-bundle.ts';
-import type * as QuickHook from '../quick-run.ts';
-import { askWarmLook, retireWarmLook, type AskOutcome } from './ask.ts';
+import { askWarmLook, retireWarmLook, type AskOutcome, type WhyLookHere } from './ask.ts';
 import { trustedWarmLookDir } from '../../store/home/warm-look-place.ts';
+
+/** What dist/hook-quick.cjs (src/entries/hook-quick.ts) takes over with. */
+type QuickEntry = {
+  mainWithInput: (
+    event: string | undefined,
+    input: string,
+    loadBundle: BundleLoader,
+    asked?: WhyLookHere,
+  ) => Promise<void>;
+};
 
 /**
  * How long a hook waits for a warm process that is alive but silent before looking itself: far
@@ -53,7 +62,7 @@ export async function main(event: string | undefined, loadBundle: BundleLoader):
   const input = await readStdin();
   const outcome = askFirst(event ?? '', input, process.env);
   if (outcome.out === null) {
-    await (loadBundle('hook-quick.cjs') as typeof QuickHook).mainWithInput(
+    await (loadBundle('hook-quick.cjs') as QuickEntry).mainWithInput(
       event,
       input,
       loadBundle,

@@ -10,6 +10,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { loadSessionStateAt } from '../../app/session/read-session.ts';
 import { appendLog } from '../../store/home/log.ts';
+import type { Agent } from '../../agents/agent.ts';
 
 /** Transcripts followed at once (the sessions of a few agents side by side). */
 const FOLLOWED = 16;
@@ -17,7 +18,12 @@ const FOLLOWED = 16;
 /** Writes come in bursts (a response's lines): one fold once they stop for this long. */
 const SETTLE_MS = 3;
 
-type Followed = { watcher: FSWatcher; timer: NodeJS.Timeout | null; lastChange: number };
+type Followed = {
+  watcher: FSWatcher;
+  timer: NodeJS.Timeout | null;
+  lastChange: number;
+  agent: Agent;
+};
 
 export class ReadAhead {
   private readonly followed = new Map<string, Followed>();
@@ -30,9 +36,9 @@ export class ReadAhead {
     this.onFolded = onFolded;
   }
 
-  /** Starts following a Claude Code transcript a hook named (a no-op when already followed). */
-  follow(path: string): void {
-    if (this.followed.has(path) || path.endsWith('.gz')) return;
+  /** Starts following the log a hook named, its agent's (a no-op when already followed). */
+  follow(path: string, agent: Agent): void {
+    if (this.followed.has(path) || agent.log.isCompressed(path)) return;
     if (this.followed.size >= FOLLOWED) this.forgetOldest();
     let watcher: FSWatcher;
     try {
@@ -44,7 +50,7 @@ export class ReadAhead {
       return; // gone, or no more watches to be had: the hooks' looks fold it themselves
     }
     watcher.on('error', () => this.forget(path));
-    this.followed.set(path, { watcher, timer: null, lastChange: Date.now() });
+    this.followed.set(path, { watcher, timer: null, lastChange: Date.now(), agent });
     // Bytes written between the hook's answer and the watch would wait for the next write.
     this.changed(path);
   }
@@ -66,13 +72,13 @@ export class ReadAhead {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
       entry.timer = null;
-      void this.fold(path);
+      void this.fold(path, entry);
     }, SETTLE_MS);
   }
 
-  private async fold(path: string): Promise<void> {
+  private async fold(path: string, entry: Followed): Promise<void> {
     try {
-      await loadSessionStateAt(path, this.home);
+      await loadSessionStateAt(path, this.home, entry.agent);
       this.onFolded();
     } catch (error) {
       // The hook's own look meets the same problem and reports it: only noted here.

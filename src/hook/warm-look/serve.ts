@@ -29,6 +29,7 @@ import {
   type WarmLookStats,
   type WarmRequest,
 } from '../../store/home/warm-look-place.ts';
+import type { Agent, Agents } from '../../agents/agent.ts';
 import { answerQuickly } from '../quick-run.ts';
 import { runHook } from '../run.ts';
 import {
@@ -45,6 +46,8 @@ import { startingMark } from './start.ts';
 export type ServeOptions = {
   /** Leave after this long without a call (default 10 min; SHIM_WARM_LOOK_IDLE_MS). */
   idleMs: number;
+  /** The agent whose hooks it answers, and every agent. */
+  served: Served;
 };
 
 /** How long the process stays without a call: a user reading, not an agent working. */
@@ -171,11 +174,11 @@ class Server {
   }
 
   private async answer(index: number, request: WarmRequest): Promise<void> {
-    const { answer, transcriptPath } = await lookFor(request);
+    const { answer, transcriptPath } = await lookFor(request, this.options.served);
     const slot = this.slots[index]!;
     // Its caller gave up and another holds the slot now: that one's answer is the only one due.
     if (slot.latest === request.id) await this.write(slot, answer);
-    if (transcriptPath) this.readAhead.follow(transcriptPath);
+    if (transcriptPath) this.readAhead.follow(transcriptPath, this.options.served.agent);
     this.saveSoon();
   }
 
@@ -287,20 +290,32 @@ class Server {
  */
 async function lookFor(
   request: WarmRequest,
+  served: Served,
 ): Promise<{ answer: WarmAnswer; transcriptPath: string | null }> {
   const { id, event, input, env } = request;
-  const quick = await answerQuickly(event, input, env);
+  const { agent, agents } = served;
+  const quick = await answerQuickly(agent, event, input, env);
   if (quick.out !== null)
     return { answer: { id, out: quick.out }, transcriptPath: quick.transcriptPath ?? null };
   if (!quick.handover)
-    return { answer: { id, out: await runHook(event, input, env) }, transcriptPath: null };
+    return {
+      answer: { id, out: await runHook({ agent, agents, event, input, env }) },
+      transcriptPath: null,
+    };
   const { payload, config } = quick.handover;
   if (!config.warmLook) return { answer: { id, out: '', lookHere: true }, transcriptPath: null };
   // The hook's own directory stands in where the payload names none (process.cwd() in a hook).
-  const out = await runHook(event, input, env, Date.now(), 'claude', {
-    payload: { ...payload, cwd: payload.cwd ?? request.cwd },
-    config,
-    parentPid: request.parentPid,
+  const out = await runHook({
+    agent,
+    agents,
+    event,
+    input,
+    env,
+    handover: {
+      payload: { ...payload, cwd: payload.cwd ?? request.cwd },
+      config,
+      parentPid: request.parentPid,
+    },
   });
   return { answer: { id, out }, transcriptPath: payload.transcriptPath };
 }
@@ -309,7 +324,10 @@ async function lookFor(
  * `shim background warm-look`, started by a hook that found no warm process (start.ts). Runs
  * from dist/hook.cjs, the look's own code, which it keeps compiled and warm.
  */
-export async function runWarmLook(loadBundle?: BundleLoader): Promise<void> {
+/** The agent whose hooks the process answers, and every agent (a session that moved between them). */
+export type Served = { agent: Agent; agents: Agents };
+
+export async function runWarmLook(served: Served, loadBundle?: BundleLoader): Promise<void> {
   if (loadBundle) useBundleLoader(loadBundle);
   const home = getShimHome(process.env);
   const dir = currentWarmLookDir(home);
@@ -330,7 +348,7 @@ export async function runWarmLook(loadBundle?: BundleLoader): Promise<void> {
     process.exit(1);
   });
   try {
-    await serveWarmLooks(dir, home, { idleMs: idle > 0 ? idle : IDLE_MS });
+    await serveWarmLooks(dir, home, { idleMs: idle > 0 ? idle : IDLE_MS, served });
   } catch (error) {
     appendLog(home, 'error', 'warm look: could not serve (the hooks look in their own process)', {
       error: String(error),

@@ -12,9 +12,9 @@ import { planResume, type ResumePlan } from '../../app/restore/plan-resume.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import { renderRestoreFor } from '../../app/restore/render-restore.ts';
-import { DEFAULT_AGENT } from '../../core/agent-id.ts';
 import type { Store } from '../../app/open-store.ts';
 import {
+  callerFacts,
   callerSchema,
   answer,
   guard,
@@ -79,7 +79,7 @@ const outputSchema = {
 const config = {
   title: 'Check for work to resume',
   description:
-    'Checks whether an earlier Claude Code session in this project was interrupted (crash, ' +
+    'Checks whether an earlier session in this project (of any agent) was interrupted (crash, ' +
     '"prompt is too long", timeout, compaction) with work left, using shim\'s last checkpoint of ' +
     'that session. Returns shouldResume, the detection (reason, confidence, explanation) and, with ' +
     "autoResume: true, the resume prompt: the user's requests, the task list, decisions, files and " +
@@ -99,7 +99,7 @@ const config = {
   },
 };
 
-/** The caller, or null when this directory has no transcript (a client other than Claude Code). */
+/** The caller, or null when this directory has no session log (a client that is not an agent shim serves). */
 async function tryIdentifyCaller(deps: McpDeps): Promise<Caller | null> {
   try {
     // Short wait: other MCP clients have no transcript at all.
@@ -142,11 +142,11 @@ export function registerCheckResumeTool(server: McpServer, deps: McpDeps): void 
       const at = now(deps);
       const sessionLine = caller
         ? `Calling session: ${caller.sessionId}, ${caller.basis}; its own checkpoints are not candidates.`
-        : `No Claude Code transcript for ${cwd}: every session's checkpoints are candidates.`;
+        : `No agent's session log for ${cwd}: every session's checkpoints are candidates.`;
       const found = await withStore(deps.home, async (store) => {
         const checkpoint = findPreviousCheckpoint(store, cwd, caller);
         if (!checkpoint) return null;
-        const plan = await planResume(store, checkpoint, deps.home, at);
+        const plan = await planResume(store, checkpoint, deps.home, at, deps.agents);
         const apply = autoResume === true && plan.detection.shouldResume;
         if (apply) {
           recordRestore(store, {
@@ -159,7 +159,7 @@ export function registerCheckResumeTool(server: McpServer, deps: McpDeps): void 
         }
         return { checkpoint, plan, applied: apply };
       });
-      const session = caller ? { session: caller } : {};
+      const session = caller ? { session: callerFacts(caller) } : {};
       if (!found) {
         return answer(
           `shouldResume: false. No checkpoint from an earlier session in ${cwd}: nothing to resume.\n${sessionLine}`,
@@ -197,12 +197,9 @@ export function registerCheckResumeTool(server: McpServer, deps: McpDeps): void 
           ...session,
         });
       }
-      // The session asking is most often the checkpoint's own agent's.
-      const markdown = await renderRestoreFor(
-        checkpoint,
-        d,
-        checkpoint.source.agent ?? DEFAULT_AGENT,
-      );
+      // The restore goes into the calling session's agent; without one, the checkpoint's own.
+      const target = caller?.log.agent ?? (await deps.agents.agent(checkpoint.source.agent));
+      const markdown = renderRestoreFor(checkpoint, d, target);
       return answer(
         `${head}\nThe checkpoint is now recorded as restored. Continue the work below.\n\n${markdown}`,
         {

@@ -5,6 +5,7 @@ import { createCheckpoint } from '../../app/checkpoint/create-checkpoint.ts';
 import { truncate } from '../../core/truncate.ts';
 import {
   answer,
+  callerFacts,
   callerSchema,
   guard,
   identifyCaller,
@@ -82,7 +83,7 @@ export function registerCreateCheckpointTool(server: McpServer, deps: McpDeps): 
     guard(deps, name, async () => {
       const caller = await identifyCaller(deps);
       const result = await createCheckpoint({
-        transcript: caller.transcriptPath,
+        log: caller.log,
         cwd: deps.cwd,
         env: deps.env,
         home: deps.home,
@@ -108,9 +109,14 @@ export function registerCreateCheckpointTool(server: McpServer, deps: McpDeps): 
       return answer(text, {
         checkpointId: checkpoint.id,
         success: true,
-        size,
+        // The seed's shape: what a checkpoint adds to the store (size.stored) stays shim's own.
+        size: {
+          uncompressed: size.uncompressed,
+          compressed: size.compressed,
+          compressionRatio: size.compressionRatio,
+        },
         timing: { duration },
-        session: caller,
+        session: callerFacts(caller),
       });
     }),
   );

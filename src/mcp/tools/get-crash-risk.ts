@@ -8,6 +8,7 @@ import { formatTurnsLeft } from '../../core/context/turns-left-text.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
 import {
   answer,
+  callerFacts,
   callerSchema,
   guard,
   identifyCaller,
@@ -38,7 +39,7 @@ const outputSchema = {
 const config = {
   title: 'Get crash risk',
   description:
-    'How close this Claude Code session is to losing its working context (auto-compaction or ' +
+    'How close this session is to losing its working context (auto-compaction or ' +
     '"prompt is too long"). Returns riskLevel safe | warning | danger, a recommendation saying ' +
     "what to do now, and when shim's hooks take the next automatic checkpoint. Call it before a " +
     'long or token-heavy step (reading big files, large refactors), or when the user asks how ' +
@@ -118,6 +119,8 @@ export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void
       const last = await getLastCheckpoint(deps, caller.sessionId);
       const status = await getSessionStatus({
         transcript: caller.transcriptPath,
+        agent: caller.log.agent.id,
+        agents: deps.agents,
         cwd: deps.cwd,
         env: deps.env,
         home: deps.home,
@@ -146,7 +149,7 @@ export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void
         recommendation,
         ...(includeSignals ? { signals } : {}),
         ...(next ? { nextCheckpointIn: next } : {}),
-        session: caller,
+        session: callerFacts(caller),
       });
     }),
   );

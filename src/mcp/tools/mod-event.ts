@@ -14,11 +14,9 @@ import { countToolCall } from '../../app/session/count-tool-call.ts';
 import { observeStep } from '../../app/session/observe-step.ts';
 import { prepareCompaction, recordCompactionSummary } from '../../app/checkpoint/mod-compaction.ts';
 import { loadSessionState } from '../../app/session/read-session.ts';
+import type { AgentAdapter, ModHost } from '../../agents/agent.ts';
 import { findProjectRoot } from '../../capture/project.ts';
-import { getProjectsDir } from '../../agents/claude/sessions.ts';
 import { AppError } from '../../core/errors.ts';
-import type { SessionState } from '../../core/session.ts';
-import { findOtherToolHooks } from '../../agents/claude/settings/tool-hook-owners.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
 import { answer, guard, now, type McpDeps } from '../context.ts';
@@ -67,47 +65,61 @@ const config = {
 /** The mod reads the text blocks only (`$.mcp.call`): the facts go there as JSON. */
 const reply = (facts: Record<string, unknown>) => answer(JSON.stringify(facts), facts);
 
-/**
- * Only a Claude Code transcript: a caller cannot point shim at any other file. Null while the
- * file is not there yet (a first response can come before it).
- */
-async function checkTranscript(path: string, deps: McpDeps): Promise<string | null> {
-  let real: string | null = null;
+/** A mod's session: its log and the agent whose mod reports. */
+type ModSession = { path: string; agent: AgentAdapter; mod: ModHost };
+
+/** `path` without its links, once it exists; null while it is not there yet. */
+async function waitForFile(path: string): Promise<string | null> {
   const deadline = Date.now() + TRANSCRIPT_WAIT_MS;
-  while (real === null) {
+  for (;;) {
     try {
-      real = realpathSync(path);
+      return realpathSync(path);
     } catch {
       if (Date.now() >= deadline) return null;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  let projects: string;
-  try {
-    projects = realpathSync(getProjectsDir(deps.env));
-  } catch {
-    projects = getProjectsDir(deps.env);
+}
+
+/**
+ * Only a session log of an agent with a mod, where that agent keeps its logs: a caller cannot
+ * point shim at any other file. Null while the file is not there yet (a first response can come
+ * before it).
+ */
+async function checkTranscript(path: string, deps: McpDeps): Promise<ModSession | null> {
+  const real = await waitForFile(path);
+  if (real === null) return null;
+  const roots: string[] = [];
+  for (const id of deps.agents.ids) {
+    const agent = await deps.agents.adapter(id);
+    if (!agent.mod) continue;
+    let root = agent.sessions.root(deps.env);
+    try {
+      root = realpathSync(root);
+    } catch {
+      // not there: no log can be under it
+    }
+    roots.push(root);
+    if (real.startsWith(root + sep) && statSync(real).isFile())
+      return { path: real, agent, mod: agent.mod };
   }
-  if (!real.startsWith(projects + sep) || !real.endsWith('.jsonl') || !statSync(real).isFile())
-    throw new AppError(
-      'UNSAFE_PATH',
-      `${path} is not a Claude Code transcript under ${projects}`,
-      'pass $.session.info().transcriptPath',
-    );
-  return real;
+  throw new AppError(
+    'UNSAFE_PATH',
+    `${path} is not a session log under ${roots.join(' or ')}`,
+    'pass $.session.info().transcriptPath',
+  );
 }
 
 export function registerModEventTool(server: McpServer, deps: McpDeps): void {
   // Usage comes from the mod; everything else from the transcript, read from where the cursor
   // cache left it (a few lines per response in this warm process).
-  const getState = (path: string): Promise<SessionState> => loadSessionState(path, deps.home);
-
   server.registerTool(name, config, (input) =>
     guard(deps, name, async () => {
       const at = now(deps);
-      const path = await checkTranscript(input.transcriptPath, deps);
-      if (path === null) return reply({ pending: 'the transcript is not written yet' });
-      const state = await getState(path);
+      const session = await checkTranscript(input.transcriptPath, deps);
+      if (session === null) return reply({ pending: 'the transcript is not written yet' });
+      const { path, agent } = session;
+      const state = await loadSessionState(path, deps.home, agent);
       const shim = await loadConfig(deps.home, {
         lenient: true,
         projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
@@ -122,7 +134,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
           now: at,
           config: shim,
           sessionId,
-          session: { transcriptPath: path, cwd: state.cwd },
+          session: { transcriptPath: path, cwd: state.cwd, agent: agent.id },
           memory: loadHookMemory(deps.home, sessionId),
         });
         return reply({ ...counted });
@@ -130,6 +142,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
       if (input.event === 'step') {
         const seen = await observeStep({
           modNotes: input.notes === true,
+          agent,
           home: deps.home,
           env: deps.env,
           now: at,
@@ -146,7 +159,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
         });
         // Which per-call hook events the mod may answer itself (no process): those no other
         // hook listens to, since answering without next() skips every hook beneath it.
-        const others = findOtherToolHooks(state.cwd, deps.env);
+        const others = session.mod.otherToolHooks(state.cwd, deps.env);
         const answers = Object.entries(others)
           .filter(([, other]) => !other)
           .map(([event]) => event);
@@ -154,6 +167,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
       }
       if (input.event === 'compact') {
         const prepared = await prepareCompaction({
+          agent,
           home: deps.home,
           env: deps.env,
           now: at,

@@ -63,7 +63,7 @@ const outputSchema = {
 const config = {
   title: 'Search past sessions',
   description:
-    "Searches what earlier Claude Code sessions knew, from shim's checkpoints: summaries, key " +
+    "Searches what earlier sessions (of any agent) knew, from shim's checkpoints: summaries, key " +
     "decisions, the user's requests, tasks, files touched and errors hit. Use it before redoing " +
     'work or re-deciding something ("did we already try X?", "why did we choose Y?", "which ' +
     'session touched file Z?"). Returns a compact index, one line per session: checkpoint id, ' +

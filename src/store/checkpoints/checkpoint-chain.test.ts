@@ -40,6 +40,7 @@ async function realDrafts(limit: number): Promise<CheckpointDraft[]> {
             createdAt: new Date(now).toISOString(),
             trigger: 'tool_call_interval',
             reason: null,
+            agent: { id: 'claude', name: 'Claude Code' },
             state,
             assessment: assessSession(state, { threshold: claudeRuleFor(state), now }),
             git: null,

@@ -139,7 +139,7 @@ export class CheckpointRepository {
         draft.source.transcriptPath,
         draft.fileState.snapshot?.ref ?? null,
         draft.source.parentId ?? null,
-        draft.source.agent ?? 'claude',
+        draft.source.agent,
         delta?.deltaOf ?? null,
         depth ?? 0,
         prepared.hash,

@@ -143,7 +143,7 @@ export function toSummary(row: Row): CheckpointSummary {
   };
 }
 
-const EMPTY_SOURCE: CheckpointSource = {
+const EMPTY_SOURCE: Omit<CheckpointSource, 'agent'> = {
   transcriptPath: null,
   transcriptLine: 0,
   cwd: null,
@@ -187,8 +187,13 @@ export function withState(row: Row, state: CheckpointState): Checkpoint {
 }
 
 /** Version-1 rows predate the source column. */
+/**
+ * Version-1 rows predate the source column; sources written before agents were recorded name
+ * none: the row's agent column says whose (migration 10).
+ */
 function sourceOf(row: Row): CheckpointSource {
-  return row.source ? (JSON.parse(row.source) as CheckpointSource) : EMPTY_SOURCE;
+  const source = row.source ? (JSON.parse(row.source) as Partial<CheckpointSource>) : EMPTY_SOURCE;
+  return { ...source, agent: toAgentId(row.agent) } as CheckpointSource;
 }
 
 /**

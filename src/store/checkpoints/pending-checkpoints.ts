@@ -21,6 +21,7 @@ import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitFacts } from '../../core/checkpoint/build-checkpoint.ts';
 import type { CheckpointTrigger } from '../../core/checkpoint/checkpoint.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 import { copyCursor } from '../cache/cursor-cache.ts';
 import { isOwnerAlive } from '../home/process-alive.ts';
 import { ensureSafeDir, fsyncDir, writeFileDurably } from '../home/safe-file.ts';
@@ -33,6 +34,8 @@ export type PendingCheckpoint = {
   /** The checkpoint's id, which names its snapshot too. */
   id: string;
   sessionId: string;
+  /** The agent whose hook wrote it (absent in notes written before it was recorded). */
+  agent?: AgentId;
   transcriptPath: string;
   /** The transcript's size when the hook ran: the checkpoint folds no byte after it. */
   transcriptBytes: number;

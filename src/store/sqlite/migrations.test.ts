@@ -275,6 +275,8 @@ describe('migrations', () => {
           compactThreshold: 0,
           level: 'L0',
           reason: null,
+          // Rows from before agents were recorded are Claude Code's (migration 10).
+          agent: 'claude',
         });
       }
       assert.equal(repository.getMostRecent(SESSION_1)?.id, seeded.checkpoints[2]!.id);

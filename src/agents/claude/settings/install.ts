@@ -22,7 +22,7 @@ import {
   saveInstallRecord,
   type InstallRecord,
 } from './install-record.ts';
-import { isEphemeralPath } from './bin-location.ts';
+import { isEphemeralPath } from '../../../capture/shim-location.ts';
 import {
   DEFAULT_JSON_STYLE,
   detectJsonStyle,

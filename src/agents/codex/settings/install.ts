@@ -17,15 +17,9 @@ import { getCodexConfigPath } from '../config.ts';
 import { getCodexHome } from '../sessions.ts';
 import { trustHash, trustKey, type CodexHookGroup } from './hook-trust.ts';
 
-/** The Codex events shim listens to, with their timeouts (seconds). */
-export const CODEX_HOOKS: readonly { event: string; matcher?: string; timeout: number }[] = [
-  { event: 'SessionStart', timeout: 30 },
-  { event: 'UserPromptSubmit', timeout: 10 },
-  { event: 'PostToolUse', timeout: 10 },
-  { event: 'PreCompact', timeout: 30 },
-  { event: 'PostCompact', timeout: 10 },
-  { event: 'Stop', timeout: 10 },
-];
+import { CODEX_HOOKS } from './hook-spec.ts';
+
+export { CODEX_HOOKS };
 
 const BEGIN =
   '# >>> shim: added by `shim install --agent codex`; `shim uninstall --agent codex` removes it';

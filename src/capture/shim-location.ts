@@ -7,16 +7,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppError } from '../../../core/errors.ts';
-import type { ShimInvocation } from './shim-command.ts';
+import { AppError } from '../core/errors.ts';
+
+/** How hooks and MCP entries start this shim: the Node binary and the bundle it runs. */
+export type ShimInvocation = { readonly node: string; readonly bin: string };
 
 /** The package root at or above `start`, and the bin it declares; null when there is none. */
-export function findShimPackage(start: string): { root: string; bin: string } | null {
+export function findShimPackage(
+  start: string,
+): { root: string; bin: string; version: string } | null {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
         name?: unknown;
         bin?: unknown;
+        version?: unknown;
       };
       if (pkg.name === 'shim') {
         const declared =
@@ -28,6 +33,7 @@ export function findShimPackage(start: string): { root: string; bin: string } | 
         return {
           root: dir,
           bin: resolve(dir, typeof declared === 'string' ? declared : 'bin/shim.cjs'),
+          version: typeof pkg.version === 'string' ? pkg.version : '0.0.0',
         };
       }
     } catch {

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { AGENT_IDS } from '../core/agent-id.ts';
+
+/**
+ * The files every agent folder holds, each for the same part of the contract (src/agents/agent.ts,
+ * docs/agents.md "Adding an agent"). A new agent is this list, one entry and one `case`.
+ */
+const AGENT_FILES = [
+  'agent.ts', // the agent value: what every call about its sessions needs
+  'adapter.ts', // the whole adapter: the agent and what only commands use
+  'sessions.ts', // where its session logs live
+  'hook-payload.ts', // its hook payload in
+  'hook-output.ts', // shim's decision out, in its protocol
+  'threshold.ts', // its compaction rule
+  'instructions.ts', // the files it reads as standing instructions
+  'headless.ts', // how the loop runs it without a terminal
+  'settings/install.ts', // shim's hooks and MCP server into its settings
+  'settings/doctor.ts', // what `shim doctor` checks of that wiring
+] as const;
+
+const root = join(import.meta.dirname);
+
+test('every agent folder holds the same files, one part of the contract each', () => {
+  const missing = AGENT_IDS.flatMap((id) =>
+    AGENT_FILES.filter((file) => !existsSync(join(root, id, file))).map((f) => `${id}/${f}`),
+  );
+  assert.deepEqual(missing, []);
+});
+
+test('each agent has its entry, built as its own bundle, and its case in dispatch', () => {
+  const dispatch = readFileSync(join(root, 'dispatch.ts'), 'utf8');
+  const build = readFileSync(join(root, '..', '..', 'scripts', 'build.mjs'), 'utf8');
+  for (const id of AGENT_IDS) {
+    const entry = `src/entries/agent-${id}.ts`;
+    assert.ok(existsSync(join(root, '..', '..', entry)), entry);
+    assert.ok(build.includes(`'${entry}'`), `scripts/build.mjs builds ${entry}`);
+    assert.match(dispatch, new RegExp(`case '${id}':`), `agents/dispatch.ts: case '${id}'`);
+  }
+});

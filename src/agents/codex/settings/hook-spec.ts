@@ -1,0 +1,13 @@
+/**
+ * The Codex CLI hooks shim registers in hooks.json (settings/install.ts), with their timeouts in
+ * seconds (docs/agents.md, "Hooks: what each one can do").
+ * @module
+ */
+export const CODEX_HOOKS: readonly { event: string; matcher?: string; timeout: number }[] = [
+  { event: 'SessionStart', timeout: 30 },
+  { event: 'UserPromptSubmit', timeout: 10 },
+  { event: 'PostToolUse', timeout: 10 },
+  { event: 'PreCompact', timeout: 30 },
+  { event: 'PostCompact', timeout: 10 },
+  { event: 'Stop', timeout: 10 },
+];

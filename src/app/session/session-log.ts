@@ -1,0 +1,188 @@
+/**
+ * Which session log a command means, and whose it is. A call that knows its agent (a hook, the
+ * statusline) never asks here: it reads with the agent it was given. A command given a file tells
+ * the agent from it — `--agent` when given, checked against the file so a wrong one is a clear
+ * error rather than an empty replay; else the agent whose file names it has; else its first lines
+ * as each agent recognises them (`sessions.sniff`), so a log copied under another name is read as
+ * what it is. Given a session id or nothing, every agent's sessions are looked at.
+ * @module
+ */
+import { closeSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { Agent, Agents, SessionFile } from '../../agents/agent.ts';
+import type { AgentId } from '../../core/agent-id.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Env } from '../../store/home/home.ts';
+import { describeOpenError, openLogFile } from '../../transcript/open-log.ts';
+
+const HEAD_BYTES = 256 * 1024;
+const HEAD_RECORDS = 50;
+
+/** A session log and the agent that wrote it. */
+export type SessionLog = { path: string; agent: Agent };
+
+/**
+ * The first lines and JSON records of a plain or gzipped log (none for a head that cannot be
+ * parsed); a file that cannot be opened or read (missing, a directory, denied) is an error that
+ * says so.
+ */
+export function readHead(path: string): { lines: number; records: unknown[] } {
+  let head: Buffer;
+  const fd = openLogFile(path);
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    head = buffer.subarray(0, readSync(fd, buffer, 0, HEAD_BYTES, 0));
+  } catch (error) {
+    throw describeOpenError(path, error);
+  } finally {
+    closeSync(fd);
+  }
+  if (path.endsWith('.gz')) {
+    try {
+      head = gunzipSync(head, { finishFlush: 2 /* Z_SYNC_FLUSH: a cut head still inflates */ });
+    } catch {
+      return { lines: 0, records: [] };
+    }
+  }
+  // zstd and other binary heads parse to nothing.
+  const records: unknown[] = [];
+  const lines = head.toString('utf8').split('\n');
+  for (const line of lines) {
+    if (records.length >= HEAD_RECORDS) break;
+    if (!line.startsWith('{')) continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      // a torn last line, or not JSON
+    }
+  }
+  return { lines: lines.filter((l) => l.trim() !== '').length, records };
+}
+
+async function everyAgent(agents: Agents): Promise<Agent[]> {
+  return Promise.all(agents.ids.map((id) => agents.agent(id)));
+}
+
+/** The agent of `path` (see the module comment); throws when `forced` does not fit the file. */
+export async function detectLogAgent(
+  path: string,
+  forced: AgentId | null | undefined,
+  agents: Agents,
+): Promise<Agent> {
+  const { lines, records } = readHead(path);
+  const all = await everyAgent(agents);
+  if (forced) {
+    const agent = await agents.agent(forced);
+    // A compressed archive (or an empty file) shows nothing to check: the user's word stands.
+    if (records.length === 0 || agent.sessions.sniff(records)) return agent;
+    const like = all.find((a) => a.id !== forced && a.sessions.sniff(records));
+    throw new AppError(
+      'TRANSCRIPT_UNREADABLE',
+      `${path} does not look like a ${agent.name} log${like ? `: it looks like a ${like.name} one` : ` (none of its first ${records.length} records is one)`}`,
+      like
+        ? `use --agent ${like.id}, or leave --agent out to tell the format from the file`
+        : 'pass a session log of that agent, or leave --agent out to tell the format from the file',
+    );
+  }
+  const named = all.filter((a) => a.sessions.namedLike(path));
+  const sniffed = all.filter((a) => a.sessions.sniff(records));
+  const found =
+    named.find((a) => sniffed.includes(a)) ??
+    (records.length > 0 ? sniffed[0] : undefined) ??
+    named[0];
+  if (found) return found;
+  // An empty file says nothing of its agent, and every agent reads it alike: a session with
+  // nothing in it yet (a log is created before its first line is written).
+  if (lines === 0 && all[0]) return all[0];
+  throw new AppError(
+    'TRANSCRIPT_UNREADABLE',
+    `${path} is not a session log (none of its ${lines} lines is ${all
+      .map((a) => a.sessions.recordName)
+      .join(', ')
+      .replace(/, ([^,]*)$/, ' or $1')})`,
+    `pass a session file: ${all.map((a) => a.sessions.example).join(' or ')}`,
+  );
+}
+
+/** The newest of `files`, or null. */
+function newest(files: readonly SessionLog[], mtimes: readonly number[]): SessionLog | null {
+  let best = -1;
+  for (let i = 0; i < files.length; i++) if (best < 0 || mtimes[i]! > mtimes[best]!) best = i;
+  return best < 0 ? null : files[best]!;
+}
+
+/**
+ * The log a command means: a file (whose agent is told from it), a session id (looked up in
+ * every agent's sessions, or `agent`'s), or the newest session of `cwd` of any agent (or of
+ * `agent`).
+ */
+export async function findSessionLog(
+  request: {
+    transcript?: string;
+    sessionId?: string;
+    cwd: string;
+    env: Env;
+    agent?: AgentId | null;
+  },
+  agents: Agents,
+): Promise<SessionLog> {
+  const { cwd, env } = request;
+  if (request.transcript) {
+    const path = resolve(cwd, request.transcript);
+    return { path, agent: await detectLogAgent(path, request.agent, agents) };
+  }
+  const candidates = request.agent ? [await agents.agent(request.agent)] : await everyAgent(agents);
+  const found: SessionLog[] = [];
+  const mtimes: number[] = [];
+  for (const agent of candidates) {
+    const file: SessionFile | null = request.sessionId
+      ? agent.sessions.byId(request.sessionId, cwd, env)
+      : agent.sessions.latest(cwd, env);
+    if (!file) continue;
+    if (request.sessionId) return { path: file.path, agent };
+    found.push({ path: file.path, agent });
+    mtimes.push(file.mtimeMs);
+  }
+  const log = newest(found, mtimes);
+  if (log) return log;
+  const names = candidates.map((a) => a.name).join(', ');
+  const where = candidates.map((a) => a.sessions.root(env)).join(', ');
+  throw new AppError(
+    'SESSION_NOT_FOUND',
+    request.sessionId
+      ? `no ${names} session ${request.sessionId} (looked under ${where})`
+      : `no ${names} session of ${cwd} (looked under ${where})`,
+    'pass the log file, or run the command in the project the session ran in',
+  );
+}
+
+/** The newest session of `cwd` among `agents`' (all of them unless given), or null. */
+export async function newestSession(
+  cwd: string,
+  env: Env,
+  agents: Agents,
+  only?: readonly Agent[],
+): Promise<{ file: SessionFile; agent: Agent } | null> {
+  let newest: { file: SessionFile; agent: Agent } | null = null;
+  for (const agent of only ?? (await everyAgent(agents))) {
+    const file = agent.sessions.latest(cwd, env);
+    if (file && (!newest || file.mtimeMs > newest.file.mtimeMs)) newest = { file, agent };
+  }
+  return newest;
+}
+
+/** The agent a stored row names (a session's, a checkpoint's), or null for an id shim does not know. */
+export async function agentNamed(id: string, agents: Agents): Promise<Agent | null> {
+  return (agents.ids as readonly string[]).includes(id) ? agents.agent(id as AgentId) : null;
+}
+
+/** The directory a log's session ran in, from its first lines (no cursor kept); null when unsaid. */
+export function readLogCwd(path: string, agent: Agent): string | null {
+  try {
+    if (agent.log.isCompressed(path)) return null;
+    return agent.log.read(path, null, { untilLine: HEAD_RECORDS }).cursor.state.cwd;
+  } catch {
+    return null;
+  }
+}
