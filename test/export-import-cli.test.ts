@@ -225,6 +225,17 @@ describe('shim export / shim import', () => {
     assert.equal(changed.status, 1);
     assert.match(changed.stderr, /was changed after it was exported: its SHA-256 does not match/);
 
+    const twice = runShim(target, [
+      'import',
+      rewrite(file, (d) => {
+        const rows = d.rows as { checkpoints: unknown[] };
+        rows.checkpoints.push(rows.checkpoints[0]);
+      }),
+    ]);
+    assert.equal(twice.status, 1);
+    assert.match(twice.stderr, /checkpoint \d+ repeats the id of checkpoint 1/);
+    assert.doesNotMatch(twice.stderr, /unexpected error|bug in shim/);
+
     const noVersion = runShim(target, ['import', rewrite(file, (d) => (d.formatVersion = null))]);
     assert.equal(noVersion.status, 1);
     assert.match(noVersion.stderr, /names no format or schema version/);

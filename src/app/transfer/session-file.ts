@@ -67,6 +67,16 @@ function checkRow(row: unknown, what: string, sessionId: string, required: strin
   return row as PlainRow;
 }
 
+function repeatedId(ids: readonly unknown[], what: string): void {
+  const seen = new Map<unknown, number>();
+  ids.forEach((id, i) => {
+    const first = seen.get(id);
+    if (first !== undefined)
+      throw new Error(`${what} ${i + 1} repeats the id of ${what} ${first + 1} (${String(id)})`);
+    seen.set(id, i);
+  });
+}
+
 function checkCheckpoint(entry: unknown, index: number, sessionId: string): ExportedCheckpoint {
   const what = `checkpoint ${index + 1}`;
   if (!isObject(entry) || !isObject(entry.checkpoint) || !isObject(entry.row))
@@ -177,6 +187,19 @@ export function parseSessionFile(text: string, name: string, shimVersion: string
         ]),
       ),
     };
+    // One id twice would end in the store's UNIQUE constraint, midway through the import.
+    repeatedId(
+      checked.checkpoints.map((c) => c.checkpoint.id),
+      'checkpoint',
+    );
+    repeatedId(
+      checked.handoffs.map((h) => h.id),
+      'handoff',
+    );
+    repeatedId(
+      checked.compactionSummaries.map((s) => s.id),
+      'compaction summary',
+    );
     return {
       ...(parsed as unknown as SessionFile),
       project: project as ExportedProject | null,
