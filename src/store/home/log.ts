@@ -9,6 +9,9 @@ export type LogRedaction = <T>(value: T) => { value: T };
 declare global {
   // The process's redaction for log entries, shared by every bundle the process loaded.
   var __SHIM_LOG_REDACTION__: LogRedaction | undefined;
+  // The bundler's flag, declared in app/load-bundle.ts too: the store may not import app, and the
+  // dashboard client's typecheck reaches this file without that one.
+  var __SHIM_BUNDLE__: boolean | undefined;
 }
 
 /**
