@@ -25,8 +25,12 @@ const WEB_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'ftps', 'sftp'
 
 /** `scheme://` and what can be the authority after it (up to the path, a space or a quote). */
 const AUTHORITY = /(?<![A-Za-z0-9+.-])([a-z][a-z0-9+.-]{1,30}):\/\/([^\s/'"<>`\\\0]{3,512})/dgi;
-/** The host after the last `@` of the user information. */
-const HOST = /^[A-Za-z0-9.[\]_%-]+(?::\d{0,5})?(?:,[A-Za-z0-9.[\]_%-]+(?::\d{0,5})?)*(?:[?#].*)?$/;
+/**
+ * The host after the last `@` of the user information. It may be empty: libpq reads
+ * `postgresql://user:pw@/db?host=/run/postgresql` as a socket connection (docs/team.md).
+ */
+const HOST =
+  /^(?:[A-Za-z0-9.[\]_%-]+(?::\d{0,5})?(?:,[A-Za-z0-9.[\]_%-]+(?::\d{0,5})?)*)?(?:[?#].*)?$/;
 
 function scanUrlCredentials(text: string): RawFinding[] {
   const findings: RawFinding[] = [];

@@ -285,6 +285,12 @@ const POSITIVES: Positive[] = [
     'psql postgresql://admin:@@@10.0.0.5/app?sslmode=require',
     gen(B62, 12),
   ),
+  positive(
+    'postgresql with an empty host (a socket named in the query)',
+    'connection-string',
+    'shim team connect postgresql://ada:@@@/team?host=/run/postgresql',
+    gen(B62, 14),
+  ),
   positive('mysql', 'connection-string', 'mysql://root:@@@mysql.test:3306/shop', gen(B62, 16)),
   positive('jdbc mysql', 'connection-string', 'url: jdbc:mysql://svc:@@@db.test/x', gen(B62, 16)),
   positive(

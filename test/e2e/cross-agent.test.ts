@@ -42,9 +42,9 @@ const CLAUDE_FOLLOW_UP = 'Also make the QUOKKA-7 export reuse the same parser.';
 const CODEX_REQUEST = 'Migrate the WOMBAT-9 users table to the new schema.';
 /** In every restore's heading (core/resume/resume-prompt.ts). */
 const RESTORE_HEAD = '(shim checkpoint #';
-/** "Continued from a <agent> session, <n> <unit> ago." (core/resume/sections/situation.ts). */
-const continuedFrom = (agent: string) =>
-  new RegExp(`Continued from a ${agent} session, \\d+ (?:second|minute)s? ago\\.`);
+/** "Continued in <target> from a <agent> session, <n> <unit> ago: …" (core/resume/sections/situation.ts). */
+const continuedFrom = (agent: string, target: string) =>
+  new RegExp(`Continued in ${target} from a ${agent} session, \\d+ (?:second|minute)s? ago:`);
 const TOOLS = ['--tools', 'Bash,Read,Write,TaskCreate,TaskUpdate'];
 
 const bash = (command: string) => ({
@@ -142,7 +142,7 @@ describe('work moving between agents (real CLIs)', { skip, timeout: 600_000 }, (
     assert.ok(firstRequest, 'Codex sent a request');
     const restore = developerTexts(firstRequest.body).find((t) => t.includes(RESTORE_HEAD));
     assert.ok(restore, "Codex's first request carries the Claude Code session's restore");
-    assert.match(restore, continuedFrom('Claude Code'));
+    assert.match(restore, continuedFrom('Claude Code', 'Codex CLI'));
     for (const needle of [
       CLAUDE_FIRST,
       CLAUDE_FOLLOW_UP,
@@ -153,7 +153,7 @@ describe('work moving between agents (real CLIs)', { skip, timeout: 600_000 }, (
     ])
       assert.ok(restore.includes(needle), `the restore names ${needle}:\n${restore}`);
     // Codex rebuilds the list with its own plan tool, not Claude Code's task tools.
-    assert.match(restore, /recreate it from the list below \(update_plan\)/);
+    assert.match(restore, /task list is empty, recreate it \(update_plan\)/);
   });
 
   test('a Codex session killed mid-task: the next Gemini session starts with its work', async () => {
@@ -201,7 +201,7 @@ describe('work moving between agents (real CLIs)', { skip, timeout: 600_000 }, (
     const at = firstRequest.text.lastIndexOf('\n# ', firstRequest.text.indexOf(RESTORE_HEAD));
     assert.ok(at >= 0, 'the first request carries the restore');
     const text = firstRequest.text.slice(at);
-    assert.match(text, continuedFrom('Codex CLI'));
+    assert.match(text, continuedFrom('Codex CLI', 'Gemini CLI'));
     for (const needle of [
       CODEX_REQUEST,
       'write the WOMBAT-9 migration — **in progress**',
@@ -209,7 +209,7 @@ describe('work moving between agents (real CLIs)', { skip, timeout: 600_000 }, (
       'migration.sql',
     ])
       assert.ok(text.includes(needle), `the restore names ${needle}`);
-    assert.match(text, /recreate it from the list below \(write_todos\)/);
+    assert.match(text, /task list is empty, recreate it \(write_todos\)/);
 
     // `shim checkpoint --agent codex` in the project: Codex's newest session of it, not Gemini's.
     const saved = shim(
