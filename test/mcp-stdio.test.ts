@@ -44,7 +44,7 @@ test('shim mcp: lists its tools and answers shim_get_crash_risk over stdio', asy
     await client.connect(transport);
     assert.equal(client.getServerVersion()?.name, 'shim');
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 8);
+    assert.equal(tools.length, 10);
     assert.ok(tools.some((t) => t.name === 'shim_get_crash_risk'));
 
     const result = (await client.callTool({

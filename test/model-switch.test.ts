@@ -103,6 +103,6 @@ describe('SessionStart context_tokens (resume, fork)', () => {
       return existsSync(log) ? readFileSync(log, 'utf8') : '';
     };
     assert.doesNotMatch(start(150_900), /differs from Claude Code/);
-    assert.match(start(190_000), /differs from Claude Code's.*"shim":150010.*"claudeCode":190000/);
+    assert.match(start(190_000), /differs from Claude Code's.*"shim":150010.*"claude":190000/);
   });
 });

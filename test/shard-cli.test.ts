@@ -1,5 +1,6 @@
 /** `shim estimate <plan>` and `shim shard <plan>` on a plan in a repository, as a user runs them. */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -28,8 +29,11 @@ function repo() {
   writeFileSync(join(root, 'plan.md'), PLAN);
   const history = join(root, 'no-history');
   mkdirSync(history);
+  // No session in the project to tell the agent: the plan is sized for the one named.
   const shim = (...args: string[]) =>
-    runShim(join(root, 'shim-home'), [...args, '--history', history], { cwd: root });
+    runShim(join(root, 'shim-home'), [...args, '--agent', 'claude', '--history', history], {
+      cwd: root,
+    });
   return { root, shim };
 }
 
@@ -92,6 +96,20 @@ describe('shim estimate <plan>', () => {
 
   test('/checkpoint --estimate with words estimates the task they describe', () => {
     const { root } = repo();
+    // A slash command runs inside a session: a Claude Code one of this project (its agent).
+    const projects = join(
+      root,
+      'shim-home',
+      'no-claude',
+      'projects',
+      root.replace(/[^a-zA-Z0-9]/g, '-'),
+    );
+    mkdirSync(projects, { recursive: true });
+    const sessionId = randomUUID();
+    writeFileSync(
+      join(projects, `${sessionId}.jsonl`),
+      `${JSON.stringify({ type: 'user', sessionId, cwd: root, timestamp: new Date().toISOString(), uuid: randomUUID(), parentUuid: null, message: { role: 'user', content: 'add a flag' } })}\n`,
+    );
     const run = runShim(
       join(root, 'shim-home'),
       [

@@ -3,9 +3,18 @@
  * left? `shim shard`: a plan too big for a session, split into pieces that each fit.
  * @module
  */
-import type { Command } from '@commander-js/extra-typings';
+import { Option, type Command } from '@commander-js/extra-typings';
+import { AGENT_IDS } from '../core/agent-id.ts';
 import { numberOption } from './number-option.ts';
 import type { Agents } from '../agents/agent.ts';
+
+/** `--agent` of a plan's estimate: what a fresh session has is the agent's. */
+function planAgentOption() {
+  return new Option(
+    '--agent <agent>',
+    "with a plan: the agent that will run it (claude, codex or gemini; default: the agent of this directory's newest session)",
+  ).choices(AGENT_IDS);
+}
 
 export function defineEstimateCommand(program: Command, agents: Agents): void {
   program
@@ -39,6 +48,7 @@ export function defineEstimateCommand(program: Command, agents: Agents): void {
       '--accuracy',
       'how good the estimates shim gave you have been, once their tasks were done',
     )
+    .addOption(planAgentOption())
     .option('--json', 'print one JSON object (see docs/estimates.md)')
     .addHelpText(
       'after',
@@ -73,6 +83,7 @@ export function defineEstimateCommand(program: Command, agents: Agents): void {
       numberOption({ min: 1_000, integer: true, unit: 'tokens' }),
     )
     .option('--history <dir>', 'learn from the transcripts in this folder (default: your own)')
+    .addOption(planAgentOption())
     .option('--force', 'replace the shards an earlier run wrote (their ticked steps are lost)')
     .option('--dry-run', 'say how it would split, write nothing')
     .option('--status', 'how far each shard is: its steps ticked in the plan')

@@ -313,6 +313,8 @@ describe('tracker sync (GitHub)', { timeout: 120_000 }, () => {
         '42',
         '--budget',
         '9000',
+        '--agent',
+        'claude',
         '--history',
         history,
         '--json',

@@ -1,3 +1,4 @@
+import type { AgentId } from '../../core/agent-id.ts';
 import { formatThousands as k } from '../../core/format-tokens.ts';
 import { estimateOpenTasks, type TaskFitEstimate } from '../../app/tasks/estimate-tasks.ts';
 import { estimatePlan, type PlanEstimate } from '../../app/tasks/plan-estimate.ts';
@@ -102,10 +103,11 @@ function planText(e: PlanEstimate): string {
 export async function runPlanEstimate(
   agents: Agents,
   plan: string,
-  options: { history?: string; json?: boolean; text?: string },
+  options: { history?: string; json?: boolean; text?: string; agent?: AgentId },
 ): Promise<void> {
   const e = await estimatePlan({
     planPath: plan,
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
     ...(options.text !== undefined ? { text: options.text } : {}),
     agents,
     cwd: process.cwd(),

@@ -1,3 +1,4 @@
+import type { AgentId } from '../../core/agent-id.ts';
 import { formatThousands as k } from '../../core/format-tokens.ts';
 import { dirname, join, resolve } from 'node:path';
 import { estimatePlan } from '../../app/tasks/plan-estimate.ts';
@@ -108,6 +109,7 @@ export async function runShard(
     json?: boolean;
     issues?: boolean;
     parent?: string;
+    agent?: AgentId;
   },
 ): Promise<void> {
   if (options.status) return runShardStatus(planFile, options);
@@ -119,6 +121,7 @@ export async function runShard(
     );
   const estimate = await estimatePlan({
     planPath: planFile,
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
     agents,
     cwd: process.cwd(),
     env: process.env,
