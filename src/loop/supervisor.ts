@@ -10,7 +10,7 @@
  * (stream-recorder.ts), judging its end (judge-iteration.ts), restarts (restart.ts); the rules
  * they apply are pure, in core/loop. What is left here is the order of things: start or
  * re-attach, follow, judge, carry out the decision (switching agent, rescuing the session), wait,
- * finish — about 500 lines read as one sequence; the next piece to move out is the agent switch.
+ * finish — about 540 lines read as one sequence (the loop plan and the seed's window rule added to it); the next piece to move out is the agent switch.
  * @module
  */
 import { join } from 'node:path';
