@@ -1,5 +1,4 @@
 import { forget, type ForgetResult } from '../../app/retention/forget.ts';
-import { forgetOnTeam } from '../../app/team/forget-on-team.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { getShimHome } from '../../store/home/home.ts';
 
@@ -21,10 +20,15 @@ export function describeForget(r: ForgetResult): string {
   return [
     `${r.dryRun ? 'Dry run: ' : ''}${what}: ${verb} ${plural(r.checkpoints.length, 'checkpoint')}` +
       `, ${plural(r.handoffFiles.length, 'handoff document')}, ${plural(r.snapshotRefs, 'snapshot ref')}` +
-      (r.target.kind === 'session' ? `, ${plural(r.cacheFiles, 'cache file')}` : '') +
+      (r.target.kind === 'session'
+        ? `, ${plural(r.cacheFiles, 'cache file')}, ${plural(r.profileEntries, 'growth profile window')}`
+        : '') +
       '.',
     rows ? `  rows: ${rows}` : '',
     team !== null ? `  team store: ${team}` : '',
+    r.teamError !== null
+      ? `  team store not reached (${r.teamError}): run \`shim forget ${r.target.id}\` again when it answers`
+      : '',
     r.restoredInto.length > 0
       ? `  restored from it (they keep their own rows, and may carry its words on): ${r.restoredInto.join(', ')} — forget them too with \`shim forget <session>\``
       : '',
@@ -38,19 +42,13 @@ export async function runForget(
   options: { dryRun?: boolean; json?: boolean },
 ): Promise<void> {
   const home = getShimHome();
-  const forgotten = await forget({ home, what, dryRun: options.dryRun === true });
-  // The team store's copy goes too: no other machine restores or finds the session any more.
-  const result =
-    forgotten.target.kind === 'session' && !forgotten.dryRun
-      ? {
-          ...forgotten,
-          team: await forgetOnTeam(
-            forgotten.target.id,
-            await loadConfig(home, { lenient: true }),
-            process.env,
-          ),
-        }
-      : forgotten;
+  // The team store's copy goes too: no other machine restores or finds it any more.
+  const result = await forget({
+    home,
+    what,
+    dryRun: options.dryRun === true,
+    team: { config: await loadConfig(home, { lenient: true }), env: process.env },
+  });
   process.stdout.write(
     options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describeForget(result)}\n`,
   );

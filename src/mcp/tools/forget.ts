@@ -2,6 +2,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { forget } from '../../app/retention/forget.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { answer, guard, type McpDeps } from '../context.ts';
 
 const name = 'shim_forget';
@@ -15,7 +16,8 @@ const config = {
   title: 'Forget a checkpoint or session',
   description:
     'Removes one checkpoint (a wrong or misleading one) or a whole session from what shim keeps: ' +
-    'its rows, search entries, handoff documents and git snapshot refs, so it is never restored or ' +
+    "its rows, search entries, handoff documents and git snapshot refs, and the team store's copy " +
+    'when one is connected, so it is never restored or ' +
     'found again. Nothing else is changed. Use dryRun first when unsure; it cannot be undone.',
   inputSchema,
   annotations: {
@@ -30,14 +32,20 @@ const config = {
 export function registerForgetTool(server: McpServer, deps: McpDeps): void {
   server.registerTool(name, config, ({ id, dryRun = false }) =>
     guard(deps, name, async () => {
-      const result = await forget({ home: deps.home, what: id, dryRun });
+      // The team store's rows go too, as with `shim forget`: no other machine restores it.
+      const team = { config: await loadConfig(deps.home, { lenient: true }), env: deps.env };
+      const result = await forget({ home: deps.home, what: id, dryRun, team });
       const what =
         result.target.kind === 'session'
           ? `session ${result.target.id}`
           : `checkpoint ${result.target.id}`;
       return answer(
         `${dryRun ? 'Would remove' : 'Removed'} ${what}: ${result.checkpoints.length} checkpoint(s), ` +
-          `${result.handoffFiles.length} handoff document(s), ${result.snapshotRefs} snapshot ref(s).`,
+          `${result.handoffFiles.length} handoff document(s), ${result.snapshotRefs} snapshot ref(s)` +
+          (result.team
+            ? `; from the team store: ${Object.values(result.team).reduce((a, n) => a + n, 0)} row(s).`
+            : '.') +
+          (result.teamError ? ` The team store did not answer (${result.teamError}).` : ''),
         { ...result },
       );
     }),

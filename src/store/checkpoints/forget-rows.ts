@@ -7,6 +7,7 @@
  * @module
  */
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import { checkpointWal, mergeFullTextIndex } from '../sqlite/dialect.ts';
 import { detachDependents } from './checkpoint-chain.ts';
 
 export type ForgetTarget = { kind: 'checkpoint'; id: string } | { kind: 'session'; id: string };
@@ -174,8 +175,15 @@ export class ForgetRows {
     return planForget(this.#db, target);
   }
 
+  /**
+   * Deletes the rows; then no byte of them is left in the file: the search index's segments are
+   * merged (a deleted entry otherwise stays in an old segment), what that frees is zeroed (every
+   * connection writes with `secure_delete`, sqlite/dialect.ts) and the log is emptied.
+   */
   forget(plan: ForgetPlan): void {
     forgetRows(this.#db, plan);
+    mergeFullTextIndex(this.#db, 'checkpoint_search');
+    checkpointWal(this.#db);
   }
 
   /** The transcripts a session's rows name (its own, and those its checkpoints were taken from). */

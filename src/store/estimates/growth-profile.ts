@@ -71,3 +71,13 @@ export function recordGrowthSteps(
   ensureDir(home, 'cache');
   writeJsonFileAtomic(getPath(home), { v: 1, sessions: Object.fromEntries(newest) });
 }
+
+/** Drops every window of a session (`shim forget`); how many there were. */
+export function forgetGrowthSteps(home: string, sessionId: string): number {
+  const profile = readProfile(home);
+  const gone = Object.keys(profile.sessions).filter((key) => sessionOf(key) === sessionId);
+  if (gone.length === 0) return 0;
+  for (const key of gone) delete profile.sessions[key];
+  writeJsonFileAtomic(getPath(home), profile);
+  return gone.length;
+}

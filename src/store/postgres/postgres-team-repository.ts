@@ -177,6 +177,40 @@ export class PostgresTeamRepository implements TeamRepository {
     );
   }
 
+  forgetCheckpoint(checkpointId: string): Promise<Record<string, number>> {
+    return this.#run(() =>
+      this.#db.transaction().execute(async (tx) => {
+        const removed: Record<string, number> = {};
+        const deleted = async (
+          name: string,
+          query: { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> },
+        ) => {
+          removed[name] = Number((await query.executeTakeFirst()).numDeletedRows);
+        };
+        await deleted(
+          'shim_handoffs',
+          tx.deleteFrom('shim_handoffs').where('checkpoint_id', '=', checkpointId),
+        );
+        await deleted(
+          'shim_file_patches',
+          tx.deleteFrom('shim_file_patches').where('checkpoint_id', '=', checkpointId),
+        );
+        // A summary names its checkpoint only inside its body (the local row's column).
+        await deleted(
+          'shim_compaction_summaries',
+          tx
+            .deleteFrom('shim_compaction_summaries')
+            .where(sql<string>`body->>'checkpointId'`, '=', checkpointId),
+        );
+        await deleted(
+          'shim_checkpoints',
+          tx.deleteFrom('shim_checkpoints').where('id', '=', checkpointId),
+        );
+        return removed;
+      }),
+    );
+  }
+
   async applyRetention(days: number): Promise<number> {
     const before = new Date(Date.now() - days * 86_400_000);
     return this.#run(() =>

@@ -144,6 +144,8 @@ export interface TeamRepository {
   filePatch(checkpointId: string): Promise<FilePatch | null>;
   /** Deletes every row of a session (and its checkpoints' files); the rows removed per table. */
   forgetSession(sessionId: string): Promise<Record<string, number>>;
+  /** Deletes one checkpoint's rows (its files, handoffs, summaries); the rows removed per table. */
+  forgetCheckpoint(checkpointId: string): Promise<Record<string, number>>;
   /** Loop runs, the most recently updated first. */
   listLoopRuns(scope: TeamReadScope): Promise<TeamLoopRunSummary[]>;
   search(query: string, scope: TeamReadScope): Promise<TeamSearchHit[]>;
