@@ -22,6 +22,7 @@ const CREATED = Date.parse('2026-02-12T04:10:00.000Z');
 const CHECKPOINT: ResumeCheckpointInfo = {
   id: 'cp-4',
   sessionId: 'session-1',
+  agent: 'claude',
   checkpointNumber: 4,
   createdAt: new Date(CREATED).toISOString(),
   triggeredBy: 'tool_call_interval',
@@ -236,6 +237,29 @@ describe('detectResume: no clean end, recently active, low risk', () => {
   });
 });
 
+describe("detectResume: the session's own agent", () => {
+  test("a Codex or Gemini session is said to be theirs, never Claude Code's", () => {
+    for (const [agent, name] of [
+      ['codex', 'Codex CLI'],
+      ['gemini', 'Gemini CLI'],
+    ] as const) {
+      for (const changes of [
+        { agentAlive: false },
+        { agentAlive: true },
+        { compactedAfter: true },
+      ] satisfies Partial<ResumeEvidence>[]) {
+        const d = detect(evidence(changes, { agent }));
+        assert.match(d.explanation, new RegExp(name), d.explanation);
+        assert.doesNotMatch(d.explanation, /Claude/, d.explanation);
+      }
+    }
+    assert.match(
+      detect(evidence({ agentAlive: false })).explanation,
+      /Claude Code process is gone/,
+    );
+  });
+});
+
 describe('detectResume: time and confidence', () => {
   test('timeSinceInterruption runs from the last activity', () => {
     assert.equal(detect(evidence()).timeSinceInterruption, 4 * MIN);
@@ -294,6 +318,7 @@ describe('toResumeCheckpointInfo', () => {
     assert.deepEqual(toResumeCheckpointInfo(c, null), {
       id: c.id,
       sessionId: c.sessionId,
+      agent: 'claude',
       checkpointNumber: 4,
       createdAt: c.createdAt,
       triggeredBy: 'warning_zone',

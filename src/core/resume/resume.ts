@@ -22,7 +22,7 @@
  * Notes on the choices:
  * - "Prompt is too long" counts as a crash even when a SessionEnd follows: the user quitting a
  *   session that can no longer take a prompt is the crash's consequence, not a decision to stop.
- * - A compaction is the same session carrying on with Claude Code's lossy summary, so the exact
+ * - A compaction is the same session carrying on with its agent's lossy summary, so the exact
  *   state is re-injected. After a clean end the compaction no longer matters (rules 5–7 decide).
  * - A clean end means the user chose to stop: resuming is only worth offering when work was left
  *   open, and `/clear` (reason `clear`) is an explicit wish for a fresh context, hence lower still.
@@ -40,6 +40,7 @@ import {
   type CheckpointTrigger,
 } from '../checkpoint/checkpoint.ts';
 import type { CrashRisk } from '../context/risk.ts';
+import { agentName, type AgentId } from '../agent-id.ts';
 
 export type InterruptionReason =
   | 'crash'
@@ -56,6 +57,8 @@ export type InterruptionReason =
 export type ResumeCheckpointInfo = {
   id: string;
   sessionId: string;
+  /** The agent whose session it was: the verdict names it. */
+  agent: AgentId;
   checkpointNumber: number;
   createdAt: string;
   triggeredBy: CheckpointTrigger;
@@ -69,7 +72,7 @@ export type ResumeCheckpointInfo = {
 
 export type ResumeEvidence = {
   checkpoint: ResumeCheckpointInfo | null;
-  /** A clean SessionEnd recorded for that session after the checkpoint, with Claude Code's reason. */
+  /** A clean SessionEnd recorded for that session after the checkpoint, with its agent's reason. */
   sessionEnded: { at: string; reason: string } | null;
   /** A compaction happened in that session after the checkpoint was taken. */
   compactedAfter: boolean;
@@ -77,7 +80,7 @@ export type ResumeEvidence = {
   lastActivityAt: string | null;
   /** The session hit "Prompt is too long". */
   promptTooLong: boolean;
-  /** Whether the session's Claude Code process is still running (null when unknown). */
+  /** Whether the session's agent process is still running (null when unknown). */
   agentAlive?: boolean | null;
   /** Epoch ms. */
   now: number;
@@ -124,6 +127,7 @@ export function toResumeCheckpointInfo(
   return {
     id: checkpoint.id,
     sessionId: checkpoint.sessionId,
+    agent: checkpoint.source.agent,
     checkpointNumber: checkpoint.checkpointNumber,
     createdAt: checkpoint.createdAt,
     triggeredBy: checkpoint.triggeredBy,
@@ -173,6 +177,7 @@ function classify(
   const ended = evidence.sessionEnded;
   const open = checkpoint.openTasks;
   const openText = `${open} task${open === 1 ? '' : 's'} still open`;
+  const agent = agentName(checkpoint.agent);
   const cp = `checkpoint #${checkpoint.checkpointNumber}`;
 
   if (evidence.compactedAfter && ended === null) {
@@ -180,7 +185,7 @@ function classify(
       reason: 'compaction',
       resume: true,
       confidence: 0.95,
-      why: `Claude Code compacted the session after ${cp}, so its exact state is restored on top of the lossy summary`,
+      why: `${agent} compacted the session after ${cp}, so its exact state is restored on top of the lossy summary`,
     };
   }
   if (evidence.promptTooLong) {
@@ -212,7 +217,7 @@ function classify(
       reason: 'unknown',
       resume: false,
       confidence: 0.9,
-      why: `The session's Claude Code process is still running, so ${cp} is not taken over`,
+      why: `The session's ${agent} process is still running, so ${cp} is not taken over`,
     };
   }
   if (evidence.agentAlive === false) {
@@ -220,7 +225,7 @@ function classify(
       reason: 'crash',
       resume: true,
       confidence: 0.85,
-      why: `The session's Claude Code process is gone and it never ended cleanly, so it was killed or crashed and is resumed from ${cp}`,
+      why: `The session's ${agent} process is gone and it never ended cleanly, so it was killed or crashed and is resumed from ${cp}`,
     };
   }
   if (checkpoint.crashRisk === 'danger' || checkpoint.contextPercent >= CRASH_CONTEXT_PERCENT) {

@@ -17,7 +17,7 @@ import { code, fence, oneLine, plural } from './text.ts';
 export function reasonLine(
   reason: ResumeDetection['interruptionReason'],
   ago: string,
-  agent = 'Claude Code',
+  agent: string,
 ): string {
   const when = ago === '' ? '' : ` ${ago}`;
   switch (reason) {
