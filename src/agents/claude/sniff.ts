@@ -5,7 +5,7 @@
  * @module
  */
 import { closeSync, readSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { gunzipHead } from '../../transcript/gunzip-head.ts';
 import { openLogFile } from '../../transcript/open-log.ts';
 
 const SNIFF_BYTES = 256 * 1024;
@@ -31,11 +31,7 @@ function readHead(path: string): string {
     const head = buffer.subarray(0, n);
     if (path.endsWith('.gz')) {
       try {
-        return gunzipSync(head, {
-          finishFlush: 2 /* Z_SYNC_FLUSH: a cut-off head still inflates */,
-        })
-          .subarray(0, SNIFF_BYTES)
-          .toString('utf8');
+        return gunzipHead(head).subarray(0, SNIFF_BYTES).toString('utf8');
       } catch {
         return '';
       }

@@ -9,11 +9,11 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import type { Agent, Agents, SessionFile } from '../../agents/agent.ts';
 import type { AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Env } from '../../store/home/home.ts';
+import { gunzipHead } from '../../transcript/gunzip-head.ts';
 import { describeOpenError, openLogFile } from '../../transcript/open-log.ts';
 
 const HEAD_BYTES = 256 * 1024;
@@ -40,7 +40,7 @@ export function readHead(path: string): { lines: number; records: unknown[] } {
   }
   if (path.endsWith('.gz')) {
     try {
-      head = gunzipSync(head, { finishFlush: 2 /* Z_SYNC_FLUSH: a cut head still inflates */ });
+      head = gunzipHead(head);
     } catch {
       return { lines: 0, records: [] };
     }
@@ -71,11 +71,11 @@ export async function detectLogAgent(
   agents: Agents,
 ): Promise<Agent> {
   const { lines, records } = readHead(path);
-  const all = await everyAgent(agents);
   if (forced) {
     const agent = await agents.agent(forced);
     // A compressed archive (or an empty file) shows nothing to check: the user's word stands.
     if (records.length === 0 || agent.sessions.sniff(records)) return agent;
+    const all = await everyAgent(agents);
     const like = all.find((a) => a.id !== forced && a.sessions.sniff(records));
     throw new AppError(
       'TRANSCRIPT_UNREADABLE',
@@ -85,12 +85,17 @@ export async function detectLogAgent(
         : 'pass a session log of that agent, or leave --agent out to tell the format from the file',
     );
   }
+  // The first agent both named like the file and sniffing it is the answer whatever the others
+  // say, so agents are loaded one at a time until then (each is a bundle of its own: a Claude
+  // Code log given by path loads no other agent).
+  for (const id of agents.ids) {
+    const agent = await agents.agent(id);
+    if (agent.sessions.namedLike(path) && agent.sessions.sniff(records)) return agent;
+  }
+  const all = await everyAgent(agents);
   const named = all.filter((a) => a.sessions.namedLike(path));
   const sniffed = all.filter((a) => a.sessions.sniff(records));
-  const found =
-    named.find((a) => sniffed.includes(a)) ??
-    (records.length > 0 ? sniffed[0] : undefined) ??
-    named[0];
+  const found = (records.length > 0 ? sniffed[0] : undefined) ?? named[0];
   if (found) return found;
   // An empty file says nothing of its agent, and every agent reads it alike: a session with
   // nothing in it yet (a log is created before its first line is written).
@@ -132,15 +137,20 @@ export async function findSessionLog(
     const path = resolve(cwd, request.transcript);
     return { path, agent: await detectLogAgent(path, request.agent, agents) };
   }
+  if (request.sessionId) {
+    // The first agent that has the session answers: the ones after it are not loaded.
+    for (const id of request.agent ? [request.agent] : agents.ids) {
+      const agent = await agents.agent(id);
+      const file = agent.sessions.byId(request.sessionId, cwd, env);
+      if (file) return { path: file.path, agent };
+    }
+  }
   const candidates = request.agent ? [await agents.agent(request.agent)] : await everyAgent(agents);
   const found: SessionLog[] = [];
   const mtimes: number[] = [];
-  for (const agent of candidates) {
-    const file: SessionFile | null = request.sessionId
-      ? agent.sessions.byId(request.sessionId, cwd, env)
-      : agent.sessions.latest(cwd, env);
+  for (const agent of request.sessionId ? [] : candidates) {
+    const file: SessionFile | null = agent.sessions.latest(cwd, env);
     if (!file) continue;
-    if (request.sessionId) return { path: file.path, agent };
     found.push({ path: file.path, agent });
     mtimes.push(file.mtimeMs);
   }

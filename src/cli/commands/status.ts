@@ -4,6 +4,7 @@ import { getSessionStatus } from '../../app/session/status.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { warnConfigProblems } from '../format/config-warning.ts';
 import { renderStatusText } from '../format/status-text.ts';
+import { stdoutColumns, writeStdout } from '../stdout.ts';
 
 export async function runStatus(
   agents: Agents,
@@ -22,9 +23,9 @@ export async function runStatus(
     history: options.history,
   });
   warnConfigProblems({ problems: status.configProblems ?? [] });
-  if (options.json) process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+  if (options.json) writeStdout(`${JSON.stringify(status, null, 2)}\n`);
   else
-    process.stdout.write(
-      `${renderStatusText(status, process.stdout.columns || Number(process.env.COLUMNS) || 100)}\n`,
+    writeStdout(
+      `${renderStatusText(status, stdoutColumns() || Number(process.env.COLUMNS) || 100)}\n`,
     );
 }

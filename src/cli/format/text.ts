@@ -1,7 +1,7 @@
 /** Small text helpers for human-facing output. */
-import pc from 'picocolors';
 import type { Level } from '../../core/context/level.ts';
 import type { CrashRisk } from '../../core/context/risk.ts';
+import { colors as pc } from './colors.ts';
 
 export { formatTokens } from '../../core/format-tokens.ts';
 
