@@ -230,7 +230,7 @@ ${SCOPE_HELP}`,
     )
     .option('-s, --session <id>', 'the session to rescue (default: the newest of this project)')
     .option('--claude-bin <path>', 'the claude to run (default: claude on PATH)')
-    .option('--dry-run', 'say where it would fork, start nothing')
+    .option('--dry-run', 'say where it would fork and with what; store and start nothing')
     .option('--json', 'with --dry-run: the plan as JSON')
     .argument('[claude-args...]', 'more arguments for claude, after --')
     .addHelpText(

@@ -140,6 +140,7 @@ export async function renderForInput(
       phase: memory?.phase ?? null,
       checkpointFailures: sessionId ? (getCheckpointFailure(home, sessionId)?.count ?? 0) : 0,
       cannotSave: cannotSave(home),
+      contextLimitHit: basis.contextLimitHit === true,
       compactions: compactions?.count ?? 0,
       // Read only where it shows: at L1/L2.
       ...(sessionId && (level === 'L1' || level === 'L2')

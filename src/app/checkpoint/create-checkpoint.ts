@@ -5,29 +5,18 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import type { Assessment } from '../../core/context/assess.ts';
-import { buildCheckpoint, type GitFacts } from '../../core/checkpoint/build-checkpoint.ts';
-import {
-  CHECKPOINT_SECTIONS,
-  standInSection,
-  type Checkpoint,
-  type CheckpointDraft,
-  type CheckpointTrigger,
-} from '../../core/checkpoint/checkpoint.ts';
-import { AppError } from '../../core/errors.ts';
+import type { GitFacts } from '../../core/checkpoint/build-checkpoint.ts';
+import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { getGrowthSteps } from '../../core/context/forecast.ts';
-import { createSessionState, getLiveResponses, type SessionState } from '../../core/session.ts';
+import { getLiveResponses, type SessionState } from '../../core/session.ts';
 import { truncate } from '../../core/truncate.ts';
-import { captureGitState, type GitCapture } from '../../capture/git.ts';
+import { captureGitState } from '../../capture/git.ts';
 import { deleteSnapshot } from '../../capture/git-snapshots.ts';
 import { commitWip } from '../../capture/wip-commit.ts';
-import { findProjectRoot } from '../../capture/project.ts';
 import type { CheckpointSize } from '../../store/checkpoints/checkpoint-repository.ts';
 import type { ChainSettings } from '../../store/checkpoints/checkpoint-chain.ts';
-import { loadConfig, type ShimConfig } from '../../store/config/config.ts';
-import type { Env } from '../../store/home/home.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
 import { recordGrowthSteps } from '../../store/estimates/growth-profile.ts';
 import {
   clearCheckpointFailure,
@@ -37,60 +26,22 @@ import { appendLog } from '../../store/home/log.ts';
 import { SecretMemory } from '../../redact/redact.ts';
 import { queueTrackerSync } from '../sync/enqueue-sync.ts';
 import { replicateSoon } from '../team/replicate-soon.ts';
-import { assessLiveSession } from '../session/assess-live-session.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
-import { loadSessionState } from '../session/read-session.ts';
-import type { SessionLog } from '../session/session-log.ts';
 import { withStore, type Store } from '../open-store.ts';
 import { keepSessionMemory } from '../session/read-session.ts';
 import { redactStoredSession } from './redact-stored-session.ts';
+import {
+  assessForCheckpoint,
+  draftCheckpoint,
+  logName,
+  readCheckpointBasis,
+  readLineage,
+  workTreeOf,
+  type CheckpointRequest,
+  type StartedGitCapture,
+} from './checkpoint-input.ts';
 
-export type CheckpointRequest = {
-  /** The session's log and the agent that wrote it (session-log.ts finds them for a command). */
-  log: SessionLog;
-  /** Build from the transcript's first N lines only (the state as it was then). */
-  untilLine?: number;
-  cwd: string;
-  env: Env;
-  home: string;
-  now: number;
-  trigger: CheckpointTrigger;
-  reason?: string | null;
-  /** Take a git snapshot of uncommitted work (default true). */
-  snapshot?: boolean;
-  /** The specified WIP commit (docs/specification.md): also commit all changes to the current branch. Opt-in: it moves the branch. */
-  wipCommit?: boolean;
-  /** An open store to reuse (a restore, the loop); otherwise one is opened and closed. */
-  store?: Store;
-  /**
-   * The session is dead (a restore is building from its transcript): tool calls without a result
-   * were interrupted rather than still running.
-   */
-  interrupted?: boolean;
-  /** Called from a hook: take the cached compaction history at any age (no transcript scan). */
-  hotPath?: boolean;
-  /**
-   * What the caller already read for this event (a hook): the session state, its assessment and
-   * the config are used as they are — no second fold, config load or assessment.
-   */
-  known?: {
-    state?: SessionState;
-    assessment?: Assessment;
-    config?: ShimConfig;
-    /**
-     * git already being captured for this checkpoint (started before the caller loaded the
-     * checkpoint code, so it runs meanwhile): the checkpoint takes its id, the snapshot's name.
-     */
-    git?: StartedGitCapture;
-  };
-};
-
-export type StartedGitCapture = {
-  checkpointId: string;
-  capture: Promise<GitCapture>;
-  /** The snapshot was promised to the user (a pending checkpoint): a failed build keeps it. */
-  keep?: true;
-};
+export type { CheckpointRequest, StartedGitCapture } from './checkpoint-input.ts';
 
 export type CheckpointResult = {
   checkpoint: Checkpoint;
@@ -101,40 +52,6 @@ export type CheckpointResult = {
   wipCommit: string | null;
   durationMs: number;
 };
-
-async function readState(request: CheckpointRequest): Promise<SessionState> {
-  const { path, agent } = request.log;
-  if (request.known?.state && request.untilLine === undefined) return request.known.state;
-  if (request.untilLine === undefined) return loadSessionState(path, request.home, agent);
-  const options = { untilLine: request.untilLine };
-  return agent.log.isCompressed(path)
-    ? agent.log.readCompressed(path, options)
-    : agent.log.read(path, null, options).cursor.state;
-}
-
-function isDirectory(path: string | null): path is string {
-  if (!path) return false;
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Project instructions a fresh session should keep honouring: the files the agent reads. */
-function readCustomInstructions(root: string | null, names: readonly string[]): string | null {
-  if (!root) return null;
-  for (const name of names) {
-    const path = join(root, name);
-    if (!existsSync(path)) continue;
-    try {
-      return truncate(readFileSync(path, 'utf8'), 2000);
-    } catch {
-      return null;
-    }
-  }
-  return null;
-}
 
 /**
  * Takes a checkpoint. A failure is recorded for the statusline, `status`, `doctor` and `stats`
@@ -171,43 +88,16 @@ function failedSessionId(request: CheckpointRequest): string {
   return request.known?.state?.sessionId ?? logName(request.log.path);
 }
 
-/** A log's file name without its extensions: the session id, for most agents. */
-function logName(path: string): string {
-  return basename(path).replace(/\.jsonl?(\.gz|\.zst)?$/, '');
-}
-
 async function takeCheckpoint(request: CheckpointRequest): Promise<CheckpointResult> {
   const started = performance.now();
-  const { path, agent } = request.log;
-  const state = await readState(request);
-  if (state.sessionId === null && state.turns === 0 && state.promptCount === 0) {
-    throw new AppError(
-      'TRANSCRIPT_UNREADABLE',
-      `${path} has no ${agent.name} conversation${request.untilLine !== undefined ? ` in its first ${request.untilLine} lines` : ''} to checkpoint`,
-      'pass a session transcript with at least one prompt or response',
-    );
-  }
-  // A checkpoint must not fail over a config file: a bad one leaves the defaults.
-  const config =
-    request.known?.config ??
-    (await loadConfig(request.home, {
-      lenient: true,
-      projectRoot: state.cwd ? findProjectRoot(state.cwd) : null,
-    }));
+  const { path } = request.log;
+  const { state, config } = await readCheckpointBasis(request);
   if (request.store) return buildAndStore(request, path, state, config, request.store, started);
   // Another process rebuilt the store meanwhile (nothing was written), or a damaged page or row
   // was met (the store is rebuilt from what is readable): withStore takes the checkpoint again.
   return withStore(request.home, (store) =>
     buildAndStore(request, path, state, config, store, started),
   );
-}
-
-/** What the store knows of the session's line: its last checkpoint and what it inherited. */
-function readLineage(store: Store, sessionId: string) {
-  const previous = store.checkpoints.getMostRecent(sessionId);
-  const resumedFrom = store.sessions.get(sessionId)?.resumedFrom ?? null;
-  const ancestor = resumedFrom ? store.checkpoints.getById(resumedFrom.checkpointId) : null;
-  return { previous, ancestor };
 }
 
 async function buildAndStore(
@@ -220,23 +110,11 @@ async function buildAndStore(
 ): Promise<CheckpointResult> {
   const sessionId = state.sessionId ?? logName(path);
   const { previous, ancestor } = readLineage(store, sessionId);
-  // The count the risk model weighs is since the last stored checkpoint, not since the start
-  // (a hook's own assessment counts from its memory of the last checkpoint: the same slot).
-  const assessment =
-    request.known?.assessment ??
-    assessLiveSession(request.log.agent, state, {
-      home: request.home,
-      env: request.env,
-      now: request.untilLine !== undefined ? (state.lastActivityAt ?? request.now) : request.now,
-      config,
-      ...(request.hotPath ? { hotPath: true } : {}),
-      toolCallsAtCheckpoint: previous?.signals.toolCallCount ?? null,
-    });
+  const assessment = assessForCheckpoint(request, state, config, previous);
   rememberGrowth(request.home, sessionId, state, request.now);
   const pending = request.known?.git;
   const id = pending?.checkpointId ?? randomUUID();
-  // The session's own directory when it exists here; a transcript from elsewhere has no tree.
-  const workTree = state.cwd === null ? request.cwd : isDirectory(state.cwd) ? state.cwd : null;
+  const workTree = workTreeOf(request, state);
   const git: GitFacts | null = pending
     ? await pending.capture
     : workTree
@@ -289,30 +167,6 @@ function rememberGrowth(home: string, sessionId: string, state: SessionState, no
 }
 
 /**
- * The draft, or, when the session's content breaks the builder, a draft of stand-ins (built from
- * an empty session state, the session's own facts kept) so that a checkpoint is still stored
- * and says it is partial.
- */
-function buildOrStandIn(
-  input: Parameters<typeof buildCheckpoint>[0],
-  home: string,
-): CheckpointDraft {
-  try {
-    return buildCheckpoint(input);
-  } catch (error) {
-    appendLog(home, 'error', 'checkpoint builder failed; storing stand-ins', {
-      sessionId: input.sessionId,
-      error: String(error),
-    });
-    const empty = buildCheckpoint({ ...input, state: createSessionState(), ancestor: null });
-    const draft = { ...empty };
-    for (const section of CHECKPOINT_SECTIONS)
-      draft[section] = standInSection(empty, section) as never;
-    return { ...draft, source: { ...draft.source, partial: [...CHECKPOINT_SECTIONS] } };
-  }
-}
-
-/**
  * The session learned a secret since its rows were last gone through (in this checkpoint, or in
  * the hooks since): its earlier checkpoints, summaries and handoffs are redacted again with it,
  * and the memory is kept with the cached state. A failure is logged: the checkpoint stands.
@@ -349,8 +203,7 @@ type Captured = {
 };
 
 async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
-  const { request, path, state, store, started, id, git, workTree } = captured;
-  const { previous, ancestor, assessment } = captured;
+  const { request, path, state, store, started, id, git, previous, assessment } = captured;
   const sessionId = state.sessionId ?? logName(path);
   const wipCommit =
     request.wipCommit && git?.repoRoot
@@ -359,26 +212,7 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
           `WIP: shim checkpoint ${id.slice(0, 8)}${request.reason ? ` (${request.reason})` : ''}`,
         )
       : null;
-  const input: Parameters<typeof buildCheckpoint>[0] = {
-    id,
-    sessionId,
-    createdAt: new Date(request.now).toISOString(),
-    trigger: request.trigger,
-    reason: request.reason ?? null,
-    state,
-    agent: request.log.agent,
-    assessment,
-    git,
-    transcriptPath: path,
-    customInstructions: readCustomInstructions(
-      git?.repoRoot ?? workTree,
-      request.log.agent.instructions.names,
-    ),
-    interrupted: request.interrupted === true,
-    parentId: previous?.id ?? ancestor?.id ?? null,
-    ancestor,
-  };
-  const draft = buildOrStandIn(input, request.home);
+  const draft = draftCheckpoint(captured);
   // The session's memory of its secrets: what it found anywhere is replaced here too.
   const memory = SecretMemory.from(state.secretMemory);
   const sealed = await sealCheckpoint(draft, memory);

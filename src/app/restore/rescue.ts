@@ -14,6 +14,7 @@ import { findRescuePoint, type RescuePoint } from '../../core/checkpoint/rescue-
 import type { ResumeDetection } from '../../core/resume/resume.ts';
 import type { Env } from '../../store/home/home.ts';
 import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
+import { previewCheckpoint } from '../checkpoint/preview-checkpoint.ts';
 import { withStore } from '../open-store.ts';
 import { agentNamed, findSessionLog, type SessionLog } from '../session/session-log.ts';
 import { renderRestoreFor } from './render-restore.ts';
@@ -41,7 +42,8 @@ export type RescuePlan = {
   point: RescuePoint;
   /** The context the fork point must stay under: the threshold or the blocking limit, less room for the restore. */
   limit: number;
-  checkpointId: string;
+  /** The checkpoint stored for the fork; null in a dry run, which stores nothing. */
+  checkpointId: string | null;
   /** The first prompt of the fork: shim's restore, then what to do. */
   prompt: string;
   /** The agent's arguments before the caller's own (the prompt goes last). */
@@ -57,6 +59,8 @@ export async function planRescue(request: {
   sessionId?: string | null;
   now: number;
   agents: Agents;
+  /** Plan only: the restore is built as it would be and nothing is stored. */
+  dryRun?: boolean;
 }): Promise<RescuePlan> {
   const { home } = request;
   const session = await withStore(home, ({ sessions }) =>
@@ -92,7 +96,7 @@ export async function planRescue(request: {
   }
   const transcriptPath = log.path;
   const sessionId = session?.sessionId ?? request.sessionId!;
-  const saved = await createCheckpoint({
+  const checkpointRequest = {
     log,
     cwd: session?.cwd ?? request.cwd,
     env: request.env,
@@ -101,7 +105,10 @@ export async function planRescue(request: {
     trigger: 'crash_recovery',
     reason: 'rescued over the context limit',
     interrupted: true,
-  });
+  } as const;
+  const saved = request.dryRun
+    ? await previewCheckpoint(checkpointRequest)
+    : await createCheckpoint(checkpointRequest);
   // Below where the agent refuses to send (or compacts), with room for the restore itself.
   const a = saved.assessment;
   const limit =
@@ -118,7 +125,7 @@ export async function planRescue(request: {
   const refused = chain.entries.some((e) => e.kind === 'refused');
   const detection: ResumeDetection = {
     shouldResume: true,
-    lastCheckpointId: saved.checkpoint.id,
+    lastCheckpointId: request.dryRun ? null : saved.checkpoint.id,
     interruptionReason: 'crash',
     timeSinceInterruption: 0,
     confidence: 1,
@@ -132,7 +139,7 @@ export async function planRescue(request: {
     transcriptPath,
     point,
     limit,
-    checkpointId: saved.checkpoint.id,
+    checkpointId: request.dryRun ? null : saved.checkpoint.id,
     prompt: `${restore}\n\nCarry on with the work from the state above.`,
     args: fork.args(sessionId, point.uuid),
     adapter,

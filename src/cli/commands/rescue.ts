@@ -15,6 +15,7 @@ export async function runRescue(
     cwd: process.cwd(),
     sessionId: options.session ?? null,
     now: Date.now(),
+    dryRun: options.dryRun === true,
   });
   const { headless } = plan.adapter;
   const bin = options.claudeBin ?? (process.env[headless.binEnv] || headless.defaultBin);
@@ -23,7 +24,7 @@ export async function runRescue(
     process.stdout.write(
       options.json
         ? `${JSON.stringify({ ...plan, adapter: plan.adapter.id, command: [bin, ...plan.args, ...claudeArgs] }, null, 2)}\n`
-        : `Would fork session ${plan.sessionId} at ${plan.point.uuid} (${plan.point.contextTokens} tokens, limit ${plan.limit}; ${plan.point.entriesDropped} later entries left out), starting with checkpoint ${plan.checkpointId.slice(0, 8)}'s restore (${plan.prompt.length} chars).\n`,
+        : `Would fork session ${plan.sessionId} at ${plan.point.uuid} (${plan.point.contextTokens} tokens, limit ${plan.limit}; ${plan.point.entriesDropped} later entries left out), starting with a restore of its state as of now (${plan.prompt.length} chars). Nothing was stored or started.\n`,
     );
     return;
   }

@@ -122,7 +122,10 @@ export function renderStatusText(status: SessionStatus, columns = 100): string {
       );
   }
   if (act.apiErrors > 0) work.push(`${act.apiErrors} API errors`);
-  if (act.promptTooLong > 0) work.push(`${act.promptTooLong} "Prompt is too long"`);
+  if (act.promptTooLong > 0)
+    work.push(
+      `${act.promptTooLong} "Prompt is too long"${status.assessment.contextLimitHit ? ' (`shim rescue` forks the session where it still fits)' : ''}`,
+    );
   if (work.length) lines.push(`${indent}${work.join(' · ')}`);
   if (act.lastPrompt) {
     lines.push(

@@ -64,6 +64,8 @@ export type Assessment = {
   risk: CrashRisk;
   riskFactors: string[];
   signals: CrashSignals;
+  /** The agent refused a turn as over its window ("Prompt is too long") since the last compaction. */
+  contextLimitHit: boolean;
 };
 
 function getContext(state: SessionState): { tokens: number; source: ContextSource } {
@@ -89,6 +91,7 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
       ? resolved
       : { ...resolved, compactThreshold: options.fixedThreshold, detail: 'fixed for evaluation' };
   const context = getContext(state);
+  const contextLimitHit = hitContextLimitSinceCompaction(state);
   const forecast = withMinimumBasis(
     context.source === 'usage'
       ? forecastCompaction(
@@ -116,7 +119,7 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
       toolCallsSinceCheckpoint,
       toolFailureRate: state.toolCalls > 0 ? state.toolFailures / state.toolCalls : 0,
       consecutiveToolFailures: state.consecutiveToolFailures,
-      contextLimitHit: hitContextLimitSinceCompaction(state),
+      contextLimitHit,
     },
     options.risk ?? DEFAULT_RISK_THRESHOLDS,
   );
@@ -149,5 +152,6 @@ export function assessSession(state: SessionState, options: AssessOptions): Asse
     risk: risk.risk,
     riskFactors: risk.riskFactors,
     signals,
+    contextLimitHit,
   };
 }

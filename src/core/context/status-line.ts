@@ -27,6 +27,11 @@ export type StatuslineView = {
   checkpointFailures?: number;
   /** Why shim cannot save at all now (a full disk, …), in a few words: shown before anything. */
   cannotSave?: string | null;
+  /**
+   * The agent refused a turn as over its window ("Prompt is too long") since the last
+   * compaction: the way out is said, after what stops saving.
+   */
+  contextLimitHit?: boolean;
   /** Compactions of this session so far (shown from the first). */
   compactions?: number;
   /**
@@ -79,6 +84,7 @@ export function renderStatusline(view: StatuslineView, columns: number, color: b
     optional.push(
       paint(color, '1;31', `[ckpt FAILED${failures > 1 ? ` ×${failures}` : ''}: shim doctor]`),
     );
+  if (view.contextLimitHit) optional.push(paint(color, '1;31', '[context limit hit: shim rescue]'));
   optional.push(`[risk: ${paint(color, RISK_COLORS[view.risk], view.risk)}]`);
   if (!view.autoCompact) {
     optional.push('[auto-compact off]');

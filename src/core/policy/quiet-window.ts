@@ -35,6 +35,8 @@ export type QuietView = {
   turnsToCompactLow: number | null;
   turnsToCompactHigh: number | null;
   autoCompact: boolean;
+  /** The agent refused a turn as over its window since the last compaction. */
+  contextLimitHit?: boolean;
 };
 
 export type QuietWindow = {
@@ -147,6 +149,7 @@ export function viewOf(a: Assessment, contextTokens = a.contextTokens): QuietVie
     turnsToCompactLow: a.forecast.turnsToCompactLow,
     turnsToCompactHigh: a.forecast.turnsToCompactHigh,
     autoCompact: a.autoCompact,
+    ...(a.contextLimitHit ? { contextLimitHit: true } : {}),
   };
 }
 
