@@ -198,8 +198,8 @@ export function workTreeOf(request: CheckpointRequest, state: SessionState): str
   return state.cwd === null ? request.cwd : isDirectory(state.cwd) ? state.cwd : null;
 }
 
-/** The builder's draft of the checkpoint (stand-ins where the session's content breaks it). */
-export function draftCheckpoint(parts: {
+/** What the builder needs once git has been read. */
+export type DraftParts = {
   request: CheckpointRequest;
   state: SessionState;
   id: string;
@@ -208,7 +208,10 @@ export function draftCheckpoint(parts: {
   previous: Checkpoint | null;
   ancestor: Checkpoint | null;
   assessment: Assessment;
-}): CheckpointDraft {
+};
+
+/** The builder's draft of the checkpoint (stand-ins where the session's content breaks it). */
+export function draftCheckpoint(parts: DraftParts): CheckpointDraft {
   const { request, state, git, previous, ancestor } = parts;
   const { path, agent } = request.log;
   return buildOrStandIn(

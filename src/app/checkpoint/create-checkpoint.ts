@@ -38,6 +38,7 @@ import {
   readLineage,
   workTreeOf,
   type CheckpointRequest,
+  type DraftParts,
   type StartedGitCapture,
 } from './checkpoint-input.ts';
 
@@ -185,18 +186,10 @@ function forgetLearnedSecrets(captured: Captured, sessionId: string, memory: Sec
 }
 
 /** What is known once git has been captured: the rest of building and storing. */
-type Captured = {
-  request: CheckpointRequest;
+type Captured = DraftParts & {
   path: string;
-  state: SessionState;
   store: Store;
   started: number;
-  id: string;
-  git: GitFacts | null;
-  workTree: string | null;
-  previous: Checkpoint | null;
-  ancestor: Checkpoint | null;
-  assessment: Assessment;
   sync: ShimConfig['sync'];
   /** How it is stored: as what changed since `previous` (store/checkpoints/checkpoint-chain.ts). */
   chain: ChainSettings;
