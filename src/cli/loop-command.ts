@@ -39,7 +39,10 @@ export function defineLoopCommand(program: Command, agents: Agents): void {
       'stop and restart an agent running longer (default 30m)',
     )
     .option('--budget-usd <amount>', 'stop once the reported cost reaches this')
-    .option('--agent <agent>', 'the agent to run: claude (default), codex or gemini')
+    .option(
+      '--agent <agent>',
+      "the agent to run: claude, codex or gemini (default: the one whose --<agent>-bin or SHIM_<AGENT>_BIN is set, else the agent of this directory's newest session)",
+    )
     .option(
       '--fallback-agent <agent>',
       'at a usage limit, carry on in this agent from a checkpoint instead of waiting',

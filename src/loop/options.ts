@@ -17,6 +17,7 @@ import { AGENT_IDS, agentName, isAgentId, type AgentId } from '../core/agent-id.
 import type { HeadlessRun } from '../agents/agent.ts';
 import type { Agents } from '../agents/agent.ts';
 import type { Env } from '../store/home/home.ts';
+import { newestSession } from '../app/session/session-log.ts';
 import { z } from 'zod';
 
 export const MAX_RESTARTS_CAP = 5;
@@ -203,6 +204,37 @@ function readAgent(value: string | undefined, flag: string): AgentId | null {
   return value;
 }
 
+/**
+ * The agent a run starts with; none is assumed. --agent; else the one agent whose executable was
+ * named (--<agent>-bin, or its variable such as SHIM_CLAUDE_BIN), the fallback's aside; else the
+ * agent of this directory's newest session, as \`shim status\` finds it. Nothing of these: refused.
+ */
+async function chooseAgent(
+  raw: RawLoopOptions,
+  fallbackAgent: AgentId | null,
+  env: Env,
+  cwd: string,
+  agents: Agents,
+): Promise<AgentId> {
+  const given = readAgent(raw.agent, '--agent');
+  if (given) return given;
+  const named: AgentId[] = [];
+  for (const id of agents.ids) {
+    if (id === fallbackAgent) continue;
+    const headless = (await agents.adapter(id)).headless;
+    if (raw[BIN_FLAGS[id]]?.trim() || env[headless.binEnv]?.trim()) named.push(id);
+  }
+  if (named.length === 1) return named[0]!;
+  const newest = await newestSession(cwd, env, agents);
+  if (newest && newest.agent.id !== fallbackAgent) return newest.agent.id;
+  throw usage(
+    named.length > 1
+      ? `shim loop needs --agent: executables are named for ${named.map(agentName).join(' and ')}, and no session of ${cwd} says which one works here`
+      : `shim loop needs --agent: no session of ${cwd} says which agent works here, and no agent's executable is named`,
+    `shim loop --agent ${agents.ids.join('|')} --goal "…"`,
+  );
+}
+
 /** The user's flags for an agent, refused when they are ones the loop sets itself. */
 function checkAgentArgs(agent: AgentId, headless: HeadlessRun, args: string[], flag: string): void {
   const reserved = args.find((arg) => headless.reservedFlags.includes(arg.split('=')[0]!));
@@ -261,8 +293,8 @@ export async function parseLoopOptions(
   if (budget !== null && (!Number.isFinite(budget) || budget <= 0)) {
     throw usage(`--budget-usd must be a positive amount in dollars, got "${raw.budgetUsd}"`);
   }
-  const agent = readAgent(raw.agent, '--agent') ?? 'claude';
   const fallbackAgent = readAgent(raw.fallbackAgent, '--fallback-agent');
+  const agent = await chooseAgent(raw, fallbackAgent, env, cwd, agents);
   if (fallbackAgent === agent) {
     throw usage(
       `--fallback-agent ${fallbackAgent} is the agent the run starts with`,
@@ -344,7 +376,7 @@ const storedOptionsSchema = z.object({
   testTimeoutMs: z.number().positive().catch(LOOP_DEFAULTS.testTimeoutMs),
   iterationTimeoutMs: z.number().positive().catch(LOOP_DEFAULTS.iterationTimeoutMs),
   budgetUsd: z.number().positive().nullable().catch(null),
-  agent: z.enum(AGENT_IDS).catch('claude'),
+  agent: z.enum(AGENT_IDS),
   fallbackAgent: z.enum(AGENT_IDS).nullable().catch(null),
   bins: z.partialRecord(z.enum(AGENT_IDS), z.string().min(1)),
   agentArgs: z.array(z.string()).catch([]),
@@ -374,12 +406,15 @@ export function readStoredLoopOptions(runId: string, stored: unknown): LoopOptio
   return parsed.data;
 }
 
-/** A run stored before `bins` (shim loop ran Claude Code only) named its one binary `claudeBin`. */
+/**
+ * A run stored before `bins` (shim loop ran Claude Code only) named its one binary `claudeBin`,
+ * and no agent: it ran Claude Code. A run that names an agent shim does not know is not resumed.
+ */
 function withBins(stored: unknown): unknown {
   if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return {};
   const record = stored as Record<string, unknown>;
   if (record.bins !== undefined || typeof record.claudeBin !== 'string') return record;
-  return { ...record, bins: { claude: record.claudeBin } };
+  return { agent: 'claude', ...record, bins: { claude: record.claudeBin } };
 }
 
 /** What `shim loop --resume` may change of a run: the agents' binaries, the iteration cap, the budget. */

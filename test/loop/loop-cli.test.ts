@@ -27,6 +27,8 @@ describe('shim loop (CLI)', () => {
   test('refuses bad input with one line and a hint, before starting anything', () => {
     const cases: Array<[string[], RegExp]> = [
       [['loop'], /the loop needs a goal/],
+      // No agent is assumed: nothing here (no flag, no executable named, no session) says one.
+      [['loop', '--goal', 'x'], /shim loop needs --agent: no session of .* says which agent/],
       [['loop', '--goal', 'x', '--prompt-file', 'p.md'], /either --goal or --prompt-file/],
       [
         ['loop', '--goal', 'x', '--max-restarts', '6', '--claude-bin', FAKE_CLAUDE],
@@ -57,7 +59,7 @@ describe('shim loop (CLI)', () => {
         /--agent must be one of claude, codex, gemini/,
       ],
       [
-        ['loop', '--goal', 'x', '--claude-bin', FAKE_CLAUDE, '--fallback-agent', 'claude'],
+        ['loop', '--goal', 'x', '--agent', 'claude', '--fallback-agent', 'claude'],
         /--fallback-agent claude is the agent the run starts with/,
       ],
       [
