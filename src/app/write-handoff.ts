@@ -17,6 +17,9 @@ import { safeFileName } from '../core/fnv-hash.ts';
 import { ensureDir } from '../store/home/home.ts';
 import { writeFileSafely } from '../store/home/safe-file.ts';
 import type { Store } from './open-store.ts';
+import { writeProjectHandoff, type ProjectFilesSetting } from './project-files.ts';
+import { loadConfig } from '../store/config/config.ts';
+import { appendLog } from '../store/home/log.ts';
 
 /** L3 keeps everything the checkpoint holds: no budget cut below its own limits. */
 const MAX_PRESERVATION_CHARS = 1_000_000;
@@ -48,7 +51,29 @@ function handoffIssue(store: Store, checkpoint: Checkpoint): HandoffIssue | null
   };
 }
 
-export function writeHandoff(
+/** The project's own copy (opt-in, app/project-files.ts); a failure is logged, not thrown. */
+async function copyIntoProject(
+  home: string,
+  checkpoint: Checkpoint,
+  document: string,
+  request: { now: number; projectFiles?: ProjectFilesSetting },
+): Promise<void> {
+  try {
+    const cwd = checkpoint.source.cwd;
+    const setting =
+      request.projectFiles ??
+      (await loadConfig(home, { lenient: true, projectRoot: cwd ? findProjectRoot(cwd) : null }))
+        .projectFiles;
+    writeProjectHandoff({ setting, checkpoint, document, now: request.now });
+  } catch (error) {
+    appendLog(home, 'warn', 'could not copy the handoff into the project', {
+      sessionId: checkpoint.sessionId,
+      error: String(error),
+    });
+  }
+}
+
+export async function writeHandoff(
   store: Store,
   home: string,
   request: {
@@ -58,8 +83,10 @@ export function writeHandoff(
     now: number;
     /** A line put above the document (a usage-limit handoff names the limit there). */
     preface?: string;
+    /** The project-files setting when the caller has the config; otherwise it is read here. */
+    projectFiles?: ProjectFilesSetting;
   },
-): WrittenHandoff {
+): Promise<WrittenHandoff> {
   const { checkpoint, kind } = request;
   const options: HandoffOptions = kind === 'level_L3' ? { maxChars: MAX_PRESERVATION_CHARS } : {};
   options.issue = handoffIssue(store, checkpoint);
@@ -80,5 +107,6 @@ ${rendered}`
     kind,
     createdAt: new Date(request.now).toISOString(),
   });
+  await copyIntoProject(home, checkpoint, document, request);
   return { path, document };
 }

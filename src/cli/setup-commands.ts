@@ -33,6 +33,10 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
     sync.fromRequests            also take the issue from a request's text (false: link or branch)
     sync.staleAfterHours         an update not sent by then is dropped, not posted late (24)
     sync.claudeMem               checkpoints as claude-mem observations when installed (true)
+    projectFiles.enabled         also write <dir>/checkpoint-state.json and <dir>/handoffs/ in the
+                                 project, redacted (false: shim writes nothing outside SHIM_HOME)
+    projectFiles.dir / .track    where in the project (".claude", for every agent) / let git see
+                                 them (false: listed in the clone's .git/info/exclude)
     levels.L1/L2/L3, risk, learnFromHistory, blockAutoCompact, loopRetention
 
   Exits 1 when a file has a problem (the hooks then run on the defaults for that file).`,

@@ -65,7 +65,8 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   {
     bundle: 'statusline.cjs',
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
-    budget: 36 * KB,
+    // 36 → 37: the config schema it carries gained projectFiles (issue 43; measured in the bench).
+    budget: 37 * KB,
   },
   // The full look (PostToolUse outside the window, the other events) and the statusline's fold;
   // the one hook runner of every agent, carrying Claude Code's whole agent value (the redactor

@@ -30,6 +30,7 @@ import { sealCheckpoint } from './seal-checkpoint.ts';
 import { withStore, type Store } from '../open-store.ts';
 import { keepSessionMemory } from '../session/read-session.ts';
 import { redactStoredSession } from './redact-stored-session.ts';
+import { keepProjectState } from '../project-files.ts';
 import {
   assessForCheckpoint,
   draftCheckpoint,
@@ -138,6 +139,7 @@ async function buildAndStore(
       ancestor,
       assessment,
       sync: config.sync,
+      project: { setting: config.projectFiles, levels: config.levels },
       chain: {
         incremental: config.checkpoints.continuous,
         fullEvery: config.checkpoints.fullEvery,
@@ -191,6 +193,8 @@ type Captured = DraftParts & {
   store: Store;
   started: number;
   sync: ShimConfig['sync'];
+  /** The project's own files (opt-in, app/project-files.ts) and the levels its state names. */
+  project: { setting: ShimConfig['projectFiles']; levels: ShimConfig['levels'] };
   /** How it is stored: as what changed since `previous` (store/checkpoints/checkpoint-chain.ts). */
   chain: ChainSettings;
 };
@@ -246,6 +250,15 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     home: request.home,
     env: request.env,
   });
+  if (captured.project.setting.enabled)
+    keepProjectState(store, request.home, {
+      ...captured.project,
+      checkpoint: stored.checkpoint,
+      assessment,
+      agent: request.log.agent.id,
+      startedAt: state.startedAt,
+      memory,
+    });
   return {
     checkpoint: stored.checkpoint,
     size: stored.size,

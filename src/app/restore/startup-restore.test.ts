@@ -184,9 +184,9 @@ describe('a handoff the user wrote', () => {
       ]),
     );
     const saved = await checkpoint(path);
-    await withStore(home, (store) => {
+    await withStore(home, async (store) => {
       store.sessions.end('A', 'prompt_input_exit', at(30));
-      writeHandoff(store, home, {
+      await writeHandoff(store, home, {
         checkpoint: saved.checkpoint,
         kind: 'user',
         detection: null,
@@ -245,9 +245,9 @@ describe('a handoff the user wrote', () => {
       ]),
     );
     const saved = await checkpoint(path);
-    await withStore(home, (store) => {
+    await withStore(home, async (store) => {
       store.sessions.end('A', 'prompt_input_exit', at(30));
-      writeHandoff(store, home, {
+      await writeHandoff(store, home, {
         checkpoint: saved.checkpoint,
         kind: 'level_L2',
         detection: null,

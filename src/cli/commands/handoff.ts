@@ -32,7 +32,7 @@ export async function runHandoff(agents: Agents, options: HandoffCommandOptions)
     );
     return {
       checkpoint: plan.checkpoint,
-      written: writeHandoff(store, home, {
+      written: await writeHandoff(store, home, {
         checkpoint: plan.checkpoint,
         kind: options.team ? 'team' : 'user',
         detection: plan.detection,

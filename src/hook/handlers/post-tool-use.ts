@@ -129,7 +129,10 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
       if (saved) {
         note = `Checkpoint #${saved.checkpoint.checkpointNumber} saved.`;
         const level = decision.alert === 'L2' || decision.alert === 'L3' ? decision.alert : null;
-        if (level && (await heavy.writeLevelHandoff(home, saved.checkpoint, level, now)))
+        if (
+          level &&
+          (await heavy.writeLevelHandoff(home, saved.checkpoint, level, now, config.projectFiles))
+        )
           note += ' Handoff written.';
       }
       settleClaim(home, payload.sessionId, slot);

@@ -13,6 +13,7 @@ import { compactionClaimKey } from '../../app/checkpoint/mod-compaction.ts';
 import { withStore } from '../../app/open-store.ts';
 import { loadSessionState } from '../../app/session/read-session.ts';
 import { writeHandoff } from '../../app/write-handoff.ts';
+import type { ProjectFilesSetting } from '../../app/project-files.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { SessionState } from '../../core/session.ts';
 import { releaseClaim, tryClaimOnce } from '../../store/cache/hook-memory.ts';
@@ -33,11 +34,14 @@ async function saveHandoff(
   checkpoint: Checkpoint,
   kind: 'pre_compact' | 'user',
   now: number,
+  projectFiles: ProjectFilesSetting,
 ): Promise<string | null> {
   try {
     return await withStore(
       home,
-      (store) => writeHandoff(store, home, { checkpoint, kind, detection: null, now }).path,
+      async (store) =>
+        (await writeHandoff(store, home, { checkpoint, kind, detection: null, now, projectFiles }))
+          .path,
     );
   } catch (error) {
     appendLog(home, 'error', 'PreCompact: handoff not written', { error: String(error) });
@@ -70,7 +74,13 @@ export async function handlePreCompact(run: HookRun): Promise<HookOutput> {
     payload.trigger === 'auto' &&
     payload.transcriptPath !== null &&
     !isReactiveCompaction(await loadSessionState(payload.transcriptPath, home, agent));
-  const handoffPath = await saveHandoff(home, checkpoint, block ? 'user' : 'pre_compact', now);
+  const handoffPath = await saveHandoff(
+    home,
+    checkpoint,
+    block ? 'user' : 'pre_compact',
+    now,
+    config.projectFiles,
+  );
   if (!block || !handoffPath) {
     return {
       compactInstructions: agent.hooks.compactInstructions(checkpoint),

@@ -98,6 +98,22 @@ export const configSchema = z.strictObject({
       retentionDays: z.number().min(1).max(3650).optional(),
     })
     .optional(),
+  /**
+   * The project's own files (docs/project-files.md): `<dir>/checkpoint-state.json` and handoffs
+   * under `<dir>/handoffs/` in the project, for teams that keep state in the repository. Off by
+   * default; `track: true` leaves them to git (otherwise listed in .git/info/exclude).
+   */
+  projectFiles: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      // Relative, inside the project: no leading slash or drive, no ".." part.
+      dir: z
+        .string()
+        .regex(/^(?![/\\]|\w:)(?!(.*[/\\])?\.\.([/\\]|$)).+$/, 'a directory inside the project')
+        .optional(),
+      track: z.boolean().optional(),
+    })
+    .optional(),
   /** shim loop runs: days kept hot after they end, and days kept at all. */
   loopRetention: z
     .strictObject({

@@ -60,6 +60,8 @@ export type ShimConfig = {
   };
   /** The team store: its URL (null: not connected), restore from it at startup, server retention. */
   team: { url: string | null; resume: boolean; retentionDays: number };
+  /** The project's own state file and handoffs (opt-in): where, and whether git sees them. */
+  projectFiles: { enabled: boolean; dir: string; track: boolean };
   /** Files that could not be used (lenient loads only): what is wrong, where, how to fix it. */
   problems: ConfigProblem[];
   /** Where each setting came from: `default`, or the file's path. */
@@ -96,6 +98,7 @@ export const DEFAULT_SETTINGS: Settings = {
     staleAfterHours: 24,
   },
   team: { url: null, resume: true, retentionDays: 90 },
+  projectFiles: { enabled: false, dir: '.claude', track: false },
 };
 
 export function getConfigPath(home: string): string {
