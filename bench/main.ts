@@ -247,4 +247,13 @@ async function main(): Promise<void> {
   process.stdout.write(`\nresults written to .bench/results.json\n`);
 }
 
-await main();
+/** `npm run bench -- --team-scale`: only the team at scale (minutes, a few GB on the server). */
+async function teamScale(): Promise<void> {
+  process.stdout.write('team store at scale (bench/team-scale.ts)\n');
+  await (await import('./team-scale.ts')).runTeamScaleBench(report, results);
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  writeFileSync(join(ROOT, '.bench', 'team-scale.json'), JSON.stringify(results, null, 2));
+  process.stdout.write(`\nresults written to .bench/team-scale.json\n`);
+}
+
+await (process.argv.includes('--team-scale') ? teamScale() : main());

@@ -3,7 +3,9 @@
  * test/helpers/postgres.ts): replication throughput in rows/s beside the local store's own
  * checkpoint write rate measured in the same run, and the lag from a checkpoint's creation to
  * its arrival on the server (p50/p99) while a writer keeps checkpointing and the worker keeps
- * sending. Skipped with one line where no server can start.
+ * sending; then the pull at session start on a fresh machine B against that server
+ * (bench/team-pull.ts). `--team-scale` is bench/team-scale.ts. Skipped with one line where no
+ * server can start.
  */
 import { randomUUID } from 'node:crypto';
 import { createCommandStore } from '../src/app/open-command-store.ts';
@@ -13,13 +15,16 @@ import { CheckpointRepository } from '../src/store/checkpoints/checkpoint-reposi
 import { openDatabase } from '../src/store/sqlite/database.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { openTempStore } from '../test/helpers/store.ts';
-import { draftIn, makeClone } from '../test/team/team-fixture.ts';
+import { draftIn, makeClone, REMOTE } from '../test/team/team-fixture.ts';
+import { measurePullAtStart } from './team-pull.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
 const ROWS = 2000;
 const LAG_ROWS = 400;
 const LAG_EVERY_MS = 10;
+const PULL_RUNS = 5;
+const WORK = 'Finish the invoice export before the release';
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
@@ -101,10 +106,33 @@ export async function runTeamBench(
       `${lags.length} checkpoints, one every ${LAG_EVERY_MS} ms, worker sending continuously`,
     );
     report('team replication lag p99', `${pct(lags, 0.99).toFixed(0)} ms`);
+    // The newest work of the project, left open on this machine: what B's first session gets.
+    const open = draftIn(clone, randomUUID(), new Date().toISOString());
+    open.conversationState = { ...open.conversationState, userRequests: [WORK] };
+    store.sessions.touch({ sessionId: open.sessionId, cwd: clone }, open.createdAt);
+    store.checkpoints.save(open);
+    await replicateToTeam({
+      store: createCommandStore(store.db),
+      home: store.home,
+      repository,
+      writer,
+    });
+    const pull = await measurePullAtStart({
+      url: server.url(database),
+      remote: REMOTE,
+      expect: WORK,
+      runs: PULL_RUNS,
+    });
+    report(
+      'team pull at SessionStart p50 / p99',
+      `${pull.connectedMs.p50.toFixed(0)} / ${pull.connectedMs.p99.toFixed(0)} ms`,
+      `B's first session, fresh home and clone, budget 1.5 s; the work reached ${pull.restored}/${pull.runs}; no team store ${pull.unconnectedMs.p50.toFixed(0)} ms, node -e '' ${pull.nodeMs.p50.toFixed(0)} ms (p50)`,
+    );
     results.team = {
       throughputRowsPerSecond: rate,
       localWritesPerSecond: localRate,
       lagMs: { p50: pct(lags, 0.5), p99: pct(lags, 0.99), n: lags.length },
+      pullAtStart: pull,
     };
     await repository.close();
   } finally {

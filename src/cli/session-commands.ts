@@ -115,7 +115,9 @@ export function defineSessionCommands(program: Command, agents: Agents): void {
 
   program
     .command('list')
-    .description("list this project's checkpoints, newest first (--all: every project)")
+    .description(
+      "list this project's checkpoints, newest first (--all: every project); with a team store connected, the other machines' and teammates' too, each saying whose",
+    )
     .option('-s, --session <id>', 'only this session (wherever it ran)')
     .option('--cwd <dir>', 'the project of this directory instead of the current one')
     .option('--all', 'every project')
@@ -163,7 +165,7 @@ ${SCOPE_HELP}`,
   program
     .command('show')
     .description(
-      'show one checkpoint of this project as its restore: the text the agent was given (an id or a unique prefix of one)',
+      "show one checkpoint of this project as its restore: the text the agent was given (an id or a unique prefix of one; with a team store connected, one of another machine's too)",
     )
     .argument('<id>', 'checkpoint id or prefix (see `shim list`)')
     .option('--handoff', 'the handoff document instead (front-matter and the same sections)')

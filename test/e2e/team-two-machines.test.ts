@@ -2,15 +2,17 @@
  * The team store with the real Claude Code CLI (pinned) on two machines, simulated: two HOMEs
  * and SHIM_HOMEs, two clones of one repository at different paths (the same origin remote), one
  * real PostgreSQL server. A session on A makes tasks, writes a file, takes a follow-up request
- * and is killed -9 mid-command; A's worker replicates it; a new session on B then starts with
- * A's requests, open tasks and files in its first request to the mock, naming A, and where A
- * was: the interrupted command, the one before it and the newest failure.
+ * and is killed -9 mid-command; A's worker replicates it. B, which only knows the server's URL
+ * (nothing pulled before), prints A's work with `shim resume --print`, and its FIRST session
+ * starts with A's requests, open tasks and files in its first request to the mock (pulled at
+ * that session's start), naming A, and where A was: the interrupted command, the one before it
+ * and the newest failure.
  *
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/team-two-machines
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
@@ -188,14 +190,17 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     );
     assert.equal(remote.rows[0].n, local, "every one of A's checkpoints is on the server");
 
-    // B: connects in its own clone; its worker pulls A's unfinished work for the project.
-    assert.match(shim(b, ['team', 'connect', url]), /connected to the team store/);
-    await waitForBackgroundWork(b.scratch);
-    const pulled = localQuery<{ machine: string } | undefined>(
-      b,
-      'SELECT machine FROM team_work WHERE taken_at IS NULL',
-    );
-    assert.equal(pulled?.machine, 'laptop-a', "B holds A's unfinished work locally");
+    // B: a fresh SHIM_HOME and clone that only know the server's URL — no `team connect`, no
+    // worker, nothing pulled. `shim resume --print` asks the server itself and prints A's work
+    // (taking nothing); then B's FIRST session pulls at its start (the budget raised: this
+    // machine is loaded; npm run bench measures it against 1.5 s) and starts from A's work.
+    mkdirSync(b.shimHome, { recursive: true });
+    writeFileSync(join(b.shimHome, 'config.json'), `${JSON.stringify({ team: { url } })}\n`);
+    b.env.SHIM_TEAM_PULL_BUDGET_MS = '60000';
+    const printed = shim(b, ['resume', '--print']);
+    for (const needle of [FIRST_REQUEST, FOLLOW_UP, 'laptop-a'])
+      assert.ok(printed.includes(needle), `resume --print on B names ${needle}`);
+    assert.ok(!printed.includes(a.scratch.project), "A's absolute path stays on A");
 
     mock.reset({ steps: [], final: { content: [{ type: 'text', text: 'Carrying on on B.' }] } });
     const onB = await runClaude({

@@ -31,7 +31,7 @@ export type TeamReadRequest = {
   limit: number;
 };
 
-async function withTeam<T>(
+export async function withTeam<T>(
   request: TeamReadRequest,
   work: (repository: TeamRepository, scope: TeamReadScope) => Promise<T>,
 ): Promise<{ projects: string[]; result: T }> {

@@ -1,4 +1,7 @@
 import { withStore } from '../../app/open-store.ts';
+import { teamListRows, type RowFrom } from '../../app/team/team-beside-local.ts';
+import { loadConfig } from '../../store/config/config.ts';
+import type { CheckpointSummary } from '../../store/checkpoints/checkpoint-rows.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { agentName } from '../../core/agent-id.ts';
 import { getShimHome } from '../../store/home/home.ts';
@@ -24,17 +27,38 @@ export async function runList(options: {
   // A session id is explicit: its checkpoints wherever it ran.
   const scope = resolveScope({ ...options, all: options.all || !!options.session }, process.cwd());
   const where = options.session ? `session ${options.session}` : describeScope(scope);
-  const rows = await withStore(getShimHome(), ({ checkpoints }) =>
+  const home = getShimHome();
+  const local = await withStore(home, ({ checkpoints }) =>
     checkpoints.list({
       ...(options.session ? { sessionId: options.session } : {}),
       ...(scope.kind === 'project' ? { project: scope.root } : {}),
       limit,
     }),
   );
+  // With a team store connected, the other machines' and teammates' checkpoints of the scope too.
+  const team = options.session
+    ? null
+    : await teamListRows({
+        home,
+        env: process.env,
+        config: await loadConfig(home, { lenient: true }),
+        cwd: scope.kind === 'project' ? scope.root : process.cwd(),
+        ...(scope.kind === 'all' ? { all: true } : {}),
+        limit,
+      });
+  const rows: Array<CheckpointSummary & { from: RowFrom }> = [
+    ...local.map((r) => ({ ...r, from: null })),
+    ...(team?.rows ?? []),
+  ]
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .slice(0, limit);
+  const teamNote = team?.error ? dim(`team store not read (${team.error})\n`) : '';
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(team ? rows : local, null, 2)}\n`);
+    if (teamNote) process.stderr.write(teamNote);
     return;
   }
+  process.stderr.write(teamNote);
   if (rows.length === 0) {
     process.stdout.write(
       dim(
@@ -44,8 +68,10 @@ export async function runList(options: {
     return;
   }
   const now = Date.now();
+  const fromColumn = team !== null;
   const table = renderTable(
     [
+      ...(fromColumn ? ['from'] : []),
       'id',
       'session',
       'agent',
@@ -60,6 +86,7 @@ export async function runList(options: {
       'working on',
     ],
     rows.map((r) => [
+      ...(fromColumn ? [r.from ? `${r.from.osUser}@${r.from.machine}` : 'here'] : []),
       r.id.slice(0, 8),
       r.sessionId.slice(0, 8),
       agentName(r.agent),
@@ -69,11 +96,12 @@ export async function runList(options: {
       colorRisk(r.crashRisk),
       r.contextPercent === null ? '' : `${Math.round(r.contextPercent)}%`,
       `${Math.round(r.progress * 100)}%`,
-      formatBytes(r.size.compressed),
+      r.from ? '' : formatBytes(r.size.compressed),
       r.restoredAt ? 'yes' : '',
       cutAtWord((r.operation ?? '').replace(/\s+/g, ' '), 50),
     ]),
     [
+      ...(fromColumn ? (['left'] as const) : []),
       'left',
       'left',
       'left',
@@ -89,6 +117,6 @@ export async function runList(options: {
     ],
   );
   process.stdout.write(
-    `${dim(`checkpoints of ${where}, newest first${scope.kind === 'project' && !options.session ? ' (--all: every project)' : ''}`)}\n${table}\n${dim('context is the share of the auto-compact threshold in use; `shim show <id>` for the full checkpoint')}\n`,
+    `${dim(`checkpoints of ${where}, newest first${fromColumn ? ", this machine's and the team store's" : ''}${scope.kind === 'project' && !options.session ? ' (--all: every project)' : ''}`)}\n${table}\n${dim('context is the share of the auto-compact threshold in use; `shim show <id>` for the full checkpoint')}\n`,
   );
 }

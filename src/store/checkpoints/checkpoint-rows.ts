@@ -96,7 +96,7 @@ export const SUMMARY_COLUMNS = `id, session_id, checkpoint_number, created_at, t
   restored_at, cwd, transcript_path, snapshot_ref, source, agent, delta_of, stored_size`;
 
 /** contextTokens / compactThreshold of a row's source, as a percent with one decimal. */
-function thresholdPercent(source: string | null): number | null {
+export function thresholdPercent(source: string | null): number | null {
   if (!source) return null;
   try {
     const s = JSON.parse(source) as { contextTokens?: number; compactThreshold?: number };
