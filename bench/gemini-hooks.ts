@@ -75,23 +75,40 @@ export function runGeminiHookBench(report: Report, results: Record<string, unkno
     tool_input: { command: 'ls' },
     tool_response: { llmContent: 'a.ts' },
   });
+  // BeforeTool notes the call (a command in flight is not in the chat until it completes:
+  // store/cache/calls-started.ts); AfterTool takes the note out.
+  const before = payload
+    .replace('"AfterTool"', '"BeforeTool"')
+    .replace(/,"tool_response":\{[^}]*\}/, '');
   const hook = [BIN, 'gemini-hook', 'AfterTool'];
+  const beforeHook = [BIN, 'gemini-hook', 'BeforeTool'];
   // Warm-up: the first call folds the whole chat and writes the code cache.
+  timeNode(beforeHook, before, env);
   timeNode(hook, payload, env);
   timeNode(['-e', ''], '', env);
   const node: number[] = [];
   const shim: number[] = [];
+  const beforeShim: number[] = [];
   for (let i = 0; i < 25; i++) {
-    appendFileSync(chat, modelMessage(10_000 + i, 12_000 + i * 10));
     node.push(timeNode(['-e', ''], '', env));
+    beforeShim.push(timeNode(beforeHook, before, env));
+    appendFileSync(chat, modelMessage(10_000 + i, 12_000 + i * 10));
     shim.push(timeNode(hook, payload, env));
   }
   const ratio = median(shim) / median(node);
+  const beforeRatio = median(beforeShim) / median(node);
   report('Gemini AfterTool hook (median)', fmt(median(shim)), `node -e '' ${fmt(median(node))}`);
   report(
     'Gemini AfterTool hook / bare node',
     `${ratio.toFixed(2)}×`,
     '(one message appended per call)',
   );
+  report('Gemini BeforeTool hook (median)', fmt(median(beforeShim)), '(notes the call started)');
+  report('Gemini BeforeTool hook / bare node', `${beforeRatio.toFixed(2)}×`);
   results.geminiHook = { medianMs: median(shim), nodeMs: median(node), ratio };
+  results.geminiBeforeTool = {
+    medianMs: median(beforeShim),
+    nodeMs: median(node),
+    ratio: beforeRatio,
+  };
 }

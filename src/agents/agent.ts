@@ -20,7 +20,7 @@
  */
 import type { AgentId } from '../core/agent-id.ts';
 import type { AgentEvent } from './headless-event.ts';
-import type { SessionState } from '../core/session.ts';
+import type { SessionState, StartedCall } from '../core/session.ts';
 import type { Checkpoint } from '../core/checkpoint/checkpoint.ts';
 import type { ChainEntry } from '../core/checkpoint/rescue-point.ts';
 import type { CompactSample, CompactThreshold } from '../core/context/threshold.ts';
@@ -140,6 +140,13 @@ export type SessionLogReader = {
    * a run without a terminal reports it nowhere else. Null: none, or the agent's log is not read so.
    */
   usageLimit: (path: string) => string | null;
+  /**
+   * Folds a call the agent's hook saw start into a state read from its log, unless the log shows
+   * it done: for an agent whose log holds a call only once it completes (Gemini CLI), so that a
+   * call in flight when it was killed is known (store/cache/calls-started.ts). null: the log
+   * holds every call as it starts (its hooks note nothing).
+   */
+  foldStarted: ((state: SessionState, call: StartedCall) => void) | null;
 };
 
 /** What a session's compaction point is resolved from, besides the session itself. */

@@ -134,6 +134,19 @@ export type PendingToolCall = {
   meta?: Record<string, string>;
 };
 
+/**
+ * A call the agent started, as its hook saw it (before it ran): for an agent whose log holds a
+ * call only once it completes (Gemini CLI), the one record of a call still running when the
+ * agent was killed. `input` is redacted.
+ */
+export type StartedCall = {
+  tool: string;
+  input: Record<string, unknown>;
+  at: number;
+  /** Names the call as its hooks saw it (a hash of its raw input): its end is matched by it. */
+  key: string;
+};
+
 /** A shell command the agent ran (verbatim, redacted) and how it ended. */
 export type CommandRecord = {
   /** The call's id. */

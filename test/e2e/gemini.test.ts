@@ -23,6 +23,17 @@ import { firstUserText, startMockGemini, type MockGemini } from './mock-gemini.t
 /** In every restore's heading (its words say what happened: core/resume/resume-prompt.ts). */
 const RESTORE_HEAD = ' (shim checkpoint #';
 
+/** The pid the command killed mid-run writes: a kill -9 of the CLI may leave its shell running. */
+const SLOW_PID = 'slow-NUMBAT.pid';
+
+function endProcess(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone with the CLI.
+  }
+}
+
 type Listed = { id: string; sessionId: string; triggeredBy: string };
 
 function checkpoints(scratch: Scratch, shimHome: string): Listed[] {
@@ -199,19 +210,23 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
             ],
             usage: { promptTokenCount: 14_000 },
           },
-          {
-            parts: [{ text: 'never seen' }],
-            usage: { promptTokenCount: 15_000 },
-            delayMs: 120_000,
-          },
+          // Killed while this runs: the CLI writes a call to its chat only once it completes, so
+          // only BeforeTool's note knows it (issue 40). The shell records its pid to be ended.
+          shell(`echo $$ > ${SLOW_PID} && exec sleep 120 # lex-NUMBAT-all`, 15_000),
+          { parts: [{ text: 'never seen' }], usage: { promptTokenCount: 16_000 } },
         ],
       });
       rmSync(join(scratch.home, '.gemini', 'tmp'), { recursive: true, force: true });
       const doomed = spawnGemini({ scratch, mock, shimHome, prompt: 'Write the lexer REQ-THREE' });
-      await pollUntil(() => mock!.mainRequests().length >= 4, 90_000);
+      const pidFile = join(scratch.project, SLOW_PID);
+      await pollUntil(
+        () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+        90_000,
+      );
       doomed.kill();
       const killed = await doomed.result;
       assert.equal(killed.signal, 'SIGKILL');
+      endProcess(Number(readFileSync(pidFile, 'utf8').trim()));
 
       mock.reset({
         steps: [{ parts: [{ text: 'Picked up.' }], usage: { promptTokenCount: 8_000 } }],
@@ -226,9 +241,16 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       );
       assert.match(firstText, /REQ-THREE/);
       assert.match(firstText, /lexer\.txt/);
-      // Where it was: the last commands with their exit status, the newest failure with its output.
-      // (A command in flight is not in the chat: Gemini CLI records a call once it completes.)
+      // Where it was: the command in flight (from BeforeTool's note: the chat does not hold it),
+      // the last commands with their exit status, the newest failure with its output.
       assert.match(firstText, /## Where you were/);
+      assert.match(firstText, /\*\*In flight when it stopped\*\*/);
+      // (The CLI sends hook context with `>` as `&gt;`.)
+      assert.ok(
+        firstText.includes(`${SLOW_PID} && exec sleep 120 # lex-NUMBAT-all`),
+        `the command in flight is named:\n${opening.slice(0, 3000)}`,
+      );
+      assert.match(firstText, /killed with the session/);
       assert.match(firstText, /`echo lexed-NUMBAT-5` → exit 0/);
       assert.match(firstText, /`ls no-such-NUMBAT-dir` → \*\*exit 2\*\*/);
       assert.match(firstText, /\*\*Newest failure\*\* \(run_shell_command, exit 2/);

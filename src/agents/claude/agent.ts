@@ -96,6 +96,8 @@ export const claudeAgent: Agent = {
       const end = readTurnEnd(path);
       return end?.kind === 'usage_limit' ? end.text : null;
     },
+    // A tool call is in the transcript before it runs.
+    foldStarted: null,
   },
   hooks: claudeHooks,
   threshold: claudeThreshold,

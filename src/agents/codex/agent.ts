@@ -62,6 +62,8 @@ export const codexAgent: Agent = {
     compactSummary: () => null,
     // A usage limit reaches the loop through `codex exec`'s events, not the rollout's end.
     usageLimit: () => null,
+    // A call is in the rollout before it runs.
+    foldStarted: null,
   },
   hooks: {
     events: Object.fromEntries(CODEX_HOOKS.map((h) => [h.event, h.event])),

@@ -9,6 +9,8 @@ import {
   pushBounded,
   touchBounded,
   type SessionState,
+  type StartedCall,
+  type ToolCallRecord,
   type ToolKind,
 } from '../../core/session.ts';
 import { clip } from '../../core/truncate.ts';
@@ -166,4 +168,26 @@ export function foldToolResult(
     foldCheck(state, pending.meta.command, success, call.resultText, at, line);
   const background = state.backgroundTasks.find((t) => t.id === call.id);
   if (background && !success) background.done = true;
+}
+
+/**
+ * A call BeforeTool saw start, folded as the chat would hold it had the CLI written it then (it
+ * writes a call once it completes: one killed mid-run is nowhere else). Left out when the chat
+ * moved past it: a request newer than the call (its turn ended), or the same call finished since.
+ */
+export function foldStartedCall(state: SessionState, call: StartedCall): void {
+  const newestRequest = state.requestLog.at(-1)?.at ?? null;
+  if (newestRequest !== null && newestRequest > call.at) return;
+  // By what it acts on (a command verbatim): the hook keeps only that of the input.
+  const target = toolTarget(call.input);
+  const same = (r: { tool: string; target?: string }) =>
+    r.tool === call.tool && r.target === target;
+  const finishedSince = (r: ToolCallRecord) => same(r) && r.at !== null && r.at >= call.at;
+  if (state.recentTools.some(finishedSince) || state.pendingTools.some(same)) return;
+  foldToolCall(
+    state,
+    { id: `started-${call.at}`, name: call.tool, args: call.input, status: null, resultText: '' },
+    state.lastContentLine,
+    call.at,
+  );
 }

@@ -11,6 +11,7 @@ import {
   foldGeminiRecord,
   type GeminiFoldState,
 } from './chat-fold.ts';
+import { foldStartedCall } from './chat-fold-tools.ts';
 import { readRecord, type GeminiRecord } from './chat-record.ts';
 import { readGeminiChat, type GeminiReadOptions } from './chat-reader.ts';
 
@@ -53,4 +54,5 @@ export const geminiLog: SessionLogReader = {
   // The `<state_snapshot>` is not read as a summary yet: a restore then names no gaps in it.
   compactSummary: () => null,
   usageLimit: () => null,
+  foldStarted: foldStartedCall,
 };

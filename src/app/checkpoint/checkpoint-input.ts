@@ -25,6 +25,7 @@ import type { Env } from '../../store/home/home.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { assessLiveSession } from '../session/assess-live-session.ts';
 import { loadSessionState } from '../session/read-session.ts';
+import { withCallsStarted } from '../session/calls-started.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { Store } from '../open-store.ts';
 
@@ -77,8 +78,13 @@ export type StartedGitCapture = {
 
 async function readState(request: CheckpointRequest): Promise<SessionState> {
   const { path, agent } = request.log;
-  if (request.known?.state && request.untilLine === undefined) return request.known.state;
-  if (request.untilLine === undefined) return loadSessionState(path, request.home, agent);
+  // The state now holds the calls the hooks saw start that the log does not hold yet.
+  if (request.untilLine === undefined)
+    return withCallsStarted(
+      request.known?.state ?? (await loadSessionState(path, request.home, agent)),
+      agent,
+      request.home,
+    ).state;
   const options = { untilLine: request.untilLine };
   return agent.log.isCompressed(path)
     ? agent.log.readCompressed(path, options)

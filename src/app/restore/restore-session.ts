@@ -19,6 +19,7 @@ import type { Agent, Agents } from '../../agents/agent.ts';
 import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import type { Store } from '../open-store.ts';
 import { loadSessionState } from '../session/read-session.ts';
+import { withCallsStarted } from '../session/calls-started.ts';
 import type { ResumePlan } from './plan-resume.ts';
 
 export type LiveCheckpointRequest = {
@@ -43,10 +44,21 @@ export type LiveCheckpoint = {
   fresh: boolean;
 };
 
-/** True when the checkpoint already covers every line of conversation the transcript has. */
-function isCurrent(checkpoint: Checkpoint, path: string, lastContentLine: number): boolean {
+/**
+ * True when the checkpoint already covers every line of conversation the transcript has, and
+ * every call the hooks saw start that the log does not hold (`started`: their pending ids).
+ */
+function isCurrent(
+  checkpoint: Checkpoint,
+  path: string,
+  lastContentLine: number,
+  started: readonly string[],
+): boolean {
+  const pending = new Set(checkpoint.toolState.pendingOperations.map((op) => op.id));
   return (
-    checkpoint.source.transcriptPath === path && checkpoint.source.transcriptLine >= lastContentLine
+    checkpoint.source.transcriptPath === path &&
+    checkpoint.source.transcriptLine >= lastContentLine &&
+    started.every((id) => pending.has(id))
   );
 }
 
@@ -63,8 +75,12 @@ export async function checkpointFromLiveTranscript(
       'nothing can be restored for it',
     );
   }
-  const state = await loadSessionState(path, request.home, agent);
-  if (latest && isCurrent(latest, path, state.lastContentLine)) {
+  const { state, added } = withCallsStarted(
+    await loadSessionState(path, request.home, agent),
+    agent,
+    request.home,
+  );
+  if (latest && isCurrent(latest, path, state.lastContentLine, added)) {
     return { checkpoint: latest, fresh: false };
   }
   const result = await createCheckpoint({

@@ -19,6 +19,7 @@ import {
 import { loadDeferral, storeDeferral } from '../../store/cache/deferral-file.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
+import { noteEndedCall } from '../started-calls.ts';
 import { getQuietWindow } from '../../core/policy/quiet-window.ts';
 import { answerWithoutLooking } from './post-tool-use-quick.ts';
 import { countToolCall } from '../../app/session/count-tool-call.ts';
@@ -36,6 +37,7 @@ const WAITED_MS = 10;
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
+  noteEndedCall(run);
   const quick = run.quickAsked ? null : await answerWithoutLooking(run);
   if (quick) return quick;
   const before = loadHookMemory(home, payload.sessionId);

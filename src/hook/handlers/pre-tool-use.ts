@@ -18,6 +18,7 @@ import { runShimInBackground } from '../../app/run-in-background.ts';
 import type { GitCapture } from '../../capture/git.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
+import { noteStartedCall } from '../started-calls.ts';
 
 function sizeOf(path: string): number | null {
   try {
@@ -75,6 +76,7 @@ async function promiseCheckpoint(
 
 export async function handlePreToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, home, now, config } = run;
+  noteStartedCall(run);
   const command = payload.toolInput?.command;
   if (payload.toolName !== 'Bash' || typeof command !== 'string' || !payload.sessionId) return {};
   const risky = detectRiskyCommand(command);
