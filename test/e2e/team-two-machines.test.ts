@@ -235,7 +235,13 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     assert.ok(restored.includes('## Where you were'), 'the restore on B says where A was');
     // B has only what A checkpointed: the call in flight at the kill (`sh slow.sh`) reaches B only
     // when a checkpoint of A's was taken after it started, which no hook of A's guarantees (the
-    // next session on A itself rebuilds it from the transcript). Said, not asserted.
+    // next session on A itself rebuilds it from the transcript). So the restore says what B
+    // cannot know (issue 40), whether or not the command reached it.
+    assert.match(
+      restored,
+      /What ran there after this checkpoint \([^)]+\) is not in the team store: a command still running when that session stopped is not shown here/,
+      "the restore on B says A's last moments after its checkpoint are unknown",
+    );
     t.diagnostic(
       restored.includes('```sh\\nsh slow.sh\\n```')
         ? 'the call in flight on A reached B'

@@ -235,6 +235,19 @@ describe('renderRestore: empty and unusual content', () => {
     );
   });
 
+  test("a restore from the team store says that the other machine's last moments after its checkpoint are unknown", () => {
+    const team = render(typical, {
+      ...crashDetection(typical),
+      from: { osUser: 'ana', machine: 'laptop-a' },
+    });
+    assert.ok(
+      team.includes(
+        `What ran there after this checkpoint (${typical.createdAt}) is not in the team store: a command still running when that session stopped is not shown here`,
+      ),
+    );
+    assert.doesNotMatch(prompt, /is not in the team store/);
+  });
+
   test('without a detection, it still says where the state comes from', () => {
     const text = render(bare, null);
     assert.match(text, /This continues work that shim saved in a checkpoint\./);
