@@ -280,6 +280,11 @@ function reportFidelity(
       `compactions ${formatShare(atCompactions.moment[part])}, cuts ${formatShare(atCuts.moment[part])} (target ${targets[part]})`,
     );
   }
+  report(
+    '  restores echoing raw tool JSON',
+    `${fidelity.rawToolJson} of ${fidelity.points}`,
+    'a tool input quoted as JSON ({"file_path":…); target 0',
+  );
   if (agent === 'claude') {
     for (const n of [1, 2]) {
       const at = summarizeFidelity(compactions.filter((p) => p.compaction === n));
@@ -295,6 +300,7 @@ function reportFidelity(
     compactions: compactions.length,
     medianChars: fidelity.medianChars,
     maxChars: fidelity.maxChars,
+    rawToolJson: fidelity.rawToolJson,
     shim: fidelity.shim,
     moment: fidelity.moment,
     momentAtCompactions: atCompactions.moment,

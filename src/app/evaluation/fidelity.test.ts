@@ -21,6 +21,7 @@ import {
   type FidelityPoint,
 } from './fidelity.ts';
 import { AGENT, logOf } from '../../../test/helpers/agents.ts';
+import { echoesRawToolJson } from './moment-truth.ts';
 
 /** Issue 40's targets for the moment of interruption, as shares of every scored item. */
 const TARGETS = { lastCommand: 0.95, lastCommands: 0.9, newestFailure: 0.9, requestsWhole: 0.99 };
@@ -63,6 +64,7 @@ test(
       assert.ok(summary.shimAtClaude[part].found >= summary.claude[part].found, part);
     }
     assertMoment(summary);
+    assert.equal(summary.rawToolJson, 0, 'no restore echoes a tool input as raw JSON');
     assert.ok(summary.medianChars <= 8_000, `median ${summary.medianChars} characters`);
     assert.ok(summary.maxChars <= 9_500, `max ${summary.maxChars} characters`);
   },
@@ -79,6 +81,18 @@ for (const agent of ['codex', 'gemini'] as const) {
     for (const part of FIDELITY_PARTS)
       assert.equal(summary.shim[part].found, summary.shim[part].total, part);
     assertMoment(summary);
+    assert.equal(summary.rawToolJson, 0, 'no restore echoes a tool input as raw JSON');
     assert.ok(summary.medianChars <= 8_000, `median ${summary.medianChars} characters`);
   });
 }
+
+test("a tool's raw JSON input is told from a restore's own text", () => {
+  const keys = ['file_path', 'old_string', 'command', 'replace_all'];
+  assert.equal(echoesRawToolJson('- Edit {"replace_all":false,"file_path":"/a.go"', keys), true);
+  assert.equal(echoesRawToolJson('"input":"{\\"command\\":\\"grep x\\"}"', keys), true);
+  assert.equal(
+    echoesRawToolJson('- Edit `src/a.go`\n- Bash `grep "x" a.go` → exit 0', keys),
+    false,
+  );
+  assert.equal(echoesRawToolJson('{"name":"pkg"} in package.json', keys), false);
+});

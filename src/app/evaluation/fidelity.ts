@@ -33,6 +33,7 @@ import {
   MOMENT_PARTS,
   MomentTracker,
   momentItems,
+  echoesRawToolJson,
   scoreMoment,
   type MomentPart,
   type MomentScores,
@@ -56,6 +57,8 @@ export type FidelityPoint = {
   shim: PartScores;
   /** The moment of interruption in shim's restore. */
   moment: MomentScores;
+  /** The restore echoes a tool's raw JSON input (moment-truth.ts echoesRawToolJson): never wanted. */
+  rawToolJson: boolean;
   /** Claude Code's own summary of this compaction (compaction points with a summary only). */
   claude: PartScores | null;
   shimChars: number;
@@ -199,6 +202,7 @@ export async function measureRestoreFidelity(
       compaction: kind === 'compaction' ? compactions : null,
       shim: scoreCarriedItems(prompt, itemsAt(at.state, recentFiles)),
       moment: scoreMoment(prompt, momentItems(at.moment, at.requests)),
+      rawToolJson: echoesRawToolJson(prompt, at.moment.inputKeys),
       claude: null,
       shimChars: prompt.length,
       claudeChars: null,
@@ -259,6 +263,8 @@ export type FidelitySummary = {
   moment: MomentTotals;
   medianChars: number;
   maxChars: number;
+  /** Restores that echo a tool's raw JSON input (the complaint; 0 wanted). */
+  rawToolJson: number;
   /** Every item shim missed, with where. */
   missing: string[];
 };
@@ -316,6 +322,7 @@ export function summarizeFidelity(
     moment,
     medianChars: chars.length ? chars[Math.floor((chars.length - 1) / 2)]! : 0,
     maxChars: chars.length ? chars[chars.length - 1]! : 0,
+    rawToolJson: points.filter((p) => p.rawToolJson).length,
     missing: [...new Set(missing)],
   };
 }

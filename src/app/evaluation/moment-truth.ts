@@ -30,6 +30,8 @@ export type MomentTruth = {
   commands: string[];
   /** The newest tool result marked as an error, its text as the agent shows the output. */
   newestFailure: string | null;
+  /** The field names of the tool inputs seen (a restore echoing a raw input shows them quoted). */
+  inputKeys: string[];
 };
 
 /** A Codex shell call's command line, from any of its shapes. */
@@ -86,6 +88,11 @@ export class MomentTracker {
   private readonly seen = new Set<string>();
   private readonly results = new Set<string>();
   private failure: string | null = null;
+  private readonly keys = new Set<string>();
+
+  private input(input: Obj): void {
+    for (const key of Object.keys(input)) if (/^\w{2,40}$/.test(key)) this.keys.add(key);
+  }
 
   private command(id: string, command: string | null): void {
     if (this.seen.has(id)) return;
@@ -106,6 +113,7 @@ export class MomentTracker {
       for (const use of entry.toolUses) {
         if (!isObj(use) || typeof use.id !== 'string') continue;
         const input = isObj(use.input) ? use.input : {};
+        this.input(input);
         this.command(use.id, use.name === 'Bash' ? str(input.command) : null);
       }
     } else if (
@@ -135,6 +143,7 @@ export class MomentTracker {
       const name = str(p.name) ?? (p.type === 'local_shell_call' ? 'local_shell_call' : '');
       const raw = p.type === 'local_shell_call' ? p.action : p.arguments;
       const args = isObj(raw) ? raw : typeof raw === 'string' ? parseJson(raw) : null;
+      if (isObj(args)) this.input(args);
       this.command(id, CODEX_SHELLS.has(name) && isObj(args) ? codexCommand(args) : null);
     } else if (p.type === 'custom_tool_call') {
       this.command(id, null);
@@ -151,6 +160,7 @@ export class MomentTracker {
     for (const call of calls) {
       if (!isObj(call) || typeof call.id !== 'string') continue;
       const args = isObj(call.args) ? call.args : {};
+      this.input(args);
       this.command(call.id, call.name === GEMINI_SHELL ? str(args.command) : null);
       // `cancelled` is the user stopping it; a call still waiting has no status.
       if (call.status !== 'success' && call.status !== 'error') continue;
@@ -162,7 +172,7 @@ export class MomentTracker {
   }
 
   truth(): MomentTruth {
-    return { commands: [...this.commands], newestFailure: this.failure };
+    return { commands: [...this.commands], newestFailure: this.failure, inputKeys: [...this.keys] };
   }
 }
 
@@ -221,4 +231,15 @@ export function scoreMoment(text: string, items: Record<MomentPart, string[]>): 
     };
   }
   return scores;
+}
+
+/**
+ * Whether `text` echoes a tool's raw JSON input: an object opening on one of the session's input
+ * field names, quoted as JSON (`{"file_path":`) or JSON-escaped inside JSON (`{\"command\":`).
+ * A restore shows a call by its tool and target, a command verbatim, never its input as JSON.
+ */
+export function echoesRawToolJson(text: string, inputKeys: readonly string[]): boolean {
+  if (inputKeys.length === 0) return false;
+  const keys = inputKeys.join('|');
+  return new RegExp(`\\{\\s*\\\\?"(?:${keys})\\\\?"\\s*:`).test(text);
 }
