@@ -1,14 +1,15 @@
 /**
  * Once found, gone everywhere — also in what was stored before it was found: when a session's
  * memory of its secrets (redact/secret-memory.ts) has grown since its rows were last gone
- * through, its stored checkpoints (with their search entries), compaction summaries and handoff
- * documents are redacted again with it and rewritten where anything changed
+ * through, its stored checkpoints (with their search entries), compaction summaries, handoff
+ * documents and what it queued for issue trackers are redacted again with it and rewritten where anything changed
  * (store/session-rewrite.ts erases what SQLite kept of the old text).
  * @module
  */
 import { readFileSync } from 'node:fs';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { redactTextSync, redactValueSync, type SecretMemory } from '../../redact/redact.ts';
+import type { OutboxPayload } from '../../store/checkpoints/session-rewrite.ts';
 import { writeFileSafely } from '../../store/home/safe-file.ts';
 import type { Store } from '../open-store.ts';
 
@@ -37,5 +38,10 @@ export function redactStoredSession(store: Store, sessionId: string, memory: Sec
     writeFileSafely(path, text);
     handoffIds.push(id);
   }
-  return store.rewrite.replace(checkpoints, summaries, handoffIds) + handoffIds.length;
+  const payloads: OutboxPayload[] = [];
+  for (const entry of store.rewrite.trackerPayloads(sessionId)) {
+    const { value, findings } = redactValueSync(entry.payload, memory);
+    if (findings > 0) payloads.push({ id: entry.id, payload: value });
+  }
+  return store.rewrite.replace(checkpoints, summaries, handoffIds, payloads) + handoffIds.length;
 }

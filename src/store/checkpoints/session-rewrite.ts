@@ -1,8 +1,8 @@
 /**
  * A session's stored text rewritten in place: when the session learns a secret after some of its
  * rows were stored (a key pasted in a prompt before the `.env` line that named it), those rows —
- * its checkpoints with their search index entries, its compaction summaries — are replaced by
- * their redacted versions, and what SQLite keeps of the old ones is erased: the freed space is
+ * its checkpoints with their search index entries, its compaction summaries, what it queued for
+ * issue trackers (comments, observations) — are replaced by their redacted versions, and what SQLite keeps of the old ones is erased: the freed space is
  * zeroed (every connection writes with `secure_delete`), the search index's old segments merged
  * away, the write-ahead log emptied. The handoff documents are files (the caller rewrites them); their paths come from here.
  * @module
@@ -13,8 +13,12 @@ import { readCheckpointRow, rewriteWhole } from './checkpoint-chain.ts';
 import { compressSections, type Row } from './checkpoint-rows.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { checkpointWal, mergeFullTextIndex } from '../sqlite/dialect.ts';
+import { TEAM_TRACKER } from '../team/team-replication-queue.ts';
 
 const INDEX = 'checkpoint_search';
+
+/** One tracker outbox entry's payload (store/sync/sync-outbox.ts `OutboxDraft.payload`). */
+export type OutboxPayload = { id: number; payload: Record<string, string> };
 
 export class SessionRewrite {
   readonly #db: Database;
@@ -73,16 +77,34 @@ export class SessionRewrite {
   }
 
   /**
+   * What the session queued for issue trackers (store/sync/sync-outbox.ts), sent or not: its
+   * payloads were redacted with what the session knew when they were queued. The team store's
+   * entries carry no text (their rows are read when sent) and are not among them.
+   */
+  trackerPayloads(sessionId: string): OutboxPayload[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT id, payload FROM sync_outbox WHERE session_id = ? AND tracker <> '${TEAM_TRACKER}'`,
+      )
+      .all(sessionId) as Array<{ id: number; payload: string }>;
+    return rows.map((r) => ({
+      id: Number(r.id),
+      payload: JSON.parse(r.payload) as OutboxPayload['payload'],
+    }));
+  }
+
+  /**
    * Replaces the content of stored checkpoints (their sections, source and search entry; ids,
-   * numbers and times stay) and of compaction summaries, then erases what SQLite kept of the old
-   * content. Returns how many rows changed.
+   * numbers and times stay), of compaction summaries and of tracker payloads, then erases what
+   * SQLite kept of the old content. Returns how many rows changed.
    */
   replace(
     checkpoints: readonly Checkpoint[],
     summaries: ReadonlyArray<{ id: string; summary: string }>,
     handoffIds: readonly string[] = [],
+    payloads: readonly OutboxPayload[] = [],
   ): number {
-    if (checkpoints.length + summaries.length + handoffIds.length === 0) return 0;
+    if (checkpoints.length + summaries.length + handoffIds.length + payloads.length === 0) return 0;
     const db = this.#db;
     withWriteTransaction(db, () => {
       // Rows stored whole (checkpoint-chain.ts): the chains of their dependents are read first.
@@ -118,6 +140,9 @@ export class SessionRewrite {
       }
       const summary = db.prepare('UPDATE compaction_summaries SET summary = ? WHERE id = ?');
       for (const s of summaries) summary.run(s.summary, s.id);
+      // An entry not sent yet goes out redacted; one sent keeps no raw copy here.
+      const payload = db.prepare('UPDATE sync_outbox SET payload = ? WHERE id = ?');
+      for (const p of payloads) payload.run(JSON.stringify(p.payload), p.id);
       // What the team store already has goes again, redacted (its rows take the new body).
       resend(db, [
         ...checkpoints.map((c) => ['checkpoint', c.id] as const),
@@ -129,7 +154,7 @@ export class SessionRewrite {
     // what is freed (sqlite/dialect.ts `prepareConnection`); the log's copies go with it.
     if (checkpoints.length > 0) mergeFullTextIndex(db, INDEX);
     checkpointWal(db);
-    return checkpoints.length + summaries.length;
+    return checkpoints.length + summaries.length + payloads.length;
   }
 }
 
