@@ -136,6 +136,9 @@ export function scanAssignments(text: string): RawFinding[] {
     // Keep truncate()'s ellipsis visible: the text was cut there.
     const end = text[range[1] - 1] === '…' ? range[1] - 1 : range[1];
     findings.push({ rule: 'secret-assignment', start: range[0], end, priority: GENERIC });
+    // The value is replaced whole: no name inside it needs reading (a 1 MB value holds hundreds
+    // of stems by chance).
+    STEM_HIT.lastIndex = Math.max(STEM_HIT.lastIndex, range[1]);
   }
   return findings;
 }

@@ -24,10 +24,19 @@ export function looksRandom(s: string, minLength: number): boolean {
 export const ALREADY_REDACTED = '[REDACTED:';
 
 /**
+ * How much of a long value its look is judged by: a placeholder, a mask or a generated key shows
+ * itself in its first 4 KB, and reading a 1 MB value whole a dozen times (each check its own
+ * pass) was most of what redacting it cost.
+ */
+const SHAPE_WINDOW = 4096;
+const headOf = (v: string) => (v.length > SHAPE_WINDOW ? v.slice(0, SHAPE_WINDOW) : v);
+
+/**
  * Documentation keys: `sk_live_XXXXXXXXXXXXXXXX`, `ghp_xxxx…`. In a long value a run of four x
  * is chance (a random 1 MB of base64 holds dozens): there the mask must be most of it.
  */
-export function isMasked(s: string): boolean {
+export function isMasked(value: string): boolean {
+  const s = headOf(value);
   if (s.length <= 256) return /x{4}|X{4}/.test(s);
   // Counted in a loop: `match(/[xX*]/g)` on a 1 MB value builds tens of thousands of strings.
   let mask = 0;
@@ -44,7 +53,7 @@ export const notMasked = (s: string) => !isMasked(s);
  * documentation placeholders, type names.
  */
 export function isPlaceholder(value: string): boolean {
-  const v = value.trim();
+  const v = headOf(value).trim();
   if (v === '') return true;
   if (v.includes(ALREADY_REDACTED) || /redacted/i.test(v)) return true;
   // [YOUR-PASSWORD], [token]: a bracketed name stands for the value.
@@ -275,8 +284,10 @@ export function looksKeyLike(v: string, minLength = 16): boolean {
  * or a path, and digits with letters or symbols, or 12 or more digits, or 16 or more letters
  * of both cases changing often.
  */
-export function isDistinctive(v: string): boolean {
-  if (v.length < 10 || /[\s\0]/.test(v) || v.includes(ALREADY_REDACTED)) return false;
+export function isDistinctive(value: string): boolean {
+  // No whitespace in the whole value: a remembered value never spans two strings (redact.ts).
+  if (value.length < 10 || /[\s\0]/.test(value) || value.includes(ALREADY_REDACTED)) return false;
+  const v = headOf(value);
   if (isPlaceholder(v) || isPath(v) || isUuidOfZeros(v)) return false;
   if (isVersionLike(v) || isVersionRange(v) || isIdentifierLike(v) || v.includes('://'))
     return false;
