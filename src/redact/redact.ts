@@ -192,6 +192,32 @@ export function redactValueSync<T>(
     const { text, findings } = redactAlone(value, memory);
     return { value: text as T, findings };
   }
+  return copyRedacted(value, (leaves) => redactLeaves(leaves, memory));
+}
+
+/**
+ * {@link forgetRemembered} for a JSON-like value: a copy of `value` (as {@link redactValueSync}
+ * copies) with only the values `memory` remembers replaced. For what was redacted whole when it
+ * was stored and is gone through again after the session learned a new secret: reading the
+ * rules again over every stored row is what made a long session's rewrite slow.
+ */
+export function forgetRememberedValue<T>(
+  value: T,
+  memory: SecretMemory,
+): { value: T; findings: number } {
+  if (typeof value === 'string') {
+    const found = memory.find(value);
+    return { value: applyFindings(value, found) as T, findings: found.length };
+  }
+  if (memory.size === 0) return { value, findings: 0 };
+  return copyRedacted(value, (leaves) => rememberedInLeaves(leaves, memory));
+}
+
+/** A deep copy of `value` with its strings (object keys included) replaced by `redact`'s. */
+function copyRedacted<T>(
+  value: T,
+  redactStrings: (leaves: string[]) => { texts: string[]; findings: number },
+): { value: T; findings: number } {
   if (value === null || typeof value !== 'object') return { value, findings: 0 };
 
   const leaves: string[] = [];
@@ -230,7 +256,7 @@ export function redactValueSync<T>(
     }
   }
 
-  const redacted = redactLeaves(leaves, memory);
+  const redacted = redactStrings(leaves);
   for (const slot of slots) {
     let key = slot.key;
     if (slot.keyLeaf !== -1) {
@@ -280,6 +306,39 @@ function leafAt(starts: readonly number[], at: number): number {
   return lo;
 }
 
+/** The offset of each leaf in the leaves joined by {@link LEAF_SEPARATOR}. */
+function leafStarts(leaves: readonly string[]): number[] {
+  const starts = new Array<number>(leaves.length);
+  let at = 0;
+  for (let i = 0; i < leaves.length; i++) {
+    starts[i] = at;
+    at += (leaves[i] as string).length + LEAF_SEPARATOR.length;
+  }
+  return starts;
+}
+
+/** Every remembered value in `leaves`, one pass over them joined. */
+function rememberedInLeaves(
+  leaves: string[],
+  memory: SecretMemory,
+): { texts: string[]; findings: number } {
+  if (leaves.length === 0) return { texts: leaves, findings: 0 };
+  const starts = leafStarts(leaves);
+  const perLeaf = new Map<number, Finding[]>();
+  let count = 0;
+  for (const f of memory.find(leaves.join(LEAF_SEPARATOR))) {
+    const i = leafAt(starts, f.start);
+    let list = perLeaf.get(i);
+    if (list === undefined) perLeaf.set(i, (list = []));
+    list.push(f);
+    count++;
+  }
+  const texts = leaves.slice();
+  for (const [i, list] of perLeaf)
+    texts[i] = applyFindings(leaves[i] as string, list, starts[i] as number);
+  return { texts, findings: count };
+}
+
 /**
  * One scan over all `leaves`, mapped back to each. A finding that runs from one leaf into the
  * next (a rule reading past the separator) is not applied: the leaves it touches are scanned
@@ -292,12 +351,7 @@ function redactLeaves(
   memory: SecretMemory,
 ): { texts: string[]; findings: number } {
   if (leaves.length === 0) return { texts: leaves, findings: 0 };
-  const starts = new Array<number>(leaves.length);
-  let at = 0;
-  for (let i = 0; i < leaves.length; i++) {
-    starts[i] = at;
-    at += (leaves[i] as string).length + LEAF_SEPARATOR.length;
-  }
+  const starts = leafStarts(leaves);
   const joined = leaves.join(LEAF_SEPARATOR);
   let findings: Finding[];
   try {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { B62, HEX, madeUp } from './made-up.test-helper.ts';
-import { redactTextSync, redactValueSync, SecretMemory } from './redact.ts';
+import { forgetRememberedValue, redactTextSync, redactValueSync, SecretMemory } from './redact.ts';
 
 const { gen } = madeUp(0x3e3);
 
@@ -103,6 +103,22 @@ describe('once found, gone everywhere', () => {
       vault.slice(12),
     ]);
     assert.deepEqual(value.slice(1), [vault.slice(0, 12), vault.slice(12)]);
+  });
+
+  test('in what was stored before: only the remembered values are replaced, keys too', () => {
+    const memory = new SecretMemory();
+    redactTextSync(`VAULT_TOKEN=${vault}`, memory);
+    // Stored earlier, redacted then: what the rules find is not looked for again.
+    const other = `API_KEY=${gen(B62, 32)}`;
+    const stored = { summary: `deploy with ${vault}`, [vault]: [other, 7, null], n: 2 };
+    const { value, findings } = forgetRememberedValue(stored, memory);
+    assert.equal(findings, 2);
+    assert.deepEqual(Object.values(value), ['deploy with [REDACTED:vault]', [other, 7, null], 2]);
+    assert.ok(!JSON.stringify(value).includes(vault));
+    assert.deepEqual(forgetRememberedValue(stored, new SecretMemory()), {
+      value: stored,
+      findings: 0,
+    });
   });
 
   test('an ordinary password is redacted where it is assigned, not hunted elsewhere', () => {

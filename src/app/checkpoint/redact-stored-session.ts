@@ -2,13 +2,16 @@
  * Once found, gone everywhere — also in what was stored before it was found: when a session's
  * memory of its secrets (redact/secret-memory.ts) has grown since its rows were last gone
  * through, its stored checkpoints (with their search entries), compaction summaries, handoff
- * documents and what it queued for issue trackers are redacted again with it and rewritten where anything changed
- * (store/session-rewrite.ts erases what SQLite kept of the old text).
+ * documents and what it queued for issue trackers are searched again for the values it
+ * remembers and rewritten where anything changed (store/session-rewrite.ts erases what SQLite
+ * kept of the old text). Each was redacted whole when stored: the rules need not read it again,
+ * and reading them over every stored row at every new secret made a long session's rewrite
+ * grow with the square of its checkpoints.
  * @module
  */
 import { readFileSync } from 'node:fs';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
-import { redactTextSync, redactValueSync, type SecretMemory } from '../../redact/redact.ts';
+import { forgetRemembered, forgetRememberedValue, type SecretMemory } from '../../redact/redact.ts';
 import type { OutboxPayload } from '../../store/checkpoints/session-rewrite.ts';
 import { writeFileSafely } from '../../store/home/safe-file.ts';
 import type { Store } from '../open-store.ts';
@@ -17,13 +20,13 @@ import type { Store } from '../open-store.ts';
 export function redactStoredSession(store: Store, sessionId: string, memory: SecretMemory): number {
   const checkpoints: Checkpoint[] = [];
   for (const c of store.rewrite.checkpoints(sessionId)) {
-    const { value, findings } = redactValueSync(c, memory);
+    const { value, findings } = forgetRememberedValue(c, memory);
     if (findings > 0) checkpoints.push({ ...value, checkpointNumber: c.checkpointNumber });
   }
   const summaries: Array<{ id: string; summary: string }> = [];
   for (const s of store.rewrite.summaries(sessionId)) {
-    const { text, findings } = redactTextSync(s.summary, memory);
-    if (findings.length > 0) summaries.push({ id: s.id, summary: text });
+    const summary = forgetRemembered(s.summary, memory);
+    if (summary !== s.summary) summaries.push({ id: s.id, summary });
   }
   const handoffIds: string[] = [];
   for (const { id, path } of store.rewrite.handoffs(sessionId)) {
@@ -33,14 +36,14 @@ export function redactStoredSession(store: Store, sessionId: string, memory: Sec
     } catch {
       continue; // gone (shim gc, or by hand)
     }
-    const { text, findings } = redactTextSync(document, memory);
-    if (findings.length === 0) continue;
+    const text = forgetRemembered(document, memory);
+    if (text === document) continue;
     writeFileSafely(path, text);
     handoffIds.push(id);
   }
   const payloads: OutboxPayload[] = [];
   for (const entry of store.rewrite.trackerPayloads(sessionId)) {
-    const { value, findings } = redactValueSync(entry.payload, memory);
+    const { value, findings } = forgetRememberedValue(entry.payload, memory);
     if (findings > 0) payloads.push({ id: entry.id, payload: value });
   }
   return store.rewrite.replace(checkpoints, summaries, handoffIds, payloads) + handoffIds.length;
