@@ -15,7 +15,7 @@
  * in the session, stored rows included, keeps those out.
  * @module
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,8 +34,17 @@ const BIN = join(ROOT, 'bin', 'shim.cjs');
  * tool calls, one prompt and one assistant text per sample; core/session.ts LIMITS).
  */
 const PER_COMPACTION = 10;
-/** Compactions between two `shim sync` runs to the team store. */
-const SYNC_EVERY = 5;
+/** Sessions run side by side (`SHIM_BENCH_SECRETS_LANES`, default 2). */
+const LANES = Math.max(1, Number(process.env.SHIM_BENCH_SECRETS_LANES ?? 2));
+/**
+ * Samples of one session (ten compactions; `SHIM_BENCH_SECRETS_SESSION` sets it); `shim sync`
+ * runs after each session. A whole run
+ * (2,534 samples) is 254 compactions in 26 sessions sharing one SHIM_HOME and team store.
+ */
+const SESSION_SAMPLES = Math.max(
+  PER_COMPACTION,
+  Number(process.env.SHIM_BENCH_SECRETS_SESSION ?? 100),
+);
 
 export const POSITIONS = ['prompt', 'assistant prose', 'command', 'error output', '.env read'];
 
@@ -47,6 +56,8 @@ export type PipelineResult = {
   /** Per place the sample's own text was planted: planted, raw anywhere. */
   byPosition: Record<string, { planted: number; raw: number }>;
   raw: Array<{ rule: string; position: string; where: string[] }>;
+  sessions: number;
+  /** Compactions (each a checkpoint, a handoff, a summary). */
   checkpoints: number;
   /** Rows read back from the team store (null: no PostgreSQL server to run one). */
   teamRows: number | null;
@@ -70,20 +81,11 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
   git('-c', 'user.name=b', '-c', 'user.email=b@b', 'add', '.');
   git('-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-qm', 'init');
 
-  const sessionId = randomUUID();
-  const transcript = join(dir, `${sessionId}.jsonl`);
-  const stamp = (e: Entry): Entry => ({ ...e, sessionId, cwd: project, isSidechain: false });
-  let clock = Date.parse('2026-02-01T10:00:00.000Z');
-  const at = () => new Date((clock += 1000)).toISOString();
   const base = readFileSync(fixturePath('spotter-4d5611e5-auto-compact-v2.1.39.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .slice(0, 300)
-    .map((l) => stamp(JSON.parse(l) as Entry));
-  writeFileSync(transcript, base.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  const append = (entries: Entry[]) =>
-    appendFileSync(transcript, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
-
+    .map((l) => JSON.parse(l) as Entry);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SHIM_HOME: home,
@@ -91,21 +93,152 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
   };
   delete env.NODE_EXTRA_CA_CERTS;
   const outputs: Array<{ where: string; text: string }> = [];
-  const shim = (args: string[], input?: string) => {
-    const r = spawnSync(process.execPath, [BIN, ...args], {
-      env,
-      cwd: project,
-      input,
-      maxBuffer: 1 << 28,
+  // Asynchronous, so that sessions run side by side (LANES): each session's own calls stay in order.
+  const shim = (args: string[], input?: string) =>
+    new Promise<string>((done) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env, cwd: project });
+      const out: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => out.push(b));
+      child.on('error', (error) => done(String(error)));
+      child.on('close', () => done(Buffer.concat(out).toString()));
+      child.stdin.on('error', () => {}); // a hook may exit before reading all of it
+      child.stdin.end(input ?? '');
     });
-    return `${r.stdout?.toString() ?? ''}${r.stderr?.toString() ?? ''}`;
+  const run: Run = {
+    project,
+    base,
+    shim,
+    outputs,
+    hookTimes: {},
+    clock: Date.parse('2026-02-01T10:00:00.000Z'),
   };
-  const hookTimes: Record<string, number[]> = {};
-  const hook = (event: string, extra: Entry = {}) => {
+
+  // The team store, connected from the start as a team would: rows go out during the sessions
+  // (`shim sync` after each) and must be replaced there when redacted again.
+  const team = await startTeamStore();
+  if (team)
+    outputs.push({
+      where: 'shim team connect output',
+      text: await shim(['team', 'connect', team.url]),
+    });
+
+  // Many sessions in one SHIM_HOME and one team store, as a user's month of work: each bounded,
+  // so that a session's own growth (its rows gone through again at each secret it learns) costs
+  // what it costs a user, not what one session of thousands of secrets would.
+  const sessions: Array<{ id: string; transcript: string }> = [];
+  let compactions = 0;
+  const starts: number[] = [];
+  for (let from = 0; from < samples.length; from += SESSION_SAMPLES) starts.push(from);
+  await inLanes(starts, async (from) => {
+    const session = await runSession(run, samples.slice(from, from + SESSION_SAMPLES), from, dir);
+    sessions.push(session);
+    compactions += session.compactions;
+    // What the session stored goes out (what its checkpoints still build goes with the last).
+    if (team) outputs.push({ where: 'shim sync output', text: await shim(['sync']) });
+  });
+  settle(dir);
+  if (process.env.SHIM_BENCH_DEBUG)
+    for (const [e, ts] of Object.entries(run.hookTimes))
+      process.stderr.write(
+        `${e}: ${ts.length} calls, mean ${(ts.reduce((a, b) => a + b, 0) / ts.length).toFixed(0)} ms\n`,
+      );
+
+  // What a user runs afterwards: every session resumed, handed off, exported; its newest and
+  // oldest checkpoints shown (every row is also searched in the database itself).
+  mkdirSync(join(home, 'exports'), { recursive: true });
+  for (const args of [
+    ['list', '--all', '--json', '--limit', '100000'],
+    ['status', sessions.at(-1)!.transcript],
+    ['search', 'deploy', '--all'],
+  ])
+    outputs.push({ where: `shim ${args[0]} output`, text: await shim(args) });
+  await inLanes(sessions, async ({ id }) => {
+    for (const args of [
+      ['resume', '--print', '--session', id, '--all'],
+      ['handoff', '--session', id],
+      ['export', id, '--out', join(home, 'exports', `${id}.json`)],
+    ])
+      outputs.push({ where: `shim ${args[0]} output`, text: await shim(args) });
+  });
+  const listed = outputs.find((o) => o.where === 'shim list output')!.text;
+  await inLanes(shownCheckpoints(listed), async (id) => {
+    outputs.push({ where: 'shim show --json output', text: await shim(['show', id, '--json']) });
+  });
+  settle(dir);
+  if (team) outputs.push({ where: 'shim sync output', text: await shim(['sync']) });
+  settle(dir);
+  for (const pid of processesUnder(dir, true)) signalQuietly(pid, 'SIGTERM');
+  const teamRows = team ? await team.rows() : [];
+  team?.dispose();
+
+  if (process.env.SHIM_BENCH_KEEP) spawnSync('cp', ['-r', home, process.env.SHIM_BENCH_KEEP]);
+  const places = [...placesUnder(home), ...outputs, ...teamRows];
+  const rawByLocation: Record<string, number> = {};
+  const byPosition = Object.fromEntries(POSITIONS.map((p) => [p, { planted: 0, raw: 0 }]));
+  const raw: PipelineResult['raw'] = [];
+  const found = whereRaw(
+    places,
+    samples.map((s) => s.secret!),
+  );
+  samples.forEach((s, i) => {
+    const where = found.get(s.secret!) ?? [];
+    const position = POSITIONS[i % 5]!;
+    byPosition[position]!.planted++;
+    if (where.length === 0) return;
+    byPosition[position]!.raw++;
+    for (const w of where) rawByLocation[w] = (rawByLocation[w] ?? 0) + 1;
+    raw.push({ rule: s.rule, position, where });
+  });
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    samples: samples.length,
+    keptOut: samples.length - raw.length,
+    rawByLocation,
+    byPosition,
+    raw,
+    sessions: sessions.length,
+    checkpoints: compactions,
+    teamRows: team ? teamRows.length : null,
+    filesSearched: places.length,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** What the sessions of one run share. */
+type Run = {
+  project: string;
+  /** The real transcript's opening every session starts from. */
+  base: Entry[];
+  shim: (args: string[], input?: string) => Promise<string>;
+  outputs: Array<{ where: string; text: string }>;
+  hookTimes: Record<string, number[]>;
+  clock: number;
+};
+
+/**
+ * One session: `chunk` (samples `first`…) planted a stretch of {@link PER_COMPACTION} at a time,
+ * the hooks run after each stretch, a compaction closing it.
+ */
+async function runSession(
+  run: Run,
+  chunkOfSession: SecretSample[],
+  first: number,
+  dir: string,
+): Promise<{ id: string; transcript: string; compactions: number }> {
+  const { project, outputs, hookTimes } = run;
+  const sessionId = randomUUID();
+  const transcript = join(dir, `${sessionId}.jsonl`);
+  const stamp = (e: Entry): Entry => ({ ...e, sessionId, cwd: project, isSidechain: false });
+  const at = () => new Date((run.clock += 1000)).toISOString();
+  writeFileSync(transcript, run.base.map((l) => `${JSON.stringify(stamp(l))}\n`).join(''));
+  const append = (entries: Entry[]) =>
+    appendFileSync(transcript, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const hook = async (event: string, extra: Entry = {}) => {
     const t0 = performance.now();
     outputs.push({
       where: `hook ${event} output`,
-      text: shim(
+      text: await run.shim(
         ['hook', event],
         JSON.stringify({
           session_id: sessionId,
@@ -119,23 +252,17 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
     (hookTimes[event] ??= []).push(performance.now() - t0);
   };
 
-  // The team store, connected from the start as a team would: rows go out during the session
-  // (`shim sync` every few compactions) and must be replaced there when redacted again.
-  const team = await startTeamStore();
-  if (team)
-    outputs.push({ where: 'shim team connect output', text: shim(['team', 'connect', team.url]) });
-
-  hook('SessionStart', { source: 'startup' });
+  await hook('SessionStart', { source: 'startup' });
   let response = 0;
   let compactions = 0;
-  for (let from = 0; from < samples.length; from += PER_COMPACTION) {
-    const chunk = samples.slice(from, from + PER_COMPACTION);
+  for (let from = 0; from < chunkOfSession.length; from += PER_COMPACTION) {
+    const chunk = chunkOfSession.slice(from, from + PER_COMPACTION);
     const lines: Entry[] = [];
     let firstPrompt = '';
     let firstCommand = '';
     let firstError = '';
     chunk.forEach((s, k) => {
-      const i = from + k;
+      const i = first + from + k;
       const own = i % 5;
       const value = s.secret!;
       const id = (p: number) => `toolu_p${i}_${p}`;
@@ -198,7 +325,7 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
     });
     // The next stretch's values, mentioned before anything names them: the checkpoint taken now
     // stores them raw, and they must be redacted there once a later line shows what they are.
-    for (const s of samples.slice(from + PER_COMPACTION, from + 2 * PER_COMPACTION))
+    for (const s of chunkOfSession.slice(from + PER_COMPACTION, from + 2 * PER_COMPACTION))
       lines.push(
         stamp({
           type: 'user',
@@ -208,19 +335,19 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
         }),
       );
     append(lines);
-    hook('UserPromptSubmit', { prompt: firstPrompt });
+    await hook('UserPromptSubmit', { prompt: firstPrompt });
     const occasionally = compactions % 10 === 0;
     if (occasionally)
-      hook('PreToolUse', { tool_name: 'Bash', tool_input: { command: firstCommand } });
-    hook('PostToolUse', {
+      await hook('PreToolUse', { tool_name: 'Bash', tool_input: { command: firstCommand } });
+    await hook('PostToolUse', {
       tool_name: 'Bash',
       tool_input: { command: firstCommand },
       tool_response: { stdout: '', stderr: firstError, interrupted: false },
     });
-    if (occasionally) hook('Stop');
+    if (occasionally) await hook('Stop');
     // A compaction: its checkpoint and handoff (PreCompact), the boundary, Claude Code's summary
     // restating what was asked (the bare values in it), PostCompact.
-    hook('PreCompact', { trigger: 'auto' });
+    await hook('PreCompact', { trigger: 'auto' });
     const summary = `Summary: the user asked to deploy to staging; keys used: ${chunk.map((s) => s.secret).join(', ')}.`;
     append([
       stamp({
@@ -239,79 +366,40 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
         message: { role: 'user', content: summary },
       }),
     ]);
-    hook('PostCompact', { trigger: 'auto', compact_summary: summary });
+    await hook('PostCompact', { trigger: 'auto', compact_summary: summary });
     compactions++;
-    if (team && compactions % SYNC_EVERY === 0) {
-      settle(dir);
-      outputs.push({ where: 'shim sync output', text: shim(['sync']) });
+  }
+  await hook('SessionEnd', { reason: 'other' });
+  return { id: sessionId, transcript, compactions };
+}
+
+/** Each session's oldest and newest checkpoints, from `shim list --json`'s rows. */
+function shownCheckpoints(listed: string): string[] {
+  let rows: Array<{ id: string; sessionId: string; checkpointNumber: number }>;
+  try {
+    rows = JSON.parse(listed) as typeof rows;
+  } catch {
+    return []; // what it printed is searched as it is
+  }
+  const ends = new Map<string, { oldest: (typeof rows)[0]; newest: (typeof rows)[0] }>();
+  for (const r of rows) {
+    const seen = ends.get(r.sessionId);
+    if (!seen) ends.set(r.sessionId, { oldest: r, newest: r });
+    else {
+      if (r.checkpointNumber < seen.oldest.checkpointNumber) seen.oldest = r;
+      if (r.checkpointNumber > seen.newest.checkpointNumber) seen.newest = r;
     }
   }
-  hook('SessionEnd', { reason: 'other' });
-  settle(dir);
-  if (process.env.SHIM_BENCH_DEBUG)
-    for (const [e, ts] of Object.entries(hookTimes))
-      process.stderr.write(
-        `${e}: ${ts.length} calls, mean ${(ts.reduce((a, b) => a + b, 0) / ts.length).toFixed(0)} ms\n`,
-      );
+  return [...new Set([...ends.values()].flatMap((e) => [e.oldest.id, e.newest.id]))];
+}
 
-  const exportPath = join(home, 'exports', 'session.json');
-  mkdirSync(join(home, 'exports'), { recursive: true });
-  for (const args of [
-    ['resume', '--print', '--session', sessionId, '--all'],
-    ['handoff', '--session', sessionId],
-    ['export', sessionId, '--out', exportPath],
-    ['list', '--all', '--json'],
-    ['status', transcript],
-    ['search', 'deploy', '--all'],
-  ])
-    outputs.push({ where: `shim ${args[0]} output`, text: shim(args) });
-  const listed = outputs.find((o) => o.where === 'shim list output')!.text;
-  const ids = [
-    ...new Set(
-      [...listed.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g)].map(
-        (m) => m[0],
-      ),
-    ),
-  ];
-  for (const id of ids.filter((id) => id !== sessionId))
-    outputs.push({ where: 'shim show --json output', text: shim(['show', id, '--json']) });
-  settle(dir);
-  if (team) outputs.push({ where: 'shim sync output', text: shim(['sync']) });
-  settle(dir);
-  for (const pid of processesUnder(dir, true)) signalQuietly(pid, 'SIGTERM');
-  const teamRows = team ? await team.rows() : [];
-  team?.dispose();
-
-  if (process.env.SHIM_BENCH_KEEP) spawnSync('cp', ['-r', home, process.env.SHIM_BENCH_KEEP]);
-  const places = [...placesUnder(home), ...outputs, ...teamRows];
-  const rawByLocation: Record<string, number> = {};
-  const byPosition = Object.fromEntries(POSITIONS.map((p) => [p, { planted: 0, raw: 0 }]));
-  const raw: PipelineResult['raw'] = [];
-  const found = whereRaw(
-    places,
-    samples.map((s) => s.secret!),
-  );
-  samples.forEach((s, i) => {
-    const where = found.get(s.secret!) ?? [];
-    const position = POSITIONS[i % 5]!;
-    byPosition[position]!.planted++;
-    if (where.length === 0) return;
-    byPosition[position]!.raw++;
-    for (const w of where) rawByLocation[w] = (rawByLocation[w] ?? 0) + 1;
-    raw.push({ rule: s.rule, position, where });
-  });
-  rmSync(dir, { recursive: true, force: true });
-  return {
-    samples: samples.length,
-    keptOut: samples.length - raw.length,
-    rawByLocation,
-    byPosition,
-    raw,
-    checkpoints: compactions,
-    teamRows: team ? teamRows.length : null,
-    filesSearched: places.length,
-    seconds: (performance.now() - started) / 1000,
+/** `work` for each of `items`, {@link LANES} at a time. */
+async function inLanes<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const lane = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
   };
+  await Promise.all(Array.from({ length: LANES }, lane));
 }
 
 /** Waits for what the hooks started in the background (checkpoints, gc) to finish. */

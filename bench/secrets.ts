@@ -10,10 +10,12 @@
  *   judge;
  * - time: whole values by length (linear: a 1 MB value in < 50 ms), a 20 MB transcript's strings.
  * `SHIM_BENCH_SECRETS_EVERY=n` plants every n-th sample only (a quicker look while tuning).
+ * This part alone, after `npm run build`: `env -u NODE_EXTRA_CA_CERTS node --import tsx
+ * bench/secrets.ts [a large transcript]`.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { redactTextSync, redactValueSync, SecretMemory } from '../src/redact/redact.ts';
 import { SHARED_FIXTURES_DIR, FIXTURES_MISSING } from '../test/helpers/fixtures.ts';
@@ -66,7 +68,7 @@ export async function runSecretsBench(
     report(
       '  through the pipeline: kept out',
       pct(planted.keptOut, planted.samples),
-      `[≥ 99%, 0 raw] ${planted.keptOut}/${planted.samples} samples, each in 5 places + the summary + an earlier prompt; ${planted.checkpoints} compactions, ${planted.filesSearched} files, tables, team rows (${planted.teamRows ?? 'no server'}) and outputs searched (${planted.seconds.toFixed(0)} s)`,
+      `[≥ 99%, 0 raw] ${planted.keptOut}/${planted.samples} samples, each in 5 places + the summary + an earlier prompt; ${planted.sessions} sessions, ${planted.checkpoints} compactions, ${planted.filesSearched} files, tables, team rows (${planted.teamRows ?? 'no server'}) and outputs searched (${planted.seconds.toFixed(0)} s)`,
     );
     for (const [where, n] of Object.entries(planted.rawByLocation).sort((a, b) => b[1] - a[1]))
       report(`    raw in ${where}`, String(n), 'samples');
@@ -312,4 +314,13 @@ function rulesOfOneSample(samples: ReturnType<typeof loadSecretCorpus>) {
   return [...covered]
     .filter(([, hits]) => hits.length === 1)
     .map(([rule, hits]) => ({ rule, sample: hits[0]! }));
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) {
+  await runSecretsBench(
+    (name, value, note = '') =>
+      process.stdout.write(`  ${name.padEnd(46)} ${value.padStart(14)}  ${note}\n`),
+    {},
+    process.argv[2],
+  );
 }
