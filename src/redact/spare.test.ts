@@ -34,6 +34,21 @@ async function assertRedacted(text: string, secret: string) {
 }
 
 describe('made-up values are spared, real ones of the same shape are not', () => {
+  test('under a credential name, a value typed by hand is redacted; a filler is not', async () => {
+    // Counting groups and runs someone typed are still the credential they set (issue 38).
+    const counted = '12345678-ABCD-ABCD-ABCD-1234567890AB';
+    await assertRedacted(`orbitToken="${counted}"`, counted);
+    await assertRedacted(`ACME_API_KEY=abcd1234efgh5678ijkl`, 'abcd1234efgh5678ijkl');
+    // …but there is no credential in one character or group over and over, nor in a word
+    // saying it is an example.
+    await assertSpared(`orbitToken="${'a'.repeat(32)}"`);
+    await assertSpared(`ACME_API_KEY=glc_${'1'.repeat(40)}=`);
+    await assertSpared(`ACME_API_KEY=${'9f3'.repeat(8)}`);
+    await assertSpared(`ACME_API_KEY=your_api_key_1234`);
+    // In prose, with no name to say what it is, a counting run is still taken as made up.
+    await assertSpared(`use this: ${counted} for the demo`);
+  });
+
   test('a provider token whose body is one letter over and over', async () => {
     await assertSpared(`GITLAB_TOKEN=glpat-${'q'.repeat(20)}`);
     await assertSpared(`deploy with sntryu_${'z'.repeat(64)} please`);

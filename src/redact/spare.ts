@@ -54,10 +54,20 @@ function slackTokenEndsGenerated(value: string): boolean {
 }
 
 /**
+ * Mostly one character or one short group over and over (`aaaa…`, `glc_1111…=`, `7e97e97e9…`):
+ * a filler where a key goes, not a key.
+ */
+function isFiller(value: string): boolean {
+  for (const m of value.matchAll(/([A-Za-z0-9]{1,4})\1{3,}/g))
+    if (m[0].length >= 8 && m[0].length * 2 >= value.length) return true;
+  return false;
+}
+
+/**
  * Every layer's findings with the plainly made-up ones dropped: a provider's own shape (the
- * table, the own token rules, secretlint's token rules) by {@link madeUpToken}; the others
- * (assignments, headers, URL passwords) when the value looks made up or masked, an assigned
- * value also when it is a version string.
+ * table, the own token rules, secretlint's token rules) by {@link madeUpToken}; a value under a
+ * credential name when it says it is made up, is masked, a filler or a version string; the
+ * others (headers, URL passwords, prose) also when the value looks made up.
  */
 export function spareNotSecrets(text: string, found: readonly RawFinding[]): RawFinding[] {
   return found.filter((f) => {
@@ -67,7 +77,11 @@ export function spareNotSecrets(text: string, found: readonly RawFinding[]): Raw
     }
     if (f.priority === FORMAT) return !madeUpToken(text, f);
     if (TOKEN_RULES.has(f.rule) && madeUpToken(text, f)) return false;
-    if (looksMadeUp(value) || isMasked(value)) return false;
+    // Under a credential name a value typed by hand (`12345678-ABCD-…`, `aaaa1111…`) is still
+    // the credential someone set: only words that say it is made up, or a mask, spare it there.
+    if (f.rule === 'secret-assignment') {
+      if (SAYS_MADE_UP.test(value) || isMasked(value) || isFiller(value)) return false;
+    } else if (looksMadeUp(value) || isMasked(value)) return false;
     if (maskedBeside(text, f)) return false;
     return f.rule !== 'secret-assignment' || !isVersionLike(value);
   });
