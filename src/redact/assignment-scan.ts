@@ -154,6 +154,14 @@ function generatedInProse(key: string, bare: string): boolean {
   return looksKeyLike(value, 16);
 }
 
+/**
+ * Letters only, yet no name: 20 or more, the case changing as often as in a random run
+ * (`huggingfaceToken=XLMhSebAMNIQGhReodu…`), separators aside (`api_org_WLMhSeb…`).
+ */
+function lettersLookGenerated(bare: string): boolean {
+  return looksKeyLike(bare.replace(/[_$]/g, ''), 20);
+}
+
 /** Bare values that are code, not data: `token = await fetchToken()`. */
 const CODE_WORDS =
   /^(?:await|new|typeof|void|yield|function|async|lambda|require|import|self|this|static|const|let|var|def|return|of|in|if|else|then|and|or|not|is|nil|null|none|true|false)$/i;
@@ -222,7 +230,11 @@ function acceptAssignment(m: RegExpExecArray, text: string): boolean {
     }
     // Code: `password = userPassword;`, `token = await getToken()`, `self.token = token`. An
     // .env key is upper case, a variable mostly not; a generated secret has digits.
-    if (/^[A-Za-z_$][A-Za-z_$]*$/.test(bare) && (text[end] === ';' || /[a-z]/.test(key))) {
+    if (
+      /^[A-Za-z_$][A-Za-z_$]*$/.test(bare) &&
+      (text[end] === ';' || /[a-z]/.test(key)) &&
+      !lettersLookGenerated(bare)
+    ) {
       return false;
     }
     if (CODE_WORDS.test(bare)) return false;

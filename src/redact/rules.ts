@@ -52,9 +52,12 @@ export type RegexRule = Anchors & {
   rename?: (match: RegExpExecArray) => string;
 };
 
-/** --password value, --api-key=value (the `=` form is also caught by ASSIGNMENT). */
+/**
+ * --password value, --api-key=value (the `=` form is also caught by ASSIGNMENT), and
+ * PowerShell's parameters: `-ClientSecret '…'`, `-Password …`, `-ApiKey …`.
+ */
 const CLI_FLAG =
-  /(?<![\w-])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-key|apikey|access-key|secret-key|auth-token|client-secret)[ \t]+(?:"([^"\n\0]+)"|'([^'\n\0]+)'|([^\s'"`;&|<>()\0-][^\s'"`;&|<>()\0]*))/dg;
+  /(?<![\w-])--?[a-z0-9-]{0,40}?(?:password|passwd|pass|token|secret|api-key|apikey|access-key|accesskey|secret-key|secretkey|auth-token|client-secret)[ \t]+(?:"([^"\n\0]+)"|'([^'\n\0]+)'|([^\s'"`;&|<>()\0-][^\s'"`;&|<>()\0]*))/dgi;
 
 function acceptCliFlag(secret: string): boolean {
   return !isPlaceholder(secret) && !isMemberExpression(secret) && secret.length >= 4;

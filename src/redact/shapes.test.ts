@@ -6,7 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { B62, B64, B64URL, CRYPT64, HEX, LOWER, DIGITS, madeUp } from './made-up.test-helper.ts';
+import {
+  B62,
+  B64,
+  B64URL,
+  CRYPT64,
+  HEX,
+  LOWER,
+  DIGITS,
+  UPPER,
+  madeUp,
+} from './made-up.test-helper.ts';
 import { redactTextSync } from './redact.ts';
 
 const { gen, digits } = madeUp(0x38);
@@ -152,6 +162,13 @@ const SHAPES: Shape[] = [
   shape('mysql -p', 'mysql -h db -u root -p@@ app < dump.sql', [gen(B62, 14)]),
   shape('sshpass', "sshpass -p '@@' ssh deploy@host", [gen(B62, 14)]),
   shape('redis-cli -a', 'redis-cli -h cache -a @@ ping', [gen(B62, 20)]),
+  shape(
+    "PowerShell's parameters",
+    "Connect-Acme -ClientId 'app' -ClientSecret '@@'\nNew-Login -Password @@",
+    [gen(B64URL + '~', 40), gen(B62, 16)],
+    ["-ClientId 'app'"],
+  ),
+  shape('a camelCase name, a value of letters only', 'weatherToken=@@', [gen(UPPER + LOWER, 34)]),
   // Prose
   shape(
     'your API key is …',
@@ -198,6 +215,11 @@ const NOT_SECRETS: Array<[string, string]> = [
   ['a URL without credentials', 'see https://acme.test/docs?key=value#token'],
   ['a package integrity digest', `"integrity": "sha512-${gen(B64, 86)}=="`],
   ['a test runner status', '- ✅ Unit tests pass (`mise run test`)'],
+  [
+    'flags that read a secret elsewhere',
+    'docker login --password-stdin -u ci\nrun --token-file ./t',
+  ],
+  ['a name assigned in code', 'apiToken = getTokenFromEnvironment\ntoken = userPasswordFromConfig'],
 ];
 
 describe('plainly not secrets', () => {
