@@ -52,8 +52,11 @@ const TYPE = String.raw`(?:[ \t]*:[ \t]*|[ \t]+)(?:const[ \t]+)?[&*]?(?:'static[
  * reading an assignment only there is several times faster than one pattern over all the text.
  */
 const STEM_HIT = new RegExp(CREDENTIAL_STEMS.join('|'), 'gi');
-/** Stems that end joined words anywhere (`dbpass`, `ADMINPASSWORD`, `accesstoken`). */
-const ANYWHERE = new Set(['pass', 'pwd', 'secret', 'token', 'credential']);
+/**
+ * Stems that end joined words anywhere (`dbpass`, `ADMINPASSWORD`, `accesstoken`,
+ * `SUMOLOGIC_ACCESSKEY`); the name's words then decide (./key-names.ts: `monkey` is none).
+ */
+const ANYWHERE = new Set(['pass', 'pwd', 'secret', 'token', 'credential', 'key']);
 
 /**
  * Whether the stem found at `at` starts a credential word: those of {@link ANYWHERE} always,
@@ -82,7 +85,7 @@ const OPERATOR_AHEAD = new RegExp(String.raw`(?:\\?["'])?(?:${TYPE})?[ \t]*(?::|
  * Groups: 1 name, 2 type, 3 operator, 4 "…", 5 '…', 6 `…`, 7 \"…\", 8 bare.
  */
 const ASSIGNMENT = new RegExp(
-  String.raw`([A-Za-z0-9_.\-]{1,80})(?:\\?["'])?(${TYPE}(?=[ \t]*(?::=|=(?![=>~]))[ \t]*\\?["'\x60]))?[ \t]*(:=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
+  String.raw`([A-Za-z0-9_.\-]{1,80})(?:\\?["'])?(${TYPE}(?=[ \t]*(?::=|=(?![=>~]))[ \t]*\\?["'\x60]))?[ \t]*(:{1,3}=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
     String.raw`(?:"((?:[^"\\\n\0]|\\[^\n\0])+)"|'([^'\n\0]+)'|` +
     '`([^`\\n\\0]+)`' +
     String.raw`|\\"([^"\\\n\0]+)\\"|([^\s'"` +
@@ -156,7 +159,7 @@ function generatedInProse(key: string, bare: string): boolean {
 
 /**
  * Letters only, yet no name: 20 or more, the case changing as often as in a random run
- * (`huggingfaceToken=XLMhSebAMNIQGhReodu…`), separators aside (`api_org_WLMhSeb…`).
+ * (`weatherToken=QvTnbRkdLpXeWsGu…`), separators aside (`org_ZmPqRtVb…`).
  */
 function lettersLookGenerated(bare: string): boolean {
   return looksKeyLike(bare.replace(/[_$]/g, ''), 20);

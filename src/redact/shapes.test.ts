@@ -168,6 +168,14 @@ const SHAPES: Shape[] = [
     [gen(B64URL + '~', 40), gen(B62, 16)],
     ["-ClientId 'app'"],
   ),
+  shape('Makefile assignments', 'ACME_TOKEN ::= @@\nACME_SECRET :::= @@', [
+    gen(B62, 24),
+    gen(B62, 24),
+  ]),
+  shape('a key word joined into the name', 'WEATHERCO_ACCESSKEY: @@\nmyapikey=@@', [
+    gen(B62, 32),
+    gen(B62, 32),
+  ]),
   shape('a camelCase name, a value of letters only', 'weatherToken=@@', [gen(UPPER + LOWER, 34)]),
   // Prose
   shape(
@@ -219,6 +227,7 @@ const NOT_SECRETS: Array<[string, string]> = [
     'flags that read a secret elsewhere',
     'docker login --password-stdin -u ci\nrun --token-file ./t',
   ],
+  ['a word ending in key', `monkey: ${gen(B62, 32)}\nhockey = 4`],
   ['a name assigned in code', 'apiToken = getTokenFromEnvironment\ntoken = userPasswordFromConfig'],
 ];
 
