@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { applyFindings, mergeFindings } from '../src/redact/findings.ts';
+import { applyFindings, mergeFindings, SPECIFIC } from '../src/redact/findings.ts';
 import { scanCredentialShapes } from '../src/redact/credential-shapes.ts';
 import { scanPairs } from '../src/redact/pair-scan.ts';
 import { scanProse } from '../src/redact/prose-scan.ts';
@@ -212,21 +212,13 @@ export async function runSecretsBench(
   };
 }
 
-/** The rules of shim's own named after a provider; the general ones (JWTs, keys, assignments…) stay. */
-const PROVIDER_RULES = new Set([
-  'anthropic',
-  'openai',
-  'github',
-  'shopify',
-  'stripe',
-  'slack',
-  'google-api-key',
-  'google-oauth',
-  'aws-access-key-id',
-  'aws-secret-access-key',
-  'npm',
-]);
-const GENERAL_RULES = OWN_RULES.filter((r) => !PROVIDER_RULES.has(r.name));
+/**
+ * shim's own rules but those named after a provider (SPECIFIC: Anthropic's, GitHub's, AWS's, …);
+ * the general ones stay (JWTs, private keys, headers, assignments, flags).
+ */
+const GENERAL_RULES = OWN_RULES.filter(
+  (r) => !('priority' in r) || r.priority !== SPECIFIC || r.name === 'jwt',
+);
 
 /** `text` redacted by the general shapes alone (no table of formats, no provider's rule). */
 function redactByGeneralShapes(text: string): string {
