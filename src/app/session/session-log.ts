@@ -45,19 +45,33 @@ export function readHead(path: string): { lines: number; records: unknown[] } {
       return { lines: 0, records: [] };
     }
   }
-  // zstd and other binary heads parse to nothing.
+  // zstd and other binary heads parse to nothing. Decoded a line at a time, only as far as the
+  // records go (a '\n' byte is never part of a longer character, so each line decodes as it
+  // would from the whole): the 256 KB head as one string costs `shim status` a few ms.
   const records: unknown[] = [];
-  const lines = head.toString('utf8').split('\n');
-  for (const line of lines) {
-    if (records.length >= HEAD_RECORDS) break;
-    if (!line.startsWith('{')) continue;
-    try {
-      records.push(JSON.parse(line));
-    } catch {
-      // a torn last line, or not JSON
+  for (let start = 0; start < head.length && records.length < HEAD_RECORDS;) {
+    let end = head.indexOf(0x0a, start);
+    if (end < 0) end = head.length;
+    if (head[start] === 0x7b /* { */) {
+      try {
+        records.push(JSON.parse(head.toString('utf8', start, end)));
+      } catch {
+        // a torn last line, or not JSON
+      }
     }
+    start = end + 1;
   }
-  return { lines: lines.filter((l) => l.trim() !== '').length, records };
+  const whole = head;
+  return {
+    records,
+    // Counted only for a file no agent recognises.
+    get lines() {
+      return whole
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '').length;
+    },
+  };
 }
 
 async function everyAgent(agents: Agents): Promise<Agent[]> {
@@ -70,7 +84,8 @@ export async function detectLogAgent(
   forced: AgentId | null | undefined,
   agents: Agents,
 ): Promise<Agent> {
-  const { lines, records } = readHead(path);
+  const head = readHead(path);
+  const { records } = head;
   if (forced) {
     const agent = await agents.agent(forced);
     // A compressed archive (or an empty file) shows nothing to check: the user's word stands.
@@ -99,6 +114,7 @@ export async function detectLogAgent(
   if (found) return found;
   // An empty file says nothing of its agent, and every agent reads it alike: a session with
   // nothing in it yet (a log is created before its first line is written).
+  const lines = head.lines;
   if (lines === 0 && all[0]) return all[0];
   throw new AppError(
     'TRANSCRIPT_UNREADABLE',
