@@ -70,7 +70,13 @@ export async function runDashboardBench(
       const at = Date.now() / 1000 - age;
       utimesSync(path, at, at);
       sessions.touch(
-        { sessionId: id, transcriptPath: path, cwd: project, model: 'claude-opus-4-6' },
+        {
+          agent: 'claude',
+          sessionId: id,
+          transcriptPath: path,
+          cwd: project,
+          model: 'claude-opus-4-6',
+        },
         new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(),
       );
     }

@@ -47,7 +47,7 @@ export async function runTeamBench(
     const repository = await openTeamRepository({ url: server.url(database), migrate: true });
     const clone = makeClone('app');
     const sessionId = randomUUID();
-    store.sessions.touch({ sessionId, cwd: clone }, new Date().toISOString());
+    store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, new Date().toISOString());
     // Baseline: the local store writing the same checkpoints.
     let started = performance.now();
     for (let i = 0; i < ROWS; i++)

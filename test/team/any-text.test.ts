@@ -47,7 +47,7 @@ describe('any text reaches the team store', () => {
     try {
       const clone = makeClone('app');
       const sessionId = randomUUID();
-      a.sessions.touch({ sessionId, cwd: clone }, minutesAgo(3));
+      a.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, minutesAgo(3));
       const request = 'parse the log\u0000line, keep the \ud83d half and the \uE000 escape';
       const base = draftIn(clone, sessionId, minutesAgo(3));
       a.checkpoints.save({
@@ -61,7 +61,10 @@ describe('any text reaches the team store', () => {
         writer: { machine: 'A', osUser: 'ada' },
       });
       assert.deepEqual([sent.sent, sent.setAside, sent.waiting, sent.error], [2, 0, 0, null]);
-      b.sessions.touch({ sessionId: randomUUID(), cwd: makeClone('b') }, minutesAgo(60));
+      b.sessions.touch(
+        { agent: 'claude', sessionId: randomUUID(), cwd: makeClone('b') },
+        minutesAgo(60),
+      );
       await pullTeamWork({
         store: createCommandStore(b.db),
         repository,
@@ -91,7 +94,7 @@ describe('any text reaches the team store', () => {
     try {
       const clone = makeClone('app');
       const sessionId = randomUUID();
-      store.sessions.touch({ sessionId, cwd: clone }, minutesAgo(3));
+      store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, minutesAgo(3));
       store.checkpoints.save(draftIn(clone, sessionId, minutesAgo(4)));
       // A date before 4713 BC: PostgreSQL's timestamp cannot hold it (SQLSTATE 22008).
       const bad = draftIn(clone, sessionId, '-010000-01-01T00:00:00.000Z');

@@ -154,7 +154,10 @@ describe('no password of a connection string under SHIM_HOME', () => {
     mkdirSync(shimHome, { recursive: true });
     const db = openDatabase(shimHome);
     const sessionId = randomUUID();
-    new SessionRepository(db).touch({ sessionId, cwd: clone }, new Date().toISOString());
+    new SessionRepository(db).touch(
+      { agent: 'claude', sessionId, cwd: clone },
+      new Date().toISOString(),
+    );
     new CheckpointRepository(db).save(draftIn(clone, sessionId, new Date().toISOString()));
     db.close();
     const refused = 'Refused-Pw-7731';

@@ -59,7 +59,7 @@ describe('the files travel', () => {
 
     const store = openTempStore();
     const sessionId = randomUUID();
-    store.sessions.touch({ sessionId, cwd: a }, new Date().toISOString());
+    store.sessions.touch({ agent: 'claude', sessionId, cwd: a }, new Date().toISOString());
     const draft = draftIn(a, sessionId, new Date().toISOString(), { id: checkpointId });
     store.checkpoints.save({
       ...draft,

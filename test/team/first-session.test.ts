@@ -35,7 +35,7 @@ before(async () => {
     const clone = makeClone('app');
     const sessionId = randomUUID();
     const at = new Date(Date.now() - 10 * 60_000).toISOString();
-    a.sessions.touch({ sessionId, cwd: clone }, at);
+    a.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, at);
     const draft = draftIn(clone, sessionId, at);
     draft.conversationState = {
       ...draft.conversationState,

@@ -46,7 +46,7 @@ test('forget <session> leaves no row of it on the team store or in the outbox', 
       [gone, `Rename the ${word} importer`],
       [kept, 'Keep the exporter as it is'],
     ] as const) {
-      a.sessions.touch({ sessionId, cwd: clone }, minutesAgo(30));
+      a.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, minutesAgo(30));
       for (const m of [30, 20]) {
         const draft = draftIn(clone, sessionId, minutesAgo(m));
         draft.conversationState = { ...draft.conversationState, userRequests: [request] };
@@ -55,7 +55,7 @@ test('forget <session> leaves no row of it on the team store or in the outbox', 
     }
     // A later session restored from the one to forget.
     const restored = randomUUID();
-    a.sessions.touch({ sessionId: restored, cwd: clone }, minutesAgo(10));
+    a.sessions.touch({ agent: 'claude', sessionId: restored, cwd: clone }, minutesAgo(10));
     a.db
       .prepare('UPDATE sessions SET resumed_from_session = ? WHERE session_id = ?')
       .run(gone, restored);
@@ -121,7 +121,7 @@ test('shim_forget of one checkpoint removes it from the team store too', async (
   try {
     const clone = makeClone('app');
     const sessionId = randomUUID();
-    a.sessions.touch({ sessionId, cwd: clone }, minutesAgo(30));
+    a.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, minutesAgo(30));
     const word = `quagmire${randomUUID().slice(0, 6)}`;
     const ids = [30, 20].map((m) => {
       const draft = draftIn(clone, sessionId, minutesAgo(m));

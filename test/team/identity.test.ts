@@ -35,7 +35,7 @@ async function pullAcross(
   b: { store: TempStore; dir: string; machine: string },
 ) {
   const sessionA = randomUUID();
-  a.store.sessions.touch({ sessionId: sessionA, cwd: a.dir }, minutesAgo(5));
+  a.store.sessions.touch({ agent: 'claude', sessionId: sessionA, cwd: a.dir }, minutesAgo(5));
   a.store.checkpoints.save(draftIn(a.dir, sessionA, minutesAgo(5)));
   await replicateToTeam({
     store: createCommandStore(a.store.db),
@@ -44,7 +44,7 @@ async function pullAcross(
     writer: { machine: a.machine, osUser: 'ada' },
   });
   const sessionB = randomUUID();
-  b.store.sessions.touch({ sessionId: sessionB, cwd: b.dir }, minutesAgo(60));
+  b.store.sessions.touch({ agent: 'claude', sessionId: sessionB, cwd: b.dir }, minutesAgo(60));
   return pullTeamWork({
     store: createCommandStore(b.store.db),
     repository,

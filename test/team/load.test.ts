@@ -124,7 +124,7 @@ test('the worker killed -9 at random 50 times mid-batch: every row there once', 
   try {
     const clone = makeClone('app');
     const sessionId = randomUUID();
-    store.sessions.touch({ sessionId, cwd: clone }, new Date().toISOString());
+    store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, new Date().toISOString());
     const ids: string[] = [];
     for (let i = 0; i < 1500; i++) {
       const draft = draftIn(clone, sessionId, new Date(Date.now() + i).toISOString());

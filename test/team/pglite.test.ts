@@ -27,7 +27,7 @@ test("on PGlite: replication is idempotent, search finds, and another machine's 
     const clone = makeClone('app');
     const sessionId = randomUUID();
     const at = new Date(Date.now() - 600_000).toISOString();
-    a.sessions.touch({ sessionId, cwd: clone }, at);
+    a.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, at);
     const draft = draftIn(clone, sessionId, at);
     a.checkpoints.save(draft);
     const writer = { machine: 'A', osUser: 'ada' };
@@ -49,7 +49,7 @@ test("on PGlite: replication is idempotent, search finds, and another machine's 
     // tsquery syntax typed by a user is words, never an error (websearch_to_tsquery).
     const scope = { projectIds: ['github.com/acme/app'], limit: 5 };
     assert.deepEqual(await repository.search('"unclosed & | ! :*', scope), []);
-    b.sessions.touch({ sessionId: randomUUID(), cwd: makeClone('b') }, at);
+    b.sessions.touch({ agent: 'claude', sessionId: randomUUID(), cwd: makeClone('b') }, at);
     assert.equal(
       await pullTeamWork({
         store: createCommandStore(b.db),

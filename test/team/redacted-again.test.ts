@@ -34,7 +34,7 @@ describe('the team store after a session learned a secret', () => {
       const clone = makeClone('app');
       const sessionId = randomUUID();
       const at = new Date(Date.now() - 60_000).toISOString();
-      store.sessions.touch({ sessionId, cwd: clone }, at);
+      store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, at);
       // Pasted bare: nothing says it is a secret yet.
       const draft = draftIn(clone, sessionId, at);
       store.checkpoints.save({

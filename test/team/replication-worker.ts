@@ -40,7 +40,10 @@ if (mode === 'write-and-send') {
   execFileSync('git', ['init', '-q', clone]);
   execFileSync('git', ['-C', clone, 'remote', 'add', 'origin', REMOTE]);
   const sessionId = randomUUID();
-  new SessionRepository(db).touch({ sessionId, cwd: clone }, new Date().toISOString());
+  new SessionRepository(db).touch(
+    { agent: 'claude', sessionId, cwd: clone },
+    new Date().toISOString(),
+  );
   const checkpoints = new CheckpointRepository(db);
   const ids: string[] = [];
   for (let i = 0; i < Number(count); i++) {

@@ -39,7 +39,7 @@ describe('replication to the team store', () => {
     try {
       const clone = makeClone('app');
       const sessionId = randomUUID();
-      store.sessions.touch({ sessionId, cwd: clone }, at(30));
+      store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, at(30));
       for (let i = 0; i < 5; i++) store.checkpoints.save(draftIn(clone, sessionId, at(30 - i)));
       const writer = { machine: 'laptop', osUser: 'ada' };
       const first = await replicateToTeam({
@@ -135,7 +135,7 @@ describe('replication to the team store', () => {
     try {
       const clone = makeClone('app');
       const sessionId = randomUUID();
-      store.sessions.touch({ sessionId, cwd: clone }, at(10));
+      store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, at(10));
       store.checkpoints.save(draftIn(clone, sessionId, at(10)));
       server.stop();
       for (let i = 0; i < 20; i++) store.checkpoints.save(draftIn(clone, sessionId, at(9)));
@@ -176,7 +176,7 @@ describe('replication to the team store', () => {
     try {
       const clone = makeClone('app');
       const sessionId = randomUUID();
-      store.sessions.touch({ sessionId, cwd: clone }, at(10));
+      store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, at(10));
       const base = draftIn(clone, sessionId, at(10));
       const draft = {
         ...base,
@@ -220,7 +220,7 @@ describe('replication to the team store', () => {
       const cloneA = makeClone('app-on-a');
       const cloneB = makeClone('somewhere-else');
       const sessionA = randomUUID();
-      a.sessions.touch({ sessionId: sessionA, cwd: cloneA }, at(20));
+      a.sessions.touch({ agent: 'claude', sessionId: sessionA, cwd: cloneA }, at(20));
       const newest = draftIn(cloneA, sessionA, at(20));
       a.checkpoints.save(draftIn(cloneA, sessionA, at(25)));
       a.checkpoints.save(newest);
@@ -232,7 +232,7 @@ describe('replication to the team store', () => {
       });
       // B worked in its clone earlier; its own older checkpoint is there.
       const sessionB = randomUUID();
-      b.sessions.touch({ sessionId: sessionB, cwd: cloneB }, at(60));
+      b.sessions.touch({ agent: 'claude', sessionId: sessionB, cwd: cloneB }, at(60));
       b.checkpoints.save(draftIn(cloneB, sessionB, at(60)));
       const writerB = { machine: 'B', osUser: 'bob' };
       await replicateToTeam({

@@ -68,7 +68,10 @@ describe('shim team', () => {
     const clone = makeClone('app');
     const db = openDatabase(home);
     const sessionId = randomUUID();
-    new SessionRepository(db).touch({ sessionId, cwd: clone }, new Date().toISOString());
+    new SessionRepository(db).touch(
+      { agent: 'claude', sessionId, cwd: clone },
+      new Date().toISOString(),
+    );
     for (let i = 0; i < 3; i++)
       new CheckpointRepository(db).save(draftIn(clone, sessionId, new Date().toISOString()));
     db.close();

@@ -37,7 +37,7 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
     const cloneA = makeClone('app');
     const cloneB = makeClone('work-copy');
     const sessionA = randomUUID();
-    a.sessions.touch({ sessionId: sessionA, cwd: cloneA }, minutesAgo(20));
+    a.sessions.touch({ agent: 'claude', sessionId: sessionA, cwd: cloneA }, minutesAgo(20));
     const draft = draftIn(cloneA, sessionA, minutesAgo(20));
     draft.conversationState = {
       ...draft.conversationState,
@@ -51,7 +51,7 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
       writer: { machine: 'laptop-a', osUser: 'ada' },
     });
     const writerB = { machine: 'desk-b', osUser: 'ada' };
-    b.sessions.touch({ sessionId: randomUUID(), cwd: cloneB }, minutesAgo(120));
+    b.sessions.touch({ agent: 'claude', sessionId: randomUUID(), cwd: cloneB }, minutesAgo(120));
     assert.equal(
       await pullTeamWork({
         store: createCommandStore(b.db),
@@ -96,7 +96,7 @@ test("B's new session gets A's newer unfinished work, naming A; once; B's newer 
     // Without team.resume (or a team store) nothing comes from the team.
     const c = openTempStore();
     try {
-      c.sessions.touch({ sessionId: randomUUID(), cwd: cloneB }, minutesAgo(120));
+      c.sessions.touch({ agent: 'claude', sessionId: randomUUID(), cwd: cloneB }, minutesAgo(120));
       await pullTeamWork({
         store: createCommandStore(c.db),
         repository,

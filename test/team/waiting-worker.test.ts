@@ -68,7 +68,10 @@ describe('the waiting worker', () => {
     const clone = makeClone('app');
     const db = openDatabase(home);
     const sessionId = randomUUID();
-    new SessionRepository(db).touch({ sessionId, cwd: clone }, new Date().toISOString());
+    new SessionRepository(db).touch(
+      { agent: 'claude', sessionId, cwd: clone },
+      new Date().toISOString(),
+    );
     server.stop();
     const checkpoints = new CheckpointRepository(db);
     for (let i = 0; i < 12; i++)

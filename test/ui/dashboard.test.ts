@@ -127,7 +127,7 @@ describe('shim ui', { timeout: 180_000 }, () => {
     ).checkpoint.id;
     const db = openDatabase(env.SHIM_HOME!);
     try {
-      new SessionRepository(db).end(laterId, 'other', '2026-11-20T12:30:00.000Z');
+      new SessionRepository(db).end(laterId, 'claude', 'other', '2026-11-20T12:30:00.000Z');
       new ResumeRepository(db).record({
         checkpointId: checkpointIds[1]!,
         sessionId: laterId,

@@ -56,7 +56,7 @@ describe('shim ui --team (real Chromium, real PostgreSQL)', { skip }, () => {
     const cloneB = makeClone('work-copy');
     const sessionA = randomUUID();
     const sessionB = randomUUID();
-    a.sessions.touch({ sessionId: sessionA, cwd: cloneA }, minutesAgo(30));
+    a.sessions.touch({ agent: 'claude', sessionId: sessionA, cwd: cloneA }, minutesAgo(30));
     a.checkpoints.save(
       draftIn(cloneA, sessionA, minutesAgo(30), {
         conversationState: {
@@ -65,7 +65,7 @@ describe('shim ui --team (real Chromium, real PostgreSQL)', { skip }, () => {
         },
       }),
     );
-    b.sessions.touch({ sessionId: sessionB, cwd: cloneB }, minutesAgo(5));
+    b.sessions.touch({ agent: 'claude', sessionId: sessionB, cwd: cloneB }, minutesAgo(5));
     b.checkpoints.save(
       draftIn(cloneB, sessionB, minutesAgo(5), {
         conversationState: {

@@ -80,8 +80,10 @@ export async function prepareCompaction(
   }
 }
 
-/** Claude Code's summary, redacted, beside the session's newest checkpoint; once per text. */
+/** The agent's summary, redacted, beside the session's newest checkpoint; once per text. */
 export async function recordCompactionSummary(request: {
+  /** The agent whose session the mod watches. */
+  agent: Agent;
   home: string;
   now: number;
   sessionId: string;
@@ -97,7 +99,12 @@ export async function recordCompactionSummary(request: {
   ).text;
   return withStore(request.home, ({ sessions, checkpoints, compactionSummaries }) => {
     sessions.touch(
-      { sessionId: request.sessionId, transcriptPath: request.transcriptPath, cwd: null },
+      {
+        sessionId: request.sessionId,
+        transcriptPath: request.transcriptPath,
+        cwd: null,
+        agent: request.agent.id,
+      },
       at,
     );
     return compactionSummaries.saveOnce({

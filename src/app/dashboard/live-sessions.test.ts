@@ -55,10 +55,10 @@ describe('the running sessions of the live page', () => {
     try {
       const sessions = new SessionRepository(db);
       sessions.touch(
-        { sessionId: 'ended', transcriptPath: endedPath, cwd: '/work/app' },
+        { agent: 'claude', sessionId: 'ended', transcriptPath: endedPath, cwd: '/work/app' },
         new Date(NOW - 200_000).toISOString(),
       );
-      sessions.end('ended', 'logout', new Date(NOW - 60_000).toISOString());
+      sessions.end('ended', 'claude', 'logout', new Date(NOW - 60_000).toISOString());
     } finally {
       db.close();
     }

@@ -185,7 +185,7 @@ describe('a handoff the user wrote', () => {
     );
     const saved = await checkpoint(path);
     await withStore(home, async (store) => {
-      store.sessions.end('A', 'prompt_input_exit', at(30));
+      store.sessions.end('A', 'claude', 'prompt_input_exit', at(30));
       await writeHandoff(store, home, {
         checkpoint: saved.checkpoint,
         kind: 'user',
@@ -246,7 +246,7 @@ describe('a handoff the user wrote', () => {
     );
     const saved = await checkpoint(path);
     await withStore(home, async (store) => {
-      store.sessions.end('A', 'prompt_input_exit', at(30));
+      store.sessions.end('A', 'claude', 'prompt_input_exit', at(30));
       await writeHandoff(store, home, {
         checkpoint: saved.checkpoint,
         kind: 'level_L2',

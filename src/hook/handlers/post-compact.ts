@@ -18,7 +18,10 @@ export async function handlePostCompact(run: HookRun): Promise<HookOutput> {
   const sessionId = payload.sessionId;
   const at = new Date(now).toISOString();
   await withStore(home, ({ sessions, checkpoints, compactionSummaries }) => {
-    sessions.touch({ sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd }, at);
+    sessions.touch(
+      { sessionId, transcriptPath: payload.transcriptPath, cwd: payload.cwd, agent: run.agent.id },
+      at,
+    );
     if (payload.compactSummary) {
       compactionSummaries.saveOnce({
         sessionId,

@@ -26,7 +26,7 @@ export async function handleSessionEnd(run: HookRun): Promise<HookOutput> {
     await checkpointNow(run, 'session_end', `session ended (${reason})`);
   }
   await withStore(home, ({ sessions }) =>
-    sessions.end(sessionId, reason, new Date(Date.now()).toISOString()),
+    sessions.end(sessionId, run.agent.id, reason, new Date(Date.now()).toISOString()),
   );
   // The daily clean-up (config `retention`), after the session, in its own process.
   if (config.retention.auto) await runShimInBackground(['gc', '--auto'], payload.cwd, env, home);

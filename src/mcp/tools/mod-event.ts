@@ -183,6 +183,7 @@ export function registerModEventTool(server: McpServer, deps: McpDeps): void {
       }
       const recorded = input.summary
         ? await recordCompactionSummary({
+            agent,
             home: deps.home,
             now: at,
             sessionId,

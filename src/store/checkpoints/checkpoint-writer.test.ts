@@ -65,6 +65,15 @@ describe('CheckpointWriter.write', () => {
     assert.equal(session?.cliVersion, '2.1.42');
   });
 
+  test("a session first seen through its checkpoint is the checkpoint's agent's, not Claude Code's", () => {
+    const draft = makeDraft({ sessionId: SESSION, createdAt: at(6) });
+    new CheckpointWriter(store.db).write(
+      { ...draft, source: { ...draft.source, agent: 'codex' } },
+      sighting,
+    );
+    assert.equal(store.sessions.get(SESSION)?.agent, 'codex');
+  });
+
   test('a failure at its last write leaves none of its rows on disk, nor its number used', () => {
     // The session's row is the last the writer writes: refusing it fails the transaction after
     // the checkpoint, its index row, the signal sample and the restore outcome were written.

@@ -20,7 +20,7 @@ import { SignalHistoryRepository } from './signal-history-repository.ts';
 /** What a stored checkpoint says of its session beyond its own row. */
 export type CheckpointSighting = {
   /** The session as the checkpoint saw it (its transcript, directory, CLI version, model). */
-  session: Omit<SessionSighting, 'sessionId'>;
+  session: Omit<SessionSighting, 'sessionId' | 'agent'>;
   /** When the session was last active: the checkpoint's time, or a dead session's last line. */
   activeAt: string;
 };
@@ -70,7 +70,10 @@ export class CheckpointWriter {
         draft.signals.messageCount,
         draft.triggeredBy === 'session_end',
       );
-      this.#sessions.touch({ ...sighting.session, sessionId: draft.sessionId }, sighting.activeAt);
+      this.#sessions.touch(
+        { ...sighting.session, sessionId: draft.sessionId, agent: draft.source.agent },
+        sighting.activeAt,
+      );
       return stored;
     });
   }

@@ -14,7 +14,7 @@ afterEach(() => store.dispose());
 describe('SessionRepository.touch', () => {
   test('creates the session on first sight, with what is known', () => {
     assert.equal(store.sessions.get(SESSION), null);
-    store.sessions.touch({ sessionId: SESSION, cwd: '/home/dev/shim' }, at(1));
+    store.sessions.touch({ agent: 'claude', sessionId: SESSION, cwd: '/home/dev/shim' }, at(1));
     assert.deepEqual(store.sessions.get(SESSION), {
       sessionId: SESSION,
       transcriptPath: null,
@@ -32,6 +32,7 @@ describe('SessionRepository.touch', () => {
   test('later sightings move last_seen_at, keep started_at and known fields, fill in new ones', () => {
     store.sessions.touch(
       {
+        agent: 'claude',
         sessionId: SESSION,
         transcriptPath: '/t/a.jsonl',
         cwd: '/home/dev/shim',
@@ -41,9 +42,9 @@ describe('SessionRepository.touch', () => {
       at(1),
     );
     // A hook that knows nothing but the id must not erase what is known (COALESCE).
-    store.sessions.touch({ sessionId: SESSION }, at(5));
+    store.sessions.touch({ agent: 'claude', sessionId: SESSION }, at(5));
     store.sessions.touch(
-      { sessionId: SESSION, transcriptPath: null, cwd: undefined, model: null },
+      { agent: 'claude', sessionId: SESSION, transcriptPath: null, cwd: undefined, model: null },
       at(7),
     );
     assert.deepEqual(store.sessions.get(SESSION), {
@@ -60,7 +61,7 @@ describe('SessionRepository.touch', () => {
     });
     // New values replace old ones.
     store.sessions.touch(
-      { sessionId: SESSION, cliVersion: '2.1.39', model: 'claude-sonnet-4-5' },
+      { agent: 'claude', sessionId: SESSION, cliVersion: '2.1.39', model: 'claude-sonnet-4-5' },
       at(9),
     );
     const record = store.sessions.get(SESSION);
@@ -72,8 +73,8 @@ describe('SessionRepository.touch', () => {
   });
 
   test('sessions are independent', () => {
-    store.sessions.touch({ sessionId: 'a', cwd: '/a' }, at(1));
-    store.sessions.touch({ sessionId: 'b', cwd: '/b' }, at(2));
+    store.sessions.touch({ agent: 'claude', sessionId: 'a', cwd: '/a' }, at(1));
+    store.sessions.touch({ agent: 'claude', sessionId: 'b', cwd: '/b' }, at(2));
     assert.equal(store.sessions.get('a')?.cwd, '/a');
     assert.equal(store.sessions.get('b')?.cwd, '/b');
     assert.equal(store.sessions.get('a')?.lastSeenAt, at(1));
@@ -83,10 +84,16 @@ describe('SessionRepository.touch', () => {
 describe('SessionRepository.end', () => {
   test('records a clean end and keeps everything else', () => {
     store.sessions.touch(
-      { sessionId: SESSION, transcriptPath: '/t/a.jsonl', cwd: '/w', cliVersion: '2.1.38' },
+      {
+        agent: 'claude',
+        sessionId: SESSION,
+        transcriptPath: '/t/a.jsonl',
+        cwd: '/w',
+        cliVersion: '2.1.38',
+      },
       at(1),
     );
-    store.sessions.end(SESSION, 'logout', at(30));
+    store.sessions.end(SESSION, 'claude', 'logout', at(30));
     assert.deepEqual(store.sessions.get(SESSION), {
       sessionId: SESSION,
       transcriptPath: '/t/a.jsonl',
@@ -102,7 +109,7 @@ describe('SessionRepository.end', () => {
   });
 
   test('ending an unknown session creates it', () => {
-    store.sessions.end(SESSION, 'clear', at(3));
+    store.sessions.end(SESSION, 'claude', 'clear', at(3));
     const record = store.sessions.get(SESSION);
     assert.equal(record?.startedAt, at(3));
     assert.equal(record?.endedAt, at(3));
@@ -110,14 +117,22 @@ describe('SessionRepository.end', () => {
     assert.equal(record?.cwd, null);
   });
 
+  test("a session first seen at its end, or after a compaction, is its agent's", () => {
+    store.sessions.end('gem-1', 'gemini', 'exit', at(3));
+    assert.equal(store.sessions.get('gem-1')?.agent, 'gemini');
+    store.sessions.touch({ sessionId: 'codex-1', agent: 'codex' }, at(4));
+    store.sessions.touch({ sessionId: 'codex-1', agent: 'codex', cwd: '/w' }, at(5));
+    assert.equal(store.sessions.get('codex-1')?.agent, 'codex');
+  });
+
   test('a later end replaces the earlier one; a later touch keeps the end on record', () => {
-    store.sessions.touch({ sessionId: SESSION, cwd: '/w' }, at(1));
-    store.sessions.end(SESSION, 'clear', at(2));
-    store.sessions.end(SESSION, 'logout', at(4));
+    store.sessions.touch({ agent: 'claude', sessionId: SESSION, cwd: '/w' }, at(1));
+    store.sessions.end(SESSION, 'claude', 'clear', at(2));
+    store.sessions.end(SESSION, 'claude', 'logout', at(4));
     assert.equal(store.sessions.get(SESSION)?.endReason, 'logout');
     assert.equal(store.sessions.get(SESSION)?.endedAt, at(4));
     // Seen again (e.g. resumed): last_seen_at moves on; readers compare it with ended_at.
-    store.sessions.touch({ sessionId: SESSION }, at(9));
+    store.sessions.touch({ agent: 'claude', sessionId: SESSION }, at(9));
     const record = store.sessions.get(SESSION);
     assert.equal(record?.lastSeenAt, at(9));
     assert.equal(record?.endedAt, at(4));

@@ -1,6 +1,7 @@
 /** What the store knows about sessions: when they were seen, and whether they ended cleanly. */
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { matchProject } from '../sqlite/project-match.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 
 export type SessionRecord = {
   sessionId: string;
@@ -25,8 +26,8 @@ export type SessionSighting = {
   cwd?: string | null;
   cliVersion?: string | null;
   model?: string | null;
-  /** core/agent-id.ts; a row without one is Claude Code's (migration 10). */
-  agent?: string;
+  /** Whose session it is: every sighting says (rows from before agents are Claude Code's, migration 10). */
+  agent: AgentId;
 };
 
 type Row = {
@@ -39,7 +40,7 @@ type Row = {
   end_reason: string | null;
   cli_version: string | null;
   model: string | null;
-  agent?: string | null;
+  agent: string;
   resumed_from_session?: string | null;
   resumed_from_checkpoint?: string | null;
 };
@@ -54,7 +55,7 @@ const toRecord = (r: Row): SessionRecord => ({
   endReason: r.end_reason,
   cliVersion: r.cli_version,
   model: r.model,
-  agent: r.agent ?? 'claude',
+  agent: r.agent,
   ...(r.resumed_from_session && r.resumed_from_checkpoint
     ? {
         resumedFrom: {
@@ -85,7 +86,7 @@ export class SessionRepository {
              cwd = COALESCE(excluded.cwd, cwd),
              cli_version = COALESCE(excluded.cli_version, cli_version),
              model = COALESCE(excluded.model, model),
-             agent = CASE WHEN excluded.agent <> 'claude' THEN excluded.agent ELSE agent END`,
+             agent = excluded.agent`,
         )
         .run(
           session.sessionId,
@@ -95,20 +96,20 @@ export class SessionRepository {
           at,
           session.cliVersion ?? null,
           session.model ?? null,
-          session.agent ?? 'claude',
+          session.agent,
         );
     });
   }
 
-  /** Records a clean end (Claude Code's SessionEnd reason). */
-  end(sessionId: string, reason: string, at: string): void {
+  /** Records a clean end (the agent's SessionEnd reason) of `agent`'s session. */
+  end(sessionId: string, agent: AgentId, reason: string, at: string): void {
     withWriteTransaction(this.#db, () => {
       this.#db
         .prepare(
-          `INSERT INTO sessions (session_id, started_at, last_seen_at, ended_at, end_reason) VALUES (?, ?, ?, ?, ?)
+          `INSERT INTO sessions (session_id, started_at, last_seen_at, ended_at, end_reason, agent) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT(session_id) DO UPDATE SET ended_at = excluded.ended_at, end_reason = excluded.end_reason, last_seen_at = excluded.last_seen_at`,
         )
-        .run(sessionId, at, at, at, reason);
+        .run(sessionId, at, at, at, reason, agent);
     });
   }
 
