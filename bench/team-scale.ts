@@ -136,7 +136,10 @@ export async function runTeamScaleBench(
     });
     // A real checkpoint and session as the local store makes them: the bodies' shape and size.
     const sessionId = randomUUID();
-    local.sessions.touch({ sessionId, cwd: projects[0]!.root }, new Date().toISOString());
+    local.sessions.touch(
+      { agent: 'claude', sessionId, cwd: projects[0]!.root },
+      new Date().toISOString(),
+    );
     const template = {
       checkpoint: local.checkpoints.save(
         draftIn(projects[0]!.root, sessionId, new Date().toISOString()),

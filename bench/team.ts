@@ -109,7 +109,10 @@ export async function runTeamBench(
     // The newest work of the project, left open on this machine: what B's first session gets.
     const open = draftIn(clone, randomUUID(), new Date().toISOString());
     open.conversationState = { ...open.conversationState, userRequests: [WORK] };
-    store.sessions.touch({ sessionId: open.sessionId, cwd: clone }, open.createdAt);
+    store.sessions.touch(
+      { agent: 'claude', sessionId: open.sessionId, cwd: clone },
+      open.createdAt,
+    );
     store.checkpoints.save(open);
     await replicateToTeam({
       store: createCommandStore(store.db),

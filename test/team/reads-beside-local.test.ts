@@ -44,7 +44,7 @@ before(async () => {
     [b, cloneB, B_REQUEST, 40, 'b'],
   ] as const) {
     const sessionId = randomUUID();
-    store.sessions.touch({ sessionId, cwd: clone }, minutesAgo(m));
+    store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, minutesAgo(m));
     const draft = draftIn(clone, sessionId, minutesAgo(m));
     draft.conversationState = { ...draft.conversationState, userRequests: [request] };
     ids[key] = store.checkpoints.save(draft).checkpoint.id;
