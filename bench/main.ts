@@ -216,6 +216,31 @@ async function main(): Promise<void> {
   );
   results.taskEstimates = { ...tasks, sameUser: ownHistory };
 
+  // 6. Checkpoint timing (issue 43 item 9): a death after any tool call restores the newest
+  //    checkpoint; what the file changes since then cost, by count beside where the work changes.
+  const timing = await (
+    await import('../src/app/evaluation/evaluate-checkpoint-timing.ts')
+  ).evaluateCheckpointTiming(sessions);
+  const share = (s: { lossy: number; restores: number }) => pct(s.lossy / s.restores);
+  const per100 = (s: { checkpoints: number }) =>
+    ((s.checkpoints / timing.toolCalls) * 100).toFixed(1);
+  report(
+    'restores losing work: by count (every 5 calls)',
+    share(timing.count),
+    `${timing.count.editsLost} file changes lost; ${per100(timing.count)} checkpoints per 100 calls; ${timing.toolCalls} calls in ${timing.sessions} sessions`,
+  );
+  report(
+    '  at work changes + learned fallback',
+    share(timing.workChange),
+    `${timing.workChange.editsLost} lost; ${per100(timing.workChange)} per 100; fallback ${[...new Set(timing.workChange.gaps)].join('/')} calls (leave-one-out, budget ≤ count's)`,
+  );
+  report(
+    '  … and only after a file change',
+    share(timing.workChangeAfterEdits),
+    `${timing.workChangeAfterEdits.editsLost} lost; ${per100(timing.workChangeAfterEdits)} per 100; fallback ${[...new Set(timing.workChangeAfterEdits.gaps)].join('/')} calls`,
+  );
+  results.checkpointTiming = timing;
+
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);
   runFullLookBench(report, results, path, appendLines);

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  fixturePath,
+  listFixtures,
+  listTrainingFixtures,
+  trainingFixturePath,
+} from '../../../test/helpers/fixtures.ts';
+import { evaluateCheckpointTiming, readWorkSteps } from './evaluate-checkpoint-timing.ts';
+import { logOf } from '../../../test/helpers/agents.ts';
+
+const logs = () => [
+  ...listFixtures().map((f) => logOf(fixturePath(f))),
+  ...listTrainingFixtures().map((f) => logOf(trainingFixturePath(f))),
+];
+
+test('a real session reads as tool calls, its file changes and where its work changed', async () => {
+  const all = await Promise.all(logs().map(readWorkSteps));
+  const steps = all.flatMap((s) => s.steps);
+  assert.ok(steps.length > 1000, `tool calls: ${steps.length}`);
+  assert.ok(steps.some((s) => s.edit) && steps.some((s) => !s.edit));
+  const changes = steps.filter((s) => s.workChange).length;
+  assert.ok(changes > 50 && changes < steps.length / 4, `work changes: ${changes}`);
+});
+
+test('leave-one-out: checkpoints at work changes, after edits, lose less than by count at no more checkpoints', async () => {
+  const report = await evaluateCheckpointTiming(logs());
+  assert.ok(report.sessions >= 20, `sessions: ${report.sessions}`);
+  assert.equal(report.count.restores, report.toolCalls);
+  const learned = report.workChangeAfterEdits;
+  assert.ok(learned.checkpoints <= report.count.checkpoints * 1.05, `${learned.checkpoints}`);
+  assert.ok(learned.lossy < report.count.lossy, `${learned.lossy} vs ${report.count.lossy}`);
+});
