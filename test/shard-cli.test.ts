@@ -47,8 +47,18 @@ describe('shim estimate <plan>', () => {
       tokens: number;
       steps: Array<{ index: number; done: boolean | null; tokens: number }>;
       verdict: string;
+      freshContext: number;
+      compactThreshold: number;
+      windowTokens: number;
+      sessionPlan: { now: number[]; cut: unknown; reorder: unknown[]; laterSessions: number };
     };
     assert.equal(out.openSteps, 5);
+    // What the room was measured against (it was missing from --json).
+    assert.ok(out.compactThreshold > out.freshContext, `${out.compactThreshold}`);
+    assert.ok(out.windowTokens >= out.compactThreshold, `${out.windowTokens}`);
+    // Every open step is placed: in this session (none here) or in the fresh ones after it.
+    assert.equal(out.sessionPlan.now.length, 0);
+    assert.ok(out.sessionPlan.laterSessions >= 1);
     assert.deepEqual(
       out.steps.map((s) => [s.index, s.done]),
       [

@@ -6,6 +6,27 @@ import { historyLogs, learnTaskHistory } from '../../app/tasks/task-history.ts';
 import { measureAccuracy } from '../../app/evaluation/estimate-accuracy.ts';
 import type { Agents } from '../../agents/agent.ts';
 import { getShimHome } from '../../store/home/home.ts';
+import {
+  describeSessionPlan,
+  planSession,
+  type SessionPlan,
+} from '../../core/plan/session-plan.ts';
+
+/**
+ * Which open steps to do in this directory's session and which to leave for fresh ones, so that
+ * none starts where a compaction would cut it (core/plan/session-plan.ts).
+ */
+function sessionPlanOf(e: PlanEstimate): SessionPlan {
+  return planSession({
+    steps: e.steps
+      .filter((s) => !s.step.done)
+      .map((s) => ({ index: s.step.index, title: s.step.title, tokens: s.tokens })),
+    left: e.remainingContext,
+    sharedTokens: e.sharedTokens,
+    startTokens: Math.max(0, e.compactThreshold - e.freshContext),
+    restartTokens: e.compactThreshold,
+  });
+}
 
 /** The contract's object (docs/estimates.md): these keys, in this order. */
 function toJson(e: TaskFitEstimate) {
@@ -68,6 +89,15 @@ export async function runEstimate(
   );
 }
 
+function sessionPlanJson(p: SessionPlan) {
+  return {
+    now: p.now.map((s) => s.index),
+    cut: p.cut ? { step: p.cut.step.index, tokens: p.cut.step.tokens, left: p.cut.left } : null,
+    reorder: p.reorder.map((r) => ({ take: r.take.index, before: r.before.index, left: r.left })),
+    laterSessions: p.later?.sessions ?? 0,
+  };
+}
+
 function planText(e: PlanEstimate): string {
   const verdict = {
     fits: 'fits',
@@ -92,6 +122,8 @@ function planText(e: PlanEstimate): string {
     );
   }
   if (e.steps.length > 12) lines.push(`    … and ${e.steps.length - 12} more`);
+  if (e.verdict !== 'done')
+    for (const line of describeSessionPlan(sessionPlanOf(e))) lines.push(`  ${line}`);
   if (prior)
     lines.push(
       `  (prior): the built-in ${k(7_200)} per step (the median of real sessions) plus reading each step and its files — too few finished tasks of yours to learn from yet (${e.learnedFrom.points} of 20)`,
@@ -133,6 +165,8 @@ export async function runPlanEstimate(
       sharedTokens: e.sharedTokens,
       remainingContext: e.remainingContext,
       freshContext: e.freshContext,
+      compactThreshold: e.compactThreshold,
+      windowTokens: e.windowTokens,
       budget: e.budget,
       basis: e.basis,
       verdict: e.verdict,
@@ -143,6 +177,7 @@ export async function runPlanEstimate(
         done: s.step.done,
         tokens: s.tokens,
       })),
+      sessionPlan: sessionPlanJson(sessionPlanOf(e)),
       shards: e.shards.map((s) => ({
         number: s.number,
         steps: s.steps.map((x) => x.index),
