@@ -351,3 +351,49 @@ describe('MCP server in a directory without Claude Code sessions', () => {
     }
   });
 });
+
+describe('MCP shim_forget (it cannot be undone)', () => {
+  test('removes nothing until the user turns it on in their own config', async () => {
+    const world = makeWorld();
+    const path = placeSession(world, PREVIOUS, PREVIOUS_ID, NOW - 3 * 3_600_000);
+    const made = await createCheckpoint({
+      log: logOf(path),
+      cwd: world.project,
+      env: world.env,
+      home: world.home,
+      now: NOW - 2 * 3_600_000,
+      trigger: 'danger_zone',
+    });
+    const id = made.checkpoint.id.slice(0, 8);
+    const client = await connect(world);
+    const stillThere = async () => !(await call(client, 'shim_get_checkpoint', { id })).isError;
+    try {
+      const refused = await call(client, 'shim_forget', { id });
+      assert.equal(refused.isError, true, textOf(refused));
+      assert.match(textOf(refused), /\(TOOL_OFF\): shim_forget is off/);
+      assert.match(textOf(refused), /`shim forget [0-9a-f]{8}` themselves/);
+      assert.match(textOf(refused), /"mcp": \{"forget": true\} in .*config\.json/);
+      assert.ok(await stillThere(), 'nothing removed');
+
+      const dry = await call(client, 'shim_forget', { id, dryRun: true });
+      assert.ok(!dry.isError, textOf(dry));
+      assert.match(textOf(dry), /^Would remove checkpoint /);
+      assert.ok(await stillThere());
+
+      // A project's own file (a cloned repository brings it) does not turn it on.
+      writeFileSync(join(world.project, '.shim.json'), '{"mcp": {"forget": true}}\n');
+      assert.equal((await call(client, 'shim_forget', { id })).isError, true);
+      assert.ok(await stillThere());
+
+      mkdirSync(world.home, { recursive: true });
+      writeFileSync(join(world.home, 'config.json'), '{"mcp": {"forget": true}}\n');
+      const removed = await call(client, 'shim_forget', { id });
+      assert.ok(!removed.isError, textOf(removed));
+      assert.match(textOf(removed), /^Removed checkpoint /);
+      assert.equal(await stillThere(), false);
+    } finally {
+      await client.close();
+      rmSync(world.root, { recursive: true, force: true });
+    }
+  });
+});

@@ -22,7 +22,8 @@ export type AppErrorCode =
   | 'TEAM_NO_SCHEMA'
   | 'TEAM_READ_ONLY'
   | 'TEAM_FAILED'
-  | 'SNAPSHOT_NOT_HERE';
+  | 'SNAPSHOT_NOT_HERE'
+  | 'TOOL_OFF';
 
 /** Marks every AppError, whichever copy of this class made it. */
 const BRAND = Symbol.for('shim.AppError');

@@ -9,6 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
@@ -139,6 +141,8 @@ test('shim_forget of one checkpoint removes it from the team store too', async (
     });
     const scope = { projectIds: [identifyProject(clone).id], limit: 10 };
     assert.equal((await repository.search(word, scope)).length, 1, 'found before');
+    // The user turned the tool on (it removes nothing otherwise: test/mcp.test.ts).
+    writeFileSync(join(a.home, 'config.json'), '{"mcp": {"forget": true}}\n');
     const client = await connectInMemory({
       agents: testAgents,
       home: a.home,

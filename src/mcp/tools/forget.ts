@@ -1,8 +1,15 @@
-/** `shim_forget`: removes a bad checkpoint, or a whole session, from shim's store. */
+/**
+ * `shim_forget`: removes a bad checkpoint, or a whole session, from shim's store. It cannot be
+ * undone, so it only removes once the user turned it on in their own config (`mcp.forget` in
+ * SHIM_HOME/config.json; a project's file, which a cloned repository brings, does not count).
+ * Until then it says what it would remove and how the user can do it.
+ * @module
+ */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { forget } from '../../app/retention/forget.ts';
-import { loadConfig } from '../../store/config/config.ts';
+import { AppError } from '../../core/errors.ts';
+import { getConfigPath, loadConfig } from '../../store/config/config.ts';
 import { answer, guard, type McpDeps } from '../context.ts';
 
 const name = 'shim_forget';
@@ -18,7 +25,9 @@ const config = {
     'Removes one checkpoint (a wrong or misleading one) or a whole session from what shim keeps: ' +
     "its rows, search entries, handoff documents and git snapshot refs, and the team store's copy " +
     'when one is connected, so it is never restored or ' +
-    'found again. Nothing else is changed. Use dryRun first when unsure; it cannot be undone.',
+    'found again. Nothing else is changed. It cannot be undone, so it removes nothing unless the ' +
+    'user turned it on ("mcp": {"forget": true} in their shim config); dryRun always answers. ' +
+    'Use dryRun first when unsure.',
   inputSchema,
   annotations: {
     title: 'Forget a checkpoint or session',
@@ -32,8 +41,17 @@ const config = {
 export function registerForgetTool(server: McpServer, deps: McpDeps): void {
   server.registerTool(name, config, ({ id, dryRun = false }) =>
     guard(deps, name, async () => {
+      // The user's own config only (no project root): a project's file cannot turn it on.
+      const config = await loadConfig(deps.home, { lenient: true });
+      if (!dryRun && !config.mcp.forget) {
+        throw new AppError(
+          'TOOL_OFF',
+          `shim_forget is off: removing ${id} cannot be undone, so only the user turns it on`,
+          `show the user what would go (dryRun: true); they run \`shim forget ${id}\` themselves, or turn the tool on with "mcp": {"forget": true} in ${getConfigPath(deps.home)}`,
+        );
+      }
       // The team store's rows go too, as with `shim forget`: no other machine restores it.
-      const team = { config: await loadConfig(deps.home, { lenient: true }), env: deps.env };
+      const team = { config, env: deps.env };
       const result = await forget({ home: deps.home, what: id, dryRun, team });
       const what =
         result.target.kind === 'session'

@@ -114,6 +114,11 @@ export const configSchema = z.strictObject({
       track: z.boolean().optional(),
     })
     .optional(),
+  /**
+   * The MCP server. `forget`: the agent may delete checkpoints with shim_forget (default false);
+   * read from SHIM_HOME/config.json only, never from a project's file.
+   */
+  mcp: z.strictObject({ forget: z.boolean().optional() }).optional(),
   /** shim loop runs: days kept hot after they end, and days kept at all. */
   loopRetention: z
     .strictObject({

@@ -62,6 +62,8 @@ export type ShimConfig = {
   team: { url: string | null; resume: boolean; retentionDays: number };
   /** The project's own state file and handoffs (opt-in): where, and whether git sees them. */
   projectFiles: { enabled: boolean; dir: string; track: boolean };
+  /** The MCP server: `forget` lets the agent call shim_forget (it cannot be undone; default off). */
+  mcp: { forget: boolean };
   /** Files that could not be used (lenient loads only): what is wrong, where, how to fix it. */
   problems: ConfigProblem[];
   /** Where each setting came from: `default`, or the file's path. */
@@ -99,6 +101,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   team: { url: null, resume: true, retentionDays: 90 },
   projectFiles: { enabled: false, dir: '.claude', track: false },
+  mcp: { forget: false },
 };
 
 export function getConfigPath(home: string): string {
