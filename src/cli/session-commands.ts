@@ -179,7 +179,9 @@ ${SCOPE_HELP}`,
 
   program
     .command('search')
-    .description("search past sessions' checkpoints: requests, decisions, tasks, files, errors")
+    .description(
+      "search past sessions' checkpoints: requests, decisions, tasks, files, errors (with a team store connected, the team's hits follow)",
+    )
     .argument('<query...>', 'words (all must match); "quoted phrases"; word* for a prefix')
     .option('--all', 'every project, not only this one')
     .option('--cwd <dir>', 'the project of this directory instead of the current one')

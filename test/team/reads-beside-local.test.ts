@@ -1,8 +1,8 @@
 /**
- * `shim list` and `shim show` without `--team` see the team's work when a team store is
- * connected: machine B's list holds its own checkpoint and A's (replicated to the server), each
- * saying where it comes from; `show` of A's checkpoint on B prints its restore with B's paths,
- * naming A, never A's clone; with the server stopped, list still prints B's own rows and says in
+ * `shim list`, `shim show` and `shim search` without `--team` see the team's work when a team
+ * store is connected: machine B's list holds its own checkpoint and A's (replicated to the
+ * server), each saying where it comes from; `show` of A's checkpoint on B prints its restore with
+ * B's paths, naming A, never A's clone; search finds A's words there, marked as the team's; with the server stopped, list still prints B's own rows and says in
  * one line that the team store was not read. Without a team store nothing changes. The real
  * binary, a real PostgreSQL server.
  */
@@ -27,7 +27,7 @@ let cloneA: string;
 let cloneB: string;
 const ids = { a: '', b: '' };
 const A_REQUEST = 'Split the billing worker into a queue consumer and a scheduler';
-const B_REQUEST = 'Tidy the README of the importer';
+const B_REQUEST = 'Tidy the wombatfile of the importer';
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 
@@ -104,6 +104,25 @@ test("show on B of A's checkpoint prints its restore in B's clone, naming A", ()
   const missing = onB(['show', 'ffffffff']);
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /here or in the team store/);
+});
+
+test("search on B finds A's words in the team store and B's own here, each saying whose", () => {
+  const found = onB(['search', 'billing']);
+  assert.equal(found.status, 0, found.stderr);
+  const line = found.stdout.split('\n').find((l) => l.includes(ids.a.slice(0, 8)));
+  assert.match(line ?? '', /ada@laptop-a .*team store/, found.stdout);
+  assert.ok(!found.stdout.includes(cloneA), "A's clone is not named on B");
+  const own = onB(['search', 'wombatfile', '--json']);
+  assert.equal(own.status, 0, own.stderr);
+  const result = JSON.parse(own.stdout) as {
+    hits: Array<{ checkpointId: string }>;
+    team: { rows: unknown[]; error: string | null };
+  };
+  assert.deepEqual(
+    result.hits.map((h) => h.checkpointId),
+    [ids.b],
+  );
+  assert.deepEqual(result.team, { rows: [], error: null }, 'B does not find itself twice');
 });
 
 test('without a team store, list and show are this machine alone', () => {

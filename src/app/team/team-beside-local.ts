@@ -1,5 +1,5 @@
 /**
- * The team's checkpoints beside this machine's, for `shim list` and `shim show` without
+ * The team's checkpoints beside this machine's, for `shim list`, `shim show` and `shim search` without
  * `--team` (docs/team.md, "Reading the team's rows"): asked only when a team store is connected,
  * scoped as `--team` reads are (the current project, or with `all` the projects this machine
  * worked in), never this machine's own rows twice; each row says who wrote it where, its paths
@@ -15,7 +15,7 @@ import {
   type CheckpointSummary,
 } from '../../store/checkpoints/checkpoint-rows.ts';
 import type { TeamCheckpoint } from '../../store/team/team-repository.ts';
-import { withTeam, type TeamReadRequest } from './team-reads.ts';
+import { searchTeam, withTeam, type TeamReadRequest } from './team-reads.ts';
 import { currentWriter } from './team-settings.ts';
 import { resolveTeamUrl } from './team-url.ts';
 
@@ -102,6 +102,39 @@ export async function teamCheckpointsById(
         checkpoint: placed(found, request),
         from: { osUser: found.osUser, machine: found.machine },
       })),
+      error: null,
+    };
+  } catch (error) {
+    return { rows: [], error: messageOf(error) };
+  }
+}
+
+/** The other machines' and teammates' search hits of the scope (best first, as the server ranks). */
+export async function teamSearchHits(
+  request: TeamReadRequest & { query: string },
+): Promise<
+  TeamBeside<{
+    checkpointId: string;
+    sessionId: string;
+    createdAt: string;
+    snippet: string;
+    from: NonNullable<RowFrom>;
+  }>
+> {
+  if (!isConnected(request)) return null;
+  try {
+    const { hits } = await searchTeam(request);
+    const me = currentWriter(request.env);
+    return {
+      rows: hits
+        .filter((h) => !(h.machine === me.machine && h.osUser === me.osUser))
+        .map((h) => ({
+          checkpointId: h.checkpointId,
+          sessionId: h.sessionId,
+          createdAt: h.createdAt,
+          snippet: h.snippet,
+          from: { osUser: h.osUser, machine: h.machine },
+        })),
       error: null,
     };
   } catch (error) {

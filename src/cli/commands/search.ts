@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { withStore } from '../../app/open-store.ts';
 import { searchCheckpoints } from '../../app/checkpoint/search-checkpoints.ts';
+import { teamSearchHits } from '../../app/team/team-beside-local.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import { agentName } from '../../core/agent-id.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { bold, dim } from '../format/text.ts';
@@ -12,17 +14,32 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
   const limit = options.limit;
   const query = words.join(' ');
   const cwd = resolve(process.cwd(), options.cwd ?? '.');
-  const result = await withStore(getShimHome(), (store) =>
+  const home = getShimHome();
+  const result = await withStore(home, (store) =>
     searchCheckpoints(store, { query, scope: options.all ? 'all' : 'project', cwd, limit }),
   );
+  // With a team store connected, the other machines' and teammates' hits follow this machine's.
+  const team = await teamSearchHits({
+    home,
+    env: process.env,
+    config: await loadConfig(home, { lenient: true }),
+    cwd: result.cwd,
+    query,
+    limit,
+    ...(options.all ? { all: true } : {}),
+  });
+  const teamNote = team?.error ? dim(`team store not read (${team.error})\n`) : '';
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(team ? { ...result, team } : result, null, 2)}\n`);
+    process.stderr.write(teamNote);
     return;
   }
+  process.stderr.write(teamNote);
   const where = options.all ? 'in any project' : `in project ${result.cwd}`;
-  if (result.hits.length === 0) {
+  const teamRows = team?.rows ?? [];
+  if (result.hits.length === 0 && teamRows.length === 0) {
     process.stdout.write(
-      `no checkpoint ${where} matches "${query}"\n` +
+      `no checkpoint ${where} matches "${query}"${team ? ', here or in the team store' : ''}\n` +
         dim(
           `${options.all ? '' : 'search every project with --all; '}try fewer words or a prefix like migrat*\n`,
         ),
@@ -37,12 +54,20 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
       (options.all && h.cwd ? dim(`  ${h.cwd}`) : '') +
       `\n  ${h.snippet}`,
   );
+  const teamLines = teamRows.map(
+    (h) =>
+      `${bold(h.checkpointId.slice(0, 8))}  ${h.from.osUser}@${h.from.machine} session ${h.sessionId.slice(0, 8)}  ${formatAge(now - Date.parse(h.createdAt))}` +
+      dim('  team store') +
+      `\n  ${h.snippet}`,
+  );
   const note =
-    result.matched === 'any' ? dim('no checkpoint has every word; these have some\n') : '';
+    result.matched === 'any' && result.hits.length > 0
+      ? dim('no checkpoint has every word; these have some\n')
+      : '';
   process.stdout.write(
-    `${note}${lines.join('\n')}\n` +
+    `${note}${[...lines, ...teamLines].join('\n')}\n` +
       dim(
-        `${result.sessions} session${result.sessions === 1 ? '' : 's'} ${where}; \`shim show <id>\` for the full checkpoint\n`,
+        `${result.sessions} session${result.sessions === 1 ? '' : 's'} ${where}${team ? `, ${teamRows.length} of the team's` : ''}; \`shim show <id>\` for the full checkpoint\n`,
       ),
   );
 }
