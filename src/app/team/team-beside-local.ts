@@ -110,9 +110,7 @@ export async function teamCheckpointsById(
 }
 
 /** The other machines' and teammates' search hits of the scope (best first, as the server ranks). */
-export async function teamSearchHits(
-  request: TeamReadRequest & { query: string },
-): Promise<
+export async function teamSearchHits(request: TeamReadRequest & { query: string }): Promise<
   TeamBeside<{
     checkpointId: string;
     sessionId: string;
