@@ -3,12 +3,12 @@ import { describe, test } from 'node:test';
 import { assessSession, type Assessment } from '../context/assess.ts';
 import {
   decideAfterToolUse,
-  DEFAULT_CHECKPOINT_POLICY,
   EMPTY_HOOK_MEMORY,
   inEpoch,
   type HookDecision,
   type HookMemory,
 } from './hook-policy.ts';
+import { DEFAULT_CHECKPOINT_POLICY } from './checkpoint-policy.ts';
 import type { Level } from '../context/level.ts';
 import { createSessionState, type SessionState, type ToolCallRecord } from '../session.ts';
 import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';

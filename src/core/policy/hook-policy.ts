@@ -9,27 +9,10 @@ import type { CheckpointTrigger } from '../checkpoint/checkpoint.ts';
 import { classifyCheckCommand } from '../checkpoint/check-command.ts';
 import type { Level } from '../context/level.ts';
 import type { QuietWindow } from './quiet-window.ts';
+import { DEFAULT_CHECKPOINT_POLICY, type CheckpointPolicy } from './checkpoint-policy.ts';
 import type { SessionState } from '../session.ts';
 import type { TranscriptWatch } from './transcript-watch.ts';
 import { stepDeferral, type Deferral } from './deferral.ts';
-
-export type CheckpointPolicy = {
-  /** Every N tool calls (default 5, docs/specification.md). */
-  toolCallInterval: number;
-  /** Every M minutes of activity (default 10). */
-  timeIntervalMs: number;
-  /**
-   * Also whenever the requests or the task list changed since the last checkpoint: set while a
-   * team store is connected, because another machine restores from the last checkpoint that
-   * reached it, never from this machine's transcript (docs/team.md).
-   */
-  onWorkChange?: boolean;
-};
-
-export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = {
-  toolCallInterval: 5,
-  timeIntervalMs: 10 * 60 * 1000,
-};
 
 /** What the hooks remember about a session between processes. */
 export type HookMemory = {

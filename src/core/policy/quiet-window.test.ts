@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { assessSession, type Assessment } from '../context/assess.ts';
-import {
-  decideAfterToolUse,
-  DEFAULT_CHECKPOINT_POLICY,
-  EMPTY_HOOK_MEMORY,
-  type HookMemory,
-} from './hook-policy.ts';
+import { decideAfterToolUse, EMPTY_HOOK_MEMORY, type HookMemory } from './hook-policy.ts';
+import { DEFAULT_CHECKPOINT_POLICY } from './checkpoint-policy.ts';
 import { DEFAULT_LEVEL_THRESHOLDS } from '../context/level.ts';
 import { forecastAfter, getQuietWindow, MAX_QUIET_MS, type QuietWindow } from './quiet-window.ts';
 import { createSessionState, type SessionState } from '../session.ts';

@@ -14,7 +14,7 @@
  * @module
  */
 import type { Assessment } from '../context/assess.ts';
-import type { CheckpointPolicy } from './hook-policy.ts';
+import type { CheckpointPolicy } from './checkpoint-policy.ts';
 import type { LevelThresholds } from '../context/level.ts';
 import {
   assessCrashRisk,

@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { withStore } from '../../app/open-store.ts';
 import { getSessionStatus, type SessionStatus } from '../../app/session/status.ts';
-import { DEFAULT_CHECKPOINT_POLICY } from '../../core/policy/hook-policy.ts';
+import { DEFAULT_CHECKPOINT_POLICY } from '../../core/policy/checkpoint-policy.ts';
 import { formatTurnsLeft } from '../../core/context/turns-left-text.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
 import {
