@@ -64,6 +64,20 @@ test('after hooks slower than the grace: the file passes', async () => {
   assert.doesNotMatch(output, /still held/);
 });
 
+test('slow tests and no after hook: the grace counts from the tests, not the start', async () => {
+  // Tests longer than the grace, then a process that takes a moment to exit (less than the
+  // grace, more than the watch's tick): failed when the grace was counted from the file's start
+  // ('finished 587.7 s ago … held by nothing', test/cli.test.ts under load).
+  const { code, output } = await runFile(
+    'slow-tests.test.mjs',
+    "import { test } from 'node:test';\n" +
+      "test('slow', async () => { await new Promise((r) => setTimeout(r, 2_500)); setTimeout(() => {}, 1_500); });\n",
+    2_000,
+  );
+  assert.equal(code, 0, output);
+  assert.doesNotMatch(output, /still held/);
+});
+
 test('a file that ends what it starts exits with its tests', async () => {
   const { code, output } = await runFile(
     'clean.test.mjs',

@@ -48,7 +48,11 @@ type AfterFn = (fn?: Hook, options?: object) => void;
  * synced, so `import { after } from 'node:test'` gets the wrapper) so each hook says when it
  * starts and ends, whether it returns a promise or calls `done`.
  */
-function trackAfterHooks(): { original: AfterFn; idleSince: () => number | null } {
+function trackAfterHooks(): {
+  original: AfterFn;
+  idleSince: () => number | null;
+  testsEnded: () => void;
+} {
   const nodeTest = createRequire(import.meta.url)('node:test') as { after: AfterFn };
   const original = nodeTest.after;
   let running = 0;
@@ -79,7 +83,14 @@ function trackAfterHooks(): { original: AfterFn; idleSince: () => number | null 
     return original(tracked, options);
   };
   syncBuiltinESMExports();
-  return { original, idleSince: () => (running > 0 ? null : lastEnded) };
+  return {
+    original,
+    idleSince: () => (running > 0 ? null : lastEnded),
+    // The grace never counts from before the tests ended (a file with no after hook of its own).
+    testsEnded: () => {
+      lastEnded = Math.max(lastEnded, Date.now());
+    },
+  };
 }
 
 // Only in the runner's children (the runner itself loads this too, and runs no tests).
@@ -97,6 +108,7 @@ if (process.env.NODE_TEST_CONTEXT) {
     // it looks once a second (never holding the process) for the hooks to be over and the grace
     // to have passed since the last one ended.
     hooks.original(() => {
+      hooks.testsEnded();
       const watch = setInterval(
         () => {
           const idleSince = hooks.idleSince();
