@@ -121,6 +121,19 @@ describe('once found, gone everywhere', () => {
     });
   });
 
+  test("a URL's short password: the user and password written again as a pair", () => {
+    const user = gen(HEX, 8);
+    const password = gen(HEX, 8);
+    const memory = new SecretMemory();
+    redactTextSync(`BUNDLE_URL=https://${user}:${password}@gems.acme.test/`, memory);
+    const out = redactTextSync(`then run it with ${user}:${password} again`, memory).text;
+    assert.ok(!out.includes(password), out);
+    // `guest:guest` is no secret worth hunting in every sentence.
+    const guest = new SecretMemory();
+    redactTextSync('amqp://guest:guest@localhost:5672//', guest);
+    assert.equal(guest.size, 0);
+  });
+
   test('an ordinary password is redacted where it is assigned, not hunted elsewhere', () => {
     const { value } = redactValueSync([`PGPASSWORD=postgres psql`, 'the postgres server']);
     assert.deepEqual(value, [

@@ -59,6 +59,22 @@ function isEdge(text: string, at: number): boolean {
   return !isWordCode(text.charCodeAt(at - 1)) || !isWordCode(text.charCodeAt(at));
 }
 
+/** `user:password` when `[start, end)` is the password of a URL's user information, else null. */
+function userAndPassword(text: string, start: number, end: number): string | null {
+  if (text[start - 1] !== ':' || text[end] !== '@') return null;
+  let from = start - 1;
+  while (from > 0 && !/[\s/@:]/.test(text[from - 1]!)) from--;
+  if (from === start - 1 || text.slice(from - 2, from) !== '//') return null;
+  return text.slice(from, end);
+}
+
+/** Where the password starts when `[start, end)` is a URL's whole `user:password`, else `start`. */
+function passwordOfUrlPair(text: string, start: number, end: number): number {
+  if (text[end] !== '@' || text.slice(start - 2, start) !== '//') return start;
+  const colon = text.indexOf(':', start);
+  return colon > start && colon < end - 1 ? colon + 1 : start;
+}
+
 /** The secrets of one session, by hash. Plain data in and out (`saved()`), for the cursor cache. */
 export class SecretMemory {
   private readonly byHead = new Map<number, Entry[]>();
@@ -130,7 +146,13 @@ export class SecretMemory {
   learnFindings(text: string, findings: readonly Finding[], offset = 0): boolean {
     let grew = false;
     for (const f of findings) {
-      if (this.learn(text.slice(f.start - offset, f.end - offset), f.rule)) grew = true;
+      const start = f.start - offset;
+      const end = f.end - offset;
+      if (this.learn(text.slice(start, end), f.rule)) grew = true;
+      // A URL's password is often too short to hunt alone (`deadbeef`); written again it
+      // stands with its user (`cafebabe:deadbeef`), which is distinctive as a pair.
+      const pair = userAndPassword(text, start, end);
+      if (pair !== null && this.learn(pair, f.rule)) grew = true;
     }
     return grew;
   }
@@ -148,7 +170,8 @@ export class SecretMemory {
         const end = at + e.length;
         if (end > text.length || !isEdge(text, end)) continue;
         if (hashRange(text, at, end) !== e.whole) continue;
-        found.push({ rule: e.rule, start: at, end });
+        // In a URL's user information, the pair's user stays, as where it was found.
+        found.push({ rule: e.rule, start: passwordOfUrlPair(text, at, end), end });
         // Whatever started inside this value is part of it.
         at = end - 1;
         break;
