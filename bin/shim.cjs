@@ -152,8 +152,15 @@ function saveCodeCache(fs, path, dir, name, cachePath, script) {
         fs.rmSync(path.join(dir, old), { force: true });
     }
     const temp = `${cachePath}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, script.createCachedData(), { flag: 'wx', mode: 0o600 });
-    fs.renameSync(temp, cachePath);
+    try {
+      fs.writeFileSync(temp, script.createCachedData(), { flag: 'wx', mode: 0o600 });
+      fs.renameSync(temp, cachePath);
+    } catch (error) {
+      // A write cut short (a full disk) leaves no part behind: it would hold space the
+      // checkpoints need, and every later call would add another.
+      fs.rmSync(temp, { force: true });
+      throw error;
+    }
   } catch {
     // a cache is an optimisation: without it the next call compiles again
   }

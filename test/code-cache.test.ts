@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
 import { gzFixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { fillDisk, mountedHome } from './helpers/mounts.ts';
 import { waitForProcessesUnder } from './helpers/processes.ts';
 
 const GZ = 'entire-2372de7ea2ff-auto-compact-155k-todowrite-v2.1.5.jsonl';
@@ -35,6 +36,27 @@ describe('per-call bundles with the code cache', () => {
     assert.equal(second.stdout, first.stdout);
     assert.deepEqual(readdirSync(join(home, 'cache', 'v8')).sort(), cached, 'kept, not rewritten');
   });
+
+  const fullHome = mountedHome('1m');
+  test(
+    'a cache that does not fit leaves no part of itself behind (a full disk)',
+    { skip: fullHome === null && 'cannot mount a tmpfs here' },
+    () => {
+      const home = fullHome!;
+      mkdirSync(join(home, 'cache', 'v8'), { recursive: true });
+      fillDisk(home);
+      const run = runShim(home, ['statusline'], {
+        input: JSON.stringify({
+          session_id: 'full-disk-cache',
+          transcript_path: gzFixturePath(GZ),
+          cwd: '/tmp',
+          model: { id: 'claude-opus-4-6', display_name: 'Opus' },
+        }),
+      });
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(readdirSync(join(home, 'cache', 'v8')), [], 'no cache, whole or cut short');
+    },
+  );
 
   test("a blocking checkpoint runs the hooks' heavy half from the cache too", async () => {
     const dir = makeTempDir('shim-code-cache-heavy-');
