@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { importSession, type ImportResult } from '../../app/transfer/import-session.ts';
 import { AppError } from '../../core/errors.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { getVersion } from '../version.ts';
+import { IMPORT_MAX_BYTES, readBounded, TooLargeError } from '../read-bounded.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -40,13 +40,18 @@ export async function runImport(
   file: string,
   options: { cwd?: string; dryRun?: boolean; json?: boolean },
 ): Promise<void> {
+  const source = file === '-' ? 'standard input' : resolve(file);
   let text: string;
   try {
-    text = readFileSync(file === '-' ? 0 : resolve(file), 'utf8');
+    text = (await readBounded(file === '-' ? '-' : resolve(file), IMPORT_MAX_BYTES)).toString(
+      'utf8',
+    );
   } catch (error) {
     throw new AppError(
       'USAGE',
-      `cannot read ${file === '-' ? 'standard input' : resolve(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      error instanceof TooLargeError
+        ? `${source} holds ${error.message}: not a shim session export`
+        : `cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
       'give the file `shim export` wrote, or - to read it from standard input',
     );
   }
