@@ -4,7 +4,8 @@
  * `loop_events` rows only make it queryable, with `data` cut to {@link LOOP_EVENT_DATA_MAX}
  * characters of JSON. Every write takes the lock up front (BEGIN IMMEDIATE).
  *
- * About 450 lines: three tables' record types and mappings, and their queries.
+ * Over 450 lines on purpose: one repository for migration 4's three tables (runs, iterations,
+ * events) — their row types, mappings and queries, read and changed as one.
  * @module
  */
 import type { AgentId } from '../../core/agent-id.ts';
