@@ -1,10 +1,12 @@
 /**
  * A checkpoint that fails is seen where the user looks, not only in the log: after a hook's
  * checkpoint fails (here: a store written by a newer shim), the statusline, `shim status`,
- * `shim doctor` and `shim stats` say so; the next stored checkpoint clears it.
+ * `shim doctor` and `shim stats` say so; the next stored checkpoint clears it. A mistyped
+ * checkpoint (a log with no conversation) records nothing, and a failure over a day old no longer
+ * makes doctor unhealthy; `shim doctor --clear-failures` clears the list (issue 42 item 9).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
@@ -87,5 +89,71 @@ describe('a failed checkpoint is visible', () => {
     assert.doesNotMatch(statusline().stdout, /FAILED/);
     assert.doesNotMatch(runShim(home, ['status', transcript]).stdout, /FAILED/);
     assert.doesNotMatch(runShim(home, ['stats', '--all']).stdout, /checkpoint failed/);
+  });
+});
+
+type DoctorJson = {
+  healthy: boolean;
+  clearedFailures?: number;
+  checks: Array<{ id: string; status: string; essential: boolean; detail: string; fix: string }>;
+};
+
+function failureCheck(home: string, args: string[] = []) {
+  const doctor = runShim(home, ['doctor', '--json', ...args]);
+  const report = JSON.parse(doctor.stdout) as DoctorJson;
+  return { report, check: report.checks.find((c) => c.id === 'checkpoint-failures')! };
+}
+
+describe('doctor says what is wrong now, and how to clear what is past', () => {
+  const root = makeTempDir('shim-ckpt-past-');
+
+  test('a mistyped checkpoint (a log with no conversation) is refused and records nothing', () => {
+    const home = join(root, 'mistyped');
+    const notes = join(root, 'notes.jsonl');
+    writeFileSync(notes, `${JSON.stringify({ type: 'summary', uuid: 'u-1', summary: 'x' })}\n`);
+    const refused = runShim(home, ['checkpoint', '--transcript', notes]);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /has no Claude Code conversation to checkpoint/);
+    const { check } = failureCheck(home);
+    assert.equal(check.status, 'ok', check.detail);
+  });
+
+  test('a failure over a day old is listed, not unhealthy; --clear-failures clears it', () => {
+    // A real failure (a store from a newer shim), then a day passes.
+    const home = join(root, 'past');
+    mkdirSync(home, { recursive: true });
+    const db = new DatabaseSync(join(home, 'shim.db'));
+    db.exec(
+      "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL); INSERT INTO schema_version VALUES (9999, '2026-01-01')",
+    );
+    db.close();
+    const transcript = join(root, `${SESSION}.jsonl`);
+    writeFileSync(
+      transcript,
+      toJsonl(
+        [
+          userPromptLine('Fix the lexer'),
+          assistantLine({ id: 'msg_1', content: [{ type: 'text', text: 'Done.' }] }),
+        ].map((e) => ({ ...e, sessionId: SESSION, cwd: root })),
+      ),
+    );
+    const failed = runShim(home, ['checkpoint', '--transcript', transcript]);
+    assert.equal(failed.status, 1);
+    assert.equal(failureCheck(home).check.status, 'fail');
+    const file = join(home, 'cache', 'checkpoint-failures.json');
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"at":"[^"]+"/, `"at":"${dayAgo}"`));
+
+    const past = failureCheck(home).check;
+    assert.equal(past.status, 'warn');
+    assert.equal(past.essential, false, 'a past failure does not make shim unhealthy');
+    assert.match(past.detail, /a1b2c3d4 failed/);
+    assert.match(past.fix, /shim doctor --clear-failures/);
+
+    const cleared = failureCheck(home, ['--clear-failures']);
+    assert.equal(cleared.report.clearedFailures, 1);
+    assert.equal(cleared.check.status, 'ok');
+    const text = runShim(home, ['doctor', '--clear-failures']);
+    assert.match(text.stdout, /^cleared 0 recorded checkpoint failures/);
   });
 });

@@ -107,7 +107,14 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
       'check that shim is wired into Claude Code and working; prints a fix for each problem',
     )
     .option('--json', 'print the checks as JSON')
-    .addHelpText('after', '\nExits 1 when an essential check fails.')
+    .option(
+      '--clear-failures',
+      'forget the checkpoint failures recorded so far (once read), then check',
+    )
+    .addHelpText(
+      'after',
+      '\nExits 1 when an essential check fails. A checkpoint that failed in the last day is one;\na session clears its own record when its next checkpoint is stored.',
+    )
     .action(async (options) =>
       (await import('./commands/doctor.ts')).runDoctorCommand(agents, options),
     );

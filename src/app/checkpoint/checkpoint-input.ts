@@ -152,6 +152,12 @@ function buildOrStandIn(
   }
 }
 
+/**
+ * The log named holds no conversation: the input is refused. No session's checkpoint was lost,
+ * so no failure is recorded for doctor and the statusline (the command that named it says why).
+ */
+export class NoConversationError extends AppError {}
+
 /** The session's state (the request's own, or read from its log) and its config. */
 export async function readCheckpointBasis(
   request: CheckpointRequest,
@@ -159,7 +165,7 @@ export async function readCheckpointBasis(
   const { path, agent } = request.log;
   const state = await readState(request);
   if (state.sessionId === null && state.turns === 0 && state.promptCount === 0) {
-    throw new AppError(
+    throw new NoConversationError(
       'TRANSCRIPT_UNREADABLE',
       `${path} has no ${agent.name} conversation${request.untilLine !== undefined ? ` in its first ${request.untilLine} lines` : ''} to checkpoint`,
       'pass a session transcript with at least one prompt or response',

@@ -34,6 +34,7 @@ import { keepProjectState } from '../project-files.ts';
 import {
   assessForCheckpoint,
   draftCheckpoint,
+  NoConversationError,
   logName,
   readCheckpointBasis,
   readLineage,
@@ -58,6 +59,7 @@ export type CheckpointResult = {
 /**
  * Takes a checkpoint. A failure is recorded for the statusline, `status`, `doctor` and `stats`
  * (store/cache/checkpoint-failures.ts) and rethrown; a stored one clears the session's record.
+ * A log with no conversation in it is refused, not recorded: no session's work was lost.
  */
 export async function createCheckpoint(request: CheckpointRequest): Promise<CheckpointResult> {
   try {
@@ -68,6 +70,7 @@ export async function createCheckpoint(request: CheckpointRequest): Promise<Chec
     clearCheckpointFailure(request.home, result.checkpoint.sessionId);
     return result;
   } catch (error) {
+    if (error instanceof NoConversationError) throw error;
     recordCheckpointFailure(request.home, {
       sessionId: failedSessionId(request),
       at: new Date(request.now).toISOString(),

@@ -31,6 +31,21 @@ describe('doctor: checkpoint failures', () => {
     assert.match(result.detail, /1 session with failed checkpoints/);
   });
 
+  test('a failure over a day old is listed, not unhealthy, with how to clear it', () => {
+    const home = makeTempDir('shim-doctor-cf-');
+    recordCheckpointFailure(home, {
+      sessionId: 'old12345-0000',
+      at: '2026-11-24T03:00:00.000Z',
+      trigger: 'user_requested',
+      message: 'disk full',
+    });
+    const result = checkpointFailureCheck(home, NOW);
+    assert.equal(result.status, 'warn');
+    assert.equal(result.essential, false);
+    assert.match(result.detail, /over a day ago, none since/);
+    assert.match(result.fix ?? '', /shim doctor --clear-failures/);
+  });
+
   test('a risky command’s checkpoint set aside after its last attempt is said, with what to do', () => {
     const home = makeTempDir('shim-doctor-cf-');
     writePendingCheckpoint(home, {

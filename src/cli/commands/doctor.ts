@@ -2,6 +2,7 @@ import type { Agents } from '../../agents/agent.ts';
 import pc from 'picocolors';
 import { locateShimInvocation } from '../../capture/shim-location.ts';
 import { runDoctor, type CheckStatus } from '../../app/doctor/run-doctor.ts';
+import { clearCheckpointFailures } from '../../store/cache/checkpoint-failures.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { ExitError } from '../error-boundary.ts';
 
@@ -13,7 +14,15 @@ const MARK: Record<CheckStatus, string> = {
 
 const TITLE_WIDTH = 24;
 
-export async function runDoctorCommand(agents: Agents, options: { json?: boolean }): Promise<void> {
+export async function runDoctorCommand(
+  agents: Agents,
+  options: { json?: boolean; clearFailures?: boolean },
+): Promise<void> {
+  const cleared = options.clearFailures ? clearCheckpointFailures(getShimHome()) : null;
+  if (cleared !== null && !options.json)
+    process.stdout.write(
+      `cleared ${cleared} recorded checkpoint failure${cleared === 1 ? '' : 's'}\n\n`,
+    );
   const report = await runDoctor({
     agents,
     home: getShimHome(),
@@ -22,7 +31,8 @@ export async function runDoctorCommand(agents: Agents, options: { json?: boolean
     invocation: locateShimInvocation(),
   });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    const json = cleared === null ? report : { ...report, clearedFailures: cleared };
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     const out: string[] = [];
     for (const c of report.checks) {

@@ -74,6 +74,13 @@ export function clearCheckpointFailure(home: string, sessionId: string): void {
   }
 }
 
+/** `shim doctor --clear-failures`: the user has seen them. Returns how many were cleared. */
+export function clearCheckpointFailures(home: string): number {
+  const list = readCheckpointFailures(home);
+  if (list.length > 0) writeJsonFileAtomic(pathOf(home), { failures: [] });
+  return list.length;
+}
+
 /** One line for a person: what failed, how often, and where to look. */
 export function describeCheckpointFailure(f: CheckpointFailure): string {
   const times = f.count === 1 ? 'the last checkpoint' : `the last ${f.count} checkpoints`;
