@@ -6,7 +6,8 @@
  * @module
  */
 import { FORMAT, type RawFinding } from './findings.ts';
-import { SECRET_FORMATS, type Alphabet, type Length, type SecretFormat } from './secret-formats.ts';
+import type { Alphabet, Length, SecretFormat } from './secret-format.ts';
+import { SECRET_FORMATS } from './secret-formats.ts';
 
 const CLASSES: Record<Alphabet, string> = {
   digits: '0-9',
