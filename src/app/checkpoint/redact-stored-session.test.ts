@@ -87,4 +87,42 @@ describe('a session redacted again (redactStoredSession)', () => {
       assert.ok(!bytes.includes(value), `${file} holds the value`);
     }
   });
+
+  test('a session restored from it, and one restored from that, no longer hold the value either', () => {
+    const store = createStore(temp.db);
+    const at = '2026-02-01T10:00:00.000Z';
+    const asked = (sessionId: string, requests: string[]) => {
+      const draft = makeDraft({ sessionId, createdAt: at });
+      return store.checkpoints.save({
+        ...draft,
+        conversationState: { ...draft.conversationState, userRequests: requests },
+      }).checkpoint;
+    };
+    // The value is asked about before anything says what it is; a session started meanwhile is
+    // restored from that checkpoint and carries the request in its own (core/checkpoint/lineage.ts),
+    // and a third session is restored from the second.
+    const first = asked(SESSION, [`next we deploy with ${value} as well`]);
+    const second = 'c0ffee00-0000-4000-8000-000000003839';
+    store.sessions.setResumedFrom(second, { sessionId: SESSION, checkpointId: first.id }, at);
+    const carried = asked(second, [`next we deploy with ${value} as well`, 'continue']);
+    const third = 'c0ffee00-0000-4000-8000-000000003840';
+    store.sessions.setResumedFrom(third, { sessionId: second, checkpointId: carried.id }, at);
+    asked(third, [`next we deploy with ${value} as well`, 'continue', 'go on']);
+    // Another session that never restored from it is not the first session's to rewrite.
+    const other = 'c0ffee00-0000-4000-8000-000000003841';
+    asked(other, ['unrelated']);
+
+    // The first session learns what the value is.
+    const memory = new SecretMemory();
+    redactTextSync(`VAULT_TOKEN=${value}`, memory);
+    assert.equal(redactStoredSession(store, SESSION, memory), 3);
+    for (const sessionId of [SESSION, second, third]) {
+      const stored = JSON.stringify(store.checkpoints.getMostRecent(sessionId));
+      assert.ok(!stored.includes(value), `${sessionId} still holds the value`);
+      assert.match(stored, /next we deploy with \[REDACTED:[\w-]+\] as well/);
+    }
+    assert.deepEqual(store.checkpoints.getMostRecent(other)!.conversationState.userRequests, [
+      'unrelated',
+    ]);
+  });
 });

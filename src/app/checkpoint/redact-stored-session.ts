@@ -16,8 +16,20 @@ import type { OutboxPayload } from '../../store/checkpoints/session-rewrite.ts';
 import { writeFileSafely } from '../../store/home/safe-file.ts';
 import type { Store } from '../open-store.ts';
 
-/** Rewrites the session's stored text with what `memory` knows; returns the rows and files changed. */
+/**
+ * Rewrites the session's stored text with what `memory` knows, and that of every session restored
+ * from it (down the chain): their checkpoints, handoffs and team rows carry the requests and tasks
+ * they inherited, stored before this session learned what they hold. Returns the rows and files
+ * changed.
+ */
 export function redactStoredSession(store: Store, sessionId: string, memory: SecretMemory): number {
+  let changed = 0;
+  for (const id of [sessionId, ...store.rewrite.descendants(sessionId)])
+    changed += redactOneSession(store, id, memory);
+  return changed;
+}
+
+function redactOneSession(store: Store, sessionId: string, memory: SecretMemory): number {
   const checkpoints: Checkpoint[] = [];
   for (const c of store.rewrite.checkpoints(sessionId)) {
     const { value, findings } = forgetRememberedValue(c, memory);

@@ -62,6 +62,26 @@ export class SessionRewrite {
     return dependents;
   }
 
+  /**
+   * The sessions restored from `sessionId`, and those restored from them, in that order: their
+   * checkpoints carry what they inherited from it (core/checkpoint/lineage.ts), so what it learns
+   * later must reach them too.
+   */
+  descendants(sessionId: string): string[] {
+    const found: string[] = [];
+    const seen = new Set([sessionId]);
+    const next = this.#db.prepare('SELECT session_id FROM sessions WHERE resumed_from_session = ?');
+    for (let i = -1; i < found.length; i++)
+      for (const { session_id: id } of next.all(i < 0 ? sessionId : found[i]!) as Array<{
+        session_id: string;
+      }>)
+        if (!seen.has(id)) {
+          seen.add(id);
+          found.push(id);
+        }
+    return found;
+  }
+
   /** The session's compaction summaries. */
   summaries(sessionId: string): Array<{ id: string; summary: string }> {
     return this.#db
