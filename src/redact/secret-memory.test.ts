@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { B62, HEX, madeUp } from './made-up.test-helper.ts';
+import { B62, B64, DIGITS, HEX, LOWER, madeUp, UPPER } from './made-up.test-helper.ts';
 import { forgetRememberedValue, redactTextSync, redactValueSync, SecretMemory } from './redact.ts';
 
 const { gen } = madeUp(0x3e3);
@@ -140,5 +140,47 @@ describe('once found, gone everywhere', () => {
       'PGPASSWORD=[REDACTED:secret-assignment] psql',
       'the postgres server',
     ]);
+  });
+
+  test("a URL's user and password, found with the host after them, written again as a pair", () => {
+    const user = gen(HEX, 8);
+    const password = gen(HEX, 8);
+    const memory = new SecretMemory();
+    // The provider's format spans the user information and its host (formats-work-tools.ts).
+    const own = redactTextSync(`source "https://${user}:${password}@gems.contribsys.com"`, memory);
+    assert.ok(!own.text.includes(password), own.text);
+    const out = redactTextSync(`deploy it with ${user}:${password} please`, memory).text;
+    assert.ok(!out.includes(password), out);
+  });
+
+  test('a value of a scheme and a token, or of tokens in a list: each token hunted alone', () => {
+    const first = gen(B64, 60);
+    const second = gen(B64, 60);
+    const memory = new SecretMemory();
+    redactTextSync(`ENV ACME_API_TOKEN="Acme1 ${first},${second}"`, memory);
+    for (const token of [first, second]) {
+      const out = redactTextSync(`Error: upstream rejected ${token} (HTTP 401)`, memory).text;
+      assert.ok(!out.includes(token), out);
+    }
+  });
+
+  test('a short generated run of both cases in pieces no word has is hunted too', () => {
+    // Two-letter pieces with digits between (`ab1CD23efGhIj4`), or a piece opening on four
+    // consonants: each piece has a vowel or not, no name in code is made so.
+    const { gen: pick } = madeUp(0x3e4);
+    const vowel = () => pick('aeiou', 1);
+    const chopped = `${pick(LOWER, 1)}${vowel()}${pick(DIGITS, 1)}${pick(UPPER, 1)}${vowel().toUpperCase()}${pick(DIGITS, 2)}${pick(LOWER, 1)}${vowel()}${pick(UPPER, 1)}${vowel()}${pick(UPPER, 1)}${vowel()}${pick(DIGITS, 1)}`;
+    const clustered = `${pick(LOWER, 1)}${vowel()}${pick(LOWER, 1)}${pick(DIGITS, 1)}X${pick('bcdfghjklmnpqrstvwxz', 3)}${vowel()}${pick(LOWER, 3)}`;
+    for (const value of [chopped, clustered]) {
+      const memory = new SecretMemory();
+      redactTextSync(`acme_access_key = "${value}"`, memory);
+      assert.equal(memory.size, 1, value);
+      const out = redactTextSync(`deploy it to staging with ${value} please`, memory).text;
+      assert.ok(!out.includes(value), out);
+    }
+    // Names in code stay unhunted.
+    const names = new SecretMemory();
+    for (const name of ['parseAndLogHookInput', 'utf8ToBase64Encoder', 'listSpecWorkflowRuns'])
+      assert.equal(names.learn(name, 'secret-assignment'), false, name);
   });
 });

@@ -68,6 +68,12 @@ function userAndPassword(text: string, start: number, end: number): string | nul
   return text.slice(from, end);
 }
 
+/** `user:password` when a value found at `start`, right after `//`, opens with `user:password@`. */
+function pairOpening(text: string, start: number, value: string): string | null {
+  if (text.slice(start - 2, start) !== '//') return null;
+  return /^[^\s/@:]+:[^\s/@]+(?=@)/.exec(value)?.[0] ?? null;
+}
+
 /** Where the password starts when `[start, end)` is a URL's whole `user:password`, else `start`. */
 function passwordOfUrlPair(text: string, start: number, end: number): number {
   if (text[end] !== '@' || text.slice(start - 2, start) !== '//') return start;
@@ -148,11 +154,16 @@ export class SecretMemory {
     for (const f of findings) {
       const start = f.start - offset;
       const end = f.end - offset;
-      if (this.learn(text.slice(start, end), f.rule)) grew = true;
+      const value = text.slice(start, end);
+      if (this.learn(value, f.rule)) grew = true;
       // A URL's password is often too short to hunt alone (`deadbeef`); written again it
-      // stands with its user (`cafebabe:deadbeef`), which is distinctive as a pair.
-      const pair = userAndPassword(text, start, end);
+      // stands with its user (`cafebabe:deadbeef`), which is distinctive as a pair — also
+      // when what was found runs on into the host (`user:password@host`).
+      const pair = userAndPassword(text, start, end) ?? pairOpening(text, start, value);
       if (pair !== null && this.learn(pair, f.rule)) grew = true;
+      // A value of several tokens (`<scheme> <token>`, `<token>,<token>`): each is hunted alone.
+      if (/[\s,;]/.test(value))
+        for (const part of value.split(/[\s,;]+/)) if (this.learn(part, f.rule)) grew = true;
     }
     return grew;
   }

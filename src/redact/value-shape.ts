@@ -248,6 +248,19 @@ export function isIdentifierLike(v: string): boolean {
 }
 
 /**
+ * Pieces a name of words has not, though each has a vowel (`xa7QE31goPaNe4`, `tuv5Xpdpaoxt`):
+ * mostly pieces of one or two letters, or a piece opening on four consonants, as no word does.
+ */
+function isChoppedRun(v: string): boolean {
+  const words = v.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? [];
+  const short = words.filter((w) => w.length <= 2).length;
+  return (
+    (words.length >= 3 && short * 2 >= words.length) ||
+    words.some((w) => /^[b-df-hj-np-tv-xz]{4}/i.test(w))
+  );
+}
+
+/**
  * What a generated key looks like, for a value standing where a credential stands under a name
  * that does not make it one alone (`key`, `auth`, a product's name) or in prose: one run of
  * token characters, `minLength` or more, not a word, path, URL, e-mail address, version, date or
@@ -289,8 +302,8 @@ export function isDistinctive(value: string): boolean {
   if (value.length < 10 || /[\s\0]/.test(value) || value.includes(ALREADY_REDACTED)) return false;
   const v = headOf(value);
   if (isPlaceholder(v) || isPath(v) || isUuidOfZeros(v)) return false;
-  if (isVersionLike(v) || isVersionRange(v) || isIdentifierLike(v) || v.includes('://'))
-    return false;
+  if (isVersionLike(v) || isVersionRange(v) || v.includes('://')) return false;
+  if (isIdentifierLike(v) && !isChoppedRun(v)) return false;
   // `localhost:5432`, `ada@acme.test`, `2026-02-01T10:00`, `build_2024_release`.
   if (/^[A-Za-z][\w.-]*:\d{1,5}$|^[\w.+-]+@[\w-]+\.[\w.-]+$|^\d{4}-\d{2}-\d{2}/.test(v))
     return false;
