@@ -172,7 +172,11 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
   const teamRows = team ? await team.rows() : [];
   team?.dispose();
 
-  if (process.env.SHIM_BENCH_KEEP) spawnSync('cp', ['-r', home, process.env.SHIM_BENCH_KEEP]);
+  if (process.env.SHIM_BENCH_KEEP) {
+    // The home as it stood, and beside it what every command and hook printed (in order).
+    spawnSync('cp', ['-r', home, process.env.SHIM_BENCH_KEEP]);
+    writeFileSync(`${process.env.SHIM_BENCH_KEEP}.outputs.json`, JSON.stringify(outputs, null, 1));
+  }
   const places = [...placesUnder(home), ...outputs, ...teamRows];
   const rawByLocation: Record<string, number> = {};
   const byPosition = Object.fromEntries(POSITIONS.map((p) => [p, { planted: 0, raw: 0 }]));

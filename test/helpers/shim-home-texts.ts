@@ -115,15 +115,44 @@ function rowsOf(path: string, rel: string): Array<{ where: string; text: string 
   return out;
 }
 
+/** A JSON Web Token: header, payload and signature, base64url, joined by dots. */
+const JWT = /eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+
 /**
- * The search index's terms a secret would leave (its runs of letters and digits, lower case, as
- * the tokenizer splits them); only long ones, which no ordinary word matches by chance.
+ * The header segments of the JWTs in `secret` whose header decodes to a JSON object naming an
+ * algorithm or a type: public (every JWT of one algorithm and type has the same one), so a term of
+ * the search index equal to one of its runs says nothing about this token.
  */
-export function indexedTokens(secret: string): string[] {
-  return secret
+function publicJwtHeaders(secret: string): string[] {
+  const headers: string[] = [];
+  for (const [token] of secret.matchAll(JWT)) {
+    const header = token.slice(0, token.indexOf('.'));
+    try {
+      const decoded = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as unknown;
+      if (typeof decoded === 'object' && decoded !== null && ('alg' in decoded || 'typ' in decoded))
+        headers.push(header);
+    } catch {
+      // not a JWT's header after all: its runs count like any other
+    }
+  }
+  return headers;
+}
+
+const runsOf = (text: string) =>
+  text
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((t) => t.length >= 12);
+
+/**
+ * The search index's terms a secret would leave (its runs of letters and digits, lower case, as
+ * the tokenizer splits them); only long ones, which no ordinary word matches by chance. A JWT's
+ * header is left out (only its payload and signature are the token's own); the secret's whole
+ * text is still looked for everywhere else.
+ */
+export function indexedTokens(secret: string): string[] {
+  const shared = new Set(publicJwtHeaders(secret).flatMap(runsOf));
+  return runsOf(secret).filter((t) => !shared.has(t));
 }
 
 /**
