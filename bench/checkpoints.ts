@@ -37,7 +37,7 @@ import {
   gzTrainingFixturePath,
 } from '../test/helpers/fixtures.ts';
 import { claudeRuleFor } from '../src/agents/claude/threshold.test-helper.ts';
-import { AGENT, claudeAgent, logOf, testAgents } from '../test/helpers/agents.ts';
+import { ADAPTER, claudeAgent, testAgents } from '../test/helpers/agents.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -230,7 +230,7 @@ export async function runCheckpointBench(
     if (paths.length === 0) continue;
     const points: Array<FidelityPoint & { source: string }> = [];
     for (const path of paths) {
-      for (const p of await measureRestoreFidelity(logOf(path, AGENT[agent])))
+      for (const p of await measureRestoreFidelity({ path, agent: ADAPTER[agent] }))
         points.push({ ...p, source: path });
     }
     (results.fidelity as Record<string, unknown>)[agent] = reportFidelity(

@@ -19,6 +19,7 @@ const AGENT_FILES = [
   'headless.ts', // how the loop runs it without a terminal
   'settings/install.ts', // shim's hooks and MCP server into its settings
   'settings/doctor.ts', // what `shim doctor` checks of that wiring
+  'moments.ts', // its log's calls as the truth a restore is scored against
 ] as const;
 
 const root = join(import.meta.dirname);

@@ -13,6 +13,7 @@
  * | headless run for the loop    | headless.ts                        |
  * | instruction files            | instructions.ts                    |
  * | `shim doctor` checks         | settings/doctor.ts                 |
+ * | calls as the log says them   | moments.ts                         |
  *
  * Agents differ in what they can do; `AgentCapabilities` says so instead of `if (agent === …)`.
  * Which adapter serves an id is decided in one place, `agents/dispatch.ts` (exhaustive).
@@ -365,6 +366,23 @@ export type ModHost = {
   otherToolHooks: (cwd: string | null, env: Env) => Readonly<Record<string, boolean>>;
 };
 
+/**
+ * What the moment a session was interrupted is scored against (app/evaluation/moment-truth.ts):
+ * the calls its log holds, noted as the log says them and on purpose apart from the fold (a
+ * fold that dropped a command would otherwise be graded against itself).
+ */
+export type MomentNotes = {
+  /** A call's input: its field names are what a restore echoing raw JSON would show quoted. */
+  input: (input: Record<string, unknown>) => void;
+  /** A call of the main chain, once per id; `command`: its shell command line, null for other tools. */
+  call: (id: string, command: string | null) => void;
+  /** A call's result, once per id; `failed`: marked as an error (the user stopping it is not). */
+  result: (id: string, failed: boolean, text: string) => void;
+};
+
+/** Reads one entry of the agent's log (as its reader parsed it) into the notes. */
+export type MomentReader = { see: (entry: unknown, notes: MomentNotes) => void };
+
 /** The whole adapter (its `adapter.ts`): the agent and what only commands use. */
 export type AgentAdapter = Agent & {
   /** The CLI version the adapter was verified against (docs/agents.md). */
@@ -374,6 +392,8 @@ export type AgentAdapter = Agent & {
   doctor: DoctorChecks;
   /** Its mod, where it has one; null: its hooks are the only way in. */
   mod: ModHost | null;
+  /** Its log's calls as the truth a restore is scored against (evaluations, the bench). */
+  moments: MomentReader;
 };
 
 /**

@@ -23,7 +23,8 @@ export type AppErrorCode =
   | 'TEAM_READ_ONLY'
   | 'TEAM_FAILED'
   | 'SNAPSHOT_NOT_HERE'
-  | 'TOOL_OFF';
+  | 'TOOL_OFF'
+  | 'AGENT_UNKNOWN';
 
 /** Marks every AppError, whichever copy of this class made it. */
 const BRAND = Symbol.for('shim.AppError');

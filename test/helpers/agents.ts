@@ -3,6 +3,9 @@
  * takes them, and a log of a named agent as a command would find it.
  */
 import type { Agent } from '../../src/agents/agent.ts';
+import { claudeAdapter } from '../../src/agents/claude/adapter.ts';
+import { codexAdapter } from '../../src/agents/codex/adapter.ts';
+import { geminiAdapter } from '../../src/agents/gemini/adapter.ts';
 import { claudeAgent } from '../../src/agents/claude/agent.ts';
 import { codexAgent } from '../../src/agents/codex/agent.ts';
 import { geminiAgent } from '../../src/agents/gemini/agent.ts';
@@ -20,3 +23,10 @@ export function logOf(path: string, agent: Agent = claudeAgent): SessionLog {
 
 /** Each agent's value by its id (a test that runs over every agent's logs). */
 export const AGENT = { claude: claudeAgent, codex: codexAgent, gemini: geminiAgent } as const;
+
+/** Each agent's whole adapter by its id (what only commands, evaluations and the bench use). */
+export const ADAPTER = {
+  claude: claudeAdapter,
+  codex: codexAdapter,
+  gemini: geminiAdapter,
+} as const;

@@ -5,6 +5,7 @@
  */
 import type { AgentAdapter, InstallReport } from '../agent.ts';
 import { claudeAgent } from './agent.ts';
+import { claudeMoments } from './moments.ts';
 import { claudeHeadless } from './headless.ts';
 import { describeChange } from './settings/describe-change.ts';
 import { claudeDoctorChecks } from './settings/doctor.ts';
@@ -53,4 +54,5 @@ export const claudeAdapter: AgentAdapter = {
   headless: claudeHeadless,
   doctor: { checks: claudeDoctorChecks },
   mod: { otherToolHooks: (cwd, env) => findOtherToolHooks(cwd, env) },
+  moments: claudeMoments,
 };

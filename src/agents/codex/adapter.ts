@@ -6,6 +6,7 @@
 import type { AgentAdapter } from '../agent.ts';
 import { withCliVersion } from '../cli-version-check.ts';
 import { codexAgent } from './agent.ts';
+import { codexMoments } from './moments.ts';
 import { codexHeadless } from './headless.ts';
 import { codexDoctorChecks } from './settings/doctor.ts';
 import { installCodex, uninstallCodex } from './settings/install.ts';
@@ -20,4 +21,5 @@ export const codexAdapter: AgentAdapter = {
       withCliVersion(codexAdapter, codexDoctorChecks(request), request.env),
   },
   mod: null,
+  moments: codexMoments,
 };

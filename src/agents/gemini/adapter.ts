@@ -6,6 +6,7 @@
 import type { AgentAdapter } from '../agent.ts';
 import { withCliVersion } from '../cli-version-check.ts';
 import { geminiAgent } from './agent.ts';
+import { geminiMoments } from './moments.ts';
 import { geminiHeadless } from './headless.ts';
 import { geminiDoctorChecks } from './settings/doctor.ts';
 import { installGemini, uninstallGemini } from './settings/install.ts';
@@ -23,4 +24,5 @@ export const geminiAdapter: AgentAdapter = {
       withCliVersion(geminiAdapter, geminiDoctorChecks(request), request.env),
   },
   mod: null,
+  moments: geminiMoments,
 };

@@ -20,7 +20,7 @@ import {
   summarizeFidelity,
   type FidelityPoint,
 } from './fidelity.ts';
-import { AGENT, logOf } from '../../../test/helpers/agents.ts';
+import { ADAPTER } from '../../../test/helpers/agents.ts';
 import { echoesRawToolJson } from './moment-truth.ts';
 
 /** Issue 40's targets for the moment of interruption, as shares of every scored item. */
@@ -29,12 +29,14 @@ const TARGETS = { lastCommand: 0.95, lastCommands: 0.9, newestFailure: 0.9, requ
 async function measure(agent: AgentId, paths: string[]) {
   const points: Array<FidelityPoint & { source: string }> = [];
   for (const path of paths)
-    for (const p of await measureRestoreFidelity(logOf(path, AGENT[agent])))
+    for (const p of await measureRestoreFidelity({ path, agent: ADAPTER[agent] }))
       points.push({ ...p, source: path.split('/').pop()! });
   return { points, summary: summarizeFidelity(points) };
 }
 
 function assertMoment(summary: ReturnType<typeof summarizeFidelity>): void {
+  // The agent's MomentReader found the log's commands (a reader that reads nothing scores 0/0).
+  assert.ok(summary.moment.lastCommand.total > 0, "the logs' shell commands are read");
   for (const part of MOMENT_PARTS) {
     const t = summary.moment[part];
     assert.ok(

@@ -28,6 +28,7 @@ import type { ResumeDetection } from '../../core/resume/resume.ts';
 import { renderRestore } from '../../core/resume/resume-prompt.ts';
 import { restoreTargetOf } from '../restore/restore-target.ts';
 import type { SessionState } from '../../core/session.ts';
+import type { AgentAdapter } from '../../agents/agent.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import {
   MOMENT_PARTS,
@@ -155,9 +156,12 @@ function readAll(
     : agent.log.read(path, null, options).cursor.state;
 }
 
+/** A session log and its agent's whole adapter: its `moments` say what the log holds. */
+export type ScoredLog = { path: string; agent: AgentAdapter };
+
 /** Scores the restore at every auto compaction of the log and at the cut points. */
 export async function measureRestoreFidelity(
-  log: SessionLog,
+  log: ScoredLog,
   options: FidelityOptions = {},
 ): Promise<FidelityPoint[]> {
   const target = restoreTargetOf(log.agent);
@@ -171,7 +175,7 @@ export async function measureRestoreFidelity(
     (options.cuts ?? [0.25, 0.5, 0.75]).map((f) => Math.max(1, Math.round(final.parse.lines * f))),
   );
   const points: FidelityPoint[] = [];
-  const moment = new MomentTracker();
+  const moment = new MomentTracker(log.agent.moments);
   const requests: string[] = [];
   let promptsSeen = 0;
   type Seen = {

@@ -118,8 +118,10 @@ export async function exportSession(request: {
   // The checkpoints' column first: it is the one every view of a checkpoint reads.
   const agent =
     rows.checkpoints.at(-1)?.row.agent ??
-    (typeof rows.session?.agent === 'string' ? rows.session.agent : null) ??
-    'claude';
+    (typeof rows.session?.agent === 'string' ? rows.session.agent : null);
+  // A session is found by its session row or its checkpoints, and both name their agent.
+  if (agent === null)
+    throw new AppError('SESSION_NOT_FOUND', `session ${sessionId} has no rows in the store`);
   const project = projectOf(rows);
   const text = serializeSessionFile({
     format: SESSION_FILE_FORMAT,

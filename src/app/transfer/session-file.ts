@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { CHECKPOINT_SECTIONS, type Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { validateCheckpoint } from '../../core/checkpoint/checkpoint-limits.ts';
+import { AGENT_IDS, isAgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { LATEST_SCHEMA_VERSION } from '../../store/sqlite/migrations.ts';
 import type {
@@ -94,12 +95,17 @@ function checkCheckpoint(entry: unknown, index: number, sessionId: string): Expo
   if (c.sessionId !== sessionId) throw new Error(`${what} belongs to another session`);
   const row = entry.row;
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  // Every export names each checkpoint's agent; another value is an agent this shim does not know.
+  if (!isAgentId(row.agent))
+    throw new Error(
+      `${what} names the agent ${JSON.stringify(row.agent ?? null)}, which this shim does not know (it knows ${AGENT_IDS.join(', ')})`,
+    );
   return {
     checkpoint: c as unknown as Checkpoint,
     row: {
       parentId: text(row.parentId),
       restoredAt: text(row.restoredAt),
-      agent: text(row.agent) ?? 'claude',
+      agent: row.agent,
     },
   };
 }

@@ -6,13 +6,13 @@ import {
   readCheckpointFailures,
   type CheckpointFailure,
 } from '../../store/cache/checkpoint-failures.ts';
-import { agentName, toAgentId } from '../../core/agent-id.ts';
+import { agentLabel } from '../../core/agent-id.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { renderTable } from '../format/table.ts';
 import { bold, colorRisk, dim } from '../format/text.ts';
 
 const agentNames = (byAgent: Record<string, number>) =>
-  Object.fromEntries(Object.entries(byAgent).map(([id, n]) => [agentName(toAgentId(id)), n]));
+  Object.fromEntries(Object.entries(byAgent).map(([id, n]) => [agentLabel(id), n]));
 const pct = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
 const counts = (byKey: Record<string, number>) =>
   Object.entries(byKey)
@@ -58,7 +58,7 @@ function renderStats(stats: Stats & { checkpointFailures: CheckpointFailure[] })
         ['session', 'agent', 'last checkpoint', 'checkpoints', 'restores', 'ok', 'shim', 'Claude'],
         stats.sessions.map((s) => [
           s.sessionId.slice(0, 8),
-          agentName(toAgentId(s.agent)),
+          agentLabel(s.agent),
           s.lastSeenAt?.slice(0, 16).replace('T', ' ') ?? '–',
           String(Object.values(s.checkpointsByTrigger).reduce((a, b) => a + b, 0)),
           String(s.restores),

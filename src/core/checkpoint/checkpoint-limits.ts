@@ -3,6 +3,7 @@
  * truncation (the newest items win where lists are cut) and checked by validation.
  * @module
  */
+import { AGENT_IDS, isAgentId } from '../agent-id.ts';
 import { formatTokens } from '../format-tokens.ts';
 import { clip, clipStart, truncate } from '../truncate.ts';
 import { CHECKPOINT_TRIGGERS, type CheckpointDraft } from './checkpoint.ts';
@@ -215,6 +216,10 @@ export function validateCheckpoint(
   check(
     (CHECKPOINT_TRIGGERS as readonly string[]).includes(c.triggeredBy),
     `unknown trigger ${c.triggeredBy}`,
+  );
+  check(
+    isAgentId(c.source.agent),
+    `unknown agent ${JSON.stringify(c.source.agent)} (this shim knows ${AGENT_IDS.join(', ')})`,
   );
   check(
     c.conversationState.summary.length <= L.summaryChars,

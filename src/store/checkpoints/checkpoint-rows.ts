@@ -13,6 +13,7 @@ import type {
   TaskState,
 } from '../../core/checkpoint/checkpoint.ts';
 import { toAgentId, type AgentId } from '../../core/agent-id.ts';
+import { AppError } from '../../core/errors.ts';
 import type { CrashRisk } from '../../core/context/risk.ts';
 import type { CrashSignals } from '../../core/context/signals.ts';
 import { compressJson, decompressJson, type Compressed } from '../sqlite/serialize.ts';
@@ -174,6 +175,8 @@ export function toCheckpoint(row: Row): Checkpoint {
   try {
     return decodeRow(row);
   } catch (error) {
+    // Said as it is (an agent this shim does not know): the row is not damaged.
+    if (error instanceof AppError) throw error;
     throw new Error(
       `damaged checkpoint row ${String(row.id)}: ${(error as Error).message} (SQLITE_CORRUPT)`,
       { cause: error },

@@ -2,9 +2,11 @@
  * A session's rows, out of one store and into another (`shim export` / `shim import`): its
  * session row, checkpoints (decoded, with the row-only columns beside them), handoff rows and
  * compaction summaries. Rows are written as they came, under their own ids; what is already
- * here is skipped, never overwritten, so an import can be repeated.
+ * here is skipped, never overwritten, so an import
+ * can be repeated.
  * @module
  */
+import { toAgentId } from '../../core/agent-id.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { indexCheckpointForSearch } from './checkpoint-search.ts';
 import { compressSections, type Row } from './checkpoint-rows.ts';
@@ -62,7 +64,7 @@ export function readSessionRows(db: Database, sessionId: string): SessionRows {
           row: {
             parentId: row.parent_id,
             restoredAt: row.restored_at,
-            agent: row.agent ?? 'claude',
+            agent: toAgentId(row.agent),
           },
         },
       ];

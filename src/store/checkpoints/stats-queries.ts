@@ -61,7 +61,7 @@ export function listSessionStats(
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     return {
       sessionId: id,
-      agent: String(s.agent ?? 'claude'),
+      agent: String(s.agent),
       cwd: (s.cwd as string | null) ?? null,
       lastSeenAt: (s.last as string | null) ?? null,
       checkpointsByTrigger: Object.fromEntries(

@@ -4,7 +4,7 @@
  * @module
  */
 import type { SessionList } from '../../app/dashboard/session-list.ts';
-import { agentName, toAgentId } from '../../core/agent-id.ts';
+import { agentLabel } from '../../core/agent-id.ts';
 import { getJson } from './data.ts';
 import { h, present, shortId, tokens, when } from './dom.ts';
 
@@ -71,7 +71,7 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
       h(
         'td',
         { 'data-agent': s.agent },
-        `${agentName(toAgentId(s.agent))}${s.cliVersion ? ` ${s.cliVersion}` : ''}`,
+        `${agentLabel(s.agent)}${s.cliVersion ? ` ${s.cliVersion}` : ''}`,
       ),
       h('td', { class: 'num' }, tokens(s.peakContext)),
       h('td', { class: 'num', 'data-col': 'compactions' }, s.compactions ?? '–'),

@@ -8,7 +8,7 @@ import { getCheckpointContextPercent, formatDuration } from '../resume.ts';
 import { isOpenTaskStatus } from '../../checkpoint/checkpoint.ts';
 import type { ResumeDetection } from '../resume.ts';
 import { truncate } from '../../truncate.ts';
-import { agentName, DEFAULT_AGENT } from '../../agent-id.ts';
+import { agentName } from '../../agent-id.ts';
 import { cutRequest, REQUEST_CUT } from '../../checkpoint/checkpoint-limits.ts';
 import { section, type Section, type SectionOptions } from './section.ts';
 import { code, fence, oneLine, plural } from './text.ts';
@@ -45,7 +45,7 @@ export function needleOf(text: string): string {
 
 /** What Claude Code's summary does not carry that this restore does. */
 export function describeSummaryGaps(c: Checkpoint, summary: string): string | null {
-  const agent = agentName(c.source.agent ?? DEFAULT_AGENT);
+  const agent = agentName(c.source.agent);
   const haystack = oneLine(summary).toLowerCase();
   const requests = c.conversationState.userRequests;
   const lostRequests = requests.filter((r) => !haystack.includes(needleOf(r))).length;
@@ -68,7 +68,7 @@ export function buildSituation(
   const percent = getCheckpointContextPercent(c);
   const reason = d?.interruptionReason ?? null;
   const lines: string[] = [];
-  const from = c.source.agent ?? DEFAULT_AGENT;
+  const from = c.source.agent;
   const agent = agentName(from);
   const ago =
     d !== null && d.timeSinceInterruption > 0
