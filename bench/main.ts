@@ -218,16 +218,24 @@ async function main(): Promise<void> {
 
   // 6. Checkpoint timing (issue 43 item 9): a death after any tool call restores the newest
   //    checkpoint; what the file changes since then cost, by count beside where the work changes.
+  const { checkpointPolicyOf, timingPolicyOf } =
+    await import('../src/core/policy/checkpoint-policy.ts');
+  const { DEFAULT_SETTINGS } = await import('../src/store/config/config.ts');
+  const hooksPolicy = checkpointPolicyOf(DEFAULT_SETTINGS.checkpoints);
   const timing = await (
     await import('../src/app/evaluation/evaluate-checkpoint-timing.ts')
-  ).evaluateCheckpointTiming(sessions);
+  ).evaluateCheckpointTiming(
+    sessions,
+    DEFAULT_SETTINGS.checkpoints.everyToolCalls,
+    timingPolicyOf(hooksPolicy),
+  );
   const share = (s: { lossy: number; restores: number }) => pct(s.lossy / s.restores);
   const per100 = (s: { checkpoints: number }) =>
     ((s.checkpoints / timing.toolCalls) * 100).toFixed(1);
   report(
-    'restores losing work: by count (every 5 calls)',
+    `restores losing work: by count (every ${timing.count.every} calls)`,
     share(timing.count),
-    `${timing.count.editsLost} file changes lost; ${per100(timing.count)} checkpoints per 100 calls; ${timing.toolCalls} calls in ${timing.sessions} sessions`,
+    `the simple policy (timing "count"); ${timing.count.editsLost} file changes lost; ${per100(timing.count)} checkpoints per 100 calls; ${timing.toolCalls} calls in ${timing.sessions} sessions`,
   );
   report(
     '  at work changes + learned fallback',
@@ -238,6 +246,11 @@ async function main(): Promise<void> {
     '  … and only after a file change',
     share(timing.workChangeAfterEdits),
     `${timing.workChangeAfterEdits.editsLost} lost; ${per100(timing.workChangeAfterEdits)} per 100; fallback ${[...new Set(timing.workChangeAfterEdits.gaps)].join('/')} calls`,
+  );
+  report(
+    `  the hooks' default (timing "${hooksPolicy.timing}", fallback ${hooksPolicy.toolCallInterval})`,
+    share(timing.hooks),
+    `${timing.hooks.editsLost} lost; ${per100(timing.hooks)} per 100 (vs ${share(timing.count)} by count, the policy it replaced); its fallback is the gap learned above`,
   );
   results.checkpointTiming = timing;
 

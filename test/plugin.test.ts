@@ -34,6 +34,7 @@ import {
 } from './e2e/claude.ts';
 import { startMockApi, type MockApi } from './e2e/mock-api.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
+import { writeCountTiming } from './helpers/count-timing.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PLUGIN_BIN = '${CLAUDE_PLUGIN_ROOT}/bin/shim.cjs';
@@ -370,6 +371,9 @@ describe('shim as a Claude Code plugin', () => {
     async function session(extraArgs: string[]): Promise<{ shimHome: string; sessionId: string }> {
       assert.ok(scratch && mock);
       mock.reset({ steps, final: { content: [{ type: 'text', text: 'Done.' }] } });
+      // Bash calls only, no file written: the interval checkpoint is the count policy's
+      // (`checkpoints.timing: "count"`; the default, "changes", skips one that saves no file change).
+      writeCountTiming(join(scratch.home, '.shim'));
       const run = await runClaude({
         scratch,
         mock,

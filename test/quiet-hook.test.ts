@@ -134,6 +134,23 @@ describe('PostToolUse quiet window', () => {
     assert.equal(memory(s).hookToolCalls, 4, 'the full look counts the quiet calls too');
   });
 
+  test('under timing "changes" a file written ends a window granted while none had changed', async () => {
+    const s = setup();
+    toolCall(s, 'Read', 20_000);
+    assert.equal(memory(s).quiet?.callsLeft, 4, 'no file changed: as long as by count');
+    await checkpointSaved(s);
+    const folded = cursor(s);
+    toolCall(s, 'Read', 20_500);
+    assert.ok(cursor(s) === folded, 'a read stays quiet');
+    toolCall(s, 'Edit', 21_000);
+    assert.ok(cursor(s) !== folded, 'a file written takes the full look');
+    assert.equal(
+      memory(s).quiet,
+      null,
+      'a file changed two calls after the checkpoint: the next call is the fallback',
+    );
+  });
+
   test('the window covers as many calls as it was granted, counted from the transcript', async () => {
     const s = setup();
     toolCall(s, 'Read', 20_000);
@@ -180,6 +197,12 @@ describe('PostToolUse quiet window', () => {
 describe('PostToolUse while the mod watches', () => {
   test("counts every finished call: the first takes the session's first checkpoint, the interval counts from it", async () => {
     const s = setup();
+    // The count policy: under "changes" (the default) a call counted unseen takes no interval
+    // checkpoint (the next look decides: core/policy/hook-policy.ts), the test below.
+    writeFileSync(
+      join(s.home, 'config.json'),
+      '{ "warmLook": false, "checkpoints": { "timing": "count" } }\n',
+    );
     const modDir = join(s.home, 'cache', 'mod');
     mkdirSync(modDir, { recursive: true });
     const watching = () =>
@@ -210,6 +233,22 @@ describe('PostToolUse while the mod watches', () => {
       [`${SESSION_ID}.ckpt-0-1-session_start`, `${SESSION_ID}.ckpt-0-6-tool_call_interval`],
       'five calls after the first checkpoint, the interval one',
     );
+    await checkpointSaved(s);
+  });
+
+  test('under timing "changes" a counted call takes only the first checkpoint', async () => {
+    const s = setup();
+    mkdirSync(join(s.home, 'cache', 'mod'), { recursive: true });
+    for (let i = 1; i <= 6; i++) {
+      writeFileSync(
+        join(s.home, 'cache', 'mod', `${SESSION_ID}.json`),
+        JSON.stringify({ v: 1, sessionId: SESSION_ID, seenAt: Date.now(), observed: [] }),
+      );
+      assert.equal(toolCall(s, 'Bash', 20_000 + i * 1000), '');
+      assert.equal(memory(s).hookToolCalls, i);
+    }
+    const claims = readdirSync(join(s.home, 'cache', 'hooks')).filter((n) => n.includes('.ckpt-'));
+    assert.deepEqual(claims, [`${SESSION_ID}.ckpt-0-1-session_start`]);
     await checkpointSaved(s);
   });
 });

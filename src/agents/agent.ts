@@ -322,6 +322,11 @@ export type AgentCapabilities = {
    */
   milestoneTools: RegExp;
   /**
+   * Tools that write a file: under `checkpoints.timing: "changes"` one ends a quiet window granted
+   * while no file had changed since the last checkpoint (core/policy/quiet-window.ts).
+   */
+  fileTools: RegExp;
+  /**
    * The agent compacts before a request when the newest response's context has reached its
    * threshold, with no hook between the compaction and that request (Gemini CLI): the hook that
    * runs before it (a tool's result, a new prompt) carries the session's state through.
@@ -353,7 +358,7 @@ export type Agent = {
 export type QuickAgent = Pick<Agent, 'id' | 'name'> & {
   /** Its payload in, shim's answer out: nothing the fuller hook paths need (text limit, …). */
   hooks: Pick<HookProtocol, 'parse' | 'render'>;
-  capabilities: Pick<AgentCapabilities, 'milestoneTools'>;
+  capabilities: Pick<AgentCapabilities, 'milestoneTools' | 'fileTools'>;
   log: Pick<SessionLogReader, 'tail'>;
 };
 

@@ -17,7 +17,10 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
   Settings come from $SHIM_HOME/config.json, then the project's .claude/shim.json and .shim.json
   (later files win). Keys:
     enabled                      false turns shim off (e.g. in one project's .shim.json)
-    checkpoints.everyToolCalls   background checkpoint every N tool calls (5)
+    checkpoints.timing           "changes": where the work changes (a task done, tests passing, a
+                                 commit), only once a file changed since the last; "count": every N
+    checkpoints.fallbackCalls    "changes": … or after N calls without a work change (3)
+    checkpoints.everyToolCalls   "count": background checkpoint every N tool calls (5)
     checkpoints.everyMinutes     … and every N minutes of activity (10)
     checkpoints.continuous       store each as what changed since the previous one (true)
     checkpoints.fullEvery        … with a whole one after at most N changes (10)

@@ -26,6 +26,7 @@ import {
 import { SHIM_HOOKS } from '../../src/agents/claude/settings/hook-spec.ts';
 import { startMockApi } from './mock-api.ts';
 import { BIN } from '../helpers/cli.ts';
+import { writeCountTiming } from '../helpers/count-timing.ts';
 import { REPO_ROOT } from '../helpers/store.ts';
 
 const skip = E2E_SKIP || claudeInstallProblem() || false;
@@ -56,6 +57,9 @@ describe("shim's mod answers the per-call hook events", { skip }, () => {
   test('a 20-step session: no PostToolUse process, PreToolUse for the risky command only, levels, checkpoints and the note right', async (t) => {
     const scratch = createScratch('shim-e2e-zero-');
     const shimHome = join(scratch.home, '.shim');
+    // Bash calls only, no file written: the interval checkpoint is the count policy's
+    // (`checkpoints.timing: "count"`; the default, "changes", skips one that saves no file change).
+    writeCountTiming(join(scratch.home, '.shim'));
     // shim's hooks with the matchers `shim install` writes (every event, as in a real install).
     writeProjectSettings(scratch, {
       hooks: Object.fromEntries(

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN } from '../helpers/cli.ts';
+import { writeCountTiming } from '../helpers/count-timing.ts';
 import {
   claudeInstallProblem,
   createScratch,
@@ -100,6 +101,9 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
       steps: ['one', 'two', 'three', 'four', 'five', 'six'].map((n) => bash(`echo ${n}`)),
       final: { content: [{ type: 'text', text: 'All done.' }] },
     });
+    // Bash calls only, no file written: the interval checkpoint is the count policy's
+    // (`checkpoints.timing: "count"`; the default, "changes", skips one that saves no file change).
+    writeCountTiming(join(scratch.home, '.shim'));
     const run = await runClaude({ scratch, mock, prompt: REQUEST });
     assert.equal(run.exitCode, 0, describeRun(run));
     // session_start and tool_call_interval checkpoints are taken in the background.

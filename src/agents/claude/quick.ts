@@ -13,6 +13,10 @@ export const claudeQuick = {
   name: 'Claude Code',
   hooks: { parse: parsePayload, render: renderHookOutput },
   // A command (a commit, a test run), a task-list change, a subagent: never answered unlooked.
-  capabilities: { milestoneTools: /^(?:Bash|Task|Todo)/ },
+  capabilities: {
+    milestoneTools: /^(?:Bash|Task|Todo)/,
+    // The tools fold.ts counts as writing a file.
+    fileTools: /^(?:Edit|Write|MultiEdit|NotebookEdit)$/,
+  },
   log: { tail: claudeTail },
 } as const satisfies QuickAgent;

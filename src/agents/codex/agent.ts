@@ -39,6 +39,7 @@ export const codexAgent: Agent = {
     taskTools: ['update_plan'],
     taskChanges: /^update_plan$/,
     milestoneTools: /^(?:Bash|update_plan|apply_patch)$/,
+    fileTools: /^apply_patch$/,
     compactsBeforeNextRequest: false,
   },
   sessions: {

@@ -35,6 +35,7 @@ export const geminiAgent: Agent = {
     taskTools: [TODOS],
     taskChanges: /^write_todos$/,
     milestoneTools: /^(?:run_shell_command|write_todos)$/,
+    fileTools: /^(?:write_file|replace)$/,
     compactsBeforeNextRequest: true,
   },
   sessions: {

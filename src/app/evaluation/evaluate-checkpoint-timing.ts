@@ -12,21 +12,21 @@ import {
   chooseFallbackGap,
   FALLBACK_GAPS,
   scoreTiming,
+  type TimingPolicy,
   type TimingScore,
   type WorkStep,
+  workStepOf,
 } from '../../core/checkpoint/checkpoint-timing.ts';
 import type { SessionState, ToolCallRecord } from '../../core/session.ts';
 import type { ReadOptions } from '../../transcript/reader.ts';
 import type { SessionLog } from '../session/session-log.ts';
-
-const COMMIT = /\bgit\s+commit\b(?![^|;&]*--dry-run)/;
 
 function completedCount(state: SessionState): number {
   const items = state.tasks.length > 0 ? state.tasks : state.todos;
   return items.filter((i) => i.status === 'completed').length;
 }
 
-/** Every finished tool call of the log, in order, as a work step. */
+/** Every finished tool call of the log, in order, as a work step (read as the hooks read one). */
 export async function readWorkSteps({ path, agent }: SessionLog): Promise<{
   id: string;
   steps: WorkStep[];
@@ -36,7 +36,6 @@ export async function readWorkSteps({ path, agent }: SessionLog): Promise<{
   let done = 0;
   // A task marked done (its list's tool call) counts with the next finished call.
   let taskDone = false;
-  let checkLine = 0;
   const onEntry: ReadOptions['onEntry'] = (_entry, _line, state) => {
     const record: ToolCallRecord | undefined = state.recentTools[state.recentTools.length - 1];
     const nowDone = completedCount(state);
@@ -44,13 +43,7 @@ export async function readWorkSteps({ path, agent }: SessionLog): Promise<{
     done = nowDone;
     if (!record || seen.has(record.id)) return;
     seen.add(record.id);
-    const check = state.checks[state.checks.length - 1];
-    const testsPass =
-      check !== undefined && check.line > checkLine && check.kind === 'test' && check.success;
-    if (check) checkLine = Math.max(checkLine, check.line);
-    const shell = record.kind === 'shell' ? (record.target ?? record.args) : '';
-    const commit = record.success && COMMIT.test(shell);
-    steps.push({ edit: record.kind === 'file_write', workChange: taskDone || testsPass || commit });
+    steps.push(workStepOf(record, taskDone));
     taskDone = false;
   };
   const read = { onEntry };
@@ -67,12 +60,18 @@ export type TimingReport = {
   workChange: TimingScore & { gaps: number[] };
   /** The same, skipping a checkpoint while no file changed since the last one. */
   workChangeAfterEdits: TimingScore & { gaps: number[] };
+  /** The hooks' own policy (their default settings), fixed: nothing learned per session. */
+  hooks: TimingScore & { policy: TimingPolicy };
 };
 
-/** `every`: the count policy it replaces (shim's default: every 5 tool calls). */
+/**
+ * `every`: the count policy it replaces (shim's default: every 5 tool calls); `hooks`: the policy
+ * the hooks take (core/policy/checkpoint-policy.ts timingPolicyOf).
+ */
 export async function evaluateCheckpointTiming(
   logs: readonly SessionLog[],
   every = 5,
+  hooks: TimingPolicy = { kind: 'count', every },
 ): Promise<TimingReport> {
   const sessions: Array<{ id: string; steps: WorkStep[] }> = [];
   for (const log of logs) {
@@ -111,5 +110,6 @@ export async function evaluateCheckpointTiming(
     count: { ...addScores(countScores), every },
     workChange: learned(false),
     workChangeAfterEdits: learned(true),
+    hooks: { ...addScores(sessions.map((s) => scoreTiming(s.steps, hooks))), policy: hooks },
   };
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { dueByCount, type HookMemory } from '../../core/policy/hook-policy.ts';
+import { checkpointPolicyOf } from '../../core/policy/checkpoint-policy.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { claimOnce, saveHookMemory } from '../../store/cache/hook-memory.ts';
@@ -29,11 +30,11 @@ export async function countToolCall(request: {
   // The session's first checkpoint, as the PostToolUse decision takes it (hook-policy.ts), when
   // no step report has: the transcript may not show the first call yet when the mod reports its
   // response, and the interval would then count from a later first checkpoint.
+  // Under `timing: "changes"` a call counted unseen cannot say whether it changed a file: the
+  // next look that sees it decides (hook-policy.ts).
+  const policy = checkpointPolicyOf(config.checkpoints);
   const due =
-    dueByCount(memory, toolCalls, now, {
-      toolCallInterval: config.checkpoints.everyToolCalls,
-      timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
-    }) ??
+    (policy.timing === 'changes' ? null : dueByCount(memory, toolCalls, now, policy)) ??
     (memory.lastCheckpointAt === null
       ? { trigger: 'session_start' as const, reason: 'first checkpoint of the session' }
       : null);

@@ -8,6 +8,7 @@
 import { basename } from 'node:path';
 import { getModelGuidance, getUserAlert, isCompactionDue } from '../../core/context/alerts.ts';
 import { decideAfterToolUse } from '../../core/policy/hook-policy.ts';
+import { checkpointPolicyOf } from '../../core/policy/checkpoint-policy.ts';
 import type { Level } from '../../core/context/level.ts';
 import {
   withObservedResponses,
@@ -83,10 +84,7 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
     assessment,
     memory,
     now,
-    {
-      toolCallInterval: config.checkpoints.everyToolCalls,
-      timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
-    },
+    checkpointPolicyOf(config.checkpoints),
     deferral,
   );
   if (decision.deferral !== deferral) storeDeferral(home, sessionId, decision.deferral);

@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   chooseFallbackGap,
+  observeWork,
   placeCheckpoints,
   scoreTiming,
   type WorkStep,
+  workStepOf,
 } from './checkpoint-timing.ts';
+import { createSessionState, type ToolCallRecord } from '../session.ts';
 
 const step = (edit: boolean, workChange = false): WorkStep => ({ edit, workChange });
 // Two edits, a passing test (the work changes), reading, one more edit.
@@ -58,4 +61,62 @@ test('the learned gap loses least within the checkpoint budget', () => {
   assert.equal(chooseFallbackGap(byGap, 5), 2);
   assert.equal(chooseFallbackGap(byGap, 3), 3);
   assert.equal(chooseFallbackGap(byGap, 1), 3, 'none fits: the largest gap');
+});
+
+const call = (id: string, kind: ToolCallRecord['kind'], target = '', success = true) =>
+  ({
+    id,
+    tool: 'T',
+    args: '{}',
+    kind,
+    target,
+    result: '',
+    success,
+    latencyMs: null,
+    at: null,
+    line: 1,
+  }) satisfies ToolCallRecord;
+
+test('a call is a step: a file written; the work changed by a commit, a passing test run, a task done', () => {
+  assert.deepEqual(workStepOf(call('a', 'file_write', '/p/a.ts'), false), step(true));
+  assert.deepEqual(workStepOf(call('b', 'shell', 'git commit -m "x"'), false), step(false, true));
+  assert.deepEqual(workStepOf(call('c', 'shell', 'git commit --dry-run'), false), step(false));
+  assert.deepEqual(workStepOf(call('d', 'shell', 'npm test'), false), step(false, true));
+  assert.deepEqual(workStepOf(call('e', 'shell', 'npm test', false), false), step(false));
+  assert.deepEqual(workStepOf(call('f', 'search', 'TODO'), true), step(false, true));
+});
+
+test('observeWork folds only the calls the last look did not see', () => {
+  const state = (recentTools: ToolCallRecord[], done = 0) => ({
+    ...createSessionState(),
+    recentTools,
+    todos: Array.from({ length: done }, (_, i) => ({
+      content: `t${i}`,
+      status: 'completed' as const,
+    })),
+  });
+  const first = observeWork(state([call('a', 'file_write'), call('b', 'search')]), null);
+  assert.deepEqual(first, {
+    memory: { lastCall: 'b', unsaved: true, completed: 0 },
+    workChange: false,
+  });
+  // Seen already: no new step, the edit is still unsaved until a checkpoint clears it.
+  const saved = { ...first.memory, unsaved: false };
+  const again = observeWork(state([call('a', 'file_write'), call('b', 'search')]), saved);
+  assert.deepEqual(again, { memory: saved, workChange: false });
+  const tested = observeWork(
+    state([call('a', 'file_write'), call('b', 'search'), call('c', 'shell', 'pytest -q')]),
+    saved,
+  );
+  assert.deepEqual(tested, {
+    memory: { lastCall: 'c', unsaved: false, completed: 0 },
+    workChange: true,
+  });
+  // A task marked done counts as a work change.
+  assert.equal(
+    observeWork(state([call('a', 'file_write'), call('b', 'search')], 1), saved).workChange,
+    true,
+  );
+  // The last call seen fell out of the recent calls: a file change is assumed.
+  assert.equal(observeWork(state([call('x', 'search')]), saved).memory.unsaved, true);
 });

@@ -4,10 +4,13 @@
  * commit — with a fallback after K calls without one, K learned from the user's other sessions
  * at a budget of checkpoints no larger than the count policy's. Scored by what a restore would
  * lose: a session that dies after any tool call restores its newest checkpoint, and the file
- * changes made after it are lost. Pure; app/evaluation/evaluate-checkpoint-timing.ts reads the
- * real sessions into steps.
+ * changes made after it are lost. The hooks take the same rule (core/policy/hook-policy.ts with
+ * `checkpoints.timing: "changes"`): one step function and one reading of a call decide both. Pure;
+ * app/evaluation/evaluate-checkpoint-timing.ts reads the real sessions into steps.
  * @module
  */
+import type { SessionState, ToolCallRecord } from '../session.ts';
+import { classifyCheckCommand } from './check-command.ts';
 
 /** One finished tool call: did it change a file, and did the work change with it. */
 export type WorkStep = { edit: boolean; workChange: boolean };
@@ -21,6 +24,39 @@ export type TimingPolicy =
       onlyAfterEdits?: boolean;
     };
 
+const COMMIT = /\bgit\s+commit\b(?![^|;&]*--dry-run)/;
+
+/**
+ * One finished call as a step: it wrote a file; it changed the work (a commit or a passing test
+ * run it made, or `taskCompleted` — a task marked done since the call before).
+ */
+export function workStepOf(
+  call: Pick<ToolCallRecord, 'kind' | 'target' | 'args' | 'success'>,
+  taskCompleted: boolean,
+): WorkStep {
+  const shell = call.kind === 'shell' ? (call.target ?? call.args) : '';
+  const commit = call.success && COMMIT.test(shell);
+  const testsPass = call.success && shell !== '' && classifyCheckCommand(shell) === 'test';
+  return { edit: call.kind === 'file_write', workChange: taskCompleted || commit || testsPass };
+}
+
+/**
+ * Whether a checkpoint is due after `since` calls since the last one (this one counted), `unsaved`
+ * of them file changes, this call's step being `step`.
+ */
+export function isCheckpointDue(
+  since: number,
+  unsaved: number,
+  step: WorkStep,
+  policy: TimingPolicy,
+): boolean {
+  if (policy.kind === 'count') return since >= policy.every;
+  return (
+    (step.workChange || since >= policy.fallbackAfter) &&
+    (policy.onlyAfterEdits !== true || unsaved > 0)
+  );
+}
+
 /** Indexes of the steps after which a checkpoint is taken. */
 export function placeCheckpoints(steps: readonly WorkStep[], policy: TimingPolicy): number[] {
   const placed: number[] = [];
@@ -29,18 +65,61 @@ export function placeCheckpoints(steps: readonly WorkStep[], policy: TimingPolic
   steps.forEach((step, i) => {
     since++;
     if (step.edit) unsaved++;
-    const due =
-      policy.kind === 'count'
-        ? since >= policy.every
-        : (step.workChange || since >= policy.fallbackAfter) &&
-          (policy.onlyAfterEdits !== true || unsaved > 0);
-    if (due) {
+    if (isCheckpointDue(since, unsaved, step, policy)) {
       placed.push(i);
       since = 0;
       unsaved = 0;
     }
   });
   return placed;
+}
+
+/** What the hooks keep between looks to take the same rule live (HookMemory.timing). */
+export type TimingMemory = {
+  /** The newest finished call seen (its id), to find the calls a look has not seen yet. */
+  lastCall: string | null;
+  /** A file changed since the last checkpoint. */
+  unsaved: boolean;
+  /** Tasks done at the last look. */
+  completed: number;
+};
+
+function completedTasks(state: Pick<SessionState, 'tasks' | 'todos'>): number {
+  const items = state.tasks.length > 0 ? state.tasks : state.todos;
+  return items.filter((i) => i.status === 'completed').length;
+}
+
+/**
+ * The finished calls a look sees that the last one did not, folded as steps: whether a file
+ * changed since the last checkpoint (`unsaved`) and whether one of them changed the work. When
+ * the last call seen fell out of the state's recent calls, a file change is assumed (a checkpoint
+ * too many, never one too few).
+ */
+export function observeWork(
+  state: Pick<SessionState, 'recentTools' | 'tasks' | 'todos'>,
+  memory: TimingMemory | null,
+): { memory: TimingMemory; workChange: WorkStep['workChange'] } {
+  const calls = state.recentTools;
+  const seenAt = memory?.lastCall ? calls.findIndex((c) => c.id === memory.lastCall) : -1;
+  const lost = memory?.lastCall != null && seenAt < 0;
+  const fresh = calls.slice(seenAt + 1);
+  const completed = completedTasks(state);
+  const taskCompleted = completed > (memory?.completed ?? 0);
+  let unsaved = (memory?.unsaved ?? false) || lost;
+  let workChange = fresh.length === 0 && taskCompleted;
+  fresh.forEach((call, i) => {
+    const step = workStepOf(call, taskCompleted && i === fresh.length - 1);
+    if (step.edit) unsaved = true;
+    if (step.workChange) workChange = true;
+  });
+  return {
+    memory: {
+      lastCall: calls[calls.length - 1]?.id ?? memory?.lastCall ?? null,
+      unsaved,
+      completed,
+    },
+    workChange,
+  };
 }
 
 export type TimingScore = {

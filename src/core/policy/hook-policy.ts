@@ -13,6 +13,7 @@ import { DEFAULT_CHECKPOINT_POLICY, type CheckpointPolicy } from './checkpoint-p
 import type { SessionState } from '../session.ts';
 import type { TranscriptWatch } from './transcript-watch.ts';
 import { stepDeferral, type Deferral } from './deferral.ts';
+import { observeWork, type TimingMemory } from '../checkpoint/checkpoint-timing.ts';
 
 /** What the hooks remember about a session between processes. */
 export type HookMemory = {
@@ -45,6 +46,8 @@ export type HookMemory = {
   compactions?: CompactionMark | null;
   /** workSignature() at the last checkpoint (CheckpointPolicy.onWorkChange). */
   workAtCheckpoint?: string | null;
+  /** Calls seen and file changes since the last checkpoint (`checkpoints.timing: "changes"`). */
+  timing?: TimingMemory | null;
 };
 
 export type CompactionMark = {
@@ -162,7 +165,34 @@ export function dueByCount(
 }
 
 /**
- * The PostToolUse decision: checkpoint on interval, time, level/risk transitions, milestones.
+ * The checkpoint `timing: "changes"` calls for: where the work changed or after N calls without
+ * that, by time too, and each only when a file changed since the last checkpoint (one that saves
+ * no work is skipped; checkpoint-timing.ts, the rule `npm run bench` scores).
+ */
+function dueByChanges(
+  memory: HookMemory,
+  state: SessionState,
+  now: number,
+  policy: CheckpointPolicy,
+  milestone: string | null,
+): { due: HookDecision['checkpoint']; timing: TimingMemory } {
+  const work = observeWork(state, memory.timing ?? null);
+  if (!work.memory.unsaved) return { due: null, timing: work.memory };
+  const due = work.workChange
+    ? {
+        trigger: 'milestone' as const,
+        reason: `${milestone ?? 'the work moved on (a task done, tests passing or a commit)'} after a file change`,
+        urgent: false,
+      }
+    : dueByCount(memory, state.toolCalls, now, policy);
+  const reason =
+    due?.trigger === 'tool_call_interval' ? `${due.reason}, a file changed since` : due?.reason;
+  return { due: due && reason ? { ...due, reason } : null, timing: work.memory };
+}
+
+/**
+ * The PostToolUse decision: checkpoint on interval, time, level/risk transitions, milestones
+ * (`policy.timing` "changes": where the work changes, only after a file change).
  * Under the user's `deferral` an L1/L2 alert is held back (its checkpoint is still taken) and
  * given when the deferral ends, with the level's checkpoint (and at L2 its handoff).
  */
@@ -192,7 +222,9 @@ export function decideAfterToolUse(
     assessment.risk !== base.riskSeen &&
     (assessment.risk === 'danger' || (assessment.risk === 'warning' && base.riskSeen === 'safe'));
   next.riskSeen = assessment.risk;
-  const byCount = dueByCount(base, state.toolCalls, now, policy);
+  const byChanges =
+    policy.timing === 'changes' ? dueByChanges(base, state, now, policy, milestone.reason) : null;
+  const byCount = byChanges ? byChanges.due : dueByCount(base, state.toolCalls, now, policy);
   if (alert === 'L2' || alert === 'L3' || (riskRose && assessment.risk === 'danger')) {
     checkpoint = {
       trigger: 'danger_zone',
@@ -205,7 +237,7 @@ export function decideAfterToolUse(
       reason: alert ? 'context reached L1' : 'crash risk is warning',
       urgent: false,
     };
-  } else if (milestone.reason) {
+  } else if (milestone.reason && !byChanges) {
     checkpoint = { trigger: 'milestone', reason: milestone.reason, urgent: false };
   } else if (byCount) {
     checkpoint = byCount;
@@ -223,10 +255,12 @@ export function decideAfterToolUse(
       reason: 'the requests or tasks changed (shared with the team store)',
       urgent: false,
     };
+  if (byChanges) next.timing = byChanges.timing;
   if (checkpoint) {
     next.lastCheckpointAt = now;
     next.toolCallsAtCheckpoint = state.toolCalls;
     if (work !== null) next.workAtCheckpoint = work;
+    if (byChanges) next.timing = { ...byChanges.timing, unsaved: false };
   }
   return {
     checkpoint,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { assessSession, type Assessment } from '../context/assess.ts';
 import { decideAfterToolUse, EMPTY_HOOK_MEMORY, type HookMemory } from './hook-policy.ts';
-import { DEFAULT_CHECKPOINT_POLICY } from './checkpoint-policy.ts';
+import { checkpointPolicyOf, DEFAULT_CHECKPOINT_POLICY } from './checkpoint-policy.ts';
 import { DEFAULT_LEVEL_THRESHOLDS } from '../context/level.ts';
 import { forecastAfter, getQuietWindow, MAX_QUIET_MS, type QuietWindow } from './quiet-window.ts';
 import { createSessionState, type SessionState } from '../session.ts';
@@ -88,6 +88,27 @@ describe('getQuietWindow', () => {
     const fresh = windowFor(session({ toolCalls: 22 }), checkpointed(20, 0));
     assert.equal(fresh?.callsLeft, 2);
     assert.equal(fresh?.until, NOW + MAX_QUIET_MS);
+  });
+
+  test('under timing "changes": as long as by count while no file changed, to the fallback once one did', () => {
+    const policy = checkpointPolicyOf({
+      timing: 'changes',
+      everyToolCalls: 5,
+      fallbackCalls: 3,
+      everyMinutes: 10,
+    });
+    const at = (unsaved: boolean) =>
+      getQuietWindow({
+        assessment: assess(session({ toolCalls: 20 }), NOW, 20),
+        memory: { ...checkpointed(20), timing: { unsaved } },
+        toolCalls: 20,
+        offset: 1234,
+        now: NOW,
+        policy,
+        levels: DEFAULT_LEVEL_THRESHOLDS,
+      })?.callsLeft;
+    assert.equal(at(false), 4);
+    assert.equal(at(true), 2);
   });
 
   test('none at L1, above half the threshold, at the interval, or before any checkpoint', () => {

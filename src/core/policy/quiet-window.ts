@@ -62,7 +62,11 @@ const MESSAGES_PER_CALL = 5;
 export type QuietRequest = {
   assessment: Assessment;
   /** The hook memory as saved after this look's decision. */
-  memory: { lastCheckpointAt: number | null; toolCallsAtCheckpoint: number };
+  memory: {
+    lastCheckpointAt: number | null;
+    toolCallsAtCheckpoint: number;
+    timing?: { unsaved: boolean } | null;
+  };
   /** Tool calls counted at this look (this call included). */
   toolCalls: number;
   offset: number;
@@ -103,8 +107,11 @@ export function getQuietWindow(request: QuietRequest): QuietWindow | null {
   );
   const tokensBelow = Math.floor(a.compactThreshold * usage);
   if (a.contextTokens >= tokensBelow) return null;
-  const callsLeft =
-    policy.toolCallInterval - 1 - (request.toolCalls - memory.toolCallsAtCheckpoint);
+  const interval =
+    policy.timing === 'changes' && memory.timing?.unsaved === false
+      ? (policy.unchangedInterval ?? policy.toolCallInterval)
+      : policy.toolCallInterval;
+  const callsLeft = interval - 1 - (request.toolCalls - memory.toolCallsAtCheckpoint);
   const until = Math.min(now + MAX_QUIET_MS, memory.lastCheckpointAt + policy.timeIntervalMs);
   if (callsLeft < 1 || until <= now) return null;
 

@@ -56,6 +56,9 @@ function staysQuiet(run: QuickRun, memory: HookMemory): boolean {
   if (!quiet || quiet.callsLeft < 1 || now >= quiet.until) return false;
   if (payload.event !== 'PostToolUse' || !payload.toolName || !payload.transcriptPath) return false;
   if (agent.capabilities.milestoneTools.test(payload.toolName)) return false;
+  // A window granted while no file had changed may hold a checkpoint only that look would take.
+  if (memory.timing?.unsaved === false && agent.capabilities.fileTools.test(payload.toolName))
+    return false;
   const look = agent.log.tail(payload.transcriptPath, quiet.offset);
   if (look === null) return false;
   return (

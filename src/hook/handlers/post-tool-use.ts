@@ -5,6 +5,7 @@
  */
 import { getModelGuidance, getUserAlert, isCompactionDue } from '../../core/context/alerts.ts';
 import { decideAfterToolUse } from '../../core/policy/hook-policy.ts';
+import { checkpointPolicyOf } from '../../core/policy/checkpoint-policy.ts';
 import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
@@ -74,11 +75,7 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const toolCalls = Math.max(context.state.toolCalls, memory.hookToolCalls + 1);
   const state = { ...context.state, toolCalls };
   const { assessment } = context;
-  const policy = {
-    toolCallInterval: config.checkpoints.everyToolCalls,
-    timeIntervalMs: config.checkpoints.everyMinutes * 60_000,
-    onWorkChange: isTeamConfigured(config, env),
-  };
+  const policy = checkpointPolicyOf(config.checkpoints, isTeamConfigured(config, env));
   // The user's "just one more task" (core/policy/deferral.ts): L1/L2 notices wait for it.
   const deferral = loadDeferral(home, payload.sessionId);
   const decision = decideAfterToolUse(state, assessment, memory, now, policy, deferral);

@@ -33,7 +33,11 @@ export const configSchema = z.strictObject({
   /** How often the hooks checkpoint in the background, and how checkpoints are stored. */
   checkpoints: z
     .strictObject({
+      /** "changes" (default): where the work changes, only after a file change; "count": every N. */
+      timing: z.enum(['changes', 'count']).optional(),
       everyToolCalls: z.number().int().min(1).max(10_000).optional(),
+      /** "changes": after this many calls without a work change (when a file changed). */
+      fallbackCalls: z.number().int().min(1).max(10_000).optional(),
       everyMinutes: z
         .number()
         .min(0.5)

@@ -28,11 +28,16 @@ export type ShimConfig = {
   /** false: shim does nothing (a project's off switch). */
   enabled: boolean;
   /**
-   * Background checkpoints every N tool calls / M minutes; `continuous`: each stored as what
-   * changed since the previous one of its session, whole every `fullEvery` (checkpoint-chain.ts).
+   * Background checkpoints: `timing` "changes" where the work changes (a task done, tests passing,
+   * a commit) or after `fallbackCalls` calls, only once a file changed since the last one; "count"
+   * every `everyToolCalls` calls; both every `everyMinutes` of activity. `continuous`: each stored
+   * as what changed since the previous one of its session, whole every `fullEvery`
+   * (checkpoint-chain.ts).
    */
   checkpoints: {
+    timing: 'changes' | 'count';
     everyToolCalls: number;
+    fallbackCalls: number;
     everyMinutes: number;
     continuous: boolean;
     fullEvery: number;
@@ -83,7 +88,15 @@ export const DEFAULT_SETTINGS: Settings = {
   blockAutoCompact: false,
   loopRetention: { ...DEFAULT_LOOP_RETENTION },
   enabled: true,
-  checkpoints: { everyToolCalls: 5, everyMinutes: 10, continuous: true, fullEvery: 10 },
+  checkpoints: {
+    timing: 'changes',
+    everyToolCalls: 5,
+    // The gap the leave-one-out learned on every real session (`npm run bench`, docs/intelligence.md).
+    fallbackCalls: 3,
+    everyMinutes: 10,
+    continuous: true,
+    fullEvery: 10,
+  },
   restoreContextHours: 24,
   restoreMaxContexts: 50,
   restoreAtStartup: true,
