@@ -18,7 +18,7 @@ import {
 } from '../core/checkpoint/project-state.ts';
 import type { LevelThresholds } from '../core/context/level.ts';
 import { redactTextSync, redactValueSync, type SecretMemory } from '../redact/redact.ts';
-import { gitLine } from '../capture/git-run.ts';
+import { gitExcludePath } from '../capture/git-exclude-path.ts';
 import { findProjectRoot } from '../capture/project.ts';
 import type { ShimConfig } from '../store/config/config.ts';
 import { readJsonFile } from '../store/home/json-file.ts';
@@ -58,9 +58,8 @@ const EXCLUDE_NOTE = '# shim: its project files (projectFiles.track: false in sh
  * chose to track them, no longer does. Outside a git work tree there is nothing to do.
  */
 function keepOutOfGit(root: string, dir: string, track: boolean): void {
-  const where = gitLine(root, ['rev-parse', '--git-path', 'info/exclude']);
-  if (!where) return;
-  const path = resolve(root, where);
+  const path = gitExcludePath(root);
+  if (!path) return;
   const base = relative(root, dir).split('\\').join('/');
   const lines = [
     EXCLUDE_NOTE,
