@@ -57,6 +57,10 @@ if (
   // Jobs the hooks start detached (a checkpoint, the risky commands' promised ones): the heavy
   // half through the code cache, not the ES-module CLI.
   loadBundle('hook-heavy.cjs').runBackgroundJob(rest, loadBundle);
+} else if (command === 'team' && rest[0] === 'pull' && rest[1] === '--quiet' && rest.length === 2) {
+  // The pull a starting session waits for (app/team/pull-at-start.ts): every millisecond counts
+  // against its 1.5 s, so its own bundle through the code cache, not the ES-module CLI.
+  loadBundle('team-pull.cjs').main();
 } else if (command === 'statusline') {
   loadBundle('statusline.cjs').main(rest, loadBundle);
 } else if (command === 'status') {

@@ -1,7 +1,7 @@
 // Builds the bundles bin/shim.cjs loads:
 // - the per-call bundles, one per file of src/entries/ (each file says when it runs and what it
 //   must never carry): dist/hook-ask.cjs, hook-quick.cjs, hook.cjs, hook-heavy.cjs, statusline.cjs,
-//   statusline-full.cjs, status.cjs (CommonJS) and shim-mod.js (the mod, an ES module); their
+//   statusline-full.cjs, status.cjs, team-pull.cjs (CommonJS) and shim-mod.js (the mod, an ES module); their
 //   metafiles go to dist/meta/ for src/entries/bundles.test.ts (forbidden imports, size budgets);
 // - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks;
 // - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module);
@@ -75,6 +75,23 @@ await Promise.all([
     // Loaded with the code cache too (through the launcher), so no dynamic import() either.
     external: ['@photostructure/sqlite', 'zod'],
     supported: { 'dynamic-import': false },
+  }),
+  // The pull a starting session waits for (`shim team pull --quiet`): pg and Kysely, loaded with
+  // the code cache through the launcher, no ES-module CLI.
+  buildWithMeta('team-pull', {
+    ...perCall,
+    entryPoints: { 'team-pull': 'src/entries/team-pull.ts' },
+    external: ['@photostructure/sqlite', 'zod', 'pg-native'],
+    supported: { 'dynamic-import': false },
+    // store/postgres/password-file.ts requires pgpass's helper relative to its own module.
+    // Node 20 has no `navigator`: pg then probes for Cloudflare Workers by building a fetch
+    // Response, which loads undici (~50 ms, more under load). Node 21+ answers as this does.
+    define: {
+      ...perCall.define,
+      'import.meta.url': '__shimModuleUrl',
+      navigator: '{"userAgent":"Node.js"}',
+    },
+    banner: { js: "const __shimModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
   // shim's Claude Code mod: one self-contained ES module, readable (Claude Code checks its source
   // before it runs it: no imports, `$` spelled out at each call); its pure helpers are inlined.

@@ -8,10 +8,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createCommandStore } from '../../src/app/open-command-store.ts';
+import { openStore } from '../../src/app/open-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
 import { signalQuietly } from '../../src/capture/process-tree.ts';
@@ -139,6 +140,35 @@ describe('the first session on another machine', () => {
       '--print took nothing',
     );
     await waitForProcessesUnder(b.home);
+  });
+
+  test('the child a session start runs (shim team pull --quiet) pulls from its own bundle; unconnected it exits 1 and logs why', async () => {
+    const b = machineB();
+    const pulled = b.shim('team', 'pull', '--quiet');
+    assert.equal(pulled.status, 0, pulled.stderr);
+    assert.equal(pulled.stdout, '');
+    const store = openStore(b.home);
+    try {
+      const work = store.teamWork.list();
+      assert.equal(work.length, 1);
+      assert.deepEqual(work[0]!.checkpoint.conversationState.userRequests, [
+        'Move the invoice export to the queue worker; keep the retry budget',
+      ]);
+    } finally {
+      store.close();
+    }
+    // Its own bundle, through the launcher's code cache: not the ES-module CLI.
+    assert.ok(
+      readdirSync(join(b.home, 'cache', 'v8')).some((f) => f.startsWith('team-pull.cjs-')),
+      'dist/team-pull.cjs ran',
+    );
+    const lone = makeTempDir('shim-first-session-lone-');
+    const unconnected = runShim(lone, ['team', 'pull', '--quiet'], { cwd: lone });
+    assert.equal(unconnected.status, 1);
+    assert.match(
+      readFileSync(join(lone, 'logs', 'shim.log'), 'utf8'),
+      /team pull: no team store connected/,
+    );
   });
 
   test('a pull past its budget: the session starts without it, told once; the next one gets it', async () => {

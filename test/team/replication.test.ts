@@ -271,4 +271,56 @@ describe('replication to the team store', () => {
       await repository.close();
     }
   });
+
+  test('a handoff left for the team is found in the same query as the newest checkpoint; once picked up, the checkpoint is', async () => {
+    const { repository } = await freshRepository();
+    const a = openTempStore();
+    try {
+      const clone = makeClone('app-on-a');
+      const sessionId = randomUUID();
+      a.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, at(30));
+      const handedOff = draftIn(clone, sessionId, at(30));
+      const newest = draftIn(clone, sessionId, at(20));
+      a.checkpoints.save(handedOff);
+      a.checkpoints.save(newest);
+      const handoff = a.handoffs.record({
+        checkpointId: handedOff.id,
+        sessionId,
+        project: clone,
+        path: `${clone}/handoff.md`,
+        kind: 'team',
+        createdAt: at(10),
+      });
+      await replicateToTeam({
+        store: createCommandStore(a.db),
+        home: a.home,
+        repository,
+        writer: { machine: 'A', osUser: 'ada' },
+      });
+      const since = at(7 * 24 * 60);
+      const b = { machine: 'B', osUser: 'bob' };
+      const [found] = await repository.newestUnfinished(['github.com/acme/app'], b, since);
+      assert.equal(found?.reason, 'handoff');
+      assert.equal(found?.handoffId, handoff.id);
+      assert.equal(found?.checkpoint.id, handedOff.id);
+      assert.equal(found?.machine, 'A');
+      await repository.pickUpHandoff(handoff.id, randomUUID(), new Date().toISOString());
+      const [after] = await repository.newestUnfinished(['github.com/acme/app'], b, since);
+      assert.equal(after?.reason, 'interrupted');
+      assert.equal(after?.checkpoint.id, newest.id);
+      assert.equal(after?.handoffId, undefined);
+      // Its writer finds nothing: the newest work is its own.
+      assert.deepEqual(
+        await repository.newestUnfinished(
+          ['github.com/acme/app'],
+          { machine: 'A', osUser: 'ada' },
+          since,
+        ),
+        [],
+      );
+    } finally {
+      a.dispose();
+      await repository.close();
+    }
+  });
 });

@@ -25,81 +25,92 @@ export type StartPull = {
 
 const markPath = (home: string) => join(home, 'cache', 'team-pull-late.json');
 
-/**
- * Starts `shim <args>` detached and waits for it up to `budgetMs`: its exit code, or null when it
- * is still running then (it goes on alone: nothing is killed).
- */
-async function runShimWithin(
-  args: string[],
-  cwd: string | null,
-  env: Env,
-  home: string,
-  budgetMs: number,
-): Promise<number | null> {
-  const bin = process.argv[1];
-  if (!bin) return null;
-  const { spawn } = await import('node:child_process');
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: cwd && existsSync(cwd) ? cwd : process.cwd(),
-      env: { ...env, SHIM_HOME: home },
-      detached: true,
-      stdio: 'ignore',
-    });
-    const timer = setTimeout(() => {
-      child.unref();
-      resolve(null);
-    }, budgetMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      appendLog(home, 'error', `shim ${args[0]} did not start`, { error: String(error) });
-      resolve(-1);
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code ?? -1);
-    });
-  });
-}
-
 function budgetOf(env: Env): number {
   const set = Number(env.SHIM_TEAM_PULL_BUDGET_MS);
   return Number.isFinite(set) && set > 0 ? set : TEAM_PULL_BUDGET_MS;
 }
 
+/** A `shim team pull` under way since `started`; `exit` is null when none could be started. */
+export type TeamPullStarted = {
+  started: number;
+  budget: number;
+  home: string;
+  exit: Promise<number> | null;
+};
+
 /**
- * `shim team pull` for the project at `cwd`, waited for up to the budget: `pulled`, `late` (it
- * goes on alone), `failed` (the server could not be reached), `skipped` (not the shim binary).
+ * Starts `shim team pull` for the project at `cwd` now, detached: the caller does its own work
+ * meanwhile (a session start opens its store while the child loads and connects) and waits with
+ * `waitForTeamPull`. The child is never killed: late, it goes on filling the local copy.
  */
+export async function startTeamPull(request: {
+  cwd: string;
+  env: Env;
+  home: string;
+}): Promise<TeamPullStarted> {
+  const budget = budgetOf(request.env);
+  const bin = process.argv[1];
+  if (!isShimBinary() || !bin)
+    return { started: Date.now(), budget, home: request.home, exit: null };
+  const { spawn } = await import('node:child_process');
+  const started = Date.now();
+  const child = spawn(process.execPath, [bin, 'team', 'pull', '--quiet'], {
+    cwd: existsSync(request.cwd) ? request.cwd : process.cwd(),
+    env: { ...request.env, SHIM_HOME: request.home },
+    detached: true,
+    stdio: 'ignore',
+  });
+  // Whoever waits holds the process open with its timer; the child alone never does.
+  child.unref();
+  const exit = new Promise<number>((resolve) => {
+    child.on('error', (error) => {
+      appendLog(request.home, 'error', 'shim team pull did not start', { error: String(error) });
+      resolve(-1);
+    });
+    child.on('exit', (code) => resolve(code ?? -1));
+  });
+  return { started, budget, home: request.home, exit };
+}
+
+/**
+ * The started pull, waited for up to its budget counted from its start: `pulled`, `late` (it goes
+ * on alone), `failed` (the server could not be reached), `skipped` (not the shim binary).
+ */
+export async function waitForTeamPull(
+  pull: TeamPullStarted,
+): Promise<{ outcome: StartPull['outcome']; ms: number; budget: number }> {
+  const { budget, started, home } = pull;
+  if (pull.exit === null) return { outcome: 'skipped', ms: 0, budget };
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([
+    pull.exit,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), Math.max(0, started + budget - Date.now()));
+    }),
+  ]);
+  clearTimeout(timer);
+  const ms = Date.now() - started;
+  const outcome = code === 0 ? 'pulled' : code === null ? 'late' : 'failed';
+  if (outcome !== 'pulled') appendLog(home, 'warn', `team pull ${outcome}`, { ms, budget, code });
+  return { outcome, ms, budget };
+}
+
+/** `shim team pull` for the project at `cwd`, started now and waited for up to the budget. */
 export async function pullTeamWithin(request: {
   cwd: string;
   env: Env;
   home: string;
 }): Promise<{ outcome: StartPull['outcome']; ms: number; budget: number }> {
-  const budget = budgetOf(request.env);
-  if (!isShimBinary()) return { outcome: 'skipped', ms: 0, budget };
-  const started = Date.now();
-  const code = await runShimWithin(
-    ['team', 'pull', '--quiet'],
-    request.cwd,
-    request.env,
-    request.home,
-    budget,
-  );
-  const ms = Date.now() - started;
-  const outcome = code === 0 ? 'pulled' : code === null ? 'late' : 'failed';
-  if (outcome !== 'pulled')
-    appendLog(request.home, 'warn', `team pull ${outcome}`, { ms, budget, code });
-  return { outcome, ms, budget };
+  return waitForTeamPull(await startTeamPull(request));
 }
 
-/** The pull a starting session waits for, and the line that says once when it was not in time. */
-export async function pullAtStart(request: {
-  cwd: string;
-  env: Env;
-  home: string;
-}): Promise<StartPull> {
-  const { outcome, ms, budget } = await pullTeamWithin(request);
+/**
+ * The pull a starting session started (`startTeamPull`) and now waits for, and the line that
+ * says once when it was not in time.
+ */
+export async function pullAtStart(pull: TeamPullStarted): Promise<StartPull> {
+  const request = { home: pull.home };
+  const { outcome, ms, budget } = await waitForTeamPull(pull);
   if (outcome === 'skipped') return { outcome, ms, tell: null };
   if (outcome === 'pulled') {
     dropHeldWrite(markPath(request.home));

@@ -13,6 +13,7 @@ import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { describeTeamTarget } from '../../store/postgres/team-errors.ts';
 import { loadConfig, writeTeamSetting } from '../../store/config/config.ts';
 import { openCommandStore } from '../../app/open-command-store.ts';
+import { openStore } from '../../app/open-store.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { renderTable } from '../format/table.ts';
 import { dim } from '../format/text.ts';
@@ -100,33 +101,28 @@ function nextTry(status: { nextAttemptAt: string | null; waiterPid: number | nul
 export async function runTeamPull(options: { json?: boolean; quiet?: boolean }): Promise<void> {
   const home = getShimHome();
   const config = await loadConfig(home, { lenient: true });
-  const store = openCommandStore(home);
-  try {
-    const result = await pullTeamForProject({
-      store,
-      env: process.env,
-      config,
-      cwd: process.cwd(),
-    });
-    if (result === null)
-      throw new AppError(
-        'TEAM_NOT_CONNECTED',
-        config.team.url || process.env.SHIM_TEAM_URL
-          ? 'team.resume is off: nothing is pulled from the team store'
-          : 'no team store is connected',
-        config.team.url || process.env.SHIM_TEAM_URL
-          ? 'turn it on in config.json ("team": {"resume": true})'
-          : 'run: shim team connect <connection-string>',
-      );
-    if (options.quiet) return;
-    process.stdout.write(
-      options.json
-        ? `${JSON.stringify(result)}\n`
-        : `team store: pulled ${result.pulled} unfinished (the next session here starts from the newest)\n`,
+  const result = await pullTeamForProject({
+    openStore: () => openStore(home),
+    env: process.env,
+    config,
+    cwd: process.cwd(),
+  });
+  if (result === null)
+    throw new AppError(
+      'TEAM_NOT_CONNECTED',
+      config.team.url || process.env.SHIM_TEAM_URL
+        ? 'team.resume is off: nothing is pulled from the team store'
+        : 'no team store is connected',
+      config.team.url || process.env.SHIM_TEAM_URL
+        ? 'turn it on in config.json ("team": {"resume": true})'
+        : 'run: shim team connect <connection-string>',
     );
-  } finally {
-    store.close();
-  }
+  if (options.quiet) return;
+  process.stdout.write(
+    options.json
+      ? `${JSON.stringify(result)}\n`
+      : `team store: pulled ${result.pulled} unfinished (the next session here starts from the newest)\n`,
+  );
 }
 
 /** `shim sync`'s team part: send and pull now, with progress on stderr. */

@@ -9,7 +9,7 @@ import { finishPendingCheckpoints } from '../../app/checkpoint/finish-pending-ch
 import { withStore, type Store } from '../../app/open-store.ts';
 import { restoreAtStartup } from '../../app/restore/startup-restore.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
-import { pullAtStart } from '../../app/team/pull-at-start.ts';
+import { pullAtStart, startTeamPull, type TeamPullStarted } from '../../app/team/pull-at-start.ts';
 import { takeOwnLimitHandoff } from '../../app/restore/limit-handoff.ts';
 import { relayAfterClear } from '../../app/restore/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
@@ -32,14 +32,16 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * A new session: the user's handoff, else (at startup) the project's interrupted session. After
  * `/clear` only a handoff: the user cleared the context on purpose, from a session still running.
  */
-async function restoreIntoNewSession(store: Store, run: HookRun): Promise<HookOutput> {
+async function restoreIntoNewSession(
+  store: Store,
+  run: HookRun,
+  teamPull: TeamPullStarted | null,
+): Promise<HookOutput> {
   const { payload, home, env, now } = run;
   if (!payload.cwd) return {};
   const afterClear = payload.source === 'clear';
   const teamResume = isTeamConfigured(run.config, env) && run.config.team.resume;
-  // A new session asks the team store itself, within a budget (a child process: no pg here).
-  const pulled =
-    teamResume && !afterClear ? await pullAtStart({ cwd: payload.cwd, env, home }) : null;
+  const pulled = teamPull ? await pullAtStart(teamPull) : null;
   const restore = await restoreAtStartup(store, {
     sessionId: payload.sessionId!,
     agents: run.agents,
@@ -137,6 +139,15 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
   const { payload, home, now } = run;
   const { sessionId, source } = payload;
   if (!sessionId) return {};
+  // A new session asks the team store itself, within a budget: a child process (no pg here),
+  // started first so that it loads and connects while this one does its own work below.
+  const teamPull =
+    source === 'startup' &&
+    payload.cwd &&
+    isTeamConfigured(run.config, run.env) &&
+    run.config.team.resume
+      ? await startTeamPull({ cwd: payload.cwd, env: run.env, home })
+      : null;
   // A risky command's checkpoint whose builder died with the session is one to restore.
   await finishPendingCheckpoints(home, run.env, run.agents, { wait: true });
   saveHookMemory(home, sessionId, { ...loadHookMemory(home, sessionId), agentPid: findAgentPid() });
@@ -181,7 +192,7 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
     if (source === 'resume') return restoreOwnLimitHandoff(store, run);
     if (source === 'clear' && run.config.relay) return relayIntoClearedContext(store, run);
     if (source === 'startup' || source === 'clear') {
-      const restored = await restoreIntoNewSession(store, run);
+      const restored = await restoreIntoNewSession(store, run, teamPull);
       if (startWorker && team) await startSyncWorker(payload.cwd ?? null, run.env, home);
       return restored;
     }

@@ -80,22 +80,31 @@ export async function newestUnfinished(
   since: string,
 ): Promise<TeamWorkFound[]> {
   if (projectIds.length === 0) return [];
-  // The newest checkpoint per project, whoever wrote it: work newer than it is nobody's.
-  const newest = await sql<CheckpointRow>`
-    SELECT c.*, s.ended_at, s.end_reason FROM unnest(${[...projectIds]}::text[]) AS p(project_id)
+  // One round trip: the newest checkpoint per project, whoever wrote it (work newer than it is
+  // nobody's), and the newest handoff left for the team per project (rows with a handoff_id).
+  const projects = [...projectIds];
+  const rows = (
+    await sql<CheckpointRow & { handoff_id: string | null }>`
+    SELECT n.project_id, n.id, n.session_id, n.machine, n.os_user, n.at, n.body, n.open_tasks,
+      s.ended_at, s.end_reason, NULL::text AS handoff_id
+    FROM unnest(${projects}::text[]) AS p(project_id)
     CROSS JOIN LATERAL (
       SELECT c.project_id, c.id, c.session_id, c.machine, c.os_user, c.at, c.body, c.open_tasks
       FROM shim_checkpoints c
       WHERE c.project_id = p.project_id AND c.at >= ${since}
-      ORDER BY c.at DESC, c.checkpoint_number DESC LIMIT 1) c
-    LEFT JOIN shim_sessions s ON s.session_id = c.session_id`.execute(db);
-  const handoffs = await sql<CheckpointRow & { handoff_id: string }>`
-    SELECT DISTINCT ON (h.project_id) h.project_id, h.id AS handoff_id, c.id, c.session_id,
-      h.machine, h.os_user, h.at, c.body, c.open_tasks, NULL AS ended_at, NULL AS end_reason
-    FROM shim_handoffs h JOIN shim_checkpoints c ON c.id = h.checkpoint_id
-    WHERE h.project_id = ANY(${[...projectIds]}) AND h.for_team AND h.picked_up_at IS NULL
-      AND h.at >= ${since}
-    ORDER BY h.project_id, h.at DESC`.execute(db);
+      ORDER BY c.at DESC, c.checkpoint_number DESC LIMIT 1) n
+    LEFT JOIN shim_sessions s ON s.session_id = n.session_id
+    UNION ALL
+    SELECT * FROM (
+      SELECT DISTINCT ON (h.project_id) h.project_id, c.id, c.session_id, h.machine, h.os_user,
+        h.at, c.body, c.open_tasks, NULL::timestamptz, NULL::text, h.id
+      FROM shim_handoffs h JOIN shim_checkpoints c ON c.id = h.checkpoint_id
+      WHERE h.project_id = ANY(${projects}) AND h.for_team AND h.picked_up_at IS NULL
+        AND h.at >= ${since}
+      ORDER BY h.project_id, h.at DESC) handoffs`.execute(db)
+  ).rows;
+  const handoffs = rows.filter((r) => r.handoff_id !== null);
+  const newest = rows.filter((r) => r.handoff_id === null);
   const found: TeamWorkFound[] = [];
   const mine = (r: CheckpointRow) =>
     unescapeText(r.machine) === exclude.machine && unescapeText(r.os_user) === exclude.osUser;
@@ -112,10 +121,10 @@ export async function newestUnfinished(
     };
   };
   for (const projectId of projectIds) {
-    const handoff = handoffs.rows.find((r) => r.project_id === projectId);
-    const latest = newest.rows.find((r) => r.project_id === projectId);
+    const handoff = handoffs.find((r) => r.project_id === projectId);
+    const latest = newest.find((r) => r.project_id === projectId);
     if (handoff && !mine(handoff) && (!latest || handoff.at >= latest.at)) {
-      found.push({ ...work(handoff, 'handoff'), handoffId: handoff.handoff_id });
+      found.push({ ...work(handoff, 'handoff'), handoffId: handoff.handoff_id! });
       continue;
     }
     if (!latest || mine(latest)) continue;
