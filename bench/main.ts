@@ -259,6 +259,7 @@ async function main(): Promise<void> {
   runFullLookBench(report, results, path, appendLines);
   (await import('./before-seam.ts')).runBeforeSeamBench(report, results, path, appendLines);
   runRiskyCheckpointBench(report, results);
+  (await import('./command-start.ts')).runCommandStartBench(report, results);
   (await import('./codex-hooks.ts')).runCodexHookBench(report, results);
   (await import('./gemini-hooks.ts')).runGeminiHookBench(report, results);
   await runModBench(report, results);

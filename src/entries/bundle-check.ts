@@ -60,7 +60,9 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   {
     bundle: 'hook-quick.cjs',
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
-    budget: 36 * KB,
+    // 36 → 38: a shell command's end taken out of its session's started calls while shim's mod
+    // watches (hook/shell-calls.ts; issue 40, measured in the bench).
+    budget: 38 * KB,
   },
   {
     bundle: 'statusline.cjs',
@@ -75,8 +77,9 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
     bundle: 'hook.cjs',
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
     // 230 → 236: the fold's ring of shell commands and newest failure (issue 40); → 256: the one
-    // runner of every agent carries Claude Code's whole agent value (issue 39).
-    budget: 256 * KB,
+    // runner of every agent carries Claude Code's whole agent value (issue 39); → 258: a shell
+    // command noted for the team store and the session's command watch started (issue 40, ~1.8 KB).
+    budget: 258 * KB,
   },
   {
     bundle: 'statusline-full.cjs',

@@ -1,7 +1,8 @@
 /**
  * The jobs the hooks start detached (`shim background <job>`, app/run-in-background.ts): a
- * checkpoint taken in the background, and the checkpoints promised before risky commands
- * (store/checkpoints/pending-checkpoints.ts). They run from dist/hook-heavy.cjs through the launcher's code
+ * checkpoint taken in the background, the checkpoints promised before risky commands
+ * (store/checkpoints/pending-checkpoints.ts), and a session's command watch with a team store
+ * (app/checkpoint/running-command-watch.ts). They run from dist/hook-heavy.cjs through the launcher's code
  * cache, not from the ES-module CLI, whose loading alone costs ~120 ms of CPU before any work —
  * on the cores the agent is using (docs/hot-path.md).
  * @module
@@ -10,6 +11,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCheckpoint } from '../app/checkpoint/create-checkpoint.ts';
 import { finishPendingCheckpoints } from '../app/checkpoint/finish-pending-checkpoints.ts';
+import { watchRunningCommandsOf } from '../app/checkpoint/running-command-watch.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
 import { getShimHome, type Env } from '../store/home/home.ts';
@@ -17,21 +19,19 @@ import { appendLog } from '../store/home/log.ts';
 import { isAgentId } from '../core/agent-id.ts';
 import type { Agents } from '../agents/agent.ts';
 
+/** A job's options: each a string (`--name value`). */
+function jobOptions<K extends string>(args: string[], names: readonly K[]) {
+  const options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
+  return parseArgs({ args, options }).values as Partial<Record<K, string>>;
+}
+
 async function checkpointJob(
   args: string[],
   env: Env,
   home: string,
   agents: Agents,
 ): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      agent: { type: 'string' },
-      transcript: { type: 'string' },
-      trigger: { type: 'string' },
-      reason: { type: 'string' },
-    },
-  });
+  const values = jobOptions(args, ['agent', 'transcript', 'trigger', 'reason']);
   const trigger = values.trigger as CheckpointTrigger | undefined;
   if (
     !values.transcript ||
@@ -52,6 +52,26 @@ async function checkpointJob(
   });
 }
 
+/** A session's command watch: commands still running shared with the team store. */
+async function commandWatchJob(
+  args: string[],
+  env: Env,
+  home: string,
+  agents: Agents,
+): Promise<void> {
+  const values = jobOptions(args, ['agent', 'transcript', 'session']);
+  if (!values.transcript || !values.session || !isAgentId(values.agent))
+    throw new Error(`background command-watch needs --agent, --transcript and --session`);
+  await watchRunningCommandsOf({
+    agent: await agents.agent(values.agent),
+    transcriptPath: resolve(values.transcript),
+    sessionId: values.session,
+    cwd: process.cwd(),
+    env,
+    home,
+  });
+}
+
 /** Runs one job; a failure is logged (the checkpoint's own failure is recorded where users look). */
 export async function runBackgroundJob(
   args: string[],
@@ -68,6 +88,9 @@ export async function runBackgroundJob(
       process.exitCode = done.failed.length > 0 ? 1 : 0;
     } else if (job === 'checkpoint') {
       await checkpointJob(rest, env, home, agents);
+      process.exitCode = 0;
+    } else if (job === 'command-watch') {
+      await commandWatchJob(rest, env, home, agents);
       process.exitCode = 0;
     } else {
       process.stderr.write(

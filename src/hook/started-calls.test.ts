@@ -32,7 +32,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-function hook(agent: Agent, event: string, tool: string, input: Record<string, unknown>) {
+function hook(
+  agent: Agent,
+  event: string,
+  tool: string,
+  input: Record<string, unknown>,
+  env: Record<string, string> = {},
+) {
   return runHook({
     agent,
     agents: testAgents,
@@ -46,7 +52,7 @@ function hook(agent: Agent, event: string, tool: string, input: Record<string, u
       tool_input: input,
       ...(event === 'AfterTool' ? { tool_response: { llmContent: 'ok' } } : {}),
     }),
-    env: { SHIM_HOME: home, HOME: root },
+    env: { SHIM_HOME: home, HOME: root, ...env },
   });
 }
 
@@ -71,6 +77,29 @@ describe("Gemini CLI's BeforeTool and AfterTool note a shell command until its r
   test('another tool is not noted, nor an agent whose log holds each call as it starts', async () => {
     await hook(geminiAgent, 'BeforeTool', 'read_file', { file_path: '/p/a.ts' });
     await hook(claudeAgent, 'PreToolUse', 'Bash', { command: 'sleep 100' });
+    assert.deepEqual(readCallsStarted(home, SESSION), []);
+  });
+});
+
+describe('with a team store configured, every agent notes a shell command until its result', () => {
+  // An address nothing listens on: the hooks never connect (docs/team.md).
+  const team = { SHIM_TEAM_URL: 'postgres://shim@127.0.0.1:9/shim' };
+
+  test('Claude Code: the key and the time only (its transcript holds the command), none of its text', async () => {
+    const command = `GITHUB_TOKEN=${TOKEN} ./deploy.sh --slow`;
+    await hook(claudeAgent, 'PreToolUse', 'Bash', { command }, team);
+    const noted = readCallsStarted(home, SESSION);
+    assert.equal(noted.length, 1);
+    assert.equal(noted[0]!.tool, 'Bash');
+    assert.deepEqual(noted[0]!.input, {});
+    const file = join(home, 'cache', 'hooks', `${SESSION}.started.json`);
+    assert.ok(!readFileSync(file, 'utf8').includes('deploy.sh'), 'no text of the command');
+    await hook(claudeAgent, 'PostToolUse', 'Bash', { command }, team);
+    assert.deepEqual(readCallsStarted(home, SESSION), []);
+  });
+
+  test('another tool is not noted, with or without a team store', async () => {
+    await hook(claudeAgent, 'PreToolUse', 'Read', { file_path: '/p/a.ts' }, team);
     assert.deepEqual(readCallsStarted(home, SESSION), []);
   });
 });

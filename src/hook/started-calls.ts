@@ -1,67 +1,41 @@
 /**
- * The before- and after-call hooks' note of a call, for an agent whose log holds a call only once
- * it completes (its `log.foldStarted`; Gemini CLI): kept until the call's result comes, so a call
- * in flight when the agent is killed reaches the next session's restore
- * (store/cache/calls-started.ts). Shell commands only: BeforeTool pays a redaction and a small
- * file write per command, AfterTool a read (docs/hot-path.md); a failure is logged and the hook goes on.
+ * The before- and after-call hooks' note of a shell command, kept until its result comes
+ * (store/cache/calls-started.ts): for an agent whose log holds a call only once it completes (its
+ * `log.foldStarted`; Gemini CLI), so a call in flight when the agent is killed reaches the next
+ * session's restore; and, with a team store configured, for every agent whose before-call hook
+ * runs, so the session's command watch (app/checkpoint/running-command-watch.ts) can share a
+ * command still running with the team store. An agent whose log holds the call from its start needs no text in the note: its
+ * note is the key and the time, no redaction. Shell commands only: BeforeTool pays a redaction
+ * and a small file write per command, AfterTool a read (docs/hot-path.md); a failure is logged
+ * and the hook goes on.
  * @module
  */
 import { fnvHash } from '../core/fnv-hash.ts';
 import { redactValueSync } from '../redact/redact.ts';
-import { noteCallEnded, noteCallStarted } from '../store/cache/calls-started.ts';
-import { appendLog } from '../store/home/log.ts';
+import { noteCallStarted } from '../store/cache/calls-started.ts';
+import { isTeamConfigured } from '../app/team/team-settings.ts';
 import type { HookRun } from './hook-run.ts';
+import { watchRunningCommands } from './command-watch.ts';
+import { noting, shellCall } from './shell-calls.ts';
 
 /**
- * A shell command's call (shim's name for the agent's shell tool is `Bash`): the agent's own name
- * for the tool and the command. Only commands: they are what runs long enough to be killed
- * mid-way, and a call of any other tool would pay a redaction for nothing.
+ * Before the call: noted with the command redacted (the first redaction in the process) when the
+ * agent's log will not hold it until it completes; by its key alone otherwise. With a team store,
+ * the session's command watch is started if none is running.
  */
-function shellCall(run: HookRun): { sessionId: string; tool: string; command: string } | null {
-  const { payload } = run;
-  const tool = payload.raw.tool_name;
-  const command = payload.toolInput?.command;
-  if (
-    run.agent.log.foldStarted === null ||
-    !payload.sessionId ||
-    payload.toolName !== 'Bash' ||
-    typeof tool !== 'string' ||
-    typeof command !== 'string'
-  )
-    return null;
-  return { sessionId: payload.sessionId, tool, command };
-}
-
-function noting(run: HookRun, what: string, note: () => void): void {
-  try {
-    note();
-  } catch (error) {
-    appendLog(run.home, 'warn', `${run.payload.event}: the call's ${what} was not noted`, {
-      sessionId: run.payload.sessionId,
-      error: String(error),
-    });
-  }
-}
-
-/** Before the call: noted with the command redacted (the first redaction in the process). */
-export function noteStartedCall(run: HookRun): void {
+export async function noteStartedCall(run: HookRun): Promise<void> {
   const call = shellCall(run);
-  if (call)
-    noting(run, 'start', () =>
-      noteCallStarted(run.home, call.sessionId, {
-        tool: call.tool,
-        input: { command: redactValueSync(call.command).value },
-        at: run.now,
-        key: fnvHash(call.command),
-      }),
-    );
-}
-
-/** After it: matched by its key, nothing redacted. */
-export function noteEndedCall(run: HookRun): void {
-  const call = shellCall(run);
-  if (call)
-    noting(run, 'end', () =>
-      noteCallEnded(run.home, call.sessionId, { tool: call.tool, key: fnvHash(call.command) }),
-    );
+  if (!call) return;
+  const logged = run.agent.log.foldStarted === null;
+  const team = isTeamConfigured(run.config, run.env);
+  if (logged && !team) return;
+  noting(run, 'start', () =>
+    noteCallStarted(run.home, call.sessionId, {
+      tool: call.tool,
+      input: logged ? {} : { command: redactValueSync(call.command).value },
+      at: run.now,
+      key: fnvHash(call.command),
+    }),
+  );
+  if (team) await watchRunningCommands(run);
 }

@@ -89,6 +89,8 @@ export function spawnGemini(options: {
   prompt: string;
   resume?: boolean;
   timeoutMs?: number;
+  /** More environment for the CLI and its hooks (SHIM_MACHINE, SHIM_TEAM_URL …). */
+  env?: Record<string, string>;
 }): GeminiProcess {
   const args = [
     '-p',
@@ -101,7 +103,7 @@ export function spawnGemini(options: {
   ];
   const child = spawn(GEMINI_BIN, args, {
     cwd: options.scratch.project,
-    env: geminiEnv(options.scratch, options.mock, options.shimHome),
+    env: { ...geminiEnv(options.scratch, options.mock, options.shimHome), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -5,8 +5,8 @@
  * and is killed -9 mid-command; A's worker replicates it. B, which only knows the server's URL
  * (nothing pulled before), prints A's work with `shim resume --print`, and its FIRST session
  * starts with A's requests, open tasks and files in its first request to the mock (pulled at
- * that session's start), naming A, and where A was: the interrupted command, the one before it
- * and the newest failure.
+ * that session's start), naming A, and where A was: the interrupted command (shared by A's
+ * command watch while it ran), the one before it and the newest failure, verbatim.
  *
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/team-two-machines
  */
@@ -18,6 +18,7 @@ import { after, before, describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN } from '../helpers/cli.ts';
 import { findPostgresBin, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { processesUnder } from '../helpers/processes.ts';
 import {
   claudeInstallProblem,
   createScratch,
@@ -53,7 +54,8 @@ function machine(name: string, prefix: string): Machine {
   const git = spawnSync('git', ['-C', scratch.project, 'remote', 'add', 'origin', REMOTE]);
   assert.equal(git.status, 0, String(git.stderr));
   installShimHooks(scratch);
-  writeFileSync(join(scratch.project, 'slow.sh'), 'sleep 60\n');
+  // Writes its shell's pid first: the test kills A once the command runs (its hook has run).
+  writeFileSync(join(scratch.project, 'slow.sh'), 'echo $$ > slow.pid\nexec sleep 60\n');
   const shimHome = join(scratch.home, '.shim');
   return { name, scratch, shimHome, env: { SHIM_HOME: shimHome, SHIM_MACHINE: name } };
 }
@@ -97,6 +99,22 @@ const write = (file: string, content: string) => ({
 
 function textOf(request: RecordedRequest): string {
   return JSON.stringify(request.body?.messages ?? []) + JSON.stringify(request.body?.system ?? '');
+}
+
+/**
+ * shim's background work on a machine (checkpoints, the team worker), not the session's command
+ * watch: what must be over before the killed command starts, so that no checkpoint A took for an
+ * earlier call happens to read the transcript after that command began.
+ */
+function backgroundShimWork(m: Machine): number[] {
+  return processesUnder(m.shimHome).filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return argv.includes('shim.cjs') && !argv.includes('command-watch');
+    } catch {
+      return false;
+    }
+  });
 }
 
 function firstModelRequest(mock: MockApi): RecordedRequest {
@@ -147,7 +165,12 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
         taskCreate('Stream the PLATYPUS-3 export rows'),
         bash('ls no-such-PLATYPUS-dir'),
         bash('echo streamed-PLATYPUS-3'),
-        bash('sh slow.sh'),
+        {
+          ...bash('sh slow.sh'),
+          // The earlier calls' background checkpoints end first: only what shares a command still
+          // running (A's command watch) can bring `sh slow.sh` to the server.
+          holdUntil: () => pollUntil(() => backgroundShimWork(a).length === 0, 60_000, 50),
+        },
       ],
       final: { content: [{ type: 'text', text: 'never reached' }] },
     });
@@ -158,12 +181,15 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
       args: [...TOOLS, '--continue'],
       env: a.env,
     });
+    const slowPid = join(a.scratch.project, 'slow.pid');
     await pollUntil(
       () =>
         killed.transcriptPath &&
         existsSync(killed.transcriptPath) &&
-        readJsonl(killed.transcriptPath).some((e) => JSON.stringify(e).includes('sh slow.sh')),
-      30_000,
+        readJsonl(killed.transcriptPath).some((e) => JSON.stringify(e).includes('sh slow.sh')) &&
+        existsSync(slowPid) &&
+        readFileSync(slowPid, 'utf8').trim() !== '',
+      60_000,
     );
     const memory = join(a.shimHome, 'cache', 'hooks', `${killed.sessionId}.json`);
     await pollUntil(
@@ -174,6 +200,11 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     );
     killed.kill('SIGKILL');
     await killed.result;
+    try {
+      process.kill(Number(readFileSync(slowPid, 'utf8').trim()), 'SIGKILL');
+    } catch {
+      // Gone with the CLI.
+    }
 
     // A's worker replicates: its outbox drains and the server holds A's checkpoints.
     await waitForBackgroundWork(a.scratch);
@@ -233,19 +264,17 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     assert.ok(!restored.includes(a.scratch.project), "A's absolute path stays on A");
     // Where it was on A (issue 40): the interrupted command, the one before it, the newest failure.
     assert.ok(restored.includes('## Where you were'), 'the restore on B says where A was');
-    // B has only what A checkpointed: the call in flight at the kill (`sh slow.sh`) reaches B only
-    // when a checkpoint of A's was taken after it started, which no hook of A's guarantees (the
-    // next session on A itself rebuilds it from the transcript). So the restore says what B
-    // cannot know (issue 40), whether or not the command reached it.
+    // The call in flight at the kill (`sh slow.sh`): A's command watch checkpointed it a second
+    // after it started and A's worker sent that checkpoint (docs/team.md), so B shows it, and says
+    // that what ran on A after that checkpoint is unknown.
+    assert.ok(
+      restored.includes('```sh\\nsh slow.sh\\n```'),
+      'the command in flight on A when it was killed reaches B verbatim',
+    );
     assert.match(
       restored,
-      /What ran there after this checkpoint \([^)]+\) is not in the team store: a command still running when that session stopped is not shown here/,
+      /This checkpoint \([^)]+\) was taken while a command ran there \(under Where you were\); what ran after it is not in the team store/,
       "the restore on B says A's last moments after its checkpoint are unknown",
-    );
-    t.diagnostic(
-      restored.includes('```sh\\nsh slow.sh\\n```')
-        ? 'the call in flight on A reached B'
-        : 'the call in flight on A did not reach B (no checkpoint of A after it started)',
     );
     for (const needle of [
       '`echo streamed-PLATYPUS-3` → exit 0',

@@ -236,16 +236,50 @@ describe('renderRestore: empty and unusual content', () => {
   });
 
   test("a restore from the team store says that the other machine's last moments after its checkpoint are unknown", () => {
-    const team = render(typical, {
-      ...crashDetection(typical),
+    const idle: Checkpoint = {
+      ...typical,
+      toolState: { ...typical.toolState, pendingOperations: [] },
+    };
+    const team = render(idle, {
+      ...crashDetection(idle),
       from: { osUser: 'ana', machine: 'laptop-a' },
     });
     assert.ok(
       team.includes(
-        `What ran there after this checkpoint (${typical.createdAt}) is not in the team store: a command still running when that session stopped is not shown here`,
+        `What ran there after this checkpoint (${idle.createdAt}) is not in the team store: a command still running when that session stopped is not shown here`,
       ),
     );
     assert.doesNotMatch(prompt, /is not in the team store/);
+  });
+
+  test('a team checkpoint taken while a command ran shows the command and says the rest is unknown', () => {
+    const running: Checkpoint = {
+      ...typical,
+      toolState: {
+        ...typical.toolState,
+        pendingOperations: [
+          {
+            type: 'process',
+            id: 'toolu_run',
+            description: 'Bash: npm run e2e -- --grep importer',
+            command: 'npm run e2e -- --grep importer',
+            startedAt: '2026-11-29T01:00:00.000Z',
+            resumeWith: 'npm run e2e -- --grep importer',
+          },
+        ],
+      },
+    };
+    const team = render(running, {
+      ...crashDetection(running),
+      from: { osUser: 'ana', machine: 'laptop-a' },
+    });
+    assert.ok(
+      team.includes(
+        `This checkpoint (${running.createdAt}) was taken while a command ran there (under Where you were); what ran after it is not in the team store`,
+      ),
+    );
+    assert.ok(team.includes('```sh\nnpm run e2e -- --grep importer\n```'));
+    assert.doesNotMatch(team, /a command still running when that session stopped is not shown/);
   });
 
   test('without a detection, it still says where the state comes from', () => {

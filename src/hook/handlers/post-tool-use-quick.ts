@@ -11,6 +11,7 @@ import { claimOnce, loadHookMemory } from '../../store/cache/hook-memory.ts';
 import { isModWatching, loadModWatch, type ModWatch } from '../../store/cache/mod-watch.ts';
 import type { QuickRun } from '../hook-run.ts';
 import type { HookOutput } from '../../agents/agent.ts';
+import { noteEndedCall } from '../shell-calls.ts';
 
 /** The answer when no look is needed; null when the full hook must look. */
 export async function answerWithoutLooking(run: QuickRun): Promise<HookOutput | null> {
@@ -22,6 +23,8 @@ export async function answerWithoutLooking(run: QuickRun): Promise<HookOutput | 
   // calls, or not at all once the session ends) and takes the checkpoints the count calls for.
   const watch = loadModWatch(home, payload.sessionId);
   if (isModWatching(watch, now)) {
+    // A command's end, for the session's command watch (the full hook takes it out otherwise).
+    noteEndedCall(run);
     await countToolCall({
       home,
       env: run.env,

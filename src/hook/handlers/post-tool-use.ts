@@ -20,7 +20,7 @@ import {
 import { loadDeferral, storeDeferral } from '../../store/cache/deferral-file.ts';
 import type { HookOutput } from '../../agents/agent.ts';
 import type { HookRun } from '../hook-run.ts';
-import { noteEndedCall } from '../started-calls.ts';
+import { noteEndedCall } from '../shell-calls.ts';
 import { getQuietWindow } from '../../core/policy/quiet-window.ts';
 import { answerWithoutLooking } from './post-tool-use-quick.ts';
 import { countToolCall } from '../../app/session/count-tool-call.ts';

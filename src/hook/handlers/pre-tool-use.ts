@@ -76,7 +76,7 @@ async function promiseCheckpoint(
 
 export async function handlePreToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, home, now, config } = run;
-  noteStartedCall(run);
+  await noteStartedCall(run);
   const command = payload.toolInput?.command;
   if (payload.toolName !== 'Bash' || typeof command !== 'string' || !payload.sessionId) return {};
   const risky = detectRiskyCommand(command);

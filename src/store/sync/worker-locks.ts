@@ -20,8 +20,13 @@ export function lockHolder(
   lock: WorkerLock,
   isAlive: (pid: number) => boolean,
 ): number | null {
+  return lockFileHolder(workerLockPath(home, lock), isAlive);
+}
+
+/** The pid a lock file names, when a live process holds it (any lock file of this shape). */
+export function lockFileHolder(path: string, isAlive: (pid: number) => boolean): number | null {
   try {
-    const pid = Number(readFileSync(workerLockPath(home, lock), 'utf8').trim() || 0);
+    const pid = Number(readFileSync(path, 'utf8').trim() || 0);
     return pid > 0 && isAlive(pid) ? pid : null;
   } catch {
     return null;
@@ -34,7 +39,11 @@ export function takeWorkerLock(
   lock: WorkerLock,
   isAlive: (pid: number) => boolean,
 ): (() => void) | null {
-  const path = workerLockPath(home, lock);
+  return takeLockFile(workerLockPath(home, lock), isAlive);
+}
+
+/** Takes the lock file at `path` for this process (a dead holder's is taken over). */
+export function takeLockFile(path: string, isAlive: (pid: number) => boolean): (() => void) | null {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(
@@ -54,7 +63,7 @@ export function takeWorkerLock(
         }
       };
     } catch {
-      if (lockHolder(home, lock, isAlive) !== null) return null;
+      if (lockFileHolder(path, isAlive) !== null) return null;
       rmSync(path, { force: true });
     }
   }

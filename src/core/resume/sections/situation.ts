@@ -86,8 +86,11 @@ export function buildSituation(
     if (d.from)
       lines.push(
         `This work comes from ${d.from.osUser} on ${d.from.machine}${ago ? `, ${ago}` : ''}, through shim's team store: its files and branch are on that machine unless they were pushed.`,
-        // The store holds what that machine checkpointed, nothing of its session after that.
-        `What ran there after this checkpoint (${c.createdAt}) is not in the team store: a command still running when that session stopped is not shown here, so check that machine before redoing its last steps.`,
+        // The store holds what that machine checkpointed, nothing of its session after that; a
+        // command still running a second after it started was checkpointed (docs/team.md).
+        c.toolState.pendingOperations.some((op) => op.command !== undefined)
+          ? `This checkpoint (${c.createdAt}) was taken while a command ran there (under Where you were); what ran after it is not in the team store, so check that machine before redoing its last steps.`
+          : `What ran there after this checkpoint (${c.createdAt}) is not in the team store: a command still running when that session stopped is not shown here, so check that machine before redoing its last steps.`,
       );
     lines.push(reasonLine(d.interruptionReason, ago, agent));
   }
