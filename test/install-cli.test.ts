@@ -14,7 +14,15 @@ import { makeTempDir } from './helpers/fixtures.ts';
 
 const INVOCATION = { node: process.execPath, bin: BIN };
 
-type World = { home: string; claude: string; project: string; settings: string };
+type World = {
+  home: string;
+  claude: string;
+  project: string;
+  settings: string;
+  /** The user's home directory (~/.codex, ~/.gemini) and a PATH of no agent CLI. */
+  user: string;
+  path: string;
+};
 
 function world(content: string | null = REALISTIC_SETTINGS): World {
   const root = makeTempDir('shim-install-cli-');
@@ -23,15 +31,20 @@ function world(content: string | null = REALISTIC_SETTINGS): World {
     claude: join(root, 'claude'),
     project: join(root, 'project'),
     settings: join(root, 'claude', 'settings.json'),
+    user: join(root, 'user'),
+    path: join(root, 'bin'),
   };
-  mkdirSync(w.claude);
-  mkdirSync(w.project);
+  for (const dir of [w.claude, w.project, w.user, w.path]) mkdirSync(dir);
   if (content !== null) writeFileSync(w.settings, content);
   return w;
 }
 
-function shim(w: World, args: string[]): Run {
-  return runShim(w.home, args, { env: { CLAUDE_CONFIG_DIR: w.claude }, cwd: w.project });
+// Without --agent, install wires the agents found: only this world's (Claude Code's directory).
+function shim(w: World, args: string[], env: Record<string, string> = {}): Run {
+  return runShim(w.home, args, {
+    env: { CLAUDE_CONFIG_DIR: w.claude, HOME: w.user, PATH: w.path, ...env },
+    cwd: w.project,
+  });
 }
 
 function json<T>(run: Run): T {
@@ -42,7 +55,7 @@ function json<T>(run: Run): T {
 describe('shim install / uninstall', () => {
   test('installs absolute node + bundle commands and uninstalls to the exact original bytes', () => {
     const w = world();
-    const result = json<InstallResult>(shim(w, ['install', '--json']));
+    const result = json<InstallResult>(shim(w, ['install', '--agent', 'claude', '--json']));
     assert.equal(result.settingsPath, w.settings);
     assert.equal(result.changes.length, SHIM_HOOKS.length + 2, 'hooks, statusline, MCP server');
     const text = readFileSync(w.settings, 'utf8');
@@ -58,7 +71,7 @@ describe('shim install / uninstall', () => {
     );
     assert.ok(result.backupPath && readFileSync(result.backupPath, 'utf8') === REALISTIC_SETTINGS);
 
-    const removed = json<UninstallResult>(shim(w, ['uninstall', '--json']));
+    const removed = json<UninstallResult>(shim(w, ['uninstall', '--agent', 'claude', '--json']));
     assert.equal(removed.method, 'restored-backup');
     assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
   });
@@ -96,12 +109,16 @@ describe('shim install / uninstall', () => {
 
   test('--project writes the project settings, not the user’s', () => {
     const w = world();
-    const result = json<InstallResult>(shim(w, ['install', '--project', '--json']));
+    const result = json<InstallResult>(
+      shim(w, ['install', '--agent', 'claude', '--project', '--json']),
+    );
     const projectSettings = join(w.project, '.claude', 'settings.json');
     assert.equal(result.settingsPath, projectSettings);
     assert.ok(readFileSync(projectSettings, 'utf8').includes('hook SessionEnd'));
     assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
-    const removed = json<UninstallResult>(shim(w, ['uninstall', '--project', '--json']));
+    const removed = json<UninstallResult>(
+      shim(w, ['uninstall', '--agent', 'claude', '--project', '--json']),
+    );
     assert.equal(removed.method, 'removed-file');
     assert.equal(existsSync(projectSettings), false);
     assert.notEqual(shim(w, ['install', '--project', '--user']).status, 0);
@@ -124,7 +141,7 @@ describe('shim install / uninstall', () => {
       '"cleanupPeriodDays": 365',
     );
     writeFileSync(w.settings, edited);
-    const removed = json<UninstallResult>(shim(w, ['uninstall', '--json']));
+    const removed = json<UninstallResult>(shim(w, ['uninstall', '--agent', 'claude', '--json']));
     assert.equal(removed.method, 'surgical');
     const after = readFileSync(w.settings, 'utf8');
     assert.match(after, /"cleanupPeriodDays": 365/);
@@ -136,7 +153,7 @@ describe('shim install / uninstall', () => {
 describe('shim uninstall: what shim leaves behind', () => {
   test('says what is left in SHIM_HOME; --purge --yes deletes it and the snapshot refs', () => {
     const w = world();
-    json<InstallResult>(shim(w, ['install', '--json']));
+    json<InstallResult>(shim(w, ['install', '--agent', 'claude', '--json']));
     const backups = readdirSync(join(w.home, 'backups'));
     assert.ok(
       backups.every((b) => /^(settings|claude)-\d{4}-/.test(b)),
@@ -146,9 +163,9 @@ describe('shim uninstall: what shim leaves behind', () => {
     assert.equal(plain.status, 0, plain.stderr);
     assert.match(plain.stdout, /Still here: .*shim uninstall --purge/s);
     assert.ok(existsSync(w.home));
-    json<InstallResult>(shim(w, ['install', '--json']));
+    json<InstallResult>(shim(w, ['install', '--agent', 'claude', '--json']));
     const purged = json<{ purged: { refs: number; home: boolean } }>(
-      shim(w, ['uninstall', '--purge', '--yes', '--json']),
+      shim(w, ['uninstall', '--agent', 'claude', '--purge', '--yes', '--json']),
     );
     assert.deepEqual(purged.purged, { refs: 0, home: true });
     assert.equal(existsSync(w.home), false);
@@ -197,14 +214,16 @@ describe('shim install / uninstall: the MCP server', () => {
     const doctor = JSON.parse(shim(w, ['doctor', '--json']).stdout) as DoctorReport;
     assert.equal(doctor.checks.find((c) => c.id === 'mcp')?.status, 'ok');
 
-    const removed = json<UninstallResult>(shim(w, ['uninstall', '--json']));
+    const removed = json<UninstallResult>(shim(w, ['uninstall', '--agent', 'claude', '--json']));
     assert.equal(removed.mcp.method, 'restored-backup');
     assert.equal(readFileSync(claudeJson(w), 'utf8'), existing);
   });
 
   test('--project: <project>/.mcp.json, created and removed again', () => {
     const w = world();
-    const result = json<InstallResult>(shim(w, ['install', '--project', '--json']));
+    const result = json<InstallResult>(
+      shim(w, ['install', '--agent', 'claude', '--project', '--json']),
+    );
     const mcpJson = join(w.project, '.mcp.json');
     assert.equal(result.mcpConfigPath, mcpJson);
     assert.deepEqual(JSON.parse(readFileSync(mcpJson, 'utf8')), {
@@ -250,5 +269,46 @@ describe('shim doctor', () => {
       report.checks.every((c) => !c.essential || c.status === 'ok'),
     );
     assert.equal(run.status, report.healthy ? 0 : 1);
+  });
+
+  test('without --agent: every agent found here is wired and named; none found asks for --agent', () => {
+    const none = world();
+    const missing = shim(none, ['install'], { CLAUDE_CONFIG_DIR: join(none.user, 'no-claude') });
+    assert.equal(missing.status, 1, missing.stderr);
+    assert.match(missing.stderr, /no agent found on this machine/);
+    assert.match(missing.stderr, /shim install --agent <claude\|codex\|gemini>/);
+    assert.equal(readFileSync(none.settings, 'utf8'), REALISTIC_SETTINGS, 'nothing touched');
+
+    const w = world();
+    mkdirSync(join(w.user, '.codex'));
+    // Gemini CLI by its command on PATH alone.
+    writeFileSync(join(w.path, 'gemini'), '#!/bin/sh\n', { mode: 0o755 });
+    const run = shim(w, ['install']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /^Found Claude Code \(.+ exists\), Codex CLI \(~\/\.codex exists\), Gemini CLI \(gemini on PATH\)/,
+    );
+    assert.ok(readFileSync(w.settings, 'utf8').includes(BIN), "Claude Code's settings");
+    assert.ok(existsSync(join(w.user, '.codex', 'hooks.json')), "Codex CLI's hooks.json");
+    assert.ok(
+      readFileSync(join(w.user, '.gemini', 'settings.json'), 'utf8').includes(BIN),
+      "Gemini CLI's settings",
+    );
+    const again = json<Array<{ agent: string; foundBy: string; result: unknown }>>(
+      shim(w, ['install', '--json']),
+    );
+    assert.deepEqual(
+      again.map((a) => [a.agent, a.foundBy]),
+      [
+        ['claude', `${w.claude} exists`],
+        ['codex', '~/.codex exists'],
+        ['gemini', 'gemini on PATH'],
+      ],
+    );
+    const removed = shim(w, ['uninstall']);
+    assert.equal(removed.status, 0, removed.stderr);
+    assert.match(removed.stderr, /^Found Claude Code/);
+    assert.equal(readFileSync(w.settings, 'utf8'), REALISTIC_SETTINGS);
   });
 });

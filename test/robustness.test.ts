@@ -217,7 +217,9 @@ describe('damaged input at other doors', () => {
     const claude = join(home, 'claude');
     mkdirSync(claude);
     writeFileSync(join(claude, 'settings.json'), `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`);
-    const run = runShim(home, ['install', '--user'], { env: { CLAUDE_CONFIG_DIR: claude } });
+    const run = runShim(home, ['install', '--agent', 'claude', '--user'], {
+      env: { CLAUDE_CONFIG_DIR: claude },
+    });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /nests 5000 levels deep/);
     assert.doesNotMatch(run.stderr, /bug in shim/);

@@ -229,6 +229,11 @@ export type InstallReport = {
 };
 
 export type Installer = {
+  /**
+   * Why the agent looks used on this machine (its CLI on PATH, its settings directory), as a user
+   * would check it; null: no sign of it. `shim install` without --agent wires those found.
+   */
+  found: (env: Env) => string | null;
   install: (request: InstallRequest) => InstallReport;
   uninstall: (request: Omit<InstallRequest, 'dryRun'>) => InstallReport;
 };

@@ -11,7 +11,7 @@ import type { Env } from '../store/home/home.ts';
 import type { AgentAdapter, AgentCheck } from './agent.ts';
 
 /** Where `bin` is: as given when it is a path, else the first match on PATH. */
-function locate(bin: string, env: Env): string | null {
+export function locate(bin: string, env: Env): string | null {
   if (bin.includes('/')) return existsSync(bin) ? bin : null;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir && existsSync(join(dir, bin))) return join(dir, bin);

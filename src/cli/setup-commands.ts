@@ -51,27 +51,33 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
   program
     .command('install')
     .description(
-      "wire shim's hooks and statusline into Claude Code's settings (keeps all of yours)",
+      "wire shim's hooks (and Claude Code's statusline) into each agent's settings (keeps all of yours)",
     )
     .addOption(
       new Option(
         '--user',
-        'into ~/.claude/settings.json (default; honours CLAUDE_CONFIG_DIR)',
+        "into the agent's user settings (default; ~/.claude/settings.json, honours CLAUDE_CONFIG_DIR)",
       ).conflicts('project'),
     )
-    .addOption(new Option('--project', 'into .claude/settings.json of the current directory'))
+    .addOption(
+      new Option('--project', "into the agent's settings of the current directory (.claude/, …)"),
+    )
     .option('--dry-run', 'print what would change, as a diff, and write nothing')
     .option('--json', 'print the result as JSON')
     .option('--mod', "also set up shim's mod without asking `claude --version`")
     .option('--no-mod', 'hooks only, even where Claude Code loads mods')
     .addOption(
-      new Option('--agent <agent>', 'the agent to wire shim into (docs/agents.md)')
-        .choices(['claude', 'codex', 'gemini'] as const)
-        .default('claude' as const),
+      new Option(
+        '--agent <agent>',
+        'the agent to wire shim into (default: every agent found on this machine; docs/agents.md)',
+      ).choices(['claude', 'codex', 'gemini'] as const),
     )
     .addHelpText(
       'after',
       `
+  Without --agent, shim wires every agent it finds here (its CLI on PATH, or its settings
+  directory: ~/.claude, ~/.codex, ~/.gemini) and says which; with none found it asks for --agent.
+
   Hooks call node and shim by absolute path (no npx). An existing statusline keeps working: shim
   shows its line next to yours. Running it again changes nothing; a backup of the file goes to
   $SHIM_HOME/backups/ first, and \`shim uninstall\` undoes it exactly.
@@ -86,7 +92,7 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
 
   program
     .command('uninstall')
-    .description("remove shim's hooks and statusline from Claude Code's settings, restoring yours")
+    .description("remove shim's hooks (and statusline) from each agent's settings, restoring yours")
     .addOption(new Option('--user', 'from ~/.claude/settings.json (default)').conflicts('project'))
     .addOption(new Option('--project', 'from .claude/settings.json of the current directory'))
     .option(
@@ -96,9 +102,10 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
     .option('-y, --yes', 'with --purge: do not ask first')
     .option('--json', 'print the result as JSON')
     .addOption(
-      new Option('--agent <agent>', 'the agent to take shim out of')
-        .choices(['claude', 'codex', 'gemini'] as const)
-        .default('claude' as const),
+      new Option(
+        '--agent <agent>',
+        'the agent to take shim out of (default: every agent found on this machine)',
+      ).choices(['claude', 'codex', 'gemini'] as const),
     )
     .action(async (options) =>
       (await import('./commands/install.ts')).runUninstall(agents, options.agent, options),

@@ -98,10 +98,14 @@ describe('shim mcp under the real Claude Code CLI', { skip }, () => {
     const original = '{\n  "numStartups": 1,\n  "mcpServers": {}\n}\n';
     writeFileSync(claudeJson, original);
 
-    const install = spawnSync(process.execPath, [BIN, 'install', '--user', '--json'], {
-      env,
-      encoding: 'utf8',
-    });
+    const install = spawnSync(
+      process.execPath,
+      [BIN, 'install', '--agent', 'claude', '--user', '--json'],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(install.status, 0, install.stderr);
     const installed = JSON.parse(install.stdout) as { mcpConfigPath: string };
     assert.equal(installed.mcpConfigPath, claudeJson);
@@ -117,10 +121,14 @@ describe('shim mcp under the real Claude Code CLI', { skip }, () => {
     assertAnswerReachedModel(mock, run.sessionId);
 
     // Claude Code rewrote ~/.claude.json during the run; uninstall takes out shim's server only.
-    const uninstall = spawnSync(process.execPath, [BIN, 'uninstall', '--user', '--json'], {
-      env,
-      encoding: 'utf8',
-    });
+    const uninstall = spawnSync(
+      process.execPath,
+      [BIN, 'uninstall', '--agent', 'claude', '--user', '--json'],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(uninstall.status, 0, uninstall.stderr);
     const after = JSON.parse(readFileSync(claudeJson, 'utf8')) as Record<string, unknown>;
     assert.deepEqual(after.mcpServers, {});

@@ -297,10 +297,14 @@ export function register(on) {
     const shimHome = join(scratch.home, '.shim');
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: scratch.home, SHIM_HOME: shimHome };
     delete env.CLAUDE_CONFIG_DIR;
-    const install = spawnSync(process.execPath, [BIN, 'install', '--user', '--mod', '--json'], {
-      env,
-      encoding: 'utf8',
-    });
+    const install = spawnSync(
+      process.execPath,
+      [BIN, 'install', '--agent', 'claude', '--user', '--mod', '--json'],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(install.status, 0, install.stderr);
     const settingsPath = join(scratch.home, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as {
@@ -336,10 +340,14 @@ export function register(on) {
     assert.match(debug, /\$\.mcp\.call \(shim-mod\): mcp__shim__shim_mod_event answered/);
     assert.doesNotMatch(debug, /Hooks: PostToolUse\S*:mcp__shim__shim_mod_event/);
 
-    const uninstall = spawnSync(process.execPath, [BIN, 'uninstall', '--user', '--json'], {
-      env,
-      encoding: 'utf8',
-    });
+    const uninstall = spawnSync(
+      process.execPath,
+      [BIN, 'uninstall', '--agent', 'claude', '--user', '--json'],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(uninstall.status, 0, uninstall.stderr);
     const after = existsSync(settingsPath)
       ? (JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>)

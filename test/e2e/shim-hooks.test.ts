@@ -426,7 +426,7 @@ describe('shim install under the real Claude Code CLI', { skip }, () => {
       CLAUDE_CONFIG_DIR: claudeDir,
     };
 
-    const install = spawnSync(process.execPath, [BIN, 'install', '--user'], {
+    const install = spawnSync(process.execPath, [BIN, 'install', '--agent', 'claude', '--user'], {
       env,
       encoding: 'utf8',
     });
@@ -443,10 +443,14 @@ describe('shim install under the real Claude Code CLI', { skip }, () => {
     );
     assert.ok(rows.every((r) => r.session_id === run.sessionId));
 
-    const uninstall = spawnSync(process.execPath, [BIN, 'uninstall', '--user'], {
-      env,
-      encoding: 'utf8',
-    });
+    const uninstall = spawnSync(
+      process.execPath,
+      [BIN, 'uninstall', '--agent', 'claude', '--user'],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(uninstall.status, 0, uninstall.stderr);
     assert.equal(readFileSync(settingsPath, 'utf8'), original);
   });

@@ -7,6 +7,8 @@ import type { AgentAdapter, InstallReport } from '../agent.ts';
 import { claudeAgent } from './agent.ts';
 import { claudeMoments } from './moments.ts';
 import { claudeHeadless } from './headless.ts';
+import { foundBy } from '../agent-found.ts';
+import { getClaudeConfigDir } from './sessions.ts';
 import { describeChange } from './settings/describe-change.ts';
 import { claudeDoctorChecks } from './settings/doctor.ts';
 import { installShim } from './settings/install.ts';
@@ -21,6 +23,7 @@ export const claudeAdapter: AgentAdapter = {
   ...claudeAgent,
   verifiedVersion: '2.1.332',
   installer: {
+    found: (env) => foundBy(claudeHeadless.defaultBin, getClaudeConfigDir(env), env),
     install: (request) => {
       const version = findShimPackage(dirname(request.shim.bin))?.version ?? '0.0.0';
       const decided = decideMod(request.mod, request.shim.bin, request.env, version);

@@ -4,7 +4,9 @@
  * @module
  */
 import type { AgentAdapter } from '../agent.ts';
+import { foundBy } from '../agent-found.ts';
 import { withCliVersion } from '../cli-version-check.ts';
+import { getCodexHome } from './sessions.ts';
 import { codexAgent } from './agent.ts';
 import { codexMoments } from './moments.ts';
 import { codexHeadless } from './headless.ts';
@@ -14,7 +16,11 @@ import { installCodex, uninstallCodex } from './settings/install.ts';
 export const codexAdapter: AgentAdapter = {
   ...codexAgent,
   verifiedVersion: '0.169.0',
-  installer: { install: installCodex, uninstall: uninstallCodex },
+  installer: {
+    found: (env) => foundBy(codexHeadless.defaultBin, getCodexHome(env), env),
+    install: installCodex,
+    uninstall: uninstallCodex,
+  },
   headless: codexHeadless,
   doctor: {
     checks: async (request) =>

@@ -4,7 +4,9 @@
  * @module
  */
 import type { AgentAdapter } from '../agent.ts';
+import { foundBy } from '../agent-found.ts';
 import { withCliVersion } from '../cli-version-check.ts';
+import { geminiDir } from './sessions.ts';
 import { geminiAgent } from './agent.ts';
 import { geminiMoments } from './moments.ts';
 import { geminiHeadless } from './headless.ts';
@@ -15,6 +17,7 @@ export const geminiAdapter: AgentAdapter = {
   ...geminiAgent,
   verifiedVersion: '0.61.0',
   installer: {
+    found: (env) => foundBy(geminiHeadless.defaultBin, geminiDir(env), env),
     install: (request) => installGemini({ ...request, invocation: request.shim }),
     uninstall: (request) => uninstallGemini(request),
   },

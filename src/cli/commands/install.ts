@@ -2,13 +2,16 @@
  * `shim install [--agent <agent>]` / `shim uninstall [--agent <agent>]`: through the agent's
  * adapter (agents/agent.ts `installer`), printing what changed — the agent's own lines where it
  * gives them, else its files and notes; `--json` prints its report (or its own details).
- * `--purge` removes what shim keeps whichever agent it served (SHIM_HOME, snapshot refs).
+ * Without --agent: every agent found on this machine (`installer.found`), each said with why;
+ * `--json` then prints a list of `{ agent, foundBy, result }`. None found: a usage error naming
+ * the flag. `--purge` removes what shim keeps whichever agent it served (SHIM_HOME, snapshot refs).
  * @module
  */
 import { createInterface } from 'node:readline/promises';
 import { locateShimInvocation } from '../../capture/shim-location.ts';
-import type { Agents, InstallReport } from '../../agents/agent.ts';
+import type { AgentAdapter, Agents, InstallReport } from '../../agents/agent.ts';
 import type { AgentId } from '../../core/agent-id.ts';
+import { AppError } from '../../core/errors.ts';
 import { findLeftovers, purge, type Leftovers } from '../../app/retention/purge.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { formatBytes } from '../format/units.ts';
@@ -29,26 +32,74 @@ function linesOf(report: InstallReport, agentName: string, verb: string): string
   return out;
 }
 
+type Chosen = { adapter: AgentAdapter; foundBy: string | null };
+
+/** The named agent; else every agent found on this machine; none found: said, with the flag. */
+async function chooseAgents(
+  agents: Agents,
+  agent: AgentId | undefined,
+  command: 'install' | 'uninstall',
+): Promise<Chosen[]> {
+  if (agent !== undefined) return [{ adapter: await agents.adapter(agent), foundBy: null }];
+  const chosen: Chosen[] = [];
+  for (const id of agents.ids) {
+    const adapter = await agents.adapter(id);
+    const foundBy = adapter.installer.found(process.env);
+    if (foundBy !== null) chosen.push({ adapter, foundBy });
+  }
+  if (chosen.length > 0) return chosen;
+  throw new AppError(
+    'USAGE',
+    `no agent found on this machine (none of ${agents.ids.join(', ')} is on PATH, and none of their settings directories exists)`,
+    `name the agent: shim ${command} --agent <${agents.ids.join('|')}>`,
+  );
+}
+
+/**
+ * "Found Claude Code (claude on PATH), Codex CLI (~/.codex exists)…" on stderr when none was
+ * named: stdout stays each agent's report, as with --agent.
+ */
+function sayFound(chosen: readonly Chosen[]): void {
+  if (chosen[0]?.foundBy === null) return;
+  const found = chosen.map((c) => `${c.adapter.name} (${c.foundBy})`).join(', ');
+  process.stderr.write(`Found ${found}; --agent <agent> names one.\n`);
+}
+
 export async function runInstall(
   agents: Agents,
-  agent: AgentId,
+  agent: AgentId | undefined,
   options: { project?: boolean; dryRun?: boolean; json?: boolean; mod?: boolean },
 ): Promise<void> {
-  const adapter = await agents.adapter(agent);
-  const report = adapter.installer.install({
-    scope: options.project ? 'project' : 'user',
-    shim: locateShimInvocation(),
-    dryRun: options.dryRun ?? false,
-    home: getShimHome(),
-    env: process.env,
-    cwd: process.cwd(),
-    ...(options.mod !== undefined ? { mod: options.mod } : {}),
-  });
-  process.stdout.write(
-    options.json
-      ? `${JSON.stringify(report.details ?? report, null, 2)}\n`
-      : `${linesOf(report, adapter.name, 'installed').join('\n')}\n`,
-  );
+  const chosen = await chooseAgents(agents, agent, 'install');
+  const shim = locateShimInvocation();
+  const done = chosen.map(({ adapter, foundBy }) => ({
+    adapter,
+    foundBy,
+    report: adapter.installer.install({
+      scope: options.project ? 'project' : 'user',
+      shim,
+      dryRun: options.dryRun ?? false,
+      home: getShimHome(),
+      env: process.env,
+      cwd: process.cwd(),
+      ...(options.mod !== undefined ? { mod: options.mod } : {}),
+    }),
+  }));
+  if (options.json) {
+    const json =
+      agent !== undefined
+        ? (done[0]!.report.details ?? done[0]!.report)
+        : done.map((d) => ({
+            agent: d.adapter.id,
+            foundBy: d.foundBy,
+            result: d.report.details ?? d.report,
+          }));
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  sayFound(chosen);
+  const lines = done.flatMap((d) => linesOf(d.report, d.adapter.name, 'installed'));
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 function describeLeftovers(l: Leftovers): string {
@@ -77,18 +128,23 @@ async function confirm(question: string): Promise<boolean> {
 
 export async function runUninstall(
   agents: Agents,
-  agent: AgentId,
+  agent: AgentId | undefined,
   options: { project?: boolean; json?: boolean; purge?: boolean; yes?: boolean },
 ): Promise<void> {
   const home = getShimHome();
-  const adapter = await agents.adapter(agent);
-  const report = adapter.installer.uninstall({
-    scope: options.project ? 'project' : 'user',
-    shim: locateShimInvocation(),
-    home,
-    env: process.env,
-    cwd: process.cwd(),
-  });
+  const chosen = await chooseAgents(agents, agent, 'uninstall');
+  const shim = locateShimInvocation();
+  const done = chosen.map(({ adapter, foundBy }) => ({
+    adapter,
+    foundBy,
+    report: adapter.installer.uninstall({
+      scope: options.project ? 'project' : 'user',
+      shim,
+      home,
+      env: process.env,
+      cwd: process.cwd(),
+    }),
+  }));
   const leftovers = await findLeftovers(home);
   let purged: { refs: number; home: boolean } | null = null;
   if (options.purge) {
@@ -103,14 +159,28 @@ export async function runUninstall(
     }
   }
   if (options.json) {
-    process.stdout.write(
-      `${JSON.stringify({ ...(report.details ?? report), leftovers, purged }, null, 2)}\n`,
-    );
+    const json =
+      agent !== undefined
+        ? { ...(done[0]!.report.details ?? done[0]!.report), leftovers, purged }
+        : {
+            agents: done.map((d) => ({
+              agent: d.adapter.id,
+              foundBy: d.foundBy,
+              result: d.report.details ?? d.report,
+            })),
+            leftovers,
+            purged,
+          };
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return;
   }
-  const out = linesOf(report, adapter.name, 'uninstalled');
-  // The backup lived in SHIM_HOME: after a purge it is gone too.
-  if (report.backup && !purged) out.push(dim(`Copy of the file before this: ${report.backup}`));
+  sayFound(chosen);
+  const out: string[] = [];
+  for (const { adapter, report } of done) {
+    out.push(...linesOf(report, adapter.name, 'uninstalled'));
+    // The backup lived in SHIM_HOME: after a purge it is gone too.
+    if (report.backup && !purged) out.push(dim(`Copy of the file before this: ${report.backup}`));
+  }
   if (purged) {
     out.push(
       `Purged: ${purged.home ? `${home} deleted` : `${home} was not there`}, ${purged.refs} snapshot ref${purged.refs === 1 ? '' : 's'} deleted.`,
