@@ -16,8 +16,7 @@ import { getLatestResponse } from '../core/session.ts';
 import { claimOnce } from '../store/cache/hook-memory.ts';
 import type { HookHandler, HookRun } from './hook-run.ts';
 import { loadHeavy } from './load-heavy.ts';
-
-export type DueCompaction = { contextTokens: number; threshold: number };
+import type { DueCompaction } from './compaction-restore.ts';
 
 /** Will the next request compact? With what the event read, for the handler's look. */
 async function compactionDue(

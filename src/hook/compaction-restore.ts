@@ -12,7 +12,6 @@ import type { ResumeDetection } from '../core/resume/resume.ts';
 import { renderForHook } from './restore-text.ts';
 import type { HookOutput } from '../agents/agent.ts';
 import type { HookRun } from './hook-run.ts';
-import type { DueCompaction } from './compaction-due.ts';
 
 /** A PostCompact summary older than this belongs to an earlier compaction. */
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
@@ -82,6 +81,9 @@ export async function restoreAfterCompaction(store: Store, run: HookRun): Promis
     said: (n) => `restored checkpoint #${n} after the compaction`,
   });
 }
+
+/** A compaction the next request will make (compaction-due.ts finds it): where the context is. */
+export type DueCompaction = { contextTokens: number; threshold: number };
 
 /** Just before a compaction that is due (compaction-due.ts): the state, kept through it. */
 export async function restoreBeforeCompaction(

@@ -11,7 +11,6 @@ import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { isGeminiChatHead, isObj } from './chat-record.ts';
-import { readCompressionThreshold } from './threshold.ts';
 import { openLogFile } from '../../transcript/open-log.ts';
 
 export type GeminiEnv = Readonly<Record<string, string | undefined>>;
@@ -56,6 +55,13 @@ function readSettings(path: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/** A configured threshold the CLI would use: a fraction in (0, 1]. */
+function readCompressionThreshold(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1
+    ? value
+    : null;
 }
 
 /** `model.compressionThreshold` as the CLI would take it: the project's settings over the user's. */

@@ -22,13 +22,6 @@ export function geminiTokenLimit(model: string | null): number {
   return model !== null && GEMMA_4_MODELS.has(model) ? GEMMA_4_TOKEN_LIMIT : DEFAULT_TOKEN_LIMIT;
 }
 
-/** A configured threshold the CLI would use: a fraction in (0, 1]. */
-export function readCompressionThreshold(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1
-    ? value
-    : null;
-}
-
 /** The compression point of a Gemini session, as shim's assessment takes it. */
 export function geminiCompactThreshold(
   model: string | null,
