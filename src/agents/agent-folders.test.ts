@@ -31,6 +31,14 @@ test('every agent folder holds the same files, one part of the contract each', (
   assert.deepEqual(missing, []);
 });
 
+test("docs/agents.md's checklist names every one of these files", () => {
+  const doc = readFileSync(join(root, '..', '..', 'docs', 'agents.md'), 'utf8');
+  const start = doc.indexOf('## Adding an agent');
+  const checklist = doc.slice(start, doc.indexOf('\n## ', start + 1));
+  const unnamed = AGENT_FILES.filter((file) => !checklist.includes(`\`${file}\``));
+  assert.deepEqual(unnamed, []);
+});
+
 test('each agent has its entry, built as its own bundle, and its case in dispatch', () => {
   const dispatch = readFileSync(join(root, 'dispatch.ts'), 'utf8');
   const build = readFileSync(join(root, '..', '..', 'scripts', 'build.mjs'), 'utf8');
