@@ -2,6 +2,7 @@
 import { agentName, isAgentId } from '../core/agent-id.ts';
 import { renderContextBar } from '../core/loop/context-monitor.ts';
 import { describeLoopPlan, type LoopPlan } from '../core/loop/loop-plan.ts';
+import { describeReordering, type Reordering } from '../core/plan/session-plan.ts';
 import { truncate } from '../core/truncate.ts';
 import type { LoopEvent } from '../store/loop/loop-event-log.ts';
 
@@ -24,12 +25,25 @@ function restartText(d: Data): string {
   return `threshold ${num(d.thresholdPercent)}%`;
 }
 
+/** The plan, the reordering the first session calls for, and what the estimates rest on. */
+function describePlanEvent(d: Data): string {
+  const parts = [describeLoopPlan(d as unknown as LoopPlan)];
+  const reorder = Array.isArray(d.reorder) ? (d.reorder as Reordering[]) : [];
+  for (const r of reorder) parts.push(describeReordering(r, 'before the first restart'));
+  // No finished task of this agent to learn from: the task model's prior sizes every step.
+  if (d.basis === 'prior')
+    parts.push(
+      `estimates from shim's prior: no finished tasks${isAgentId(d.agent) ? ` of ${agentName(d.agent)}` : ''} to learn from yet`,
+    );
+  return parts.join('; ');
+}
+
 function describeData(name: string, d: Data): string {
   switch (name) {
     case 'loop.started':
       return `started: ${truncate(str(d.goal), 80)} (${restartText(d)}, at most ${plural(num(d.maxIterations) ?? 0, 'iteration')}, ${plural(num(d.maxRestarts) ?? 0, 'restart')})`;
     case 'loop.plan':
-      return Array.isArray(d.steps) ? describeLoopPlan(d as unknown as LoopPlan) : 'plan';
+      return Array.isArray(d.steps) ? describePlanEvent(d) : 'plan';
     case 'loop.resumed':
       return d.agentAlive === true
         ? 're-attached to the running agent'

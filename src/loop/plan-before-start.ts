@@ -1,7 +1,8 @@
 /**
  * Before a new run's first iteration: its plan (the prompt file's steps, or the goal's) sized
  * against where the loop restarts a session (core/loop/loop-plan.ts), logged as `loop.plan` —
- * which steps fit in one session, which need shards, after which step it should restart. A plan
+ * which steps fit in one session, which need shards, after which step it should restart, and a
+ * later step to take first when it fits where the next one would be cut (session-plan.ts). A plan
  * that cannot be sized never holds the run up: it is logged and the run starts.
  * @module
  */
@@ -9,6 +10,7 @@ import { resolve } from 'node:path';
 import { estimatePlan } from '../app/tasks/plan-estimate.ts';
 import { restartPercent } from '../core/loop/context-monitor.ts';
 import { planLoop } from '../core/loop/loop-plan.ts';
+import { reorderFirstSession } from '../core/plan/session-plan.ts';
 import { truncate } from '../core/truncate.ts';
 import { appendLog } from '../store/home/log.ts';
 import type { LoopOptions } from './options.ts';
@@ -54,7 +56,9 @@ export async function planBeforeStart(
       startTokens: Math.max(0, estimate.compactThreshold - estimate.freshContext),
       restartTokens: Math.round((estimate.compactThreshold * percent) / 100),
     });
-    journal.emit('loop.plan', { ...plan, basis: estimate.basis });
+    // A later step that fits in the first session's room before a step the restart would cut.
+    const reorder = reorderFirstSession(plan);
+    journal.emit('loop.plan', { ...plan, reorder, basis: estimate.basis, agent: options.agent });
   } catch (error) {
     appendLog(deps.home, 'warn', 'loop: the plan could not be sized before the start', {
       error: error instanceof Error ? error.message : String(error),

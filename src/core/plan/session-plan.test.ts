@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeSessionPlan, planSession } from './session-plan.ts';
+import {
+  describeReordering,
+  describeSessionPlan,
+  planSession,
+  reorderFirstSession,
+} from './session-plan.ts';
+import { planLoop } from '../loop/loop-plan.ts';
 
 const step = (index: number, tokens: number) => ({ index, title: `step ${index}`, tokens });
 const room = { sharedTokens: 10_000, startTokens: 20_000, restartTokens: 130_000 };
@@ -43,4 +49,31 @@ test('without a running session everything goes to fresh sessions; all fitting c
   assert.equal(all.cut, null);
   assert.equal(all.later, null);
   assert.deepEqual(all.reorder, []);
+});
+
+test("the loop's first session: a later step that fits before the restart is said at the start", () => {
+  // Room 100k per session: steps 1 (70k) then 2 (50k) would restart after 1; 3 (20k) fits in the 30k left.
+  const loop = planLoop({
+    steps: [step(1, 70_000), step(2, 50_000), step(3, 20_000)],
+    sharedTokens: 0,
+    startTokens: 20_000,
+    restartTokens: 120_000,
+  });
+  assert.equal(loop.room, 100_000);
+  const reorder = reorderFirstSession(loop);
+  assert.deepEqual(
+    reorder.map((r) => [r.take.index, r.before.index, r.left]),
+    [[3, 2, 30_000]],
+  );
+  assert.equal(
+    describeReordering(reorder[0]!, 'before the first restart'),
+    'reorder: step 3 (~20k) fits in the 30k before the first restart — take it before step 2 if it does not depend on it',
+  );
+  const inOrder = planLoop({
+    steps: [step(1, 70_000), step(3, 20_000)],
+    sharedTokens: 0,
+    startTokens: 20_000,
+    restartTokens: 120_000,
+  });
+  assert.deepEqual(reorderFirstSession(inOrder), []);
 });

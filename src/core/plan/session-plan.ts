@@ -75,6 +75,26 @@ export function planSession(request: {
 
 const k = (tokens: number) => `${Math.round(tokens / 1000)}k`;
 
+/** One reordering in a line: the step to take first, the one it goes before, the room left. */
+export function describeReordering(r: Reordering, where = 'left'): string {
+  return `reorder: step ${r.take.index} (~${k(r.take.tokens)}) fits in the ${k(r.left)} ${where} — take it before step ${r.before.index} if it does not depend on it`;
+}
+
+/**
+ * The loop's first session as a session plan: its room is a fresh session's up to the restart,
+ * so a step the restart would cut there, and later steps that still fit, are said at the start.
+ */
+export function reorderFirstSession(plan: LoopPlan): Reordering[] {
+  const steps = plan.steps.map(({ index, title, tokens }) => ({ index, title, tokens }));
+  return planSession({
+    steps,
+    left: plan.room,
+    sharedTokens: 0,
+    startTokens: 0,
+    restartTokens: plan.restartTokens,
+  }).reorder;
+}
+
 /** The plan in a few lines (`shim estimate <plan>`, the loop's start). */
 export function describeSessionPlan(plan: SessionPlan): string[] {
   const lines: string[] = [];
@@ -86,10 +106,7 @@ export function describeSessionPlan(plan: SessionPlan): string[] {
     lines.push(
       `next session: step ${plan.cut.step.index} (~${k(plan.cut.step.tokens)}) would be cut here: ${k(plan.cut.left)} left before compaction`,
     );
-  for (const r of plan.reorder)
-    lines.push(
-      `reorder: step ${r.take.index} (~${k(r.take.tokens)}) fits in the ${k(r.left)} left — take it before step ${r.before.index} if it does not depend on it`,
-    );
+  for (const r of plan.reorder) lines.push(describeReordering(r));
   if (plan.later && plan.later.sessions > 1)
     lines.push(
       `later: ${plan.later.steps.length} step${plan.later.steps.length === 1 ? '' : 's'} in ~${plan.later.sessions} fresh sessions`,
