@@ -15,12 +15,12 @@ import { safeFileName } from '../../core/fnv-hash.ts';
 import type { SessionState } from '../../core/session.ts';
 import type { Agents } from '../../agents/agent.ts';
 import type { AgentId } from '../../core/agent-id.ts';
-import { isAgentAlive } from '../../capture/agent-process.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
 import { assessLiveSession } from '../session/assess-live-session.ts';
 import { withStore } from '../open-store.ts';
 import { findInheritedGoals } from './lineage-view.ts';
+import { isSessionAgentGone } from './agent-gone.ts';
 import { loadSessionState } from '../session/read-session.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -28,8 +28,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Quiet longer than this, a session is no longer counted as running. */
 export const LIVE_WINDOW_MS = 15 * 60 * 1000;
 const GOAL_CHARS = 140;
-/** A session whose agent process is gone still counts this long after its last write. */
-const GONE_AFTER_MS = 60 * 1000;
 
 export type LiveSession = {
   id: string;
@@ -110,12 +108,7 @@ export async function findLiveCandidates(request: LiveRequest): Promise<LiveCand
     // The agent's process gone and nothing written for a while: it crashed (a session still
     // writing counts as running whatever the process table says).
     const quietMs = now - Math.max(transcript.mtimeMs, memoryStat?.mtimeMs ?? 0);
-    if (
-      memoryStat &&
-      quietMs > GONE_AFTER_MS &&
-      isAgentAlive(loadHookMemory(home, file.sessionId).agentPid) === false
-    )
-      continue;
+    if (memoryStat && isSessionAgentGone(home, file.sessionId, quietMs)) continue;
     candidates.push({
       id: file.sessionId,
       agent: file.agent,

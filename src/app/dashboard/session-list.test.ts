@@ -110,7 +110,7 @@ describe('the dashboard session list', () => {
 describe('how a session ended, in words users know', () => {
   const now = Date.parse('2026-11-25T12:00:00Z');
   const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
-  const base = { handedOff: false, endedByCompaction: false, now };
+  const base = { handedOff: false, endedByCompaction: false, agentGone: false, now };
   test('a recorded end is "ended" whatever its reason code, or "handed off"', () => {
     assert.equal(sessionEnding({ ...base, ended: 'clean', lastActivityAt: at(90) }), 'ended');
     assert.equal(
@@ -125,5 +125,11 @@ describe('how a session ended, in words users know', () => {
       'compacted',
     );
     assert.equal(sessionEnding({ ...base, ended: 'open', lastActivityAt: at(90) }), 'crashed');
+  });
+  test('its agent process gone (a kill -9): crashed at once, not still running', () => {
+    assert.equal(
+      sessionEnding({ ...base, ended: 'open', lastActivityAt: at(5), agentGone: true }),
+      'crashed',
+    );
   });
 });

@@ -13,6 +13,7 @@ import { agentNamed, readLogCwd } from '../session/session-log.ts';
 import { withStore, type Store } from '../open-store.ts';
 import { loadSessionState } from '../session/read-session.ts';
 import { searchCheckpoints } from '../checkpoint/search-checkpoints.ts';
+import { isSessionAgentGone } from './agent-gone.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -25,19 +26,22 @@ const RUNNING_WITHIN_MS = 30 * 60_000;
 /**
  * How a session ended: a recorded end (`SessionEnd`, whatever Claude Code's reason code —
  * "other", "prompt_input_exit" — says) is "ended", or "handed off" when shim wrote a handoff for
- * the next session; without one, "still running" while it is recent, else "compacted" when its
- * last event was a compaction, else "crashed".
+ * the next session; without one, "still running" while it is recent and its agent is not known
+ * to be gone (agent-gone.ts, as the Now board asks), else "compacted" when its last event was a
+ * compaction, else "crashed".
  */
 export function sessionEnding(row: {
   ended: SessionRow['ended'];
   lastActivityAt: string | null;
   handedOff: boolean;
   endedByCompaction: boolean;
+  /** The hooks recorded its agent's process and that process is gone (a kill -9). */
+  agentGone: boolean;
   now: number;
 }): SessionEnding {
   if (row.ended === 'clean') return row.handedOff ? 'handed off' : 'ended';
   const last = row.lastActivityAt === null ? null : Date.parse(row.lastActivityAt);
-  if (last !== null && row.now - last < RUNNING_WITHIN_MS) return 'still running';
+  if (last !== null && row.now - last < RUNNING_WITHIN_MS && !row.agentGone) return 'still running';
   if (row.endedByCompaction) return 'compacted';
   if (row.handedOff) return 'handed off';
   return row.ended === 'unknown' && last === null ? 'unknown' : 'crashed';
@@ -253,6 +257,10 @@ export async function listDashboardSessions(request: SessionListRequest): Promis
       handedOff: known?.handedOff ?? false,
       endedByCompaction:
         lastCompaction !== null && (lastResponse === null || lastCompaction > lastResponse),
+      agentGone:
+        row.ended === 'open' &&
+        row.lastActivityAt !== null &&
+        isSessionAgentGone(home, row.id, now - Date.parse(row.lastActivityAt)),
       now,
     });
     if (!state) continue;

@@ -53,31 +53,79 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
     h('button', { type: 'submit' }, 'Search'),
   );
 
+  // Each header and its cells name their column alike, so a narrow screen hides both together.
+  type Row = SessionList['sessions'][number];
+  const columns: Array<{ col: string; title: string; cell: (s: Row) => HTMLElement }> = [
+    {
+      col: 'session',
+      title: 'Session',
+      cell: (s) =>
+        h('td', {}, h('a', { href: `#/session/${encodeURIComponent(s.id)}` }, shortId(s.id))),
+    },
+    {
+      col: 'title',
+      title: 'First request',
+      cell: (s) =>
+        h(
+          'td',
+          { class: 'title' },
+          s.title ??
+            h(
+              'span',
+              { class: 'muted' },
+              s.hasTranscript ? '(no request)' : '(transcript not read)',
+            ),
+          list.snippets[s.id] ? h('div', { class: 'snippet' }, list.snippets[s.id]) : null,
+        ),
+    },
+    {
+      col: 'project',
+      title: 'Project',
+      cell: (s) => h('td', { class: 'project' }, s.project ?? '–'),
+    },
+    {
+      col: 'last-activity',
+      title: 'Last activity',
+      cell: (s) => h('td', {}, when(s.lastActivityAt)),
+    },
+    { col: 'model', title: 'Model', cell: (s) => h('td', {}, s.model ?? '–') },
+    {
+      col: 'agent',
+      title: 'Agent',
+      cell: (s) =>
+        h(
+          'td',
+          { 'data-agent': s.agent },
+          `${agentLabel(s.agent)}${s.cliVersion ? ` ${s.cliVersion}` : ''}`,
+        ),
+    },
+    { col: 'peak', title: 'Peak', cell: (s) => h('td', { class: 'num' }, tokens(s.peakContext)) },
+    {
+      col: 'compactions',
+      title: 'Compactions',
+      cell: (s) => h('td', { class: 'num' }, s.compactions ?? '–'),
+    },
+    {
+      col: 'checkpoints',
+      title: 'Checkpoints',
+      cell: (s) => h('td', { class: 'num' }, s.checkpoints),
+    },
+    { col: 'restores', title: 'Restores', cell: (s) => h('td', { class: 'num' }, s.restores) },
+    {
+      col: 'ending',
+      title: 'Ended',
+      cell: (s) => h('td', { class: `ended ${s.ended}` }, s.ending),
+    },
+  ];
   const rows = list.sessions.map((s) =>
     h(
       'tr',
       { 'data-session': s.id },
-      h('td', {}, h('a', { href: `#/session/${encodeURIComponent(s.id)}` }, shortId(s.id))),
-      h(
-        'td',
-        { class: 'title' },
-        s.title ??
-          h('span', { class: 'muted' }, s.hasTranscript ? '(no request)' : '(transcript not read)'),
-        list.snippets[s.id] ? h('div', { class: 'snippet' }, list.snippets[s.id]) : null,
-      ),
-      h('td', { class: 'project' }, s.project ?? '–'),
-      h('td', {}, when(s.lastActivityAt)),
-      h('td', {}, s.model ?? '–'),
-      h(
-        'td',
-        { 'data-agent': s.agent },
-        `${agentLabel(s.agent)}${s.cliVersion ? ` ${s.cliVersion}` : ''}`,
-      ),
-      h('td', { class: 'num' }, tokens(s.peakContext)),
-      h('td', { class: 'num', 'data-col': 'compactions' }, s.compactions ?? '–'),
-      h('td', { class: 'num', 'data-col': 'checkpoints' }, s.checkpoints),
-      h('td', { class: 'num' }, s.restores),
-      h('td', { class: `ended ${s.ended}`, 'data-col': 'ending' }, s.ending),
+      ...columns.map(({ col, cell }) => {
+        const td = cell(s);
+        td.setAttribute('data-col', col);
+        return td;
+      }),
     ),
   );
   root.replaceChildren(
@@ -98,30 +146,22 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
               : 'No sessions yet: run Claude Code with shim installed.',
           )
         : h(
-            'table',
-            { class: 'sessions', 'data-view': 'sessions' },
+            'div',
+            { class: 'table-scroll' },
             h(
-              'thead',
-              {},
+              'table',
+              { class: 'sessions', 'data-view': 'sessions' },
               h(
-                'tr',
+                'thead',
                 {},
-                ...[
-                  'Session',
-                  'First request',
-                  'Project',
-                  'Last activity',
-                  'Model',
-                  'Agent',
-                  'Peak',
-                  'Compactions',
-                  'Checkpoints',
-                  'Restores',
-                  'Ended',
-                ].map((t) => h('th', {}, t)),
+                h(
+                  'tr',
+                  {},
+                  ...columns.map(({ col, title }) => h('th', { 'data-col': col }, title)),
+                ),
               ),
+              h('tbody', {}, ...rows),
             ),
-            h('tbody', {}, ...rows),
           ),
     ),
   );
