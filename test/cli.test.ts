@@ -21,8 +21,23 @@ function shim(args: string[], env: Record<string, string> = {}, cwd?: string): R
 type Turn = ReplayTurn;
 type Compact = ReplayCompact;
 
+const replays = new Map<string, Run>();
+
+/**
+ * `shim replay <fixture> --json` in a fresh SHIM_HOME, run once per fixture for the whole file
+ * (several tests read the same replay; each is a fold of up to 4 MB of transcript).
+ */
+function replayRun(name: string): Run {
+  let run = replays.get(name);
+  if (!run) {
+    run = shim(['replay', fixturePath(name), '--json']);
+    replays.set(name, run);
+  }
+  return run;
+}
+
 function replay(name: string): Array<Turn | Compact> {
-  const run = shim(['replay', fixturePath(name), '--json']);
+  const run = replayRun(name);
   assert.equal(run.status, 0, run.stderr);
   return run.stdout
     .trim()
@@ -312,7 +327,7 @@ describe('shim status', () => {
 
 test('every fixture replays without errors', () => {
   for (const name of listFixtures()) {
-    const run = shim(['replay', fixturePath(name), '--json']);
+    const run = replayRun(name);
     assert.equal(run.status, 0, `${name}: ${run.stderr}`);
   }
 });

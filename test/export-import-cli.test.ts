@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim, type Run } from './helpers/cli.ts';
@@ -37,14 +37,25 @@ function json<T>(run: Run): T {
   return JSON.parse(run.stdout) as T;
 }
 
-/** Store A: two checkpoints and a handoff of one session, one checkpoint of another. */
+let built: { home: string; a1: Saved; a2: Saved; b1: Saved } | undefined;
+
+/**
+ * Store A: two checkpoints and a handoff of one session, one checkpoint of another. Built once
+ * through the binary (four `shim` processes folding a 167k-token transcript); each test gets a
+ * copy of its own.
+ */
 function sourceStore() {
-  const home = makeTempDir('shim-export-');
-  const a1 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(A), '--json']));
-  const a2 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(A), '--json']));
-  const b1 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(B), '--json']));
-  assert.equal(runShim(home, ['handoff', '--session', a1.sessionId]).status, 0);
-  return { home, a1, a2, b1 };
+  if (!built) {
+    const home = makeTempDir('shim-export-');
+    const a1 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(A), '--json']));
+    const a2 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(A), '--json']));
+    const b1 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(B), '--json']));
+    assert.equal(runShim(home, ['handoff', '--session', a1.sessionId]).status, 0);
+    built = { home, a1, a2, b1 };
+  }
+  const home = join(makeTempDir('shim-export-'), 'home');
+  cpSync(built.home, home, { recursive: true });
+  return { ...built, home };
 }
 
 function exportTo(home: string, session: string): string {
