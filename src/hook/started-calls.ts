@@ -2,12 +2,12 @@
  * The before- and after-call hooks' note of a shell command, kept until its result comes
  * (store/cache/calls-started.ts): for an agent whose log holds a call only once it completes (its
  * `log.foldStarted`; Gemini CLI), so a call in flight when the agent is killed reaches the next
- * session's restore; and, with a team store configured, for every agent whose before-call hook
- * runs, so the session's command watch (app/checkpoint/running-command-watch.ts) can share a
- * command still running with the team store. An agent whose log holds the call from its start needs no text in the note: its
- * note is the key and the time, no redaction. Shell commands only: BeforeTool pays a redaction
- * and a small file write per command, AfterTool a read (docs/hot-path.md); a failure is logged
- * and the hook goes on.
+ * session's restore; and, with a team store configured, for every agent, so the session's command
+ * watch (app/checkpoint/running-command-watch.ts) can share a command still running with the
+ * team store. An agent whose log holds the call from its start (Claude Code, Codex) needs no
+ * text in the note: its note is the key and the time, no redaction. Shell commands only:
+ * BeforeTool pays a redaction and a small file write per command, AfterTool a read
+ * (docs/hot-path.md); a failure is logged and the hook goes on.
  * @module
  */
 import { fnvHash } from '../core/fnv-hash.ts';

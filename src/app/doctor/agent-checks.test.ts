@@ -68,7 +68,7 @@ describe('shim doctor: Codex CLI', () => {
     let checks = byId(await agentChecks(w.options));
     assert.equal(checks['codex-hooks']!.status, 'ok');
     assert.equal(checks['codex-trust']!.status, 'ok');
-    assert.match(checks['codex-trust']!.detail, /Codex runs all 6 of shim's hooks/);
+    assert.match(checks['codex-trust']!.detail, /Codex runs all 7 of shim's hooks/);
     assert.equal(checks['codex-mcp']!.status, 'ok');
     assert.equal(checks['codex-version']!.status, 'warn');
     assert.match(checks['codex-version']!.detail, /is not on PATH/);
@@ -114,7 +114,7 @@ describe('shim doctor: Codex CLI', () => {
     assert.equal(trust.essential, true);
     assert.match(
       trust.detail,
-      /Codex skips 1 of shim's 6 hooks without a word: SessionStart \(never trusted\)/,
+      /Codex skips 1 of shim's 7 hooks without a word: SessionStart \(never trusted\)/,
     );
     assert.ok(trust.fix!.includes(table), trust.fix!);
     assert.match(trust.fix!, /shim install --agent codex/);
