@@ -20,6 +20,7 @@ import { gunzipSync } from 'node:zlib';
 import { applyFindings, mergeFindings, SPECIFIC } from '../src/redact/findings.ts';
 import { scanCredentialShapes } from '../src/redact/credential-shapes.ts';
 import { scanPairs } from '../src/redact/pair-scan.ts';
+import { scanPrefixedTokens } from '../src/redact/prefixed-token-scan.ts';
 import { scanProse } from '../src/redact/prose-scan.ts';
 import { redactTextSync, redactValueSync, SecretMemory } from '../src/redact/redact.ts';
 import { OWN_RULES, scanOwnRules } from '../src/redact/rules.ts';
@@ -228,6 +229,7 @@ function redactByGeneralShapes(text: string): string {
     ...scanPairs(text, lower),
     ...scanProse(text),
     ...scanCredentialShapes(text, lower),
+    ...scanPrefixedTokens(text),
   ]);
   return applyFindings(text, mergeFindings(found));
 }

@@ -41,6 +41,8 @@ export const CREDENTIAL_STEMS = [
   'mnemonic',
   'encrypt',
   'phrase',
+  // Bundler's per-host credentials (`BUNDLE_GEMS__ACME__IO`, ./key-names.ts).
+  'bundle_',
 ] as const;
 
 /** A type between a name and its `=`: `string`, `String`, `&'static str`, `std::string`, `[]byte`. */
@@ -76,16 +78,20 @@ function startsWord(text: string, at: number, stem: string): boolean {
 }
 
 /** Sticky at the end of a name: what may stand between it and its operator, then the operator. */
-const OPERATOR_AHEAD = new RegExp(String.raw`(?:\\?["'])?(?:${TYPE})?[ \t]*(?::|=(?![=~]))`, 'y');
+const OPERATOR_AHEAD = new RegExp(
+  String.raw`(?:\\?["'])?(?:${TYPE})?[ \t]*(?::|\?{0,2}=(?![=~]))`,
+  'y',
+);
 
 /**
  * Sticky at the start of a name: name [type] [=:] value, the name optionally quoted (also
  * JSON-escaped `\"key\"`) and the value double-, single- or backtick-quoted, escaped-quoted, or
  * bare; a type only before a quoted literal (`token: r_q8v=x` is YAML, not a declaration).
+ * The operator may be Make's `?=`/`::=`/`:::=` or JavaScript's `??=`.
  * Groups: 1 name, 2 type, 3 operator, 4 "…", 5 '…', 6 `…`, 7 \"…\", 8 bare.
  */
 const ASSIGNMENT = new RegExp(
-  String.raw`([A-Za-z0-9_.\-]{1,80})(?:\\?["'])?(${TYPE}(?=[ \t]*(?::=|=(?![=>~]))[ \t]*\\?["'\x60]))?[ \t]*(:{1,3}=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
+  String.raw`([A-Za-z0-9_.\-]{1,80})(?:\\?["'])?(${TYPE}(?=[ \t]*(?::=|=(?![=>~]))[ \t]*\\?["'\x60]))?[ \t]*(:{1,3}=|\?{1,2}=|=(?![=>~])|:(?!:)|=>)[ \t]*` +
     String.raw`(?:"((?:[^"\\\n\0]|\\[^\n\0])+)"|'([^'\n\0]+)'|` +
     '`([^`\\n\\0]+)`' +
     String.raw`|\\"([^"\\\n\0]+)\\"|([^\s'"` +

@@ -26,7 +26,7 @@ describe('the gitleaks corpus', { skip: SECRET_CORPUS_MISSING }, () => {
     ['redactText', async (t: string) => (await redactText(t)).text],
     ['redactTextSync', (t: string) => redactTextSync(t).text],
   ] as const) {
-    test(`${name}: ≥ 99.5% of the true positives redacted, ≤ 15% of the false positives altered`, async () => {
+    test(`${name}: ≥ 99.5% of the true positives redacted, ≤ 17% of the false positives altered`, async () => {
       const score = await scoreRedaction(samples, redact);
       const recall = score.redacted / score.truePositives;
       const altered = score.altered / score.falsePositives;
@@ -39,8 +39,10 @@ describe('the gitleaks corpus', { skip: SECRET_CORPUS_MISSING }, () => {
         // credential-shaped values under credential names, and a redactor should err the other
         // way. What is altered is listed by `npm run bench`: 15 of the 249 are well-formed Google
         // API keys gitleaks spares by listing each one, most others are generated-looking values
-        // under `*_token` / `*_key` names. Bound so that a much looser rule shows.
-        altered <= 0.15,
+        // under `*_token` / `*_key` names, and four are bare prefixed tokens (`sgp_…` with a letter
+        // past hex, `task_test_…`) gitleaks files under one rule whose exact alphabet they miss.
+        // Bound so that a much looser rule shows.
+        altered <= 0.17,
         `altered ${rate(score.altered, score.falsePositives)}: ${score.wronglyAltered.map((s) => s.rule).join(', ')}`,
       );
     });

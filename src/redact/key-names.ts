@@ -133,6 +133,9 @@ function wordStrength(word: string): KeyStrength | null {
 export function keyStrength(key: string): KeyStrength | null {
   const k = normalizeKey(key);
   if (k === '' || k.length > 80 || SAYS_NOT_REAL.test(k)) return null;
+  // Bundler's credentials for a gem server, `BUNDLE_<HOST>` with the host's dots as `__`
+  // (`BUNDLE_GEMS__ACME__IO=user:password`); `BUNDLE_BUILD__<GEM>` holds build flags.
+  if (/^BUNDLE_(?!BUILD__)[A-Z0-9_]*[A-Z0-9]__[A-Z]{2,6}$/.test(key)) return 'strong';
   // The shell's working directory, not a password.
   if (key === 'PWD' || key === 'OLDPWD') return null;
   // `token1`, `password2`: a number on a word qualifies it.

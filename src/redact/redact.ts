@@ -30,6 +30,7 @@ import {
 import { scanAssignments } from './assignment-scan.ts';
 import { scanCredentialShapes } from './credential-shapes.ts';
 import { scanPairs } from './pair-scan.ts';
+import { scanPrefixedTokens } from './prefixed-token-scan.ts';
 import { scanProse } from './prose-scan.ts';
 import { scanOwnRules } from './rules.ts';
 import { scanSecretFileDiffs } from './secret-files.ts';
@@ -92,6 +93,7 @@ function scanPart(part: string): RawFinding[] {
     ...scanPairs(part, lower),
     ...scanProse(part),
     ...scanCredentialShapes(part, lower),
+    ...scanPrefixedTokens(part),
     ...(lower.includes('---') || lower.includes('diff') ? scanSecretFileDiffs(part) : []),
   ];
 }

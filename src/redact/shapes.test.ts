@@ -168,10 +168,18 @@ const SHAPES: Shape[] = [
     [gen(B64URL + '~', 40), gen(B62, 16)],
     ["-ClientId 'app'"],
   ),
-  shape('Makefile assignments', 'ACME_TOKEN ::= @@\nACME_SECRET :::= @@', [
+  shape('Makefile assignments', 'ACME_TOKEN ::= @@\nACME_SECRET :::= @@\nACME_KEY ?= "@@"', [
+    gen(B62, 24),
     gen(B62, 24),
     gen(B62, 24),
   ]),
+  shape("JavaScript's ??=", 'config.apiToken ??= "@@";', [gen(B62, 32)]),
+  shape(
+    "Bundler's credentials for a gem server (BUNDLE_<HOST>)",
+    'export BUNDLE_GEMS__ACME__IO=@@:@@\nBUNDLE_PKGS__ACME__DEV: "@@"',
+    [gen(HEX, 8), gen(HEX, 8), gen(B62, 20)],
+    ['BUNDLE_GEMS__ACME__IO'],
+  ),
   shape('a key word joined into the name', 'WEATHERCO_ACCESSKEY: @@\nmyapikey=@@', [
     gen(B62, 32),
     gen(B62, 32),
@@ -190,6 +198,13 @@ const SHAPES: Shape[] = [
     `Tr${digits(2)}ub4d${gen(LOWER, 3)}`,
   ]),
   shape('a token right after its word', 'deploy with the token @@ please', [gen(B62, 36)]),
+  // A prefix naming the kind, then a long generated run, bare: no name, no word beside it.
+  shape(
+    'prefixed tokens standing alone',
+    'deploy with acme_@@ now\ncurl -H "X-Key: zq-live-@@"\n[wx_local_@@, ok]',
+    [gen(B62, 40), gen(B64URL, 48), gen(B62, 36)],
+    ['deploy with', 'now', 'ok'],
+  ),
 ];
 
 describe('secrets in every shape', () => {
@@ -229,6 +244,19 @@ const NOT_SECRETS: Array<[string, string]> = [
   ],
   ['a word ending in key', `monkey: ${gen(B62, 32)}\nhockey = 4`],
   ['a name assigned in code', 'apiToken = getTokenFromEnvironment\ntoken = userPasswordFromConfig'],
+  [
+    "Bundler's settings that are not credentials",
+    'BUNDLE_PATH=vendor/bundle\nBUNDLE_BUILD__PG=--with-pg-config=/usr/bin/pg_config',
+  ],
+  [
+    "ids, hashes and names of a prefixed token's shape",
+    // Claude Code's ids (24 or so after the prefix), digests in one case, a name of words.
+    `toolu_01${gen(B62, 22)} msg_01${gen(B62, 22)} req_011C${gen(B62, 20)}\n` +
+      `build-${gen(HEX, 64)}.js sha256-${gen(B64, 43)}=\n` +
+      'data-widget="desktop-rhf_SponsoredProductsRemoteSearchK2ClickPagination"\n' +
+      // A tool call's id of a prefix of words, a chat's message id in lower-case hex.
+      `"id": "run_shell_command-${digits(13)}-${gen(HEX, 13)}" om_x${gen(HEX, 31)}`,
+  ],
 ];
 
 describe('plainly not secrets', () => {
