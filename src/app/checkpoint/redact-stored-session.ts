@@ -25,7 +25,7 @@ import type { Store } from '../open-store.ts';
 export function redactStoredSession(store: Store, sessionId: string, memory: SecretMemory): number {
   let changed = 0;
   for (const id of [sessionId, ...store.rewrite.descendants(sessionId)])
-    changed += redactOneSession(store, id, memory);
+    changed += store.rewrite.atomically(() => redactOneSession(store, id, memory));
   return changed;
 }
 

@@ -5,6 +5,7 @@ import type { Checkpoint, CheckpointDraft } from '../../core/checkpoint/checkpoi
 import { redactValueSync, redactTextSync, SecretMemory } from '../../redact/redact.ts';
 import { B62, madeUp } from '../../redact/made-up.test-helper.ts';
 import { makeDraft, openTempStore, type TempStore } from '../../../test/helpers/store.ts';
+import { openDatabase } from '../sqlite/database.ts';
 import { checkChains, type ChainSettings } from './checkpoint-chain.ts';
 import { SessionRewrite } from './session-rewrite.ts';
 
@@ -93,5 +94,33 @@ describe('a session redacted again (SessionRewrite)', () => {
     assert.equal(read.length, 3);
     assert.ok(!JSON.stringify(read).includes(value));
     assert.deepEqual(checkChains(store.db).broken, []);
+  });
+
+  test('read and rewritten in one transaction: another process cannot write the rows between', () => {
+    const rewrite = new SessionRewrite(store.db);
+    store.checkpoints.save(step(0));
+    const other = openDatabase(store.home);
+    try {
+      other.exec('PRAGMA busy_timeout = 0');
+      const memory = new SecretMemory();
+      redactTextSync(`VAULT_TOKEN=${value}`, memory);
+      const changed = rewrite.atomically(() => {
+        const read = rewrite.checkpoints(SESSION);
+        // Another session's process rewriting these rows now would be undone by the write below.
+        assert.throws(
+          () =>
+            other
+              .prepare('UPDATE checkpoints SET operation = ? WHERE session_id = ?')
+              .run('meanwhile', SESSION),
+          /locked|busy/i,
+        );
+        const redacted = read.map((c) => redactValueSync(c, memory).value);
+        return rewrite.replace(redacted, []);
+      });
+      assert.equal(changed, 1);
+      assert.ok(!JSON.stringify(rewrite.checkpoints(SESSION)).includes(value));
+    } finally {
+      other.close();
+    }
   });
 });

@@ -22,6 +22,8 @@ export type OutboxPayload = { id: number; payload: Record<string, string> };
 
 export class SessionRewrite {
   readonly #db: Database;
+  /** What `replace` left to erase until `atomically`'s transaction commits. */
+  #eraseAfter: 'index' | 'log' | null = null;
 
   constructor(db: Database) {
     this.#db = db;
@@ -80,6 +82,20 @@ export class SessionRewrite {
           found.push(id);
         }
     return found;
+  }
+
+  /**
+   * `work` (reading rows, then `replace`) as one write transaction: another process's rewrite of
+   * the same rows (a session restored from this one learns its own secrets meanwhile) cannot
+   * land between the read and the write and be undone by it.
+   */
+  atomically<T>(work: () => T): T {
+    this.#eraseAfter = null;
+    const result = withWriteTransaction(this.#db, work);
+    const erase = this.#eraseAfter;
+    this.#eraseAfter = null;
+    if (erase !== null) this.#erase(erase === 'index');
+    return result;
   }
 
   /** The session's compaction summaries. */
@@ -170,11 +186,20 @@ export class SessionRewrite {
         ...handoffIds.map((id) => ['handoff', id] as const),
       ]);
     });
-    // The index keeps replaced entries in old segments until they merge; the connection zeroes
-    // what is freed (sqlite/dialect.ts `prepareConnection`); the log's copies go with it.
-    if (checkpoints.length > 0) mergeFullTextIndex(db, INDEX);
-    checkpointWal(db);
+    // Inside `atomically`, the old copies are erased once its transaction commits.
+    if (db.isTransaction)
+      this.#eraseAfter = checkpoints.length > 0 ? 'index' : (this.#eraseAfter ?? 'log');
+    else this.#erase(checkpoints.length > 0);
     return checkpoints.length + summaries.length + payloads.length;
+  }
+
+  /**
+   * The index keeps replaced entries in old segments until they merge; the connection zeroes
+   * what is freed (sqlite/dialect.ts `prepareConnection`); the log's copies go with it.
+   */
+  #erase(index: boolean): void {
+    if (index) mergeFullTextIndex(this.#db, INDEX);
+    checkpointWal(this.#db);
   }
 }
 
