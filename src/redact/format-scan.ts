@@ -112,8 +112,3 @@ export function scanFormats(text: string, lower = text.toLowerCase()): RawFindin
   }
   return findings;
 }
-
-/** The formats' names and providers, for `--help`-style listings and the tests. */
-export function formatProviders(): Array<{ id: string; provider: string; what: string }> {
-  return SECRET_FORMATS.map(({ id, provider, what }) => ({ id, provider, what }));
-}

@@ -10,7 +10,7 @@ export const CODE_HOSTING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'gitlab',
     provider: 'GitLab',
-    what: 'personal, project, group, deploy, runner, CI job, feed, incoming-mail, agent tokens',
+    // personal, project, group, deploy, runner, CI job, feed, incoming-mail, agent tokens
     prefix: [
       'glpat-',
       'gldt-',
@@ -27,14 +27,14 @@ export const CODE_HOSTING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'gitlab',
     provider: 'GitLab',
-    what: 'runner registration token',
+    // runner registration token
     prefix: ['GR1348941'],
     body: { alphabet: 'urlSafe', length: [20, 40] },
   },
   {
     id: 'sourcegraph',
     provider: 'Sourcegraph',
-    what: 'access token (sgp_, then the instance id or `local_`, optional) and license key',
+    // access token (sgp_, then the instance id or `local_`, optional) and license key
     prefix: ['sgp_', 'slk_'],
     shape: String.raw`sgp_(?:[0-9A-Fa-f]{16}_|local_)?[0-9A-Fa-f]{40}|slk_[0-9A-Fa-f]{64}`,
     body: { alphabet: 'hex', length: 40 },
@@ -42,7 +42,7 @@ export const CODE_HOSTING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'sonar',
     provider: 'SonarQube / SonarCloud',
-    what: 'user, project and analysis tokens',
+    // user, project and analysis tokens
     prefix: ['squ_', 'sqp_', 'sqa_'],
     // Documented as 40 hex; taken as any 40 letters and digits.
     body: { alphabet: 'alnum', length: 40 },
@@ -50,35 +50,35 @@ export const CODE_HOSTING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'sonar',
     provider: 'SonarQube / SonarCloud',
-    what: "token of the older form, 40 letters and digits, named as Sonar's",
+    // token of the older form, 40 letters and digits, named as Sonar's
     keyword: ['sonar'],
     body: { alphabet: 'alnum', length: 40 },
   },
   {
     id: 'jfrog',
     provider: 'JFrog Artifactory',
-    what: 'API key (AKCp) and reference token (base64 of "ref")',
+    // API key (AKCp) and reference token (base64 of "ref")
     prefix: ['AKCp', 'cmVmd'],
     body: { alphabet: 'alnum', length: [59, 73] },
   },
   {
     id: 'jfrog',
     provider: 'JFrog',
-    what: "identity / access token, 64 letters and digits, named as JFrog's or Artifactory's",
+    // identity / access token, 64 letters and digits, named as JFrog's or Artifactory's
     keyword: ['jfrog', 'artifactory'],
     body: { alphabet: 'alnum', length: [64, 73] },
   },
   {
     id: 'sourcegraph',
     provider: 'Sourcegraph',
-    what: "access token of the older form: 40 hex, named as Sourcegraph's",
+    // access token of the older form: 40 hex, named as Sourcegraph's
     keyword: ['sourcegraph'],
     body: { alphabet: 'hex', length: 40 },
   },
   {
     id: 'snyk',
     provider: 'Snyk',
-    what: "API token: a UUID named as Snyk's",
+    // API token: a UUID named as Snyk's
     keyword: ['snyk'],
     shape: String.raw`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`,
     body: { alphabet: 'hex', length: 36 },
@@ -86,7 +86,7 @@ export const CODE_HOSTING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'linear',
     provider: 'Linear',
-    what: 'personal API key',
+    // personal API key
     prefix: ['lin_api_'],
     body: { alphabet: 'alnum', length: 40 },
   },

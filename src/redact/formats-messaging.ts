@@ -10,14 +10,14 @@ export const MESSAGING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'facebook',
     provider: 'Meta (Facebook)',
-    what: 'user and page access tokens (EAA…)',
+    // user and page access tokens (EAA…)
     prefix: ['EAAC', 'EAAM', 'EAAG', 'EAAB', 'EAAE', 'EAAI', 'EAAJ', 'EAAK', 'EAAL', 'EAAQ'],
     body: { alphabet: 'alnum', length: [90, 400] },
   },
   {
     id: 'facebook',
     provider: 'Meta (Facebook)',
-    what: 'app access token: the app id (15-16 digits), "|", the app secret or a signature',
+    // app access token: the app id (15-16 digits), "|", the app secret or a signature
     shape: String.raw`[0-9]{15,16}(?:\||%7[Cc])[A-Za-z0-9_-]{27,32}`,
     anchor: ['|', '%7c'],
     body: { alphabet: 'urlSafe', length: 27 },
@@ -25,7 +25,7 @@ export const MESSAGING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'telegram',
     provider: 'Telegram',
-    what: 'bot token: the bot id, ":", then "A" and 34 more characters',
+    // bot token: the bot id, ":", then "A" and 34 more characters
     shape: String.raw`[0-9]{5,16}:A[A-Za-z0-9_-]{34}`,
     anchor: [':a'],
     body: { alphabet: 'urlSafe', length: 35 },
@@ -33,7 +33,7 @@ export const MESSAGING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'twitter-bearer',
     provider: 'X (Twitter)',
-    what: 'app-only bearer token: 22 "A"s, then URL-encoded base64',
+    // app-only bearer token: 22 "A"s, then URL-encoded base64
     shape: String.raw`A{22}[A-Za-z0-9%]{80,200}`,
     anchor: ['aaaaaaaaaaaaaaaaaaaaaa'],
     body: { alphabet: 'alnum', length: 100 },
@@ -41,14 +41,14 @@ export const MESSAGING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'discord',
     provider: 'Discord',
-    what: 'bot token: base64 user id, ".", timestamp, ".", HMAC',
+    // bot token: base64 user id, ".", timestamp, ".", HMAC
     shape: String.raw`[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}`,
     body: { alphabet: 'urlSafe', length: 59 },
   },
   {
     id: 'discord',
     provider: 'Discord',
-    what: "client id (17-20 digits), public key / client secret (hex 64 or 32), named as Discord's",
+    // client id (17-20 digits), public key / client secret (hex 64 or 32), named as Discord's
     keyword: ['discord'],
     shape: String.raw`[0-9]{17,20}|[0-9a-f]{64}|[A-Za-z0-9_-]{32}`,
     body: { alphabet: 'hex', length: 64 },
@@ -56,7 +56,7 @@ export const MESSAGING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'dropbox',
     provider: 'Dropbox',
-    what: 'short-lived access token (sl.) ',
+    // short-lived access token (sl.)
     prefix: ['sl.'],
     keyword: ['dropbox'],
     body: { alphabet: 'urlSafe', length: [130, 1400] },
@@ -64,7 +64,7 @@ export const MESSAGING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'dropbox',
     provider: 'Dropbox',
-    what: "app key / app secret (15 lower-case letters and digits), long-lived token (64), named as Dropbox's",
+    // app key / app secret (15 lower-case letters and digits), long-lived token (64), named as Dropbox's
     keyword: ['dropbox'],
     shape: String.raw`[a-z0-9]{15}|[A-Za-z0-9_-]{11}AAAAAAAAAA[A-Za-z0-9_-]{43}|[A-Za-z0-9_-]{64}`,
     body: { alphabet: 'lowerAlnum', length: 15 },
@@ -72,14 +72,14 @@ export const MESSAGING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'linkedin',
     provider: 'LinkedIn',
-    what: "client id (14) and client secret (16), named as LinkedIn's",
+    // client id (14) and client secret (16), named as LinkedIn's
     keyword: ['linkedin', 'linked_in', 'linked-in'],
     body: { alphabet: 'alnum', length: [14, 16] },
   },
   {
     id: 'slack',
     provider: 'Slack',
-    what: 'bot, user, app-config, refresh and legacy workspace tokens (xox?-)',
+    // bot, user, app-config, refresh and legacy workspace tokens (xox?-)
     prefix: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxe-', 'xoxr-', 'xoxs-', 'xoxe.xoxp-'],
     // Workspace id, user id and a random part: never shorter than 20 characters.
     body: { alphabet: 'urlSafe', length: [20, 250] },
@@ -87,7 +87,7 @@ export const MESSAGING_FORMATS: readonly SecretFormat[] = [
   {
     id: 'slack-webhook',
     provider: 'Slack',
-    what: 'incoming webhook, workflow and trigger URLs',
+    // incoming webhook, workflow and trigger URLs
     prefix: [
       'hooks.slack.com/services/',
       'hooks.slack.com/workflows/',

@@ -10,14 +10,14 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'notion',
     provider: 'Notion',
-    what: 'integration token (ntn_) and internal integration secret of the older form (secret_)',
+    // integration token (ntn_) and internal integration secret of the older form (secret_)
     prefix: ['ntn_'],
     body: { alphabet: 'alnum', length: [40, 50] },
   },
   {
     id: 'notion',
     provider: 'Notion',
-    what: 'internal integration secret of the older form',
+    // internal integration secret of the older form
     prefix: ['secret_'],
     keyword: ['notion'],
     body: { alphabet: 'alnum', length: 43 },
@@ -25,7 +25,7 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'asana',
     provider: 'Asana',
-    what: "client id (16 digits) and client secret (32), named as Asana's",
+    // client id (16 digits) and client secret (32), named as Asana's
     keyword: ['asana'],
     shape: String.raw`[0-9]{16}|[A-Za-z0-9]{32}`,
     body: { alphabet: 'digits', length: 16 },
@@ -33,14 +33,14 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'asana',
     provider: 'Asana',
-    what: 'personal access token: "1/" or "2/", user id, "/" or ":", 32 hex',
+    // personal access token: "1/" or "2/", user id, "/" or ":", 32 hex
     shape: String.raw`[12]/[0-9]{12,18}[/:][0-9a-f]{32}`,
     body: hexish,
   },
   {
     id: 'sumologic',
     provider: 'Sumo Logic',
-    what: 'access id ("su" + 12) and access key (64), named as Sumo Logic\'s',
+    // access id ("su" + 12) and access key (64), named as Sumo Logic's
     keyword: ['sumologic', 'sumo'],
     shape: String.raw`su[A-Za-z0-9]{12}|[A-Za-z0-9]{64}`,
     body: { alphabet: 'alnum', length: 14 },
@@ -48,7 +48,7 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'sidekiq',
     provider: 'Sidekiq Pro / Enterprise',
-    what: 'gem server credentials: 8 hex ":" 8 hex, in BUNDLE_*__CONTRIBSYS__COM or the gem URL',
+    // gem server credentials: 8 hex ":" 8 hex, in BUNDLE_*__CONTRIBSYS__COM or the gem URL
     keyword: ['contribsys'],
     shape: String.raw`[0-9a-f]{8}:[0-9a-f]{8}`,
     body: { alphabet: 'lowerHex', length: 17 },
@@ -56,7 +56,7 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'sidekiq',
     provider: 'Sidekiq Pro / Enterprise',
-    what: 'the same credentials in the gem server URL',
+    // the same credentials in the gem server URL
     anchor: ['contribsys'],
     shape: String.raw`[0-9a-f]{8}:[0-9a-f]{8}@(?:gems|enterprise)\.contribsys\.com`,
     body: { alphabet: 'lowerHex', length: 17 },
@@ -64,14 +64,14 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'intra42',
     provider: '42 Intra',
-    what: 'client secret: "s-s4t2ud-" or "s-s4t2af-" and 64 hex',
+    // client secret: "s-s4t2ud-" or "s-s4t2af-" and 64 hex
     prefix: ['s-s4t2ud-', 's-s4t2af-'],
     body: { alphabet: 'lowerHex', length: 64 },
   },
   {
     id: '1password',
     provider: '1Password',
-    what: 'account secret key: A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX (or 6-5 middle)',
+    // account secret key: A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX (or 6-5 middle)
     anchor: ['a3-'],
     shape: String.raw`A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`,
     body: { alphabet: 'upperAlnum', length: 34 },
@@ -79,14 +79,14 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: '1password',
     provider: '1Password',
-    what: 'service account token: "ops_" and base64 JSON',
+    // service account token: "ops_" and base64 JSON
     prefix: ['ops_eyJ'],
     body: { alphabet: 'base64', length: [200, 2000] },
   },
   {
     id: 'messagebird',
     provider: 'MessageBird (Bird)',
-    what: "API key (25) or client id (UUID), named as MessageBird's",
+    // API key (25) or client id (UUID), named as MessageBird's
     keyword: ['messagebird', 'message_bird', 'message-bird'],
     shape: String.raw`[A-Za-z0-9]{25}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`,
     body: { alphabet: 'alnum', length: 25 },
@@ -94,7 +94,7 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'heroku',
     provider: 'Heroku',
-    what: "API key: a UUID named as Heroku's; platform key HRKU-",
+    // API key: a UUID named as Heroku's; platform key HRKU-
     keyword: ['heroku'],
     shape: String.raw`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`,
     body: { alphabet: 'hex', length: 36 },
@@ -102,7 +102,7 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'hubspot',
     provider: 'HubSpot',
-    what: "API key (legacy): a UUID named as HubSpot's",
+    // API key (legacy): a UUID named as HubSpot's
     keyword: ['hubspot'],
     shape: String.raw`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`,
     body: { alphabet: 'hex', length: 36 },
@@ -110,7 +110,7 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'hubspot',
     provider: 'HubSpot',
-    what: 'private app access token: "pat-", region, "-", UUID',
+    // private app access token: "pat-", region, "-", UUID
     shape: String.raw`pat-(?:na|eu|ap)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
     anchor: ['pat-'],
     body: { alphabet: 'hex', length: 36 },
@@ -118,7 +118,7 @@ export const WORK_TOOL_FORMATS: readonly SecretFormat[] = [
   {
     id: 'heroku',
     provider: 'Heroku',
-    what: 'platform API key',
+    // platform API key
     prefix: ['HRKU-'],
     body: { alphabet: 'urlSafe', length: [36, 64] },
   },

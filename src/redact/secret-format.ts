@@ -25,9 +25,11 @@ export type Length = number | readonly [min: number, max: number];
 export type SecretFormat = {
   /** The marker's name: `[REDACTED:<id>]`. */
   id: string;
+  /**
+   * Who issues it. What it is, in the provider's words, is a comment inside the entry: comments
+   * are not shipped, and every hook carries this table.
+   */
   provider: string;
-  /** What it is, in the provider's words. */
-  what: string;
   /** Literal prefixes that start every such secret (case as written). */
   prefix?: readonly string[];
   /** The characters after the prefix, and how many. */

@@ -34,9 +34,9 @@ async function assertRedacted(text: string, secret: string, rule?: RegExp) {
 }
 
 describe('the table of secret formats', () => {
-  test('every format names its provider and what it is, and has something to find it by', () => {
+  test('every format names its provider, and has something to find it by', () => {
     for (const f of SECRET_FORMATS) {
-      assert.ok(f.provider.length > 1 && f.what.length > 5, f.id);
+      assert.ok(f.provider.length > 1, f.id);
       assert.ok(/^[a-z0-9-]+$/.test(f.id), f.id);
       assert.ok(f.prefix || f.keyword || f.shape, f.id);
     }
