@@ -63,15 +63,21 @@ export async function startHeldJobs(): Promise<void> {
   for (const job of jobs) await spawnShim(...job);
 }
 
-/** Starts `shim <args>` detached (its own process group, no stdio); the caller returns at once. */
+/**
+ * Starts `shim <args>` detached (its own process group, no stdio); the caller returns at once.
+ * False when nothing was started or held: this process is not the shim binary (a test runner or
+ * a library caller), so its own entry is not shim and must not be started as one.
+ */
 export async function runShimInBackground(
   args: string[],
   cwd: string | null,
   env: Env,
   home: string,
-): Promise<void> {
+): Promise<boolean> {
+  if (!isShimBinary()) return false;
   if (held) held.push([args, cwd, env, home]);
   else await spawnShim(args, cwd, env, home);
+  return true;
 }
 
 /** Only the shim binary starts shim processes (not a test runner or a library caller). */
