@@ -15,7 +15,7 @@ import { installCodex, uninstallCodex } from './settings/install.ts';
 
 export const codexAdapter: AgentAdapter = {
   ...codexAgent,
-  verifiedVersion: '0.169.0',
+  verifiedVersion: '0.171.0',
   installer: {
     found: (env) => foundBy(codexHeadless.defaultBin, getCodexHome(env), env),
     install: installCodex,
