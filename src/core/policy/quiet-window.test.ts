@@ -97,10 +97,10 @@ describe('getQuietWindow', () => {
       fallbackCalls: 3,
       everyMinutes: 10,
     });
-    const at = (unsaved: boolean) =>
+    const at = (unsaved: boolean, checkpointAt = 20) =>
       getQuietWindow({
-        assessment: assess(session({ toolCalls: 20 }), NOW, 20),
-        memory: { ...checkpointed(20), timing: { unsaved } },
+        assessment: assess(session({ toolCalls: 20 }), NOW, checkpointAt),
+        memory: { ...checkpointed(checkpointAt), timing: { unsaved } },
         toolCalls: 20,
         offset: 1234,
         now: NOW,
@@ -109,6 +109,20 @@ describe('getQuietWindow', () => {
       })?.callsLeft;
     assert.equal(at(false), 4);
     assert.equal(at(true), 2);
+    // Long after the last checkpoint, with nothing to save: still a window, from this look.
+    assert.equal(at(false, 10), 4);
+    assert.equal(at(true, 10), undefined);
+    // …and past the time checkpoint's interval, which waits for a file change as well.
+    const late = getQuietWindow({
+      assessment: assess(session({ toolCalls: 20 }), NOW, 20),
+      memory: { ...checkpointed(20, 11 * MINUTE), timing: { unsaved: false } },
+      toolCalls: 20,
+      offset: 1234,
+      now: NOW,
+      policy,
+      levels: DEFAULT_LEVEL_THRESHOLDS,
+    });
+    assert.equal(late?.until, NOW + MAX_QUIET_MS);
   });
 
   test('none at L1, above half the threshold, at the interval, or before any checkpoint', () => {

@@ -107,12 +107,17 @@ export function getQuietWindow(request: QuietRequest): QuietWindow | null {
   );
   const tokensBelow = Math.floor(a.compactThreshold * usage);
   if (a.contextTokens >= tokensBelow) return null;
-  const interval =
-    policy.timing === 'changes' && memory.timing?.unsaved === false
-      ? (policy.unchangedInterval ?? policy.toolCallInterval)
-      : policy.toolCallInterval;
-  const callsLeft = interval - 1 - (request.toolCalls - memory.toolCallsAtCheckpoint);
-  const until = Math.min(now + MAX_QUIET_MS, memory.lastCheckpointAt + policy.timeIntervalMs);
+  // Under "changes" with no file changed since the last checkpoint no count checkpoint can fall
+  // due until one does (a file-writing tool ends the window): counted from this look, as many
+  // calls as by count, however long ago the last checkpoint was.
+  // The time checkpoint waits for a file change too.
+  const nothingToSave = policy.timing === 'changes' && memory.timing?.unsaved === false;
+  const callsLeft = nothingToSave
+    ? (policy.unchangedInterval ?? policy.toolCallInterval) - 1
+    : policy.toolCallInterval - 1 - (request.toolCalls - memory.toolCallsAtCheckpoint);
+  const until = nothingToSave
+    ? now + MAX_QUIET_MS
+    : Math.min(now + MAX_QUIET_MS, memory.lastCheckpointAt + policy.timeIntervalMs);
   if (callsLeft < 1 || until <= now) return null;
 
   const input = riskInputOf(a);
