@@ -6,25 +6,24 @@
  * also starts the watch, a detached process). The notes are taken out after each call, as a
  * command that ends within the watch's second would have them: no checkpoint runs meanwhile.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signalQuietly } from '../src/capture/process-tree.ts';
 import { makeTempDir } from '../test/helpers/fixtures.ts';
 import { processesUnder } from '../test/helpers/processes.ts';
+import { cpuNode, median, timeNode } from './child-time.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'shim.cjs');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
-function time(args: string[], input: string, env: NodeJS.ProcessEnv): number {
-  const start = performance.now();
-  const r = spawnSync(process.execPath, args, { input, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const ms = performance.now() - start;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr.toString()}`);
-  return ms;
+/** A row's samples: wall time, and CPU time (perf's task-clock) where perf runs. */
+type Samples = { wall: number[]; cpu: number[] };
+const samples = (): Samples => ({ wall: [], cpu: [] });
+
+function time(into: Samples, args: string[], input: string, env: NodeJS.ProcessEnv): void {
+  into.wall.push(timeNode(args, input, env));
 }
 
 export function runCommandStartBench(report: Report, results: Record<string, unknown>): void {
@@ -57,29 +56,56 @@ export function runCommandStartBench(report: Report, results: Record<string, unk
   const ended = (home: string, sessionId: string) =>
     rmSync(join(home, 'cache', 'hooks', `${sessionId}.started.json`), { force: true });
   const hook = [BIN, 'hook', 'PreToolUse'];
+  const watcherOf = (sessionId: string) => {
+    try {
+      return Number(
+        readFileSync(join(teamHome, 'cache', 'hooks', `${sessionId}.watch.lock`), 'utf8'),
+      );
+    } catch {
+      return null;
+    }
+  };
   // Warm the code caches and start the watch of the session the "watch running" row uses.
-  time(hook, payload('bench-plain'), env);
-  time(hook, payload('bench-watched'), teamEnv);
+  timeNode(hook, payload('bench-plain'), env);
+  timeNode(hook, payload('bench-watched'), teamEnv);
   ended(teamHome, 'bench-watched');
 
   const runs = 20;
-  const baseline: number[] = [];
-  const plain: number[] = [];
-  const watched: number[] = [];
-  const starting: number[] = [];
+  const baseline = samples();
+  const plain = samples();
+  const watched = samples();
+  const starting = samples();
+  // Each call timed once for wall time and once under perf for CPU, the same way each time.
+  const both = (
+    into: Samples,
+    args: string[],
+    input: string,
+    e: NodeJS.ProcessEnv,
+    after = () => {},
+  ) => {
+    time(into, args, input, e);
+    after();
+    const cpu = cpuNode(args, input, e);
+    after();
+    if (cpu !== null) into.cpu.push(cpu);
+  };
   try {
     for (let i = 0; i < runs; i++) {
-      baseline.push(time(['-e', ''], '', env));
+      both(baseline, ['-e', ''], '', env);
       const calls = [
-        () => plain.push(time(hook, payload('bench-plain'), env)),
-        () => {
-          watched.push(time(hook, payload('bench-watched'), teamEnv));
-          ended(teamHome, 'bench-watched');
-        },
+        () => both(plain, hook, payload('bench-plain'), env),
+        () =>
+          both(watched, hook, payload('bench-watched'), teamEnv, () =>
+            ended(teamHome, 'bench-watched'),
+          ),
         () => {
           const session = `bench-first-${i}`;
-          starting.push(time(hook, payload(session), teamEnv));
-          ended(teamHome, session);
+          both(starting, hook, payload(session), teamEnv, () => {
+            ended(teamHome, session);
+            // The next sample of this row starts a watch again.
+            for (const pid of processesUnder(teamHome))
+              if (pid !== watcherOf('bench-watched')) signalQuietly(pid, 'SIGKILL');
+          });
         },
       ];
       // A different order each time: no row always goes first or last.
@@ -90,10 +116,23 @@ export function runCommandStartBench(report: Report, results: Record<string, unk
     for (const pid of processesUnder(teamHome)) signalQuietly(pid, 'SIGKILL');
     rmSync(root, { recursive: true, force: true });
   }
-  const base = median(baseline);
-  const row = (name: string, times: number[], note = '') =>
-    report(name, fmt(median(times)), `${(median(times) / base).toFixed(2)}× node${note}`);
-  report("node -e '' (same run)", fmt(base), 'baseline');
+  const base = median(baseline.wall);
+  const baseCpu = baseline.cpu.length > 0 ? median(baseline.cpu) : null;
+  const cpuNote = (xs: number[]) =>
+    baseCpu !== null && xs.length > 0
+      ? `; CPU ${fmt(median(xs))} = ${(median(xs) / baseCpu).toFixed(2)}× node's`
+      : '';
+  const row = (name: string, times: Samples, note = '') =>
+    report(
+      name,
+      fmt(median(times.wall)),
+      `${(median(times.wall) / base).toFixed(2)}× node${cpuNote(times.cpu)}${note}`,
+    );
+  report(
+    "node -e '' (same run)",
+    fmt(base),
+    `baseline${baseCpu !== null ? `; CPU ${fmt(baseCpu)}` : ''}`,
+  );
   row('shim hook PreToolUse (a command, no team store)', plain);
   row('  team store connected, the session watched', watched, ' (notes the command)');
   row(
@@ -103,8 +142,12 @@ export function runCommandStartBench(report: Report, results: Record<string, unk
   );
   results.commandStart = {
     nodeMs: base,
-    preToolUseMs: median(plain),
-    preToolUseTeamMs: median(watched),
-    preToolUseTeamFirstMs: median(starting),
+    nodeCpuMs: baseCpu,
+    preToolUseMs: median(plain.wall),
+    preToolUseTeamMs: median(watched.wall),
+    preToolUseTeamFirstMs: median(starting.wall),
+    preToolUseCpuMs: plain.cpu.length > 0 ? median(plain.cpu) : null,
+    preToolUseTeamCpuMs: watched.cpu.length > 0 ? median(watched.cpu) : null,
+    preToolUseTeamFirstCpuMs: starting.cpu.length > 0 ? median(starting.cpu) : null,
   };
 }
