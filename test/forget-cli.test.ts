@@ -119,6 +119,41 @@ describe('shim forget', () => {
     assert.ok(after.rows.get('checkpoints')!.some((r) => r.includes(b1.checkpointId)));
   });
 
+  test('sessions restored from it are named, kept without --with-restored, forgotten with it (and said in --json)', () => {
+    const { home, a1, b1 } = setupStore();
+    // B's session was restored from A's.
+    const db = new DatabaseSync(join(home, 'shim.db'));
+    try {
+      db.prepare('UPDATE sessions SET resumed_from_session = ? WHERE session_id = ?').run(
+        a1.sessionId,
+        b1.sessionId,
+      );
+    } finally {
+      db.close();
+    }
+    const dry = json<{ restoredInto: string[]; alsoForgotten?: unknown }>(
+      runShim(home, ['forget', a1.sessionId, '--dry-run', '--json']),
+    );
+    assert.deepEqual(dry.restoredInto, [b1.sessionId]);
+    assert.equal(dry.alsoForgotten, undefined, 'nothing else without the option');
+    const told = runShim(home, ['forget', a1.sessionId, '--dry-run']);
+    assert.match(told.stdout, new RegExp(`restored from it .*${b1.sessionId}.*--with-restored`));
+    const run = json<{ restoredInto: string[]; alsoForgotten: Array<{ checkpoints: string[] }> }>(
+      runShim(home, ['forget', a1.sessionId, '--with-restored', '--json']),
+    );
+    assert.deepEqual(run.restoredInto, [b1.sessionId]);
+    assert.deepEqual(run.alsoForgotten[0]?.checkpoints, [b1.checkpointId]);
+    const after = dumpStore(home);
+    for (const table of ['checkpoints', 'sessions'])
+      assert.deepEqual(
+        (after.get(table) ?? []).filter(
+          (r) => r.includes(a1.sessionId) || r.includes(b1.sessionId),
+        ),
+        [],
+        `no row of ${table} of either session`,
+      );
+  });
+
   test('something the store does not hold: one clear line, exit 1', () => {
     const home = makeTempDir('shim-forget-');
     runShim(home, ['checkpoint', '--transcript', fixturePath(B), '--json']);

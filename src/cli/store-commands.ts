@@ -70,20 +70,26 @@ export function defineStoreCommands(program: Command): void {
     )
     .option('--dry-run', 'say what would be removed, remove nothing')
     .option('--json', 'print what was removed as JSON')
+    .option(
+      '--with-restored',
+      'also forget the sessions restored from it (and those restored from them)',
+    )
     .addHelpText(
       'after',
       `
   A session id removes every checkpoint of that session, its restores, handoff documents,
   compaction summaries, events, what waits to be sent for it and the caches shim keeps for it;
   with a team store connected, every row of the session there too (no other machine restores or
-  finds it any more). Sessions that were restored from it keep their own rows and are named, to
-  forget as well if they carry its words. A checkpoint id removes that checkpoint only; a later
+  finds it any more). Sessions that were restored from it keep their own rows and are named
+  (--json: restoredInto); --with-restored forgets them too, and the sessions restored from them
+  (--json: alsoForgotten). Nothing is asked: without the option nothing else goes. A checkpoint id removes that checkpoint only; a later
   checkpoint that named it as its parent is linked to its parent instead. It cannot be undone:
   characters that start both a checkpoint and a session are refused (give more of the one you
   mean).
 
   Examples:
     shim forget 3f2a9c1d --dry-run
+    shim forget 3f2a9c1d --with-restored --dry-run
     shim forget 4f8c1176-7025-4530-a860-c6fc4c63a150`,
     )
     .action(async (what, options) =>
