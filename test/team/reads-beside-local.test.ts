@@ -26,6 +26,7 @@ let b: TempStore;
 let cloneA: string;
 let cloneB: string;
 const ids = { a: '', b: '' };
+const sessions = { a: '', b: '' };
 const A_REQUEST = 'Split the billing worker into a queue consumer and a scheduler';
 const B_REQUEST = 'Tidy the wombatfile of the importer';
 
@@ -44,6 +45,7 @@ before(async () => {
     [b, cloneB, B_REQUEST, 40, 'b'],
   ] as const) {
     const sessionId = randomUUID();
+    sessions[key] = sessionId;
     store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, minutesAgo(m));
     const draft = draftIn(clone, sessionId, minutesAgo(m));
     draft.conversationState = { ...draft.conversationState, userRequests: [request] };
@@ -92,6 +94,21 @@ test("list on B holds its own checkpoint and A's, each saying where it comes fro
     ],
   );
   assert.equal(rows[0]!.cwd, cloneB, "A's row carries B's clone as its place");
+});
+
+test("list --session on B of A's session lists its checkpoints from the team store; of B's own, B's", () => {
+  const of = (sessionId: string) => {
+    const run = onB(['list', '--session', sessionId, '--json']);
+    assert.equal(run.status, 0, run.stderr);
+    return (JSON.parse(run.stdout) as Array<{ id: string; from: unknown }>).map((r) => [
+      r.id,
+      r.from,
+    ]);
+  };
+  assert.deepEqual(of(sessions.a), [[ids.a, { osUser: 'ada', machine: 'laptop-a' }]]);
+  assert.deepEqual(of(sessions.b), [[ids.b, null]]);
+  const text = onB(['list', '--session', sessions.a]);
+  assert.match(text.stdout, /^\s*ada@laptop-a\b/m, text.stdout);
 });
 
 test("show on B of A's checkpoint prints its restore in B's clone, naming A", () => {

@@ -28,6 +28,8 @@ export type TeamReadRequest = {
   cwd: string;
   all?: boolean;
   mine?: boolean;
+  /** One session's rows only (`shim list --session`). */
+  sessionId?: string;
   limit: number;
 };
 
@@ -53,6 +55,7 @@ export async function withTeam<T>(
       projectIds: projects,
       limit: request.limit,
       ...(request.mine ? { osUser: currentWriter(request.env).osUser } : {}),
+      ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
     };
     return { projects, result: await work(repository, scope) };
   } finally {

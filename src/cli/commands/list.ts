@@ -35,17 +35,17 @@ export async function runList(options: {
       limit,
     }),
   );
-  // With a team store connected, the other machines' and teammates' checkpoints of the scope too.
-  const team = options.session
-    ? null
-    : await teamListRows({
-        home,
-        env: process.env,
-        config: await loadConfig(home, { lenient: true }),
-        cwd: scope.kind === 'project' ? scope.root : process.cwd(),
-        ...(scope.kind === 'all' ? { all: true } : {}),
-        limit,
-      });
+  // With a team store connected, the other machines' and teammates' checkpoints of the scope
+  // too (of the session: its rows another machine sent, in the projects this machine has).
+  const team = await teamListRows({
+    home,
+    env: process.env,
+    config: await loadConfig(home, { lenient: true }),
+    cwd: scope.kind === 'project' ? scope.root : process.cwd(),
+    ...(scope.kind === 'all' ? { all: true } : {}),
+    ...(options.session ? { sessionId: options.session } : {}),
+    limit,
+  });
   const rows: Array<CheckpointSummary & { from: RowFrom }> = [
     ...local.map((r) => ({ ...r, from: null })),
     ...(team?.rows ?? []),

@@ -144,6 +144,7 @@ export function listCheckpoints(
   return checkpoints(
     db,
     sql`c.project_id = ANY(${ids(scope)}) ${osUserOnly(scope, 'c.os_user')}
+      ${scope.sessionId !== undefined ? sql`AND c.session_id = ${scope.sessionId}` : sql``}
       ${exclude ? sql`AND NOT (c.machine = ${exclude.machine} AND c.os_user = ${exclude.osUser})` : sql``}`,
     scope.limit,
   );

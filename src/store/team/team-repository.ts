@@ -109,6 +109,8 @@ export type TeamReadScope = {
   projectIds: readonly string[];
   /** Only this OS user's rows (`--mine`). */
   osUser?: string;
+  /** Only this session's rows (`shim list --session`). */
+  sessionId?: string;
   limit: number;
 };
 
