@@ -2,8 +2,8 @@
  * A session's timeline for the dashboard: the context of every response against the threshold
  * the hooks would have resolved then (the replay of app/session/replay.ts), its compactions, the
  * checkpoints shim took at the responses they reflect, the restores into and out of it, and the
- * forecast from the newest response. Kept in memory per transcript size and mtime: a 20 MB
- * transcript is replayed once per change, not once per view.
+ * forecast from the newest response (none once the session has ended). Kept in memory per
+ * transcript size and mtime: a 20 MB transcript is replayed once per change, not once per view.
  * @module
  */
 import { statSync } from 'node:fs';
@@ -200,12 +200,15 @@ export async function buildSessionTimeline(request: {
   const { home, env, log } = request;
   const base =
     log === null ? await storedOnly(home, request.sessionId) : await replayed(log, home, env);
-  const { checkpoints, restores } = await withStore(home, (store) => ({
+  const { checkpoints, restores, ended } = await withStore(home, (store) => ({
     checkpoints: store.dashboard.listTimelineCheckpoints(request.sessionId),
     restores: store.dashboard.listRestores(request.sessionId),
+    ended: Boolean(store.sessions.get(request.sessionId)?.endedAt),
   }));
   return {
     ...base,
+    // A session that has ended will not reach another compaction: nothing to forecast.
+    forecast: ended ? null : base.forecast,
     sessionId: request.sessionId,
     checkpoints: checkpoints.map((c) => ({
       ...c,

@@ -111,6 +111,8 @@ function contextChart(
           values: (_u, vals) => vals.map((v) => tokens(Number(v))),
         },
       ],
+      // The hover line above the charts says each response's values: the legend only names.
+      legend: { live: false },
       cursor: { sync: { key: 'shim-timeline' } },
       hooks: {
         drawClear: [bands],
@@ -151,7 +153,8 @@ function toolChart(t: SessionTimeline, width: number, before: HTMLElement): uPlo
           ],
         },
       },
-      legend: { show: true },
+      // The hover line above the charts says each response's values: the legend only names.
+      legend: { show: true, live: false },
       series: [
         { label: 'Response', value: (_u, v) => (v === null ? '–' : `#${v + 1}`) },
         {
