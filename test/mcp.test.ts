@@ -12,6 +12,7 @@ import { createCheckpoint } from '../src/app/checkpoint/create-checkpoint.ts';
 import { encodeProjectDir } from '../src/agents/claude/sessions.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 import { connectInMemory } from './helpers/mcp-client.ts';
+import { writeCountTiming } from './helpers/count-timing.ts';
 import { testAgents } from './helpers/agents.ts';
 import { logOf } from './helpers/agents.ts';
 
@@ -192,10 +193,27 @@ describe('MCP server (in-memory transport)', () => {
       'before the schema migration · metadata: {"ticket":"SHIM-42"}',
     );
 
-    // The hooks' interval now counts from this checkpoint.
+    // The hooks' policy now counts from this checkpoint: by default ("changes") at most 3 calls
+    // once a file changed, sooner at a work change; by count every 5 calls.
     const risk = await call(client, 'shim_get_crash_risk');
     const next = risk.structuredContent!.nextCheckpointIn as { toolCalls: number; minutes: number };
-    assert.deepEqual(next, { toolCalls: 5, minutes: 10 });
+    assert.deepEqual(next, { toolCalls: 3, minutes: 10, onlyAfterFileChange: true });
+    assert.match(textOf(risk), /once a file has changed since the last one, when the work changes/);
+    writeCountTiming(world.home);
+    try {
+      const byCount = await call(client, 'shim_get_crash_risk');
+      assert.deepEqual(byCount.structuredContent!.nextCheckpointIn, {
+        toolCalls: 5,
+        minutes: 10,
+        onlyAfterFileChange: false,
+      });
+      assert.match(
+        textOf(byCount),
+        /Next automatic checkpoint \(with shim's hooks installed\): within 5 tool calls or 10 minutes\./,
+      );
+    } finally {
+      rmSync(join(world.home, 'config.json'), { force: true });
+    }
   });
 
   test('shim_check_resume finds the interrupted earlier session; autoResume applies it once', async () => {

@@ -3,9 +3,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { withStore } from '../../app/open-store.ts';
 import { getSessionStatus, type SessionStatus } from '../../app/session/status.ts';
-import { DEFAULT_CHECKPOINT_POLICY } from '../../core/policy/checkpoint-policy.ts';
+import { findProjectRoot } from '../../capture/project.ts';
+import { checkpointPolicyOf, type CheckpointPolicy } from '../../core/policy/checkpoint-policy.ts';
 import { formatTurnsLeft } from '../../core/context/turns-left-text.ts';
 import { loadHookMemory } from '../../store/cache/hook-memory.ts';
+import { loadConfig } from '../../store/config/config.ts';
 import {
   answer,
   callerFacts,
@@ -32,7 +34,9 @@ const outputSchema = {
   riskLevel: z.enum(['safe', 'warning', 'danger']),
   recommendation: z.string(),
   signals: z.record(z.string(), z.unknown()).optional(),
-  nextCheckpointIn: z.object({ toolCalls: z.number(), minutes: z.number() }).optional(),
+  nextCheckpointIn: z
+    .object({ toolCalls: z.number(), minutes: z.number(), onlyAfterFileChange: z.boolean() })
+    .optional(),
   session: callerSchema,
 };
 
@@ -96,19 +100,35 @@ async function getLastCheckpoint(
     : null;
 }
 
-/** When the hooks' interval policy takes the next checkpoint, from the last one stored. */
+type NextCheckpoint = { toolCalls: number; minutes: number; onlyAfterFileChange: boolean };
+
+/**
+ * When the hooks' policy (the user's `checkpoints` settings) takes the next checkpoint, from the
+ * last one stored. Under `changes` the count and the minutes run only once a file changed since
+ * that checkpoint, and a work change (a task done, tests passing, a commit) comes sooner.
+ */
 function getNextCheckpointIn(
+  policy: CheckpointPolicy,
   last: { at: number; toolCalls: number } | null,
   toolCalls: number,
   at: number,
-): { toolCalls: number; minutes: number } | undefined {
+): NextCheckpoint | undefined {
   if (!last) return undefined;
-  const policy = DEFAULT_CHECKPOINT_POLICY;
   const calls = Math.max(0, toolCalls - last.toolCalls);
   return {
     toolCalls: Math.max(0, policy.toolCallInterval - calls),
     minutes: Math.max(0, Math.ceil((policy.timeIntervalMs - (at - last.at)) / 60_000)),
+    onlyAfterFileChange: policy.timing === 'changes',
   };
+}
+
+function describeNext(next: NextCheckpoint | undefined): string {
+  if (!next)
+    return 'No checkpoint of this session yet: call shim_checkpoint to take the first one.';
+  const within = `within ${next.toolCalls} tool calls or ${next.minutes} minutes`;
+  return next.onlyAfterFileChange
+    ? `Next automatic checkpoint (with shim's hooks installed): once a file has changed since the last one, when the work changes (a task done, tests passing, a commit) or ${within}.`
+    : `Next automatic checkpoint (with shim's hooks installed): ${within}.`;
 }
 
 export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void {
@@ -129,7 +149,12 @@ export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void
       });
       const recommendation = recommend(status);
       const memory = loadHookMemory(deps.home, caller.sessionId);
+      const settings = await loadConfig(deps.home, {
+        lenient: true,
+        projectRoot: findProjectRoot(deps.cwd),
+      });
       const next = getNextCheckpointIn(
+        checkpointPolicyOf(settings.checkpoints),
         last,
         Math.max(status.activity.toolCalls, memory.hookToolCalls),
         at,
@@ -138,9 +163,7 @@ export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void
       const text = [
         `riskLevel: ${status.assessment.risk} (session ${short(caller.sessionId)})`,
         recommendation,
-        next
-          ? `Next automatic checkpoint (with shim's hooks installed): within ${next.toolCalls} tool calls or ${next.minutes} minutes.`
-          : 'No checkpoint of this session yet: call shim_checkpoint to take the first one.',
+        describeNext(next),
         `Calling session: ${caller.sessionId}, ${caller.basis}.`,
         ...(includeSignals ? [`signals: ${JSON.stringify(signals)}`] : []),
       ].join('\n');
