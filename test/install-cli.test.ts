@@ -93,7 +93,7 @@ describe('shim install / uninstall', () => {
     assert.match(run.stdout, /Installed shim into .*settings\.json \(user settings\)/);
     assert.match(run.stdout, /\+ SessionStart +\[startup\|resume\|clear\|compact\] timeout 30 s/);
     assert.match(run.stdout, /shown with yours: bash ~\/\.claude\/statusline\.sh --compact/);
-    assert.match(run.stdout, /To undo: shim uninstall$/m);
+    assert.match(run.stdout, /To undo: shim uninstall --agent claude$/m);
   });
 
   test('--dry-run prints the diff and writes nothing', () => {

@@ -170,7 +170,7 @@ describe('install and uninstall', () => {
     const result = installShim(options(w, { scope: 'project' }));
     const projectSettings = join(w.project, '.claude', 'settings.json');
     assert.equal(result.settingsPath, projectSettings);
-    assert.equal(result.undo, 'shim uninstall --project');
+    assert.equal(result.undo, 'shim uninstall --agent claude --project');
     assert.ok(result.notes.some((n) => n.includes('committed')));
     assert.equal(
       findShimHooks(parseSettingsText(readFileSync(projectSettings, 'utf8'), 'x')).length,

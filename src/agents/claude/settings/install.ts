@@ -235,7 +235,7 @@ export function installShim(options: InstallOptions): InstallResult {
     mcpConfigPath: mcpPath,
     mcpBackupPath: null,
     notes,
-    undo: `shim uninstall${scope === 'project' ? ' --project' : ''}`,
+    undo: `shim uninstall --agent claude${scope === 'project' ? ' --project' : ''}`,
   };
   if (dryRun) {
     result.diff = [
