@@ -7,6 +7,7 @@
  * hook (dist/hook.cjs) with the input already read.
  * @module
  */
+import { statSync } from 'node:fs';
 import { findProjectRoot } from '../capture/project.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import { loadConfig } from '../store/config/config.ts';
@@ -92,7 +93,8 @@ export async function mainWithInput(
   if (answer.out === null) {
     if (
       answer.handover?.config.warmLook &&
-      (asked === 'none' || asked === 'gone' || asked === 'slow')
+      (asked === 'none' || asked === 'gone' || asked === 'slow') &&
+      isSessionFile(answer.handover.payload.transcriptPath)
     )
       await startWarmProcess(asked, process.env);
     await (loadBundled('hook.cjs') as FullHookEntry).mainWithInput(
@@ -106,6 +108,15 @@ export async function mainWithInput(
   }
   if (answer.out) writeStdout(`${answer.out}\n`);
   process.exitCode = 0;
+}
+
+/** A call about no session file (a payload typed by hand, a log gone) starts no process for later calls. */
+function isSessionFile(path: string | null): boolean {
+  try {
+    return path !== null && statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function startWarmProcess(asked: WhyLookHere, env: Env): Promise<void> {

@@ -18,8 +18,7 @@ export const startingMark = (dir: string): string => `${dir}.starting`;
 
 export async function startWarmLook(dir: string, home: string, env: Env): Promise<boolean> {
   if (!claimStart(dir, home)) return false;
-  await runShimInBackground(['background', 'warm-look'], home, env, home);
-  return true;
+  return runShimInBackground(['background', 'warm-look'], home, env, home);
 }
 
 /**
