@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { codexAdapter } from '../../agents/codex/adapter.ts';
 import { installCodex } from '../../agents/codex/settings/install.ts';
 import { installGemini } from '../../agents/gemini/settings/install.ts';
 import { agentChecks } from './agent-checks.ts';
@@ -75,14 +76,24 @@ describe('shim doctor: Codex CLI', () => {
     assert.equal(checks['codex-version']!.essential, false);
     assert.equal(checks['gemini-hooks'], undefined, 'nothing about Gemini');
 
-    w.env.SHIM_CODEX_BIN = fakeCli(w.root, 'codex', 'codex-cli 0.169.0');
+    // The version the adapter names (the e2e pin), and one it does not.
+    const verified = codexAdapter.verifiedVersion;
+    w.env.SHIM_CODEX_BIN = fakeCli(w.root, 'codex', `codex-cli ${verified}`);
     checks = byId(await agentChecks(w.options));
     assert.equal(checks['codex-version']!.status, 'ok');
-    assert.match(checks['codex-version']!.detail, /^0\.169\.0, the version shim was verified with/);
+    assert.equal(
+      checks['codex-version']!.detail.startsWith(`${verified}, the version shim was verified with`),
+      true,
+      checks['codex-version']!.detail,
+    );
     w.env.SHIM_CODEX_BIN = fakeCli(w.root, 'codex-next', 'codex-cli 0.170.2');
     checks = byId(await agentChecks(w.options));
     assert.equal(checks['codex-version']!.status, 'warn');
-    assert.match(checks['codex-version']!.detail, /^0\.170\.2; shim was verified with 0\.169\.0/);
+    assert.equal(
+      checks['codex-version']!.detail.startsWith(`0.170.2; shim was verified with ${verified}`),
+      true,
+      checks['codex-version']!.detail,
+    );
   });
 
   test('a hook installed but not trusted (Codex skips it silently): fail, naming what to approve', async () => {
