@@ -11,8 +11,8 @@ itself once \`shim install\` has wired it (SessionStart, UserPromptSubmit, PreTo
 PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop, SessionEnd, PostModelSwitch). It never blocks
 or breaks the agent: problems go to $SHIM_HOME/logs/shim.log and it exits 0.
 
-Try it in a throwaway SHIM_HOME (nothing of your real sessions is read or changed; a warm
-process it may start there leaves by itself after 10 idle minutes):
+Try it in a throwaway SHIM_HOME (nothing of your real sessions is read or changed; given a
+real transcript, the warm process it starts there leaves by itself after 10 idle minutes):
   echo '{"session_id":"try-it","transcript_path":"/path/to/session.jsonl"}' | SHIM_HOME="$(mktemp -d)" shim hook PostToolUse
 `,
   'gemini-hook': `Usage: shim gemini-hook <Event>

@@ -65,7 +65,8 @@ const postToolUse = (s: Setup, n: number) =>
 async function triggers(s: Setup): Promise<string[]> {
   await waitForProcessesUnder(s.home);
   const run = runShim(s.home, ['list', '--all', '--json']);
-  if (run.status !== 0) return [];
+  // An empty home lists [] with exit 0: a refusal is a failure to show, not "no checkpoint".
+  assert.equal(run.status, 0, run.stderr);
   return (JSON.parse(run.stdout) as Array<{ triggeredBy: string }>).map((c) => c.triggeredBy);
 }
 

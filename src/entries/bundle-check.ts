@@ -61,8 +61,9 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
     bundle: 'hook-quick.cjs',
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
     // 36 → 38: a shell command's end taken out of its session's started calls while shim's mod
-    // watches (hook/shell-calls.ts; issue 40, measured in the bench).
-    budget: 38 * KB,
+    // watches (hook/shell-calls.ts; issue 40, measured in the bench). 38 → 39: no warm look
+    // started for a call whose transcript is not a file (hook/quick-run.ts; a stat only then).
+    budget: 39 * KB,
   },
   {
     bundle: 'statusline.cjs',
