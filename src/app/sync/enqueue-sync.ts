@@ -22,7 +22,7 @@ import type { ShimConfig } from '../../store/config/config.ts';
 import { appendLog } from '../../store/home/log.ts';
 import type { OutboxDraft } from '../../store/sync/sync-outbox.ts';
 import type { Store } from '../open-store.ts';
-import { isShimBinary, runShimInBackground } from '../run-in-background.ts';
+import { runShimInBackground } from '../run-in-background.ts';
 import { handoffFileName } from '../write-handoff.ts';
 import { projectKey } from './link-issue.ts';
 import { hasClaudeMem } from './claude-mem-place.ts';
@@ -83,7 +83,7 @@ export function resolveSessionIssue(
 
 /** A detached `shim sync --drain` (one runs at a time; it exits once nothing is due). */
 export async function startSyncWorker(cwd: string | null, env: Env, home: string): Promise<void> {
-  if (isShimBinary()) await runShimInBackground(['sync', '--drain'], cwd, env, home);
+  await runShimInBackground(['sync', '--drain'], cwd, env, home);
 }
 
 /** A GitHub issue names its repository: its own, else the project's origin. */
