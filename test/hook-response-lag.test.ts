@@ -70,6 +70,12 @@ async function triggers(s: Setup): Promise<string[]> {
   return (JSON.parse(run.stdout) as Array<{ triggeredBy: string }>).map((c) => c.triggeredBy);
 }
 
+/** shim's log under the test's home (what a background checkpoint said when it failed). */
+function logOf(s: Setup): string {
+  const path = join(s.home, 'logs', 'shim.log');
+  return existsSync(path) ? readFileSync(path, 'utf8') : '(no log)';
+}
+
 function memory(s: Setup): { hookToolCalls: number; alertedLevel: string; epoch: number } {
   const path = join(s.home, 'cache', 'hooks', `${SESSION_ID}.json`);
   return existsSync(path)
@@ -119,7 +125,11 @@ describe('PostToolUse judges the response that made the call', () => {
     // make an L3 alert, checkpoint or handoff.
     assert.equal(postToolUse(s, 4), null);
     const levelRows = (await triggers(s)).filter((t) => t === 'danger_zone');
-    assert.equal(levelRows.length, 1, 'only the L2 checkpoint of the first window');
+    assert.equal(
+      levelRows.length,
+      1,
+      `only the L2 checkpoint of the first window; shim's log:\n${logOf(s)}`,
+    );
     assert.deepEqual(handoffKinds(s), ['level_L2']);
     // Once it is written, it is judged: 18%, nothing to say.
     appendFileSync(s.transcript, toJsonl(bash(4, 30_000)));

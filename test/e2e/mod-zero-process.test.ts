@@ -18,6 +18,7 @@ import {
   describeRun,
   E2E_SKIP,
   pollUntil,
+  projectTranscriptDir,
   readDebugLog,
   runClaude,
   shellQuote,
@@ -44,6 +45,15 @@ function levelReached(shimHome: string, level: string): true | null {
     } catch {
       // written as we read: the next poll sees it whole
     }
+  }
+  return null;
+}
+
+/** A line of some transcript under `dir` (Claude Code's project folder) holds `text`. */
+function transcriptHas(dir: string, text: string): true | null {
+  if (!existsSync(dir)) return null;
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl'))) {
+    if (readFileSync(join(dir, name), 'utf8').includes(text)) return true;
   }
   return null;
 }
@@ -104,10 +114,21 @@ describe("shim's mod answers the per-call hook events", { skip }, () => {
     // 200k window (threshold 167,000): 30k rising by 8k a step to 150k, then by 1k — L1 from
     // 116,900 (step 11), L2 from 141,950 (step 15), a few steps at L2 for its note to land.
     const context = (i: number) => Math.min(30_000 + i * 8_000, 150_000 + (i - 15) * 1_000);
+    // The L2 note reaches the model in the request after the mod appends it, and the mod's
+    // reports may run several steps behind the turn on a loaded machine: the last step's answer
+    // waits for the note in the session, as a user's next prompt would come after it.
+    const L2_NOTE = 'Consider finishing the current step';
+    const transcripts = projectTranscriptDir(scratch.home, scratch.project);
     const mock = await startMockApi({
-      steps: Array.from({ length: STEPS }, (_, i) =>
-        bashAt(i === RISKY_STEP ? 'git reset --hard HEAD' : `echo step${i}`, context(i)),
-      ),
+      steps: Array.from({ length: STEPS }, (_, i) => ({
+        ...bashAt(i === RISKY_STEP ? 'git reset --hard HEAD' : `echo step${i}`, context(i)),
+        ...(i === STEPS - 1
+          ? {
+              holdUntil: () =>
+                pollUntil(() => transcriptHas(transcripts, L2_NOTE), 60_000).catch(() => null),
+            }
+          : {}),
+      })),
       final: {
         content: [{ type: 'text', text: 'Done.' }],
         usage: { input_tokens: 1000, cache_read_input_tokens: 150_000, output_tokens: 100 },
@@ -186,7 +207,7 @@ describe("shim's mod answers the per-call hook events", { skip }, () => {
     // The notes for the model came from the mod (Claude Code marks them as the plugin's), each
     // level's once, and stay in the conversation for the requests that follow.
     assert.ok(mock.requestsContaining('Note from the shim plugin').length > 0);
-    assert.ok(mock.requestsContaining('Consider finishing the current step').length > 0);
+    assert.ok(mock.requestsContaining(L2_NOTE).length > 0, 'the L2 note reached a request');
     assert.ok(mock.requestsContaining('shim has saved a checkpoint. Prefer small').length > 0);
     const toasts = [...debug.matchAll(/\$\.ui\.toast \(shim\): ([^\n]*)/g)].map((m) => m[1]!);
     assert.equal(toasts.filter((x) => /L1/.test(x)).length, 1, toasts.join('\n'));
