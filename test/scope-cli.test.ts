@@ -90,7 +90,7 @@ describe('project scope', () => {
   test('handoff writes the newest checkpoint of this project and says the next session picks it up', () => {
     const run = runShim(home, ['handoff'], { cwd: projectB });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /the next Claude Code session started in .*beta picks it up once/);
+    assert.match(run.stdout, /the next session of any agent started in .*beta picks it up once/);
     assert.deepEqual(readdirSync(join(home, 'handoffs')), ['session-beta-001.md']);
   });
 });

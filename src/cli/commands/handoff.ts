@@ -53,7 +53,7 @@ export async function runHandoff(agents: Agents, options: HandoffCommandOptions)
       dim(
         options.team
           ? `newest checkpoint of ${where}; handed to the team: the next session started in this project on any connected machine picks it up once\n`
-          : `newest checkpoint of ${where}; the next Claude Code session started in ${checkpoint.source.cwd ?? 'this project'} picks it up once\n`,
+          : `newest checkpoint of ${where}; the next session of any agent started in ${checkpoint.source.cwd ?? 'this project'} picks it up once\n`,
       ),
   );
 }

@@ -2,12 +2,13 @@
  * `shim slash <command> [args…]`: what shim's slash commands run (claude/settings/slash-commands.ts)
  * — `/checkpoint [--status | --estimate [task or plan.md]]`, `/defer [--off]`, `/handoff`,
  * `/loop [checkpoint]` and `/shard <plan.md> [--dry-run]`,
- * their arguments as the user typed them.
+ * their arguments as the user typed them (Claude Code: shell words; Gemini CLI: one word).
  * @module
  */
 import { mentionedPlans } from '../../app/tasks/plan-mentions.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { AppError } from '../../core/errors.ts';
+import { IN_SESSION_COMMANDS } from '../../core/in-session-commands.ts';
 import { runCheckpoint } from './checkpoint.ts';
 import { runEstimate, runPlanEstimate } from './estimate.ts';
 import { createCheckpoint } from '../../app/checkpoint/create-checkpoint.ts';
@@ -20,7 +21,9 @@ import { runShard } from './shard.ts';
 import { runStatus } from './status.ts';
 import type { Agents } from '../../agents/agent.ts';
 
-export async function runSlash(agents: Agents, command: string, args: string[]): Promise<void> {
+export async function runSlash(agents: Agents, command: string, given: string[]): Promise<void> {
+  // Gemini CLI hands the arguments over as one shell word ('' for none): the words are the same.
+  const args = given.flatMap((a) => a.split(/\s+/)).filter((a) => a !== '');
   if (command === 'checkpoint') {
     if (args.includes('--status')) return runStatus(agents, undefined, { history: true });
     if (args[0] === '--estimate') {
@@ -70,7 +73,7 @@ export async function runSlash(agents: Agents, command: string, args: string[]):
   throw new AppError(
     'USAGE',
     `no slash command "${command}"`,
-    'shim has /checkpoint, /defer and /shard',
+    `shim has ${IN_SESSION_COMMANDS.map((c) => `/${c.name}`).join(', ')}`,
   );
 }
 

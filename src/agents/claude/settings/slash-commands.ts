@@ -4,8 +4,10 @@
  * command files whose ```! block runs shim with the user's arguments — Claude Code puts the
  * output into the request, and the model presents it. Shipped in the plugin (`commands/`) and in
  * the plugin `shim install` sets up for the mod. Pure: the files' text for a way to start shim.
+ * The commands themselves: core/in-session-commands.ts (Gemini CLI gets the same ones).
  * @module
  */
+import { IN_SESSION_COMMANDS, showAnswerRequest } from '../../../core/in-session-commands.ts';
 
 export type SlashCommandFile = { name: string; text: string };
 
@@ -14,54 +16,21 @@ export type SlashCommandFile = { name: string; text: string };
  * or `node "${CLAUDE_PLUGIN_ROOT}/bin/shim.cjs"` in the plugin).
  */
 export function slashCommandFiles(start: string): SlashCommandFile[] {
-  const file = (name: string, description: string, hint: string, what: string) => ({
-    name: `${name}.md`,
+  return IN_SESSION_COMMANDS.map((command) => ({
+    name: `${command.name}.md`,
     text: [
       '---',
-      `description: ${JSON.stringify(description)}`,
-      `argument-hint: ${JSON.stringify(hint)}`,
+      `description: ${JSON.stringify(command.description)}`,
+      `argument-hint: ${JSON.stringify(command.hint)}`,
       'allowed-tools: ["Bash(node:*)"]',
       '---',
       '',
       '```!',
-      `${start} slash ${name} $ARGUMENTS`,
+      `${start} slash ${command.name} $ARGUMENTS`,
       '```',
       '',
-      `Above is shim's answer (${what}). Show it to the user as it is, in a few lines, and`,
-      'then wait for their next request: do not start other work.',
+      showAnswerRequest(command),
       '',
     ].join('\n'),
-  });
-  return [
-    file(
-      'checkpoint',
-      'Save a checkpoint of this session now (shim); --status: where the context stands; --estimate [task or plan.md]: will it fit?',
-      '[--status | --estimate [task or plan.md]]',
-      'a checkpoint, the status or an estimate',
-    ),
-    file(
-      'defer',
-      'Just one more task: hold the L1/L2 context notices back until the task in progress is done (shim); --off: back on',
-      '[--off]',
-      'what is held back and until when',
-    ),
-    file(
-      'handoff',
-      'Write a handoff now: a checkpoint of this session, and the document the next session here picks up (shim)',
-      '',
-      'the checkpoint and where the handoff was written',
-    ),
-    file(
-      'loop',
-      "Inside a shim loop: the run's iteration, context and restarts; checkpoint: save this iteration's state now (shim)",
-      '[checkpoint]',
-      "the loop run's status, or the checkpoint saved",
-    ),
-    file(
-      'shard',
-      'Split a plan too big for one session into shards that each fit (shim)',
-      '<plan.md> [--dry-run]',
-      'how the plan splits, and the shard files',
-    ),
-  ];
+  }));
 }

@@ -1,7 +1,7 @@
 /**
  * `shim doctor` for Gemini CLI (docs/agents.md, "Gemini CLI"): shim's hooks for every event it
  * registers and its MCP server, in the user's or the project's settings.json (the CLI reads both),
- * pointing at this shim. Gemini runs hooks without a trust step, so present means active. Nothing
+ * pointing at this shim; its custom commands beside them (doctor-commands.ts). Gemini runs hooks without a trust step, so present means active. Nothing
  * when shim was never installed into Gemini CLI.
  * @module
  */
@@ -13,6 +13,7 @@ import { GEMINI_HOOK_EVENTS } from '../hook-payload.ts';
 import { parseSettingsText, projectSettingsPath, userSettingsPath } from '../sessions.ts';
 import { inspectShim } from './gemini-entries.ts';
 import { isGeminiInstallRecorded } from './install.ts';
+import { geminiCommandsCheck } from './doctor-commands.ts';
 
 const FIX = 'shim install --agent gemini';
 
@@ -106,5 +107,14 @@ export function geminiDoctorChecks(request: DoctorRequest): AgentCheck[] {
           FIX,
         ),
   );
+  const installedInto = sources
+    .filter(
+      (s) =>
+        (s.shim?.events.length ?? 0) > 0 ||
+        s.shim?.mcp ||
+        isGeminiInstallRecorded(request.home, s.path),
+    )
+    .map((s) => s.path);
+  checks.push(geminiCommandsCheck(request.home, installedInto, request.shim));
   return checks;
 }

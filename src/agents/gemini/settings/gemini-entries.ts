@@ -21,8 +21,13 @@ function quote(word: string): string {
   return SAFE_WORD.test(word) ? word : `"${word.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
+/** The shell words that start this shim (Gemini runs hooks and `!{…}` through a shell). */
+export function shimStartWords(invocation: ShimInvocation): string {
+  return `${quote(invocation.node)} ${quote(invocation.bin)}`;
+}
+
 export function geminiHookCommand(invocation: ShimInvocation, event: string): string {
-  return `${quote(invocation.node)} ${quote(invocation.bin)} gemini-hook ${event}`;
+  return `${shimStartWords(invocation)} gemini-hook ${event}`;
 }
 
 /** A hook command shim wrote: it runs `gemini-hook` of some shim bin. */

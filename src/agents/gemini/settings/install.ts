@@ -1,8 +1,9 @@
 /**
  * `shim install --agent gemini` / `shim uninstall --agent gemini`: shim's hooks and MCP server in
- * Gemini CLI's settings.json (the user's, or the project's with --project). Install keeps what
- * the file held before in SHIM_HOME; uninstall writes it back byte for byte when the file is as
- * shim left it, and otherwise takes out only shim's entries (saying so).
+ * Gemini CLI's settings.json (the user's, or the project's with --project), and its in-session
+ * commands beside it (install-commands.ts). Install keeps what the file held before in SHIM_HOME;
+ * uninstall writes it back byte for byte when the file is as shim left it, and otherwise takes out
+ * only shim's entries (saying so).
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -30,6 +31,11 @@ import {
 } from '../sessions.ts';
 import { GEMINI_HOOK_EVENTS } from '../hook-payload.ts';
 import { inspectShim, withShim, withoutShim, type ShimInvocation } from './gemini-entries.ts';
+import {
+  commandsDirOf,
+  installGeminiCommands,
+  uninstallGeminiCommands,
+} from './install-commands.ts';
 
 export type GeminiInstallRequest = {
   scope: 'user' | 'project';
@@ -131,6 +137,35 @@ function writeAtomic(path: string, text: string): void {
 
 export function installGemini(request: GeminiInstallRequest): GeminiInstallReport {
   const path = geminiSettingsPath(request.scope, request.env, request.cwd);
+  // Settings first: the directory install makes for settings.json is recorded with it.
+  const settings = installSettings(request, path);
+  const commands = installGeminiCommands({
+    dir: commandsDirOf(path),
+    home: request.home,
+    invocation: request.invocation,
+    dryRun: request.dryRun,
+  });
+  const changed = settings.changed || commands.changed;
+  const notes = [...commands.notes];
+  if (!changed) notes.unshift(`shim is already installed in ${path}`);
+  else if (settings.changed && !request.dryRun)
+    notes.push(`Gemini CLI runs shim's hooks from its next session (no trust step needed).`);
+  return {
+    agent: 'gemini',
+    changed,
+    dryRun: request.dryRun,
+    files: [
+      { path, changes: settings.changes },
+      ...(commands.changes.length > 0 ? [{ path: commands.path, changes: commands.changes }] : []),
+    ],
+    notes,
+  };
+}
+
+function installSettings(
+  request: GeminiInstallRequest,
+  path: string,
+): { changed: boolean; changes: string[] } {
   const before = readBytes(path);
   const settings = parse(before, path);
   const next = withShim(settings, request.invocation);
@@ -144,10 +179,7 @@ export function installGemini(request: GeminiInstallRequest): GeminiInstallRepor
     ...(found.events.length > 0 && changed ? ['~ shim hooks rewritten for this shim'] : []),
     ...(found.mcp ? [] : ['+ MCP server "shim"']),
   ];
-  const notes: string[] = [];
-  if (!changed) notes.push(`shim is already installed in ${path}`);
-  if (request.dryRun || !changed)
-    return { agent: 'gemini', changed, dryRun: request.dryRun, files: [{ path, changes }], notes };
+  if (request.dryRun || !changed) return { changed, changes };
   const previous = readRecord(request.home, path);
   const asLeft = previous !== null && before !== null && sha256(before) === previous.writtenSha256;
   let createdDir: string | null = previous && asLeft ? previous.createdDir : null;
@@ -165,12 +197,29 @@ export function installGemini(request: GeminiInstallRequest): GeminiInstallRepor
   ensureDir(request.home, 'installs');
   writeJsonFileAtomic(recordPath(request.home, path), record);
   writeAtomic(path, text);
-  notes.push(`Gemini CLI runs shim's hooks from its next session (no trust step needed).`);
-  return { agent: 'gemini', changed: true, dryRun: false, files: [{ path, changes }], notes };
+  return { changed: true, changes };
 }
 
-export function uninstallGemini(request: Omit<GeminiInstallRequest, 'dryRun' | 'invocation'>) {
+export function uninstallGemini(
+  request: Omit<GeminiInstallRequest, 'dryRun' | 'invocation'>,
+): GeminiInstallReport {
   const path = geminiSettingsPath(request.scope, request.env, request.cwd);
+  // Commands first: the settings' directory, if shim made it, can then go too.
+  const commands = uninstallGeminiCommands({ dir: commandsDirOf(path), home: request.home });
+  const report = uninstallSettings(request, path);
+  if (!commands.changed && commands.notes.length === 0) return report;
+  return {
+    ...report,
+    changed: report.changed || commands.changed,
+    files: [...report.files, { path: commands.path, changes: commands.changes }],
+    notes: [...report.notes, ...commands.notes],
+  };
+}
+
+function uninstallSettings(
+  request: Omit<GeminiInstallRequest, 'dryRun' | 'invocation'>,
+  path: string,
+): GeminiInstallReport {
   const before = readBytes(path);
   const record = readRecord(request.home, path);
   const report: GeminiInstallReport = {
