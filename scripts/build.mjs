@@ -76,8 +76,8 @@ await Promise.all([
     external: ['@photostructure/sqlite', 'zod'],
     supported: { 'dynamic-import': false },
   }),
-  // The pull a starting session waits for (`shim team pull --quiet`): pg and Kysely, loaded with
-  // the code cache through the launcher, no ES-module CLI.
+  // The pull a starting session waits for (`shim team pull --quiet`): plain pg, loaded with the
+  // code cache through the launcher, no ES-module CLI.
   buildWithMeta('team-pull', {
     ...perCall,
     entryPoints: { 'team-pull': 'src/entries/team-pull.ts' },

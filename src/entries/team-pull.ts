@@ -1,25 +1,24 @@
 /**
  * dist/team-pull.cjs — `shim team pull --quiet`, the child a starting session waits for
- * (app/team/pull-at-start.ts): no ES-module loader, no CLI parser, nothing but the pull; bin/shim.cjs
- * loads it with the code cache. pg and Kysely live here and in the CLI, never in a hook's bundle.
- * Its answer is the exit code (0: pulled); what went wrong goes to shim.log.
+ * (app/team/pull-at-start.ts): no ES-module loader, no CLI parser, no query builder, nothing but
+ * the pull on plain pg; bin/shim.cjs loads it with the code cache. pg lives here and in the CLI,
+ * never in a hook's bundle. Its answer is the exit code (0: pulled), said on the session start's
+ * pipe as soon as the work is in; what went wrong goes to shim.log.
  * @module
  */
-import { openStore } from '../app/open-store.ts';
-import { pullTeamForProject } from '../app/team/team-sync.ts';
-import { loadConfig } from '../store/config/config.ts';
+import { tellPulled } from '../app/team/pull-at-start.ts';
+import { pullTeamHere } from '../app/team/pull-for-project.ts';
 import { getShimHome } from '../store/home/home.ts';
 import { appendLog } from '../store/home/log.ts';
 
 export async function main(): Promise<void> {
   const home = getShimHome();
   try {
-    const config = await loadConfig(home, { lenient: true });
-    const result = await pullTeamForProject({
-      openStore: () => openStore(home),
+    const { result } = await pullTeamHere({
+      home,
       env: process.env,
-      config,
       cwd: process.cwd(),
+      onPulled: () => tellPulled(process.env),
     });
     if (result === null) {
       appendLog(home, 'warn', 'team pull: no team store connected, or team.resume is off');

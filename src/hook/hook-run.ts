@@ -7,6 +7,7 @@ import type { SessionState } from '../core/session.ts';
 import type { ShimConfig } from '../store/config/config.ts';
 import type { Env } from '../store/home/home.ts';
 import type { Agent, Agents, HookOutput, HookPayload, QuickAgent } from '../agents/agent.ts';
+import type { TeamPullStarted } from '../app/team/pull-at-start.ts';
 
 export type HookRun = {
   payload: HookPayload;
@@ -31,6 +32,11 @@ export type HookRun = {
    * byte offset it was folded to: the handler's look starts from it instead of reading again.
    */
   read?: { state: SessionState; offset: number | null };
+  /**
+   * SessionStart: the team store's pull, started by the runner before it loaded the handler
+   * (null: none is due); the handler waits for it (app/team/pull-at-start.ts).
+   */
+  teamPull?: TeamPullStarted | null;
 };
 
 /**

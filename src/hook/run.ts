@@ -26,6 +26,7 @@ import { readStdin } from '../capture/stdin.ts';
 import { writeStdout } from '../capture/stdout.ts';
 import type { HookHandler, HookRun, QuickHandover } from './hook-run.ts';
 import { beforeCompaction } from './compaction-due.ts';
+import { startTeamPullAtStart } from '../app/team/pull-at-start.ts';
 
 // The log's entries pass the redactor this bundle carries (store/log.ts).
 useLogRedaction(redactValueSync);
@@ -94,9 +95,11 @@ export async function runHook(call: HookCall): Promise<string> {
       return '';
     }
     sessionId = payload.sessionId;
-    const handler = await load();
     // `shim doctor` probes with this session id: the handler must load, but touch nothing.
-    if (payload.sessionId === DOCTOR_SESSION) return '';
+    if (payload.sessionId === DOCTOR_SESSION) {
+      await load();
+      return '';
+    }
     const config =
       call.handover?.config ??
       (await loadConfig(home, {
@@ -104,6 +107,13 @@ export async function runHook(call: HookCall): Promise<string> {
         projectRoot: payload.cwd ? findProjectRoot(payload.cwd) : null,
       }));
     if (!config.enabled) return '';
+    // A new session's pull from the team store loads and connects in its own process while this
+    // one loads the handler (the session waits for it: every millisecond counts).
+    const teamPull =
+      event === 'SessionStart' && payload.sessionId
+        ? await startTeamPullAtStart({ ...payload, config, env, home })
+        : undefined;
+    const handler = await load();
     const run: HookRun = {
       payload,
       env,
@@ -114,6 +124,7 @@ export async function runHook(call: HookCall): Promise<string> {
       agents: call.agents,
       ...(call.handover ? { quickAsked: true } : {}),
       ...(call.handover?.parentPid ? { parentPid: call.handover.parentPid } : {}),
+      ...(teamPull !== undefined ? { teamPull } : {}),
     };
     const output = agent.capabilities.compactsBeforeNextRequest
       ? await beforeCompaction(event, run, handler, () =>

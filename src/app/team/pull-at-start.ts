@@ -6,13 +6,16 @@
  * the user is told once: not again until a pull is on time.
  * @module
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, fstatSync, rmSync, writeSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { Env } from '../../store/home/home.ts';
 import { ensureDir } from '../../store/home/home.ts';
 import { dropHeldWrite, readJsonFile, writeJsonFileAtomic } from '../../store/home/json-file.ts';
 import { appendLog } from '../../store/home/log.ts';
+import type { ShimConfig } from '../../store/config/config.ts';
 import { isShimBinary } from '../run-in-background.ts';
+import { isTeamConfigured } from './team-settings.ts';
 
 export const TEAM_PULL_BUDGET_MS = 1_500;
 
@@ -22,6 +25,27 @@ export type StartPull = {
   /** One line for the user, the first time a pull is late or fails. */
   tell: string | null;
 };
+
+/**
+ * The child says "pulled" on this descriptor (a pipe the session start holds) as soon as the work
+ * is in the local store: its exit comes later (the connection closed, the code cache written at
+ * the first run in a home: 50–90 ms under load) and the session need not wait for it.
+ */
+const DONE_FD = 3;
+const DONE_ENV = 'SHIM_TEAM_PULL_DONE_FD';
+
+/** In the child: tells the session start waiting on it that the work is in (best effort). */
+export function tellPulled(env: Env): void {
+  if (env[DONE_ENV] !== String(DONE_FD)) return;
+  try {
+    // Only into the pipe the session start made (Node's pipes are socket pairs): a descriptor
+    // given some other way (a file) is not ours to write.
+    const fd = fstatSync(DONE_FD);
+    if (fd.isSocket() || fd.isFIFO()) writeSync(DONE_FD, 'pulled\n');
+  } catch {
+    // the session start is gone (late): its exit closed the pipe
+  }
+}
 
 const markPath = (home: string) => join(home, 'cache', 'team-pull-late.json');
 
@@ -56,20 +80,42 @@ export async function startTeamPull(request: {
   const started = Date.now();
   const child = spawn(process.execPath, [bin, 'team', 'pull', '--quiet'], {
     cwd: existsSync(request.cwd) ? request.cwd : process.cwd(),
-    env: { ...request.env, SHIM_HOME: request.home },
+    env: { ...request.env, SHIM_HOME: request.home, [DONE_ENV]: String(DONE_FD) },
     detached: true,
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
-  // Whoever waits holds the process open with its timer; the child alone never does.
+  // Whoever waits holds the process open with its timer; the child and its pipe alone never do.
   child.unref();
+  const done = child.stdio[DONE_FD] as (Readable & { unref?: () => void }) | null;
+  done?.unref?.();
   const exit = new Promise<number>((resolve) => {
     child.on('error', (error) => {
       appendLog(request.home, 'error', 'shim team pull did not start', { error: String(error) });
       resolve(-1);
     });
+    done?.on('error', () => {});
+    done?.once('data', () => resolve(0));
     child.on('exit', (code) => resolve(code ?? -1));
   });
   return { started, budget, home: request.home, exit };
+}
+
+/**
+ * The pull a session starting now waits for, started as early as the hook can (before it loads
+ * its handler): only at a new session's start (`startup`) in a directory, with a team store
+ * configured and `team.resume` on; null otherwise.
+ */
+export async function startTeamPullAtStart(request: {
+  source: string | null;
+  cwd: string | null;
+  config: Pick<ShimConfig, 'team'>;
+  env: Env;
+  home: string;
+}): Promise<TeamPullStarted | null> {
+  const { source, cwd, config, env, home } = request;
+  if (source !== 'startup' || !cwd || !isTeamConfigured(config, env) || !config.team.resume)
+    return null;
+  return startTeamPull({ cwd, env, home });
 }
 
 /**

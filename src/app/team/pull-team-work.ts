@@ -38,7 +38,7 @@ export function localProjectIds(
 
 export async function pullTeamWork(options: {
   store: Pick<Store, 'sessions' | 'checkpoints' | 'teamWork'>;
-  repository: TeamRepository;
+  repository: Pick<TeamRepository, 'newestUnfinished' | 'pickUpHandoff'>;
   writer: Writer;
   now: Date;
   resumeWindowDays: number;

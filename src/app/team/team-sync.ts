@@ -127,58 +127,6 @@ export async function syncTeam(options: {
   }
 }
 
-/**
- * `shim team pull`: the team's newest unfinished work for the project at `cwd` (and this
- * machine's other recent projects) into the local copy, now; nothing is sent (the worker sends).
- * Null without a team store or with `team.resume` off; throws when the server cannot be reached.
- */
-/**
- * `shim team pull` for the project at `cwd`. The connection (and its schema check) starts first,
- * and the local store opens while the server answers: the pull a session start waits for pays
- * the two one after the other otherwise.
- */
-export async function pullTeamForProject(options: {
-  openStore: () => Pick<CommandStore, 'sessions' | 'checkpoints' | 'teamWork'> & {
-    close(): void;
-  };
-  env: Env;
-  config: Pick<ShimConfig, 'team' | 'resumeWindowDays'>;
-  cwd: string;
-}): Promise<{ pulled: number } | null> {
-  const target = resolveTeamUrl(options.config, options.env);
-  if (target === null || !options.config.team.resume) return null;
-  const opening = openTeamRepository({ url: target.url });
-  // Handled below; a rejection must not go unhandled while the store opens.
-  opening.catch(() => {});
-  // One turn of the event loop: the driver loads and its socket is out before the store opens.
-  await new Promise((resolve) => setImmediate(resolve));
-  let store;
-  try {
-    store = options.openStore();
-  } catch (error) {
-    await opening.then((repository) => repository.close()).catch(() => {});
-    throw error;
-  }
-  try {
-    const repository = await opening;
-    try {
-      const pulled = await pullTeamWork({
-        store,
-        repository,
-        writer: currentWriter(options.env),
-        now: new Date(),
-        resumeWindowDays: options.config.resumeWindowDays,
-        cwds: [options.cwd],
-      });
-      return { pulled };
-    } finally {
-      await repository.close();
-    }
-  } finally {
-    store.close();
-  }
-}
-
 const RETENTION_KIND = 'retention';
 
 async function applyRetentionDaily(

@@ -7,13 +7,13 @@ import { listTeamSessions, searchTeam } from '../../app/team/team-reads.ts';
 import { currentWriter } from '../../app/team/team-settings.ts';
 import { checkTeamUrl } from '../../app/team/team-url.ts';
 import { getTeamStatus } from '../../app/team/team-status.ts';
-import { pullTeamForProject, syncTeam } from '../../app/team/team-sync.ts';
+import { pullTeamHere } from '../../app/team/pull-for-project.ts';
+import { syncTeam } from '../../app/team/team-sync.ts';
 import { AppError } from '../../core/errors.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
 import { describeTeamTarget } from '../../store/postgres/team-errors.ts';
 import { loadConfig, writeTeamSetting } from '../../store/config/config.ts';
 import { openCommandStore } from '../../app/open-command-store.ts';
-import { openStore } from '../../app/open-store.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { renderTable } from '../format/table.ts';
 import { dim } from '../format/text.ts';
@@ -99,12 +99,9 @@ function nextTry(status: { nextAttemptAt: string | null; waiterPid: number | nul
 
 /** `shim team pull` (also what a session start runs as a child: app/team/pull-at-start.ts). */
 export async function runTeamPull(options: { json?: boolean; quiet?: boolean }): Promise<void> {
-  const home = getShimHome();
-  const config = await loadConfig(home, { lenient: true });
-  const result = await pullTeamForProject({
-    openStore: () => openStore(home),
+  const { config, result } = await pullTeamHere({
+    home: getShimHome(),
     env: process.env,
-    config,
     cwd: process.cwd(),
   });
   if (result === null)

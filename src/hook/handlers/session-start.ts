@@ -9,7 +9,11 @@ import { finishPendingCheckpoints } from '../../app/checkpoint/finish-pending-ch
 import { withStore, type Store } from '../../app/open-store.ts';
 import { restoreAtStartup } from '../../app/restore/startup-restore.ts';
 import { isTeamConfigured } from '../../app/team/team-settings.ts';
-import { pullAtStart, startTeamPull, type TeamPullStarted } from '../../app/team/pull-at-start.ts';
+import {
+  pullAtStart,
+  startTeamPullAtStart,
+  type TeamPullStarted,
+} from '../../app/team/pull-at-start.ts';
 import { takeOwnLimitHandoff } from '../../app/restore/limit-handoff.ts';
 import { relayAfterClear } from '../../app/restore/relay-restore.ts';
 import { startSyncWorker } from '../../app/sync/enqueue-sync.ts';
@@ -140,14 +144,12 @@ export async function handleSessionStart(run: HookRun): Promise<HookOutput> {
   const { sessionId, source } = payload;
   if (!sessionId) return {};
   // A new session asks the team store itself, within a budget: a child process (no pg here),
-  // started first so that it loads and connects while this one does its own work below.
+  // started first (by the runner, before it loaded this handler) so that it loads and connects
+  // while this one does its own work below.
   const teamPull =
-    source === 'startup' &&
-    payload.cwd &&
-    isTeamConfigured(run.config, run.env) &&
-    run.config.team.resume
-      ? await startTeamPull({ cwd: payload.cwd, env: run.env, home })
-      : null;
+    run.teamPull !== undefined
+      ? run.teamPull
+      : await startTeamPullAtStart({ ...payload, config: run.config, env: run.env, home });
   // A risky command's checkpoint whose builder died with the session is one to restore.
   await finishPendingCheckpoints(home, run.env, run.agents, { wait: true });
   saveHookMemory(home, sessionId, { ...loadHookMemory(home, sessionId), agentPid: findAgentPid() });

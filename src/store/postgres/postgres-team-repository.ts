@@ -21,8 +21,9 @@ import type {
   TeamSessionSummary,
   TeamWorkFound,
 } from '../team/team-repository.ts';
-import type { TeamDatabase } from './team-database.ts';
-import { toTeamError } from './team-errors.ts';
+import { queryableOf, type TeamDatabase } from './team-database.ts';
+import { toTeamError, withTeamErrors } from './team-errors.ts';
+import * as pulls from './team-pull-queries.ts';
 import * as queries from './team-queries.ts';
 import { KINDS, lastById, TABLE, writeKind } from './team-row-writes.ts';
 
@@ -46,12 +47,8 @@ export class PostgresTeamRepository implements TeamRepository {
     this.#url = url;
   }
 
-  async #run<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw toTeamError(error, this.#url);
-    }
+  #run<T>(work: () => Promise<T>): Promise<T> {
+    return withTeamErrors(this.#url, work);
   }
 
   async #writeAll(rows: readonly TeamRow[]): Promise<void> {
@@ -90,7 +87,9 @@ export class PostgresTeamRepository implements TeamRepository {
     exclude: { machine: string; osUser: string },
     since: string,
   ): Promise<TeamWorkFound[]> {
-    return this.#run(() => queries.newestUnfinished(this.#db, projectIds, exclude, since));
+    return this.#run(() =>
+      pulls.newestUnfinished(queryableOf(this.#db), projectIds, exclude, since),
+    );
   }
 
   listSessions(scope: TeamReadScope): Promise<TeamSessionSummary[]> {
@@ -128,14 +127,7 @@ export class PostgresTeamRepository implements TeamRepository {
   }
 
   async pickUpHandoff(handoffId: string, bySession: string, at: string): Promise<void> {
-    await this.#run(() =>
-      this.#db
-        .updateTable('shim_handoffs')
-        .set({ picked_up_at: at, picked_up_by: bySession })
-        .where('id', '=', handoffId)
-        .where('picked_up_at', 'is', null)
-        .execute(),
-    );
+    await this.#run(() => pulls.pickUpHandoff(queryableOf(this.#db), handoffId, bySession, at));
   }
 
   /** Every row of the session, in one transaction: its checkpoints' files, summaries, handoffs… */

@@ -1,18 +1,16 @@
 /**
- * Opening the team store: a `pg` pool under Kysely (0.28: it runs on Node 20), the schema
- * migrated under an advisory lock (several machines may connect at once), and a check that the
- * schema is there before anything is written. Only the replication worker and team commands
+ * Opening the team store: a `pg` pool (team-pool.ts) under Kysely (0.28: it runs on Node 20),
+ * the schema migrated under an advisory lock (several machines may connect at once); the check
+ * that it is there before anything is written is team-pull-queries.ts's. Only the replication worker and team commands
  * load this module (dynamic import): pg never rides the hooks' path.
  * @module
  */
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
-import { parse as parseUri } from 'pg-connection-string';
-import { AppError } from '../../core/errors.ts';
-import { resolveConn, type ConnParams, type ConnTarget, type ResolvedConn } from './conninfo.ts';
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import type pg from 'pg';
 import { LATEST_POSTGRES_VERSION, POSTGRES_MIGRATIONS } from './migrations.ts';
-import { passwordFromFile } from './password-file.ts';
-import { isTransientTeamError, toTeamError } from './team-errors.ts';
+import { toTeamError } from './team-errors.ts';
+import { newPool, openPool } from './team-pool.ts';
+import { getTeamSchemaVersion, type Queryable } from './team-pull-queries.ts';
 import type { TeamTables } from './team-tables.ts';
 
 export type TeamDatabase = Kysely<TeamTables>;
@@ -23,113 +21,12 @@ export type TeamTarget = { url: string } | { url: string; poolConfig: pg.PoolCon
 /** A migration runs under this lock: one machine creates the tables, the others wait and see them. */
 const MIGRATION_LOCK = 0x5eed_7ea3;
 
-/** libpq's sslmode as pg's `ssl` option, decoded by pg's own parser in its libpq mode. */
-function sslFor(params: ConnParams, target: ConnTarget): pg.PoolConfig['ssl'] {
-  const mode = params.sslmode ?? 'disable';
-  // libpq never encrypts a unix socket; `allow` starts without.
-  if (target.socket || mode === 'disable' || mode === 'allow') return false;
-  const query = new URLSearchParams({ sslmode: mode === 'prefer' ? 'require' : mode });
-  for (const key of ['sslrootcert', 'sslcert', 'sslkey'])
-    if (params[key]) query.set(key, params[key]);
-  const ssl = parseUri(`postgresql://shim-host/?${query.toString()}`, { useLibpqCompat: true }).ssl;
-  return ssl === undefined || typeof ssl === 'string' ? true : (ssl as pg.PoolConfig['ssl']);
-}
-
-function poolConfigFor(conn: ResolvedConn, target: ConnTarget, ssl: pg.PoolConfig['ssl']) {
-  const timeout = Number(conn.params.connect_timeout ?? 0);
+/** Kysely as a `Queryable`: team-pull-queries.ts's plain SQL on this connection. */
+export function queryableOf(db: TeamDatabase): Queryable {
   return {
-    host: target.host,
-    port: target.port,
-    user: conn.user,
-    database: conn.database,
-    // Always a function: pg's own password-file lookup warns on every connection (pg 8.x).
-    // Undefined (no password known) is what pg takes for "none" (its types say string only).
-    password: (async () =>
-      conn.password ??
-      passwordFromFile(conn.passfile, target, conn.database, conn.user).password ??
-      undefined) as () => Promise<string>,
-    ssl,
-    ...(conn.params.options ? { options: conn.params.options } : {}),
-    max: 4,
-    connectionTimeoutMillis: timeout > 0 ? Math.max(2, timeout) * 1000 : 8_000,
-    idleTimeoutMillis: 5_000,
-    // The worker is a short-lived process: idle clients must not keep it alive.
-    allowExitOnIdle: true,
-    application_name: conn.params.application_name ?? 'shim',
-  } satisfies pg.PoolConfig;
-}
-
-/**
- * pg's client, whose socket is closed when its login fails: pg 8 leaves it open when the failure
- * is its own (no password to answer the server's SCRAM challenge), and the process then waits for
- * the server's authentication_timeout (60 s) before it can exit. pg-pool closes a timed-out
- * client the same way (`connection.stream.destroy()`).
- */
-class ClosingClient extends pg.Client {}
-type Connect = (this: pg.Client, callback?: (error: Error | null) => void) => unknown;
-const connect = pg.Client.prototype.connect as Connect;
-(ClosingClient.prototype as unknown as { connect: Connect }).connect = function (callback) {
-  const close = () =>
-    (
-      this as unknown as { connection?: { stream?: { destroy(): void } } }
-    ).connection?.stream?.destroy();
-  if (callback)
-    return connect.call(this, (error) => {
-      if (error) close();
-      callback(error);
-    });
-  return (connect.call(this) as Promise<unknown>).catch((error: unknown) => {
-    close();
-    throw error;
-  });
-};
-
-function newPool(config: pg.PoolConfig): pg.Pool {
-  const pool = new pg.Pool({ Client: ClosingClient, ...config });
-  // An idle client whose server went away emits 'error'; it must not crash the worker.
-  pool.on('error', () => {});
-  return pool;
-}
-
-/**
- * Opens a pool on the first host of the list that accepts a connection (libpq's order; a host
- * that answers and refuses the login ends the search, as in libpq), its first client kept in the
- * pool. `sslmode=prefer` falls back to an unencrypted connection when the server has no TLS.
- */
-async function openPool(url: string): Promise<pg.Pool> {
-  let conn: ResolvedConn;
-  try {
-    conn = resolveConn(url);
-  } catch (error) {
-    throw new AppError(
-      'TEAM_URL_INVALID',
-      `the team store's connection string cannot be used: ${(error as Error).message}`,
-      'give postgresql://user@host:5432/database, host=/run/postgresql dbname=…, or service=<name> (docs/team.md)',
-    );
-  }
-  let last: unknown = null;
-  for (const target of conn.targets) {
-    let ssl = sslFor(conn.params, target);
-    for (;;) {
-      const pool = newPool(poolConfigFor(conn, target, ssl));
-      try {
-        (await pool.connect()).release();
-        return pool;
-      } catch (error) {
-        await pool.end().catch(() => {});
-        last = error;
-        const noTls = /does not support SSL/i.test(String((error as Error)?.message));
-        if (noTls && conn.params.sslmode === 'prefer' && ssl !== false) {
-          ssl = false;
-          continue;
-        }
-        // Only a host that could not be reached passes the turn to the next one.
-        if (!isTransientTeamError(error)) throw toTeamError(error, url);
-        break;
-      }
-    }
-  }
-  throw toTeamError(last, url);
+    query: async <R>(text: string, values: readonly unknown[] = []) =>
+      (await db.executeQuery<R>(CompiledQuery.raw(text, [...values]))) as { rows: R[] },
+  };
 }
 
 /** Opens the team database: connected, or an AppError saying why not (one line and its fix). */
@@ -138,26 +35,17 @@ export async function openTeamDatabase(target: TeamTarget): Promise<TeamDatabase
   return new Kysely<TeamTables>({ dialect: new PostgresDialect({ pool }) });
 }
 
-export async function getTeamSchemaVersion(db: TeamDatabase): Promise<number> {
-  const found = await sql<{ present: string | null }>`
-    SELECT to_regclass('shim_schema_version')::text AS present`.execute(db);
-  if (!found.rows[0]?.present) return 0;
-  const row = await sql<{ version: number | null }>`
-    SELECT MAX(version) AS version FROM shim_schema_version`.execute(db);
-  return Number(row.rows[0]?.version ?? 0);
-}
-
 /** Applies the migrations the server lacks; returns the version it is at. */
 export async function migrateTeamDatabase(db: TeamDatabase, url: string): Promise<number> {
   try {
     // Up to date: nothing to create (a role that may not create tables connects too).
-    if ((await getTeamSchemaVersion(db)) === LATEST_POSTGRES_VERSION)
+    if ((await getTeamSchemaVersion(queryableOf(db))) === LATEST_POSTGRES_VERSION)
       return LATEST_POSTGRES_VERSION;
     return await db.transaction().execute(async (tx) => {
       await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);
       await sql`CREATE TABLE IF NOT EXISTS shim_schema_version (
         version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`.execute(tx);
-      let version = await getTeamSchemaVersion(tx);
+      let version = await getTeamSchemaVersion(queryableOf(tx));
       for (const migration of POSTGRES_MIGRATIONS) {
         if (migration.version <= version) continue;
         await sql.raw(migration.sql).execute(tx);
@@ -171,25 +59,4 @@ export async function migrateTeamDatabase(db: TeamDatabase, url: string): Promis
   } catch (error) {
     throw toTeamError(error, url);
   }
-}
-
-/** Fails with TEAM_NO_SCHEMA (and how to fix it) when the server lacks shim's tables. */
-export async function assertTeamSchema(db: TeamDatabase, url: string): Promise<void> {
-  let version: number;
-  try {
-    version = await getTeamSchemaVersion(db);
-  } catch (error) {
-    throw toTeamError(error, url);
-  }
-  if (version === 0)
-    throw toTeamError(
-      Object.assign(new Error('relation "shim_schema_version" does not exist'), { code: '42P01' }),
-      url,
-    );
-  if (version > LATEST_POSTGRES_VERSION)
-    throw new AppError(
-      'TEAM_FAILED',
-      `the team store is at schema version ${version}, newer than this shim knows (${LATEST_POSTGRES_VERSION})`,
-      'upgrade shim on this machine',
-    );
 }

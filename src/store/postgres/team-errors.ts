@@ -101,3 +101,12 @@ export function toTeamError(error: unknown, url: string): AppError {
     );
   return new AppError('TEAM_FAILED', `the team store at ${target}: ${message}`, 'see shim doctor');
 }
+
+/** `work`'s answer, or its failure as one line and its fix (toTeamError). */
+export async function withTeamErrors<T>(url: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toTeamError(error, url);
+  }
+}

@@ -1,13 +1,12 @@
 /**
- * The team store's reads, as domain objects: the newest unfinished work per project (one index
- * probe per project: shim_checkpoints_newest), sessions, checkpoints by id or session, search,
+ * The team store's reads, as domain objects (the newest unfinished work per project is
+ * team-pull-queries.ts's, in plain SQL): sessions, checkpoints by id or session, search,
  * loop runs and file patches. Everything read is unescaped (text-escape.ts); nothing here names
  * another machine's clone in what a reader is shown except inside the checkpoint, whose paths
  * the caller rebases (core/team/rebase-checkpoint.ts).
  * @module
  */
 import { sql, type RawBuilder } from 'kysely';
-import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type {
   FilePatch,
   TeamCheckpoint,
@@ -15,10 +14,10 @@ import type {
   TeamReadScope,
   TeamSearchHit,
   TeamSessionSummary,
-  TeamWorkFound,
 } from '../team/team-repository.ts';
 import { fullTextMatches, fullTextQuery, fullTextRank, fullTextSnippet } from './dialect.ts';
 import type { TeamDatabase } from './team-database.ts';
+import { toCheckpoint, type CheckpointRow } from './team-pull-queries.ts';
 import { unescapeText, unescapeValue } from './text-escape.ts';
 
 /** Words around a search hit's best match (as the local search's snippet). */
@@ -26,35 +25,10 @@ const SNIPPET_WORDS = 16;
 
 type Writer = { machine: string; osUser: string };
 
-type CheckpointRow = {
-  project_id: string;
-  id: string;
-  session_id: string;
-  machine: string;
-  os_user: string;
-  at: Date;
-  body: Record<string, unknown>;
-  open_tasks: number;
-  ended_at: Date | null;
-  end_reason: string | null;
-};
-
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const osUserOnly = (scope: TeamReadScope, column: string) =>
   scope.osUser !== undefined ? sql`AND ${sql.ref(column)} = ${scope.osUser}` : sql``;
 const ids = (scope: TeamReadScope) => [...scope.projectIds];
-
-function toCheckpoint(r: CheckpointRow): TeamCheckpoint {
-  return {
-    projectId: unescapeText(r.project_id),
-    checkpoint: unescapeValue(r.body) as unknown as Checkpoint,
-    sessionId: unescapeText(r.session_id),
-    machine: unescapeText(r.machine),
-    osUser: unescapeText(r.os_user),
-    createdAt: iso(r.at)!,
-    endedAt: iso(r.ended_at),
-  };
-}
 
 /** Checkpoints with their session's end, filtered by `where`, newest first. */
 function checkpoints(
@@ -71,68 +45,6 @@ function checkpoints(
     LIMIT ${limit}`
     .execute(db)
     .then((r) => r.rows.map(toCheckpoint));
-}
-
-export async function newestUnfinished(
-  db: TeamDatabase,
-  projectIds: readonly string[],
-  exclude: Writer,
-  since: string,
-): Promise<TeamWorkFound[]> {
-  if (projectIds.length === 0) return [];
-  // One round trip: the newest checkpoint per project, whoever wrote it (work newer than it is
-  // nobody's), and the newest handoff left for the team per project (rows with a handoff_id).
-  const projects = [...projectIds];
-  const rows = (
-    await sql<CheckpointRow & { handoff_id: string | null }>`
-    SELECT n.project_id, n.id, n.session_id, n.machine, n.os_user, n.at, n.body, n.open_tasks,
-      s.ended_at, s.end_reason, NULL::text AS handoff_id
-    FROM unnest(${projects}::text[]) AS p(project_id)
-    CROSS JOIN LATERAL (
-      SELECT c.project_id, c.id, c.session_id, c.machine, c.os_user, c.at, c.body, c.open_tasks
-      FROM shim_checkpoints c
-      WHERE c.project_id = p.project_id AND c.at >= ${since}
-      ORDER BY c.at DESC, c.checkpoint_number DESC LIMIT 1) n
-    LEFT JOIN shim_sessions s ON s.session_id = n.session_id
-    UNION ALL
-    SELECT * FROM (
-      SELECT DISTINCT ON (h.project_id) h.project_id, c.id, c.session_id, h.machine, h.os_user,
-        h.at, c.body, c.open_tasks, NULL::timestamptz, NULL::text, h.id
-      FROM shim_handoffs h JOIN shim_checkpoints c ON c.id = h.checkpoint_id
-      WHERE h.project_id = ANY(${projects}) AND h.for_team AND h.picked_up_at IS NULL
-        AND h.at >= ${since}
-      ORDER BY h.project_id, h.at DESC) handoffs`.execute(db)
-  ).rows;
-  const handoffs = rows.filter((r) => r.handoff_id !== null);
-  const newest = rows.filter((r) => r.handoff_id === null);
-  const found: TeamWorkFound[] = [];
-  const mine = (r: CheckpointRow) =>
-    unescapeText(r.machine) === exclude.machine && unescapeText(r.os_user) === exclude.osUser;
-  const work = (r: CheckpointRow, reason: TeamWorkFound['reason']): TeamWorkFound => {
-    const found = toCheckpoint(r);
-    return {
-      projectId: found.projectId,
-      checkpoint: found.checkpoint,
-      sessionId: found.sessionId,
-      machine: found.machine,
-      osUser: found.osUser,
-      createdAt: found.createdAt,
-      reason,
-    };
-  };
-  for (const projectId of projectIds) {
-    const handoff = handoffs.find((r) => r.project_id === projectId);
-    const latest = newest.find((r) => r.project_id === projectId);
-    if (handoff && !mine(handoff) && (!latest || handoff.at >= latest.at)) {
-      found.push({ ...work(handoff, 'handoff'), handoffId: handoff.handoff_id! });
-      continue;
-    }
-    if (!latest || mine(latest)) continue;
-    if (latest.ended_at !== null && latest.open_tasks === 0) continue;
-    const limited = /usage.?limit/i.test(latest.end_reason ?? '');
-    found.push(work(latest, limited ? 'usage_limit' : 'interrupted'));
-  }
-  return found;
 }
 
 export function listCheckpoints(

@@ -161,3 +161,6 @@ export interface TeamRepository {
   canWrite(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** What a pull needs of the team store (the pull a starting session waits for opens only this). */
+export type TeamPullSource = Pick<TeamRepository, 'newestUnfinished' | 'pickUpHandoff' | 'close'>;
