@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { median, timeNode } from './child-time.ts';
 import { makeTempDir, SHARED_FIXTURES_DIR } from '../test/helpers/fixtures.ts';
+import { awaitWarmLook, stopWarmLooks } from './hooks.ts';
 
 type Report = (name: string, value: string, note?: string) => void;
 
@@ -101,22 +102,38 @@ export function runCodexHookBench(report: Report, results: Record<string, unknow
       tool_use_id: callId,
     });
   const hook = [BIN, 'hook', '--agent', 'codex', 'PostToolUse'];
-  // Warm-up: the first call folds the whole rollout and writes the code cache.
+  // Warm-up: the first tool call folds the whole rollout, writes the code cache and starts the
+  // warm look (src/hook/warm-look/) the next calls ask first, as in a working session.
+  // The session starts as Codex starts it (SHIM_HOME made there: a warm look starts only in one).
+  timeNode(
+    [BIN, 'hook', '--agent', 'codex', 'SessionStart'],
+    JSON.stringify({
+      ...JSON.parse(payload('none')),
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    }),
+    env,
+  );
   timeNode(hook, payload('none'), env);
+  const warm = awaitWarmLook(env.SHIM_HOME!);
   timeNode(['-e', ''], '', env);
   const node: number[] = [];
   const shim: number[] = [];
-  for (let i = 0; i < 25; i++) {
-    appendFileSync(rollout, turn(i, 60_000 + i * 500));
-    node.push(timeNode(['-e', ''], '', env));
-    shim.push(timeNode(hook, payload(`call_bench_${i}`), env));
+  try {
+    for (let i = 0; i < 25; i++) {
+      appendFileSync(rollout, turn(i, 60_000 + i * 500));
+      node.push(timeNode(['-e', ''], '', env));
+      shim.push(timeNode(hook, payload(`call_bench_${i}`), env));
+    }
+  } finally {
+    stopWarmLooks(dir);
   }
   const ratio = median(shim) / median(node);
   report('Codex PostToolUse hook (median)', fmt(median(shim)), `node -e '' ${fmt(median(node))}`);
   report(
     'Codex PostToolUse hook / bare node',
     `${ratio.toFixed(2)}×`,
-    '(one turn appended per call)',
+    `(one turn appended per call${warm ? ', the warm look asked first' : ', no warm look came'})`,
   );
   results.codexHook = { medianMs: median(shim), nodeMs: median(node), ratio };
 }

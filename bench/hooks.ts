@@ -58,7 +58,7 @@ function time(command: string, args: string[], input: string, env: NodeJS.Proces
  * after it are the ones a working session makes. False when none came (the rows then measure the
  * look in the hook's own process, and say so).
  */
-function awaitWarmLook(home: string): boolean {
+export function awaitWarmLook(home: string): boolean {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const deadline = Date.now() + 20_000;
   while (warmLookPid(home) === null) {
@@ -80,7 +80,7 @@ function settleBackground(root: string): void {
 }
 
 /** Ends the warm looks a bench started (they would otherwise wait 10 min for a call). */
-function stopWarmLooks(root: string): void {
+export function stopWarmLooks(root: string): void {
   for (const pid of processesUnder(root, true)) signalQuietly(pid, 'SIGTERM');
 }
 

@@ -35,6 +35,11 @@ if (
   rest.some((a) => a === '--help' || a === '-h')
 ) {
   process.stdout.write(HELP[command]);
+} else if (command === 'hook' && rest[0] === '--agent' && rest[2] === 'PostToolUse') {
+  // After every tool call of another agent: as for Claude Code's below, the warm process first.
+  require('../dist/hook-ask.cjs').main(rest[2], loadBundle, rest[1]);
+} else if (command === 'gemini-hook' && rest[0] === 'AfterTool') {
+  require('../dist/hook-ask.cjs').main(rest[0], loadBundle, 'gemini');
 } else if (command === 'hook' && rest[0] === '--agent') {
   // Another agent's hooks (`shim hook --agent codex <Event>`): the full hook, speaking that agent's
   // protocol; its log reader loads from the agent's own bundle.

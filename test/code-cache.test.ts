@@ -125,7 +125,7 @@ describe('per-call bundles with the code cache', () => {
     }
   });
 
-  test("Gemini's AfterTool runs the one hook runner with Gemini's agent bundle: nothing of the heavy half", () => {
+  test("Gemini's AfterTool asks the quick bundle, then runs the one hook runner with Gemini's agent bundle: nothing of the heavy half", () => {
     const dir = makeTempDir('shim-code-cache-gemini-');
     const home = join(dir, 'shim');
     const chats = join(dir, 'home', '.gemini', 'tmp', 'project', 'chats');
@@ -156,12 +156,13 @@ describe('per-call bundles with the code cache', () => {
     assert.equal(run.status, 0, run.stderr);
     // The chat was read: its cursor is cached.
     assert.equal(readdirSync(join(home, 'cache', 'cursors')).length, 1);
-    // Every bundle the launcher loads leaves its code cache: the hook runner and Gemini's agent.
+    // Every bundle the launcher loads leaves its code cache: the quick answer's (the session's
+    // first call has no window yet, so it hands over), the hook runner and Gemini's agent.
     assert.deepEqual(
       readdirSync(join(home, 'cache', 'v8'))
         .map((f) => f.replace(/\.cjs-.*/, ''))
         .sort(),
-      ['agent-gemini', 'hook'],
+      ['agent-gemini', 'hook', 'hook-quick'],
     );
   });
 });

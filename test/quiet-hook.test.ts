@@ -1,7 +1,8 @@
 /**
  * PostToolUse's quiet window as Claude Code runs the hook: after a full look, ordinary tool
- * calls far from every threshold skip the fold (the cursor cache is not touched); a command, a
- * big jump of the context or a compaction brings the full look back, with its alert.
+ * calls far from every threshold skip the fold (the cursor cache is not touched); a command that
+ * may change the work (a commit, a check run), a big jump of the context or a compaction brings
+ * the full look back, with its alert.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -35,9 +36,9 @@ function setup(): Setup {
 }
 
 /** One response calling `tool` with `context` tokens, its result, then the PostToolUse hook. */
-function toolCall(s: Setup, tool: string, context: number) {
+function toolCall(s: Setup, tool: string, context: number, command = 'ls') {
   const id = `toolu_${++s.calls}`;
-  const input = tool === 'Bash' ? { command: 'ls' } : { file_path: `/src/f${s.calls}.ts` };
+  const input = tool === 'Bash' ? { command } : { file_path: `/src/f${s.calls}.ts` };
   appendFileSync(
     s.transcript,
     toJsonl([
@@ -118,7 +119,7 @@ function memory(s: Setup): { hookToolCalls: number; quiet: { callsLeft: number }
 }
 
 describe('PostToolUse quiet window', () => {
-  test('ordinary calls far from the threshold skip the fold; a command does not', async () => {
+  test('ordinary calls far from the threshold skip the fold; a test run does not', async () => {
     const s = setup();
     assert.equal(toolCall(s, 'Read', 20_000), '');
     assert.equal(memory(s).quiet?.callsLeft, 4, 'a window after the first full look');
@@ -129,9 +130,11 @@ describe('PostToolUse quiet window', () => {
     assert.equal(toolCall(s, 'Grep', 24_000), '');
     assert.ok(cursor(s) === folded, 'no fold inside the window');
     assert.equal(readFileSync(memoryPath(s), 'utf8'), granted, 'no write inside the window');
-    toolCall(s, 'Bash', 26_000);
-    assert.ok(cursor(s) !== folded, 'a command may be a milestone: full look');
-    assert.equal(memory(s).hookToolCalls, 4, 'the full look counts the quiet calls too');
+    assert.equal(toolCall(s, 'Bash', 25_000, 'ls src'), '');
+    assert.ok(cursor(s) === folded, 'a command that can change no work stays quiet');
+    toolCall(s, 'Bash', 26_000, 'npm test');
+    assert.ok(cursor(s) !== folded, 'a test run may be a milestone: full look');
+    assert.equal(memory(s).hookToolCalls, 5, 'the full look counts the quiet calls too');
   });
 
   test('under timing "changes" a file written ends a window granted while none had changed', async () => {

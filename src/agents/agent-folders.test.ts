@@ -20,6 +20,8 @@ const AGENT_FILES = [
   'settings/install.ts', // shim's hooks and MCP server into its settings
   'settings/doctor.ts', // what `shim doctor` checks of that wiring
   'moments.ts', // its log's calls as the truth a restore is scored against
+  'quick.ts', // what the answer after a call without a look needs (dist/hook-quick.cjs)
+  'tail-look.ts', // that answer's look at what its log gained since the last full look
 ] as const;
 
 const root = join(import.meta.dirname);
@@ -39,13 +41,18 @@ test("docs/agents.md's checklist names every one of these files", () => {
   assert.deepEqual(unnamed, []);
 });
 
-test('each agent has its entry, built as its own bundle, and its case in dispatch', () => {
+test('each agent has its entry, built as its own bundle, its case in dispatch, and its quick part carried', () => {
   const dispatch = readFileSync(join(root, 'dispatch.ts'), 'utf8');
+  const quick = readFileSync(join(root, '..', 'entries', 'hook-quick.ts'), 'utf8');
   const build = readFileSync(join(root, '..', '..', 'scripts', 'build.mjs'), 'utf8');
   for (const id of AGENT_IDS) {
     const entry = `src/entries/agent-${id}.ts`;
     assert.ok(existsSync(join(root, '..', '..', entry)), entry);
     assert.ok(build.includes(`'${entry}'`), `scripts/build.mjs builds ${entry}`);
     assert.match(dispatch, new RegExp(`case '${id}':`), `agents/dispatch.ts: case '${id}'`);
+    assert.ok(
+      quick.includes(`from '../agents/${id}/quick.ts'`),
+      `src/entries/hook-quick.ts carries ${id}'s quick part`,
+    );
   }
 });

@@ -1,6 +1,7 @@
 /**
  * dist/hook-ask.cjs — runs first after EVERY tool call Claude Code makes (PostToolUse,
- * PostToolUseFailure), unless shim's mod answers those events itself.
+ * PostToolUseFailure), unless shim's mod answers those events itself, and after every tool call
+ * of Codex CLI (PostToolUse) and Gemini CLI (AfterTool).
  *
  * Hands the payload to the warm look (src/hook/warm-look/), which gives the quick answer or the
  * full look from a process that is already running; loads dist/hook-quick.cjs only when none

@@ -1,7 +1,8 @@
 /**
  * dist/hook-quick.cjs — runs after a tool call Claude Code makes (PostToolUse,
  * PostToolUseFailure) when no warm process answered it (dist/hook-ask.cjs asks first), unless
- * shim's mod answers those events itself.
+ * shim's mod answers those events itself; the same after every tool call of Codex CLI (`shim
+ * hook --agent codex PostToolUse`) and Gemini CLI (`shim gemini-hook AfterTool`).
  *
  * Answers without looking at the session: the mod is watching (count the call, hand over its
  * note), or the call falls in the quiet window the last full look granted. Anything else goes to
@@ -12,12 +13,16 @@
  */
 import type { QuickAgent } from '../agents/agent.ts';
 import { claudeQuick } from '../agents/claude/quick.ts';
+import { codexQuick } from '../agents/codex/quick.ts';
+import { geminiQuick } from '../agents/gemini/quick.ts';
 import type { BundleLoader } from '../app/load-bundle.ts';
 import * as quick from '../hook/quick-run.ts';
 import type { WhyLookHere } from '../hook/warm-look/ask.ts';
 
 /** The agents this bundle answers for without a look. */
-const CARRIED = new Map<string, QuickAgent>([[claudeQuick.id, claudeQuick]]);
+const CARRIED = new Map<string, QuickAgent>(
+  [claudeQuick, codexQuick, geminiQuick].map((agent) => [agent.id, agent]),
+);
 
 export async function mainWithInput(
   event: string | undefined,

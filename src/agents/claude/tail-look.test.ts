@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { makeTempDir } from '../../../test/helpers/fixtures.ts';
 import {
   apiErrorLine,
   assistantLine,
@@ -11,7 +8,7 @@ import {
   toolResultLine,
   toolUseBlock,
 } from '../../../test/helpers/transcript-builders.ts';
-import { lookAtTail, MAX_TAIL_BYTES, readTail } from './tail-look.ts';
+import { lookAtTail } from './tail-look.ts';
 
 const usage = (cacheRead: number) => ({ input: 5, cacheCreation: 1000, cacheRead, output: 50 });
 
@@ -78,19 +75,5 @@ describe('lookAtTail', () => {
       toolResultLine({ toolUseId: 'toolu_1', content: '{"subtype":"compact_boundary"}' }),
     ]);
     assert.equal(lookAtTail(text).eventful, false);
-  });
-});
-
-describe('readTail', () => {
-  test('the bytes after the offset; null for a shorter (rewritten) or a far longer file', () => {
-    const path = join(makeTempDir('shim-tail-'), 'session.jsonl');
-    writeFileSync(path, 'first line\n');
-    appendFileSync(path, 'second line\n');
-    assert.equal(readTail(path, 11), 'second line\n');
-    assert.equal(readTail(path, 23), '');
-    assert.equal(readTail(path, 24), null);
-    appendFileSync(path, 'x'.repeat(MAX_TAIL_BYTES + 1));
-    assert.equal(readTail(path, 11), null);
-    assert.equal(readTail(join(path, 'missing'), 0), null);
   });
 });

@@ -4,10 +4,9 @@
  * only a full look may judge. Reads no more than it must and folds nothing.
  * @module
  */
-import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { TailLook } from '../agent.ts';
 import { getContextTokens, readEntry } from './entry.ts';
-import { openLogFile } from '../../transcript/open-log.ts';
+import { readTail } from '../../transcript/log-tail.ts';
 
 /**
  * JSON keys and values that only appear when something happened. Inside a string value the
@@ -24,9 +23,6 @@ const EVENTFUL = [
   '"continued-in"',
   'Prompt is too long',
 ];
-
-/** Reads the appended bytes only up to this much; more means a full look anyway. */
-export const MAX_TAIL_BYTES = 1024 * 1024;
 
 export function lookAtTail(text: string): TailLook {
   if (EVENTFUL.some((marker) => text.includes(marker))) {
@@ -53,31 +49,6 @@ export function lookAtTail(text: string): TailLook {
     responses.add(entry.key);
   }
   return { contextTokens, responses: responses.size, toolCalls: toolCalls.size, eventful: false };
-}
-
-/**
- * The transcript's bytes from `offset` on, as text; null when the file is shorter than that
- * (rewritten), longer by more than MAX_TAIL_BYTES, or unreadable.
- */
-export function readTail(path: string, offset: number): string | null {
-  let fd: number | undefined;
-  try {
-    fd = openLogFile(path);
-    const size = fstatSync(fd).size;
-    if (size < offset || size - offset > MAX_TAIL_BYTES) return null;
-    const buffer = Buffer.allocUnsafe(size - offset);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, offset + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /** The adapter's `log.tail`: the bytes appended since `offset`, looked at. */

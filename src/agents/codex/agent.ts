@@ -5,8 +5,8 @@
  * @module
  */
 import type { Agent } from '../agent.ts';
-import { parsePayload } from './hook-payload.ts';
-import { CODEX_HOOK_TEXT_LIMIT, renderCodexHookOutput } from './hook-output.ts';
+import { CODEX_HOOK_TEXT_LIMIT } from './hook-output.ts';
+import { codexQuick } from './quick.ts';
 import { CODEX_INSTRUCTION_FILES } from './instructions.ts';
 import { findLatestRollout, findRolloutById, getCodexHome, listRollouts } from './sessions.ts';
 import { CODEX_HOOKS } from './settings/hook-spec.ts';
@@ -32,14 +32,13 @@ function looksLikeRolloutLine(value: unknown): boolean {
 const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1).replace(/\.gz$/, '');
 
 export const codexAgent: Agent = {
-  id: 'codex',
-  name: 'Codex CLI',
+  id: codexQuick.id,
+  name: codexQuick.name,
   capabilities: {
     restoreSources: ['startup', 'resume', 'compact'],
     taskTools: ['update_plan'],
     taskChanges: /^update_plan$/,
-    milestoneTools: /^(?:Bash|update_plan|apply_patch)$/,
-    fileTools: /^apply_patch$/,
+    ...codexQuick.capabilities,
     compactsBeforeNextRequest: false,
   },
   sessions: {
@@ -57,8 +56,7 @@ export const codexAgent: Agent = {
     read: (path, cursor, options) => readRollout(path, cursor, options),
     readCompressed: (path, options) => readCompressedRollout(path, options),
     isCompressed: isCompressedRollout,
-    // A rollout's tail is not judged without a fold: every call looks fully (the warm look).
-    tail: () => null,
+    ...codexQuick.log,
     // The `compacted` line's summary is not read yet: a restore then names no gaps in it.
     compactSummary: () => null,
     // A usage limit reaches the loop through `codex exec`'s events, not the rollout's end.
@@ -68,8 +66,7 @@ export const codexAgent: Agent = {
   },
   hooks: {
     events: Object.fromEntries(CODEX_HOOKS.map((h) => [h.event, h.event])),
-    parse: parsePayload,
-    render: renderCodexHookOutput,
+    ...codexQuick.hooks,
     textLimit: CODEX_HOOK_TEXT_LIMIT,
     // PreCompact's output does not reach Codex's summary (docs/agents.md).
     compactInstructions: () => null,

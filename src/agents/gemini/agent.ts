@@ -8,8 +8,9 @@ import { AppError } from '../../core/errors.ts';
 import type { Agent, SessionFile } from '../agent.ts';
 import { TODOS } from './chat-fold-tools.ts';
 import { isGeminiChatHead } from './chat-record.ts';
-import { GEMINI_HOOK_TEXT_LIMIT, renderGeminiOutput } from './hook-output.ts';
-import { GEMINI_HOOK_EVENTS, isGeminiHookEvent, parseGeminiPayload } from './hook-payload.ts';
+import { GEMINI_HOOK_TEXT_LIMIT } from './hook-output.ts';
+import { GEMINI_HOOK_EVENTS } from './hook-payload.ts';
+import { geminiQuick } from './quick.ts';
 import { GEMINI_INSTRUCTION_FILES } from './instructions.ts';
 import {
   findGeminiChatById,
@@ -28,14 +29,13 @@ function asFile(chat: GeminiChat | null): SessionFile | null {
 }
 
 export const geminiAgent: Agent = {
-  id: 'gemini',
-  name: 'Gemini CLI',
+  id: geminiQuick.id,
+  name: geminiQuick.name,
   capabilities: {
     restoreSources: ['startup'],
     taskTools: [TODOS],
     taskChanges: /^write_todos$/,
-    milestoneTools: /^(?:run_shell_command|write_todos)$/,
-    fileTools: /^(?:write_file|replace)$/,
+    ...geminiQuick.capabilities,
     compactsBeforeNextRequest: true,
   },
   sessions: {
@@ -58,18 +58,7 @@ export const geminiAgent: Agent = {
   log: geminiLog,
   hooks: {
     events: GEMINI_HOOK_EVENTS,
-    parse: (text, event) =>
-      isGeminiHookEvent(event)
-        ? parseGeminiPayload(text, event)
-        : parseGeminiPayload(text, 'SessionStart'),
-    render: (event, output) => {
-      const geminiEvent = Object.entries(GEMINI_HOOK_EVENTS).find(
-        ([name, shim]) => name === event || shim === event,
-      )?.[0];
-      return geminiEvent && isGeminiHookEvent(geminiEvent)
-        ? renderGeminiOutput(geminiEvent, output)
-        : '';
-    },
+    ...geminiQuick.hooks,
     textLimit: GEMINI_HOOK_TEXT_LIMIT,
     // PreCompress output does not reach Gemini's summary (docs/agents.md).
     compactInstructions: () => null,

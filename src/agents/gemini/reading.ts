@@ -14,6 +14,7 @@ import {
 import { foldStartedCall } from './chat-fold-tools.ts';
 import { readRecord, type GeminiRecord } from './chat-record.ts';
 import { readGeminiChat, type GeminiReadOptions } from './chat-reader.ts';
+import { geminiTail } from './tail-look.ts';
 
 /** The fold's per-message progress, beside each state folded through the generic line reader. */
 const foldStates = new WeakMap<SessionState, GeminiFoldState>();
@@ -49,8 +50,7 @@ export const geminiLog: SessionLogReader = {
   readCompressed: async (path, options) =>
     readGeminiChat(path, null, geminiOptions(options)).cursor.state,
   isCompressed: (path) => path.endsWith('.gz'),
-  // A chat's tail is not judged without a fold: every call looks fully (the warm look).
-  tail: () => null,
+  tail: geminiTail,
   // The `<state_snapshot>` is not read as a summary yet: a restore then names no gaps in it.
   compactSummary: () => null,
   usageLimit: () => null,

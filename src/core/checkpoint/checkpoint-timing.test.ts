@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   chooseFallbackGap,
+  mayChangeWork,
   observeWork,
   placeCheckpoints,
   scoreTiming,
@@ -84,6 +85,28 @@ test('a call is a step: a file written; the work changed by a commit, a passing 
   assert.deepEqual(workStepOf(call('d', 'shell', 'npm test'), false), step(false, true));
   assert.deepEqual(workStepOf(call('e', 'shell', 'npm test', false), false), step(false));
   assert.deepEqual(workStepOf(call('f', 'search', 'TODO'), true), step(false, true));
+});
+
+test('a shell command may change the work when it commits or runs a check; reading cannot', () => {
+  for (const command of [
+    'git commit -m "x"',
+    'npm test',
+    'npx vitest run',
+    'cargo build',
+    'npm run lint',
+  ])
+    assert.equal(mayChangeWork(command), true, command);
+  for (const command of [
+    'ls src',
+    'cat a.ts',
+    'rg parse src',
+    'git status',
+    'git commit --dry-run',
+  ])
+    assert.equal(mayChangeWork(command), false, command);
+  // Whatever a successful call of it counts as, a command the hooks answer unlooked is no milestone.
+  for (const command of ['ls src', 'git log -3'])
+    assert.equal(workStepOf(call('g', 'shell', command), false).workChange, false, command);
 });
 
 test('observeWork folds only the calls the last look did not see', () => {

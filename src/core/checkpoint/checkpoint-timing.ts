@@ -27,6 +27,14 @@ export type TimingPolicy =
 const COMMIT = /\bgit\s+commit\b(?![^|;&]*--dry-run)/;
 
 /**
+ * A shell command whose success can change the work (a commit, a check run — tests, lint, a
+ * build): what the hooks must look at after it. Any other command can move no milestone.
+ */
+export function mayChangeWork(command: string): boolean {
+  return COMMIT.test(command) || classifyCheckCommand(command) !== null;
+}
+
+/**
  * One finished call as a step: it wrote a file; it changed the work (a commit or a passing test
  * run it made, or `taskCompleted` — a task marked done since the call before).
  */

@@ -11,7 +11,8 @@ import { claimOnce, loadHookMemory } from '../../store/cache/hook-memory.ts';
 import { isModWatching, loadModWatch, type ModWatch } from '../../store/cache/mod-watch.ts';
 import type { QuickRun } from '../hook-run.ts';
 import type { HookOutput } from '../../agents/agent.ts';
-import { noteEndedCall } from '../shell-calls.ts';
+import { noteEndedCall, shellCall } from '../shell-calls.ts';
+import { mayChangeWork } from '../../core/checkpoint/checkpoint-timing.ts';
 
 /** The answer when no look is needed; null when the full hook must look. */
 export async function answerWithoutLooking(run: QuickRun): Promise<HookOutput | null> {
@@ -38,7 +39,21 @@ export async function answerWithoutLooking(run: QuickRun): Promise<HookOutput | 
   }
   // Nothing is written inside the window: the calls it covers are counted from the transcript
   // (the next full look counts them too), so a quiet call costs no file write (docs/hot-path.md).
-  return staysQuiet(run, memory) ? {} : null;
+  if (!staysQuiet(run, memory)) return null;
+  noteEndedCall(run);
+  return {};
+}
+
+/**
+ * A call of one of the agent's milestone tools, except a shell command that can change no work
+ * (`ls`, `cat`, `rg`: core/checkpoint/checkpoint-timing.ts `mayChangeWork`), which most of a
+ * Codex or Gemini session's calls are.
+ */
+function mayBeMilestone(run: QuickRun): boolean {
+  const { payload, agent } = run;
+  if (!payload.toolName || !agent.capabilities.milestoneTools.test(payload.toolName)) return false;
+  const call = shellCall(run);
+  return call === null || mayChangeWork(call.command);
 }
 
 /** The mod's note for the model at a level it reached, once. */
@@ -58,7 +73,7 @@ function staysQuiet(run: QuickRun, memory: HookMemory): boolean {
   const quiet = memory.quiet;
   if (!quiet || quiet.callsLeft < 1 || now >= quiet.until) return false;
   if (payload.event !== 'PostToolUse' || !payload.toolName || !payload.transcriptPath) return false;
-  if (agent.capabilities.milestoneTools.test(payload.toolName)) return false;
+  if (mayBeMilestone(run)) return false;
   // A window granted while no file had changed may hold a checkpoint only that look would take.
   if (memory.timing?.unsaved === false && agent.capabilities.fileTools.test(payload.toolName))
     return false;

@@ -38,9 +38,10 @@ const WAITED_MS = 10;
 export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   const { payload, env, home, now, config } = run;
   if (!payload.sessionId) return {};
-  noteEndedCall(run);
+  // A quick answer takes the call's end out itself (post-tool-use-quick.ts).
   const quick = run.quickAsked ? null : await answerWithoutLooking(run);
   if (quick) return quick;
+  noteEndedCall(run);
   const before = loadHookMemory(home, payload.sessionId);
   const writes = checkTranscriptWrites(run, before);
   const lookedAt = Date.now();

@@ -22,6 +22,7 @@ type QuickEntry = {
     input: string,
     loadBundle: BundleLoader,
     asked?: WhyLookHere,
+    agentId?: string,
   ) => Promise<void>;
 };
 
@@ -33,7 +34,12 @@ type QuickEntry = {
 const WAIT_MS = 5_000;
 
 /** The warm process's answer, or why the hook must answer itself. */
-export function askFirst(event: string, input: string, env: NodeJS.ProcessEnv): AskOutcome {
+export function askFirst(
+  event: string,
+  input: string,
+  env: NodeJS.ProcessEnv,
+  agentId?: string,
+): AskOutcome {
   const home = getShimHome(env);
   // Only a directory of this user's nobody else can write into is asked (a link, another user's
   // or one open to all could hold another process's pipes): otherwise the hook looks itself.
@@ -49,6 +55,7 @@ export function askFirst(event: string, input: string, env: NodeJS.ProcessEnv): 
       env,
       parentPid: process.ppid,
       cwd: process.cwd(),
+      ...(agentId ? { agent: agentId } : {}),
     },
     wait > 0 ? wait : WAIT_MS,
   );
@@ -58,15 +65,21 @@ export function askFirst(event: string, input: string, env: NodeJS.ProcessEnv): 
   return outcome;
 }
 
-export async function main(event: string | undefined, loadBundle: BundleLoader): Promise<void> {
+/** `agentId`: the agent whose hook this is (Codex's, Gemini's); Claude Code's when absent. */
+export async function main(
+  event: string | undefined,
+  loadBundle: BundleLoader,
+  agentId?: string,
+): Promise<void> {
   const input = await readStdin();
-  const outcome = askFirst(event ?? '', input, process.env);
+  const outcome = askFirst(event ?? '', input, process.env, agentId);
   if (outcome.out === null) {
     await (loadBundle('hook-quick.cjs') as QuickEntry).mainWithInput(
       event,
       input,
       loadBundle,
       outcome.why,
+      agentId,
     );
     return;
   }

@@ -30,6 +30,7 @@ import {
   type WarmRequest,
 } from '../../store/home/warm-look-place.ts';
 import type { Agent, Agents } from '../../agents/agent.ts';
+import { isAgentId } from '../../core/agent-id.ts';
 import { answerQuickly } from '../quick-run.ts';
 import { runHook } from '../run.ts';
 import {
@@ -174,11 +175,14 @@ class Server {
   }
 
   private async answer(index: number, request: WarmRequest): Promise<void> {
-    const { answer, transcriptPath } = await lookFor(request, this.options.served);
+    const agent = await askingAgent(request, this.options.served);
+    const { answer, transcriptPath } = agent
+      ? await lookFor(request, { ...this.options.served, agent })
+      : { answer: { id: request.id, out: '', lookHere: true }, transcriptPath: null };
     const slot = this.slots[index]!;
     // Its caller gave up and another holds the slot now: that one's answer is the only one due.
     if (slot.latest === request.id) await this.write(slot, answer);
-    if (transcriptPath) this.readAhead.follow(transcriptPath, this.options.served.agent);
+    if (transcriptPath && agent) this.readAhead.follow(transcriptPath, agent);
     this.saveSoon();
   }
 
@@ -281,6 +285,15 @@ class Server {
     }
     this.done();
   }
+}
+
+/**
+ * The agent whose hook asks: the one its request names (Codex's, Gemini's), else the process's
+ * own. Null for an agent this build does not know (the hook then answers itself).
+ */
+async function askingAgent(request: WarmRequest, served: Served): Promise<Agent | null> {
+  if (request.agent === undefined || request.agent === served.agent.id) return served.agent;
+  return isAgentId(request.agent) ? served.agents.agent(request.agent) : null;
 }
 
 /**

@@ -126,6 +126,8 @@ export type WarmRequest = {
   /** The hook's parent (Claude Code, or the shell that ran the hook): the agent's pid. */
   parentPid: number;
   cwd: string;
+  /** The agent whose hook asks, by id (the process's own agent when absent: Claude Code's). */
+  agent?: string;
 };
 
 /**
@@ -157,7 +159,8 @@ export function decodeRequest(line: string): WarmRequest | null {
     typeof frame.env !== 'object' ||
     frame.env === null ||
     typeof frame.parentPid !== 'number' ||
-    typeof frame.cwd !== 'string'
+    typeof frame.cwd !== 'string' ||
+    (frame.agent !== undefined && typeof frame.agent !== 'string')
   )
     return null;
   return frame as WarmRequest;
