@@ -254,6 +254,10 @@ async function main(): Promise<void> {
   );
   results.checkpointTiming = timing;
 
+  // 7. Session planning (issue 43 item 9): tasks cut by a compaction, in the list's order and as
+  //    the session plan would have them, each task at its real cost.
+  await (await import('./session-planning.ts')).runSessionPlanningBench(report, results, sessions);
+
   process.stdout.write('\n');
   runHookBench(report, results, path, appendLines);
   runFullLookBench(report, results, path, appendLines);

@@ -37,6 +37,11 @@ describe('readTaskTimeline', () => {
       ],
     );
     assert.deepEqual(timeline.now.open, []);
+    // Each task's own span: the first was never marked in progress (from its first sight), the
+    // second from "in_progress" (line 6) to "completed", the compaction between adding nothing.
+    assert.deepEqual([...timeline.taskTokens.values()], [10_000, 8_000]);
+    assert.deepEqual(timeline.points[0]!.keys.length, 2);
+    assert.equal(timeline.points[1]!.context, 30_000);
     const earlier = await readTaskTimeline(path, claudeAgent, { untilLine: 7 });
     assert.deepEqual(earlier.now.open, ['Write the tests']);
     assert.equal(earlier.now.line, 7);

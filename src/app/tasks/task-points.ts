@@ -3,7 +3,8 @@
  * agent's task tools, as its fold reads them) that leaves tasks open, with the session's recent growth per
  * response, and — when all of those tasks were later done — the context it spent until then:
  * the sum of its context's growth from response to response, compactions included (a drop is
- * not growth). Also the session as it stands at the last line read.
+ * not growth); and each completed task's own span, from in progress to completed. Also the
+ * session as it stands at the last line read.
  * @module
  */
 import { DEFAULT_GROWTH, type TaskPoint } from '../../core/plan/task-estimate.ts';
@@ -14,7 +15,14 @@ import type { ReadOptions } from '../../transcript/reader.ts';
 /** Growth per response is measured over this many newest responses. */
 const RATE_WINDOW = 20;
 
-export type SessionTaskPoint = TaskPoint & { line: number; open: string[] };
+export type SessionTaskPoint = TaskPoint & {
+  line: number;
+  open: string[];
+  /** The open tasks' keys, in the list's order (the plan order). */
+  keys: string[];
+  /** The context at that line; null before the first response. */
+  context: number | null;
+};
 
 export type TaskTimeline = {
   points: SessionTaskPoint[];
@@ -25,6 +33,12 @@ export type TaskTimeline = {
    * took; null while any of them is open.
    */
   spentToFinish: (keys: readonly string[], spent: number) => number | null;
+  /**
+   * Each completed task's own cost (key → tokens): the context spent from when it was marked in
+   * progress to when it was completed — or, never marked, from the completion before it (or its
+   * first sight). A task deleted or still open has none.
+   */
+  taskTokens: Map<string, number>;
   /** The folded state at that line. */
   state: SessionState;
 };
@@ -55,6 +69,9 @@ export async function readTaskTimeline(
   let signature = '';
   const history: number[] = [];
   const doneAt = new Map<string, number>();
+  const startedAt = new Map<string, number>();
+  const firstSeen = new Map<string, number>();
+  const completed = new Set<string>();
   // Each change with open tasks: what is known then, and which tasks must finish.
   const pending: Array<{
     line: number;
@@ -63,6 +80,7 @@ export async function readTaskTimeline(
     spentAt: number;
     keys: string[];
     project: string | null;
+    context: number | null;
   }> = [];
   const growth = () => {
     const span = Math.min(RATE_WINDOW, history.length);
@@ -91,7 +109,13 @@ export async function readTaskTimeline(
       last = context;
     }
     const items = listOf(state);
-    for (const item of items) if (!item.open && !doneAt.has(item.key)) doneAt.set(item.key, spent);
+    for (const item of items) {
+      if (!firstSeen.has(item.key)) firstSeen.set(item.key, spent);
+      if (item.status === 'in_progress' && !startedAt.has(item.key)) startedAt.set(item.key, spent);
+      if (item.open || doneAt.has(item.key)) continue;
+      doneAt.set(item.key, spent);
+      if (item.status === 'completed') completed.add(item.key);
+    }
     const next = items.map((i) => `${i.key}=${i.status}`).join('|');
     if (next === signature) return;
     signature = next;
@@ -104,6 +128,7 @@ export async function readTaskTimeline(
       spentAt: spent,
       keys: open.map((i) => i.key),
       project: state.cwd,
+      context,
     });
   };
   const read: ReadOptions = { onEntry, finalize: true, ...options };
@@ -116,6 +141,8 @@ export async function readTaskTimeline(
       const point: SessionTaskPoint = {
         line: p.line,
         open: p.open,
+        keys: p.keys,
+        context: p.context,
         openTasks: p.open.length,
         growthPerResponse: p.growth,
       };
@@ -134,10 +161,32 @@ export async function readTaskTimeline(
       growthPerResponse: growth(),
     },
     state,
+    taskTokens: taskTokensOf(completed, doneAt, startedAt, firstSeen),
     spentToFinish: (keys, from) => {
       const ends = keys.map((k) => doneAt.get(k));
       if (keys.length === 0 || ends.some((e) => e === undefined)) return null;
       return Math.max(...(ends as number[])) - from;
     },
   };
+}
+
+/** Each completed task's span (TaskTimeline.taskTokens). */
+function taskTokensOf(
+  completed: ReadonlySet<string>,
+  doneAt: ReadonlyMap<string, number>,
+  startedAt: ReadonlyMap<string, number>,
+  firstSeen: ReadonlyMap<string, number>,
+): Map<string, number> {
+  const spans = new Map<string, number>();
+  for (const key of completed) {
+    const end = doneAt.get(key)!;
+    let start = startedAt.get(key);
+    if (start === undefined) {
+      // Never marked in progress: it was worked on after whatever was done before it.
+      start = firstSeen.get(key) ?? 0;
+      for (const [other, at] of doneAt) if (other !== key && at <= end && at > start) start = at;
+    }
+    spans.set(key, Math.max(0, end - start));
+  }
+  return spans;
 }
