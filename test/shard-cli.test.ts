@@ -86,8 +86,18 @@ describe('shim estimate <plan>', () => {
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /2\. Rewrite `src\/parser\.ts` to stream ~[\d.]+k \(prior\)/);
     assert.match(text.stdout, /\(prior\): the built-in 7\.2k per step/);
-    const json = JSON.parse(shim('estimate', 'plan.md', '--json').stdout) as { basis: string };
+    // No Claude Code session in the project: the window is a guess, and the line says so.
+    assert.match(
+      text.stdout,
+      /a fresh session: [\d.]+k \(approximate: no Claude Code session here that names its model, so its default window for an unknown model, [\d.]+k\)/,
+    );
+    const json = JSON.parse(shim('estimate', 'plan.md', '--json').stdout) as {
+      basis: string;
+      windowFrom: string;
+      agent: string;
+    };
     assert.equal(json.basis, 'prior');
+    assert.deepEqual([json.windowFrom, json.agent], ['agent-default', 'claude']);
 
     writeFileSync(join(root, 'empty.md'), '# Plan\n');
     const empty = shim('estimate', 'empty.md');
@@ -144,6 +154,8 @@ describe('shim estimate <plan>', () => {
     assert.match(run.stdout, /2 open steps of 2/);
     assert.match(run.stdout, /1\. add a --json flag to status/);
     assert.match(run.stdout, /2\. update the docs/);
+    // The session here has not answered yet: it names no model, so the window is still a guess.
+    assert.match(run.stdout, /approximate: no Claude Code session here that names its model/);
   });
 });
 

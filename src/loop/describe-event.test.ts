@@ -6,7 +6,7 @@ import { describeEvent } from './describe-event.ts';
 
 const step = (index: number, tokens: number) => ({ index, title: `step ${index}`, tokens });
 
-test("loop.plan: the packing, the first session's reordering, and a prior's estimates said as such", () => {
+test("loop.plan: the packing, the first session's reordering, a prior's estimates and a default window said as such", () => {
   const plan = planLoop({
     steps: [step(1, 70_000), step(2, 50_000), step(3, 20_000)],
     sharedTokens: 0,
@@ -16,7 +16,14 @@ test("loop.plan: the packing, the first session's reordering, and a prior's esti
   const line = describeEvent({
     name: 'loop.plan',
     iteration: 0,
-    data: { ...plan, reorder: reorderFirstSession(plan), basis: 'prior', agent: 'codex' },
+    data: {
+      ...plan,
+      reorder: reorderFirstSession(plan),
+      basis: 'prior',
+      agent: 'codex',
+      windowFrom: 'agent-default',
+      windowTokens: 272_000,
+    },
   });
   assert.match(line, /^plan: 3 open steps ≈ 140k tokens in ~2 sessions \(restart at 120k\)/);
   assert.match(
@@ -27,10 +34,15 @@ test("loop.plan: the packing, the first session's reordering, and a prior's esti
     line,
     /estimates from shim's prior: no finished tasks of Codex CLI to learn from yet/,
   );
+  // No Codex session in the directory: the window is a guess, and the line says so.
+  assert.match(
+    line,
+    /approximate: no Codex CLI session in this directory that names its model, so sized against its default window for an unknown model \(272k\)/,
+  );
   const learned = describeEvent({
     name: 'loop.plan',
     iteration: 0,
-    data: { ...plan, reorder: [], basis: 'history', agent: 'gemini' },
+    data: { ...plan, reorder: [], basis: 'history', agent: 'gemini', windowFrom: 'session' },
   });
-  assert.doesNotMatch(learned, /reorder|prior/);
+  assert.doesNotMatch(learned, /reorder|prior|approximate/);
 });

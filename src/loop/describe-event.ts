@@ -35,6 +35,12 @@ function describePlanEvent(d: Data): string {
     parts.push(
       `estimates from shim's prior: no finished tasks${isAgentId(d.agent) ? ` of ${agentName(d.agent)}` : ''} to learn from yet`,
     );
+  const name = isAgentId(d.agent) ? agentName(d.agent) : 'the agent';
+  const window = num(d.windowTokens);
+  if (d.windowFrom === 'agent-default')
+    parts.push(
+      `approximate: no ${name} session in this directory that names its model, so sized against its default window for an unknown model${window !== null ? ` (${Math.round(window / 1000)}k)` : ''}`,
+    );
   return parts.join('; ');
 }
 

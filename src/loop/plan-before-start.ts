@@ -58,7 +58,15 @@ export async function planBeforeStart(
     });
     // A later step that fits in the first session's room before a step the restart would cut.
     const reorder = reorderFirstSession(plan);
-    journal.emit('loop.plan', { ...plan, reorder, basis: estimate.basis, agent: options.agent });
+    journal.emit('loop.plan', {
+      ...plan,
+      reorder,
+      basis: estimate.basis,
+      agent: options.agent,
+      // No session of the agent here: the window is its default for an unknown model.
+      windowFrom: estimate.windowFrom,
+      windowTokens: estimate.windowTokens,
+    });
   } catch (error) {
     appendLog(deps.home, 'warn', 'loop: the plan could not be sized before the start', {
       error: error instanceof Error ? error.message : String(error),

@@ -43,6 +43,14 @@ export type PlanEstimate = {
   /** The auto-compact threshold and the window the room was measured against. */
   compactThreshold: number;
   windowTokens: number;
+  /** The agent that will run the plan, whose window and history size it. */
+  agent: AgentId;
+  /**
+   * session: window and threshold of this directory's newest session of that agent (its model);
+   * agent-default: none here (or none naming its model yet), so the agent's default for an
+   * unknown model — an approximation.
+   */
+  windowFrom: 'session' | 'agent-default';
   /** What one shard may take: 60% of a fresh session, or what --budget said. */
   budget: number;
   /** Where the budget came from. */
@@ -262,6 +270,9 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
     freshContext: fresh,
     compactThreshold: assessment.compactThreshold,
     windowTokens: assessment.windowTokens,
+    agent: agent.id,
+    // A session that names no model yet tells no more of the window than none.
+    windowFrom: session?.model ? 'session' : 'agent-default',
     budget,
     budgetFrom: request.budget === undefined ? 'fresh-session' : 'given',
     basis: history.model.points === 0 ? 'prior' : 'history',

@@ -1,4 +1,4 @@
-import type { AgentId } from '../../core/agent-id.ts';
+import { agentName, type AgentId } from '../../core/agent-id.ts';
 import { formatThousands as k } from '../../core/format-tokens.ts';
 import { estimateOpenTasks, type TaskFitEstimate } from '../../app/tasks/estimate-tasks.ts';
 import { estimatePlan, type PlanEstimate } from '../../app/tasks/plan-estimate.ts';
@@ -113,7 +113,7 @@ function planText(e: PlanEstimate): string {
   const lines = [
     `shim estimate · ${e.planPath}`,
     `  ${e.openSteps} open step${e.openSteps === 1 ? '' : 's'} of ${e.plan.steps.length}: ~${k(e.total.tokens)} tokens (80%: ${k(e.total.low)}–${k(e.total.high)}), shared context ${k(e.sharedTokens)}`,
-    `  left in this directory's session: ${e.remainingContext === null ? 'no session' : k(e.remainingContext)} · a fresh session: ${k(e.freshContext)}`,
+    `  left in this directory's session: ${e.remainingContext === null ? 'no session' : k(e.remainingContext)} · a fresh session: ${k(e.freshContext)}${e.windowFrom === 'agent-default' ? ` (approximate: no ${agentName(e.agent)} session here that names its model, so its default window for an unknown model, ${k(e.windowTokens)})` : ''}`,
     `  → ${verdict}: ${e.reason}`,
   ];
   for (const s of e.steps.slice(0, 12)) {
@@ -167,6 +167,8 @@ export async function runPlanEstimate(
       freshContext: e.freshContext,
       compactThreshold: e.compactThreshold,
       windowTokens: e.windowTokens,
+      windowFrom: e.windowFrom,
+      agent: e.agent,
       budget: e.budget,
       basis: e.basis,
       verdict: e.verdict,
