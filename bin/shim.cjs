@@ -4,12 +4,15 @@
 'use strict';
 const [command, ...rest] = process.argv.slice(2);
 const HELP = {
-  hook: `Usage: shim hook <Event>
+  hook: `Usage: shim hook [--agent <claude|codex>] <Event>
 
-Runs one Claude Code hook event; the payload comes on stdin as JSON. Claude Code runs this
-itself once \`shim install\` has wired it (SessionStart, UserPromptSubmit, PreToolUse,
-PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop, SessionEnd, PostModelSwitch). It never blocks
-or breaks the agent: problems go to $SHIM_HOME/logs/shim.log and it exits 0.
+Runs one hook event of an agent (Claude Code's without --agent); the payload comes on stdin as
+JSON. The agent runs this itself once \`shim install\` has wired it: Claude Code (SessionStart,
+UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop,
+SessionEnd, PostModelSwitch), Codex CLI with --agent codex (SessionStart, UserPromptSubmit,
+PreToolUse, PostToolUse, PreCompact, PostCompact, Stop). Gemini CLI's hooks are
+\`shim gemini-hook\`. It never blocks or breaks the agent: problems go to
+$SHIM_HOME/logs/shim.log and it exits 0.
 
 Try it in a throwaway SHIM_HOME (nothing of your real sessions is read or changed; given a
 real transcript, the warm process it starts there leaves by itself after 10 idle minutes):

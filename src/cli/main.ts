@@ -44,8 +44,8 @@ The agents themselves run three more commands, wired by \`shim install\`:
   shim gemini-hook <Event>   one Gemini CLI hook event
   shim statusline            Claude Code's statusline; its statusline JSON on stdin
 
-Start with: shim install   (then use Claude Code as usual; shim doctor checks it)
-  Codex CLI or Gemini CLI: shim install --agent codex | gemini`,
+Start with: shim install   (wires every agent found here; then work as usual; shim doctor checks it)
+  One agent only: shim install --agent claude | codex | gemini`,
     );
 
   // A checkpoint a hook promised before a risky command and whose builder did not finish (killed,

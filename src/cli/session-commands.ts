@@ -42,7 +42,7 @@ export function defineSessionCommands(program: Command, agents: Agents): void {
     shim status --session 4d5611e5-…     a session by id
     shim status ~/.claude/projects/-home-me-app/4d5611e5-….jsonl --json
 
-  Percentages are of the auto-compact threshold (where Claude Code will compact), with the share
+  Percentages are of the auto-compact threshold (where the session's agent will compact), with the share
   of the raw context window shown beside it. Levels: L1 ≥ 70%, L2 ≥ 85%, L3 ≥ 95%.`,
     )
     .action(async (transcript, options) =>
@@ -59,7 +59,7 @@ export function defineSessionCommands(program: Command, agents: Agents): void {
     )
     .option(
       '--no-history',
-      'do not learn from your other sessions (where Claude Code compacts, how context grows)',
+      'do not learn from your other sessions (where your agent compacts, how context grows)',
     )
     .addOption(agentOption())
     .addOption(
@@ -269,8 +269,8 @@ ${SCOPE_HELP}`,
       'after',
       `
   The document (markdown with YAML front-matter) is kept under $SHIM_HOME/handoffs/. The next
-  Claude Code session started in the checkpoint's project gets it injected once, even after a
-  clean /exit — start it with \`claude\` as usual.
+  session started in the checkpoint's project, of any agent shim is installed into, gets it
+  injected once, even after a clean exit — start your agent as usual.
   ${SCOPE_HELP}`,
     )
     .action(async (options) => (await import('./commands/handoff.ts')).runHandoff(agents, options));

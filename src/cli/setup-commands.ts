@@ -114,7 +114,7 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
   program
     .command('doctor')
     .description(
-      'check that shim is wired into Claude Code and working; prints a fix for each problem',
+      'check that shim is wired into your agents (Claude Code, Codex CLI, Gemini CLI) and working; prints a fix for each problem',
     )
     .option('--json', 'print the checks as JSON')
     .option(
@@ -136,10 +136,11 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
       'after',
       `
   Tools: shim_get_crash_risk, shim_checkpoint, shim_check_resume, shim_list_checkpoints,
-  shim_get_checkpoint, shim_search. The calling session is the most recently written Claude Code
-  transcript of the directory the server runs in. stdout carries only the protocol.
+  shim_get_checkpoint, shim_search. The calling session is the most recently written session log
+  (of any agent shim serves) of the directory the server runs in. stdout carries only the protocol.
 
-  Add it to Claude Code by hand: claude mcp add shim -- shim mcp`,
+  \`shim install\` registers it with each agent it wires. By hand, e.g. in Claude Code:
+  claude mcp add shim -- shim mcp`,
     )
     .action(async () => (await import('./commands/mcp.ts')).runMcp(agents));
 }

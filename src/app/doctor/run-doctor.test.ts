@@ -231,7 +231,7 @@ describe('shim doctor where Claude Code is not used', () => {
     const agents = report.checks.find((c) => c.id === 'agents')!;
     assert.equal(agents.status, 'fail');
     assert.match(agents.detail, /not installed into any agent/);
-    assert.match(agents.fix ?? '', /shim install --agent codex\|gemini/);
+    assert.match(agents.fix ?? '', /shim install --agent claude\|codex\|gemini/);
     assert.equal(report.healthy, false);
   });
 });

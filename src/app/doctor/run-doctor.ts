@@ -36,7 +36,7 @@ function noAgentCheck(): DoctorCheck {
     'fail',
     true,
     `shim is not installed into any agent it serves (${AGENT_IDS.map(agentName).join(', ')})`,
-    'shim install (Claude Code), or shim install --agent codex|gemini',
+    'shim install (wires every agent found here), or shim install --agent claude|codex|gemini',
   );
 }
 

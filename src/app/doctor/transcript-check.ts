@@ -1,5 +1,5 @@
 /**
- * Doctor: sessions of the last week whose transcript Claude Code stopped writing (the hooks
+ * Doctor: sessions of the last week whose agent stopped writing their log (the hooks
  * noticed, core/policy/transcript-watch.ts). Information only: the sessions went on, shim just could
  * not follow them.
  * @module
@@ -27,6 +27,6 @@ export function transcriptCheck(home: string, now: Date): DoctorCheck {
     'warn',
     false,
     `session ${newest.sessionId} ${newest.alarm === 'missing' ? 'wrote no transcript' : 'stopped writing its transcript'} after ${newest.toolCalls} tool calls, ${newest.at}${newest.cwd ? ` in ${newest.cwd}` : ''}${more}: shim could not checkpoint it`,
-    'start claude from a plain shell, not inside another Claude Code session (or set CLAUDE_CODE_FORCE_SESSION_PERSISTENCE=1), and unset CLAUDE_CODE_SKIP_PROMPT_HISTORY',
+    'start the agent from a plain shell, not inside another session of it; for Claude Code also unset CLAUDE_CODE_SKIP_PROMPT_HISTORY (or set CLAUDE_CODE_FORCE_SESSION_PERSISTENCE=1)',
   );
 }

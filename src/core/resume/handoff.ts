@@ -22,7 +22,7 @@ export type HandoffOptions = {
   maxChars?: number;
   /** Diff characters shown in full (default 10 KB, the checkpoint's own limit). */
   diffChars?: number;
-  /** Files or CLAUDE.md sections the next session should re-read (HND-005). */
+  /** Files or sections of the project instructions (CLAUDE.md, AGENTS.md, GEMINI.md) the next session should re-read (HND-005). */
   contextToReload?: readonly string[];
   /** Overrides the title taken from the operation, the current focus or the latest request. */
   title?: string;

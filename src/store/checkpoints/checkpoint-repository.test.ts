@@ -3,6 +3,7 @@ import { chmodSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
+import { AppError } from '../../core/errors.ts';
 import {
   buildFixtureDraft,
   makeDraft,
@@ -101,6 +102,24 @@ describe('CheckpointRepository.save / getById', () => {
     assert.equal(store.checkpoints.count(), 1);
     assert.equal(store.checkpoints.getById(draft.id)?.createdAt, at(0));
     assert.equal(store.checkpoints.save(draftIn(SESSION_A, at(6))).checkpoint.checkpointNumber, 2);
+  });
+
+  test('a draft that names no agent, or one shim does not know, is refused: no default agent', () => {
+    const base = draftIn(SESSION_A, at(0));
+    for (const agent of [undefined, null, '', 'cursor']) {
+      const draft = { ...base, source: { ...base.source, agent } } as unknown as CheckpointDraft;
+      assert.throws(
+        () => store.checkpoints.save(draft),
+        (e: unknown) =>
+          e instanceof AppError &&
+          e.code === 'CHECKPOINT_INVALID' &&
+          /names no agent shim knows/.test(e.message) &&
+          /claude, codex, gemini/.test(e.message),
+        String(agent),
+      );
+    }
+    assert.equal(store.checkpoints.count(), 0, 'nothing written');
+    assert.equal(store.db.isTransaction, false);
   });
 });
 

@@ -8,6 +8,8 @@
  * @module
  */
 import type { Checkpoint, CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
+import { AGENT_IDS, isAgentId } from '../../core/agent-id.ts';
+import { AppError } from '../../core/errors.ts';
 import { fileBytes } from '../sqlite/dialect.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { indexCheckpointForSearch } from './checkpoint-search.ts';
@@ -93,6 +95,14 @@ export class CheckpointRepository {
     prepared: PreparedCheckpoint,
     chain: ChainSettings = DEFAULT_CHAIN,
   ): { checkpoint: Checkpoint; size: CheckpointSize } {
+    // The agent is a fact of the session, never assumed: a draft naming none (or one this shim
+    // does not know) is refused before anything is written.
+    if (!isAgentId(draft.source.agent))
+      throw new AppError(
+        'CHECKPOINT_INVALID',
+        `checkpoint ${draft.id} of session ${draft.sessionId} names no agent shim knows (${JSON.stringify(draft.source.agent ?? null)}; it knows ${AGENT_IDS.join(', ')})`,
+        'build the checkpoint from a session log read with its agent (createCheckpoint takes { log: { path, agent } })',
+      );
     const db = this.#db;
     const { sections, size } = prepared;
     let stored = size.compressed;

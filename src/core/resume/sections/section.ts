@@ -44,11 +44,11 @@ export type SectionOptions = {
   /** Characters of the uncommitted diff shown in full (the rest is summarised by a diffstat). */
   diffChars: number;
   /**
-   * Files or CLAUDE.md sections the next session should re-read (docs/specification.md, "Handoff document"); by default
-   * the CLAUDE.md headings and the files in play, from the checkpoint.
+   * Files or instruction-file sections the next session should re-read (docs/specification.md, "Handoff document"); by
+   * default the headings of the agent's instruction files (CLAUDE.md, AGENTS.md, GEMINI.md) and the files in play.
    */
   contextToReload?: readonly string[];
-  /** Claude Code's own compaction summary, when restoring after a compaction: what it lacks is named. */
+  /** The agent's own compaction summary (Claude Code hands it over), after a compaction: what it lacks is named. */
   compactSummary?: string | null;
   /**
    * The agent the restore goes into (a handoff document has none): named when it is not the
