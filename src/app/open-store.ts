@@ -27,6 +27,7 @@ import { SyncOutbox } from '../store/sync/sync-outbox.ts';
 import { TaskPointRepository } from '../store/estimates/task-point-repository.ts';
 import { TeamWorkCache } from '../store/team/team-work-cache.ts';
 import { SessionRewrite } from '../store/checkpoints/session-rewrite.ts';
+import { LearnedSecrets } from '../store/checkpoints/learned-secrets.ts';
 
 /**
  * The repositories over one open SQLite database, as the hooks and commands use them (those only
@@ -43,6 +44,8 @@ export type Store = {
   transfer: SessionTransfer;
   /** A session's stored text replaced by its redacted version (app/redact-stored-session.ts). */
   rewrite: SessionRewrite;
+  /** What every session of this home learned is a secret (hashes): replaced in every store. */
+  learned: LearnedSecrets;
   sessions: SessionRepository;
   resumes: ResumeRepository;
   handoffs: HandoffRepository;
@@ -68,6 +71,7 @@ export function createStore(db: Database): Store {
     forgetting: new ForgetRows(db),
     transfer: new SessionTransfer(db),
     rewrite: new SessionRewrite(db),
+    learned: new LearnedSecrets(db),
     checkpoints: new CheckpointRepository(db),
     sessions: new SessionRepository(db),
     resumes: new ResumeRepository(db),

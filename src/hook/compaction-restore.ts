@@ -49,7 +49,7 @@ async function restoreCompacted(
     confidence: 1,
     explanation: how.explanation,
   };
-  const prompt = renderForHook(run, checkpoint, detection, { compactSummary: how.summary });
+  const prompt = renderForHook(run, store, checkpoint, detection, { compactSummary: how.summary });
   recordRestore(store, {
     checkpoint,
     intoSession: sessionId,

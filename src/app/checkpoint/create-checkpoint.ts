@@ -23,7 +23,7 @@ import {
   recordCheckpointFailure,
 } from '../../store/cache/checkpoint-failures.ts';
 import { appendLog } from '../../store/home/log.ts';
-import { SecretMemory } from '../../redact/redact.ts';
+import { forgetRememberedValue, SecretMemory } from '../../redact/redact.ts';
 import { queueTrackerSync } from '../sync/enqueue-sync.ts';
 import { replicateSoon } from '../team/replicate-soon.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
@@ -212,10 +212,12 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
           `WIP: shim checkpoint ${id.slice(0, 8)}${request.reason ? ` (${request.reason})` : ''}`,
         )
       : null;
-  const draft = draftCheckpoint(captured);
-  // The session's memory of its secrets: what it found anywhere is replaced here too.
+  // What any session of this home learned is a secret (what this one inherited included), then
+  // the session's own memory of its secrets: what it found anywhere is replaced here too.
+  const known = store.learned.all();
+  const draft = forgetRememberedValue(draftCheckpoint(captured), SecretMemory.from(known.lines));
   const memory = SecretMemory.from(state.secretMemory);
-  const sealed = await sealCheckpoint(draft, memory);
+  const sealed = await sealCheckpoint(draft.value, memory);
   const limited = sealed.checkpoint;
   if (sealed.partial.length > 0) {
     appendLog(request.home, 'warn', 'checkpoint stored in part', {
@@ -242,6 +244,7 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
           : limited.createdAt,
     },
     { base: previous, settings: captured.chain },
+    known.last,
   );
   if (memory.size > (state.secretMemoryStored ?? 0))
     forgetLearnedSecrets(captured, sessionId, memory);
@@ -266,7 +269,7 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     checkpoint: stored.checkpoint,
     size: stored.size,
     assessment,
-    redactions: sealed.findings,
+    redactions: sealed.findings + draft.findings,
     wipCommit,
     durationMs: performance.now() - started,
   };

@@ -25,7 +25,12 @@ import type { Store } from '../open-store.ts';
 export function redactStoredSession(store: Store, sessionId: string, memory: SecretMemory): number {
   let changed = 0;
   for (const id of [sessionId, ...store.rewrite.descendants(sessionId)])
-    changed += store.rewrite.atomically(() => redactOneSession(store, id, memory));
+    changed += store.rewrite.atomically(() => {
+      // Kept for the whole home first, in the same commit as the first rewrite: a checkpoint
+      // stored after it is scrubbed with these (checkpoint-writer.ts); one stored before, read here.
+      if (id === sessionId) store.learned.add(sessionId, memory.saved(), new Date().toISOString());
+      return redactOneSession(store, id, memory);
+    });
   return changed;
 }
 

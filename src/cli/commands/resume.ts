@@ -89,7 +89,11 @@ export async function runResume(
           userConfirmed: true,
         });
       }
-      return { checkpoint: fromTeam.checkpoint, detection: fromTeam.detection };
+      return {
+        checkpoint: fromTeam.checkpoint,
+        detection: fromTeam.detection,
+        known: store.learned.all().lines,
+      };
     }
     // The same live read of a stopped session's transcript as the hook's restore at startup.
     const planned = await planWithLiveCheckpoint(
@@ -112,10 +116,11 @@ export async function runResume(
         userConfirmed: true,
       });
     }
-    return planned;
+    // What the home learned is a secret is replaced in what is printed (render-restore.ts).
+    return { ...planned, known: store.learned.all().lines };
   });
   const target = await agents.agent(targetAgent(options.for, plan.checkpoint.source.agent));
-  const prompt = renderRestoreFor(plan.checkpoint, plan.detection, target);
+  const prompt = renderRestoreFor(plan.checkpoint, plan.detection, target, { known: plan.known });
   if (options.print) {
     process.stdout.write(`${prompt}\n`);
     return;

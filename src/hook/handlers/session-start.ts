@@ -56,7 +56,8 @@ async function restoreIntoNewSession(
     restoreInterrupted: afterClear ? false : run.config.restoreAtStartup,
     resumeWindowDays: run.config.resumeWindowDays,
     teamResume,
-    render: (checkpoint, detection) => renderForHook(run, checkpoint, detection, { afterClear }),
+    render: (checkpoint, detection) =>
+      renderForHook(run, store, checkpoint, detection, { afterClear }),
   });
   if (restore === null) return pulled?.tell ? { userMessage: pulled.tell } : {};
   const { checkpoint, detection } = restore;
@@ -84,7 +85,7 @@ async function relayIntoClearedContext(store: Store, run: HookRun): Promise<Hook
     home,
     env,
     now,
-    render: (checkpoint, detection) => renderForHook(run, checkpoint, detection),
+    render: (checkpoint, detection) => renderForHook(run, store, checkpoint, detection),
   });
   if (!relayed) return {};
   const { checkpoint } = relayed;
@@ -100,7 +101,7 @@ async function restoreOwnLimitHandoff(store: Store, run: HookRun): Promise<HookO
   const taken = takeOwnLimitHandoff(store, payload.sessionId!, now);
   if (!taken) return {};
   const { checkpoint, detection } = taken;
-  const prompt = renderForHook(run, checkpoint, detection);
+  const prompt = renderForHook(run, store, checkpoint, detection);
   recordRestore(store, {
     checkpoint,
     intoSession: payload.sessionId!,

@@ -47,8 +47,11 @@ export type ChainBreak = {
   fellBackTo: string | null;
 };
 
-/** A delta ready to be stored: the change, and the checkpoint it is a change of. */
-export type DeltaCandidate = { deltaOf: string; data: Buffer };
+/**
+ * A delta ready to be stored: the change, the checkpoint it is a change of, and that checkpoint's
+ * state hash as read (a base rewritten since — redacted again — takes no change computed on it).
+ */
+export type DeltaCandidate = { deltaOf: string; data: Buffer; baseHash: string };
 
 /**
  * The change from `base` (the previous checkpoint of the draft's session, as read) to `state`, or
@@ -65,13 +68,17 @@ export function deltaCandidate(
 ): DeltaCandidate | null {
   if (!settings.incremental || settings.fullEvery < 1 || !base || base.sessionId !== sessionId)
     return null;
-  const data = encodeDelta(stateOf(base), state, texts);
-  return data && data.length < wholeBytes ? { deltaOf: base.id, data } : null;
+  const from = stateOf(base);
+  const data = encodeDelta(from, state, texts);
+  return data && data.length < wholeBytes
+    ? { deltaOf: base.id, data, baseHash: stateHash(from) }
+    : null;
 }
 
 /**
  * Inside the write transaction: the depth the candidate's row gets, or null to store the
- * checkpoint whole (its base is gone, or the chain has run `fullEvery` steps).
+ * checkpoint whole (its base is gone or was rewritten since it was read, or the chain has run
+ * `fullEvery` steps).
  */
 export function chainStep(
   db: Database,
@@ -81,9 +88,11 @@ export function chainStep(
 ): number | null {
   if (!candidate) return null;
   const base = db
-    .prepare('SELECT chain_depth FROM checkpoints WHERE id = ? AND session_id = ?')
-    .get(candidate.deltaOf, sessionId) as { chain_depth: number } | undefined;
-  if (!base || base.chain_depth + 1 > settings.fullEvery) return null;
+    .prepare('SELECT chain_depth, state_hash FROM checkpoints WHERE id = ? AND session_id = ?')
+    .get(candidate.deltaOf, sessionId) as
+    { chain_depth: number; state_hash: string | null } | undefined;
+  if (!base || base.state_hash !== candidate.baseHash) return null;
+  if (base.chain_depth + 1 > settings.fullEvery) return null;
   return base.chain_depth + 1;
 }
 

@@ -3,6 +3,11 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { makeDraft, openTempStore, type TempStore } from '../../../test/helpers/store.ts';
 import { CheckpointWriter, type CheckpointSighting } from './checkpoint-writer.ts';
 import { openDatabase, type Database } from '../sqlite/database.ts';
+import { DEFAULT_CHAIN, readCheckpointRow, rewriteWhole } from './checkpoint-chain.ts';
+import { LearnedSecrets } from './learned-secrets.ts';
+import type { Row } from './checkpoint-rows.ts';
+import { redactTextSync, SecretMemory } from '../../redact/redact.ts';
+import { B62, madeUp } from '../../redact/made-up.test-helper.ts';
 
 const SESSION = 'dddddddd-0000-4000-8000-000000000004';
 const at = (minute: number) => new Date(Date.UTC(2026, 1, 12, 4, minute)).toISOString();
@@ -110,5 +115,54 @@ describe('CheckpointWriter.write', () => {
     assert.equal(store.db.isTransaction, true);
     store.db.exec('ROLLBACK');
     assert.equal(rowsOf(store.db).checkpoints, 0);
+  });
+
+  test('a draft sealed before another process learned what it inherited is stored without it', () => {
+    // Session B was restored from A and built its draft from A's rows as read: the value stood
+    // bare there. Meanwhile A learned it and redacted B's rows. The draft reaches the write after.
+    const value = madeUp(0x3a7e).gen(B62, 32);
+    const learner = new SecretMemory();
+    redactTextSync(`export DEPLOY_TOKEN=${value}`, learner);
+    const bare = (text: string) => ({
+      ...makeDraft({ sessionId: SESSION, createdAt: at(6) }).conversationState,
+      userRequests: [text],
+    });
+    const writer = new CheckpointWriter(store.db);
+    const learned = new LearnedSecrets(store.db);
+    const known = learned.all().last;
+    const first = writer.write(
+      makeDraft({
+        sessionId: SESSION,
+        createdAt: at(6),
+        conversationState: bare(`deploy with ${value}`),
+      }),
+      sighting,
+    ).checkpoint;
+    const draft = makeDraft({
+      sessionId: SESSION,
+      createdAt: at(7),
+      conversationState: bare(`deploy with ${value} today`),
+    });
+    // The other process: the value learned for the home, the base rewritten redacted.
+    learned.add('another-session', learner.saved(), at(7));
+    rewriteWhole(store.db, {
+      ...first,
+      conversationState: { ...first.conversationState, userRequests: ['deploy with [REDACTED:x]'] },
+    });
+    const { checkpoint } = writer.write(
+      draft,
+      sighting,
+      { base: first, settings: DEFAULT_CHAIN },
+      known,
+    );
+    const row = store.db
+      .prepare('SELECT * FROM checkpoints WHERE id = ?')
+      .get(checkpoint.id) as Row;
+    const read = readCheckpointRow(store.db, row);
+    assert.equal(read.broken, null, 'a change computed on the old base is not stored on the new');
+    assert.equal(row.delta_of, null);
+    const text = JSON.stringify(read.checkpoint);
+    assert.ok(!text.includes(value), 'the value learned meanwhile is not stored');
+    assert.match(text, /deploy with \[REDACTED:[\w-]+\] today/);
   });
 });

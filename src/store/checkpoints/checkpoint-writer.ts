@@ -13,6 +13,8 @@ import {
 } from './checkpoint-repository.ts';
 import { DEFAULT_CHAIN, type ChainSettings } from './checkpoint-chain.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import { forgetRememberedValue, SecretMemory } from '../../redact/redact.ts';
+import { LearnedSecrets } from './learned-secrets.ts';
 import { ResumeRepository } from './resume-repository.ts';
 import { SessionRepository, type SessionSighting } from './session-repository.ts';
 import { SignalHistoryRepository } from './signal-history-repository.ts';
@@ -31,6 +33,7 @@ export class CheckpointWriter {
   readonly #signals: SignalHistoryRepository;
   readonly #resumes: ResumeRepository;
   readonly #sessions: SessionRepository;
+  readonly #learned: LearnedSecrets;
 
   constructor(db: Database) {
     this.#db = db;
@@ -38,6 +41,7 @@ export class CheckpointWriter {
     this.#signals = new SignalHistoryRepository(db);
     this.#resumes = new ResumeRepository(db);
     this.#sessions = new SessionRepository(db);
+    this.#learned = new LearnedSecrets(db);
   }
 
   /**
@@ -45,19 +49,31 @@ export class CheckpointWriter {
    * session), marks the restores into the session that it has worked on since as successes (at
    * `session_end`, the rest as failures), and records the sighting. Nothing is kept if any fails.
    * `chain.base`, the previous checkpoint of the session as read, lets it be stored as what
-   * changed since (store/checkpoints/checkpoint-chain.ts).
+   * changed since (store/checkpoints/checkpoint-chain.ts). `learned`: the newest row of the
+   * home's learned secrets (learned-secrets.ts) the draft was sealed with; any learned since
+   * (another process redacting what this draft inherited) are replaced in it before it is stored.
    */
   write(
-    draft: CheckpointDraft,
+    sealed: CheckpointDraft,
     sighting: CheckpointSighting,
     chain: { base: Checkpoint | null; settings: ChainSettings } = {
       base: null,
       settings: DEFAULT_CHAIN,
     },
+    learned: number | null = null,
   ): { checkpoint: Checkpoint; size: CheckpointSize } {
     // Compressed and diffed against the base before the write lock is taken: others wait less.
-    const prepared = prepareCheckpoint(draft, chain.base, chain.settings);
+    let draft = sealed;
+    let prepared = prepareCheckpoint(draft, chain.base, chain.settings);
     return withWriteTransaction(this.#db, () => {
+      const newer = learned === null ? null : this.#learned.since(learned);
+      if (newer && newer.lines.length > 0) {
+        const scrubbed = forgetRememberedValue(draft, SecretMemory.from(newer.lines));
+        if (scrubbed.findings > 0) {
+          draft = scrubbed.value;
+          prepared = prepareCheckpoint(draft, chain.base, chain.settings);
+        }
+      }
       const stored = this.#checkpoints.insertPrepared(draft, prepared, chain.settings);
       this.#signals.record({
         sessionId: draft.sessionId,

@@ -170,7 +170,7 @@ describe('migrations', () => {
       MIGRATIONS.map((m) => m.version),
       Array.from({ length: MIGRATIONS.length }, (_, i) => i + 1),
     );
-    assert.equal(LATEST_SCHEMA_VERSION, 12);
+    assert.equal(LATEST_SCHEMA_VERSION, 13);
     const db = openDatabase(home, { migrateTo: 1 });
     try {
       assert.deepEqual(tables(db), [
@@ -210,7 +210,7 @@ describe('migrations', () => {
           .prepare('SELECT version FROM schema_version ORDER BY version')
           .all()
           .map((r) => r.version),
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
       );
       for (const column of ['source', 'cwd', 'transcript_path', 'snapshot_ref'])
         assert.ok(columns(db, 'checkpoints').includes(column), column);
@@ -355,7 +355,7 @@ describe('migrations', () => {
         db.close();
       }
     }
-    assert.equal(before.versions.length, 12);
+    assert.equal(before.versions.length, 13);
   });
 
   test('migrateTo stops at the requested version, and a later open finishes the job', () => {
@@ -442,7 +442,7 @@ describe('concurrent migration', () => {
     const seeded = seedV1(v1);
     v1.close();
     await openConcurrently(8);
-    assert.deepEqual(versions(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    assert.deepEqual(versions(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     const db = openDatabase(home);
     try {
       const repository = new CheckpointRepository(db);
@@ -457,7 +457,7 @@ describe('concurrent migration', () => {
     for (let round = 0; round < 3; round++) {
       rmSync(home, { recursive: true, force: true });
       await openConcurrently(8);
-      assert.deepEqual(versions(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], `round ${round}`);
+      assert.deepEqual(versions(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], `round ${round}`);
     }
   });
 });

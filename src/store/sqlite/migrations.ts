@@ -393,6 +393,20 @@ ALTER TABLE checkpoints ADD COLUMN state_delta BLOB;
 ALTER TABLE checkpoints ADD COLUMN stored_size INTEGER;
 CREATE INDEX IF NOT EXISTS idx_checkpoints_delta_of ON checkpoints(delta_of) WHERE delta_of IS NOT NULL;`,
   },
+  {
+    version: 13,
+    description: 'what the sessions of this home learned are secrets, as hashes (no raw value)',
+    // One line of a session's memory of its secrets per row (redact/secret-memory.ts: rule,
+    // length and two hashes). Read when a checkpoint is sealed and stored and when a restore is
+    // printed: a value one session learned is replaced in every other (store/checkpoints/learned-secrets.ts).
+    sql: `
+CREATE TABLE IF NOT EXISTS learned_secrets (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  entry TEXT NOT NULL UNIQUE,
+  session_id TEXT NOT NULL,
+  learned_at TEXT NOT NULL
+);`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,49 @@
+/**
+ * What the sessions of this home learned are secrets: the lines of their memories
+ * (redact/secret-memory.ts — a rule, a length and two hashes; no raw value), one row each.
+ *
+ * A session's memory lives with its cached state and reaches its own rows and those restored
+ * from it. Kept here too, it reaches what no one session holds: a checkpoint sealed while another
+ * process learned a value it inherited (the write checks for rows added since it read them, in
+ * its own transaction), and a restore printed from a copy stored before the value was known.
+ * @module
+ */
+import type { Database } from '../sqlite/database.ts';
+
+/** Lines learned, and the row id of the newest (what `since` asks from). */
+export type LearnedLines = { lines: string[]; last: number };
+
+export class LearnedSecrets {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Keeps `lines` (a memory's saved lines) that are not kept yet; returns how many were new. */
+  add(sessionId: string, lines: readonly string[], at: string): number {
+    if (lines.length === 0) return 0;
+    const insert = this.#db.prepare(
+      'INSERT OR IGNORE INTO learned_secrets (entry, session_id, learned_at) VALUES (?, ?, ?)',
+    );
+    let added = 0;
+    for (const line of lines) added += Number(insert.run(line, sessionId, at).changes);
+    return added;
+  }
+
+  /** Every line kept. */
+  all(): LearnedLines {
+    return this.since(0);
+  }
+
+  /** The lines kept after row `last` (an earlier answer's `last`). */
+  since(last: number): LearnedLines {
+    const rows = this.#db
+      .prepare('SELECT id, entry FROM learned_secrets WHERE id > ? ORDER BY id')
+      .all(last) as Array<{ id: number; entry: string }>;
+    return {
+      lines: rows.map((r) => r.entry),
+      last: rows.length > 0 ? Number(rows[rows.length - 1]!.id) : last,
+    };
+  }
+}
