@@ -74,6 +74,13 @@ export const CLOUD_AI_FORMATS: readonly SecretFormat[] = [
     body: { alphabet: 'urlSafe', length: 43 },
   },
   {
+    id: 'pulumi',
+    provider: 'Pulumi',
+    // access token: "pul-" and 40 lower-case hex characters
+    prefix: ['pul-'],
+    body: { alphabet: 'lowerHex', length: 40 },
+  },
+  {
     id: 'infracost',
     provider: 'Infracost',
     // API key

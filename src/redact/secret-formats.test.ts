@@ -173,6 +173,15 @@ describe('the families once left raw are redacted', () => {
     await assertRedacted(`echo ${token} | src login`, token, /\[REDACTED:sourcegraph\]/);
   });
 
+  test('Pulumi access token, bare in a sentence', async () => {
+    const token = `pul-${gen(HEX, 40, 2)}`;
+    await assertRedacted(
+      `log in with ${token} before the stack update`,
+      token,
+      /\[REDACTED:pulumi\]/,
+    );
+  });
+
   test('Sentry organization token whose JSON part ends in base64 padding', async () => {
     const json = Buffer.from('{"iat":1700000000.5,"url":"https://sentry.acme.io","org":"acme"}');
     const token = `sntrys_${json.toString('base64')}_${gen(ALNUM, 43, 2)}`;
