@@ -10,7 +10,8 @@ import type { ShimConfig } from '../../store/config/config.ts';
 import type { CommandStore } from '../open-command-store.ts';
 import { saveTeamSummary } from '../../store/team/team-summary.ts';
 import { openTeamRepository } from './open-team-store.ts';
-import { pullTeamWork } from './pull-team-work.ts';
+import { localProjectIds, pullTeamWork } from './pull-team-work.ts';
+import { refreshPulledCopies } from './refresh-pulled-copies.ts';
 import { replicateToTeam, teamRetryFor } from './replicate.ts';
 import { currentWriter } from './team-settings.ts';
 import { resolveTeamUrl } from './team-url.ts';
@@ -96,15 +97,28 @@ export async function syncTeam(options: {
     let pulled = 0;
     let error = pushed.error;
     try {
-      if (options.config.team.resume)
+      if (options.config.team.resume) {
+        const cwds = options.cwd ? [options.cwd] : [];
         pulled = await pullTeamWork({
           store: options.store,
           repository,
           writer,
           now: now(),
           resumeWindowDays: options.config.resumeWindowDays,
-          cwds: options.cwd ? [options.cwd] : [],
+          cwds,
         });
+        // What the team's copies now redact is replaced in those held here (never on the
+        // session start's budgeted pull: the worker does it).
+        const since = new Date(
+          now().getTime() - options.config.resumeWindowDays * 86_400_000,
+        ).toISOString();
+        await refreshPulledCopies({
+          store: options.store,
+          repository,
+          projectIds: localProjectIds(options.store.sessions, since, cwds, writer.machine),
+          since,
+        });
+      }
       await applyRetentionDaily(
         options.store,
         repository,

@@ -98,6 +98,21 @@ export class SessionRewrite {
     return result;
   }
 
+  /**
+   * Checkpoints created since `since` of sessions this machine never ran (no session row here):
+   * copies of another machine's, taken from the team store when a session here restored them.
+   */
+  pulledCopies(since: string): Array<{ id: string; sessionId: string }> {
+    return (
+      this.#db
+        .prepare(
+          `SELECT id, session_id FROM checkpoints c WHERE created_at >= ?
+             AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = c.session_id)`,
+        )
+        .all(since) as Array<{ id: string; session_id: string }>
+    ).map((r) => ({ id: r.id, sessionId: r.session_id }));
+  }
+
   /** The session's compaction summaries. */
   summaries(sessionId: string): Array<{ id: string; summary: string }> {
     return this.#db

@@ -85,6 +85,13 @@ export class TeamWorkCache {
       );
   }
 
+  /** Replaces the body kept of `checkpoint` (the same id), taken or not (a redacted version). */
+  replaceCheckpoint(checkpoint: Checkpoint): void {
+    this.#db
+      .prepare('UPDATE team_work SET checkpoint = ? WHERE checkpoint_id = ?')
+      .run(JSON.stringify(checkpoint), checkpoint.id);
+  }
+
   /** The project's newest unfinished team work not taken yet. */
   getUntaken(projectId: string): TeamWork | null {
     const row = this.#db
