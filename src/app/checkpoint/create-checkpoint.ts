@@ -244,7 +244,13 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
           : limited.createdAt,
     },
     { base: previous, settings: captured.chain },
-    known.last,
+    {
+      last: known.last,
+      scrub: (sealed, lines) => {
+        const scrubbed = forgetRememberedValue(sealed, SecretMemory.from(lines));
+        return scrubbed.findings > 0 ? scrubbed.value : null;
+      },
+    },
   );
   if (memory.size > (state.secretMemoryStored ?? 0))
     forgetLearnedSecrets(captured, sessionId, memory);

@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../sqlite/database.ts';
 import { DEFAULT_CHAIN, readCheckpointRow, rewriteWhole } from './checkpoint-chain.ts';
 import { LearnedSecrets } from './learned-secrets.ts';
 import type { Row } from './checkpoint-rows.ts';
-import { redactTextSync, SecretMemory } from '../../redact/redact.ts';
+import { forgetRememberedValue, redactTextSync, SecretMemory } from '../../redact/redact.ts';
 import { B62, madeUp } from '../../redact/made-up.test-helper.ts';
 
 const SESSION = 'dddddddd-0000-4000-8000-000000000004';
@@ -149,11 +149,15 @@ describe('CheckpointWriter.write', () => {
       ...first,
       conversationState: { ...first.conversationState, userRequests: ['deploy with [REDACTED:x]'] },
     });
+    const scrub = (sealed: typeof draft, lines: string[]) => {
+      const scrubbed = forgetRememberedValue(sealed, SecretMemory.from(lines));
+      return scrubbed.findings > 0 ? scrubbed.value : null;
+    };
     const { checkpoint } = writer.write(
       draft,
       sighting,
       { base: first, settings: DEFAULT_CHAIN },
-      known,
+      { last: known, scrub },
     );
     const row = store.db
       .prepare('SELECT * FROM checkpoints WHERE id = ?')

@@ -13,7 +13,6 @@ import {
 } from './checkpoint-repository.ts';
 import { DEFAULT_CHAIN, type ChainSettings } from './checkpoint-chain.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
-import { forgetRememberedValue, SecretMemory } from '../../redact/redact.ts';
 import { LearnedSecrets } from './learned-secrets.ts';
 import { ResumeRepository } from './resume-repository.ts';
 import { SessionRepository, type SessionSighting } from './session-repository.ts';
@@ -50,8 +49,9 @@ export class CheckpointWriter {
    * `session_end`, the rest as failures), and records the sighting. Nothing is kept if any fails.
    * `chain.base`, the previous checkpoint of the session as read, lets it be stored as what
    * changed since (store/checkpoints/checkpoint-chain.ts). `learned`: the newest row of the
-   * home's learned secrets (learned-secrets.ts) the draft was sealed with; any learned since
-   * (another process redacting what this draft inherited) are replaced in it before it is stored.
+   * home's learned secrets (learned-secrets.ts) the draft was sealed with, and how to replace
+   * lines' values in a draft (null when none stands in it); any learned since (another process
+   * redacting what this draft inherited) are replaced in it before it is stored.
    */
   write(
     sealed: CheckpointDraft,
@@ -60,19 +60,20 @@ export class CheckpointWriter {
       base: null,
       settings: DEFAULT_CHAIN,
     },
-    learned: number | null = null,
+    learned: {
+      last: number;
+      scrub: (draft: CheckpointDraft, lines: string[]) => CheckpointDraft | null;
+    } | null = null,
   ): { checkpoint: Checkpoint; size: CheckpointSize } {
     // Compressed and diffed against the base before the write lock is taken: others wait less.
     let draft = sealed;
     let prepared = prepareCheckpoint(draft, chain.base, chain.settings);
     return withWriteTransaction(this.#db, () => {
-      const newer = learned === null ? null : this.#learned.since(learned);
-      if (newer && newer.lines.length > 0) {
-        const scrubbed = forgetRememberedValue(draft, SecretMemory.from(newer.lines));
-        if (scrubbed.findings > 0) {
-          draft = scrubbed.value;
-          prepared = prepareCheckpoint(draft, chain.base, chain.settings);
-        }
+      const newer = learned === null ? null : this.#learned.since(learned.last);
+      const scrubbed = newer && newer.lines.length > 0 ? learned!.scrub(draft, newer.lines) : null;
+      if (scrubbed !== null) {
+        draft = scrubbed;
+        prepared = prepareCheckpoint(draft, chain.base, chain.settings);
       }
       const stored = this.#checkpoints.insertPrepared(draft, prepared, chain.settings);
       this.#signals.record({
