@@ -114,9 +114,11 @@ export function defineEstimateCommand(program: Command, agents: Agents): void {
     .command('slash', { hidden: true })
     .argument('<command>', 'checkpoint or shard')
     .argument('[args...]', "the slash command's arguments")
+    // The agent whose command it is (Gemini CLI's say so): its newest session here is the one.
+    .addOption(new Option('--agent <agent>').choices(AGENT_IDS).hideHelp())
     .allowUnknownOption()
     .helpOption(false)
-    .action(async (command, args) =>
-      (await import('./commands/slash.ts')).runSlash(agents, command, args),
+    .action(async (command, args, options) =>
+      (await import('./commands/slash.ts')).runSlash(agents, command, args, options.agent),
     );
 }

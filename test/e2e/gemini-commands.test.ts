@@ -5,7 +5,15 @@
  * effect in SHIM_HOME; uninstall takes them out and gives settings.json back byte for byte.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { createScratch } from './claude.ts';
@@ -80,6 +88,24 @@ describe('Gemini CLI: shim’s custom commands', { skip: GEMINI_E2E_SKIP, timeou
         f.endsWith('.defer.json'),
       );
       assert.equal(deferrals.length, 1, 'the deferral is kept for the session');
+
+      // A Claude Code session of the same directory, written after it: /handoff typed in Gemini
+      // still means the Gemini session.
+      const claudeDir = join(
+        scratch.home,
+        '.claude',
+        'projects',
+        scratch.project.replace(/[^a-zA-Z0-9]/g, '-'),
+      );
+      mkdirSync(claudeDir, { recursive: true });
+      const claudeId = randomUUID();
+      writeFileSync(
+        join(claudeDir, `${claudeId}.jsonl`),
+        `${JSON.stringify({ type: 'user', sessionId: claudeId, cwd: scratch.project, timestamp: new Date().toISOString(), uuid: randomUUID(), parentUuid: null, message: { role: 'user', content: 'something else' } })}\n`,
+      );
+      // Newer than anything the Gemini run writes.
+      const later = new Date(Date.now() + 3_600_000);
+      utimesSync(join(claudeDir, `${claudeId}.jsonl`), later, later);
 
       // /handoff: a checkpoint now, and the handoff of it; the model is told where it went.
       const handoff = await runGemini({

@@ -20,18 +20,27 @@ import { runLoopStatus } from './loop.ts';
 import { runShard } from './shard.ts';
 import { runStatus } from './status.ts';
 import type { Agents } from '../../agents/agent.ts';
+import type { AgentId } from '../../core/agent-id.ts';
 
-export async function runSlash(agents: Agents, command: string, given: string[]): Promise<void> {
+export async function runSlash(
+  agents: Agents,
+  command: string,
+  given: string[],
+  /** The agent the command was typed in (`--agent`): its newest session here is the one meant. */
+  agent?: AgentId,
+): Promise<void> {
+  const scoped = agent !== undefined ? { agent } : {};
   // Gemini CLI hands the arguments over as one shell word ('' for none): the words are the same.
   const args = given.flatMap((a) => a.split(/\s+/)).filter((a) => a !== '');
   if (command === 'checkpoint') {
-    if (args.includes('--status')) return runStatus(agents, undefined, { history: true });
+    if (args.includes('--status'))
+      return runStatus(agents, undefined, { history: true, ...scoped });
     if (args[0] === '--estimate') {
       const text = args.slice(1).join(' ').trim();
       const [plan] = mentionedPlans(text, findProjectRoot(process.cwd()));
-      if (plan !== undefined) return runPlanEstimate(agents, plan, {});
+      if (plan !== undefined) return runPlanEstimate(agents, plan, scoped);
       // Words, not a plan file: the task they describe is estimated (each step it names).
-      if (text !== '') return runPlanEstimate(agents, 'your request', { text });
+      if (text !== '') return runPlanEstimate(agents, 'your request', { text, ...scoped });
       return runEstimate(agents, {});
     }
     if (args.length > 0)
@@ -44,6 +53,7 @@ export async function runSlash(agents: Agents, command: string, given: string[])
       trigger: 'user_requested',
       reason: '/checkpoint',
       snapshot: true,
+      ...scoped,
     });
   }
   if (command === 'defer') {
@@ -54,15 +64,15 @@ export async function runSlash(agents: Agents, command: string, given: string[])
         `/defer does not take "${unknown.join(' ')}"`,
         'use /defer, or /defer --off to have the notices back',
       );
-    return runDefer(agents, undefined, { off: args.includes('--off') });
+    return runDefer(agents, undefined, { off: args.includes('--off'), ...scoped });
   }
   if (command === 'handoff') {
     refuseArguments('handoff', args, [], 'use /handoff');
-    return runHandoffNow(agents);
+    return runHandoffNow(agents, agent ?? null);
   }
   if (command === 'loop') {
     refuseArguments('loop', args, ['checkpoint'], 'use /loop, or /loop checkpoint');
-    return runLoopSlash(agents, args.includes('checkpoint'));
+    return runLoopSlash(agents, args.includes('checkpoint'), scoped);
   }
   if (command === 'shard') {
     const plan = args.find((a) => !a.startsWith('--'));
@@ -84,9 +94,9 @@ function refuseArguments(command: string, args: string[], allowed: string[], usa
 }
 
 /** `/handoff`: the session's state now, then the handoff of that very checkpoint. */
-async function runHandoffNow(agents: Agents): Promise<void> {
+async function runHandoffNow(agents: Agents, agent: AgentId | null): Promise<void> {
   const { checkpoint } = await createCheckpoint({
-    log: await findSessionLog({ cwd: process.cwd(), env: process.env }, agents),
+    log: await findSessionLog({ cwd: process.cwd(), env: process.env, agent }, agents),
     cwd: process.cwd(),
     env: process.env,
     home: getShimHome(),
@@ -104,7 +114,11 @@ async function runHandoffNow(agents: Agents): Promise<void> {
  * `/loop`: the run this session is an iteration of (`SHIM_LOOP_RUN_ID`, which the loop gives its
  * agent), else this directory's newest; `/loop checkpoint`: this iteration's state saved now.
  */
-async function runLoopSlash(agents: Agents, checkpoint: boolean): Promise<void> {
+async function runLoopSlash(
+  agents: Agents,
+  checkpoint: boolean,
+  scoped: { agent?: AgentId },
+): Promise<void> {
   const runId = process.env.SHIM_LOOP_RUN_ID || undefined;
   if (checkpoint) {
     if (!runId)
@@ -118,6 +132,7 @@ async function runLoopSlash(agents: Agents, checkpoint: boolean): Promise<void> 
       trigger: 'user_requested',
       reason: `/loop checkpoint (loop ${runId}, iteration ${iteration})`,
       snapshot: true,
+      ...scoped,
     });
   }
   return runLoopStatus(runId, {});

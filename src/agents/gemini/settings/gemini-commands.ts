@@ -2,9 +2,10 @@
  * shim's in-session commands as Gemini CLI custom commands (0.61.0): one `.toml` file per command
  * in a `commands/` directory beside settings.json (`~/.gemini/commands/`, or a project's
  * `.gemini/commands/`), named after the file (`handoff.toml` → `/handoff`). Its `prompt` runs
- * `shim slash <name> {{args}}` in `!{…}`: Gemini runs it through a shell (asking the user first,
- * unless the command is allowed or the session runs with --yolo), puts the output in the prompt
- * and sends it. Inside `!{…}` Gemini passes the arguments as ONE shell-quoted word (`''` when
+ * `shim slash <name> --agent gemini {{args}}` in `!{…}` (the directory's newest Gemini session is
+ * the one meant, whatever another agent wrote later): Gemini runs it through a shell (asking the
+ * user first, unless the command is allowed or the session runs with --yolo), puts the output in
+ * the prompt and sends it. Inside `!{…}` Gemini passes the arguments as ONE shell-quoted word (`''` when
  * none): `shim slash` splits it. docs/agents.md, "In-session commands". Pure.
  * @module
  */
@@ -36,7 +37,7 @@ function commandFile(command: InSessionCommand, start: string): GeminiCommandFil
       `# shim's /${command.name} (written by \`shim install --agent gemini\`; \`shim uninstall\` removes it)`,
       `description = ${JSON.stringify(command.description)}`,
       "prompt = '''",
-      `!{${start} slash ${command.name} {{args}}}`,
+      `!{${start} slash ${command.name} --agent gemini {{args}}}`,
       '',
       showAnswerRequest(command),
       "'''",

@@ -53,7 +53,7 @@ describe('Gemini CLI custom commands: install and uninstall', () => {
     };
     assert.match(
       handoff.prompt,
-      /^!\{\/usr\/bin\/node \S+\/pkg\/bin\/shim\.cjs slash handoff \{\{args\}\}\}\n/,
+      /^!\{\/usr\/bin\/node \S+\/pkg\/bin\/shim\.cjs slash handoff --agent gemini \{\{args\}\}\}\n/,
     );
     assert.match(handoff.description, /handoff/);
     // Again: nothing to do.
