@@ -6,7 +6,7 @@
  */
 
 /** Bump when the shape changes; cached cursors of another version are discarded. */
-export const SESSION_STATE_VERSION = 6;
+export const SESSION_STATE_VERSION = 7;
 
 /** Ring sizes: enough for forecasts and checkpoints, small enough to cache per session. */
 export const LIMITS = {
@@ -113,6 +113,11 @@ export type ToolCallRecord = {
   line: number;
   /** The line of the call itself, where an agent's log writes it apart from its result. */
   callLine?: number;
+  /**
+   * The call started a shell command in the background: its `success` says the command started,
+   * not how it ended (a test run so started is no passing test run).
+   */
+  background?: true;
 };
 
 /**
@@ -182,7 +187,10 @@ export type TextRecord = { line: number; text: string; at: number | null };
 
 /** A long-running thing the agent started: a background shell or a subagent. */
 export type BackgroundTask = {
+  /** The id of the tool call that started it. */
   id: string;
+  /** The agent's own id for the running job, where its log gives one (Claude Code's task id). */
+  handle?: string;
   kind: 'shell' | 'subagent';
   description: string;
   startedAt: number | null;

@@ -127,6 +127,14 @@ export function foldCheck(
   );
 }
 
+/**
+ * Whether call `id` started a shell command in the background: its result says the command
+ * started, so it is no result of the command (no check passing, no command finished).
+ */
+export function startedInBackground(state: SessionState, id: string): boolean {
+  return state.backgroundTasks.some((t) => t.id === id && t.kind === 'shell');
+}
+
 /** Whitespace folded: two runs of one command line are one command. */
 const sameCommand = (a: string, b: string) =>
   a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
@@ -184,7 +192,8 @@ export function foldToolOutcome(
   outcome: ToolOutcome,
 ): void {
   const run = state.commands.find((c) => c.id === id);
-  if (run) {
+  // Started in the background: it runs on until the agent says how it ended.
+  if (run && !(outcome.success && startedInBackground(state, id))) {
     run.status = outcome.stopped ? 'stopped' : outcome.success ? 'ok' : 'failed';
     run.exitCode = outcome.exitCode ?? (outcome.success && !outcome.stopped ? 0 : null);
   }

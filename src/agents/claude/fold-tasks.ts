@@ -63,7 +63,7 @@ export function foldTaskResult(state: SessionState, toolUseId: string, text: str
   if (task.kind === 'subagent') task.done = true;
   else {
     const shellId = /\bID:\s*([\w-]+)/i.exec(text)?.[1];
-    if (shellId) task.id = shellId;
+    if (shellId) task.handle = shellId;
   }
 }
 

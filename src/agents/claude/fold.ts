@@ -26,7 +26,9 @@ import {
   foldPrompt,
   foldToolOutcome,
   noteError,
+  startedInBackground,
 } from '../../transcript/fold-parts.ts';
+import { foldTaskNotification } from './fold-background.ts';
 import { applyTaskResult, foldTaskResult, readToolMeta, readTodos } from './fold-tasks.ts';
 import { keptToolResult } from '../../transcript/secret-file-read.ts';
 import { summarizeInput, toolTarget } from '../../transcript/tool-input-summary.ts';
@@ -117,7 +119,10 @@ function foldToolTargets(
       LIMITS.backgroundTasks,
     );
   } else if ((tool === 'KillShell' || tool === 'KillBash') && typeof input.shell_id === 'string') {
-    const shell = state.backgroundTasks.find((t) => t.id === input.shell_id);
+    // The shell's id is Claude Code's own for the job (`handle`), not its starting call's.
+    const shell = state.backgroundTasks.find(
+      (t) => t.handle === input.shell_id || t.id === input.shell_id,
+    );
     if (shell) shell.done = true;
   }
 }
@@ -239,6 +244,7 @@ function foldUser(state: SessionState, e: UserEntry, line: number, listener?: Fo
     }
     if (tooLong) state.promptTooLongCount++;
     const tool = pending?.tool ?? 'unknown';
+    const background = success && startedInBackground(state, result.toolUseId);
     const exit = success ? null : EXIT_CODE.exec(result.text);
     foldToolOutcome(state, pending, result.toolUseId, {
       success,
@@ -262,10 +268,11 @@ function foldUser(state: SessionState, e: UserEntry, line: number, listener?: Fo
         latencyMs: pending?.at != null && e.at !== null ? Math.max(0, e.at - pending.at) : null,
         at: e.at,
         line,
+        ...(background ? { background: true as const } : {}),
       },
       LIMITS.toolCalls,
     );
-    if (pending?.meta?.command !== undefined) {
+    if (pending?.meta?.command !== undefined && !background) {
       foldCheck(state, pending.meta.command, success, result.text, e.at, line);
     }
     if (pending && success) {
@@ -278,6 +285,7 @@ function foldUser(state: SessionState, e: UserEntry, line: number, listener?: Fo
     }
   }
   if (e.toolResults.length === 0 && e.text !== null && !e.isMeta) {
+    if (foldTaskNotification(state, e.text, line, e.at)) return;
     const prompt = readPromptText(e.text);
     if (prompt !== null) foldPrompt(state, prompt, line, e.at);
   }

@@ -18,6 +18,7 @@ import {
   foldCheck,
   foldCommandCall,
   foldToolOutcome,
+  startedInBackground,
   noteError,
 } from '../../transcript/fold-parts.ts';
 import { keptToolResult } from '../../transcript/secret-file-read.ts';
@@ -136,6 +137,7 @@ export function foldToolResult(
     state.consecutiveToolFailures++;
     noteError(state, `tool_error: ${call.name}`);
   }
+  const background = success && startedInBackground(state, call.id);
   foldToolOutcome(state, pending, call.id, {
     success,
     // `cancelled`: the user denied or stopped it.
@@ -161,13 +163,14 @@ export function foldToolResult(
       latencyMs: pending?.at != null && at !== null ? Math.max(0, at - pending.at) : null,
       at,
       line,
+      ...(background ? { background: true as const } : {}),
     },
     LIMITS.toolCalls,
   );
-  if (pending?.meta?.command !== undefined)
+  if (pending?.meta?.command !== undefined && !background)
     foldCheck(state, pending.meta.command, success, call.resultText, at, line);
-  const background = state.backgroundTasks.find((t) => t.id === call.id);
-  if (background && !success) background.done = true;
+  const task = state.backgroundTasks.find((t) => t.id === call.id);
+  if (task && !success) task.done = true;
 }
 
 /**

@@ -216,7 +216,8 @@ function getActiveSessions(state: SessionState): ToolSession[] {
     .filter((t) => !t.done)
     .map((t) => ({
       type: t.kind === 'shell' ? 'terminal' : 'other',
-      id: t.id,
+      // The agent's own id of the job (the one its tools take), else the call that started it.
+      id: t.handle ?? t.id,
       purpose:
         t.kind === 'shell' ? `background shell: ${t.description}` : `subagent: ${t.description}`,
       startedAt: iso(t.startedAt),

@@ -39,10 +39,11 @@ export function mayChangeWork(command: string): boolean {
  * run it made, or `taskCompleted` — a task marked done since the call before).
  */
 export function workStepOf(
-  call: Pick<ToolCallRecord, 'kind' | 'target' | 'args' | 'success'>,
+  call: Pick<ToolCallRecord, 'kind' | 'target' | 'args' | 'success' | 'background'>,
   taskCompleted: boolean,
 ): WorkStep {
-  const shell = call.kind === 'shell' ? (call.target ?? call.args) : '';
+  // A command started in the background has not ended: no commit made, no tests passed yet.
+  const shell = call.kind === 'shell' && call.background !== true ? (call.target ?? call.args) : '';
   const commit = call.success && COMMIT.test(shell);
   const testsPass = call.success && shell !== '' && classifyCheckCommand(shell) === 'test';
   return { edit: call.kind === 'file_write', workChange: taskCompleted || commit || testsPass };

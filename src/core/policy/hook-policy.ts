@@ -116,7 +116,8 @@ function getMilestone(
   let testsFailing = memory.testsFailing;
   let reason: string | null = null;
   if (tasksDone && !memory.tasksDone) reason = 'the task list is finished';
-  const command = last?.tool === 'Bash' ? getCommand(last.args) : null;
+  // A command started in the background has not ended: its call's success says nothing of it.
+  const command = last?.tool === 'Bash' && last.background !== true ? getCommand(last.args) : null;
   if (last && command !== null) {
     if (/\bgit\s+commit\b(?![^|;&]*--dry-run)/.test(command) && last.success)
       reason ??= 'a commit was made';
