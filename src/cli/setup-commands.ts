@@ -40,6 +40,8 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
                                  project, redacted (false: shim writes nothing outside SHIM_HOME)
     projectFiles.dir / .track    where in the project (".claude", for every agent) / let git see
                                  them (false: listed in the clone's .git/info/exclude)
+    relay                        at L3 offer a fresh context; after /clear restore the cleared
+                                 session's whole state into it (false; Claude Code)
     mcp.forget                   the agent may remove checkpoints with shim_forget (false;
                                  only in $SHIM_HOME/config.json, never a project's file)
     levels.L1/L2/L3, risk, learnFromHistory, blockAutoCompact, loopRetention

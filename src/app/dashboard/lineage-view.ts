@@ -50,6 +50,7 @@ const LABELS: Record<string, string> = {
   timeout: 'timed out, resumed',
   manual_exit: 'exited, resumed',
   clear: 'cleared, restored',
+  relay: 'cleared, relayed',
 };
 
 export function describeReason(reason: string): string {

@@ -50,7 +50,7 @@ export async function relayAfterClear(
   const detection: ResumeDetection = {
     shouldResume: true,
     lastCheckpointId: checkpoint.id,
-    interruptionReason: 'handoff',
+    interruptionReason: 'relay',
     timeSinceInterruption: 0,
     confidence: 1,
     explanation: relayExplanation(cleared.sessionId),

@@ -63,6 +63,8 @@ export function restoreHeading(
       return `# Resuming work left open at exit ${which}`;
     case 'usage_limit':
       return `# Resuming after the usage limit ${which}`;
+    case 'relay':
+      return `# Carrying the work on after /clear (relay) ${which}`;
     case 'handoff':
       return options.afterClear
         ? `# Picking up your handoff after /clear ${which}`

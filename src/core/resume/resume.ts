@@ -50,6 +50,8 @@ export type InterruptionReason =
   | 'unknown'
   /** The user wrote a handoff (`shim handoff`) for the next session. */
   | 'handoff'
+  /** The user cleared the context with shim's relay on (config `relay`): the state in full. */
+  | 'relay'
   /** The previous turn ended on a usage or rate limit; shim wrote a handoff (limit-stop.ts). */
   | 'usage_limit';
 
@@ -335,6 +337,7 @@ const REASONS: readonly InterruptionReason[] = [
   'compaction',
   'unknown',
   'handoff',
+  'relay',
   'usage_limit',
 ];
 

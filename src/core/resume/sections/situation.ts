@@ -33,6 +33,8 @@ export function reasonLine(
       return `The previous session stopped${when} without a clean end (the cause is unknown).`;
     case 'handoff':
       return `The user wrote a handoff${when} (\`shim handoff\`) so that this session carries on the work.`;
+    case 'relay':
+      return `The user cleared the context${when} (\`/clear\`) to carry the work on in a fresh one: shim's relay (config \`relay\`) restores the cleared session's whole state below, not a summary of it.`;
     case 'usage_limit':
       return `The previous session stopped at a usage limit${when}, in the middle of its work; shim wrote this handoff so that this session carries on.`;
   }
