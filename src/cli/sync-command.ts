@@ -23,8 +23,9 @@ export function defineSyncCommands(program: Command, agents: Agents): void {
       'after',
       `
   Without shim link, a session's issue comes from its branch (feature/ANV-123-login,
-  123-fix-login), else the newest request that names one, else the session it was restored
-  from, else a loop's goal. A link applies to the latest session here and to the sessions
+  123-fix-login), else the session it was restored from. A request's text or a loop's goal
+  names it only with config.json "sync": {"fromRequests": true} (off: a key quoted in a prompt
+  is no wish to post there). A link applies to the latest session here and to the sessions
   started in this project after it.
 
   At the moments that matter — context at L2 and L3, a compaction, a loop restart, a session

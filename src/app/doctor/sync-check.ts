@@ -27,7 +27,7 @@ export async function syncCheck(options: DoctorOptions): Promise<DoctorCheck> {
       'Tracker sync',
       'ok',
       false,
-      'nothing to sync yet: a session names its issue by its branch (feature/ANV-123-…), a request, or shim link <issue>',
+      'nothing to sync yet: a session names its issue by its branch (feature/ANV-123-…) or shim link <issue> (a request\'s text only with "sync": {"fromRequests": true})',
     );
   const broken = status.trackers.find(
     (t) =>
