@@ -6,10 +6,15 @@
  * makes doctor unhealthy; `shim doctor --clear-failures` clears the list (issue 42 item 9).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
+import {
+  MAX_ATTEMPTS,
+  writePendingCheckpoint,
+} from '../src/store/checkpoints/pending-checkpoints.ts';
 import { runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 import { assistantLine, toJsonl, userPromptLine } from './helpers/transcript-builders.ts';
@@ -95,6 +100,7 @@ describe('a failed checkpoint is visible', () => {
 type DoctorJson = {
   healthy: boolean;
   clearedFailures?: number;
+  clearedSetAside?: number;
   checks: Array<{ id: string; status: string; essential: boolean; detail: string; fix: string }>;
 };
 
@@ -155,5 +161,63 @@ describe('doctor says what is wrong now, and how to clear what is past', () => {
     assert.equal(cleared.check.status, 'ok');
     const text = runShim(home, ['doctor', '--clear-failures']);
     assert.match(text.stdout, /^cleared 0 recorded checkpoint failures/);
+  });
+
+  test("a risky command's checkpoint set aside: doctor prints the mv that tries again, and lets a past one go", () => {
+    const home = join(root, "it's aside");
+    mkdirSync(home, { recursive: true });
+    // A note whose last attempt is due, for a log that is gone: the next shim command fails it.
+    writePendingCheckpoint(home, {
+      v: 1,
+      id: 'aside-1',
+      sessionId: SESSION,
+      transcriptPath: join(root, 'gone.jsonl'),
+      transcriptBytes: 10,
+      cwd: root,
+      at: Date.now(),
+      trigger: 'risky_operation',
+      reason: 'before rm -rf build',
+      git: null,
+      attempts: MAX_ATTEMPTS - 1,
+    });
+    runShim(home, ['list', '--all']);
+    const failed = join(home, 'pending', 'failed');
+    assert.equal(readdirSync(failed).length, 1, 'set aside');
+
+    const today = failureCheck(home);
+    assert.equal(today.check.essential, true, 'set aside today: unhealthy');
+    assert.match(
+      today.check.detail,
+      /1 checkpoint promised before a risky command could not be built/,
+    );
+    const mv = /to try again: (mv .+?) — /.exec(today.check.fix)?.[1];
+    assert.ok(mv, today.check.fix);
+    assert.match(today.check.fix, /`shim doctor --clear-failures`/);
+    // The printed command, run as printed (the path has a quote and a space), moves it back.
+    const moved = spawnSync('/bin/sh', ['-c', mv], { encoding: 'utf8' });
+    assert.equal(moved.status, 0, moved.stderr);
+    assert.deepEqual(readdirSync(failed), []);
+    assert.ok(readdirSync(join(home, 'pending')).some((n) => n.endsWith('-aside-1.json')));
+
+    // Tried again, set aside again; a day later it is past: listed, not unhealthy.
+    runShim(home, ['list', '--all']);
+    const [note] = readdirSync(failed);
+    assert.ok(note);
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    utimesSync(join(failed, note), dayAgo, dayAgo);
+    const records = join(home, 'cache', 'checkpoint-failures.json');
+    writeFileSync(
+      records,
+      readFileSync(records, 'utf8').replace(/"at":"[^"]+"/g, `"at":"${dayAgo.toISOString()}"`),
+    );
+    const past = failureCheck(home);
+    assert.equal(past.check.essential, false);
+    assert.match(past.check.detail, /set aside over a day ago/);
+
+    const cleared = failureCheck(home, ['--clear-failures']);
+    assert.equal(cleared.report.clearedFailures, 1);
+    assert.equal(cleared.report.clearedSetAside, 1);
+    assert.equal(cleared.check.status, 'ok');
+    assert.deepEqual(readdirSync(failed), []);
   });
 });

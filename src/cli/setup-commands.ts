@@ -121,11 +121,11 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
     .option('--json', 'print the checks as JSON')
     .option(
       '--clear-failures',
-      'forget the checkpoint failures recorded so far (once read), then check',
+      "forget the checkpoint failures recorded so far and the set-aside notes of risky commands' checkpoints (their git snapshots stay), then check",
     )
     .addHelpText(
       'after',
-      '\nExits 1 when an essential check fails. A checkpoint that failed in the last day is one;\na session clears its own record when its next checkpoint is stored.',
+      "\nExits 1 when an essential check fails. A checkpoint that failed in the last day is one, and a\nrisky command's checkpoint set aside in the last day (pending/failed/); a session clears its own\nrecord when its next checkpoint is stored. Older ones are listed until --clear-failures.",
     )
     .action(async (options) =>
       (await import('./commands/doctor.ts')).runDoctorCommand(agents, options),

@@ -63,9 +63,13 @@ describe('doctor: checkpoint failures', () => {
     });
     const claimed = claimPendingCheckpoint(home, listPendingCheckpoints(home).waiting[0]!)!;
     assert.equal(failPendingCheckpoint(home, claimed), true);
-    const result = checkpointFailureCheck(home, NOW);
+    const result = checkpointFailureCheck(home, new Date());
     assert.equal(result.status, 'warn');
     assert.match(result.detail, /1 checkpoint promised before a risky command could not be built/);
-    assert.match(result.fix ?? '', /move the notes back/);
+    assert.match(
+      result.fix ?? '',
+      /to try again: mv '[^']*pending\/failed'\/\*\.json '[^']*pending'\//,
+    );
+    assert.equal(result.essential, true, 'set aside today: unhealthy');
   });
 });

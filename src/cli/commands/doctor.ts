@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { locateShimInvocation } from '../../capture/shim-location.ts';
 import { runDoctor, type CheckStatus } from '../../app/doctor/run-doctor.ts';
 import { clearCheckpointFailures } from '../../store/cache/checkpoint-failures.ts';
+import { clearFailedPendingCheckpoints } from '../../store/checkpoints/pending-checkpoints.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { ExitError } from '../error-boundary.ts';
 
@@ -19,9 +20,10 @@ export async function runDoctorCommand(
   options: { json?: boolean; clearFailures?: boolean },
 ): Promise<void> {
   const cleared = options.clearFailures ? clearCheckpointFailures(getShimHome()) : null;
+  const clearedAside = options.clearFailures ? clearFailedPendingCheckpoints(getShimHome()) : null;
   if (cleared !== null && !options.json)
     process.stdout.write(
-      `cleared ${cleared} recorded checkpoint failure${cleared === 1 ? '' : 's'}\n\n`,
+      `cleared ${cleared} recorded checkpoint failure${cleared === 1 ? '' : 's'}${clearedAside ? ` and ${clearedAside} set-aside note${clearedAside === 1 ? '' : 's'} of risky commands' checkpoints (their git snapshots stay under refs/shim/snapshots/)` : ''}\n\n`,
     );
   const report = await runDoctor({
     agents,
@@ -31,7 +33,10 @@ export async function runDoctorCommand(
     invocation: locateShimInvocation(),
   });
   if (options.json) {
-    const json = cleared === null ? report : { ...report, clearedFailures: cleared };
+    const json =
+      cleared === null
+        ? report
+        : { ...report, clearedFailures: cleared, clearedSetAside: clearedAside ?? 0 };
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     const out: string[] = [];

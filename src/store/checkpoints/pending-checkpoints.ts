@@ -17,7 +17,7 @@
  * `pending/failed/`, its snapshot kept (the failure itself is recorded where the user looks).
  * @module
  */
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitFacts } from '../../core/checkpoint/build-checkpoint.ts';
 import type { CheckpointTrigger } from '../../core/checkpoint/checkpoint.ts';
@@ -201,16 +201,45 @@ export function failPendingCheckpoint(home: string, claimed: ClaimedNote): boole
 
 function setAside(home: string, file: string, key: string): void {
   const failed = ensureSafeDir(home, DIR, 'failed');
-  renameSync(file, join(failed, `${key}.json`));
+  const aside = join(failed, `${key}.json`);
+  renameSync(file, aside);
+  // Its time says when it was set aside (doctor: today's are current, older ones past).
+  const now = new Date();
+  utimesSync(aside, now, now);
   const id = key.slice(key.indexOf('-') + 1);
   rmSync(pendingCursorPath(home, id), { force: true });
 }
 
-/** How many notes were set aside (doctor and status say so). */
-export function countFailedPendingCheckpoints(home: string): number {
+/** The notes set aside (doctor and status say so): when each was set aside (ms). */
+export function listFailedPendingCheckpoints(home: string): { file: string; setAsideAt: number }[] {
+  const dir = join(dirOf(home), 'failed');
+  let names: string[];
   try {
-    return readdirSync(join(dirOf(home), 'failed')).filter((n) => n.endsWith('.json')).length;
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
   } catch {
-    return 0;
+    return [];
   }
+  return names.flatMap((name) => {
+    const file = join(dir, name);
+    try {
+      return [{ file, setAsideAt: statSync(file).mtimeMs }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** How many notes were set aside. */
+export function countFailedPendingCheckpoints(home: string): number {
+  return listFailedPendingCheckpoints(home).length;
+}
+
+/**
+ * `shim doctor --clear-failures`: the user has seen them; the notes go, their git snapshots
+ * (refs/shim/snapshots/) stay. Returns how many were removed.
+ */
+export function clearFailedPendingCheckpoints(home: string): number {
+  const notes = listFailedPendingCheckpoints(home);
+  for (const note of notes) rmSync(note.file, { force: true });
+  return notes.length;
 }
