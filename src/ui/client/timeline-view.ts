@@ -256,8 +256,32 @@ function markerLayer(t: SessionTimeline): { layer: HTMLElement; place: (u: uPlot
         // A label near the right edge is drawn on the rule's left.
         p.el.classList.toggle('flip', left > u.over.clientWidth * 0.8);
       }
+      clearLabels(placed.map((p) => p.el));
     },
   };
+}
+
+const overlaps = (a: DOMRect, b: DOMRect) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * A compaction's label sits at the top of the plot, where the context peaks — where the
+ * checkpoint taken just before the compaction is drawn too. A label that covers a marker moves
+ * down below it (each move clears one marker; a few at one response are few moves).
+ */
+function clearLabels(markers: readonly HTMLElement[]): void {
+  const points = markers.filter((m) => !m.classList.contains('marker-compaction'));
+  for (const rule of markers) {
+    const label = rule.classList.contains('marker-compaction') ? rule.querySelector('span') : null;
+    if (label === null) continue;
+    label.style.top = '';
+    for (let moves = 0; moves <= points.length; moves++) {
+      const box = label.getBoundingClientRect();
+      const hit = points.find((m) => overlaps(box, m.getBoundingClientRect()));
+      if (hit === undefined) break;
+      label.style.top = `${hit.getBoundingClientRect().bottom - rule.getBoundingClientRect().top + 2}px`;
+    }
+  }
 }
 
 let resizing: ResizeObserver | null = null;
