@@ -2,7 +2,8 @@
  * `shim list`, `shim show` and `shim search` without `--team` see the team's work when a team
  * store is connected: machine B's list holds its own checkpoint and A's (replicated to the
  * server), each saying where it comes from; `show` of A's checkpoint on B prints its restore with
- * B's paths, naming A, never A's clone; search finds A's words there, marked as the team's; with the server stopped, list still prints B's own rows and says in
+ * B's paths, naming A, never A's clone; search finds A's words there, marked as the team's, placed
+ * among B's own by each side's rank; with the server stopped, list still prints B's own rows and says in
  * one line that the team store was not read. Without a team store nothing changes. The real
  * binary, a real PostgreSQL server.
  */
@@ -27,8 +28,8 @@ let cloneA: string;
 let cloneB: string;
 const ids = { a: '', b: '' };
 const sessions = { a: '', b: '' };
-const A_REQUEST = 'Split the billing worker into a queue consumer and a scheduler';
-const B_REQUEST = 'Tidy the wombatfile of the importer';
+const A_REQUEST = 'Split the billing worker into a queue consumer and a scheduler for the ledger';
+const B_REQUEST = 'Tidy the wombatfile of the importer before the ledger';
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 
@@ -140,6 +141,36 @@ test("search on B finds A's words in the team store and B's own here, each sayin
     [ids.b],
   );
   assert.deepEqual(result.team, { rows: [], error: null }, 'B does not find itself twice');
+});
+
+test("search on B places A's hits among B's own by each side's rank, not after them", () => {
+  // Both have "ledger", one hit each: each first of its side, so the newer (A's, 20 minutes
+  // ago, against B's 40) leads — before, the team's hits always came after this machine's.
+  const json = onB(['search', 'ledger', '--json']);
+  assert.equal(json.status, 0, json.stderr);
+  const result = JSON.parse(json.stdout) as {
+    hits: Array<{ checkpointId: string }>;
+    team: { rows: Array<{ checkpointId: string }> };
+    ranked: Array<{ checkpointId: string; from: unknown }>;
+  };
+  assert.deepEqual(
+    result.hits.map((h) => h.checkpointId),
+    [ids.b],
+  );
+  assert.deepEqual(
+    result.team.rows.map((h) => h.checkpointId),
+    [ids.a],
+  );
+  assert.deepEqual(result.ranked, [
+    { checkpointId: ids.a, from: { osUser: 'ada', machine: 'laptop-a' } },
+    { checkpointId: ids.b, from: null },
+  ]);
+  const text = onB(['search', 'ledger']);
+  assert.equal(text.status, 0, text.stderr);
+  const lines = text.stdout.split('\n');
+  const theirs = lines.findIndex((l) => l.includes(ids.a.slice(0, 8)));
+  const mine = lines.findIndex((l) => l.includes(ids.b.slice(0, 8)));
+  assert.ok(theirs >= 0 && mine > theirs, text.stdout);
 });
 
 test('without a team store, list and show are this machine alone', () => {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { withStore } from '../../app/open-store.ts';
 import { searchCheckpoints } from '../../app/checkpoint/search-checkpoints.ts';
 import { teamSearchHits } from '../../app/team/team-beside-local.ts';
+import { interleaveRanked } from '../../core/team/interleave-ranked.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { agentName } from '../../core/agent-id.ts';
 import { getShimHome } from '../../store/home/home.ts';
@@ -18,7 +19,7 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
   const result = await withStore(home, (store) =>
     searchCheckpoints(store, { query, scope: options.all ? 'all' : 'project', cwd, limit }),
   );
-  // With a team store connected, the other machines' and teammates' hits follow this machine's.
+  // With a team store connected, the other machines' and teammates' hits are among this machine's.
   const team = await teamSearchHits({
     home,
     env: process.env,
@@ -29,8 +30,20 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
     ...(options.all ? { all: true } : {}),
   });
   const teamNote = team?.error ? dim(`team store not read (${team.error})\n`) : '';
+  // One list, each side placed by its own rank (bm25 here and ts_rank there do not compare).
+  const ranked = interleaveRanked(
+    result.hits.map((h) => ({ item: { hit: h, team: null }, createdAt: h.createdAt })),
+    (team?.rows ?? []).map((h) => ({ item: { hit: null, team: h }, createdAt: h.createdAt })),
+  ).map((r) => r.item);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(team ? { ...result, team } : result, null, 2)}\n`);
+    const order = ranked.map((r) =>
+      r.team
+        ? { checkpointId: r.team.checkpointId, from: r.team.from }
+        : { checkpointId: r.hit!.checkpointId, from: null },
+    );
+    process.stdout.write(
+      `${JSON.stringify(team ? { ...result, team, ranked: order } : result, null, 2)}\n`,
+    );
     process.stderr.write(teamNote);
     return;
   }
@@ -47,25 +60,22 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
     return;
   }
   const now = Date.now();
-  const lines = result.hits.map(
-    (h) =>
-      `${bold(h.checkpointId.slice(0, 8))}  ${agentName(h.agent)} session ${h.sessionId.slice(0, 8)}  ${formatAge(now - Date.parse(h.createdAt))}` +
-      (h.matches > 1 ? dim(`  ${h.matches} checkpoints`) : '') +
-      (options.all && h.cwd ? dim(`  ${h.cwd}`) : '') +
-      `\n  ${h.snippet}`,
-  );
-  const teamLines = teamRows.map(
-    (h) =>
-      `${bold(h.checkpointId.slice(0, 8))}  ${h.from.osUser}@${h.from.machine} session ${h.sessionId.slice(0, 8)}  ${formatAge(now - Date.parse(h.createdAt))}` +
-      dim('  team store') +
-      `\n  ${h.snippet}`,
+  const lines = ranked.map(({ hit: h, team: t }) =>
+    t
+      ? `${bold(t.checkpointId.slice(0, 8))}  ${t.from.osUser}@${t.from.machine} session ${t.sessionId.slice(0, 8)}  ${formatAge(now - Date.parse(t.createdAt))}` +
+        dim('  team store') +
+        `\n  ${t.snippet}`
+      : `${bold(h!.checkpointId.slice(0, 8))}  ${agentName(h!.agent)} session ${h!.sessionId.slice(0, 8)}  ${formatAge(now - Date.parse(h!.createdAt))}` +
+        (h!.matches > 1 ? dim(`  ${h!.matches} checkpoints`) : '') +
+        (options.all && h!.cwd ? dim(`  ${h!.cwd}`) : '') +
+        `\n  ${h!.snippet}`,
   );
   const note =
     result.matched === 'any' && result.hits.length > 0
       ? dim('no checkpoint has every word; these have some\n')
       : '';
   process.stdout.write(
-    `${note}${[...lines, ...teamLines].join('\n')}\n` +
+    `${note}${lines.join('\n')}\n` +
       dim(
         `${result.sessions} session${result.sessions === 1 ? '' : 's'} ${where}${team ? `, ${teamRows.length} of the team's` : ''}; \`shim show <id>\` for the full checkpoint\n`,
       ),
