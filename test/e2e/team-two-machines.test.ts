@@ -2,7 +2,8 @@
  * The team store with the real Claude Code CLI (pinned) on two machines, simulated: two HOMEs
  * and SHIM_HOMEs, two clones of one repository at different paths (the same origin remote), one
  * real PostgreSQL server. A session on A makes tasks, writes a file, takes a follow-up request
- * and is killed -9 mid-command; A's worker replicates it. B, which only knows the server's URL
+ * and is killed -9 mid-command, the server stopped meanwhile; once it is back A's waiting worker
+ * replicates it all, no command typed. B, which only knows the server's URL
  * (nothing pulled before), prints A's work with `shim resume --print`, and its FIRST session
  * starts with A's requests, open tasks and files in its first request to the mock (pulled at
  * that session's start), naming A, and where A was: the interrupted command (shared by A's
@@ -110,7 +111,10 @@ function backgroundShimWork(m: Machine): number[] {
   return processesUnder(m.shimHome).filter((pid) => {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      return argv.includes('shim.cjs') && !argv.includes('command-watch');
+      // The team worker is not a checkpoint: with the server down one of them waits for it.
+      return (
+        argv.includes('shim.cjs') && !argv.includes('command-watch') && !argv.includes('--drain')
+      );
     } catch {
       return false;
     }
@@ -149,6 +153,8 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
       b.scratch.cleanup();
     });
     assert.notEqual(a.scratch.project, b.scratch.project, 'two clones at different paths');
+    // A's waiting worker retries every 1.5 s, not from 30 s up: the server comes back below.
+    a.env.SHIM_TEAM_RETRY_MS = '1500';
     assert.match(shim(a, ['team', 'connect', url]), /connected to the team store/);
 
     // A: the first request, a task and a file; then a follow-up killed -9 mid-command.
@@ -160,6 +166,9 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
       env: a.env,
     });
     assert.equal(first.exitCode, 0, describeRun(first));
+    // The server stops mid-session: the follow-up's checkpoints wait on A, one worker waits for
+    // the server (retrying every 1.5 s here), and nobody types a command when it is back.
+    server.stop();
     mock.reset({
       steps: [
         taskCreate('Stream the PLATYPUS-3 export rows'),
@@ -206,7 +215,14 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
       // Gone with the CLI.
     }
 
-    // A's worker replicates: its outbox drains and the server holds A's checkpoints.
+    // The server back: A's waiting worker sends everything and leaves, no command typed; its
+    // outbox drains and the server holds every one of A's checkpoints.
+    const queued = localQuery<{ n: number }>(
+      a,
+      "SELECT count(*) AS n FROM sync_outbox WHERE tracker = 'team' AND status != 'delivered'",
+    ).n;
+    assert.ok(queued > 0, 'rows waited on A while the server was down');
+    server.start();
     await waitForBackgroundWork(a.scratch);
     const local = localQuery<{ n: number }>(a, 'SELECT count(*) AS n FROM checkpoints').n;
     assert.ok(local > 0, 'A took checkpoints');
@@ -267,6 +283,18 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     // The call in flight at the kill (`sh slow.sh`): A's command watch checkpointed it a second
     // after it started and A's worker sent that checkpoint (docs/team.md), so B shows it, and says
     // that what ran on A after that checkpoint is unknown.
+    if (!restored.includes('```sh\\nsh slow.sh\\n```')) {
+      // What B restored and what the server holds of A, to tell which checkpoint B got and why.
+      const rows = await server.sql(
+        url.split('/').pop()!.split('?')[0]!,
+        `SELECT id, at, checkpoint_number AS n, body->>'triggeredBy' AS trigger,
+           body->'toolState'->'pendingOperations' AS pending
+         FROM shim_checkpoints WHERE machine = 'laptop-a' ORDER BY at, checkpoint_number`,
+      );
+      t.diagnostic(`A's checkpoints on the server: ${JSON.stringify(rows.rows)}`);
+      t.diagnostic(`B's first request: ${restored.slice(0, 6000)}`);
+      t.diagnostic(readFileSync(join(a.shimHome, 'logs', 'shim.log'), 'utf8').slice(-6000));
+    }
     assert.ok(
       restored.includes('```sh\\nsh slow.sh\\n```'),
       'the command in flight on A when it was killed reaches B verbatim',
