@@ -271,6 +271,8 @@ ${SCOPE_HELP}`,
   The document (markdown with YAML front-matter) is kept under $SHIM_HOME/handoffs/. The next
   session started in the checkpoint's project, of any agent shim is installed into, gets it
   injected once, even after a clean exit — start your agent as usual.
+  With a team store connected, the project's newest checkpoint may be another machine's (asked
+  within 1.5 s, as a session start asks): that one is handed on, and the line says whose.
   ${SCOPE_HELP}`,
     )
     .action(async (options) => (await import('./commands/handoff.ts')).runHandoff(agents, options));

@@ -142,6 +142,21 @@ describe('the first session on another machine', () => {
     await waitForProcessesUnder(b.home);
   });
 
+  test("shim handoff on B before any session there hands on A's work, naming it", async () => {
+    const b = machineB();
+    const said = b.shim('handoff');
+    assert.equal(said.status, 0, said.stderr);
+    assert.match(said.stdout, /ada's on laptop-a \(team store\)/);
+    // Kept here: the document again, from this machine's copy.
+    const printed = b.shim('handoff', '--print');
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.match(printed.stdout, /Move the invoice export to the queue worker/);
+    // The next session here starts from that handoff: A's work, once.
+    const first = b.start();
+    assert.match(first.context, /Move the invoice export to the queue worker/);
+    await waitForProcessesUnder(b.home);
+  });
+
   test('the child a session start runs (shim team pull --quiet) pulls from its own bundle; unconnected it exits 1 and logs why', async () => {
     const b = machineB();
     const pulled = b.shim('team', 'pull', '--quiet');

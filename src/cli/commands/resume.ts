@@ -1,19 +1,16 @@
-import { resolve } from 'node:path';
 import type { Agents } from '../../agents/agent.ts';
 import { findLatestCheckpoint } from '../../app/checkpoint/find-checkpoint.ts';
 import { isAgentId, type AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { withStore } from '../../app/open-store.ts';
 import { planResume } from '../../app/restore/plan-resume.ts';
-import { describeScope, resolveScope, type Scope } from '../../app/project-scope.ts';
+import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { newerTeamWork } from '../../app/team/newer-team-work.ts';
-import { pullTeamWithin } from '../../app/team/pull-at-start.ts';
-import { isTeamConfigured } from '../../app/team/team-settings.ts';
-import { loadConfig } from '../../store/config/config.ts';
 import { planWithLiveCheckpoint, recordRestore } from '../../app/restore/restore-session.ts';
 import { renderRestoreFor } from '../../app/restore/render-restore.ts';
 import { getShimHome } from '../../store/home/home.ts';
 import { bold, dim } from '../format/text.ts';
+import { pullTeamForRead } from './pull-for-read.ts';
 
 export type ResumeOptions = {
   session?: string;
@@ -32,36 +29,13 @@ function targetAgent(target: string | undefined, source: AgentId): AgentId {
   return target;
 }
 
-/**
- * With a team store (and `team.resume`), a project's resume asks it first, within the same budget
- * as a session start: the team's newer unfinished work is what a new session here would get.
- */
-async function pullForResume(
-  home: string,
-  scope: Scope,
-  options: ResumeOptions,
-): Promise<{ cwd: string; resumeWindowDays: number } | null> {
-  if (options.session || scope.kind === 'all') return null;
-  const config = await loadConfig(home, { lenient: true });
-  if (!isTeamConfigured(config, process.env) || !config.team.resume) return null;
-  const cwd = resolve(process.cwd(), options.cwd ?? '.');
-  const pull = await pullTeamWithin({ cwd, env: process.env, home });
-  if (pull.outcome === 'late' || pull.outcome === 'failed')
-    process.stderr.write(
-      dim(
-        `team store: ${pull.outcome === 'late' ? `no answer within ${(pull.budget / 1000).toFixed(1)} s` : 'not reached (shim team status)'}; the team's work as last pulled\n`,
-      ),
-    );
-  return { cwd, resumeWindowDays: config.resumeWindowDays };
-}
-
 export async function runResume(
   agents: Agents,
   options: ResumeOptions & { for?: string },
 ): Promise<void> {
   const home = getShimHome();
   const scope = resolveScope(options, process.cwd());
-  const team = await pullForResume(home, scope, options);
+  const team = await pullTeamForRead(home, scope, options);
   const plan = await withStore(home, async (store) => {
     const now = Date.now();
     const fromTeam =
