@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { makeTempDir } from '../../../test/helpers/fixtures.ts';
@@ -14,6 +15,7 @@ import {
 } from '../../../test/helpers/transcript-builders.ts';
 import { noteCallStarted } from '../../store/cache/calls-started.ts';
 import { takeCommandWatch } from '../../store/cache/command-watch-lock.ts';
+import { loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { withStore } from '../open-store.ts';
 import { watchRunningCommandsOf, type CommandWatchRequest } from './running-command-watch.ts';
 
@@ -98,6 +100,34 @@ describe("a session's command watch shares a command still running", () => {
     noteCallStarted(home, SESSION_ID, { tool: 'Bash', input: {}, at: Date.now(), key: 'k9' });
     const result = await watchRunningCommandsOf(request());
     assert.deepEqual(result, { watched: true, shared: 0 });
+  });
+
+  test('a call the log showed only after the tries is taken at one last look once the agent is gone', async () => {
+    // The log lags its hooks (a loaded machine): the call is not in it while the watch tries.
+    writeSession(false);
+    const lagging = readFileSync(transcript, 'utf8').split('\n').slice(0, 5).join('\n');
+    writeFileSync(transcript, `${lagging}\n`);
+    saveHookMemory(home, SESSION_ID, {
+      ...loadHookMemory(home, SESSION_ID),
+      agentPid: process.pid,
+    });
+    noteCallStarted(home, SESSION_ID, { tool: 'Bash', input: {}, at: Date.now(), key: 'k3' });
+    const watching = watchRunningCommandsOf(request({ idleMs: 120_000 }));
+    // Its tries are over when their checkpoints are in (none holds the call).
+    const checkpoints = () =>
+      withStore(home, (store) =>
+        Promise.resolve(store.checkpoints.listBySession(SESSION_ID).length),
+      );
+    while ((await checkpoints()) < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Then the log shows it, and the agent is killed mid-command.
+    writeSession(true);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    saveHookMemory(home, SESSION_ID, { ...loadHookMemory(home, SESSION_ID), agentPid: dead });
+    assert.deepEqual(await watching, { watched: true, shared: 1 });
+    assert.deepEqual(
+      (await newest())?.toolState.pendingOperations.map((op) => op.command),
+      ['sh slow.sh'],
+    );
   });
 
   test('one watch per session: a second one leaves at once', async () => {

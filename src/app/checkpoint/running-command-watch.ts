@@ -6,8 +6,10 @@
  * machine after that second — the team store holds the command, the ones before it and the newest
  * failure, and another machine's restore shows them (docs/team.md). Commands that end within the
  * second cost nothing but their notes. The watch reads the session's started calls
- * (store/cache/calls-started.ts) a few times a second; it leaves once the agent is gone and what
- * it saw running is shared, or when the started calls have not changed for a while. One watch
+ * (store/cache/calls-started.ts) a few times a second; a call the agent's log does not show yet is
+ * tried a few times, and once more when the agent is found gone (its log final then). It leaves
+ * once the agent is gone and what it saw running is shared, or when the started calls have not
+ * changed for a while. One watch
  * per session (store/cache/command-watch-lock.ts).
  * @module
  */
@@ -70,6 +72,8 @@ export async function watchRunningCommandsOf(
   const startedAt = Date.now();
   const done = new Set<string>();
   const tries = new Map<string, number>();
+  // Calls the log never showed in the tries (it lags its hooks, more so on a loaded machine).
+  let missed = false;
   let seen = '';
   let changedAt = startedAt;
   let shared = 0;
@@ -89,11 +93,19 @@ export async function watchRunningCommandsOf(
           const tried = (tries.get(key) ?? 0) + 1;
           tries.set(key, tried);
           if (held || tried >= TRIES) done.add(key);
+          if (!held && tried >= TRIES) missed = true;
         }
-        if (held) shared++;
+        if (held) [shared, missed] = [shared + 1, false];
       }
       const waiting = calls.some((c) => !done.has(callKey(c)));
-      if (!waiting && (now - changedAt >= idleMs || agentGone(home, sessionId))) break;
+      const gone = !waiting && agentGone(home, sessionId);
+      if (gone && missed) {
+        // The agent is gone (killed mid-command): its log is final now, so one last look finds
+        // the call the tries did not.
+        if (await shareRunning(request, Date.now())) shared++;
+        missed = false;
+      }
+      if (!waiting && (gone || now - changedAt >= idleMs)) break;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   } finally {
