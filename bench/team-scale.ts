@@ -5,13 +5,16 @@
  * sent twice (a worker killed after its commit sends it again); then rows lost and duplicated, the
  * server's disk per checkpoint, the resume lookup (the newest unfinished work of a project, what
  * the pull asks) and a checkpoint found by its 8-character prefix (what `shim show` asks) at that
- * size, and the pull at session start on a fresh machine B (bench/team-pull.ts). SHIM_BENCH_SCALE
+ * size (with the server's own execution time of the lookup and the plan of the slowest, from
+ * EXPLAIN ANALYZE), and the pull at session start on a fresh machine B (bench/team-pull.ts). SHIM_BENCH_SCALE
  * shrinks it (0.1: 20 machines) for a quick look. Skipped with one line where no server starts.
  */
 import { randomUUID } from 'node:crypto';
 import { openTeamRepository } from '../src/app/team/open-team-store.ts';
 import { identifyProject } from '../src/capture/project-remote.ts';
 import type { Checkpoint } from '../src/core/checkpoint/checkpoint.ts';
+import { openPool } from '../src/store/postgres/team-pool.ts';
+import { NEWEST_UNFINISHED_SQL } from '../src/store/postgres/team-pull-queries.ts';
 import type { TeamRepository, TeamRow } from '../src/store/team/team-repository.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { openTempStore } from '../test/helpers/store.ts';
@@ -30,6 +33,23 @@ const BATCH = 200;
 const LOOKUPS = 200;
 const PULL_RUNS = 10;
 const WORK = 'Carry on with the ledger migration';
+
+type PlanNode = {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Actual Total Time': number;
+  'Actual Loops': number;
+  'Shared Read Blocks'?: number;
+  Plans?: PlanNode[];
+};
+
+/** A plan in one line: each node, its index, its time and the blocks it read from disk. */
+function describePlan(node: PlanNode): string {
+  const read = node['Shared Read Blocks'] ? `, ${node['Shared Read Blocks']} read` : '';
+  const self = `${node['Node Type']}${node['Index Name'] ? ` on ${node['Index Name']}` : ''} (${node['Actual Total Time'].toFixed(2)} ms × ${node['Actual Loops']}${read})`;
+  const inner = (node.Plans ?? []).map(describePlan);
+  return inner.length > 0 ? `${self} ← [${inner.join('; ')}]` : self;
+}
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
@@ -220,6 +240,32 @@ export async function runTeamScaleBench(
       `${ms(pct(resume, 0.5))} / ${ms(pct(resume, 0.99))}`,
       `newest unfinished work of a project (what the pull asks), ${LOOKUPS} lookups; target p99 ≤ 50 ms`,
     );
+    // Where a lookup's time goes: the server's own execution of the query (EXPLAIN ANALYZE), and
+    // the plan of the slowest, beside the client's wall time above.
+    const explained: Array<{ ms: number; plan: string }> = [];
+    const pool = await openPool(url);
+    try {
+      for (let i = 0; i < LOOKUPS; i++) {
+        const { rows } = await pool.query(
+          `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${NEWEST_UNFINISHED_SQL}`,
+          [[projects[i % PROJECTS]!.id], since],
+        );
+        const [result] = rows[0]['QUERY PLAN'] as Array<{
+          'Execution Time': number;
+          Plan: PlanNode;
+        }>;
+        explained.push({ ms: result!['Execution Time'], plan: describePlan(result!.Plan) });
+      }
+    } finally {
+      await pool.end();
+    }
+    const serverMs = explained.map((e) => e.ms);
+    const slowest = explained.reduce((a, b) => (b.ms > a.ms ? b : a));
+    report(
+      '  the server executing it (EXPLAIN ANALYZE) p50 / p99',
+      `${ms(pct(serverMs, 0.5))} / ${ms(pct(serverMs, 0.99))}`,
+      `slowest ${ms(slowest.ms)}: ${slowest.plan}`,
+    );
     report(
       'team at scale: checkpoint by prefix p50 / p99',
       `${ms(pct(show, 0.5))} / ${ms(pct(show, 0.99))}`,
@@ -257,6 +303,11 @@ export async function runTeamScaleBench(
       bytesPerCheckpoint: perCheckpoint,
       databaseBytes: Number(counted!.db_bytes),
       resumeLookupMs: { p50: pct(resume, 0.5), p99: pct(resume, 0.99), n: LOOKUPS },
+      resumeLookupServerMs: {
+        p50: pct(serverMs, 0.5),
+        p99: pct(serverMs, 0.99),
+        slowestPlan: slowest.plan,
+      },
       prefixLookupMs: { p50: pct(show, 0.5), p99: pct(show, 0.99), n: LOOKUPS },
       pullAtStart: pull,
     };

@@ -81,22 +81,11 @@ export async function assertTeamSchema(db: Queryable, url: string): Promise<void
 }
 
 /**
- * Per project: a team handoff not yet picked up when it is the newest work, else the newest
- * checkpoint when it is another machine's and unfinished (its session not ended, or ended with
- * open tasks).
+ * The newest checkpoint per project ($1: project ids, $2: since), whoever wrote it (work newer
+ * than it is nobody's), and the newest handoff left for the team per project (rows with a
+ * handoff_id): one round trip. Exported for the bench's EXPLAIN (bench/team-scale.ts).
  */
-export async function newestUnfinished(
-  db: Queryable,
-  projectIds: readonly string[],
-  exclude: Writer,
-  since: string,
-): Promise<TeamWorkFound[]> {
-  if (projectIds.length === 0) return [];
-  // One round trip: the newest checkpoint per project, whoever wrote it (work newer than it is
-  // nobody's), and the newest handoff left for the team per project (rows with a handoff_id).
-  const rows = (
-    await db.query<CheckpointRow & { handoff_id: string | null }>(
-      `SELECT n.project_id, n.id, n.session_id, n.machine, n.os_user, n.at, n.body, n.open_tasks,
+export const NEWEST_UNFINISHED_SQL = `SELECT n.project_id, n.id, n.session_id, n.machine, n.os_user, n.at, n.body, n.open_tasks,
       s.ended_at, s.end_reason, NULL::text AS handoff_id
     FROM unnest($1::text[]) AS p(project_id)
     CROSS JOIN LATERAL (
@@ -112,9 +101,25 @@ export async function newestUnfinished(
       FROM shim_handoffs h JOIN shim_checkpoints c ON c.id = h.checkpoint_id
       WHERE h.project_id = ANY($1) AND h.for_team AND h.picked_up_at IS NULL
         AND h.at >= $2
-      ORDER BY h.project_id, h.at DESC) handoffs`,
-      [[...projectIds], since],
-    )
+      ORDER BY h.project_id, h.at DESC) handoffs`;
+
+/**
+ * Per project: a team handoff not yet picked up when it is the newest work, else the newest
+ * checkpoint when it is another machine's and unfinished (its session not ended, or ended with
+ * open tasks).
+ */
+export async function newestUnfinished(
+  db: Queryable,
+  projectIds: readonly string[],
+  exclude: Writer,
+  since: string,
+): Promise<TeamWorkFound[]> {
+  if (projectIds.length === 0) return [];
+  const rows = (
+    await db.query<CheckpointRow & { handoff_id: string | null }>(NEWEST_UNFINISHED_SQL, [
+      [...projectIds],
+      since,
+    ])
   ).rows;
   const handoffs = rows.filter((r) => r.handoff_id !== null);
   const newest = rows.filter((r) => r.handoff_id === null);
