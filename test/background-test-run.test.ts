@@ -4,7 +4,7 @@
  * not as a "tests pass again" milestone when the call that started it returns.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
@@ -86,6 +86,10 @@ function setup(): Setup {
   const dir = makeTempDir('shim-bg-test-');
   const home = join(dir, 'shim');
   writeCountTiming(home);
+  // The hooks look themselves: no warm process outlives the test.
+  const config = join(home, 'config.json');
+  const counted = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
+  writeFileSync(config, `${JSON.stringify({ ...counted, warmLook: false })}\n`);
   return { home, transcript: join(dir, 'session.jsonl'), cwd: dir };
 }
 

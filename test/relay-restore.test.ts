@@ -44,7 +44,7 @@ test('the relay after /clear is headed as the relay, not as a handoff the user w
   const project = join(dir, 'project');
   mkdirSync(project, { recursive: true });
   mkdirSync(home, { recursive: true });
-  writeFileSync(join(home, 'config.json'), `${JSON.stringify({ relay: true })}\n`);
+  writeFileSync(join(home, 'config.json'), `${JSON.stringify({ relay: true, warmLook: false })}\n`);
   const transcript = join(dir, `${SESSION_ID}.jsonl`);
   writeFileSync(
     transcript,
