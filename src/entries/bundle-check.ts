@@ -82,8 +82,10 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
     forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*'],
     // 230 → 236: the fold's ring of shell commands and newest failure (issue 40); → 256: the one
     // runner of every agent carries Claude Code's whole agent value (issue 39); → 258: a shell
-    // command noted for the team store and the session's command watch started (issue 40, ~1.8 KB).
-    budget: 258 * KB,
+    // command noted for the team store and the session's command watch started (issue 40, ~1.8 KB);
+    // → 259: a new session's team pull started by the runner before it loads the handler
+    // (app/team/pull-at-start.ts, 1.45 KB: issue 41; the child waited for, not pg).
+    budget: 259 * KB,
   },
   {
     bundle: 'statusline-full.cjs',
