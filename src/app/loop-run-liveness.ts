@@ -4,7 +4,7 @@
  * @module
  */
 import { isProcessAlive, looksLikeShimProcess } from '../capture/process-tree.ts';
-import { ACTIVE_LOOP_STATUSES, type LoopRunRecord } from '../store/loop/loop-repository.ts';
+import { ACTIVE_LOOP_STATUSES, type LoopRunRecord } from '../store/loop/loop-rows.ts';
 
 /**
  * - `supervised`: running or waiting, and its supervisor process is alive (not a reused pid).

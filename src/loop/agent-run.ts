@@ -9,6 +9,24 @@
 import { spawn } from 'node:child_process';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { getProcessStartTime, isProcessAlive, signalTree } from '../capture/process-tree.ts';
+import { agentName, type AgentId } from '../core/agent-id.ts';
+import { AppError } from '../core/errors.ts';
+
+/** The executable the run starts `agent` with; a run that knows none is told how to name one. */
+export function agentBin(
+  bins: Partial<Record<AgentId, string>>,
+  agent: AgentId,
+  runId: string,
+): string {
+  const bin = bins[agent];
+  if (!bin)
+    throw new AppError(
+      'USAGE',
+      `loop run ${runId} knows no ${agentName(agent)} executable`,
+      `continue it with shim loop --resume ${runId} --${agent}-bin <path>`,
+    );
+  return bin;
+}
 
 export type AgentLaunch = {
   bin: string;

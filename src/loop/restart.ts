@@ -19,7 +19,7 @@ import { truncate } from '../core/truncate.ts';
 import { redactText } from '../redact/redact.ts';
 import type { Env } from '../store/home/home.ts';
 import { getRunDir, type LoopEventName } from '../store/loop/loop-event-log.ts';
-import { parseEventData } from '../store/loop/loop-repository.ts';
+import { parseEventData } from '../store/loop/loop-rows.ts';
 import { writeFileSafely } from '../store/home/safe-file.ts';
 import { describeEvent } from './describe-event.ts';
 import type { LoopState } from './loop-state.ts';

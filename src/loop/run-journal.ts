@@ -8,7 +8,7 @@ import { redactTextSync } from '../redact/redact.ts';
 import type { Store } from '../app/open-store.ts';
 import { appendLog } from '../store/home/log.ts';
 import type { LoopRepository } from '../store/loop/loop-repository.ts';
-import { type LoopIterationRecord, type LoopRunRecord } from '../store/loop/loop-repository.ts';
+import { type LoopIterationRecord, type LoopRunRecord } from '../store/loop/loop-rows.ts';
 import { RunEventLog, type LoopEvent, type LoopEventName } from '../store/loop/loop-event-log.ts';
 import { describeEvent } from './describe-event.ts';
 import type { LoopState } from './loop-state.ts';

@@ -6,19 +6,18 @@
  * Every fact is written as it happens (run-journal.ts): the run and iteration rows in SQLite,
  * every event in the run's append-only events.jsonl, the agent's own output in a file the agent
  * writes directly. A supervisor killed with -9 leaves nothing that `--resume` cannot pick up.
- * The pieces: following an iteration (follow-iteration.ts), recording its stream
- * (stream-recorder.ts), judging its end (judge-iteration.ts), restarts (restart.ts); the rules
- * they apply are pure, in core/loop. What is left here is the order of things: start or
- * re-attach, follow, judge, carry out the decision (switching agent, rescuing the session), wait,
- * finish — about 540 lines read as one sequence (the loop plan and the seed's window rule added to it); the next piece to move out is the agent switch.
+ * The pieces: what an iteration is told (iteration-prompt.ts), following it
+ * (follow-iteration.ts), recording its stream (stream-recorder.ts), judging its end
+ * (judge-iteration.ts), restarts (restart.ts), the agent switch (switch-agent.ts), the rescue
+ * (rescue-session.ts), how the run ends (run-end.ts); the rules they apply are pure, in
+ * core/loop. What is left here is the order of things: start or re-attach, follow, judge, carry
+ * out the decision, wait, finish.
  * @module
  */
 import { join } from 'node:path';
 import { historyMode } from '../app/session/assess-live-session.ts';
-import { createSessionState } from '../core/session.ts';
 import { isProcessAlive } from '../capture/process-tree.ts';
 import { classifyIterationEnd } from '../core/loop/iteration-end.ts';
-import { composeContinuePrompt, composeFreshPrompt } from '../core/loop/loop-prompt.ts';
 import type { NextStep } from '../core/loop/next-step.ts';
 import type { ShimConfig } from '../store/config/config.ts';
 import { hasClaudeMem } from '../app/sync/claude-mem-place.ts';
@@ -27,12 +26,11 @@ import type { Store } from '../app/open-store.ts';
 import type { Env } from '../store/home/home.ts';
 import { getRunDir, type LoopEvent } from '../store/loop/loop-event-log.ts';
 import { readRunEvents } from '../store/loop/loop-event-reader.ts';
-import type { LoopIterationRecord, LoopRunStatus } from '../store/loop/loop-repository.ts';
-import { agentName, type AgentId } from '../core/agent-id.ts';
-import { AppError } from '../core/errors.ts';
+import type { LoopIterationRecord } from '../store/loop/loop-rows.ts';
+import type { AgentId } from '../core/agent-id.ts';
 import type { HeadlessRun, ThresholdRules } from '../agents/agent.ts';
 import type { Agents } from '../agents/agent.ts';
-import { launchAgent, stopAgent } from './agent-run.ts';
+import { agentBin, launchAgent, stopAgent } from './agent-run.ts';
 import { prepareAgentSwitch } from './switch-agent.ts';
 import { prepareRescue } from './rescue-session.ts';
 import { followIteration, type FollowIterationInput } from './follow-iteration.ts';
@@ -47,6 +45,9 @@ import { judgeIteration, type IterationOutcome } from './judge-iteration.ts';
 import type { LoopState } from './loop-state.ts';
 import { restartRule, type LoopOptions } from './options.ts';
 import { prepareRestart } from './restart.ts';
+import { iterationPrompt } from './iteration-prompt.ts';
+import { finishRun, interruptRun } from './run-end.ts';
+import { agentThreshold, FALLBACK_THRESHOLD } from './loop-threshold.ts';
 import type { LoopResult, RunJournal } from './run-journal.ts';
 import { StreamRecorder } from './stream-recorder.ts';
 
@@ -63,13 +64,6 @@ export type SupervisorDeps = {
   onEvent?: (event: LoopEvent) => void;
   /** Aborts the run (SIGINT/SIGTERM): the agent is stopped and the run left resumable. */
   signal?: AbortSignal;
-};
-
-/** The documented default for a 200k window, when the threshold cannot be resolved. */
-const FALLBACK_THRESHOLD: ThresholdInfo = {
-  compactThreshold: 167_000,
-  windowTokens: 200_000,
-  detail: 'default (could not resolve)',
 };
 
 export class Supervisor {
@@ -132,31 +126,14 @@ export class Supervisor {
   #thresholdRules: ThresholdRules | null = null;
 
   #resolveThreshold = (model: string | null, cliVersion: string | null): ThresholdInfo => {
-    try {
-      if (!this.#thresholdRules) return FALLBACK_THRESHOLD;
-      const session = createSessionState();
-      session.model = model;
-      session.cliVersion = cliVersion;
-      const threshold = this.#thresholdRules
-        .prepare(session, {
-          env: this.#deps.env,
-          home: this.#deps.home,
-          now: this.#now(),
-          history: historyMode(this.#config.learnFromHistory),
-          inside: null,
-          reportedWindow: null,
-        })
-        .threshold(session);
-      const info = {
-        compactThreshold: threshold.compactThreshold,
-        windowTokens: threshold.windowTokens,
-        detail: threshold.detail,
-      };
-      this.#state.threshold = info;
-      return info;
-    } catch {
-      return FALLBACK_THRESHOLD; // fail safe
-    }
+    const info = agentThreshold(this.#thresholdRules, model, cliVersion, {
+      env: this.#deps.env,
+      home: this.#deps.home,
+      now: this.#now(),
+      history: historyMode(this.#config.learnFromHistory),
+    });
+    if (info) this.#state.threshold = info;
+    return info ?? FALLBACK_THRESHOLD;
   };
 
   /** The agent running the work now: the run's own, or its fallback after a usage limit. */
@@ -169,18 +146,6 @@ export class Supervisor {
     const adapter = await this.#deps.agents.adapter(agent);
     this.#thresholdRules = adapter.threshold;
     return adapter.headless;
-  }
-
-  #bin(agent: AgentId): string {
-    const bin = this.#options.bins[agent];
-    if (!bin) {
-      throw new AppError(
-        'USAGE',
-        `loop run ${this.#journal.runId} knows no ${agentName(agent)} executable`,
-        `continue it with shim loop --resume ${this.#journal.runId} --${agent}-bin <path>`,
-      );
-    }
-    return bin;
   }
 
   #stdoutPath(iteration: number): string {
@@ -198,27 +163,15 @@ export class Supervisor {
     const continuing =
       rescue === null && this.#state.nextMode === 'continue' && journal.run.sessionId !== null;
     const options = this.#options;
-    const prompt = rescue
-      ? `${rescue.prompt}\n\n${composeContinuePrompt({ goal: options.goal, marker: options.completionMarker, testCommand: options.testCommand, note: null })}`
-      : continuing
-        ? composeContinuePrompt({
-            goal: options.goal,
-            marker: options.completionMarker,
-            testCommand: options.testCommand,
-            note: this.#state.note,
-          })
-        : composeFreshPrompt({
-            goal: options.goal,
-            summary: this.#state.pendingSummary,
-            marker: options.completionMarker,
-            testCommand: options.testCommand,
-            memory:
-              this.#config.sync.enabled &&
-              this.#config.sync.claudeMem &&
-              hasClaudeMem(this.#deps.env)
-                ? { project: basename(this.#deps.cwd) }
-                : null,
-          });
+    const prompt = iterationPrompt({
+      options,
+      state: this.#state,
+      continuing,
+      memory: () =>
+        this.#config.sync.enabled && this.#config.sync.claudeMem && hasClaudeMem(this.#deps.env)
+          ? { project: basename(this.#deps.cwd) }
+          : null,
+    });
     const sessionId = rescue ? rescue.sessionId : continuing ? journal.run.sessionId : null;
     const agentId = this.#agentId();
     const headless = await this.#headless(agentId);
@@ -234,7 +187,7 @@ export class Supervisor {
       extra: agentId === options.agent ? options.agentArgs : options.fallbackArgs,
     });
     const agent = await launchAgent({
-      bin: this.#bin(agentId),
+      bin: agentBin(this.#options.bins, agentId, this.#journal.runId),
       args,
       cwd: journal.run.cwd,
       // Started from inside an agent's session, the agent would inherit its markers: each
@@ -482,56 +435,8 @@ export class Supervisor {
   }
 
   #finish(step: Extract<NextStep, { kind: 'complete' | 'stop' }>): LoopResult {
-    const journal = this.#journal;
-    const run = journal.run;
-    const status: LoopRunStatus = step.kind === 'complete' ? 'completed' : step.status;
-    const reason = step.kind === 'complete' ? step.reason : `${step.reason}: ${step.detail}`;
-    if (step.kind === 'complete') {
-      journal.emit(
-        'loop.completed',
-        { reason: step.reason, iterations: run.iteration, costUsd: run.costUsd },
-        run.iteration,
-      );
-    } else {
-      if (step.reason === 'budget_exceeded')
-        journal.emit(
-          'loop.budget_exceeded',
-          { costUsd: run.costUsd, budgetUsd: this.#options.budgetUsd },
-          run.iteration,
-        );
-      journal.emit(
-        'loop.stopped',
-        { status, reason: step.reason, detail: step.detail },
-        run.iteration,
-      );
-    }
-    journal.saveRun({
-      status,
-      stopReason: reason,
-      endedAt: journal.iso(),
-      supervisorPid: null,
-      waitUntil: null,
-    });
-    return journal.result(status === 'completed' ? 0 : 1);
+    return finishRun(this.#journal, step, this.#options.budgetUsd);
   }
 
-  #interrupted(): LoopResult {
-    const journal = this.#journal;
-    journal.emit(
-      'loop.stopped',
-      {
-        status: 'interrupted',
-        reason: 'signal',
-        detail: 'interrupted; continue with shim loop --resume',
-      },
-      journal.run.iteration || null,
-    );
-    journal.saveState(this.#state);
-    journal.saveRun({
-      status: 'interrupted',
-      stopReason: 'interrupted by a signal',
-      supervisorPid: null,
-    });
-    return journal.result(130);
-  }
+  #interrupted = (): LoopResult => interruptRun(this.#journal, this.#state);
 }

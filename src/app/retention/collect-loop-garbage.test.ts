@@ -21,7 +21,8 @@ import {
   RunEventLog,
 } from '../../store/loop/loop-event-log.ts';
 import { readRunEvents } from '../../store/loop/loop-event-reader.ts';
-import { LoopRepository, type LoopRunStatus } from '../../store/loop/loop-repository.ts';
+import { LoopRepository } from '../../store/loop/loop-repository.ts';
+import { type LoopRunStatus } from '../../store/loop/loop-rows.ts';
 import { describeLoopGarbage } from '../../cli/format/loop-garbage-text.ts';
 import { collectLoopGarbage } from './collect-loop-garbage.ts';
 

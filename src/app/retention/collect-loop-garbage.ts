@@ -30,7 +30,8 @@ import {
   writeFileDurably,
 } from '../../store/loop/loop-event-log.ts';
 import { appendLog } from '../../store/home/log.ts';
-import type { LoopRepository, LoopRunRecord } from '../../store/loop/loop-repository.ts';
+import type { LoopRepository } from '../../store/loop/loop-repository.ts';
+import type { LoopRunRecord } from '../../store/loop/loop-rows.ts';
 import type { Store } from '../open-store.ts';
 
 const DAY_MS = 86_400_000;

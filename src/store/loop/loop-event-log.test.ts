@@ -20,7 +20,8 @@ import {
 } from '../../../test/helpers/store.ts';
 import { openDatabase } from '../sqlite/database.ts';
 import { getLogPath } from '../home/log.ts';
-import { LOOP_EVENT_DATA_MAX, LoopRepository } from './loop-repository.ts';
+import { LoopRepository } from './loop-repository.ts';
+import { LOOP_EVENT_DATA_MAX } from './loop-rows.ts';
 import {
   getCompressedEventsPath,
   getEventsPath,

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { appendLog } from '../home/log.ts';
 import type { LoopRepository } from './loop-repository.ts';
-import { type LoopEventRecord } from './loop-repository.ts';
+import { type LoopEventRecord } from './loop-rows.ts';
 import { EVENTS_FILE, getRunDir, restoreCompressed } from './loop-run-files.ts';
 import { fsyncDir, writeAll } from '../home/safe-file.ts';
 

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { AppError } from '../../core/errors.ts';
 import { openTempStore, type TempStore } from '../../../test/helpers/store.ts';
+import { LoopRepository } from './loop-repository.ts';
 import {
   LOOP_EVENT_DATA_MAX,
-  LoopRepository,
   parseEventData,
   truncateEventData,
   type LoopEventRecord,
   type NewLoopRun,
-} from './loop-repository.ts';
+} from './loop-rows.ts';
 
 let store: TempStore;
 let repo: LoopRepository;

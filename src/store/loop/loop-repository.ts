@@ -3,193 +3,30 @@
  * an index of its event log. The log file (store/loop/loop-event-log.ts) is the source of truth; the
  * `loop_events` rows only make it queryable, with `data` cut to {@link LOOP_EVENT_DATA_MAX}
  * characters of JSON. Every write takes the lock up front (BEGIN IMMEDIATE).
- *
- * Over 450 lines on purpose: one repository for migration 4's three tables (runs, iterations,
- * events) — their row types, mappings and queries, read and changed as one.
+ * The rows and their column mappings are loop-rows.ts's.
  * @module
  */
-import type { AgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import {
-  column,
-  insertSql,
-  jsonObject,
-  jsonObjectOrNull,
-  parseJsonObject,
-  recordFromRow,
-  rowValues,
-  setClause,
-  type SqlValue,
-  type TableMapping,
-} from './table-mapping.ts';
-
-export type LoopRunStatus =
-  'running' | 'waiting' | 'completed' | 'stopped' | 'failed' | 'interrupted';
-
-/** Statuses of a run whose supervisor is (or should be) alive. */
-export const ACTIVE_LOOP_STATUSES: readonly LoopRunStatus[] = ['running', 'waiting'];
-
-export type LoopRunRecord = {
-  runId: string;
-  createdAt: string;
-  updatedAt: string;
-  cwd: string;
-  goal: string;
-  status: LoopRunStatus;
-  stopReason: string | null;
-  options: Record<string, unknown>;
-  startCommit: string | null;
-  iteration: number;
-  restarts: number;
-  sessionId: string | null;
-  supervisorPid: number | null;
-  costUsd: number;
-  contextTokens: number | null;
-  contextPercent: number | null;
-  lastEvent: string | null;
-  waitUntil: string | null;
-  state: Record<string, unknown> | null;
-  endedAt: string | null;
-  compactedAt: string | null;
-  /** The agent running the work now (migration 10): the one the run started with, or its fallback. */
-  agent: AgentId;
-};
-
-/** A new run: what must be known up front; everything else defaults (updatedAt to createdAt). */
-export type NewLoopRun = Pick<
-  LoopRunRecord,
-  'runId' | 'createdAt' | 'cwd' | 'goal' | 'status' | 'options'
-> &
-  Partial<Omit<LoopRunRecord, 'runId' | 'createdAt' | 'cwd' | 'goal' | 'status' | 'options'>>;
-
-/** Fields to change; `updatedAt` defaults to now. */
-export type LoopRunPatch = Partial<Omit<LoopRunRecord, 'runId' | 'createdAt'>>;
-
-export type LoopIterationMode = 'fresh' | 'continue' | 'resume';
-
-export type LoopIterationRecord = {
-  runId: string;
-  number: number;
-  sessionId: string | null;
-  mode: LoopIterationMode;
-  prompt: string;
-  startedAt: string;
-  endedAt: string | null;
-  outcome: string | null;
-  agentPid: number | null;
-  exitCode: number | null;
-  costUsd: number | null;
-  responses: number;
-  toolCalls: number;
-  peakContextTokens: number | null;
-  lastContextTokens: number | null;
-  peakPercent: number | null;
-  resultText: string | null;
-  streamOffset: number;
-  checkpointId: string | null;
-};
-
-export type NewLoopIteration = Pick<
-  LoopIterationRecord,
-  'runId' | 'number' | 'mode' | 'prompt' | 'startedAt'
-> &
-  Partial<Omit<LoopIterationRecord, 'runId' | 'number' | 'mode' | 'prompt' | 'startedAt'>>;
-
-export type LoopIterationPatch = Partial<Omit<LoopIterationRecord, 'runId' | 'number'>>;
-
-/** One indexed event. `data` is the event's data as JSON text, cut to LOOP_EVENT_DATA_MAX. */
-export type LoopEventRecord = {
-  runId: string;
-  seq: number;
-  at: string;
-  name: string;
-  iteration: number | null;
-  correlationId: string | null;
-  /** Byte offset of the event's line in events.jsonl. */
-  fileOffset: number;
-  data: string | null;
-};
-
-export const LOOP_EVENT_DATA_MAX = 1000;
-
-/** `data` as stored in the index: at most LOOP_EVENT_DATA_MAX characters, never half a pair. */
-export function truncateEventData(json: string | null): string | null {
-  if (json === null || json.length <= LOOP_EVENT_DATA_MAX) return json;
-  let end = LOOP_EVENT_DATA_MAX;
-  const last = json.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return json.slice(0, end);
-}
-
-/** The indexed data parsed, or null when it is missing or was cut (read the log for it). */
-export function parseEventData(event: LoopEventRecord): Record<string, unknown> | null {
-  return parseJsonObject(event.data);
-}
-
-/** The loop tables' columns, each spelled once (table-mapping.ts derives the SQL). */
-const RUN_FIELDS: TableMapping<LoopRunRecord> = {
-  runId: column('run_id'),
-  createdAt: column('created_at'),
-  updatedAt: column('updated_at'),
-  cwd: column('cwd'),
-  goal: column('goal'),
-  status: column('status'),
-  stopReason: column('stop_reason'),
-  options: jsonObject('options'),
-  startCommit: column('start_commit'),
-  iteration: column('iteration'),
-  restarts: column('restarts'),
-  sessionId: column('session_id'),
-  supervisorPid: column('supervisor_pid'),
-  costUsd: column('cost_usd'),
-  contextTokens: column('context_tokens'),
-  contextPercent: column('context_percent'),
-  lastEvent: column('last_event'),
-  waitUntil: column('wait_until'),
-  state: jsonObjectOrNull('state'),
-  endedAt: column('ended_at'),
-  compactedAt: column('compacted_at'),
-  agent: column('agent'),
-};
-
-const ITERATION_FIELDS: TableMapping<LoopIterationRecord> = {
-  runId: column('run_id'),
-  number: column('number'),
-  sessionId: column('session_id'),
-  mode: column('mode'),
-  prompt: column('prompt'),
-  startedAt: column('started_at'),
-  endedAt: column('ended_at'),
-  outcome: column('outcome'),
-  agentPid: column('agent_pid'),
-  exitCode: column('exit_code'),
-  costUsd: column('cost_usd'),
-  responses: column('responses'),
-  toolCalls: column('tool_calls'),
-  peakContextTokens: column('peak_context_tokens'),
-  lastContextTokens: column('last_context_tokens'),
-  peakPercent: column('peak_percent'),
-  resultText: column('result_text'),
-  streamOffset: column('stream_offset'),
-  checkpointId: column('checkpoint_id'),
-};
-
-const EVENT_FIELDS: TableMapping<LoopEventRecord> = {
-  runId: column('run_id'),
-  seq: column('seq'),
-  at: column('at'),
-  name: column('name'),
-  iteration: column('iteration'),
-  correlationId: column('correlation_id'),
-  fileOffset: column('file_offset'),
-  data: column('data'),
-};
-
-type Row = Record<string, unknown>;
-const toRun = (row: Row) => recordFromRow(RUN_FIELDS, row);
-const toIteration = (row: Row) => recordFromRow(ITERATION_FIELDS, row);
-const toEvent = (row: Row) => recordFromRow(EVENT_FIELDS, row);
+  EVENT_FIELDS,
+  ITERATION_FIELDS,
+  type LoopEventRecord,
+  type LoopIterationPatch,
+  type LoopIterationRecord,
+  type LoopRunPatch,
+  type LoopRunRecord,
+  type LoopRunStatus,
+  type NewLoopIteration,
+  type NewLoopRun,
+  type Row,
+  RUN_FIELDS,
+  toEvent,
+  toIteration,
+  toRun,
+  truncateEventData,
+} from './loop-rows.ts';
+import { insertSql, rowValues, setClause, type SqlValue } from './table-mapping.ts';
 
 export type ListEventsOptions = {
   afterSeq?: number;
