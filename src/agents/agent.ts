@@ -100,7 +100,11 @@ export type SessionLocations = {
   byId: (sessionId: string, cwd: string, env: Env) => SessionFile | null;
   /** Every session log of the agent, newest first. */
   all: (env: Env) => SessionFile[];
-  /** Whether a file's first records look like this agent's log (`replay`, `checkpoint`, `status`). */
+  /**
+   * Whether a file's first records look like this agent's log (`replay`, `checkpoint`, `status`).
+   * A yes stays a yes given more of the same file's first records: a command asks of the first
+   * few before parsing more (app/session/session-log.ts).
+   */
   sniff: (firstLines: readonly unknown[]) => boolean;
   /** Whether a file's name is one the agent gives its logs (a rollout, a chat, a session id). */
   namedLike: (path: string) => boolean;

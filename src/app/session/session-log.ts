@@ -18,20 +18,32 @@ import { describeOpenError, openLogFile } from '../../transcript/open-log.ts';
 
 const HEAD_BYTES = 256 * 1024;
 const HEAD_RECORDS = 50;
+/** As many records as an agent's sniff needs to know its own log in practice (its first line). */
+const FIRST_RECORDS = 5;
 
 /** A session log and the agent that wrote it. */
 export type SessionLog = { path: string; agent: Agent };
+
+/** The head of a log: its first JSON records, parsed only as far as they are asked for. */
+export type LogHead = {
+  /** The first few records (up to 5). */
+  readonly first: unknown[];
+  /** The first records (up to 50). */
+  readonly records: unknown[];
+  /** Its non-blank lines. */
+  readonly lines: number;
+};
 
 /**
  * The first lines and JSON records of a plain or gzipped log (none for a head that cannot be
  * parsed); a file that cannot be opened or read (missing, a directory, denied) is an error that
  * says so.
  */
-export function readHead(path: string): { lines: number; records: unknown[] } {
+export function readHead(path: string): LogHead {
   let head: Buffer;
   const fd = openLogFile(path);
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
+    const buffer = Buffer.allocUnsafe(HEAD_BYTES);
     head = buffer.subarray(0, readSync(fd, buffer, 0, HEAD_BYTES, 0));
   } catch (error) {
     throw describeOpenError(path, error);
@@ -42,28 +54,38 @@ export function readHead(path: string): { lines: number; records: unknown[] } {
     try {
       head = gunzipHead(head);
     } catch {
-      return { lines: 0, records: [] };
+      head = Buffer.alloc(0);
     }
   }
   // zstd and other binary heads parse to nothing. Decoded a line at a time, only as far as the
-  // records go (a '\n' byte is never part of a longer character, so each line decodes as it
-  // would from the whole): the 256 KB head as one string costs `shim status` a few ms.
-  const records: unknown[] = [];
-  for (let start = 0; start < head.length && records.length < HEAD_RECORDS;) {
-    let end = head.indexOf(0x0a, start);
-    if (end < 0) end = head.length;
-    if (head[start] === 0x7b /* { */) {
-      try {
-        records.push(JSON.parse(head.toString('utf8', start, end)));
-      } catch {
-        // a torn last line, or not JSON
-      }
-    }
-    start = end + 1;
-  }
+  // records asked for go (a '\n' byte is never part of a longer character, so each line decodes
+  // as it would from the whole): parsing all 50 of a Claude Code log's first records (~100 KB of
+  // JSON) cost `shim status` ~2 ms, where its first record tells the agent.
   const whole = head;
+  const records: unknown[] = [];
+  let start = 0;
+  const parseUpTo = (count: number): unknown[] => {
+    while (start < whole.length && records.length < count) {
+      let end = whole.indexOf(0x0a, start);
+      if (end < 0) end = whole.length;
+      if (whole[start] === 0x7b /* { */) {
+        try {
+          records.push(JSON.parse(whole.toString('utf8', start, end)));
+        } catch {
+          // a torn last line, or not JSON
+        }
+      }
+      start = end + 1;
+    }
+    return records.slice(0, count);
+  };
   return {
-    records,
+    get first() {
+      return parseUpTo(FIRST_RECORDS);
+    },
+    get records() {
+      return parseUpTo(HEAD_RECORDS);
+    },
     // Counted only for a file no agent recognises.
     get lines() {
       return whole
@@ -72,6 +94,14 @@ export function readHead(path: string): { lines: number; records: unknown[] } {
         .filter((l) => l.trim() !== '').length;
     },
   };
+}
+
+/**
+ * Whether `agent` knows the head as its log: asked of the first records, then of all of them
+ * (a sniff that says yes of a few records says yes of more: agents/agent.ts).
+ */
+function sniffs(agent: Agent, head: LogHead): boolean {
+  return agent.sessions.sniff(head.first) || agent.sessions.sniff(head.records);
 }
 
 async function everyAgent(agents: Agents): Promise<Agent[]> {
@@ -85,11 +115,11 @@ export async function detectLogAgent(
   agents: Agents,
 ): Promise<Agent> {
   const head = readHead(path);
-  const { records } = head;
   if (forced) {
     const agent = await agents.agent(forced);
     // A compressed archive (or an empty file) shows nothing to check: the user's word stands.
-    if (records.length === 0 || agent.sessions.sniff(records)) return agent;
+    if (head.first.length === 0 || sniffs(agent, head)) return agent;
+    const { records } = head;
     const all = await everyAgent(agents);
     const like = all.find((a) => a.id !== forced && a.sessions.sniff(records));
     throw new AppError(
@@ -105,8 +135,9 @@ export async function detectLogAgent(
   // Code log given by path loads no other agent).
   for (const id of agents.ids) {
     const agent = await agents.agent(id);
-    if (agent.sessions.namedLike(path) && agent.sessions.sniff(records)) return agent;
+    if (agent.sessions.namedLike(path) && sniffs(agent, head)) return agent;
   }
+  const { records } = head;
   const all = await everyAgent(agents);
   const named = all.filter((a) => a.sessions.namedLike(path));
   const sniffed = all.filter((a) => a.sessions.sniff(records));
