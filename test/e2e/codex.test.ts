@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runShim } from '../helpers/cli.ts';
 import { pollUntil } from './claude.ts';
@@ -181,6 +181,12 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
         { text: 'never sent', delayMs: 120_000 },
       ],
     });
+    // The project's standing instructions, in the file Codex reads (issue 39: not CLAUDE.md).
+    const agentsMd = join(scratch.project, 'AGENTS.md');
+    writeFileSync(
+      agentsMd,
+      '# Team rules\n\n## Stage with wombat-pack\n\nAlways stage with wombat-pack.\n',
+    );
     const known = new Set(listRolloutFiles(scratch));
     const dying = spawnCodex(scratch, ['stage the WOMBAT-4 export']);
     // Killed once the rollout holds the call: the command runs (Codex writes the call first).
@@ -203,6 +209,12 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
     assert.match(restore, /`echo staged-WOMBAT-4` → exit 0/, 'the command before it');
     assert.match(restore, /`ls no-such-WOMBAT-dir`/, 'the failed command');
     assert.match(restore, /No such file or directory/, "the failure's output");
+    // Issue 39: a Codex restore is a Codex restore, with its project's AGENTS.md.
+    assert.doesNotMatch(restore, /Claude/, 'nothing of Claude Code');
+    assert.match(restore, /Codex CLI/, 'the agent named');
+    assert.match(restore, /Stage with wombat-pack/, "AGENTS.md's instructions");
+    assert.doesNotMatch(restore, /"(?:plan|explanation)"\s*:/, 'no raw update_plan JSON');
+    rmSync(agentsMd);
   });
 
   test('doctor tells trusted hooks from untrusted ones, which Codex skips without a word', async () => {
