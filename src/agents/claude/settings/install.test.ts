@@ -425,7 +425,7 @@ describe("shim install with shim's mod", () => {
     ]);
     assert.match(
       readFileSync(join(plugin, 'commands', 'checkpoint.md'), 'utf8'),
-      /```!\n\/usr\/bin\/node \/opt\/shim\/dist\/shim\.js slash checkpoint \$ARGUMENTS\n```/,
+      /```!\n\/usr\/bin\/node \/opt\/shim\/dist\/shim\.js slash checkpoint --agent claude \$ARGUMENTS\n```/,
     );
     assert.equal(installShim(options(w, { mod })).changed, false);
   });

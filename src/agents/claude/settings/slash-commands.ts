@@ -26,7 +26,7 @@ export function slashCommandFiles(start: string): SlashCommandFile[] {
       '---',
       '',
       '```!',
-      `${start} slash ${command.name} $ARGUMENTS`,
+      `${start} slash ${command.name} --agent claude $ARGUMENTS`,
       '```',
       '',
       showAnswerRequest(command),
