@@ -112,7 +112,7 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
     assert.ok(
       rows.some((r) => r.triggered_by === 'session_end') &&
         rows.some((r) => r.triggered_by === 'tool_call_interval'),
-      rows.map((r) => r.triggered_by).join(', '),
+      rows.map((r) => r.triggered_by).join(', ') + crashDiagnosis(shimHome, mock, run),
     );
     assert.ok(rows.every((r) => r.session_id === run.sessionId));
     assert.ok(rows.length >= 3, rows.map((r) => r.triggered_by).join(', '));

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openStore } from '../../src/app/open-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
@@ -188,7 +189,20 @@ describe('the first session on another machine', () => {
 
   test('a pull past its budget: the session starts without it, told once; the next one gets it', async () => {
     const b = machineB({ SHIM_TEAM_PULL_BUDGET_MS: '1' });
-    const first = b.start();
+    // The server holds the pull until the session has started (a lock on the table it reads): a
+    // pull can finish before the hook even waits for it on a quick machine, so a short budget
+    // alone does not make one late (clean-clone CI after 4ec3d1b).
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    let first: ReturnType<typeof b.start>;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE shim_checkpoints IN ACCESS EXCLUSIVE MODE');
+      first = b.start();
+      await holder.query('COMMIT');
+    } finally {
+      await holder.end();
+    }
     assert.match(first.told, /did not answer within/);
     assert.doesNotMatch(first.context, /invoice export/);
     // The late pull goes on alone and fills the local copy.

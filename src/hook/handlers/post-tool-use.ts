@@ -72,8 +72,13 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
     });
     return writes.notice ? { userMessage: writes.notice } : {};
   }
-  // This event is itself a finished tool call, even before the transcript shows its result.
-  const toolCalls = Math.max(context.state.toolCalls, memory.hookToolCalls + 1);
+  // This event is itself a finished tool call, even before the transcript shows its result: the
+  // fold counts a call at its result, and calls answered inside the quiet window left the memory's
+  // count behind, so a result not yet written is this call, counted here.
+  const toolCalls = Math.max(
+    context.state.toolCalls + (resultNotWritten(context.state, payload.raw) ? 1 : 0),
+    memory.hookToolCalls + 1,
+  );
   const state = { ...context.state, toolCalls };
   const { assessment } = context;
   const policy = checkpointPolicyOf(config.checkpoints, isTeamConfigured(config, env));
@@ -204,4 +209,10 @@ async function taskListNote(
     });
     return null;
   }
+}
+
+/** The transcript shows this call asked for (its id among the pending ones), not its result. */
+function resultNotWritten(state: SessionState, raw: Record<string, unknown>): boolean {
+  const id = raw.tool_use_id;
+  return typeof id === 'string' && state.pendingTools.some((call) => call.id === id);
 }

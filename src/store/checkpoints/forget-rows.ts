@@ -156,6 +156,9 @@ export function forgetRows(db: Database, plan: ForgetPlan): void {
       ])
         db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(session);
       db.prepare('DELETE FROM sessions WHERE session_id = ?').run(session);
+      // What it learned is a secret stays learned (hashes, no value: they keep the copies other
+      // sessions hold redacted), named by no session any more.
+      db.prepare("UPDATE learned_secrets SET session_id = '' WHERE session_id = ?").run(session);
       db.prepare(
         'UPDATE sessions SET resumed_from_session = NULL, resumed_from_checkpoint = NULL WHERE resumed_from_session = ?',
       ).run(session);
