@@ -7,7 +7,7 @@
  * generated (./value-shape.ts `looksKeyLike`). Ids of the same convention are shorter (Claude
  * Code's `toolu_01…`, `msg_01…`, `req_01…` carry 24 or so), and a hash in one case only
  * (`build-<64 hex>`), one named as a hash (`sha512-…` in lock files) or a name made of words
- * (`widget-rhf_SponsoredProductsRemoteSearch…`) is not a key.
+ * (`widget-rhf_SponsoredProductsRemoteSearch…`, `nightly-<hex>-quarterly-export-v3`) is not a key.
  * @module
  */
 import { GENERIC, type RawFinding } from './findings.ts';
@@ -46,13 +46,23 @@ function readsAsWords(body: string): boolean {
   return wordy >= body.length * 0.6;
 }
 
+/**
+ * A name in kebab or snake case (`nightly-3f9a…-quarterly-export-v3`): two or more of the pieces
+ * between its separators are words of four or more lower-case letters. A generated run that holds
+ * `-` or `_` seldom has even one such piece.
+ */
+function isNameOfWords(body: string): boolean {
+  const words = body.split(/[_-]/).filter((p) => /^[a-z]{4,}$/.test(p) && /[aeiouy]/.test(p));
+  return words.length >= 2;
+}
+
 export function scanPrefixedTokens(text: string): RawFinding[] {
   const findings: RawFinding[] = [];
   PREFIXED.lastIndex = 0;
   for (let m = PREFIXED.exec(text); m !== null; m = PREFIXED.exec(text)) {
     const body = m[2]!;
     if (DIGEST.test(m[1]!) || isIdLike(body)) continue;
-    if (!looksKeyLike(body, 32) || readsAsWords(body)) continue;
+    if (!looksKeyLike(body, 32) || readsAsWords(body) || isNameOfWords(body)) continue;
     // `vlt_eyJzZXJ2…...`: the cut-off head of a token shown in a document, not a token.
     const after = text.slice(m.indices![2]![1], m.indices![2]![1] + 3);
     if (after === '...' || after.startsWith('…')) continue;
