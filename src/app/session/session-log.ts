@@ -35,9 +35,31 @@ export type LogHead = {
 };
 
 /**
+ * The opening of a log written as one pretty-printed JSON document (Gemini CLI's chats up to 0.38:
+ * `{`, then `"sessionId": …`, `"projectHash": …`, … `"messages": [` on lines of their own): its
+ * top-level fields before the first nested one, as one record, so that the agent's sniff knows
+ * such a log by content as it knows a JSONL one. Null when the head is not such an opening.
+ */
+function documentOpening(text: string): Record<string, unknown> | null {
+  const lines = text.split('\n');
+  if (lines[0]?.trim() !== '{') return null;
+  const fields: Record<string, unknown> = {};
+  for (const line of lines.slice(1)) {
+    const field = /^ {2}"([^"\\]+)": (.+?),?\s*$/.exec(line);
+    if (!field || /^[[{]/.test(field[2]!)) break;
+    try {
+      fields[field[1]!] = JSON.parse(field[2]!);
+    } catch {
+      break;
+    }
+  }
+  return Object.keys(fields).length > 0 ? fields : null;
+}
+
+/**
  * The first lines and JSON records of a plain or gzipped log (none for a head that cannot be
- * parsed); a file that cannot be opened or read (missing, a directory, denied) is an error that
- * says so.
+ * parsed; a one-document log's opening as its one record); a file that cannot be opened or read
+ * (missing, a directory, denied) is an error that says so.
  */
 export function readHead(path: string): LogHead {
   let head: Buffer;
@@ -64,6 +86,12 @@ export function readHead(path: string): LogHead {
   const whole = head;
   const records: unknown[] = [];
   let start = 0;
+  const firstLine = whole.toString('utf8', 0, Math.min(whole.length, 16));
+  if (/^\{\r?\n/.test(firstLine)) {
+    const opening = documentOpening(whole.toString('utf8'));
+    if (opening) records.push(opening);
+    start = whole.length;
+  }
   const parseUpTo = (count: number): unknown[] => {
     while (start < whole.length && records.length < count) {
       let end = whole.indexOf(0x0a, start);
