@@ -1,13 +1,15 @@
 // A second reporter beside `spec` for scripts/test.mjs: what a group's run adds up to, as one
 // JSON document at the end (Node's own summary counts, and each file's wall time and verdict),
-// so the runner can add up the groups and name the slowest files.
+// so the runner can add up the groups and name the slowest files. Files are named by their
+// sources (a compiled test file by the .ts it came from: scripts/compile-tests.mjs).
+import { eventOfSource } from './compile-tests.mjs';
 
 /** @param {AsyncIterable<{ type: string, data: any }>} source */
 export default async function* summarize(source) {
   const counts = {};
   const files = {};
   for await (const event of source) {
-    const { type, data } = event;
+    const { type, data } = event.data?.nesting === 0 ? eventOfSource(event) : event;
     // A file is a test of its own at nesting 0, named by its path, complete once its process
     // has exited: its duration is the file's wall time, startup and any lingering included.
     if (

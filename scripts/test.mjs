@@ -1,5 +1,6 @@
-// Runs the *.test.ts files under src/ and test/ with Node's own test runner (TypeScript via tsx),
-// group by group (scripts/test-groups.mjs: a file's folder decides its group).
+// Runs the *.test.ts files under src/ and test/ with Node's own test runner (compiled once per
+// run: scripts/compile-tests.mjs), group by group (scripts/test-groups.mjs: a file's folder
+// decides its group).
 //
 //   node scripts/test.mjs                 the whole suite (`npm test`, what CI runs)
 //   node scripts/test.mjs --quick         the inner loop: unit and integration, no real CLI,
@@ -24,6 +25,7 @@ import {
 } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { compileTests, sourceOf } from './compile-tests.mjs';
 import { GROUPS, groupOf } from './test-groups.mjs';
 import { ensureE2eClaude } from './install-e2e-claude.mjs';
 import { ensureE2eCodex } from './install-e2e-codex.mjs';
@@ -134,6 +136,18 @@ function installAgentClis(list) {
   installMs += Date.now() - started;
 }
 
+// The test files run compiled (scripts/compile-tests.mjs: one esbuild build for the whole run,
+// each file's process then starts with plain node); SHIM_TEST_TSX=1 runs them under tsx instead.
+const PRELOAD = 'test/helpers/test-file-process.ts';
+const underTsx = process.env.SHIM_TEST_TSX === '1';
+const compiledRun = underTsx ? null : await compileTests(selected, [PRELOAD]);
+const runnable = (file) => (compiledRun ? relative(ROOT, compiledRun.compiled(file)) : file);
+const loaders = compiledRun
+  ? ['--enable-source-maps', '--import', `./${runnable(PRELOAD)}`]
+  : // tsx's ES-module hooks only: its CommonJS hooks cost every test process time and no test
+    // file needs them.
+    ['--import', 'tsx/esm', '--import', `./${PRELOAD}`];
+
 const live = groups.length === 1;
 const work = mkdtempSync(join(tmpdir(), 'shim-test-run-'));
 const seconds = (ms) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
@@ -151,19 +165,14 @@ function runGroup({ group, files: list }, concurrency) {
   const log = join(work, `${group.name}.log`);
   const fileCpu = join(work, `${group.name}.files-cpu`);
   const testArgs = [
-    // tsx's ES-module hooks only: its CommonJS hooks cost every test process time and no test
-    // file needs them.
-    '--import',
-    'tsx/esm',
-    '--import',
-    './test/helpers/test-file-process.ts',
+    ...loaders,
     '--test',
     `--test-concurrency=${concurrency}`,
-    '--test-reporter=spec',
+    '--test-reporter=./scripts/test-spec-reporter.mjs',
     '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/test-reporter.mjs',
     `--test-reporter-destination=${json}`,
-    ...list,
+    ...list.map(runnable),
   ];
   const started = Date.now();
   // Straight into a file, not through this process: a lane installing the agent CLIs (a
@@ -193,7 +202,7 @@ function runGroup({ group, files: list }, concurrency) {
       const fileCpuMs = {};
       for (const line of (read(fileCpu) ?? '').split('\n')) {
         const [file, ms] = line.split('\t');
-        if (file && ms) fileCpuMs[relative(ROOT, file)] = Number(ms);
+        if (file && ms) fileCpuMs[sourceOf(relative(ROOT, file))] = Number(ms);
       }
       const result = {
         name: group.name,
@@ -241,6 +250,7 @@ const results = (await Promise.all(lanes))
   );
 const wallMs = Date.now() - started;
 rmSync(work, { recursive: true, force: true });
+compiledRun?.remove();
 
 // The figures: per group, then the whole run.
 const count = (r, key) => r.counts[key] ?? 0;

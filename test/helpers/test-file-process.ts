@@ -95,7 +95,11 @@ function trackAfterHooks(): {
 
 // Only in the runner's children (the runner itself loads this too, and runs no tests).
 if (process.env.NODE_TEST_CONTEXT) {
-  const file = process.argv[1] ?? 'this test file';
+  // A compiled test file (scripts/compile-tests.mjs) is named by its source.
+  const file =
+    process.argv[1]
+      ?.replace(/^.*node_modules[\\/]\.cache[\\/]shim-tests[\\/]run-[^\\/]+[\\/]/, '')
+      .replace(/\.mjs$/, '.ts') ?? 'this test file';
   const log = process.env.SHIM_TEST_CPU_LOG;
   if (log)
     process.once('exit', () => {
