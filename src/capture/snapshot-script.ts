@@ -30,6 +30,9 @@ const FAILED_STEP: Record<number, string> = {
  * $1 the private temp dir, $2 the ref, $3 the message; run in the session's directory (any
  * directory of the work tree). HEAD, the git dir and the index come from one rev-parse: without
  * commits it prints the first two and exits 1; outside a repository nothing (exit 20 here).
+ * The index is copied with its mtime (`cp -p`): git trusts an entry's stat only when the entry is
+ * older than the index file, so a copy stamped now would hide an edit of the same size made in
+ * the second the entry was written.
  * `git add -A --ignore-errors` exits 1 when it skipped unreadable files (the index is still
  * written) and more for real failures; an index this git cannot start from is rebuilt from HEAD
  * once. A tree equal to HEAD's needs no commit: the ref pins HEAD itself. Prints the add status,
@@ -42,7 +45,7 @@ $(git rev-parse --absolute-git-dir --git-path index --verify -q 'HEAD^{commit}')
 EOF
 [ -n "$gitdir" ] || exit 20
 export GIT_INDEX_FILE="$dir/index"
-[ -f "$index" ] && cp "$index" "$GIT_INDEX_FILE" 2>/dev/null
+[ -f "$index" ] && cp -p "$index" "$GIT_INDEX_FILE" 2>/dev/null
 git -c core.splitIndex=false add -A --ignore-errors 2>"$dir/add-err"; added=$?
 if [ "$added" -gt 1 ]; then
   rm -f "$GIT_INDEX_FILE"
