@@ -4,7 +4,7 @@
  * around and reported by `shim doctor`, and every reader getting the whole state (export).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { openDatabase } from '../src/store/sqlite/database.ts';
@@ -23,23 +23,26 @@ function json<T>(run: Run): T {
   return JSON.parse(run.stdout) as T;
 }
 
+/** `shim checkpoint` of the task fixture read up to `line`. */
+function checkpointAt(home: string, line: number): Saved {
+  return json<Saved>(
+    runShim(home, [
+      'checkpoint',
+      '--transcript',
+      fixturePath(TASKS),
+      '--until-line',
+      String(line),
+      '--json',
+      '--no-snapshot',
+    ]),
+  );
+}
+
 describe('incremental checkpoints through the CLI', { skip: FIXTURES_MISSING }, () => {
   test('each checkpoint stores what changed; show tells what led to it; a broken chain is read around and reported', () => {
     const home = makeTempDir('shim-chain-cli-');
     const shim = (args: string[]) => runShim(home, args);
-    const saved = [100, 200, 300, 300].map((line) =>
-      json<Saved>(
-        shim([
-          'checkpoint',
-          '--transcript',
-          fixturePath(TASKS),
-          '--until-line',
-          String(line),
-          '--json',
-          '--no-snapshot',
-        ]),
-      ),
-    );
+    const saved = [100, 200, 300, 300].map((line) => checkpointAt(home, line));
     assert.equal(saved[0]!.size.stored, saved[0]!.size.compressed, 'the first is whole');
     for (const s of saved.slice(1))
       assert.ok(s.size.stored < s.size.compressed, JSON.stringify(s.size));
@@ -101,6 +104,43 @@ describe('incremental checkpoints through the CLI', { skip: FIXTURES_MISSING }, 
     assert.match(chains!.detail, /broken: .*missing link/);
     const resumed = shim(['resume', '--print', '--session', session]);
     assert.equal(resumed.status, 0, resumed.stderr);
+  });
+});
+
+describe("the seed's switches for chains", { skip: FIXTURES_MISSING }, () => {
+  test('continuous false stores every checkpoint whole; restoreMaxContexts and restoreContextHours bound what show reads back', () => {
+    const home = makeTempDir('shim-chain-switches-');
+    const config = (settings: object) =>
+      writeFileSync(join(home, 'config.json'), JSON.stringify(settings));
+    config({ checkpoints: { continuous: false }, restoreMaxContexts: 2 });
+    const shim = (args: string[]) => runShim(home, args);
+    const saved = [100, 200, 300].map((line) => checkpointAt(home, line));
+    for (const s of saved)
+      assert.equal(s.size.stored, s.size.compressed, `stored whole: ${JSON.stringify(s.size)}`);
+    type Shown = { chain: { steps: Array<{ id: string }>; more: boolean } };
+    const newest = saved[2]!.checkpointId;
+    const two = json<Shown>(shim(['show', newest, '--all', '--json'])).chain;
+    assert.deepEqual(
+      two.steps.map((s) => s.id),
+      [newest, saved[1]!.checkpointId],
+    );
+    assert.equal(two.more, true);
+    assert.match(
+      shim(['show', newest, '--all']).stdout,
+      /earlier checkpoints \(restoreContextHours/,
+    );
+    // No hours back: only the checkpoint itself (its parent was taken before it).
+    config({ restoreContextHours: 0 });
+    const none = json<Shown>(shim(['show', newest, '--all', '--json'])).chain;
+    assert.deepEqual(
+      none.steps.map((s) => s.id),
+      [newest],
+    );
+    assert.equal(none.more, true);
+    config({});
+    const all = json<Shown>(shim(['show', newest, '--all', '--json'])).chain;
+    assert.equal(all.steps.length, 3);
+    assert.equal(all.more, false);
   });
 });
 
