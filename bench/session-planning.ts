@@ -1,8 +1,10 @@
 /**
  * `npm run bench` section 7 (issue 43 item 9, session planning): at every task-list change of the
  * real sessions, the open tasks run in the list's order and as `shim estimate`'s session plan
- * would have them (estimates leave-one-out, learned from the same agent's other sessions), each
- * task costing what it really cost; the share of tasks a compaction cut under each.
+ * would have them (estimates leave-one-out, learned from the same agent's other sessions) — from
+ * the simple estimates (the list's estimate shared out evenly) and from the per-task model
+ * (core/plan/task-cost.ts) — each task costing what it really cost; the share of tasks a
+ * compaction cut under each, and how far each task's estimate was from its cost.
  * src/app/evaluation/evaluate-session-planning.ts; docs/intelligence.md.
  * @module
  */
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionLog } from '../src/app/session/session-log.ts';
 import { evaluateSessionPlanning } from '../src/app/evaluation/evaluate-session-planning.ts';
+import { MIN_SPAN_TOKENS } from '../src/core/plan/task-cost.ts';
 import { loadConfig } from '../src/store/config/config.ts';
 import { agentFixturePath, listAgentFixtures } from '../test/helpers/fixtures.ts';
 import { AGENT, logOf } from '../test/helpers/agents.ts';
@@ -59,6 +62,21 @@ export async function runSessionPlanningBench(
         `  as planned (shim estimate's session plan)`,
         pct(score.planned.cut, score.tasks),
         `${score.planned.cut} cut; ${score.planned.windows} windows; a task put off that would have fit at ${score.needlessDeferrals} changes; estimates leave-one-out`,
+      );
+      report(
+        `  as planned, per-task model (task text)`,
+        pct(score.plannedPerTask.cut, score.tasks),
+        `${score.plannedPerTask.cut} cut; ${score.plannedPerTask.windows} windows; model leave-one-out on the other sessions' task spans${score.noModel > 0 ? ` (too few task spans to learn from, left out of ${score.noModel} logs: the even share there)` : ''}`,
+      );
+      report(
+        `  … from its expected (mean) cost`,
+        pct(score.plannedExpected.cut, score.tasks),
+        `${score.plannedExpected.cut} cut; ${score.plannedExpected.windows} windows (vs ${score.planned.windows} as planned by the simple policy)`,
+      );
+      report(
+        `  a task's error: median |log(est./actual)|`,
+        `${score.error.simple.toFixed(3)} → ${score.error.perTask.toFixed(3)}`,
+        `the list's estimate shared out evenly → per-task model; ${score.error.tasks} open tasks of ≥ ${MIN_SPAN_TOKENS} tokens`,
       );
     }
     results.sessionPlanning = scores;

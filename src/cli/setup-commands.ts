@@ -4,7 +4,6 @@
  */
 import { Option, type Command } from '@commander-js/extra-typings';
 import type { Agents } from '../agents/agent.ts';
-import { AGENT_IDS } from '../core/agent-id.ts';
 
 export function defineSetupCommands(program: Command, agents: Agents): void {
   program
@@ -73,7 +72,7 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
       new Option(
         '--agent <agent>',
         'the agent to wire shim into (default: every agent found on this machine; docs/agents.md)',
-      ).choices(AGENT_IDS),
+      ).choices(['claude', 'codex', 'gemini'] as const),
     )
     .addHelpText(
       'after',
@@ -108,7 +107,7 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
       new Option(
         '--agent <agent>',
         'the agent to take shim out of (default: every agent found on this machine)',
-      ).choices(AGENT_IDS),
+      ).choices(['claude', 'codex', 'gemini'] as const),
     )
     .action(async (options) =>
       (await import('./commands/install.ts')).runUninstall(agents, options.agent, options),

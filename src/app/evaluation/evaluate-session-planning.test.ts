@@ -64,9 +64,13 @@ test(
     assert.ok(score.sessions >= 20, `sessions: ${score.sessions}`);
     assert.ok(score.points >= 250 && score.tasks > score.points, JSON.stringify(score));
     // Measured, not asserted better (docs/intelligence.md has the figures): each within its tasks.
-    for (const run of [score.inOrder, score.planned]) {
+    for (const run of [score.inOrder, score.planned, score.plannedPerTask, score.plannedExpected]) {
       assert.ok(run.cut > 0 && run.cut < score.tasks, JSON.stringify(score));
       assert.ok(run.windows >= score.points, JSON.stringify(score));
     }
+    // The per-task model learned from the other sessions for (nearly) every session left out.
+    assert.ok(score.noModel < score.sessions, JSON.stringify(score));
+    assert.ok(score.error.tasks > 100, JSON.stringify(score.error));
+    for (const e of [score.error.simple, score.error.perTask]) assert.ok(e > 0 && e < 5, `${e}`);
   },
 );

@@ -9,7 +9,9 @@
  * while it runs. Both runs go on in fresh windows until every task is done, so a plan that only
  * puts a cut off is no better. Approximations: a window after a compaction or a restart starts
  * where the session's first response did; the threshold is the session's agent's rule for its
- * model, no user settings; only tasks with a known span take part.
+ * model, no user settings; only tasks with a known span take part. The same is run from the
+ * per-task model's estimates (core/plan/task-cost.ts, learned from the other sessions' task
+ * spans), to judge it against the simple policy it would replace.
  * @module
  */
 import type { SessionLog } from '../session/session-log.ts';
@@ -17,6 +19,13 @@ import { assessLiveSession } from '../session/assess-live-session.ts';
 import { textTokens } from '../../core/plan/plan-size.ts';
 import { planSession } from '../../core/plan/session-plan.ts';
 import { estimateTaskTokens, fitTaskModel, type TaskPoint } from '../../core/plan/task-estimate.ts';
+import {
+  estimateTaskCost,
+  fitTaskCostModel,
+  MIN_SPAN_TOKENS,
+  type TaskCostModel,
+  type TaskSpan,
+} from '../../core/plan/task-cost.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import { readTaskTimeline, type SessionTaskPoint } from '../tasks/task-points.ts';
 
@@ -35,7 +44,20 @@ export type SessionPlanningScore = {
   /** Open tasks summed over those changes. */
   tasks: number;
   inOrder: PlanningRun;
+  /** As planned from the simple policy's estimates: the list's estimate shared out evenly. */
   planned: PlanningRun;
+  /** As planned from the per-task model's estimates (core/plan/task-cost.ts): its median… */
+  plannedPerTask: PlanningRun;
+  /** … and its expected (mean) cost. */
+  plannedExpected: PlanningRun;
+  /**
+   * Median |log(estimate / actual)| of each open task's estimate, over tasks that cost at least
+   * MIN_SPAN_TOKENS: the simple policy's and the per-task model's (the simple one where the
+   * other sessions teach no model).
+   */
+  error: { simple: number; perTask: number; tasks: number };
+  /** Sessions whose left-out model had too few spans to fit (the simple estimates stood). */
+  noModel: number;
   /** Changes at which the plan left a task for later although every one of them would have fit. */
   needlessDeferrals: number;
 };
@@ -106,6 +128,26 @@ type Session = {
   start: number;
 };
 
+/** A session's completed tasks as first seen, with what each cost. */
+function spansOf(session: Session): TaskSpan[] {
+  const spans = new Map<string, TaskSpan>();
+  for (const point of session.points)
+    point.keys.forEach((key, i) => {
+      const tokens = session.taskTokens.get(key);
+      if (tokens === undefined || spans.has(key)) return;
+      spans.set(key, {
+        title: point.open[i]!,
+        growthPerResponse: point.growthPerResponse,
+        tokens,
+        ...(point.project === undefined ? {} : { project: point.project }),
+      });
+    });
+  return [...spans.values()];
+}
+
+const median = (xs: readonly number[]) =>
+  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
 export async function evaluateSessionPlanning(
   logs: readonly SessionLog[],
   context: { home: string; config: ShimConfig },
@@ -135,27 +177,60 @@ export async function evaluateSessionPlanning(
     tasks: 0,
     inOrder: { cut: 0, windows: 0 },
     planned: { cut: 0, windows: 0 },
+    plannedPerTask: { cut: 0, windows: 0 },
+    plannedExpected: { cut: 0, windows: 0 },
+    error: { simple: NaN, perTask: NaN, tasks: 0 },
+    noModel: 0,
     needlessDeferrals: 0,
   };
+  const misses = { simple: [] as number[], perTask: [] as number[] };
+  const spans = new Map(sessions.map((s) => [s, spansOf(s)]));
   const finished = (s: Session): TaskPoint[] =>
     s.points.filter((p) => (p.actual ?? 0) > 0).map((p) => ({ ...p, session: s.id }));
   for (const session of sessions) {
-    const model = fitTaskModel(sessions.filter((s) => s.id !== session.id).flatMap(finished));
+    const others = sessions.filter((s) => s.id !== session.id);
+    const model = fitTaskModel(others.flatMap(finished));
+    const costModel: TaskCostModel | null = fitTaskCostModel(others.flatMap((s) => spans.get(s)!));
+    if (costModel === null) score.noModel++;
     let counted = false;
     for (const point of session.points) {
       const left = session.threshold - (point.context ?? session.start);
       const tasks: SimTask[] = [];
+      const perTask: SimTask[] = [];
+      const expected: SimTask[] = [];
       point.keys.forEach((key, i) => {
         const actual = session.taskTokens.get(key);
         if (actual === undefined) return;
+        const title = point.open[i]!;
         // What `shim estimate` gives a step: the model's share per open task, plus its text.
         const share = estimateTaskTokens(model, point).tokens / point.openTasks;
-        tasks.push({ estimate: Math.round(share) + textTokens(point.open[i]!.length), actual });
+        const simple = Math.round(share) + textTokens(title.length);
+        const own =
+          costModel === null
+            ? { tokens: simple, expected: simple }
+            : estimateTaskCost(costModel, {
+                title,
+                growthPerResponse: point.growthPerResponse,
+                ...(point.project === undefined ? {} : { project: point.project }),
+              });
+        tasks.push({ estimate: simple, actual });
+        perTask.push({ estimate: own.tokens, actual });
+        expected.push({ estimate: own.expected, actual });
+        if (actual >= MIN_SPAN_TOKENS && left > 0) {
+          misses.simple.push(Math.abs(Math.log(simple / actual)));
+          misses.perTask.push(Math.abs(Math.log(own.tokens / actual)));
+        }
       });
       if (tasks.length === 0 || left <= 0) continue;
       const fresh = session.threshold - session.start;
       const inOrder = simulateWindows(tasks, left, fresh, (rest) => rest);
       const planned = simulateWindows(tasks, left, fresh, asPlanned(session.threshold));
+      const byTask = simulateWindows(perTask, left, fresh, asPlanned(session.threshold));
+      const byMean = simulateWindows(expected, left, fresh, asPlanned(session.threshold));
+      score.plannedPerTask.cut += byTask.cut;
+      score.plannedPerTask.windows += byTask.windows;
+      score.plannedExpected.cut += byMean.cut;
+      score.plannedExpected.windows += byMean.windows;
       const firstPlan = asPlanned(session.threshold)(tasks, left, 0);
       score.points++;
       score.tasks += tasks.length;
@@ -169,5 +244,10 @@ export async function evaluateSessionPlanning(
     }
     if (counted) score.sessions++;
   }
+  score.error = {
+    simple: median(misses.simple),
+    perTask: median(misses.perTask),
+    tasks: misses.simple.length,
+  };
   return score;
 }

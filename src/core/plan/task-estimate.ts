@@ -71,7 +71,8 @@ function features(p: TaskPoint): [number, number, number] {
   ];
 }
 
-const dot = (w: readonly number[], x: readonly number[]) => w.reduce((a, v, i) => a + v * x[i]!, 0);
+export const dot = (w: readonly number[], x: readonly number[]) =>
+  w.reduce((a, v, i) => a + v * x[i]!, 0);
 
 function quantile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(p * (sorted.length - 1))))]!;
@@ -89,11 +90,15 @@ function weightedQuantile(values: ReadonlyArray<{ miss: number; weight: number }
   return sorted[sorted.length - 1]!.miss;
 }
 
-/** Solves (XᵀX + λI')w = Xᵀy, the intercept not shrunk. */
-function leastSquares(rows: ReadonlyArray<readonly number[]>, y: readonly number[]): number[] {
+/** Solves (XᵀX + λI')w = Xᵀy, the intercept (the first column) not shrunk. */
+function ridgeLeastSquares(
+  rows: ReadonlyArray<readonly number[]>,
+  y: readonly number[],
+  ridge = RIDGE,
+): number[] {
   const k = rows[0]!.length;
   const a = Array.from({ length: k }, (_, i) =>
-    Array.from({ length: k }, (_, j) => (i === j && i > 0 ? RIDGE : 0)),
+    Array.from({ length: k }, (_, j) => (i === j && i > 0 ? ridge : 0)),
   );
   const b = new Array<number>(k).fill(0);
   rows.forEach((x, n) => {
@@ -119,21 +124,35 @@ function leastSquares(rows: ReadonlyArray<readonly number[]>, y: readonly number
 
 type Finished = TaskPoint & { actual: number };
 
-/** The line and the project offsets learned from `done`. */
-function fitLine(done: readonly Finished[]): { w: number[]; projects: Record<string, number> } {
-  const rows = done.map(features);
-  const y = done.map((p) => Math.log(p.actual));
-  const w = leastSquares(rows, y);
+/**
+ * A line in logs (`y` = log tokens over `rows` of features) and each project's offset: its
+ * points' mean miss, shrunk towards none by PROJECT_SHRINK (also core/plan/task-cost.ts).
+ */
+export function fitLogLine(
+  rows: ReadonlyArray<readonly number[]>,
+  y: readonly number[],
+  projectOf: ReadonlyArray<string | undefined>,
+): { w: number[]; projects: Record<string, number> } {
+  const w = ridgeLeastSquares(rows, y);
   const byProject = new Map<string, { sum: number; count: number }>();
-  done.forEach((p, i) => {
-    if (p.project === undefined) return;
-    const seen = byProject.get(p.project) ?? { sum: 0, count: 0 };
-    byProject.set(p.project, { sum: seen.sum + y[i]! - dot(w, rows[i]!), count: seen.count + 1 });
+  projectOf.forEach((project, i) => {
+    if (project === undefined) return;
+    const seen = byProject.get(project) ?? { sum: 0, count: 0 };
+    byProject.set(project, { sum: seen.sum + y[i]! - dot(w, rows[i]!), count: seen.count + 1 });
   });
   const projects = Object.create(null) as Record<string, number>;
   for (const [project, { sum, count }] of byProject)
     projects[project] = sum / (count + PROJECT_SHRINK);
   return { w, projects };
+}
+
+/** The line and the project offsets learned from `done`. */
+function fitLine(done: readonly Finished[]): { w: number[]; projects: Record<string, number> } {
+  return fitLogLine(
+    done.map(features),
+    done.map((p) => Math.log(p.actual)),
+    done.map((p) => p.project),
+  );
 }
 
 /**
