@@ -58,7 +58,7 @@ export type SessionRow = {
   lastActivityAt: string | null;
   model: string | null;
   cliVersion: string | null;
-  /** The agent whose session it is (a transcript the store never saw is Claude Code's). */
+  /** The agent whose session it is (the store's row, else the agent whose sessions hold the log). */
   agent: string;
   /** The largest context the transcript shows (tokens); null until it has been read. */
   peakContext: number | null;
