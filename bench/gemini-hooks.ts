@@ -3,6 +3,9 @@
  * call on a chat that grows by one model message (with a tool call and its result) before each
  * call, against `node -e ''` in the same run, interleaved. The chat starts from the one the real
  * Gemini CLI 0.61.0 wrote offline (test/fixtures/gemini), repeated to a few thousand lines.
+ * BeforeModel runs before every model request with the request's text on stdin: measured on a
+ * request of 300 messages without a restore (the common case) and with one (every request of a
+ * session that started with shim's restore).
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +50,29 @@ function modelMessage(n: number, input: number): string {
   return `${JSON.stringify(base)}\n${JSON.stringify({ ...base, toolCalls: [call] })}\n`;
 }
 
+/** A BeforeModel payload: 300 messages (~190 KB), the first prompt carrying `first`. */
+function beforeModelPayload(first: string): string {
+  const messages = [
+    { role: 'user', content: '<session_context>This is the Gemini CLI.</session_context>' },
+    { role: 'user', content: `${first}\n\nCarry on with the lexer` },
+  ];
+  for (let n = 0; messages.length < 300; n++)
+    messages.push(
+      n % 2 === 0
+        ? { role: 'model', content: `Step ${n}: ${'the lexer reads the next token. '.repeat(20)}` }
+        : { role: 'user', content: `next ${n}: ${'check that it still passes. '.repeat(20)}` },
+    );
+  return JSON.stringify({
+    session_id: '071c8f8b-c20a-4dc3-b5ee-f4d826d5c890',
+    hook_event_name: 'BeforeModel',
+    timestamp: new Date().toISOString(),
+    llm_request: { model: 'gemini-2.5-pro', messages, config: {} },
+  });
+}
+
+/** A restore as Gemini CLI hands it over: `<` and `>` escaped (~12 KB). */
+const ESCAPED_RESTORE = `<hook_context># The session was interrupted (shim checkpoint #4)\n\n\`\`\`diff\n${'+if (a &gt; b) return &lt;Token/&gt;;\n'.repeat(300)}\`\`\`</hook_context>`;
+
 export function runGeminiHookBench(report: Report, results: Record<string, unknown>): void {
   const dir = makeTempDir('shim-bench-gemini-');
   const home = join(dir, 'home');
@@ -83,6 +109,10 @@ export function runGeminiHookBench(report: Report, results: Record<string, unkno
     .replace(/,"tool_response":\{[^}]*\}/, '');
   const hook = [BIN, 'gemini-hook', 'AfterTool'];
   const beforeHook = [BIN, 'gemini-hook', 'BeforeTool'];
+  const modelHook = [BIN, 'gemini-hook', 'BeforeModel'];
+  const plainRequest = beforeModelPayload('Write the lexer');
+  const restoredRequest = beforeModelPayload(ESCAPED_RESTORE);
+  timeNode(modelHook, plainRequest, env);
   // Warm-up: the first call folds the whole chat, writes the code cache and starts the warm
   // look (src/hook/warm-look/) the next AfterTool calls ask first, as in a working session.
   timeNode(beforeHook, before, env);
@@ -92,9 +122,13 @@ export function runGeminiHookBench(report: Report, results: Record<string, unkno
   const node: number[] = [];
   const shim: number[] = [];
   const beforeShim: number[] = [];
+  const modelPlain: number[] = [];
+  const modelRestored: number[] = [];
   try {
     for (let i = 0; i < 25; i++) {
       node.push(timeNode(['-e', ''], '', env));
+      modelPlain.push(timeNode(modelHook, plainRequest, env));
+      modelRestored.push(timeNode(modelHook, restoredRequest, env));
       beforeShim.push(timeNode(beforeHook, before, env));
       appendFileSync(chat, modelMessage(10_000 + i, 12_000 + i * 10));
       shim.push(timeNode(hook, payload, env));
@@ -112,7 +146,18 @@ export function runGeminiHookBench(report: Report, results: Record<string, unkno
   );
   report('Gemini BeforeTool hook (median)', fmt(median(beforeShim)), '(notes the call started)');
   report('Gemini BeforeTool hook / bare node', `${beforeRatio.toFixed(2)}×`);
+  report(
+    'Gemini BeforeModel hook / bare node',
+    `${(median(modelPlain) / median(node)).toFixed(2)}×`,
+    `${fmt(median(modelPlain))}, a 300-message request without a restore; with one (unescaped): ${fmt(median(modelRestored))} = ${(median(modelRestored) / median(node)).toFixed(2)}×`,
+  );
   results.geminiHook = { medianMs: median(shim), nodeMs: median(node), ratio };
+  results.geminiBeforeModel = {
+    plainMs: median(modelPlain),
+    restoredMs: median(modelRestored),
+    nodeMs: median(node),
+    ratio: median(modelPlain) / median(node),
+  };
   results.geminiBeforeTool = {
     medianMs: median(beforeShim),
     nodeMs: median(node),

@@ -57,6 +57,8 @@ export type PipelineResult = {
   byPosition: Record<string, { planted: number; raw: number }>;
   raw: Array<{ rule: string; position: string; where: string[] }>;
   sessions: number;
+  /** SessionStart hooks that restored an earlier session (one that had ended by then). */
+  restores: number;
   /** Compactions (each a checkpoint, a handoff, a summary). */
   checkpoints: number;
   /** Rows read back from the team store (null: no PostgreSQL server to run one). */
@@ -106,6 +108,7 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
       child.stdin.end(input ?? '');
     });
   const run: Run = {
+    env,
     project,
     base,
     shim,
@@ -202,6 +205,9 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
     byPosition,
     raw,
     sessions: sessions.length,
+    restores: outputs.filter(
+      (o) => o.where === 'hook SessionStart output' && o.text.includes('shim: restored checkpoint'),
+    ).length,
     checkpoints: compactions,
     teamRows: team ? teamRows.length : null,
     filesSearched: places.length,
@@ -211,6 +217,7 @@ export async function runPlantedPipeline(all: SecretSample[]): Promise<PipelineR
 
 /** What the sessions of one run share. */
 type Run = {
+  env: NodeJS.ProcessEnv;
   project: string;
   /** The real transcript's opening every session starts from. */
   base: Entry[];
@@ -238,11 +245,13 @@ async function runSession(
   writeFileSync(transcript, run.base.map((l) => `${JSON.stringify(stamp(l))}\n`).join(''));
   const append = (entries: Entry[]) =>
     appendFileSync(transcript, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  // The session's agent: its hooks' parent for as long as it runs, as Claude Code is.
+  const agent = startAgentStandIn(run.env, project);
   const hook = async (event: string, extra: Entry = {}) => {
     const t0 = performance.now();
     outputs.push({
       where: `hook ${event} output`,
-      text: await run.shim(
+      text: await agent.run(
         ['hook', event],
         JSON.stringify({
           session_id: sessionId,
@@ -374,8 +383,59 @@ async function runSession(
     compactions++;
   }
   await hook('SessionEnd', { reason: 'other' });
+  await agent.exit();
   return { id: sessionId, transcript, compactions };
 }
+
+/**
+ * A running agent as shim sees one from its hooks: the hooks' parent process, whose command line
+ * names the agent (capture/agent-process.ts), alive from SessionStart to SessionEnd. Hooks run
+ * straight from the bench would have the bench as their parent — a process that is no agent,
+ * which shim reads as the session's agent gone (killed): a session started beside a running one
+ * would then restore it as crashed, which no user running two sessions side by side sees.
+ */
+function startAgentStandIn(env: NodeJS.ProcessEnv, cwd: string) {
+  const child = spawn(process.execPath, ['-e', STAND_IN, 'claude-stand-in'], {
+    env,
+    cwd,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const waiting = new Map<number, (text: string) => void>();
+  let next = 0;
+  child.on('message', (m: { id: number; text: string }) => {
+    waiting.get(m.id)?.(m.text);
+    waiting.delete(m.id);
+  });
+  const gone = new Promise<void>((done) => child.on('exit', () => done()));
+  return {
+    run: (args: string[], input: string) =>
+      new Promise<string>((done) => {
+        const id = next++;
+        waiting.set(id, done);
+        child.send({ id, bin: BIN, args, input });
+      }),
+    exit: async () => {
+      child.disconnect();
+      await gone;
+    },
+  };
+}
+
+/** The stand-in's program: runs each shim command it is sent as its own child, answers its output. */
+const STAND_IN = `
+const { spawn } = require('node:child_process');
+process.on('message', ({ id, bin, args, input }) => {
+  const child = spawn(process.execPath, [bin, ...args]);
+  const out = [];
+  child.stdout.on('data', (b) => out.push(b));
+  child.stderr.on('data', (b) => out.push(b));
+  child.on('error', (error) => process.send({ id, text: String(error) }));
+  child.on('close', () => process.send({ id, text: Buffer.concat(out).toString() }));
+  child.stdin.on('error', () => {});
+  child.stdin.end(input);
+});
+process.on('disconnect', () => process.exit(0));
+`;
 
 /** Each session's oldest and newest checkpoints, from `shim list --json`'s rows. */
 function shownCheckpoints(listed: string): string[] {

@@ -75,7 +75,7 @@ export async function runSecretsBench(
     report(
       '  through the pipeline: kept out',
       pct(planted.keptOut, planted.samples),
-      `[≥ 99%, 0 raw] ${planted.keptOut}/${planted.samples} samples, each in 5 places + the summary + an earlier prompt; ${planted.sessions} sessions, ${planted.checkpoints} compactions, ${planted.filesSearched} files, tables, team rows (${planted.teamRows ?? 'no server'}) and outputs searched (${planted.seconds.toFixed(0)} s)`,
+      `[≥ 99%, 0 raw] ${planted.keptOut}/${planted.samples} samples, each in 5 places + the summary + an earlier prompt; ${planted.sessions} sessions (${planted.restores} restored at a start), ${planted.checkpoints} compactions, ${planted.filesSearched} files, tables, team rows (${planted.teamRows ?? 'no server'}) and outputs searched (${planted.seconds.toFixed(0)} s)`,
     );
     for (const [where, n] of Object.entries(planted.rawByLocation).sort((a, b) => b[1] - a[1]))
       report(`    raw in ${where}`, String(n), 'samples');

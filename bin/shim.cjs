@@ -22,8 +22,9 @@ real transcript, the warm process it starts there leaves by itself after 10 idle
 
 Runs one Gemini CLI hook event; the payload comes on stdin as JSON. Gemini CLI runs this itself
 once \`shim install --agent gemini\` has wired it into ~/.gemini/settings.json (SessionStart,
-BeforeAgent, BeforeTool, AfterTool, PreCompress, AfterAgent, SessionEnd). It never blocks or
-breaks the agent: problems go to $SHIM_HOME/logs/shim.log and it exits 0.
+BeforeAgent, BeforeTool, AfterTool, PreCompress, AfterAgent, SessionEnd; and BeforeModel, which
+gives back the < and > Gemini CLI escapes in shim's restore). It never blocks or breaks the
+agent: problems go to $SHIM_HOME/logs/shim.log and it exits 0.
 `,
   statusline: `Usage: shim statusline [--wrap-command '<your statusline command>']
 
@@ -41,6 +42,9 @@ if (
 } else if (command === 'hook' && rest[0] === '--agent' && rest[2] === 'PostToolUse') {
   // After every tool call of another agent: as for Claude Code's below, the warm process first.
   require('../dist/hook-ask.cjs').main(rest[2], loadBundle, rest[1]);
+} else if (command === 'gemini-hook' && rest[0] === 'BeforeModel') {
+  // Before every model request: gives back what the CLI escaped in shim's restore, nothing else.
+  loadBundle('gemini-before-model.cjs').main();
 } else if (command === 'gemini-hook' && rest[0] === 'AfterTool') {
   require('../dist/hook-ask.cjs').main(rest[0], loadBundle, 'gemini');
 } else if (command === 'hook' && rest[0] === '--agent') {

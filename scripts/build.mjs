@@ -63,6 +63,7 @@ await Promise.all([
       'agent-claude': 'src/entries/agent-claude.ts',
       'agent-codex': 'src/entries/agent-codex.ts',
       'agent-gemini': 'src/entries/agent-gemini.ts',
+      'gemini-before-model': 'src/entries/gemini-before-model.ts',
     },
     // bin/shim.cjs compiles these with V8's code cache, and Node 20 drops a script's dynamic
     // import() support when it comes from a cache: their few lazy imports (built-ins) become

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AGENT_IDS } from '../core/agent-id.ts';
@@ -26,6 +26,15 @@ const AGENT_FILES = [
 
 const root = join(import.meta.dirname);
 
+test('each folder of src/agents/ is an agent of AGENT_IDS, and each agent has its folder', () => {
+  // ESLint's agent rules (eslint.config.js) take the agents from these folders.
+  const folders = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  assert.deepEqual(folders, [...AGENT_IDS].sort());
+});
+
 test('every agent folder holds the same files, one part of the contract each', () => {
   const missing = AGENT_IDS.flatMap((id) =>
     AGENT_FILES.filter((file) => !existsSync(join(root, id, file))).map((f) => `${id}/${f}`),
@@ -41,14 +50,19 @@ test("docs/agents.md's checklist names every one of these files", () => {
   assert.deepEqual(unnamed, []);
 });
 
-test('each agent has its entry, built as its own bundle, its case in dispatch, and its quick part carried', () => {
+test('each agent has its entry, built as its own bundle with a budget, its case in dispatch, and its quick part carried', () => {
   const dispatch = readFileSync(join(root, 'dispatch.ts'), 'utf8');
+  const budgets = readFileSync(join(root, '..', 'entries', 'bundle-check.ts'), 'utf8');
   const quick = readFileSync(join(root, '..', 'entries', 'hook-quick.ts'), 'utf8');
   const build = readFileSync(join(root, '..', '..', 'scripts', 'build.mjs'), 'utf8');
   for (const id of AGENT_IDS) {
     const entry = `src/entries/agent-${id}.ts`;
     assert.ok(existsSync(join(root, '..', '..', entry)), entry);
     assert.ok(build.includes(`'${entry}'`), `scripts/build.mjs builds ${entry}`);
+    assert.ok(
+      budgets.includes(`bundle: 'agent-${id}.cjs'`),
+      `src/entries/bundle-check.ts holds dist/agent-${id}.cjs to a budget`,
+    );
     assert.match(dispatch, new RegExp(`case '${id}':`), `agents/dispatch.ts: case '${id}'`);
     assert.ok(
       quick.includes(`from '../agents/${id}/quick.ts'`),

@@ -4,6 +4,7 @@
  */
 import { Option, type Command } from '@commander-js/extra-typings';
 import type { Agents } from '../agents/agent.ts';
+import { AGENT_IDS } from '../core/agent-id.ts';
 
 export function defineSetupCommands(program: Command, agents: Agents): void {
   program
@@ -72,7 +73,7 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
       new Option(
         '--agent <agent>',
         'the agent to wire shim into (default: every agent found on this machine; docs/agents.md)',
-      ).choices(['claude', 'codex', 'gemini'] as const),
+      ).choices(AGENT_IDS),
     )
     .addHelpText(
       'after',
@@ -107,7 +108,7 @@ export function defineSetupCommands(program: Command, agents: Agents): void {
       new Option(
         '--agent <agent>',
         'the agent to take shim out of (default: every agent found on this machine)',
-      ).choices(['claude', 'codex', 'gemini'] as const),
+      ).choices(AGENT_IDS),
     )
     .action(async (options) =>
       (await import('./commands/install.ts')).runUninstall(agents, options.agent, options),

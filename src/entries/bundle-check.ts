@@ -99,6 +99,12 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   // 120 → 124 for Codex: the fold's ring of shell commands and newest failure (issue 40).
   { bundle: 'agent-codex.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 124 * KB },
   { bundle: 'agent-gemini.cjs', forbidden: [...NEVER_PER_CALL, ...SQLITE], budget: 120 * KB },
+  // Before every model request of Gemini CLI: string work on the request, nothing else.
+  {
+    bundle: 'gemini-before-model.cjs',
+    forbidden: [...NEVER_PER_CALL, ...SQLITE, '@secretlint/*', 'zod'],
+    budget: 8 * KB,
+  },
   { bundle: 'status.cjs', forbidden: [...NEVER_PER_CALL, '@secretlint/*'], budget: 200 * KB },
   // Checkpoints from a hook: the store is here, nothing that talks to a server.
   { bundle: 'hook-heavy.cjs', forbidden: NEVER_PER_CALL, budget: 900 * KB },

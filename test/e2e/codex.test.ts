@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runShim } from '../helpers/cli.ts';
 import { pollUntil } from './claude.ts';
@@ -175,6 +175,19 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
   test('kill -9 mid-command: the next first request says where it was — the interrupted command, the one before it, the newest failure (issue 40)', async () => {
     mock.reset({
       steps: [
+        {
+          calls: [
+            {
+              name: 'update_plan',
+              arguments: {
+                plan: [
+                  { step: 'stage the WOMBAT export', status: 'in_progress' },
+                  { step: 'check the WOMBAT archive', status: 'pending' },
+                ],
+              },
+            },
+          ],
+        },
         { calls: [{ name: 'exec_command', arguments: { cmd: 'ls no-such-WOMBAT-dir' } }] },
         { calls: [{ name: 'exec_command', arguments: { cmd: 'echo staged-WOMBAT-4' } }] },
         { calls: [{ name: 'exec_command', arguments: { cmd: 'sleep 60' } }] },
@@ -213,8 +226,46 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
     assert.doesNotMatch(restore, /Claude/, 'nothing of Claude Code');
     assert.match(restore, /Codex CLI/, 'the agent named');
     assert.match(restore, /Stage with wombat-pack/, "AGENTS.md's instructions");
-    assert.doesNotMatch(restore, /"(?:plan|explanation)"\s*:/, 'no raw update_plan JSON');
+    assert.match(restore, /stage the WOMBAT export — \*\*in progress\*\*/, 'the plan, as a plan');
+    assert.doesNotMatch(restore, /"(?:plan|explanation|step)"\s*:/, 'no raw update_plan JSON');
     rmSync(agentsMd);
+  });
+
+  test('shim status and shim doctor in this Codex-only home: exit 0, the Codex session named (issue 39)', () => {
+    assert.ok(!existsSync(join(scratch.home, '.claude')), 'no Claude Code in this home');
+    // The newest session of the project: the one the kill -9 test carried on in.
+    const newest = listRolloutFiles(scratch)
+      .map((path) => ({ path, at: statSync(path).mtimeMs }))
+      .sort((a, b) => a.at - b.at)
+      .at(-1)!.path;
+    const sessionId = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(
+      newest,
+    )?.[1];
+    assert.ok(sessionId, newest);
+
+    const text = shim(scratch, ['status']);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /Codex CLI/);
+    assert.doesNotMatch(text.stdout, /Claude/, text.stdout);
+    const json = shim(scratch, ['status', '--json']);
+    assert.equal(json.status, 0, json.stderr);
+    const status = JSON.parse(json.stdout) as { agent: string; sessionId: string | null };
+    assert.deepEqual(
+      { agent: status.agent, sessionId: status.sessionId },
+      { agent: 'codex', sessionId },
+    );
+
+    const doctor = shim(scratch, ['doctor']);
+    assert.equal(doctor.status, 0, `${doctor.stdout}\n${doctor.stderr}`);
+    const report = shim(scratch, ['doctor', '--json']);
+    assert.equal(report.status, 0, report.stderr);
+    const checks = (JSON.parse(report.stdout) as { checks: { id: string; status: string }[] })
+      .checks;
+    const ids = checks.map((c) => c.id);
+    for (const claude of ['hooks', 'hook-runs', 'statusline', 'mcp', 'mod'])
+      assert.ok(!ids.includes(claude), `no Claude Code line "${claude}": ${ids.join(', ')}`);
+    for (const codex of ['codex-hooks', 'codex-trust', 'codex-mcp'])
+      assert.equal(checks.find((c) => c.id === codex)?.status, 'ok', codex);
   });
 
   test('doctor tells trusted hooks from untrusted ones, which Codex skips without a word', async () => {

@@ -4,7 +4,8 @@
  * session after a kill -9, an uninstall that gives every byte back, and bad input.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { createScratch, pollUntil, type Scratch } from './claude.ts';
@@ -23,6 +24,9 @@ import { firstUserText, startMockGemini, type MockGemini } from './mock-gemini.t
 /** In every restore's heading (its words say what happened: core/resume/resume-prompt.ts). */
 const RESTORE_HEAD = ' (shim checkpoint #';
 
+/** A line of code with < and > (Gemini CLI sends hook context with them as &lt; and &gt;). */
+const LEXER_LINE = "export const lex = (a: number, b: number) => (a > b ? '<gt>' : '<lt>');";
+
 /** The pid the command killed mid-run writes: a kill -9 of the CLI may leave its shell running. */
 const SLOW_PID = 'slow-NUMBAT.pid';
 
@@ -35,6 +39,12 @@ function endProcess(pid: number): void {
 }
 
 type Listed = { id: string; sessionId: string; triggeredBy: string };
+
+/** The `<hook_context>` block of a request's text that holds shim's restore ('' if none). */
+function restoreBlock(text: string): string {
+  const blocks = [...text.matchAll(/<hook_context>([\s\S]*?)<\/hook_context>/g)].map((m) => m[1]!);
+  return blocks.find((block) => block.includes(RESTORE_HEAD)) ?? '';
+}
 
 function checkpoints(scratch: Scratch, shimHome: string): Listed[] {
   const out = shim(scratch, shimHome, ['list', '--all', '--json']);
@@ -103,6 +113,7 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       const install = shim(scratch, shimHome, ['install', '--agent', 'gemini']);
       assert.equal(install.status, 0, install.stderr);
       assert.match(readFileSync(settingsPath, 'utf8'), /gemini-hook AfterTool/);
+      assert.match(readFileSync(settingsPath, 'utf8'), /gemini-hook BeforeModel/);
 
       mock = await startMockGemini({
         steps: [
@@ -197,6 +208,22 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       });
       mock.reset({
         steps: [
+          {
+            parts: [
+              {
+                functionCall: {
+                  name: 'write_todos',
+                  args: {
+                    todos: [
+                      { description: 'lex the NUMBAT input', status: 'in_progress' },
+                      { description: 'test the NUMBAT lexer', status: 'pending' },
+                    ],
+                  },
+                },
+              },
+            ],
+            usage: { promptTokenCount: 11_000 },
+          },
           shell('ls no-such-NUMBAT-dir', 12_000),
           shell('echo lexed-NUMBAT-5', 13_000),
           {
@@ -216,6 +243,26 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
           { parts: [{ text: 'never seen' }], usage: { promptTokenCount: 16_000 } },
         ],
       });
+      // The project's standing instructions, in the file Gemini CLI reads (issue 39: not CLAUDE.md).
+      // An uncommitted change whose diff holds < and >: Gemini CLI escapes every hook's context,
+      // and shim's BeforeModel hook gives its restore the characters back (issue 39).
+      const git = (...args: string[]) => {
+        const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e.x', ...args], {
+          cwd: scratch.project,
+          encoding: 'utf8',
+        });
+        assert.equal(run.status, 0, run.stderr);
+      };
+      const lexerTs = join(scratch.project, 'lexer.ts');
+      writeFileSync(lexerTs, 'export const lex = 1;\n');
+      git('add', 'lexer.ts');
+      git('commit', '-q', '-m', 'the lexer');
+      writeFileSync(lexerTs, `${LEXER_LINE}\n`);
+      const geminiMd = join(scratch.project, 'GEMINI.md');
+      writeFileSync(
+        geminiMd,
+        '# Team rules\n\n## Lex with numbat-rules\n\nAlways lex with numbat-rules.\n',
+      );
       rmSync(join(scratch.home, '.gemini', 'tmp'), { recursive: true, force: true });
       const doomed = spawnGemini({ scratch, mock, shimHome, prompt: 'Write the lexer REQ-THREE' });
       const pidFile = join(scratch.project, SLOW_PID);
@@ -245,7 +292,6 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       // the last commands with their exit status, the newest failure with its output.
       assert.match(firstText, /## Where you were/);
       assert.match(firstText, /\*\*In flight when it stopped\*\*/);
-      // (The CLI sends hook context with `>` as `&gt;`.)
       assert.ok(
         firstText.includes(`${SLOW_PID} && exec sleep 120 # lex-NUMBAT-all`),
         `the command in flight is named:\n${opening.slice(0, 3000)}`,
@@ -255,6 +301,26 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       assert.match(firstText, /`ls no-such-NUMBAT-dir` → \*\*exit 2\*\*/);
       assert.match(firstText, /\*\*Newest failure\*\* \(run_shell_command, exit 2/);
       assert.match(firstText, /No such file or directory/);
+      // Issue 39: a Gemini restore is a Gemini restore. Its own block only (the CLI reads GEMINI.md
+      // into its system instruction itself): the agent named, nothing of Claude Code, the project's
+      // GEMINI.md carried, the plan as a plan and no raw write_todos JSON.
+      const restore = restoreBlock(firstText);
+      assert.ok(
+        restore.includes(RESTORE_HEAD),
+        `the restore's own block:\n${opening.slice(0, 500)}`,
+      );
+      assert.match(restore, /Gemini CLI/, 'the agent named');
+      assert.doesNotMatch(restore, /Claude/, 'nothing of Claude Code');
+      assert.match(restore, /GEMINI\.md/, 'the instruction file it reads');
+      assert.match(restore, /Lex with numbat-rules/, "GEMINI.md's sections");
+      assert.doesNotMatch(restore, /CLAUDE\.md/);
+      assert.match(restore, /lex the NUMBAT input — \*\*in progress\*\*/, 'the plan');
+      assert.doesNotMatch(restore, /"(?:todos|description|status)"\s*:/, 'no raw write_todos JSON');
+      // What reaches the model is the restore as shim wrote it: < and > unescaped.
+      assert.ok(restore.includes(`+${LEXER_LINE}`), `the diff, unescaped:\n${restore}`);
+      assert.ok(restore.includes(`echo $$ > ${SLOW_PID}`), 'the command in flight, unescaped');
+      assert.doesNotMatch(restore, /&(?:gt|lt);/, 'nothing left escaped');
+      rmSync(geminiMd);
 
       const uninstall = shim(scratch, shimHome, ['uninstall', '--agent', 'gemini']);
       assert.equal(uninstall.status, 0, uninstall.stderr);

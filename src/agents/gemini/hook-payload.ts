@@ -21,6 +21,15 @@ export const GEMINI_HOOK_EVENTS = {
 
 export type GeminiHookEvent = keyof typeof GEMINI_HOOK_EVENTS;
 
+/**
+ * Every event shim's hooks are registered for in Gemini's settings: those the hook runner handles,
+ * and BeforeModel, answered on its own (request-unescape.ts, dist/gemini-before-model.cjs).
+ */
+export const GEMINI_SETTINGS_EVENTS: readonly string[] = [
+  ...Object.keys(GEMINI_HOOK_EVENTS),
+  'BeforeModel',
+];
+
 export function isGeminiHookEvent(event: string): event is GeminiHookEvent {
   return Object.hasOwn(GEMINI_HOOK_EVENTS, event);
 }

@@ -204,7 +204,7 @@ describe('shim doctor: Gemini CLI', () => {
     const w = installed();
     let checks = byId(await agentChecks(w.options));
     assert.equal(checks['gemini-hooks']!.status, 'ok');
-    assert.match(checks['gemini-hooks']!.detail, /^all 7 events in .*settings\.json/);
+    assert.match(checks['gemini-hooks']!.detail, /^all 8 events in .*settings\.json/);
     assert.equal(checks['gemini-mcp']!.status, 'ok');
     assert.equal(checks['codex-hooks'], undefined, 'nothing about Codex');
     w.env.SHIM_GEMINI_BIN = fakeCli(w.root, 'gemini', '0.61.0');

@@ -13,14 +13,26 @@ import type { Database } from '../sqlite/database.ts';
 /** Lines learned, and the row id of the newest (what `since` asks from). */
 export type LearnedLines = { lines: string[]; last: number };
 
+/**
+ * Lines kept at most: the newest. Every checkpoint and every restore a hook prints reads them all
+ * (≈ 30 bytes each), and a home learns a few values a week: the bound is for a home that never
+ * stops learning (a bench, a script pasting keys), not for its ordinary use.
+ */
+export const LEARNED_KEPT = 10_000;
+
 export class LearnedSecrets {
   readonly #db: Database;
+  readonly #kept: number;
 
-  constructor(db: Database) {
+  constructor(db: Database, options: { kept?: number } = {}) {
     this.#db = db;
+    this.#kept = options.kept ?? LEARNED_KEPT;
   }
 
-  /** Keeps `lines` (a memory's saved lines) that are not kept yet; returns how many were new. */
+  /**
+   * Keeps `lines` (a memory's saved lines) that are not kept yet, and drops the oldest beyond
+   * {@link LEARNED_KEPT}; returns how many were new.
+   */
   add(sessionId: string, lines: readonly string[], at: string): number {
     if (lines.length === 0) return 0;
     const insert = this.#db.prepare(
@@ -28,6 +40,12 @@ export class LearnedSecrets {
     );
     let added = 0;
     for (const line of lines) added += Number(insert.run(line, sessionId, at).changes);
+    if (added > 0)
+      this.#db
+        .prepare(
+          'DELETE FROM learned_secrets WHERE id <= (SELECT id FROM learned_secrets ORDER BY id DESC LIMIT 1 OFFSET ?)',
+        )
+        .run(this.#kept);
     return added;
   }
 

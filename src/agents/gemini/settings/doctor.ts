@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { findProjectRoot } from '../../../capture/project.ts';
 import type { AgentCheck, DoctorRequest } from '../../agent.ts';
 import { isObj } from '../chat-record.ts';
-import { GEMINI_HOOK_EVENTS } from '../hook-payload.ts';
+import { GEMINI_SETTINGS_EVENTS } from '../hook-payload.ts';
 import { parseSettingsText, projectSettingsPath, userSettingsPath } from '../sessions.ts';
 import { inspectShim } from './gemini-entries.ts';
 import { isGeminiInstallRecorded } from './install.ts';
@@ -68,7 +68,7 @@ export function geminiDoctorChecks(request: DoctorRequest): AgentCheck[] {
     );
   const hooked = sources.filter((s) => (s.shim?.events.length ?? 0) > 0);
   const events = new Set(hooked.flatMap((s) => s.shim!.events));
-  const missing = Object.keys(GEMINI_HOOK_EVENTS).filter((e) => !events.has(e));
+  const missing = GEMINI_SETTINGS_EVENTS.filter((e) => !events.has(e));
   const bins = [...new Set(hooked.flatMap((s) => s.shim!.bins))];
   const where = hooked.map((s) => s.path).join(' and ') || paths.join(' or ');
   checks.push(
@@ -92,7 +92,7 @@ export function geminiDoctorChecks(request: DoctorRequest): AgentCheck[] {
             'gemini-hooks',
             'Gemini hooks',
             'ok',
-            `all ${Object.keys(GEMINI_HOOK_EVENTS).length} events in ${where} (Gemini runs hooks without a trust step)`,
+            `all ${GEMINI_SETTINGS_EVENTS.length} events in ${where} (Gemini runs hooks without a trust step)`,
           ),
   );
   const mcp = sources.find((s) => s.shim?.mcp);

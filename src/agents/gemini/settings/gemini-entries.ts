@@ -6,7 +6,7 @@
  * @module
  */
 import { isObj } from '../chat-record.ts';
-import { GEMINI_HOOK_EVENTS } from '../hook-payload.ts';
+import { GEMINI_SETTINGS_EVENTS } from '../hook-payload.ts';
 
 export type ShimInvocation = { readonly node: string; readonly bin: string };
 
@@ -82,7 +82,7 @@ function isShimMcp(server: unknown): boolean {
 export function withShim(settings: Obj, invocation: ShimInvocation): Obj {
   const out = withoutShim(settings);
   const hooks: Obj = isObj(out.hooks) ? { ...out.hooks } : {};
-  for (const event of Object.keys(GEMINI_HOOK_EVENTS)) {
+  for (const event of GEMINI_SETTINGS_EVENTS) {
     const groups = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
     groups.push({
       matcher: '*',

@@ -29,7 +29,7 @@ import {
   userSettingsPath,
   type GeminiEnv,
 } from '../sessions.ts';
-import { GEMINI_HOOK_EVENTS } from '../hook-payload.ts';
+import { GEMINI_SETTINGS_EVENTS } from '../hook-payload.ts';
 import { inspectShim, withShim, withoutShim, type ShimInvocation } from './gemini-entries.ts';
 import {
   commandsDirOf,
@@ -173,9 +173,7 @@ function installSettings(
   const changed = before === null || before.toString('utf8') !== text;
   const found = inspectShim(settings);
   const changes = [
-    ...Object.keys(GEMINI_HOOK_EVENTS)
-      .filter((e) => !found.events.includes(e))
-      .map((e) => `+ hook ${e}`),
+    ...GEMINI_SETTINGS_EVENTS.filter((e) => !found.events.includes(e)).map((e) => `+ hook ${e}`),
     ...(found.events.length > 0 && changed ? ['~ shim hooks rewritten for this shim'] : []),
     ...(found.mcp ? [] : ['+ MCP server "shim"']),
   ];
