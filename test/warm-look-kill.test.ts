@@ -1,9 +1,9 @@
 /**
  * The warm look (src/hook/warm-look/) killed with SIGKILL in the middle of the call that crosses
- * into a level: the level's checkpoint, which the process had claimed but not stored yet, must
- * still be stored — by the hook, which then looks in its own process — and the level told with
- * it. The kill lands the moment the process takes the claim (seen by inotify on the hooks'
- * memory directory), before the checkpoint it guards is written.
+ * into a level: the level's checkpoint, which the process had claimed but not stored (L2, L3) or
+ * started (L1, built in the background) yet, must still be taken — by the hook, which then looks
+ * in its own process — and the level told with it. The kill lands the moment the process takes
+ * the claim (seen by inotify on the hooks' memory directory), before the work it guards is done.
  */
 import assert from 'node:assert/strict';
 import { watch } from 'node:fs';
@@ -25,18 +25,19 @@ import {
 type Row = { triggeredBy: string };
 
 describe('the warm look killed at a level', () => {
-  for (const [level, context] of [
-    ['L2', 150_000],
-    ['L3', 162_000],
+  for (const [level, context, trigger] of [
+    ['L1', 120_000, 'warning_zone'],
+    ['L2', 150_000, 'danger_zone'],
+    ['L3', 162_000, 'danger_zone'],
   ] as const) {
-    test(`killed as it stores ${level}'s checkpoint: the hook stores it and says so`, async () => {
+    test(`killed as it claims ${level}'s checkpoint: the hook takes it and says so`, async () => {
       const s = session({ name: `kill-${level}` });
       hook(s, payload(s, 'Read', respond(s, 'Read', 40_000)));
       const pid = await waitForWarmLook(s.home);
       await waitForProcessesUnder(s.dir); // the first call's background checkpoint
       let killed = false;
       const watcher = watch(join(s.home, 'cache', 'hooks'), (_, name) => {
-        if (!killed && name && /ckpt-.*danger_zone$/.test(name)) {
+        if (!killed && name && name.endsWith(`-${trigger}`) && name.includes('.ckpt-')) {
           killed = true;
           process.kill(pid, 'SIGKILL');
         }
@@ -49,12 +50,17 @@ describe('the warm look killed at a level', () => {
       }
       assert.ok(killed, 'the warm look took the claim');
       assert.match(out, new RegExp(`\\(${level}\\)`));
-      assert.match(out, /Checkpoint #\d+ saved/);
+      // L1's checkpoint is built in the background; L2's and L3's before the answer.
+      assert.match(out, level === 'L1' ? /A checkpoint is being saved/ : /Checkpoint #\d+ saved/);
+      await waitForProcessesUnder(s.dir);
       const rows = JSON.parse(
         runShim(s.home, ['list', '--session', SESSION_ID, '--json'], { cwd: s.dir }).stdout,
       ) as Row[];
-      assert.equal(rows.filter((r) => r.triggeredBy === 'danger_zone').length, 1, 'stored once');
-      await waitForProcessesUnder(s.dir);
+      const stored = rows.filter((r) => r.triggeredBy === trigger).length;
+      // L1's is started in a few ms: a kill landing after its start and before its claim is
+      // settled starts it twice (two checkpoints, nothing lost). L2's and L3's are stored once.
+      if (level === 'L1') assert.ok(stored === 1 || stored === 2, `stored ${stored}×`);
+      else assert.equal(stored, 1, 'stored once');
       await stop(s);
     });
   }

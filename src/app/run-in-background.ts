@@ -17,7 +17,8 @@ export type SessionPlace = { transcriptPath: string | null; cwd: string | null }
 /**
  * Starts a checkpoint detached (`shim background checkpoint`); the caller returns at once. The
  * agent goes with it: the job reads the log with that agent's reader, never guessing from the
- * file's name.
+ * file's name. `now`: started before this returns even where starts are held (a level's
+ * checkpoint, whose claim is settled once it has started).
  */
 export async function checkpointInBackground(
   session: SessionPlace & { agent: AgentId },
@@ -25,6 +26,7 @@ export async function checkpointInBackground(
   reason: string,
   env: Env,
   home: string,
+  options: { now?: boolean } = {},
 ): Promise<void> {
   if (!session.transcriptPath) return;
   await runShimInBackground(
@@ -43,6 +45,7 @@ export async function checkpointInBackground(
     session.cwd,
     env,
     home,
+    options,
   );
 }
 
@@ -51,7 +54,7 @@ export async function checkpointInBackground(
  * (hook/warm-look/serve.ts) holds them: starting a process from one of ~50 MB costs it several
  * milliseconds, which the hook waiting for its answer would otherwise pay.
  */
-let held: Parameters<typeof runShimInBackground>[] | null = null;
+let held: Parameters<typeof spawnShim>[] | null = null;
 
 export function holdBackgroundJobs(): void {
   held ??= [];
@@ -66,16 +69,18 @@ export async function startHeldJobs(): Promise<void> {
 /**
  * Starts `shim <args>` detached (its own process group, no stdio); the caller returns at once.
  * False when nothing was started or held: this process is not the shim binary (a test runner or
- * a library caller), so its own entry is not shim and must not be started as one.
+ * a library caller), so its own entry is not shim and must not be started as one. `now`: not
+ * held back (see {@link holdBackgroundJobs}).
  */
 export async function runShimInBackground(
   args: string[],
   cwd: string | null,
   env: Env,
   home: string,
+  options: { now?: boolean } = {},
 ): Promise<boolean> {
   if (!isShimBinary()) return false;
-  if (held) held.push([args, cwd, env, home]);
+  if (held && options.now !== true) held.push([args, cwd, env, home]);
   else await spawnShim(args, cwd, env, home);
   return true;
 }

@@ -112,14 +112,16 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   let note = '';
   const checkpoint = decision.checkpoint;
   // Parallel tool calls run their hooks at once: one claim per checkpoint slot and per alert. A
-  // level's checkpoint and its notice are held until done: a warm look killed mid-look leaves
-  // them to the hook that then looks itself (hook-memory.ts).
+  // level's checkpoint (L1's and a risk's, built in the background, too) and its notice are held
+  // until done: a warm look killed mid-look leaves them to the hook that then looks itself
+  // (hook-memory.ts).
   const slot = checkpoint
     ? `ckpt-${state.compactionCount}-${state.toolCalls}-${checkpoint.trigger}`
     : '';
+  const untilDone = checkpoint?.urgent === true || checkpoint?.trigger === 'warning_zone';
   if (
     checkpoint &&
-    (checkpoint.urgent
+    (untilDone
       ? claimUntilDone(home, payload.sessionId, slot)
       : claimOnce(home, payload.sessionId, slot))
   ) {
@@ -142,13 +144,16 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
       }
       settleClaim(home, payload.sessionId, slot);
     } else {
+      // Started before the answer when claimed until done (the warm look starts others after it).
       await checkpointInBackground(
         { ...payload, agent: run.agent.id },
         checkpoint.trigger,
         checkpoint.reason,
         env,
         home,
+        { now: untilDone },
       );
+      if (untilDone) settleClaim(home, payload.sessionId, slot);
       note = 'A checkpoint is being saved.';
     }
   }
