@@ -1,6 +1,7 @@
 /**
  * `npm run soak`: shim under abuse, outside `npm test` (it takes minutes). kill -9 at random
- * moments, bursts of concurrent hooks, generated malformed input at every front door. Prints
+ * moments, bursts of concurrent hooks, generated malformed input at every front door, damaged
+ * stores, and the warm look killed, planted upon and handed transcripts that are not files. Prints
  * what happened and exits 1 if anything was lost, corrupted, crashed, hung or escaped.
  */
 import { existsSync, rmSync } from 'node:fs';
@@ -9,9 +10,12 @@ import { runBurst, type BurstReport } from './burst.ts';
 import { runContentFuzz, type ContentFuzzReport } from './content-fuzz.ts';
 import { runKills, type KillReport } from './kills.ts';
 import { runMalformed, type MalformedReport } from './malformed.ts';
+import { runOddTranscripts, type OddTranscriptReport } from './odd-transcripts.ts';
 import { runRecovery, type RecoveryReport } from './recovery.ts';
 import { seededRandom } from './random.ts';
 import { makeSandbox } from './sandbox.ts';
+import { runWarmLookKills, type WarmLookKillReport } from './warm-look-kills.ts';
+import { runWarmLookPlants, type WarmLookPlantReport } from './warm-look-plants.ts';
 
 const HELP = `Usage: npm run soak -- [options]
 
@@ -21,7 +25,11 @@ const HELP = `Usage: npm run soak -- [options]
   --seed <n>         seed of the random choices (default: time); a failing run prints its seed
   --recovery-rounds <n>  damaged stores raced on (default 12)
   --content-sessions <n> real transcripts fuzzed with nasty content, 40 strings each (default 30)
-  --only <phase>     kills | burst | malformed | recovery | content
+  --warm-kills <n>   warm-look trials, each killed once with -9 (default 30)
+  --plant-rounds <n> rounds of directories planted in SHIM_HOME/run (default 3)
+  --odd-rounds <n>   rounds of FIFOs and directories as transcript paths (default 3)
+  --hook-limit-ms <n> what a hook naming such a path may take (default 1000)
+  --only <phase>     kills | burst | malformed | recovery | content | warm-look
   --keep             keep the scratch directory for inspection
   --json             print the report as JSON
 `;
@@ -45,6 +53,10 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'recovery-rounds': { type: 'string' },
     'content-sessions': { type: 'string' },
+    'warm-kills': { type: 'string' },
+    'plant-rounds': { type: 'string' },
+    'odd-rounds': { type: 'string' },
+    'hook-limit-ms': { type: 'string' },
     keep: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -113,6 +125,28 @@ if (wanted('content')) {
   });
 }
 
+let warmKills: WarmLookKillReport | undefined;
+let plants: WarmLookPlantReport | undefined;
+let odd: OddTranscriptReport | undefined;
+if (wanted('warm-look')) {
+  progress('the warm look killed with -9 at random moments and at each level');
+  warmKills = await runWarmLookKills(sandbox, random, {
+    trials: count(values['warm-kills'], 30, 'warm-kills'),
+    progress,
+  });
+  progress('directories planted in SHIM_HOME/run');
+  plants = await runWarmLookPlants(sandbox, random, {
+    rounds: count(values['plant-rounds'], 3, 'plant-rounds'),
+    progress,
+  });
+  progress('FIFOs and directories as transcript paths');
+  odd = await runOddTranscripts(sandbox, random, {
+    rounds: count(values['odd-rounds'], 3, 'odd-rounds'),
+    limitMs: count(values['hook-limit-ms'], 1000, 'hook-limit-ms'),
+    progress,
+  });
+}
+
 const failures = [
   ...(kills
     ? [
@@ -137,12 +171,15 @@ const failures = [
   ...(content
     ? [...content.failures, ...content.leaked.map((s) => `raw secret under SHIM_HOME: ${s}`)]
     : []),
+  ...(warmKills?.failures ?? []),
+  ...(plants?.failures ?? []),
+  ...(odd?.failures ?? []),
   ...(existsSync(injected) ? [`a command in a payload was run: ${injected} exists`] : []),
 ];
 
 if (values.json) {
   process.stdout.write(
-    `${JSON.stringify({ seed, kills, burst, malformed, recovery, content, failures }, null, 2)}\n`,
+    `${JSON.stringify({ seed, kills, burst, malformed, recovery, content, warmKills, plants, odd, failures }, null, 2)}\n`,
   );
 } else {
   const row = (name: string, value: string) =>
@@ -201,7 +238,12 @@ if (values.json) {
     row('rounds (rows / pages / both damaged)', String(recovery.rounds));
     row('processes', String(recovery.processes));
     row('acknowledged / lost', `${recovery.acknowledged} / ${recovery.lost.length}`);
+    row(
+      'rows damaged (source / gzip / change)',
+      `${recovery.rowsDamaged.source} / ${recovery.rowsDamaged['gzip header']} / ${recovery.rowsDamaged.delta}`,
+    );
     row('rounds recovered, moves aside', `${recovery.recoveredRounds}, ${recovery.movedAside}`);
+    row('"bug in shim" or crashes', String(recovery.crashes));
     row('time', `${recovery.seconds.toFixed(0)} s`);
   }
   if (content) {
@@ -212,6 +254,45 @@ if (values.json) {
     row('exports holding the escaped </script>', String(content.scriptsChecked));
     row('raw secrets under SHIM_HOME', String(content.leaked.length));
     row('time', `${content.seconds.toFixed(0)} s`);
+  }
+  if (warmKills) {
+    process.stdout.write('the warm look killed with -9\n');
+    row(
+      "trials, every level's checkpoint stored",
+      `${warmKills.trials}, ${warmKills.everyLevelStored} of ${warmKills.trials}`,
+    );
+    row(
+      "kills at a level's claim / at random",
+      `${warmKills.killsAtClaim} / ${warmKills.killsAtRandom} (${warmKills.missed} missed: none serving, or the call was over)`,
+    );
+    row(
+      'levels told with their checkpoint',
+      `${warmKills.levelsTold} of ${warmKills.levelsCrossed}`,
+    );
+    row("a level's checkpoint stored twice", String(warmKills.storedTwice));
+    row('hooks', String(warmKills.hooks));
+    row('time', `${warmKills.seconds.toFixed(0)} s`);
+  }
+  if (plants) {
+    process.stdout.write('directories planted in run/\n');
+    row(
+      'plants',
+      `${plants.plants} (${Object.entries(plants.byPlant)
+        .map(([p, n]) => `${p} ${n}`)
+        .join(', ')})`,
+    );
+    row('hooks', String(plants.hooks));
+    row('bytes written to planted pipes', String(plants.bytesWritten));
+    row('answers taken from them', String(plants.answersTaken));
+    row('time', `${plants.seconds.toFixed(0)} s`);
+  }
+  if (odd) {
+    process.stdout.write('FIFOs and directories as transcript paths\n');
+    row('paths, hooks naming them', `${odd.paths}, ${odd.hooks}`);
+    row('latency p50 / max', `${odd.p50Ms.toFixed(0)} / ${odd.maxMs.toFixed(0)} ms`);
+    row('over the limit', String(odd.overLimit));
+    row('processes left waiting on a pipe', String(odd.blocked));
+    row('time', `${odd.seconds.toFixed(0)} s`);
   }
   for (const failure of failures.slice(0, 40)) process.stdout.write(`FAIL ${failure}\n`);
   if (failures.length > 40)

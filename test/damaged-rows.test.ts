@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN, runShim } from './helpers/cli.ts';
+import { damageCheckpointRow, ROW_DAMAGES, type RowDamage } from './helpers/damage-rows.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 import {
   SESSION_ID,
@@ -21,16 +22,12 @@ import {
   userPromptLine,
 } from './helpers/transcript-builders.ts';
 
-type Damage = 'source' | 'gzip header' | 'delta';
-
-type Stored = { id: string; source: string; data: Uint8Array; delta: Uint8Array | null };
-
 /**
  * A session with three checkpoints (the first whole, the others stored as changes), one then
  * damaged as `damage` says: the source or the sections of the whole one, or the change of the
  * newest. Returns the ids of the rows left sound.
  */
-function damagedStore(damage: Damage): {
+function damagedStore(damage: RowDamage): {
   dir: string;
   home: string;
   transcript: string;
@@ -44,42 +41,24 @@ function damagedStore(damage: Damage): {
     lines.push(...toolCallLines(n, 30_000 + n * 1_000, 'Read', { file_path: `/src/f${n}.ts` }));
   writeFileSync(transcript, toJsonl(lines));
   for (let n = 0; n < 3; n++) checkpoint(home, dir, transcript);
-  const db = new DatabaseSync(join(home, 'shim.db'));
-  const headless = (bytes: Uint8Array) => Buffer.from(bytes).fill(0x5a, 0, 6);
+  const db = new DatabaseSync(join(home, 'shim.db'), { readOnly: true });
+  let rows: { id: string; delta: Uint8Array | null }[];
   try {
-    const rows = db
-      .prepare(
-        `SELECT id, source, conversation_state AS data, state_delta AS delta FROM checkpoints
-         ORDER BY checkpoint_number`,
-      )
-      .all() as Stored[];
-    assert.deepEqual(
-      rows.map((r) => r.delta !== null),
-      [false, true, true],
-      'the first whole, the others changes',
-    );
-    const [whole, , newest] = rows as [Stored, Stored, Stored];
-    const hit = damage === 'delta' ? newest : whole;
-    if (damage === 'source')
-      db.prepare('UPDATE checkpoints SET source = ? WHERE id = ?').run(
-        whole.source.slice(0, 20),
-        whole.id,
-      );
-    else if (damage === 'gzip header')
-      db.prepare('UPDATE checkpoints SET conversation_state = ? WHERE id = ?').run(
-        headless(whole.data),
-        whole.id,
-      );
-    else
-      db.prepare('UPDATE checkpoints SET state_delta = ? WHERE id = ?').run(
-        headless(newest.delta!),
-        newest.id,
-      );
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    return { dir, home, transcript, sound: rows.map((r) => r.id).filter((id) => id !== hit.id) };
+    rows = db
+      .prepare('SELECT id, state_delta AS delta FROM checkpoints ORDER BY checkpoint_number')
+      .all() as typeof rows;
   } finally {
     db.close();
   }
+  assert.deepEqual(
+    rows.map((r) => r.delta !== null),
+    [false, true, true],
+    'the first whole, the others changes',
+  );
+  // The whole one, or the newest change.
+  const hit = damageCheckpointRow(home, damage, (ids) => ids[ids.length - 1]!);
+  assert.ok(hit);
+  return { dir, home, transcript, sound: rows.map((r) => r.id).filter((id) => id !== hit) };
 }
 
 const storedIds = (home: string): string[] => {
@@ -99,7 +78,7 @@ const movedAside = (home: string) =>
   readdirSync(home).filter((f) => /^shim\.db\.corrupt-/.test(f) && !/-(?:wal|shm)$/.test(f));
 
 describe('a damaged checkpoint row', () => {
-  for (const damage of ['source', 'gzip header', 'delta'] as const) {
+  for (const damage of ROW_DAMAGES) {
     test(`(${damage}): moved aside once, left there; every later command works`, () => {
       const { dir, home, transcript, sound } = damagedStore(damage);
       const runs = [1, 2, 3, 4].map(() => checkpoint(home, dir, transcript));

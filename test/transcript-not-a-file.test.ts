@@ -6,12 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
-import { processesUnder, waitForProcessesUnder } from './helpers/processes.ts';
+import { waitForProcessesUnder } from './helpers/processes.ts';
+import { blockedOnPipe, EVENTS, payloadFor, replaceWith } from './helpers/odd-transcript.ts';
 import { SESSION_ID } from './helpers/transcript-builders.ts';
 import {
   env,
@@ -23,41 +24,6 @@ import {
   waitForWarmLook,
   warmLookStats,
 } from './helpers/warm-look.ts';
-
-const EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PreCompact',
-  'Stop',
-  'SessionEnd',
-] as const;
-
-/** A hook of `event` naming `transcript`, with what each event's payload carries. */
-function payloadFor(event: string, transcript: string, cwd: string, n: number): string {
-  return JSON.stringify({
-    session_id: SESSION_ID,
-    transcript_path: transcript,
-    cwd,
-    hook_event_name: event,
-    tool_name: 'Bash',
-    tool_input: { command: n % 2 ? 'git reset --hard' : 'npm test' },
-    tool_use_id: `toolu_fifo_${n}`,
-    tool_response: { stdout: 'ok' },
-    prompt: 'go on',
-    source: 'startup',
-    trigger: 'auto',
-    reason: 'other',
-  });
-}
-
-function replaceWith(kind: 'fifo' | 'directory', path: string): void {
-  rmSync(path);
-  if (kind === 'fifo') execFileSync('mkfifo', [path]);
-  else mkdirSync(path);
-}
 
 /** Runs one hook; a hook still running after `limitMs` is killed and fails the test. */
 function runHook(
@@ -103,10 +69,7 @@ describe('a transcript path that is not a regular file', () => {
           runHook(event, payloadFor(event, transcript, dir, round * 10 + n), environment, dir),
         );
       await waitForProcessesUnder(dir);
-      for (const pid of processesUnder(dir, true)) {
-        const blocked = spawnSync('cat', [`/proc/${pid}/wchan`], { encoding: 'utf8' }).stdout;
-        assert.doesNotMatch(blocked, /partner|fifo|pipe/, `process ${pid} waits in ${blocked}`);
-      }
+      assert.deepEqual(blockedOnPipe(dir), [], 'a process left waiting on a pipe');
       const s = { dir, home, transcript, calls: 0 };
       await stop(s);
     });

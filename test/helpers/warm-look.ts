@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { listWarmLooks, type WarmLookStats } from '../../src/store/home/warm-look-place.ts';
 import { isProcessAlive, signalQuietly } from '../../src/capture/process-tree.ts';
 import { BIN, runShim } from './cli.ts';
@@ -173,6 +173,15 @@ export function doctorSays(s: Session): string {
   const r = runShim(s.home, ['doctor', '--json'], { cwd: s.dir });
   const report = JSON.parse(r.stdout) as { checks: { id: string; detail: string }[] };
   return report.checks.find((c) => c.id === 'warm-look')?.detail ?? `(no check) ${r.stderr}`;
+}
+
+/** The warm look's directory name for this build, learnt from the process a first call starts. */
+export async function warmLookName(s: Session): Promise<string> {
+  hook(s, payload(s, 'Read', respond(s, 'Read', 40_000)));
+  await waitForWarmLook(s.home);
+  const dir = warmLookDirIn(s.home)!;
+  await stop(s);
+  return basename(dir);
 }
 
 export async function stop(s: Session): Promise<void> {
