@@ -4,10 +4,11 @@
  * @module
  */
 import { AppError } from '../core/errors.ts';
-import { redactTextSync } from '../redact/redact.ts';
+import { withoutTyped } from '../core/typed-words.ts';
 import { getShimHome } from '../store/home/home.ts';
 import { appendLog, getLogPath } from '../store/home/log.ts';
 import { asStorageError } from '../store/home/storage-failure.ts';
+import type { CommandLine } from './logged-command.ts';
 import {
   describeRecovery,
   markRecoveryShown,
@@ -35,10 +36,14 @@ function reportStoreRecovery(): void {
   }
 }
 
-/** The command line as logged: a password or token typed into it is not (issue 42 item 19). */
-const loggedArgv = () => process.argv.slice(2).map((arg) => redactTextSync(arg).text);
-
-export async function runWithErrorBoundary(run: () => Promise<void>): Promise<void> {
+/**
+ * Runs a command; `readLine` reads its command line for the log (logged-command.ts): the
+ * command and its options' names, never what the user typed after them.
+ */
+export async function runWithErrorBoundary(
+  run: () => Promise<void>,
+  readLine: (argv: readonly string[]) => CommandLine,
+): Promise<void> {
   try {
     await run();
     reportStoreRecovery();
@@ -51,8 +56,9 @@ export async function runWithErrorBoundary(run: () => Promise<void>): Promise<vo
       process.exitCode = error.exitCode;
       return;
     }
+    const { typed, ...line } = readLine(process.argv.slice(2));
     if (error instanceof AppError) {
-      appendLog(home, 'warn', error.message, { code: error.code, argv: loggedArgv() });
+      appendLog(home, 'warn', withoutTyped(error.message, typed), { code: error.code, ...line });
       process.stderr.write(`shim: ${error.message}\n`);
       if (error.hint) process.stderr.write(`      ${error.hint}\n`);
       process.exitCode = 1;
@@ -60,8 +66,8 @@ export async function runWithErrorBoundary(run: () => Promise<void>): Promise<vo
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     const logged = appendLog(home, 'error', 'unexpected error', {
-      error: detail,
-      argv: loggedArgv(),
+      error: withoutTyped(detail, typed),
+      ...line,
     });
     process.stderr.write(
       `shim: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,

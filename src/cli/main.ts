@@ -6,6 +6,7 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import { runWithErrorBoundary } from './error-boundary.ts';
+import { readCommandLine } from './logged-command.ts';
 import { defineEstimateCommand } from './estimate-command.ts';
 import { defineLoopCommand } from './loop-command.ts';
 import { defineRedactCommand } from './redact-command.ts';
@@ -22,7 +23,7 @@ import { useLogRedaction } from '../store/home/log.ts';
 import { redactValueSync } from '../redact/redact.ts';
 import type { Agents } from '../agents/agent.ts';
 
-// The log's entries pass the redactor (store/log.ts): a refused command's argv among them.
+// The log's entries pass the redactor (store/log.ts).
 useLogRedaction(redactValueSync);
 
 /** The CLI, with every agent it serves (src/entries/cli.ts hands them in). */
@@ -68,7 +69,10 @@ Start with: shim install   (wires every agent found here; then work as usual; sh
   defineTeamCommand(program);
   defineSetupCommands(program, agents);
 
-  await runWithErrorBoundary(async () => {
-    await program.parseAsync(process.argv);
-  });
+  await runWithErrorBoundary(
+    async () => {
+      await program.parseAsync(process.argv);
+    },
+    (argv) => readCommandLine(argv, program),
+  );
 }

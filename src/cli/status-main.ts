@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runWithErrorBoundary } from './error-boundary.ts';
+import { readPlainCommandLine } from './logged-command.ts';
 import { runStatus } from './commands/status.ts';
 import type { Agents } from '../agents/agent.ts';
 import { isAgentId, type AgentId } from '../core/agent-id.ts';
@@ -54,6 +55,10 @@ export function parseStatusArgs(args: string[]): StatusArgs | null {
 export async function main(agents: Agents, args: string[]): Promise<boolean> {
   const parsed = parseStatusArgs(args);
   if (!parsed) return false;
-  await runWithErrorBoundary(() => runStatus(agents, parsed.transcript, parsed.options));
+  await runWithErrorBoundary(
+    () => runStatus(agents, parsed.transcript, parsed.options),
+    // process.argv after `shim`: `status` and its arguments.
+    (argv) => readPlainCommandLine('status', argv.slice(1)),
+  );
   return true;
 }

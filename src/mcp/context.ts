@@ -11,6 +11,7 @@ import type { Agents } from '../agents/agent.ts';
 import { newestSession, type SessionLog } from '../app/session/session-log.ts';
 import type { Env } from '../store/home/home.ts';
 import { appendLog, getLogPath } from '../store/home/log.ts';
+import { withoutTyped } from '../core/typed-words.ts';
 
 export type McpDeps = {
   /** SHIM_HOME. */
@@ -101,10 +102,20 @@ function toToolNames(hint: string): string {
   return CLI_TO_TOOL.reduce((text, [cli, tool]) => text.replace(cli, tool), hint);
 }
 
-/** A failure the model can act on: what happened, then what to do next. */
-export function toolError(error: unknown, deps: McpDeps, tool: string): CallToolResult {
+/**
+ * A failure the model can act on: what happened, then what to do next. The log keeps the tool and
+ * the code; the call's own words (`args`: a search, a reason, an id) are taken out of what it
+ * logs (cli/logged-command.ts).
+ */
+export function toolError(
+  error: unknown,
+  deps: McpDeps,
+  tool: string,
+  args: unknown = {},
+): CallToolResult {
+  const typed = wordsOf(args);
   if (error instanceof AppError) {
-    appendLog(deps.home, 'warn', error.message, { code: error.code, tool });
+    appendLog(deps.home, 'warn', withoutTyped(error.message, typed), { code: error.code, tool });
     const next = error.hint ? `\nWhat to do next: ${toToolNames(error.hint)}` : '';
     return {
       content: [{ type: 'text', text: `${tool} failed (${error.code}): ${error.message}${next}` }],
@@ -112,7 +123,10 @@ export function toolError(error: unknown, deps: McpDeps, tool: string): CallTool
     };
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  appendLog(deps.home, 'error', 'unexpected error in an MCP tool', { tool, error: detail });
+  appendLog(deps.home, 'error', 'unexpected error in an MCP tool', {
+    tool,
+    error: withoutTyped(detail, typed),
+  });
   return {
     content: [
       {
@@ -127,17 +141,29 @@ export function toolError(error: unknown, deps: McpDeps, tool: string): CallTool
   };
 }
 
-/** Runs a tool body, turning any failure into an error result instead of a protocol error. */
-export async function guard(
+/**
+ * Runs a tool body on its arguments, turning any failure into an error result instead of a
+ * protocol error.
+ */
+export async function guard<A>(
   deps: McpDeps,
   tool: string,
-  body: () => Promise<CallToolResult> | CallToolResult,
+  args: A,
+  body: (args: A) => Promise<CallToolResult> | CallToolResult,
 ): Promise<CallToolResult> {
   try {
-    return await body();
+    return await body(args);
   } catch (error) {
-    return toolError(error, deps, tool);
+    return toolError(error, deps, tool, args);
   }
+}
+
+/** Every string a tool call's arguments hold, however deep. */
+function wordsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(wordsOf);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(wordsOf);
+  return [];
 }
 
 export const short = (id: string) => id.slice(0, 8);

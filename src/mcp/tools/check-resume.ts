@@ -135,8 +135,8 @@ function toSeedSections(checkpoint: Checkpoint, plan: ResumePlan) {
 }
 
 export function registerCheckResumeTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ autoResume }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ autoResume }) => {
       const caller = await tryIdentifyCaller(deps);
       const cwd = resolve(deps.cwd);
       const at = now(deps);

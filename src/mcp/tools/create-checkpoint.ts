@@ -79,8 +79,8 @@ function describeReason(reason: string | undefined, metadata: Record<string, unk
 }
 
 export function registerCreateCheckpointTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ reason, metadata }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ reason, metadata }) => {
       const caller = await identifyCaller(deps);
       const result = await createCheckpoint({
         log: caller.log,

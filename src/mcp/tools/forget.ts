@@ -39,8 +39,8 @@ const config = {
 };
 
 export function registerForgetTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ id, dryRun = false }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ id, dryRun = false }) => {
       // The user's own config only (no project root): a project's file cannot turn it on.
       const config = await loadConfig(deps.home, { lenient: true });
       if (!dryRun && !config.mcp.forget) {

@@ -52,8 +52,8 @@ const config = {
 };
 
 export function registerGetCheckpointTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ id, format = 'markdown', maxChars }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ id, format = 'markdown', maxChars }) => {
       const checkpoint = await withStore(deps.home, ({ checkpoints }) =>
         findCheckpoint(checkpoints, id.trim()),
       );

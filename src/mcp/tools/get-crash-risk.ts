@@ -132,8 +132,8 @@ function describeNext(next: NextCheckpoint | undefined): string {
 }
 
 export function registerGetCrashRiskTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ includeSignals }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ includeSignals }) => {
       const caller = await identifyCaller(deps);
       const at = now(deps);
       const last = await getLastCheckpoint(deps, caller.sessionId);

@@ -57,8 +57,8 @@ const config = {
 };
 
 export function registerListCheckpointsTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ scope = 'project', sessionId, limit = 10 }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ scope = 'project', sessionId, limit = 10 }) => {
       const cwd = resolve(deps.cwd);
       const rows = await withStore(deps.home, ({ checkpoints }) =>
         checkpoints.list({

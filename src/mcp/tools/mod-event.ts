@@ -113,8 +113,8 @@ async function checkTranscript(path: string, deps: McpDeps): Promise<ModSession 
 export function registerModEventTool(server: McpServer, deps: McpDeps): void {
   // Usage comes from the mod; everything else from the transcript, read from where the cursor
   // cache left it (a few lines per response in this warm process).
-  server.registerTool(name, config, (input) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async (input) => {
       const at = now(deps);
       const session = await checkTranscript(input.transcriptPath, deps);
       if (session === null) return reply({ pending: 'the transcript is not written yet' });

@@ -41,8 +41,8 @@ const config = {
 };
 
 export function registerRecentContextTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ sessions = 3 }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ sessions = 3 }) => {
       const cwd = resolve(deps.cwd);
       const settings = await loadConfig(deps.home, { lenient: true, projectRoot: null });
       const since = (deps.now ?? Date.now)() - settings.restoreContextHours * 3_600_000;

@@ -81,8 +81,8 @@ const config = {
 };
 
 export function registerSearchCheckpointsTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ query, scope = 'project', fields, limit }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ query, scope = 'project', fields, limit }) => {
       const result = await withStore(deps.home, (store) =>
         searchCheckpoints(store, {
           query,

@@ -48,8 +48,8 @@ const config = {
 };
 
 export function registerTimelineTool(server: McpServer, deps: McpDeps): void {
-  server.registerTool(name, config, ({ id, max }) =>
-    guard(deps, name, async () => {
+  server.registerTool(name, config, (args) =>
+    guard(deps, name, args, async ({ id, max }) => {
       const settings = await loadConfig(deps.home, { lenient: true, projectRoot: null });
       const limits = {
         hours: settings.restoreContextHours,
