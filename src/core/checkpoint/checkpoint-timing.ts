@@ -24,14 +24,27 @@ export type TimingPolicy =
       onlyAfterEdits?: boolean;
     };
 
-const COMMIT = /\bgit\s+commit\b(?![^|;&]*--dry-run)/;
+/** A `git commit` that is not a dry run. */
+export const COMMIT_COMMAND = /\bgit\s+commit\b(?![^|;&]*--dry-run)/;
 
 /**
  * A shell command whose success can change the work (a commit, a check run — tests, lint, a
  * build): what the hooks must look at after it. Any other command can move no milestone.
  */
 export function mayChangeWork(command: string): boolean {
-  return COMMIT.test(command) || classifyCheckCommand(command) !== null;
+  return COMMIT_COMMAND.test(command) || classifyCheckCommand(command) !== null;
+}
+
+/**
+ * The command line a finished shell call ran, as its agent's fold names it (`kind` and `target`:
+ * Claude Code's Bash, Codex's exec_command, Gemini's run_shell_command alike); null for any other
+ * call, and for a command started in the background (it has not ended: no commit made, no tests
+ * passed yet).
+ */
+export function shellCommandOf(
+  call: Pick<ToolCallRecord, 'kind' | 'target' | 'args' | 'background'>,
+): string | null {
+  return call.kind === 'shell' && call.background !== true ? (call.target ?? call.args) : null;
 }
 
 /**
@@ -42,9 +55,8 @@ export function workStepOf(
   call: Pick<ToolCallRecord, 'kind' | 'target' | 'args' | 'success' | 'background'>,
   taskCompleted: boolean,
 ): WorkStep {
-  // A command started in the background has not ended: no commit made, no tests passed yet.
-  const shell = call.kind === 'shell' && call.background !== true ? (call.target ?? call.args) : '';
-  const commit = call.success && COMMIT.test(shell);
+  const shell = shellCommandOf(call) ?? '';
+  const commit = call.success && COMMIT_COMMAND.test(shell);
   const testsPass = call.success && shell !== '' && classifyCheckCommand(shell) === 'test';
   return { edit: call.kind === 'file_write', workChange: taskCompleted || commit || testsPass };
 }

@@ -83,6 +83,9 @@ function bash(command: string, success: boolean, n = 1): ToolCallRecord {
     id: `toolu_${n}`,
     tool: 'Bash',
     args: JSON.stringify({ command, description: 'Run a command' }),
+    // What Claude Code's fold makes of a Bash call (agents/claude/fold.ts).
+    kind: 'shell',
+    target: command,
     result: success ? 'ok' : 'Exit code 1',
     success,
     latencyMs: 500,
@@ -437,7 +440,13 @@ describe('decideAfterToolUse: milestones', () => {
     const older = session(3, 40_000, {
       recentTools: [
         bash('git commit -m "x"', true, 1),
-        { ...bash('', true, 2), tool: 'Read', args: '{"file_path":"/a.ts"}' },
+        {
+          ...bash('', true, 2),
+          tool: 'Read',
+          kind: 'other',
+          target: '/a.ts',
+          args: '{"file_path":"/a.ts"}',
+        },
       ],
     });
     assert.equal(decide(older, checkpointedAt(2)).checkpoint, null);
@@ -477,7 +486,15 @@ describe('decideAfterToolUse: milestones', () => {
 
   test('other tools leave the test state alone', () => {
     const state = session(3, 40_000, {
-      recentTools: [{ ...bash('', true), tool: 'Edit', args: '{"file_path":"/a.test.ts"}' }],
+      recentTools: [
+        {
+          ...bash('', true),
+          tool: 'Edit',
+          kind: 'file_write',
+          target: '/a.test.ts',
+          args: '{"file_path":"/a.test.ts"}',
+        },
+      ],
     });
     const decision = decide(state, checkpointedAt(2, { testsFailing: true }));
     assert.equal(decision.checkpoint, null);

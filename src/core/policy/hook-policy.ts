@@ -13,7 +13,12 @@ import { DEFAULT_CHECKPOINT_POLICY, type CheckpointPolicy } from './checkpoint-p
 import type { SessionState } from '../session.ts';
 import type { TranscriptWatch } from './transcript-watch.ts';
 import { stepDeferral, type Deferral } from './deferral.ts';
-import { observeWork, type TimingMemory } from '../checkpoint/checkpoint-timing.ts';
+import {
+  COMMIT_COMMAND,
+  observeWork,
+  shellCommandOf,
+  type TimingMemory,
+} from '../checkpoint/checkpoint-timing.ts';
 
 /** What the hooks remember about a session between processes. */
 export type HookMemory = {
@@ -94,17 +99,6 @@ export type HookDecision = {
   released: string | null;
 };
 
-/** The `command` of a Bash call's summarised arguments (its description must not count). */
-function getCommand(args: string): string | null {
-  const match = /"command":"((?:[^"\\]|\\.)*)/.exec(args);
-  if (!match) return null;
-  try {
-    return JSON.parse(`"${match[1]}"`) as string;
-  } catch {
-    return match[1] ?? null;
-  }
-}
-
 function getMilestone(
   state: SessionState,
   memory: HookMemory,
@@ -116,11 +110,10 @@ function getMilestone(
   let testsFailing = memory.testsFailing;
   let reason: string | null = null;
   if (tasksDone && !memory.tasksDone) reason = 'the task list is finished';
-  // A command started in the background has not ended: its call's success says nothing of it.
-  const command = last?.tool === 'Bash' && last.background !== true ? getCommand(last.args) : null;
+  // Any agent's shell tool, by its fold's reading of the call (not a tool name of one agent's).
+  const command = last ? shellCommandOf(last) : null;
   if (last && command !== null) {
-    if (/\bgit\s+commit\b(?![^|;&]*--dry-run)/.test(command) && last.success)
-      reason ??= 'a commit was made';
+    if (COMMIT_COMMAND.test(command) && last.success) reason ??= 'a commit was made';
     if (classifyCheckCommand(command) === 'test') {
       if (last.success && memory.testsFailing) reason ??= 'the tests pass again';
       testsFailing = !last.success;
