@@ -10,9 +10,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
-import { waitForProcessesUnder } from './helpers/processes.ts';
+import { endWarmLooksUnder, waitForProcessesUnder } from './helpers/processes.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
 import { assistantLine, toolUseBlock } from './helpers/transcript-builders.ts';
 
@@ -24,9 +24,20 @@ const LINES = readFileSync(fixturePath(FIXTURE), 'utf8').split('\n');
 
 type Setup = { home: string; transcript: string };
 
+/** Every SHIM_HOME this file's hooks ran in: the warm looks they started end with the file. */
+const homes: string[] = [];
+after(() => Promise.all(homes.map(endWarmLooksUnder)));
+
+/** A scratch directory for a SHIM_HOME, remembered for the end of the file. */
+function scratchHome(prefix?: string): string {
+  const dir = makeTempDir(prefix);
+  homes.push(dir);
+  return dir;
+}
+
 /** A scratch SHIM_HOME and a transcript holding the fixture's first `lines` lines. */
 function setup(lines: number): Setup {
-  const home = makeTempDir('shim-hooks-');
+  const home = scratchHome('shim-hooks-');
   const transcript = join(home, 'session.jsonl');
   writeFileSync(transcript, `${LINES.slice(0, lines).join('\n')}\n`);
   return { home, transcript };
@@ -90,7 +101,7 @@ describe('shim hook: never breaks the agent', () => {
     ],
   ] as const) {
     test(`${what}: exit 0, nothing on stdout${logged ? ', a log entry' : ''}`, async () => {
-      const home = makeTempDir();
+      const home = scratchHome();
       const r = spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
         input,
         encoding: 'utf8',
@@ -440,7 +451,7 @@ describe('shim statusline', () => {
     const r = spawnSync(process.execPath, [BIN, 'statusline'], {
       input: 'nope',
       encoding: 'utf8',
-      env: { ...process.env, SHIM_HOME: makeTempDir() },
+      env: { ...process.env, SHIM_HOME: scratchHome() },
     });
     assert.equal(r.status, 0);
     assert.equal(r.stdout, '');
@@ -523,7 +534,7 @@ describe('restore-related hook behaviour', () => {
   });
 
   test('PreCompact prints instructions for the summary where Claude Code takes them (2.1.241+)', () => {
-    const home = makeTempDir('shim-hooks-');
+    const home = scratchHome('shim-hooks-');
     const transcript = join(home, 'session.jsonl');
     writeFileSync(
       transcript,

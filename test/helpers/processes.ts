@@ -5,7 +5,8 @@
  * nothing is found and the callers read at once.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { isWarmLookProcess } from './warm-look.ts';
+import { signalQuietly } from '../../src/capture/process-tree.ts';
+import { gone, isWarmLookProcess } from './warm-look.ts';
 
 /**
  * Processes (not this one) whose cwd is under `dir` or whose environment names a path in it. A
@@ -61,4 +62,15 @@ export async function waitForProcessesUnder(dir: string, limitMs = 180_000): Pro
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Ends every warm look (src/hook/warm-look/) working under `dir` — serving, or still starting —
+ * with SIGTERM, as a user's shutdown would, and resolves once each has exited: a test whose hooks
+ * started one ends it (else it waits out its idle minutes after the test).
+ */
+export async function endWarmLooksUnder(dir: string): Promise<void> {
+  const pids = processesUnder(dir, true).filter(isWarmLookProcess);
+  for (const pid of pids) signalQuietly(pid, 'SIGTERM');
+  for (const pid of pids) await gone(pid);
 }
