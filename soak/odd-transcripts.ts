@@ -1,12 +1,14 @@
 /**
  * FIFOs and directories where a hook's payload names its transcript (test/transcript-not-a-file
- * .test.ts's set-up, run again and again): opened the usual way, a FIFO with no writer waits for
- * one for good. Every hook of every event must return within the limit (1 s: the agent waits on
- * it), exit 0 with protocol only, and leave no process waiting on a pipe — the warm look, asked
+ * .test.ts's set-up, run again and again, for Claude Code's, Codex CLI's and Gemini CLI's hooks):
+ * opened the usual way, a FIFO with no writer waits for one for good. Every hook of every event
+ * must return within the limit (1 s: the agent waits on it), exit 0 with protocol only, and leave no process waiting on a pipe — the warm look, asked
  * about such a path, goes on answering the session's own calls.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CODEX_HOOKS } from '../src/agents/codex/settings/hook-spec.ts';
+import { GEMINI_HOOK_EVENTS } from '../src/agents/gemini/hook-payload.ts';
 import { blockedOnPipe, EVENTS, payloadFor, replaceWith } from '../test/helpers/odd-transcript.ts';
 import { waitForProcessesUnder } from '../test/helpers/processes.ts';
 import {
@@ -23,6 +25,16 @@ import { percentile, run } from './process.ts';
 import type { Random } from './random.ts';
 import { BIN, type Sandbox } from './sandbox.ts';
 import { endSession } from './warm-session.ts';
+
+/** Each agent's hooks as the agent runs them, with the events shim registers for it. */
+const DOORS = [
+  { events: EVENTS, args: (e: string) => ['hook', e] },
+  {
+    events: CODEX_HOOKS.map((h) => h.event),
+    args: (e: string) => ['hook', '--agent', 'codex', e],
+  },
+  { events: Object.keys(GEMINI_HOOK_EVENTS), args: (e: string) => ['gemini-hook', e] },
+];
 
 export type OddTranscriptReport = {
   paths: number;
@@ -61,13 +73,14 @@ export async function runOddTranscripts(
       // A session the warm look serves; then every event's hook names an odd path as its log.
       const s: Session = session({ name: `soak-${kind}` });
       /** One hook; `timed`: it names the odd path, so it must return within the limit. */
-      const runHook = async (event: string, input: string, timed: boolean) => {
-        const outcome = await run(process.execPath, [BIN, 'hook', event], {
+      const runHook = async (args: string[], input: string, timed: boolean) => {
+        const outcome = await run(process.execPath, [BIN, ...args], {
           env: env(s, { HOME: sandbox.home }),
           cwd: s.dir,
           input,
           timeoutMs: 30_000,
         });
+        const event = args.join(' ');
         if (outcome.timedOut) fail(`${event} did not return (killed after 30 s)`);
         else if (outcome.status !== 0) fail(`${event} exited ${outcome.status}`);
         if (outcome.stderr.trim())
@@ -84,21 +97,33 @@ export async function runOddTranscripts(
       };
 
       try {
-        await runHook('PostToolUse', payload(s, 'Read', respond(s, 'Read', 40_000)), false);
+        await runHook(
+          ['hook', 'PostToolUse'],
+          payload(s, 'Read', respond(s, 'Read', 40_000)),
+          false,
+        );
         const pid = await waitForWarmLook(s.home, () => true, 30_000).catch(() => null);
         if (pid === null) fail('no warm look started');
         const odd = join(s.dir, 'other-session.jsonl');
         // An ordinary file first (the hooks remember its size), then the path replaced.
         writeFileSync(odd, '');
-        await runHook('PostToolUse', payloadFor('PostToolUse', odd, s.dir, 99), false);
+        await runHook(['hook', 'PostToolUse'], payloadFor('PostToolUse', odd, s.dir, 99), false);
         replaceWith(kind, odd);
         report.paths++;
-        const events = [...EVENTS].sort(() => random.next() - 0.5);
-        for (const [n, event] of events.entries())
-          await runHook(event, payloadFor(event, odd, s.dir, round * 10 + n), true);
+        // Every agent's hook of every event, in a random order.
+        const calls = DOORS.flatMap(({ events, args }) =>
+          events.map((e) => ({ e, args: args(e) })),
+        );
+        calls.sort(() => random.next() - 0.5);
+        for (const [n, { e, args }] of calls.entries())
+          await runHook(args, payloadFor(e, odd, s.dir, round * 100 + n), true);
         // The warm look still answers the session's own calls, from the same process.
         const answered = warmLookStats(s.home)?.answered ?? 0;
-        await runHook('PostToolUse', payload(s, 'Read', respond(s, 'Read', 41_000)), false);
+        await runHook(
+          ['hook', 'PostToolUse'],
+          payload(s, 'Read', respond(s, 'Read', 41_000)),
+          false,
+        );
         const after = await waitForWarmLook(
           s.home,
           (stats) => (stats?.answered ?? 0) > answered,
