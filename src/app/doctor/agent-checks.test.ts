@@ -216,6 +216,27 @@ describe('shim doctor: Gemini CLI', () => {
     assert.match(checks['gemini-version']!.detail, /^0\.38\.1; shim was verified with 0\.61\.0/);
   });
 
+  test('installed by a shim from before BeforeModel: a warning that says what it costs, others fail', async () => {
+    const w = installed();
+    const settings = JSON.parse(readFileSync(w.settingsPath, 'utf8')) as {
+      hooks: Record<string, unknown>;
+    };
+    delete settings.hooks.BeforeModel;
+    writeFileSync(w.settingsPath, JSON.stringify(settings, null, 2));
+    let checks = byId(await agentChecks(w.options));
+    assert.equal(checks['gemini-hooks']!.status, 'warn');
+    assert.match(
+      checks['gemini-hooks']!.detail,
+      /lacks shim's BeforeModel hook: restores reach the model with < and > escaped/,
+    );
+    assert.equal(checks['gemini-hooks']!.fix, 'shim install --agent gemini');
+    delete settings.hooks.AfterTool;
+    writeFileSync(w.settingsPath, JSON.stringify(settings, null, 2));
+    checks = byId(await agentChecks(w.options));
+    assert.equal(checks['gemini-hooks']!.status, 'fail');
+    assert.match(checks['gemini-hooks']!.detail, /lacks shim's AfterTool, BeforeModel hooks/);
+  });
+
   test("the version comes from the CLI's npm package without starting it (Gemini takes seconds)", async () => {
     const w = installed();
     // npm's layout: node_modules/.bin/gemini → ../@google/gemini-cli/bundle/gemini.js

@@ -72,28 +72,37 @@ export function geminiDoctorChecks(request: DoctorRequest): AgentCheck[] {
   const bins = [...new Set(hooked.flatMap((s) => s.shim!.bins))];
   const where = hooked.map((s) => s.path).join(' and ') || paths.join(' or ');
   checks.push(
-    missing.length > 0
-      ? line(
+    missing.length === 1 && missing[0] === 'BeforeModel'
+      ? // Installed by a shim from before it (issue 39): the work is kept, a restore's < and > are not.
+        line(
           'gemini-hooks',
           'Gemini hooks',
-          'fail',
-          `${where} lacks shim's ${missing.join(', ')} hook${missing.length === 1 ? '' : 's'}`,
+          'warn',
+          `${where} lacks shim's BeforeModel hook: restores reach the model with < and > escaped (&lt; &gt;)`,
           FIX,
         )
-      : bins.some((b) => b !== request.shim.bin)
+      : missing.length > 0
         ? line(
             'gemini-hooks',
             'Gemini hooks',
-            'warn',
-            `${where} runs another shim than this one (${request.shim.bin}): ${bins.join(', ')}`,
+            'fail',
+            `${where} lacks shim's ${missing.join(', ')} hook${missing.length === 1 ? '' : 's'}`,
             FIX,
           )
-        : line(
-            'gemini-hooks',
-            'Gemini hooks',
-            'ok',
-            `all ${GEMINI_SETTINGS_EVENTS.length} events in ${where} (Gemini runs hooks without a trust step)`,
-          ),
+        : bins.some((b) => b !== request.shim.bin)
+          ? line(
+              'gemini-hooks',
+              'Gemini hooks',
+              'warn',
+              `${where} runs another shim than this one (${request.shim.bin}): ${bins.join(', ')}`,
+              FIX,
+            )
+          : line(
+              'gemini-hooks',
+              'Gemini hooks',
+              'ok',
+              `all ${GEMINI_SETTINGS_EVENTS.length} events in ${where} (Gemini runs hooks without a trust step)`,
+            ),
   );
   const mcp = sources.find((s) => s.shim?.mcp);
   checks.push(
