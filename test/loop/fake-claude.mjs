@@ -647,6 +647,15 @@ async function main() {
       cwd,
       pid: process.pid,
       pgid: readPgid(),
+      // What shim loop gives the session it runs (its /loop command reads them).
+      ...(process.env.SHIM_LOOP_RUN_ID
+        ? {
+            loop: {
+              runId: process.env.SHIM_LOOP_RUN_ID,
+              iteration: process.env.SHIM_LOOP_ITERATION ?? null,
+            },
+          }
+        : {}),
       at: new Date().toISOString(),
     };
     appendFileSync(process.env.FAKE_CLAUDE_LOG, `${JSON.stringify(entry)}\n`);

@@ -158,6 +158,19 @@ describe('shim loop (CLI)', () => {
       .map((line) => JSON.parse(line) as { seq: number; name: string });
     assert.equal(events[0]!.name, 'loop.started');
     assert.equal(events[1]!.name, 'loop.plan');
+    // Each iteration's session is told its run and number: what its /loop command reads.
+    const runId = (
+      JSON.parse(shim(world, ['loop', 'status', '--json']).stdout) as {
+        run: { runId: string };
+      }
+    ).run.runId;
+    assert.deepEqual(
+      world.invocations().map((i) => i.loop),
+      [
+        { runId, iteration: '1' },
+        { runId, iteration: '2' },
+      ],
+    );
     assert.equal(events.at(-1)!.name, 'loop.completed');
 
     const follow = shim(world, ['loop', 'logs', '--follow']);

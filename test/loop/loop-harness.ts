@@ -39,6 +39,8 @@ export type LoopWorld = {
     resume: string | null;
     sessionId: string;
     pid: number;
+    /** SHIM_LOOP_RUN_ID / SHIM_LOOP_ITERATION as the agent saw them; absent outside a loop. */
+    loop?: { runId: string; iteration: string | null };
   }>;
   options(overrides?: Partial<LoopOptions>): LoopOptions;
   openDb(): Database;
