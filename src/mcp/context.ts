@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import type { Agents } from '../agents/agent.ts';
 import { newestSession, type SessionLog } from '../app/session/session-log.ts';
+import { readLearnedMemory, withoutLearned } from '../app/checkpoint/learned-scrub.ts';
 import type { Env } from '../store/home/home.ts';
 import { appendLog, getLogPath } from '../store/home/log.ts';
 import { withoutTyped } from '../core/typed-words.ts';
@@ -143,7 +144,8 @@ export function toolError(
 
 /**
  * Runs a tool body on its arguments, turning any failure into an error result instead of a
- * protocol error.
+ * protocol error. An answer goes to the model without any value the home's sessions learned is a
+ * secret: the rows it quotes may have been stored before (app/checkpoint/learned-scrub.ts).
  */
 export async function guard<A>(
   deps: McpDeps,
@@ -152,7 +154,8 @@ export async function guard<A>(
   body: (args: A) => Promise<CallToolResult> | CallToolResult,
 ): Promise<CallToolResult> {
   try {
-    return await body(args);
+    const result = await body(args);
+    return withoutLearned(result, await readLearnedMemory(deps.home));
   } catch (error) {
     return toolError(error, deps, tool, args);
   }

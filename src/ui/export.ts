@@ -10,6 +10,7 @@ import { viewSessionLineage } from '../app/dashboard/lineage-view.ts';
 import { viewLoopRunDetail } from '../app/dashboard/loop-view.ts';
 import { buildSessionTimeline } from '../app/dashboard/session-timeline.ts';
 import { withStore } from '../app/open-store.ts';
+import { readLearnedMemory } from '../app/checkpoint/learned-scrub.ts';
 import { AppError } from '../core/errors.ts';
 import { redactValue } from '../redact/redact.ts';
 import { renderExportPage } from './page.ts';
@@ -95,7 +96,9 @@ export async function renderExport(request: {
     title = `shim: loop run ${detail.run.runId}`;
     kind = 'loop';
   }
-  const { value, findings } = await redactValue({ kind, start, responses });
+  // With what the home learned is a secret: a row may predate it.
+  const learned = await readLearnedMemory(home);
+  const { value, findings } = await redactValue({ kind, start, responses }, learned);
   return {
     html: renderExportPage({ title, assets: readPageAssets(), data: value }),
     title,

@@ -27,6 +27,7 @@ import {
 import { listDashboardSessions } from '../app/dashboard/session-list.ts';
 import { buildSessionTimeline } from '../app/dashboard/session-timeline.ts';
 import type { TeamDashboard } from '../app/team/team-dashboard.ts';
+import { readLearnedMemory, withoutLearned } from '../app/checkpoint/learned-scrub.ts';
 import { AppError } from '../core/errors.ts';
 import { appendLog } from '../store/home/log.ts';
 import { renderPage, type PageAssets } from './page.ts';
@@ -114,8 +115,23 @@ export function createDashboardApp(options: DashboardOptions): Hono {
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.text('read-only\n', 405);
     await next();
+    // What the store answers may predate a value the home learned is a secret: gone from it too.
+    if (c.res.headers.get('content-type')?.startsWith('application/json')) {
+      const learned = await readLearnedMemory(home);
+      if (learned.size > 0) {
+        const { status } = c.res;
+        const headers = new Headers(c.res.headers);
+        headers.delete('content-length');
+        const body = JSON.stringify(withoutLearned((await c.res.json()) as unknown, learned));
+        c.res = undefined; // replaced, not merged with the old one's headers
+        c.res = new Response(body, { status, headers });
+      }
+    }
     return undefined;
   });
+  /** An event's data as the JSON answers are: without what the home learned. */
+  const eventData = async (value: unknown) =>
+    JSON.stringify(withoutLearned(value, await readLearnedMemory(home)));
 
   app.get('/', (c) =>
     c.html(
@@ -177,7 +193,7 @@ export function createDashboardApp(options: DashboardOptions): Hono {
           const changed = candidates.filter((x) => sent.get(x.id) !== x.signature);
           for (const session of await assessLiveCandidates(request, changed)) {
             sent.set(session.id, session.signature);
-            await stream.writeSSE({ event: 'session', data: JSON.stringify(session) });
+            await stream.writeSSE({ event: 'session', data: await eventData(session) });
           }
           const still = new Set(candidates.map((x) => x.id));
           for (const id of [...sent.keys()].filter((x) => !still.has(x))) {
@@ -261,7 +277,7 @@ export function createDashboardApp(options: DashboardOptions): Hono {
           await stream.writeSSE({
             event: 'loop-event',
             id: String(event.seq),
-            data: JSON.stringify(event),
+            data: await eventData(event),
           });
         }
         quietPolls = events.length > 0 ? 0 : quietPolls + 1;
@@ -307,7 +323,7 @@ export function createDashboardApp(options: DashboardOptions): Hono {
       let last = '';
       while (open) {
         try {
-          const data = JSON.stringify(await team.read());
+          const data = await eventData(await team.read());
           if (data !== last) {
             last = data;
             await stream.writeSSE({ event: 'team', data });

@@ -73,9 +73,13 @@ export async function exportSession(request: {
   shimVersion: string;
   now: number;
 }): Promise<{ text: string; result: ExportResult }> {
-  const { sessionId, rows } = await withStore(request.home, (store) => {
+  const { sessionId, rows, learned } = await withStore(request.home, (store) => {
     const sessionId = resolveSession(store, request.session?.trim() || undefined, request.scope);
-    return { sessionId, rows: store.transfer.read(sessionId) };
+    return {
+      sessionId,
+      rows: store.transfer.read(sessionId),
+      learned: store.learned.all().lines,
+    };
   });
   // The documents travel with their rows: the path names a file of this machine only.
   const handoffs = rows.handoffs.map((h) => {
@@ -95,6 +99,8 @@ export async function exportSession(request: {
       ? rows.session.transcript_path
       : rows.checkpoints.at(-1)?.checkpoint.source.transcriptPath,
   );
+  // And what any session of the home learned (a row may predate it).
+  memory.absorb(learned);
   const whole = redactValueSync(
     {
       checkpoints: rows.checkpoints.map((e) => e.checkpoint),

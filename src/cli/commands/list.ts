@@ -1,4 +1,5 @@
 import { withStore } from '../../app/open-store.ts';
+import { learnedMemory, withoutLearned } from '../../app/checkpoint/learned-scrub.ts';
 import { teamListRows, type RowFrom } from '../../app/team/team-beside-local.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import type { CheckpointSummary } from '../../store/checkpoints/checkpoint-rows.ts';
@@ -28,13 +29,15 @@ export async function runList(options: {
   const scope = resolveScope({ ...options, all: options.all || !!options.session }, process.cwd());
   const where = options.session ? `session ${options.session}` : describeScope(scope);
   const home = getShimHome();
-  const local = await withStore(home, ({ checkpoints }) =>
-    checkpoints.list({
+  const { local, learned } = await withStore(home, (store) => ({
+    local: store.checkpoints.list({
       ...(options.session ? { sessionId: options.session } : {}),
       ...(scope.kind === 'project' ? { project: scope.root } : {}),
       limit,
     }),
-  );
+    // What the home learned is a secret: a title may predate it.
+    learned: learnedMemory(store),
+  }));
   // With a team store connected, the other machines' and teammates' checkpoints of the scope
   // too (of the session: its rows another machine sent, in the projects this machine has).
   const team = await teamListRows({
@@ -46,15 +49,17 @@ export async function runList(options: {
     ...(options.session ? { sessionId: options.session } : {}),
     limit,
   });
-  const rows: Array<CheckpointSummary & { from: RowFrom }> = [
-    ...local.map((r) => ({ ...r, from: null })),
-    ...(team?.rows ?? []),
-  ]
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-    .slice(0, limit);
+  const rows: Array<CheckpointSummary & { from: RowFrom }> = withoutLearned(
+    [...local.map((r) => ({ ...r, from: null })), ...(team?.rows ?? [])]
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .slice(0, limit),
+    learned,
+  );
   const teamNote = team?.error ? dim(`team store not read (${team.error})\n`) : '';
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(team ? rows : local, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(team ? rows : withoutLearned(local, learned), null, 2)}\n`,
+    );
     if (teamNote) process.stderr.write(teamNote);
     return;
   }

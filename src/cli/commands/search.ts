@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { withStore } from '../../app/open-store.ts';
+import { learnedMemory, withoutLearned } from '../../app/checkpoint/learned-scrub.ts';
 import { searchCheckpoints } from '../../app/checkpoint/search-checkpoints.ts';
 import { teamSearchHits } from '../../app/team/team-beside-local.ts';
 import { interleaveRanked } from '../../core/team/interleave-ranked.ts';
@@ -16,11 +17,19 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
   const query = words.join(' ');
   const cwd = resolve(process.cwd(), options.cwd ?? '.');
   const home = getShimHome();
-  const result = await withStore(home, (store) =>
-    searchCheckpoints(store, { query, scope: options.all ? 'all' : 'project', cwd, limit }),
-  );
+  // What the home learned is a secret, gone from what is printed: a row may predate it.
+  const { found, learned } = await withStore(home, (store) => ({
+    found: searchCheckpoints(store, {
+      query,
+      scope: options.all ? 'all' : 'project',
+      cwd,
+      limit,
+    }),
+    learned: learnedMemory(store),
+  }));
+  const result = withoutLearned(found, learned);
   // With a team store connected, the other machines' and teammates' hits are among this machine's.
-  const team = await teamSearchHits({
+  const teamHits = await teamSearchHits({
     home,
     env: process.env,
     config: await loadConfig(home, { lenient: true }),
@@ -29,6 +38,7 @@ export async function runSearch(words: string[], options: SearchOptions): Promis
     limit,
     ...(options.all ? { all: true } : {}),
   });
+  const team = withoutLearned(teamHits, learned);
   const teamNote = team?.error ? dim(`team store not read (${team.error})\n`) : '';
   // One list, each side placed by its own rank (bm25 here and ts_rank there do not compare).
   const ranked = interleaveRanked(

@@ -9,6 +9,8 @@ import {
 } from '../../app/checkpoint/checkpoint-chain-view.ts';
 import { withStore } from '../../app/open-store.ts';
 import { renderRestoreFor } from '../../app/restore/render-restore.ts';
+import { withoutLearned } from '../../app/checkpoint/learned-scrub.ts';
+import { SecretMemory } from '../../redact/redact.ts';
 import { shownRestore } from '../../app/restore/shown-restore.ts';
 import { resolveScope } from '../../app/project-scope.ts';
 import { renderHandoff } from '../../core/resume/handoff.ts';
@@ -102,24 +104,31 @@ export async function runShow(
     return {
       checkpoint,
       chain,
+      // What the home learned is a secret, for all it prints: the row may predate it.
+      known: store.learned.all().lines,
       shown:
         shown && team ? { ...shown, detection: { ...shown.detection, from: team.from } } : shown,
     };
   });
-  const { checkpoint, chain, shown } = result;
+  const { checkpoint, chain, shown, known } = result;
+  const learned = SecretMemory.from(known);
   if (shown === null) {
-    process.stdout.write(
-      `${JSON.stringify({ ...checkpoint, chain, ...(team ? { from: team.from } : {}) }, null, 2)}\n`,
+    const whole = withoutLearned(
+      { ...checkpoint, chain, ...(team ? { from: team.from } : {}) },
+      learned,
     );
+    process.stdout.write(`${JSON.stringify(whole, null, 2)}\n`);
     return;
   }
-  const chainText = chain ? `\n${renderCheckpointChain(chain)}\n` : '';
+  const chainText = chain ? withoutLearned(`\n${renderCheckpointChain(chain)}\n`, learned) : '';
   if (options.handoff) {
-    process.stdout.write(`${renderHandoff(checkpoint, shown.detection)}\n${chainText}`);
+    const handoff = withoutLearned(renderHandoff(checkpoint, shown.detection), learned);
+    process.stdout.write(`${handoff}\n${chainText}`);
     return;
   }
   const text = renderRestoreFor(checkpoint, shown.detection, shown.target, {
     compactSummary: shown.compactSummary,
+    known,
   });
   const given = shown.restored
     ? `the restore given to session ${shown.restored.sessionId.slice(0, 8)} at ${shown.restored.at}`
