@@ -194,6 +194,10 @@ describe('a value another session learned is a secret is printed nowhere', () =>
     }
   });
 
+  test("A's stored rows: its checkpoint, search entry and handoff document are rewritten", () => {
+    assert.deepEqual(whereRaw(placesUnder(s.home), [s.value]).get(s.value), []);
+  });
+
   // Last: the handoff is picked up once.
   test("the next session's restore of A's handoff", async () => {
     const printed = s.hook('SessionStart', { source: 'startup' });

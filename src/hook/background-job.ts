@@ -2,7 +2,8 @@
  * The jobs the hooks start detached (`shim background <job>`, app/run-in-background.ts): a
  * checkpoint taken in the background, the checkpoints promised before risky commands
  * (store/checkpoints/pending-checkpoints.ts), and a session's command watch with a team store
- * (app/checkpoint/running-command-watch.ts). They run from dist/hook-heavy.cjs through the launcher's code
+ * (app/checkpoint/running-command-watch.ts), and the pass that looks for what the home learned
+ * in every session's rows (app/checkpoint/redact-stored-session.ts). They run from dist/hook-heavy.cjs through the launcher's code
  * cache, not from the ES-module CLI, whose loading alone costs ~120 ms of CPU before any work —
  * on the cores the agent is using (docs/hot-path.md).
  * @module
@@ -12,6 +13,8 @@ import { parseArgs } from 'node:util';
 import { createCheckpoint } from '../app/checkpoint/create-checkpoint.ts';
 import { finishPendingCheckpoints } from '../app/checkpoint/finish-pending-checkpoints.ts';
 import { watchRunningCommandsOf } from '../app/checkpoint/running-command-watch.ts';
+import { spreadLearnedSecrets } from '../app/checkpoint/redact-stored-session.ts';
+import { withStore } from '../app/open-store.ts';
 import { useBundleLoader, type BundleLoader } from '../app/load-bundle.ts';
 import { CHECKPOINT_TRIGGERS, type CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
 import { getShimHome, type Env } from '../store/home/home.ts';
@@ -72,6 +75,14 @@ async function commandWatchJob(
   });
 }
 
+/** What the home learned after row `--after` of its learned secrets, looked for in every session. */
+async function spreadLearnedJob(args: string[], home: string): Promise<void> {
+  const after = Number(jobOptions(args, ['after']).after);
+  if (!Number.isInteger(after) || after < 0)
+    throw new Error('background spread-learned needs --after <row id>');
+  await withStore(home, (store) => spreadLearnedSecrets(store, home, after));
+}
+
 /** Runs one job; a failure is logged (the checkpoint's own failure is recorded where users look). */
 export async function runBackgroundJob(
   args: string[],
@@ -88,6 +99,9 @@ export async function runBackgroundJob(
       process.exitCode = done.failed.length > 0 ? 1 : 0;
     } else if (job === 'checkpoint') {
       await checkpointJob(rest, env, home, agents);
+      process.exitCode = 0;
+    } else if (job === 'spread-learned') {
+      await spreadLearnedJob(rest, home);
       process.exitCode = 0;
     } else if (job === 'command-watch') {
       await commandWatchJob(rest, env, home, agents);

@@ -29,7 +29,8 @@ import { replicateSoon } from '../team/replicate-soon.ts';
 import { sealCheckpoint } from './seal-checkpoint.ts';
 import { withStore, type Store } from '../open-store.ts';
 import { keepSessionMemory } from '../session/read-session.ts';
-import { redactStoredSession } from './redact-stored-session.ts';
+import { redactStoredSession, spreadLearnedSecrets } from './redact-stored-session.ts';
+import { runShimInBackground } from '../run-in-background.ts';
 import { keepProjectState } from '../project-files.ts';
 import {
   assessForCheckpoint,
@@ -175,13 +176,26 @@ function rememberGrowth(home: string, sessionId: string, state: SessionState, no
 /**
  * The session learned a secret since its rows were last gone through (in this checkpoint, or in
  * the hooks since): its earlier checkpoints, summaries and handoffs are redacted again with it,
- * and the memory is kept with the cached state. A failure is logged: the checkpoint stands.
+ * and the memory is kept with the cached state. What the home had not learned yet is then looked
+ * for in every other session's rows, by a job started detached (`shim background
+ * spread-learned`: a pass over the whole store, not for a hook to wait on). A failure is logged:
+ * the checkpoint stands.
  */
-function forgetLearnedSecrets(captured: Captured, sessionId: string, memory: SecretMemory): void {
+async function forgetLearnedSecrets(
+  captured: Captured,
+  sessionId: string,
+  memory: SecretMemory,
+): Promise<void> {
   const { request, path, state, store } = captured;
   try {
+    const before = store.learned.last();
     redactStoredSession(store, sessionId, memory);
     keepSessionMemory(request.home, path, state, memory);
+    if (store.learned.last() === before) return;
+    const job = ['background', 'spread-learned', '--after', String(before)];
+    // Not started from a library caller (a test runner is no shim binary): done here then.
+    if (!(await runShimInBackground(job, request.cwd, request.env, request.home)))
+      spreadLearnedSecrets(store, request.home, before);
   } catch (error) {
     appendLog(request.home, 'error', 'could not redact the stored session again', {
       sessionId,
@@ -253,7 +267,7 @@ async function finishCheckpoint(captured: Captured): Promise<CheckpointResult> {
     },
   );
   if (memory.size > (state.secretMemoryStored ?? 0))
-    forgetLearnedSecrets(captured, sessionId, memory);
+    await forgetLearnedSecrets(captured, sessionId, memory);
   // The issue the session works on hears of it at the moments that matter (queued; sent later).
   await queueTrackerSync({
     store,

@@ -12,7 +12,7 @@ import type { SessionState } from '../../core/session.ts';
 import { loadCursor, saveCursor } from '../../store/cache/cursor-cache.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { scrubSessionState } from '../../transcript/scrub.ts';
-import { SecretMemory } from '../../redact/redact.ts';
+import { forgetRememberedValue, SecretMemory } from '../../redact/redact.ts';
 
 /** Reads `agent`'s log at `path` through the cursor cache (the whole file when it is compressed). */
 export async function loadSessionState(
@@ -100,6 +100,31 @@ export function keepSessionMemory(
       path,
       error: String(error),
     });
+  }
+}
+
+/**
+ * The cached cursor of `path` with every value `memory` holds replaced, and those values added
+ * to its memory (the session's next records are redacted with them): what another session of the
+ * home learned later. True when the cache changed. Best effort, like the cache itself.
+ */
+export function forgetInCachedState(home: string, path: string, memory: SecretMemory): boolean {
+  try {
+    const cached = loadCursor(home, path);
+    if (cached === null) return false;
+    const { value: state, findings } = forgetRememberedValue(cached.state, memory);
+    if (findings === 0) return false;
+    const merged = SecretMemory.from(state.secretMemory);
+    merged.absorb(memory.saved());
+    state.secretMemory = merged.saved();
+    saveCursor(home, path, { ...cached, state });
+    return true;
+  } catch (error) {
+    appendLog(home, 'warn', 'could not redact a cached session state again', {
+      path,
+      error: String(error),
+    });
+    return false;
   }
 }
 

@@ -49,6 +49,14 @@ export class LearnedSecrets {
     return added;
   }
 
+  /** The row id of the newest line (0 when none): what `since` asks from. */
+  last(): number {
+    const row = this.#db.prepare('SELECT MAX(id) AS id FROM learned_secrets').get() as {
+      id: number | null;
+    };
+    return Number(row.id ?? 0);
+  }
+
   /** Every line kept. */
   all(): LearnedLines {
     return this.since(0);

@@ -113,6 +113,28 @@ export class SessionRewrite {
     ).map((r) => ({ id: r.id, sessionId: r.session_id }));
   }
 
+  /** Every session with stored text here (checkpoints, summaries, handoffs, tracker payloads). */
+  sessionIds(): string[] {
+    return (
+      this.#db
+        .prepare(
+          `SELECT session_id FROM checkpoints UNION SELECT session_id FROM compaction_summaries
+             UNION SELECT session_id FROM handoffs
+             UNION SELECT session_id FROM sync_outbox WHERE tracker <> '${TEAM_TRACKER}'`,
+        )
+        .all() as Array<{ session_id: string | null }>
+    ).flatMap((r) => (r.session_id === null ? [] : [r.session_id]));
+  }
+
+  /** The transcripts of the sessions seen here (their folded states are cached by path). */
+  transcriptPaths(): string[] {
+    return (
+      this.#db
+        .prepare('SELECT DISTINCT transcript_path FROM sessions WHERE transcript_path IS NOT NULL')
+        .all() as Array<{ transcript_path: string }>
+    ).map((r) => r.transcript_path);
+  }
+
   /** The session's compaction summaries. */
   summaries(sessionId: string): Array<{ id: string; summary: string }> {
     return this.#db
