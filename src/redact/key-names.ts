@@ -117,6 +117,13 @@ const NOT_A_CREDENTIAL = new Set(
 const SAYS_NOT_REAL =
   /(?:^|_)(?:fake|dummy|mock|mocked|example|invalid|wrong|incorrect|bogus|non_?matching|not_?matching|nonexistent|placeholder)(?:_|$)/;
 
+/**
+ * Names of a form's anti-forgery token (Rails' `authenticity_token`, `csrf_token`, Django's
+ * `csrfmiddlewaretoken`, `XSRF-TOKEN`): a value a page hands to every visitor with the form, tied
+ * to their session cookie — no credential to an account.
+ */
+const ANTI_FORGERY = /(?:^|_)(?:csrf|xsrf|csrfmiddlewaretoken|authenticity_token)(?:_|$)/;
+
 function wordStrength(word: string): KeyStrength | null {
   if (STRONG_WORDS.has(word)) return 'strong';
   if (STRONG_ENDINGS.test(word)) return 'strong';
@@ -132,7 +139,7 @@ function wordStrength(word: string): KeyStrength | null {
  */
 export function keyStrength(key: string): KeyStrength | null {
   const k = normalizeKey(key);
-  if (k === '' || k.length > 80 || SAYS_NOT_REAL.test(k)) return null;
+  if (k === '' || k.length > 80 || SAYS_NOT_REAL.test(k) || ANTI_FORGERY.test(k)) return null;
   // Bundler's credentials for a gem server, `BUNDLE_<HOST>` with the host's dots as `__`
   // (`BUNDLE_GEMS__ACME__IO=user:password`); `BUNDLE_BUILD__<GEM>` holds build flags.
   if (/^BUNDLE_(?!BUILD__)[A-Z0-9_]*[A-Z0-9]__[A-Z]{2,6}$/.test(key)) return 'strong';

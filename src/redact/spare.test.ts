@@ -104,6 +104,13 @@ describe('made-up values are spared, real ones of the same shape are not', () =>
     await assertRedacted(`TEST_API_KEY=${value}`, value);
   });
 
+  test("a form's anti-forgery token is no credential", async () => {
+    const value = gen(B62, 43, 16);
+    await assertSpared(`<input type="hidden" name="authenticity_token" value="${value}" />`);
+    await assertSpared(`csrfToken: "${value}"`);
+    await assertRedacted(`auth_token: "${value}"`, value);
+  });
+
   test('a label or the start of another assignment as the value', async () => {
     await assertSpared('api_token = "bearer:"');
     await assertSpared('password = "db_password = "');
