@@ -362,6 +362,20 @@ describe('startup after an interrupted session', () => {
     }
   });
 
+  test('a session that compacted and still runs is left alone too (parallel work, issue 38)', () => {
+    // Its checkpoint, then Claude Code's compaction in its transcript; it goes on running.
+    const s = setup(300);
+    hook(s, 'PreCompact', { trigger: 'auto', custom_instructions: '' });
+    grow(s, 300, 362);
+    const alive = spawn('bash', ['-c', 'exec -a claude-test sleep 30'], { stdio: 'ignore' });
+    try {
+      writeMemory(s, alive.pid!);
+      assert.equal(hook(s, 'SessionStart', { source: 'startup' }, 'parallel-session'), null);
+    } finally {
+      alive.kill();
+    }
+  });
+
   test('SessionEnd takes a final checkpoint and records the clean end', () => {
     const s = setup(200);
     hook(s, 'SessionEnd', { reason: 'prompt_input_exit' });

@@ -108,6 +108,13 @@ describe('detectResume: compaction', () => {
     assert.equal(d.interruptionReason, 'compaction');
   });
 
+  test('not while its agent still runs: it carries on by itself, a new session beside it is parallel work', () => {
+    const d = detect(evidence({ compactedAfter: true, agentAlive: true }));
+    assert.equal(d.shouldResume, false);
+    assert.match(d.explanation, /still running/);
+    assert.equal(detect(evidence({ compactedAfter: true, agentAlive: false })).shouldResume, true);
+  });
+
   test('a compaction followed by a clean end is judged as a manual exit', () => {
     const d = detect(evidence({ compactedAfter: true, ...ended('logout') }, { openTasks: 0 }));
     assert.equal(d.interruptionReason, 'manual_exit');

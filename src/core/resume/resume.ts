@@ -10,7 +10,7 @@
  * | 1 | no checkpoint                                                | `unknown`     | no     | 1.00       |
  * | 2 | the checkpoint was already restored (`restoredAt`)          | (classified)  | no     | 0.95       |
  * | 3 | the checkpoint is older than `maxAgeMs` (default 7 days)    | (classified)  | no     | 0.90       |
- * | 4 | a compaction after the checkpoint, no clean end             | `compaction`  | yes    | 0.95       |
+ * | 4 | a compaction after, no clean end, its agent not seen running | `compaction`  | yes    | 0.95       |
  * | 5 | the session hit "Prompt is too long" (clean end or not)     | `crash`       | yes    | 0.90       |
  * | 6 | a clean SessionEnd, tasks left open                         | `manual_exit` | yes    | 0.50 (`clear`: 0.35) |
  * | 7 | a clean SessionEnd, no open tasks                           | `manual_exit` | no     | 0.85       |
@@ -20,6 +20,8 @@
  * |11 | no clean end, recently active, low risk, no open tasks      | `unknown`     | no     | 0.55       |
  *
  * Notes on the choices:
+ * - A session whose agent process still runs is not taken over (rule 4 included): it carries on
+ *   by itself, and a session started beside it is parallel work, not its continuation.
  * - "Prompt is too long" counts as a crash even when a SessionEnd follows: the user quitting a
  *   session that can no longer take a prompt is the crash's consequence, not a decision to stop.
  * - A compaction is the same session carrying on with its agent's lossy summary, so the exact
@@ -182,6 +184,16 @@ function classify(
   const agent = agentName(checkpoint.agent);
   const cp = `checkpoint #${checkpoint.checkpointNumber}`;
 
+  const stillRunning = {
+    reason: 'unknown',
+    resume: false,
+    confidence: 0.9,
+    why: `The session's ${agent} process is still running, so ${cp} is not taken over`,
+  } as const;
+  // Still running after it compacted, the session carries on by itself (its own restore after
+  // the compaction): one started beside it is parallel work, not its continuation.
+  if (evidence.compactedAfter && ended === null && evidence.agentAlive === true)
+    return stillRunning;
   if (evidence.compactedAfter && ended === null) {
     return {
       reason: 'compaction',
@@ -214,14 +226,7 @@ function classify(
       why: `The user ended the session (${ended.reason}) with no open tasks, so there is nothing to resume`,
     };
   }
-  if (evidence.agentAlive === true) {
-    return {
-      reason: 'unknown',
-      resume: false,
-      confidence: 0.9,
-      why: `The session's ${agent} process is still running, so ${cp} is not taken over`,
-    };
-  }
+  if (evidence.agentAlive === true) return stillRunning;
   if (evidence.agentAlive === false) {
     return {
       reason: 'crash',
