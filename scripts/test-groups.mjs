@@ -8,10 +8,12 @@
 // the other lane with what is left of its groups. With no waiting group to run beside them (the
 // inner loop), the CPU-bound groups run one after another, each as many files at once as there
 // are cores.
+// `batches`: how many runs of about equal time a group's files are cut into when two lanes run,
+// so that a lane done with its own groups can take some of them (scripts/test-order.mjs).
 // `quick`: part of `npm run test:quick`, the inner loop (no real CLI, no server, no browser).
 // `needs`: what the runner installs or checks before the group runs.
 
-/** @typedef {{ name: string, folder: string, what: string, lane: 'cpu' | 'wait', concurrency: number, quick: boolean, needs: string[] }} Group */
+/** @typedef {{ name: string, folder: string, what: string, lane: 'cpu' | 'wait', concurrency: number, batches: number, quick: boolean, needs: string[] }} Group */
 
 /**
  * @type {Group[]} First match wins: the deeper folders before the catch-alls. A lane takes its
@@ -25,6 +27,7 @@ export const GROUPS = [
     what: 'the real Claude Code, Codex and Gemini CLIs against local mock APIs',
     lane: 'wait',
     concurrency: 3,
+    batches: 1,
     quick: false,
     needs: ['agent-clis'],
   },
@@ -34,6 +37,7 @@ export const GROUPS = [
     what: 'the team store against a real PostgreSQL server',
     lane: 'wait',
     concurrency: 2,
+    batches: 1,
     quick: false,
     needs: ['postgresql'],
   },
@@ -43,6 +47,7 @@ export const GROUPS = [
     what: 'the dashboard in a real Chromium',
     lane: 'wait',
     concurrency: 2,
+    batches: 1,
     quick: false,
     needs: ['chromium'],
   },
@@ -54,6 +59,7 @@ export const GROUPS = [
     // Its files mostly wait on the shim processes they start (CI at one at a time: 675 s wall,
     // the suite's long pole), each in its own temp dirs and SHIM_HOME: two side by side.
     concurrency: 2,
+    batches: 3,
     quick: true,
     needs: [],
   },
@@ -63,6 +69,7 @@ export const GROUPS = [
     what: 'tests beside the code',
     lane: 'cpu',
     concurrency: 1,
+    batches: 3,
     quick: true,
     needs: [],
   },

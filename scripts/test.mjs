@@ -7,11 +7,15 @@
 //                                         server or browser (`npm run test:quick`)
 //   node scripts/test.mjs <part> …        the files whose path contains one of the parts
 //   node scripts/test.mjs --list [<part>]  which files would run, by group; runs nothing
+//   … --save-times                        also writes the run's file times into
+//                                         scripts/test-times.json (the order CI starts from)
 //
-// The groups of the two lanes run at the same time (the waiting groups several files at once);
-// each group's output is printed whole when it ends (live when one group runs). The last lines are
-// each group's times (wall and CPU) and one `N passed, N failed` line for the whole run; with
-// SHIM_TEST_SUMMARY=<file> the same figures are written there as JSON (.ci/run prints them).
+// The groups of the two lanes run at the same time (the waiting groups several files at once),
+// each group's files longest first and the CPU-bound groups in batches either lane may take
+// (scripts/test-order.mjs); each batch's output is printed whole when it ends (live when only
+// one runs). The last lines are each group's times (wall and CPU) and one `N passed, N failed`
+// line for the whole run; with SHIM_TEST_SUMMARY=<file> the same figures are written there as
+// JSON (.ci/run prints them).
 import { spawn } from 'node:child_process';
 import {
   closeSync,
@@ -26,6 +30,7 @@ import {
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { compileTests, sourceOf } from './compile-tests.mjs';
+import { batch, readTimes, saveTimes } from './test-order.mjs';
 import { GROUPS, groupOf } from './test-groups.mjs';
 import { ensureE2eClaude } from './install-e2e-claude.mjs';
 import { ensureE2eCodex } from './install-e2e-codex.mjs';
@@ -98,10 +103,23 @@ const groups = GROUPS.map((group) => ({
   files: selected.filter((f) => groupOf(f) === group),
 })).filter((g) => g.files.length > 0);
 
+// What runs as one `node --test`: a group's files longest first, a CPU-bound group's in batches
+// of about equal time when two lanes run (scripts/test-order.mjs).
+const times = readTimes(ROOT);
+const batches = groups.flatMap(({ group, files: list }) => {
+  const cut = batch(list, times, alone ? 1 : group.batches);
+  return cut.map((files, index) => ({
+    group,
+    files,
+    id: cut.length > 1 ? `${group.name}-${index + 1}` : group.name,
+    label: cut.length > 1 ? `${group.name} ${index + 1}/${cut.length}` : group.name,
+  }));
+});
+
 if (listOnly) {
-  for (const { group, files: list } of groups) {
+  for (const { group, files: list, label } of batches) {
     process.stdout.write(
-      `${group.name} (${group.lane} lane, ${concurrencyOf(group)} at a time): ${group.what}\n`,
+      `${label} (${group.lane} lane, ${concurrencyOf(group)} at a time): ${group.what}\n`,
     );
     for (const file of list) process.stdout.write(`  ${file}\n`);
   }
@@ -148,7 +166,7 @@ const loaders = compiledRun
     // file needs them.
     ['--import', 'tsx/esm', '--import', `./${PRELOAD}`];
 
-const live = groups.length === 1;
+const live = batches.length === 1;
 const work = mkdtempSync(join(tmpdir(), 'shim-test-run-'));
 const seconds = (ms) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
 
@@ -159,11 +177,11 @@ const seconds = (ms) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
  * its own even while the lanes overlap. Detached background jobs a test lets outlive it are not
  * counted.
  */
-function runGroup({ group, files: list }, concurrency) {
-  const json = join(work, `${group.name}.json`);
-  const cpu = join(work, `${group.name}.cpu`);
-  const log = join(work, `${group.name}.log`);
-  const fileCpu = join(work, `${group.name}.files-cpu`);
+function runGroup({ group, files: list, id, label }, concurrency) {
+  const json = join(work, `${id}.json`);
+  const cpu = join(work, `${id}.cpu`);
+  const log = join(work, `${id}.log`);
+  const fileCpu = join(work, `${id}.files-cpu`);
   const testArgs = [
     ...loaders,
     '--test',
@@ -208,6 +226,8 @@ function runGroup({ group, files: list }, concurrency) {
         name: group.name,
         files: list.length,
         code,
+        startedAt: started,
+        endedAt: started + wallMs,
         wallMs,
         cpuMs,
         counts: summary.counts ?? {},
@@ -216,7 +236,7 @@ function runGroup({ group, files: list }, concurrency) {
       };
       if (!live) {
         process.stdout.write(
-          `\n━━ ${group.name}: ${list.length} files, ${group.what} (${seconds(wallMs)}) ━━\n`,
+          `\n━━ ${label}: ${list.length} files, ${group.what} (${seconds(wallMs)}) ━━\n`,
         );
         process.stdout.write(read(log) ?? '');
       }
@@ -230,27 +250,58 @@ const started = Date.now();
 // next of the other kind: the waiting groups run beside the CPU-bound ones, and a lane that is
 // done helps the other. With no waiting group selected (the inner loop), the CPU-bound groups
 // run one after another in one lane, each with as many files at once as there are cores.
-const pending = [...groups];
-const lanes = (alone ? ['cpu'] : ['wait', 'cpu']).map(async (lane) => {
+// A lane takes the other kind's batches from the back: the last batches of the other lane's last
+// group, while that lane works through its first. The CPU lane starts first: the waiting lane's
+// first step may be installing the agent CLIs (a synchronous npm install, ~25 s on CI), which
+// would otherwise hold back the start of the suite's longest lane.
+const pending = [...batches];
+const lanes = (alone ? ['cpu'] : ['cpu', 'wait']).map(async (lane) => {
   const results = [];
   for (;;) {
-    const at = pending.findIndex((g) => g.group.lane === lane);
-    const entry = pending.splice(at >= 0 ? at : 0, 1)[0];
+    const own = pending.findIndex((b) => b.group.lane === lane);
+    const entry = pending.splice(own >= 0 ? own : pending.length - 1, 1)[0];
     if (!entry) return results;
     if (entry.group.needs.includes('agent-clis')) installAgentClis(entry.files);
-    if (!live) process.stdout.write(`▸ ${entry.group.name}: ${entry.files.length} files\n`);
+    if (!live) process.stdout.write(`▸ ${entry.label}: ${entry.files.length} files\n`);
     results.push(await runGroup(entry, concurrencyOf(entry.group)));
   }
 });
-const results = (await Promise.all(lanes))
-  .flat()
-  .sort(
-    (a, b) =>
-      GROUPS.findIndex((g) => g.name === a.name) - GROUPS.findIndex((g) => g.name === b.name),
-  );
+const batchResults = (await Promise.all(lanes)).flat();
 const wallMs = Date.now() - started;
 rmSync(work, { recursive: true, force: true });
 compiledRun?.remove();
+
+// A group's figures add up its batches: wall from its first batch's start to its last one's end.
+const results = GROUPS.flatMap((g) => {
+  const runs = batchResults.filter((r) => r.name === g.name);
+  if (!runs.length) return [];
+  const counts = {};
+  for (const r of runs)
+    for (const [key, n] of Object.entries(r.counts)) counts[key] = (counts[key] ?? 0) + n;
+  const startedAt = Math.min(...runs.map((r) => r.startedAt));
+  return [
+    {
+      name: g.name,
+      files: runs.reduce((n, r) => n + r.files, 0),
+      code: runs.find((r) => r.code !== 0)?.code ?? 0,
+      wallMs: Math.max(...runs.map((r) => r.endedAt)) - startedAt,
+      cpuMs: runs.every((r) => r.cpuMs !== null) ? runs.reduce((n, r) => n + r.cpuMs, 0) : null,
+      counts,
+      fileTimes: Object.assign({}, ...runs.map((r) => r.fileTimes)),
+      fileCpuMs: Object.assign({}, ...runs.map((r) => r.fileCpuMs)),
+    },
+  ];
+});
+// This run's file times order the next run's files (scripts/test-order.mjs).
+saveTimes(
+  ROOT,
+  Object.fromEntries(
+    results.flatMap((r) =>
+      Object.entries(r.fileTimes).map(([file, t]) => [relative(ROOT, file), t.ms]),
+    ),
+  ),
+  { shared: args.includes('--save-times') },
+);
 
 // The figures: per group, then the whole run.
 const count = (r, key) => r.counts[key] ?? 0;
