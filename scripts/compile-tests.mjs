@@ -93,6 +93,16 @@ function alive(pid) {
   }
 }
 
+/** How the test files are bundled: ES modules, shared code in chunks, packages left outside. */
+export const TEST_BUNDLE = {
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+};
+
 /**
  * Compiles `files` (test files relative to the project) and `preloads` into a directory of this
  * run's own; returns it with each source's compiled path and a `remove()` for the run's end.
@@ -114,12 +124,7 @@ export async function compileTests(files, preloads = []) {
     outbase: ROOT,
     outdir,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
+    ...TEST_BUNDLE,
     keepNames: true,
     sourcemap: 'linked',
     logLevel: 'error',

@@ -5,6 +5,9 @@
 //   node scripts/test.mjs                 the whole suite (`npm test`, what CI runs)
 //   node scripts/test.mjs --quick         the inner loop: unit and integration, no real CLI,
 //                                         server or browser (`npm run test:quick`)
+//   node scripts/test.mjs --changed[=<ref>]  a change's first check: the inner loop's files that
+//                                         the change reaches through imports (`npm run
+//                                         test:changed`; scripts/test-select.mjs)
 //   node scripts/test.mjs <part> …        the files whose path contains one of the parts
 //   node scripts/test.mjs --list [<part>]  which files would run, by group; runs nothing
 //   … --save-times                        also writes the run's file times into
@@ -53,7 +56,8 @@ const hasChromium = () =>
 process.env.SHIM_WARM_LOOK_IDLE_MS ??= '5000';
 
 const args = process.argv.slice(2);
-const quick = args.includes('--quick');
+const changedArg = args.find((a) => a === '--changed' || a.startsWith('--changed='));
+const quick = args.includes('--quick') || Boolean(changedArg);
 const listOnly = args.includes('--list');
 const parts = args.filter((a) => !a.startsWith('--'));
 // The inner loop runs no agent CLI session and downloads nothing (the plugin test's npm ci).
@@ -75,6 +79,15 @@ files.sort();
 
 let selected = parts.length ? files.filter((f) => parts.some((p) => f.includes(p))) : files;
 if (quick) selected = selected.filter((f) => groupOf(f).quick);
+if (changedArg) {
+  const { changedFiles, describeChange, testsReached } = await import('./test-select.mjs');
+  const changed = changedFiles(ROOT, changedArg.split('=')[1]);
+  selected = await testsReached(ROOT, selected, changed);
+  process.stdout.write(
+    `${describeChange(ROOT, changed)}: ${selected.length} test file${selected.length === 1 ? '' : 's'} reach${selected.length === 1 ? 'es' : ''} it\n`,
+  );
+  if (!selected.length) process.exit(0);
+}
 const skippedBrowser = selected.filter((f) => groupOf(f).needs.includes('chromium'));
 if (skippedBrowser.length && !hasChromium() && process.env.SHIM_REQUIRE_CHROMIUM !== '1') {
   process.stderr.write(
