@@ -113,6 +113,7 @@ export async function testsReached(root, testFiles, changed) {
 
 /** For the runner's message: the change, shortly. */
 export function describeChange(root, changed) {
+  if (!changed.length) return 'no changed file';
   const shown = changed.slice(0, 5).map((f) => relative(root, join(root, f)));
   return `${changed.length} changed file${changed.length === 1 ? '' : 's'} (${shown.join(', ')}${changed.length > 5 ? ', …' : ''})`;
 }
