@@ -1,12 +1,12 @@
 /**
- * The session model: everything shim knows about one Claude Code session, folded from its
- * transcript. It is plain JSON (no Maps, no Dates) so a cursor can be cached on disk and
+ * The session model: everything shim knows about one agent's session, folded from its log. It is plain JSON (no Maps, no Dates) so a cursor can be cached on disk and
  * resumed by the next short-lived process, and it is bounded: rings keep the recent past only.
  * @module
  */
+import type { AgentId } from './agent-id.ts';
 
 /** Bump when the shape changes; cached cursors of another version are discarded. */
-export const SESSION_STATE_VERSION = 7;
+export const SESSION_STATE_VERSION = 8;
 
 /** Ring sizes: enough for forecasts and checkpoints, small enough to cache per session. */
 export const LIMITS = {
@@ -292,8 +292,8 @@ export type SessionState = {
   /** The conversation moved on in this session (a `continued-in` entry). */
   continuedIn: string | null;
   parse: ParseStats;
-  /** The agent whose log this is; absent for Claude Code (states cached before agents existed). */
-  agent?: 'codex' | 'gemini';
+  /** The agent whose log this is: the reader that folded it says so, every agent alike. */
+  agent: AgentId;
   /** The context window the agent's own log reports (Codex: `model_context_window`). */
   logWindowTokens?: number | null;
   /** Dedupe key of the newest usage line (Codex writes some responses' usage twice). */
@@ -309,9 +309,10 @@ export type SessionState = {
   secretMemoryStored?: number;
 };
 
-export function createSessionState(): SessionState {
+export function createSessionState(agent: AgentId): SessionState {
   return {
     v: SESSION_STATE_VERSION,
+    agent,
     sessionId: null,
     cwd: null,
     gitBranch: null,

@@ -4,6 +4,7 @@
  * hooks resolve it; the documented 200k default when the agent has none or it fails.
  * @module
  */
+import type { AgentId } from '../core/agent-id.ts';
 import { createSessionState } from '../core/session.ts';
 import type { ThresholdRequest, ThresholdRules } from '../agents/agent.ts';
 import type { ThresholdInfo } from './iteration-monitor.ts';
@@ -17,14 +18,15 @@ export const FALLBACK_THRESHOLD: ThresholdInfo = {
 
 /** The agent's threshold for `model` / `cliVersion`; null when it has no rule or it fails. */
 export function agentThreshold(
-  rules: ThresholdRules | null,
+  of: { agent: AgentId; rules: ThresholdRules | null } | null,
   model: string | null,
   cliVersion: string | null,
   context: Pick<ThresholdRequest, 'env' | 'home' | 'now' | 'history'>,
 ): ThresholdInfo | null {
-  if (!rules) return null;
+  if (!of?.rules) return null;
+  const { agent, rules } = of;
   try {
-    const session = createSessionState();
+    const session = createSessionState(agent);
     session.model = model;
     session.cliVersion = cliVersion;
     const threshold = rules

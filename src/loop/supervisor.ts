@@ -122,8 +122,8 @@ export class Supervisor {
     }
   }
 
-  /** The compaction rule of the agent running now (set as its iteration starts). */
-  #thresholdRules: ThresholdRules | null = null;
+  /** The agent running now and its compaction rule (set as its iteration starts). */
+  #thresholdRules: { agent: AgentId; rules: ThresholdRules | null } | null = null;
 
   #resolveThreshold = (model: string | null, cliVersion: string | null): ThresholdInfo => {
     const info = agentThreshold(this.#thresholdRules, model, cliVersion, {
@@ -144,7 +144,7 @@ export class Supervisor {
   /** The agent's headless run; its compaction rule becomes the one the monitor judges by. */
   async #headless(agent: AgentId): Promise<HeadlessRun> {
     const adapter = await this.#deps.agents.adapter(agent);
-    this.#thresholdRules = adapter.threshold;
+    this.#thresholdRules = { agent, rules: adapter.threshold };
     return adapter.headless;
   }
 

@@ -30,7 +30,7 @@ export async function assessForStatusline(
     ? await loadSessionState(transcript, home, agent).catch(() => null)
     : null; // not written yet
   if (!state && reported.tokens === null) return null;
-  const assessment = assessLiveSession(agent, state ?? createSessionState(), {
+  const assessment = assessLiveSession(agent, state ?? createSessionState(agent.id), {
     home,
     env: request.env,
     now: request.now,

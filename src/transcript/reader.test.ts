@@ -301,6 +301,17 @@ describe('a cursor that does not fit the file', () => {
     assert.deepEqual(position(result.cursor), position(readWhole(path)));
   });
 
+  it('restarts when the cached state was folded by another agent’s reader', () => {
+    const path = fixturePath(SHORT);
+    const read = roundTrip(readTranscript(path, null).cursor);
+    assert.equal(read.state.agent, 'claude', 'Claude Code’s state names its agent too');
+    const codex = { ...read, state: { ...read.state, agent: 'codex' } } as TranscriptCursor;
+    const result = readTranscript(path, codex);
+    assert.equal(result.restarted, true);
+    assert.equal(result.cursor.state.agent, 'claude');
+    assert.deepEqual(position(result.cursor), position(readWhole(path)));
+  });
+
   it('does not restart while the file only grows', () => {
     const path = tempPath();
     writeFileSync(path, Buffer.concat(lines.slice(0, 5)));
@@ -343,7 +354,7 @@ describe('reading bad input', () => {
       offset: 0,
       line: 0,
       skipNewline: false,
-      state: createSessionState(),
+      state: createSessionState('claude'),
     });
   });
 
@@ -560,7 +571,7 @@ describe('reader edge cases found in review', () => {
     const path = tempPath();
     writeFileSync(path, readFileSync(fixturePath(SHORT)));
     assert.equal(readTranscript(path, null).restarted, false);
-    assert.equal(readTranscript(path, createCursor()).restarted, false);
+    assert.equal(readTranscript(path, createCursor('claude')).restarted, false);
   });
 });
 

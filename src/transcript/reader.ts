@@ -6,6 +6,7 @@
  */
 import { closeSync, createReadStream, fstatSync, readSync } from 'node:fs';
 import { AppError } from '../core/errors.ts';
+import type { AgentId } from '../core/agent-id.ts';
 import { createSessionState, SESSION_STATE_VERSION, type SessionState } from '../core/session.ts';
 import type { CompactionRecord, ResponseRecord } from '../core/session.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type LineHandler } from './line-splitter.ts';
@@ -36,6 +37,8 @@ export type FoldListener = {
 
 /** One agent's log lines: how a parsed line becomes an entry, and how entries fold. */
 export type LogFormat<E> = {
+  /** The agent whose log this format reads: every state it folds is that agent's. */
+  agent: AgentId;
   readEntry: (value: unknown) => E;
   foldEntry: (state: SessionState, entry: E, line: number, listener?: FoldListener) => void;
   /** Completes the response still open at the end of what was read. */
@@ -65,8 +68,8 @@ export type ReadResult = {
   restarted: boolean;
 };
 
-export function createCursor(): TranscriptCursor {
-  return { offset: 0, line: 0, skipNewline: false, file: null, state: createSessionState() };
+export function createCursor(agent: AgentId): TranscriptCursor {
+  return { offset: 0, line: 0, skipNewline: false, file: null, state: createSessionState(agent) };
 }
 
 /** The per-line pipeline: parse (with recovery) → classify → fold. */
@@ -104,8 +107,15 @@ function readHead(fd: number): string {
   return head.subarray(0, n).toString('base64');
 }
 
-function cursorMatches(cursor: TranscriptCursor, identity: FileIdentity, size: number): boolean {
+function cursorMatches(
+  cursor: TranscriptCursor,
+  agent: AgentId,
+  identity: FileIdentity,
+  size: number,
+): boolean {
   if (!cursor.file || cursor.state.v !== SESSION_STATE_VERSION) return false;
+  // Folded by another agent's reader (a log first read as the wrong agent's): read again.
+  if (cursor.state.agent !== agent) return false;
   if (cursor.file.dev !== identity.dev || cursor.file.ino !== identity.ino) return false;
   if (size < cursor.offset) return false;
   // The head grows until the file reaches HEAD_BYTES; compare what both have.
@@ -144,8 +154,10 @@ export function readLog<E>(
     const identity: FileIdentity = { dev: stat.dev, ino: stat.ino, head: readHead(fd) };
     const end = Math.min(stat.size, options.untilByte ?? Infinity);
     const matches =
-      cursor !== null && cursorMatches(cursor, identity, stat.size) && cursor.offset <= end;
-    const base = matches ? cursor : createCursor();
+      cursor !== null &&
+      cursorMatches(cursor, format.agent, identity, stat.size) &&
+      cursor.offset <= end;
+    const base = matches ? cursor : createCursor(format.agent);
     const state = base.state;
     const splitter = new LineSplitter(
       createLineFolder(state, format, options),
@@ -194,7 +206,7 @@ export async function readCompressedLog<E>(
 ): Promise<SessionState> {
   // Checked on the descriptor the stream then reads (a FIFO is never waited on).
   const fd = openLogFile(path);
-  const state = createSessionState();
+  const state = createSessionState(format.agent);
   const splitter = new LineSplitter(
     createLineFolder(state, format, options),
     { offset: 0, line: 0, skipNewline: false },
@@ -233,7 +245,7 @@ export function foldLogBytes<E>(
   format: LogFormat<E>,
   options: ReadOptions<E> = {},
 ): SessionState {
-  const state = createSessionState();
+  const state = createSessionState(format.agent);
   const splitter = new LineSplitter(
     createLineFolder(state, format, options),
     { offset: 0, line: 0, skipNewline: false },

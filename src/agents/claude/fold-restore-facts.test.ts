@@ -17,7 +17,7 @@ import { readEntry } from './entry.ts';
 import { foldEntry } from './fold.ts';
 
 function foldAll(entries: RawEntry[]): SessionState {
-  const state = createSessionState();
+  const state = createSessionState('claude');
   entries.forEach((raw, i) => foldEntry(state, readEntry(raw), i + 1));
   return state;
 }

@@ -528,7 +528,7 @@ describe('folding the real fixtures', () => {
 // --- Small hand-built sequences for what the fixtures show only in passing. ---
 
 function foldAll(entries: RawEntry[]): SessionState {
-  const state = createSessionState();
+  const state = createSessionState('claude');
   entries.forEach((raw, i) => foldEntry(state, readEntry(raw), i + 1));
   return state;
 }

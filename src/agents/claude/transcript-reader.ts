@@ -20,6 +20,7 @@ export { isCompressed };
 export type TranscriptReadOptions = ReadOptions<TranscriptEntry>;
 
 export const CLAUDE_LOG: LogFormat<TranscriptEntry> = {
+  agent: 'claude',
   readEntry,
   foldEntry,
   finalize: finalizeResponse,

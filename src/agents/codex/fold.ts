@@ -230,7 +230,6 @@ export function foldCodexLine(
   line: number,
   listener?: FoldListener,
 ): void {
-  state.agent = 'codex';
   const { payload: p, at } = entry;
   if (at !== null) {
     if (state.startedAt === null || at < state.startedAt) state.startedAt = at;

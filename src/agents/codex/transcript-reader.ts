@@ -22,6 +22,7 @@ import { foldCodexLine, readCodexLine, type CodexLine } from './fold.ts';
 export type CodexReadOptions = ReadOptions<CodexLine>;
 
 export const CODEX_LOG: LogFormat<CodexLine> = {
+  agent: 'codex',
   readEntry: readCodexLine,
   foldEntry: foldCodexLine,
   finalize: finalizeResponse,
@@ -59,9 +60,7 @@ export async function readCompressedRollout(
   options: CodexReadOptions = {},
 ): Promise<SessionState> {
   if (path.endsWith('.zst')) {
-    const state = foldLogBytes(await readZstd(path), CODEX_LOG, options);
-    state.agent = 'codex';
-    return state;
+    return foldLogBytes(await readZstd(path), CODEX_LOG, options);
   }
   return readCompressedLog(path, CODEX_LOG, options);
 }

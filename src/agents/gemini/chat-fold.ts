@@ -337,7 +337,6 @@ export function foldGeminiRecord(
 ): void {
   switch (record.kind) {
     case 'header':
-      state.agent = 'gemini';
       state.sessionId = record.sessionId;
       touchTime(state, record.at);
       return;

@@ -160,6 +160,8 @@ function identityOf(fd: number): FileIdentity {
 
 function cursorMatches(cursor: GeminiCursor, identity: FileIdentity, size: number): boolean {
   if (!cursor.file || cursor.state.v !== SESSION_STATE_VERSION) return false;
+  // Folded by another agent's reader (a log first read as the wrong agent's): read again.
+  if (cursor.state.agent !== 'gemini') return false;
   if (cursor.file.dev !== identity.dev || cursor.file.ino !== identity.ino) return false;
   if (size < cursor.offset) return false;
   const a = Buffer.from(cursor.file.head, 'base64');
@@ -181,7 +183,7 @@ function readRange(fd: number, from: number, to: number): Buffer {
 
 /** Folds a whole chat's bytes (JSONL, or a legacy one-document `.json`). */
 function foldWhole(bytes: Buffer, options: GeminiReadOptions): GeminiCursor {
-  const state = createSessionState();
+  const state = createSessionState('gemini');
   const gemini = createGeminiFoldState();
   const legacy = readLegacyChat(bytes);
   if (legacy) {

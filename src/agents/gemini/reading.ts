@@ -40,6 +40,7 @@ function geminiOptions(options: ReadOptions | undefined): GeminiReadOptions {
 export const geminiLog: SessionLogReader = {
   // Line by line, for the shared reader; `read` below is the one that handles `$rewindTo`.
   format: {
+    agent: 'gemini',
     readEntry: (value: unknown) => readRecord(value, JSON.stringify(value ?? null).length),
     foldEntry: (state, entry, line, listener) =>
       foldGeminiRecord(state, foldStateOf(state), entry as GeminiRecord, line, listener),

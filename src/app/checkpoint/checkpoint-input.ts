@@ -144,7 +144,11 @@ function buildOrStandIn(
       sessionId: input.sessionId,
       error: String(error),
     });
-    const empty = buildCheckpoint({ ...input, state: createSessionState(), ancestor: null });
+    const empty = buildCheckpoint({
+      ...input,
+      state: createSessionState(input.state.agent),
+      ancestor: null,
+    });
     const draft = { ...empty };
     for (const section of CHECKPOINT_SECTIONS)
       draft[section] = standInSection(empty, section) as never;

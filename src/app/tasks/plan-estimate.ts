@@ -212,7 +212,7 @@ export async function estimatePlan(request: PlanEstimateRequest): Promise<PlanEs
     project: session?.cwd ?? request.cwd,
   });
   const config = await loadConfig(request.home, { lenient: true, projectRoot: null });
-  const assessment = assessLiveSession(agent, session ?? createSessionState(), {
+  const assessment = assessLiveSession(agent, session ?? createSessionState(agent.id), {
     home: request.home,
     env: request.env,
     now: request.now,

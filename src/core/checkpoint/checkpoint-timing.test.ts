@@ -111,7 +111,7 @@ test('a shell command may change the work when it commits or runs a check; readi
 
 test('observeWork folds only the calls the last look did not see', () => {
   const state = (recentTools: ToolCallRecord[], done = 0) => ({
-    ...createSessionState(),
+    ...createSessionState('claude'),
     recentTools,
     todos: Array.from({ length: done }, (_, i) => ({
       content: `t${i}`,

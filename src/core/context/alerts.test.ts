@@ -12,8 +12,8 @@ const ALERT_LEVELS = ['L1', 'L2', 'L3'] as const;
 
 /** A real assessment with the level, percent and turns to compaction set by hand. */
 function assessment(level: Level, turnsToCompact: number | null = null): Assessment {
-  const base = assessSession(createSessionState(), {
-    threshold: claudeRuleFor(createSessionState()),
+  const base = assessSession(createSessionState('claude'), {
+    threshold: claudeRuleFor(createSessionState('claude')),
     now: NOW,
   });
   return {

@@ -53,7 +53,7 @@ function compaction(changes: Partial<CompactionRecord> = {}): CompactionRecord {
 /** A Claude Code 2.1.39 session on a 200k model with one response per context size given. */
 function session(contexts: number[], changes: Partial<SessionState> = {}): SessionState {
   const responses = contexts.map((tokens, i) => response(i + 1, tokens));
-  const state = createSessionState();
+  const state = createSessionState('claude');
   state.cliVersion = CLI;
   state.model = MODEL;
   state.turns = responses.length;
@@ -78,7 +78,7 @@ function assess(state: SessionState, changes: Changes = {}) {
 
 describe('assessSession: context size', () => {
   test('a session without responses has no context and is safe', () => {
-    const assessment = assess(createSessionState());
+    const assessment = assess(createSessionState('claude'));
     assert.equal(assessment.contextTokens, 0);
     assert.equal(assessment.contextSource, 'none');
     assert.equal(assessment.percent, 0);

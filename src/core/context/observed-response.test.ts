@@ -21,7 +21,7 @@ const response = (turn: number, contextTokens: number, at: number): ResponseReco
 function stateWith(contexts: number[]): SessionState {
   const responses = contexts.map((c, i) => response(i + 1, c, 1_000 * (i + 1)));
   return {
-    ...createSessionState(),
+    ...createSessionState('claude'),
     responses,
     lastResponse: responses.at(-1) ?? null,
     turns: responses.length,

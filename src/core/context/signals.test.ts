@@ -32,7 +32,7 @@ function response(
 }
 
 function state(changes: Partial<SessionState> = {}): SessionState {
-  return Object.assign(createSessionState(), changes);
+  return Object.assign(createSessionState('claude'), changes);
 }
 
 /** A 30-minute session of 10 prompts and 20 responses, 120k in context, last response 2 minutes ago. */
@@ -68,7 +68,7 @@ function signalInput(changes: Partial<SignalInput> = {}): SignalInput {
 
 describe('estimateAppendedTokens', () => {
   test('a fresh session has nothing appended', () => {
-    assert.equal(estimateAppendedTokens(createSessionState()), 0);
+    assert.equal(estimateAppendedTokens(createSessionState('claude')), 0);
   });
 
   test('the newest response output and appended text (3.5 characters a token) are added', () => {
@@ -226,7 +226,7 @@ describe('computeSignals', () => {
 
   test('without responses, tokens per message is zero', () => {
     const signals = computeSignals(
-      signalInput({ state: createSessionState(), growthPerTurn: null }),
+      signalInput({ state: createSessionState('claude'), growthPerTurn: null }),
     );
     assert.equal(signals.tokensPerMessage, 0);
   });

@@ -4,7 +4,7 @@ import { createSessionState } from '../session.ts';
 import { deferralEnd, describeDeferral, startDeferral, taskInProgress } from './deferral.ts';
 
 function withTasks(tasks: Array<{ id: string; subject: string; status: string }>) {
-  return Object.assign(createSessionState(), { tasks });
+  return Object.assign(createSessionState('claude'), { tasks });
 }
 
 describe('deferral', () => {
@@ -15,11 +15,11 @@ describe('deferral', () => {
     ]);
     state.todos = [{ content: 'ignored while a task list exists', status: 'in_progress' }];
     assert.deepEqual(taskInProgress(state)?.id, '2');
-    const todos = Object.assign(createSessionState(), {
+    const todos = Object.assign(createSessionState('claude'), {
       todos: [{ content: 'Write docs', status: 'in_progress' }],
     });
     assert.equal(taskInProgress(todos)?.content, 'Write docs');
-    assert.equal(taskInProgress(createSessionState()), null);
+    assert.equal(taskInProgress(createSessionState('claude')), null);
   });
 
   test('ends when its task completes, is removed, at L3 or at a compaction; not before', () => {

@@ -36,7 +36,7 @@ const shell = (n: number, command: string): ToolCallRecord => ({
 });
 
 function session(calls: ToolCallRecord[], changes: Partial<SessionState> = {}): SessionState {
-  const state = createSessionState();
+  const state = createSessionState('claude');
   state.model = 'claude-opus-4-6';
   state.cliVersion = '2.1.39';
   state.startedAt = NOW - 30 * MINUTE;

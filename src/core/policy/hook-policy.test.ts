@@ -25,7 +25,7 @@ function session(
   contextTokens = 40_000,
   changes: Partial<SessionState> = {},
 ): SessionState {
-  const state = createSessionState();
+  const state = createSessionState('claude');
   state.model = MODEL;
   state.cliVersion = CLI;
   state.startedAt = NOW - 30 * MINUTE;

@@ -24,7 +24,7 @@ type Shape = {
 };
 
 function session(shape: Shape = {}): SessionState {
-  const state = createSessionState();
+  const state = createSessionState('claude');
   state.model = 'claude-opus-4-6';
   state.cliVersion = '2.1.39';
   state.startedAt = shape.startedAt ?? NOW - 30 * MINUTE;

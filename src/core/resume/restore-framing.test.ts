@@ -32,7 +32,7 @@ const detection = (reason: ResumeDetection['interruptionReason']): ResumeDetecti
 });
 
 function checkpointOf(entries: RawEntry[], interrupted = false): Checkpoint {
-  const state = createSessionState();
+  const state = createSessionState('claude');
   entries.forEach((raw, i) => foldEntry(state, readEntry(raw), i + 1));
   const now = state.lastActivityAt ?? 0;
   return {

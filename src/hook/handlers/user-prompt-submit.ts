@@ -46,7 +46,7 @@ function endQuietWindowForTeam(run: HookRun): void {
 }
 
 function emptySession(run: HookRun): HookContext {
-  const state = createSessionState();
+  const state = createSessionState(run.agent.id);
   const assessment = assessInsideAgent(run.agent, state, {
     home: run.home,
     env: run.env,

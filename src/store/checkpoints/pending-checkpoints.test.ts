@@ -126,14 +126,14 @@ describe('pending checkpoints', () => {
   test('the note keeps a copy of the transcript cursor as the hook saw it, and no temp file', () => {
     const home = makeTempDir('shim-pending-');
     const transcript = join(home, 'session.jsonl');
-    saveCursor(home, transcript, { ...createCursor(), offset: 77 });
+    saveCursor(home, transcript, { ...createCursor('claude'), offset: 77 });
     writePendingCheckpoint(home, note('ffff-6', 6_000, transcript));
     const copy = JSON.parse(readFileSync(pendingCursorPath(home, 'ffff-6'), 'utf8')) as {
       offset: number;
     };
     assert.equal(copy.offset, 77);
     // Later calls move the cache on; the copy stays where the hook was.
-    saveCursor(home, transcript, { ...createCursor(), offset: 999 });
+    saveCursor(home, transcript, { ...createCursor('claude'), offset: 999 });
     assert.equal(
       (JSON.parse(readFileSync(pendingCursorPath(home, 'ffff-6'), 'utf8')) as { offset: number })
         .offset,
