@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim } from './helpers/cli.ts';
 import { foreignPipes } from './helpers/foreign-pipes.ts';
+import { endWarmLooksUnder } from './helpers/processes.ts';
 import {
   doctorSays,
   gone,
@@ -89,6 +90,7 @@ describe('the warm look trusts only its own directories', () => {
       assert.match(doctorSays(s), /^not used: .*\/run is a symbolic link/);
     } finally {
       child.kill('SIGKILL');
+      await endWarmLooksUnder(s.home);
     }
   });
 
@@ -116,6 +118,8 @@ describe('the warm look trusts only its own directories', () => {
       } finally {
         child.kill('SIGKILL');
         await stop(s);
+        // The call may start a warm look beside the foreign directory, which stop() does not see.
+        await endWarmLooksUnder(s.home);
       }
     },
   );
