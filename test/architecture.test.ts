@@ -3,7 +3,8 @@
  * must-show): no import of an agent's folder outside `src/agents/` and `src/entries/`, no
  * comparison with an agent's id outside `src/agents/`, imports pointing down the layers only (the
  * layers are ESLint's: `eslint.config.js` LAYERS), no circle of imports, folders of at most 30
- * source files and no source file over 450 lines. ESLint refuses most of these file by file;
+ * source files and no source file over 450 lines, and above `store/` the local store's SQLite side
+ * named only by the files that open the store (the rest asks `store/ports/`). ESLint refuses most of these file by file;
  * this holds the tree to them, type-only and on-demand imports included, and says what it found.
  */
 import assert from 'node:assert/strict';
@@ -167,6 +168,64 @@ function circles(files: SourceFile[]): string[][] {
   return found;
 }
 
+/** The files that open the local store: the only ones above store/ that name its SQLite side. */
+const STORE_OPENERS = new Set(['src/app/open-store.ts', 'src/app/open-command-store.ts']);
+
+/**
+ * SQLite modules not behind a port yet (issue 39 item 5, moved slice by slice): their importers
+ * above store/ are let be until their port lands. Empty when every concept has its port.
+ */
+const NOT_YET_PORTED = new Set<string>([
+  'src/store/checkpoints/dashboard-queries.ts',
+  'src/store/checkpoints/forget-rows.ts',
+  'src/store/checkpoints/handoff-repository.ts',
+  'src/store/checkpoints/session-rewrite.ts',
+  'src/store/checkpoints/session-transfer.ts',
+  'src/store/checkpoints/stats-queries.ts',
+  'src/store/estimates/task-estimate-repository.ts',
+  'src/store/estimates/task-point-repository.ts',
+  'src/store/loop/loop-repository.ts',
+  'src/store/sqlite/database.ts',
+  'src/store/sqlite/migrations.ts',
+  'src/store/sqlite/project-match.ts',
+  'src/store/sqlite/recover-database.ts',
+  'src/store/sqlite/store-maintenance.ts',
+  'src/store/sync/sync-outbox.ts',
+  'src/store/team/team-replication-queue.ts',
+  'src/store/team/team-work-cache.ts',
+]);
+
+/**
+ * The local store's SQLite side: `src/store/sqlite/` and every store module that reaches into it
+ * (repositories, queries, row mappings). The team store's dialect (`store/postgres/`) and the
+ * ports (`store/ports/`) are not of it.
+ */
+function sqliteSide(files: SourceFile[]): Set<string> {
+  return new Set(
+    files
+      .filter((f) => /^src\/store\/(?!ports\/|postgres\/)/.test(f.rel))
+      .filter(
+        (f) =>
+          f.rel.startsWith('src/store/sqlite/') ||
+          importsOf(f).some((target) => target.startsWith('src/store/sqlite/')),
+      )
+      .map((f) => f.rel),
+  );
+}
+
+/** Imports of the SQLite side from above store/, but by the files that open the store. */
+function storeSideImports(files: SourceFile[], waiting: ReadonlySet<string>): string[] {
+  const side = sqliteSide(files);
+  return files
+    .filter((f) => !f.rel.startsWith('src/store/') && !STORE_OPENERS.has(f.rel))
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((target) => side.has(target))
+        .filter((target) => !waiting.has(target))
+        .map((target) => `${f.rel} imports ${target}`),
+    );
+}
+
 function crowdedFolders(files: SourceFile[]): string[] {
   const perFolder = new Map<string, number>();
   for (const f of files) perFolder.set(dirname(f.rel), (perFolder.get(dirname(f.rel)) ?? 0) + 1);
@@ -220,6 +279,10 @@ test('no circle of imports, type-only and on-demand imports included', () => {
   assert.deepEqual(circles(files), []);
 });
 
+test('above store/, only the files that open the store name its SQLite side (the rest asks the ports)', () => {
+  assert.deepEqual(storeSideImports(files, NOT_YET_PORTED), []);
+});
+
 test(`folders of at most ${MAX_FOLDER_FILES} source files, no source file over ${MAX_FILE_LINES} lines`, () => {
   assert.deepEqual(crowdedFolders(files), []);
   assert.deepEqual(longFiles(files), []);
@@ -265,4 +328,33 @@ test('each check finds what it looks for (planted files)', () => {
   assert.deepEqual(circles(planted), [['src/app/planted-too.ts', 'src/app/planted.ts']]);
   assert.deepEqual(crowdedFolders(planted), ['src/app/crowded: 31 source files']);
   assert.deepEqual(longFiles(planted), [`src/app/crowded/long.ts: ${MAX_FILE_LINES + 1} lines`]);
+});
+
+test('the SQLite side is found through what it imports, and only its openers may name it (planted files)', () => {
+  const planted = [
+    sourceFile('src/store/sqlite/planted-db.ts', ''),
+    sourceFile(
+      'src/store/checkpoints/planted-repo.ts',
+      "import { d } from '../sqlite/planted-db.ts';\n",
+    ),
+    sourceFile('src/store/ports/planted-port.ts', ''),
+    sourceFile(
+      'src/hook/planted-hook.ts',
+      [
+        "import type { Repo } from '../store/checkpoints/planted-repo.ts';",
+        "import type { Port } from '../store/ports/planted-port.ts';",
+      ].join('\n'),
+    ),
+    sourceFile(
+      'src/app/open-store.ts',
+      "import { Repo } from '../store/checkpoints/planted-repo.ts';\n",
+    ),
+  ];
+  assert.deepEqual(storeSideImports(planted, new Set()), [
+    'src/hook/planted-hook.ts imports src/store/checkpoints/planted-repo.ts',
+  ]);
+  assert.deepEqual(
+    storeSideImports(planted, new Set(['src/store/checkpoints/planted-repo.ts'])),
+    [],
+  );
 });

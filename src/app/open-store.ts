@@ -3,6 +3,8 @@ import { CompactionSummaryRepository } from '../store/checkpoints/compaction-sum
 import { SignalHistoryRepository } from '../store/checkpoints/signal-history-repository.ts';
 import { CheckpointRepository } from '../store/checkpoints/checkpoint-repository.ts';
 import { CheckpointWriter } from '../store/checkpoints/checkpoint-writer.ts';
+import type { Checkpoints, CheckpointWrites } from '../store/ports/checkpoints.ts';
+import type { Sessions } from '../store/ports/sessions.ts';
 import {
   openDatabase,
   recoverDatabase,
@@ -36,9 +38,9 @@ import { LearnedSecrets } from '../store/checkpoints/learned-secrets.ts';
  * repository that runs the transaction (`checkpointWriter`).
  */
 export type Store = {
-  checkpoints: CheckpointRepository;
+  checkpoints: Checkpoints;
   /** A checkpoint with its signal sample, restore outcomes and session sighting, in one commit. */
-  checkpointWriter: CheckpointWriter;
+  checkpointWriter: CheckpointWrites;
   forgetting: ForgetRows;
   /** A session's rows out of and into the store (shim export / import). */
   transfer: SessionTransfer;
@@ -46,7 +48,7 @@ export type Store = {
   rewrite: SessionRewrite;
   /** What every session of this home learned is a secret (hashes): replaced in every store. */
   learned: LearnedSecrets;
-  sessions: SessionRepository;
+  sessions: Sessions;
   resumes: ResumeRepository;
   handoffs: HandoffRepository;
   loops: LoopRepository;

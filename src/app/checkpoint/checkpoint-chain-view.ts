@@ -9,7 +9,7 @@
  */
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { changesBetween } from '../../core/checkpoint/checkpoint-changes.ts';
-import type { ChainBreak } from '../../store/checkpoints/checkpoint-chain.ts';
+import type { ChainBreak } from '../../store/ports/checkpoints.ts';
 import type { Store } from '../open-store.ts';
 
 export type ChainStep = {

@@ -14,8 +14,7 @@ import { truncate } from '../../core/truncate.ts';
 import { captureGitState } from '../../capture/git.ts';
 import { deleteSnapshot } from '../../capture/git-snapshots.ts';
 import { commitWip } from '../../capture/wip-commit.ts';
-import type { CheckpointSize } from '../../store/checkpoints/checkpoint-repository.ts';
-import type { ChainSettings } from '../../store/checkpoints/checkpoint-chain.ts';
+import type { ChainSettings, CheckpointSize } from '../../store/ports/checkpoints.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import { recordGrowthSteps } from '../../store/estimates/growth-profile.ts';
 import {

@@ -1,7 +1,7 @@
 /** Resolves a checkpoint id, a unique id prefix, or "the newest" to a checkpoint, within a scope. */
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
-import type { CheckpointRepository } from '../../store/checkpoints/checkpoint-repository.ts';
+import type { Checkpoints } from '../../store/ports/checkpoints.ts';
 import { describeScope, isInScope, type Scope } from '../project-scope.ts';
 
 /**
@@ -9,7 +9,7 @@ import { describeScope, isInScope, type Scope } from '../project-scope.ts';
  * (so `shim show 3f2a` cannot pick another project's checkpoint).
  */
 export function findCheckpoint(
-  repo: CheckpointRepository,
+  repo: Checkpoints,
   idOrPrefix: string,
   scope: Scope = { kind: 'all' },
 ): Checkpoint {
@@ -51,7 +51,7 @@ export function findCheckpoint(
  * of the scope.
  */
 export function findLatestCheckpoint(
-  repo: CheckpointRepository,
+  repo: Checkpoints,
   sessionId: string | undefined,
   scope: Scope,
 ): Checkpoint {

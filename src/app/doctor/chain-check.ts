@@ -5,7 +5,7 @@
  * work would not be restored.
  * @module
  */
-import type { ChainBreak } from '../../store/checkpoints/checkpoint-chain.ts';
+import type { ChainBreak } from '../../store/ports/checkpoints.ts';
 import { withStore } from '../open-store.ts';
 import { check, type DoctorCheck } from './doctor-check.ts';
 

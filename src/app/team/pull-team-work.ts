@@ -7,14 +7,14 @@
  */
 import { existsSync } from 'node:fs';
 import { identifyProject } from '../../capture/project-remote.ts';
-import type { SessionRepository } from '../../store/checkpoints/session-repository.ts';
+import type { Sessions } from '../../store/ports/sessions.ts';
 import type { TeamRepository } from '../../store/team/team-repository.ts';
 import type { Store } from '../open-store.ts';
 import type { Writer } from './team-settings.ts';
 
 /** The team ids of the projects this machine worked in since `since` (and `extra` directories). */
 export function localProjectIds(
-  sessions: Pick<SessionRepository, 'list'>,
+  sessions: Pick<Sessions, 'list'>,
   since: string,
   extra: readonly string[],
   machine: string,

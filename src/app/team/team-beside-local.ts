@@ -10,10 +10,7 @@ import { identifyProject } from '../../capture/project-remote.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import { rebaseCheckpoint } from '../../core/team/rebase-checkpoint.ts';
-import {
-  thresholdPercent,
-  type CheckpointSummary,
-} from '../../store/checkpoints/checkpoint-rows.ts';
+import type { CheckpointSummary } from '../../store/ports/checkpoints.ts';
 import type { TeamCheckpoint } from '../../store/team/team-repository.ts';
 import { searchTeam, withTeam, type TeamReadRequest } from './team-reads.ts';
 import { currentWriter } from './team-settings.ts';
@@ -42,6 +39,13 @@ function placed(found: TeamCheckpoint, request: TeamReadRequest): Checkpoint {
   return rebaseCheckpoint(found.checkpoint, '.');
 }
 
+/** contextTokens / compactThreshold as a percent with one decimal, as a local row's (none: null). */
+function thresholdPercent(source: Partial<Checkpoint['source']>): number | null {
+  const { contextTokens, compactThreshold } = source;
+  if (!compactThreshold || contextTokens === undefined) return null;
+  return Math.round((contextTokens / compactThreshold) * 1000) / 10;
+}
+
 /** A list row of a team checkpoint, as `shim list` shows this machine's. */
 function summaryOf(checkpoint: Checkpoint): CheckpointSummary {
   return {
@@ -54,7 +58,7 @@ function summaryOf(checkpoint: Checkpoint): CheckpointSummary {
     progress: checkpoint.taskState.progress,
     operation: checkpoint.taskState.operation || null,
     contextWindowUsage: checkpoint.signals.contextWindowUsage,
-    contextPercent: thresholdPercent(JSON.stringify(checkpoint.source)),
+    contextPercent: thresholdPercent(checkpoint.source),
     messageCount: checkpoint.signals.messageCount,
     toolCallCount: checkpoint.signals.toolCallCount,
     size: { uncompressed: 0, compressed: 0, compressionRatio: 0, stored: 0 },

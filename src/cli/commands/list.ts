@@ -2,7 +2,7 @@ import { withStore } from '../../app/open-store.ts';
 import { learnedMemory, withoutLearned } from '../../app/checkpoint/learned-scrub.ts';
 import { teamListRows, type RowFrom } from '../../app/team/team-beside-local.ts';
 import { loadConfig } from '../../store/config/config.ts';
-import type { CheckpointSummary } from '../../store/checkpoints/checkpoint-rows.ts';
+import type { CheckpointSummary } from '../../store/ports/checkpoints.ts';
 import { describeScope, resolveScope } from '../../app/project-scope.ts';
 import { agentName } from '../../core/agent-id.ts';
 import { getShimHome } from '../../store/home/home.ts';

@@ -9,7 +9,8 @@ import { readCompressedTranscript } from '../../agents/claude/transcript-reader.
 import { claudeRuleFor } from '../../agents/claude/threshold.test-helper.ts';
 import { makeDraft, openTempStore, type TempStore } from '../../../test/helpers/store.ts';
 import { FIXTURES_MISSING, gzFixturePath } from '../../../test/helpers/fixtures.ts';
-import { checkChains, type ChainSettings } from './checkpoint-chain.ts';
+import { checkChains } from './checkpoint-chain.ts';
+import type { ChainSettings } from '../ports/checkpoints.ts';
 import { sameState, stateOf } from './checkpoint-delta.ts';
 import { forgetRows, planForget } from './forget-rows.ts';
 

@@ -12,6 +12,7 @@
  */
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { Database } from '../sqlite/database.ts';
+import type { ChainBreak, ChainReport, ChainSettings } from '../ports/checkpoints.ts';
 import { compressSections, toCheckpoint, withState, type Row } from './checkpoint-rows.ts';
 import {
   applyDelta,
@@ -22,30 +23,10 @@ import {
   type CheckpointState,
 } from './checkpoint-delta.ts';
 
-/** How checkpoints are chained (config `checkpoints`). */
-export type ChainSettings = {
-  /** Store what changed since the previous checkpoint (false: every checkpoint whole). */
-  incremental: boolean;
-  /** A whole checkpoint after at most this many changes in a row. */
-  fullEvery: number;
-};
-
 export const DEFAULT_CHAIN: ChainSettings = { incremental: true, fullEvery: 10 };
 
 /** No chain is followed further than this, whatever its rows say (a loop in the links). */
 const MAX_CHAIN = 1_000;
-
-/** Why a checkpoint could not be rebuilt as stored. */
-export type ChainBreak = {
-  /** The checkpoint asked for. */
-  checkpointId: string;
-  sessionId: string;
-  /** The row whose link or step failed. */
-  at: string;
-  reason: 'missing link' | 'link into another session' | 'chain too long' | 'state mismatch';
-  /** What was read instead (the newest checkpoint of the session before the break), if any. */
-  fellBackTo: string | null;
-};
 
 /**
  * A delta ready to be stored: the change, the checkpoint it is a change of, and that checkpoint's
@@ -182,15 +163,6 @@ export function readCheckpointRow(
   }
   return { checkpoint: null, broken: { ...first.broken, fellBackTo: null } };
 }
-
-/** What `shim doctor` says of the chains. */
-export type ChainReport = {
-  whole: number;
-  deltas: number;
-  /** Checkpoints rebuilt and checked in full (each recent session's newest). */
-  verified: number;
-  broken: ChainBreak[];
-};
 
 /**
  * The store's chains checked: every link (its row there, in the same session), and the newest

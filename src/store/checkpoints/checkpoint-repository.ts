@@ -14,14 +14,7 @@ import { fileBytes } from '../sqlite/dialect.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { indexCheckpointForSearch } from './checkpoint-search.ts';
 import { matchProject } from '../sqlite/project-match.ts';
-import {
-  compressSections,
-  SUMMARY_COLUMNS,
-  toSummary,
-  type CheckpointSize,
-  type CheckpointSummary,
-  type Row,
-} from './checkpoint-rows.ts';
+import { compressSections, SUMMARY_COLUMNS, toSummary, type Row } from './checkpoint-rows.ts';
 import {
   chainStep,
   checkChains,
@@ -29,14 +22,19 @@ import {
   deltaCandidate,
   detachDependents,
   readCheckpointRow,
-  type ChainBreak,
-  type ChainReport,
-  type ChainSettings,
   type DeltaCandidate,
 } from './checkpoint-chain.ts';
+import type {
+  ChainBreak,
+  ChainReport,
+  ChainSettings,
+  Checkpoints,
+  CheckpointSummary,
+  Cleanup,
+  CleanupCandidate,
+  StoredCheckpoint,
+} from '../ports/checkpoints.ts';
 import { stateHash, stateOf, stateTexts } from './checkpoint-delta.ts';
-
-export type { CheckpointSize, CheckpointSummary } from './checkpoint-rows.ts';
 
 /** A draft ready to be stored: its sections compressed, and the change it may be stored as. */
 export type PreparedCheckpoint = ReturnType<typeof compressSections> & {
@@ -65,7 +63,7 @@ export function prepareCheckpoint(
 
 const NO_BYTES = Buffer.alloc(0);
 
-export class CheckpointRepository {
+export class CheckpointRepository implements Checkpoints {
   readonly #db: Database;
 
   constructor(db: Database) {
@@ -79,7 +77,7 @@ export class CheckpointRepository {
   save(
     draft: CheckpointDraft,
     options: { base?: Checkpoint | null; chain?: ChainSettings } = {},
-  ): { checkpoint: Checkpoint; size: CheckpointSize } {
+  ): StoredCheckpoint {
     // Compressed and diffed before the write lock is taken: other writers wait less.
     const chain = options.chain ?? DEFAULT_CHAIN;
     return this.insertPrepared(draft, prepareCheckpoint(draft, options.base, chain), chain);
@@ -94,7 +92,7 @@ export class CheckpointRepository {
     draft: CheckpointDraft,
     prepared: PreparedCheckpoint,
     chain: ChainSettings = DEFAULT_CHAIN,
-  ): { checkpoint: Checkpoint; size: CheckpointSize } {
+  ): StoredCheckpoint {
     // The agent is a fact of the session, never assumed: a draft naming none (or one this shim
     // does not know) is refused before anything is written.
     if (!isAgentId(draft.source.agent))
@@ -320,7 +318,7 @@ export class CheckpointRepository {
     retentionDays: number;
     now: number;
     maxBytes?: number | null;
-  }): Array<{ id: string; cwd: string | null; ref: string | null }> {
+  }): CleanupCandidate[] {
     const cutoff = new Date(options.now - options.retentionDays * 86_400_000).toISOString();
     const candidates = this.#db
       .prepare(
@@ -376,14 +374,7 @@ export class CheckpointRepository {
    * Deletes checkpoints older than `retentionDays`, keeping each session's newest one so an
    * old interrupted session can still be resumed. Returns the deleted ids and the snapshot refs to delete.
    */
-  cleanup(
-    retentionDays: number,
-    now: number,
-  ): {
-    deleted: number;
-    ids: string[];
-    snapshots: Array<{ checkpointId: string; cwd: string | null; ref: string }>;
-  } {
+  cleanup(retentionDays: number, now: number): Cleanup {
     const doomed = this.planCleanup({ retentionDays, now });
     const deleted = this.deleteCheckpoints(
       doomed.map((d) => d.id),

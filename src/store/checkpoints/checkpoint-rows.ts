@@ -12,49 +12,13 @@ import type {
   FileState,
   TaskState,
 } from '../../core/checkpoint/checkpoint.ts';
-import { toAgentId, type AgentId } from '../../core/agent-id.ts';
+import { toAgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
 import type { CrashRisk } from '../../core/context/risk.ts';
 import type { CrashSignals } from '../../core/context/signals.ts';
 import { compressJson, decompressJson, type Compressed } from '../sqlite/serialize.ts';
 import { decodeDelta, type CheckpointState } from './checkpoint-delta.ts';
-
-/**
- * A checkpoint's bytes: its sections as JSON (`uncompressed`), gzipped whole (`compressed`), and
- * what its row adds to the store (`stored`): the whole sections, or less when it is stored as what
- * changed since the previous checkpoint of its session (checkpoint-chain.ts).
- */
-export type CheckpointSize = {
-  uncompressed: number;
-  compressed: number;
-  compressionRatio: number;
-  stored: number;
-};
-
-export type CheckpointSummary = {
-  id: string;
-  sessionId: string;
-  checkpointNumber: number;
-  createdAt: string;
-  triggeredBy: CheckpointTrigger;
-  crashRisk: CrashRisk;
-  progress: number;
-  operation: string | null;
-  contextWindowUsage: number | null;
-  /** Percent of the auto-compact threshold in use (null for rows that predate the source). */
-  contextPercent: number | null;
-  messageCount: number | null;
-  toolCallCount: number | null;
-  size: CheckpointSize;
-  restoredAt: string | null;
-  cwd: string | null;
-  transcriptPath: string | null;
-  snapshotRef: string | null;
-  /** The agent whose session it is (migration 10). */
-  agent: AgentId;
-  /** The checkpoint whose state this one is stored as a change of; null when stored whole. */
-  deltaOf: string | null;
-};
+import type { CheckpointSize, CheckpointSummary } from '../ports/checkpoints.ts';
 
 export type Row = {
   id: string;

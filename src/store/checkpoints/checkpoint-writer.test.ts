@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { makeDraft, openTempStore, type TempStore } from '../../../test/helpers/store.ts';
-import { CheckpointWriter, type CheckpointSighting } from './checkpoint-writer.ts';
+import { CheckpointWriter } from './checkpoint-writer.ts';
+import type { CheckpointSighting } from '../ports/checkpoints.ts';
 import { openDatabase, type Database } from '../sqlite/database.ts';
 import { DEFAULT_CHAIN, readCheckpointRow, rewriteWhole } from './checkpoint-chain.ts';
 import { LearnedSecrets } from './learned-secrets.ts';

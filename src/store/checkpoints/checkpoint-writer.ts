@@ -6,27 +6,22 @@
  * @module
  */
 import type { Checkpoint, CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
-import {
-  CheckpointRepository,
-  prepareCheckpoint,
-  type CheckpointSize,
-} from './checkpoint-repository.ts';
-import { DEFAULT_CHAIN, type ChainSettings } from './checkpoint-chain.ts';
+import { CheckpointRepository, prepareCheckpoint } from './checkpoint-repository.ts';
+import { DEFAULT_CHAIN } from './checkpoint-chain.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { LearnedSecrets } from './learned-secrets.ts';
 import { ResumeRepository } from './resume-repository.ts';
-import { SessionRepository, type SessionSighting } from './session-repository.ts';
+import { SessionRepository } from './session-repository.ts';
+import type {
+  ChainSettings,
+  CheckpointSighting,
+  CheckpointWrites,
+  LearnedSeal,
+  StoredCheckpoint,
+} from '../ports/checkpoints.ts';
 import { SignalHistoryRepository } from './signal-history-repository.ts';
 
-/** What a stored checkpoint says of its session beyond its own row. */
-export type CheckpointSighting = {
-  /** The session as the checkpoint saw it (its transcript, directory, CLI version, model). */
-  session: Omit<SessionSighting, 'sessionId' | 'agent'>;
-  /** When the session was last active: the checkpoint's time, or a dead session's last line. */
-  activeAt: string;
-};
-
-export class CheckpointWriter {
+export class CheckpointWriter implements CheckpointWrites {
   readonly #db: Database;
   readonly #checkpoints: CheckpointRepository;
   readonly #signals: SignalHistoryRepository;
@@ -44,14 +39,8 @@ export class CheckpointWriter {
   }
 
   /**
-   * Stores the draft under the session's next number with its signal sample (bounded per
-   * session), marks the restores into the session that it has worked on since as successes (at
-   * `session_end`, the rest as failures), and records the sighting. Nothing is kept if any fails.
-   * `chain.base`, the previous checkpoint of the session as read, lets it be stored as what
-   * changed since (store/checkpoints/checkpoint-chain.ts). `learned`: the newest row of the
-   * home's learned secrets (learned-secrets.ts) the draft was sealed with, and how to replace
-   * lines' values in a draft (null when none stands in it); any learned since (another process
-   * redacting what this draft inherited) are replaced in it before it is stored.
+   * The port's write (ports/checkpoints.ts). Chained through checkpoint-chain.ts; `learned.last`
+   * is the newest row of learned-secrets.ts the draft was sealed with.
    */
   write(
     sealed: CheckpointDraft,
@@ -60,11 +49,8 @@ export class CheckpointWriter {
       base: null,
       settings: DEFAULT_CHAIN,
     },
-    learned: {
-      last: number;
-      scrub: (draft: CheckpointDraft, lines: string[]) => CheckpointDraft | null;
-    } | null = null,
-  ): { checkpoint: Checkpoint; size: CheckpointSize } {
+    learned: LearnedSeal | null = null,
+  ): StoredCheckpoint {
     // Compressed and diffed against the base before the write lock is taken: others wait less.
     let draft = sealed;
     let prepared = prepareCheckpoint(draft, chain.base, chain.settings);

@@ -2,33 +2,7 @@
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { matchProject } from '../sqlite/project-match.ts';
 import type { AgentId } from '../../core/agent-id.ts';
-
-export type SessionRecord = {
-  sessionId: string;
-  transcriptPath: string | null;
-  cwd: string | null;
-  startedAt: string;
-  lastSeenAt: string;
-  endedAt: string | null;
-  endReason: string | null;
-  cliVersion: string | null;
-  model: string | null;
-  /** The agent whose session it is (core/agent-id.ts; rows from before agents: `claude`). */
-  agent: string;
-  /** The earlier session (and its checkpoint) this one was restored from; absent when none. */
-  resumedFrom?: { sessionId: string; checkpointId: string };
-};
-
-/** What a sighting of a session says of it; a field left out keeps what the store knows. */
-export type SessionSighting = {
-  sessionId: string;
-  transcriptPath?: string | null;
-  cwd?: string | null;
-  cliVersion?: string | null;
-  model?: string | null;
-  /** Whose session it is: every sighting says (rows from before agents are Claude Code's, migration 10). */
-  agent: AgentId;
-};
+import type { SessionRecord, Sessions, SessionSighting } from '../ports/sessions.ts';
 
 type Row = {
   session_id: string;
@@ -66,7 +40,7 @@ const toRecord = (r: Row): SessionRecord => ({
     : {}),
 });
 
-export class SessionRepository {
+export class SessionRepository implements Sessions {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -6,7 +6,8 @@ import { redactValueSync, redactTextSync, SecretMemory } from '../../redact/reda
 import { B62, madeUp } from '../../redact/made-up.test-helper.ts';
 import { makeDraft, openTempStore, type TempStore } from '../../../test/helpers/store.ts';
 import { openDatabase } from '../sqlite/database.ts';
-import { checkChains, type ChainSettings } from './checkpoint-chain.ts';
+import { checkChains } from './checkpoint-chain.ts';
+import type { ChainSettings } from '../ports/checkpoints.ts';
 import { SessionRewrite } from './session-rewrite.ts';
 
 const SESSION = 'c0ffee00-0000-4000-8000-000000000038';
