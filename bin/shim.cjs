@@ -131,7 +131,7 @@ function loadBundle(name) {
       .call(
         bundle.exports,
         bundle.exports,
-        Module.createRequire(file),
+        bundleRequire(Module.createRequire(file)),
         bundle,
         file,
         path.dirname(file),
@@ -144,6 +144,20 @@ function loadBundle(name) {
   } catch {
     return require(file);
   }
+}
+
+/**
+ * A bundle's `require`, which serves its sibling bundles (`require('./redact.cjs')`) through
+ * {@link loadBundle} once per process: the code cache, not a compile.
+ */
+const siblings = new Map();
+function bundleRequire(requireHere) {
+  const own = (id) => {
+    if (!/^\.\/[a-z-]+\.cjs$/.test(id)) return requireHere(id);
+    if (!siblings.has(id)) siblings.set(id, loadBundle(id.slice(2)));
+    return siblings.get(id);
+  };
+  return Object.assign(own, requireHere);
 }
 
 function saveCodeCache(fs, path, dir, name, cachePath, script) {

@@ -8,6 +8,7 @@
 // - dist/ui/app.js and app.css: the dashboard's page (`shim ui`), for the browser, with uPlot.
 import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
@@ -45,6 +46,35 @@ const perCall = {
   minifySyntax: true,
 };
 
+/**
+ * dist/status.cjs and the agents' bundles carry no scanner of their own: their imports of
+ * src/redact/redact.ts (from outside src/redact) go to src/entries/redactor-on-demand.ts, which
+ * requires dist/redact.cjs the first time a text is redacted. Before, a status loaded the whole
+ * scanner twice (its own bundle's and the agent's) and ran neither.
+ */
+const redactorOnDemand = {
+  name: 'redactor-on-demand',
+  setup(builder) {
+    const onDemand = fileURLToPath(
+      new URL('../src/entries/redactor-on-demand.ts', import.meta.url),
+    );
+    builder.onResolve({ filter: /\/redact\/redact\.ts$/ }, (args) =>
+      args.importer.includes('/src/redact/') || args.importer === onDemand
+        ? undefined
+        : { path: onDemand },
+    );
+    builder.onResolve({ filter: /^\.\/redact\.cjs$/ }, () => ({
+      path: './redact.cjs',
+      external: true,
+    }));
+  },
+};
+
+// bin/shim.cjs compiles the per-call bundles with V8's code cache, and Node 20 drops a script's
+// dynamic import() support when it comes from a cache: their few lazy imports (built-ins) become
+// require() calls instead.
+const noDynamicImport = { 'dynamic-import': false };
+
 await Promise.all([
   buildWithMeta('per-call', {
     ...perCall,
@@ -56,26 +86,31 @@ await Promise.all([
       'hook-quick': 'src/entries/hook-quick.ts',
       statusline: 'src/entries/statusline.ts',
       'statusline-full': 'src/entries/statusline-full.ts',
-      status: 'src/entries/status.ts',
-      // The redactor alone, for a log entry written by the quiet bundles (store/home/log.ts).
+      // The redactor alone: for a log entry written by the quiet bundles (store/home/log.ts), and
+      // the scanner of status.cjs and the agents' bundles (below).
       redact: 'src/entries/redact.ts',
+      'gemini-before-model': 'src/entries/gemini-before-model.ts',
+    },
+    supported: noDynamicImport,
+  }),
+  buildWithMeta('status-agents', {
+    ...perCall,
+    entryPoints: {
+      status: 'src/entries/status.ts',
       // Each agent's value, loaded by a per-call bundle that meets its session (agents/agent-bundles.ts).
       'agent-claude': 'src/entries/agent-claude.ts',
       'agent-codex': 'src/entries/agent-codex.ts',
       'agent-gemini': 'src/entries/agent-gemini.ts',
-      'gemini-before-model': 'src/entries/gemini-before-model.ts',
     },
-    // bin/shim.cjs compiles these with V8's code cache, and Node 20 drops a script's dynamic
-    // import() support when it comes from a cache: their few lazy imports (built-ins) become
-    // require() calls instead.
-    supported: { 'dynamic-import': false },
+    plugins: [redactorOnDemand],
+    supported: noDynamicImport,
   }),
   buildWithMeta('hook-heavy', {
     ...perCall,
     entryPoints: { 'hook-heavy': 'src/entries/hook-heavy.ts' },
     // Loaded with the code cache too (through the launcher), so no dynamic import() either.
     external: ['@photostructure/sqlite', 'zod'],
-    supported: { 'dynamic-import': false },
+    supported: noDynamicImport,
   }),
   // The pull a starting session waits for (`shim team pull --quiet`): plain pg, loaded with the
   // code cache through the launcher, no ES-module CLI.
@@ -83,7 +118,7 @@ await Promise.all([
     ...perCall,
     entryPoints: { 'team-pull': 'src/entries/team-pull.ts' },
     external: ['@photostructure/sqlite', 'zod', 'pg-native'],
-    supported: { 'dynamic-import': false },
+    supported: noDynamicImport,
     // store/postgres/password-file.ts requires pgpass's helper relative to its own module.
     // Node 20 has no `navigator`: pg then probes for Cloudflare Workers by building a fetch
     // Response, which loads undici (~50 ms, more under load). Node 21+ answers as this does.

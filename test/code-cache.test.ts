@@ -157,12 +157,13 @@ describe('per-call bundles with the code cache', () => {
     // The chat was read: its cursor is cached.
     assert.equal(readdirSync(join(home, 'cache', 'cursors')).length, 1);
     // Every bundle the launcher loads leaves its code cache: the quick answer's (the session's
-    // first call has no window yet, so it hands over), the hook runner and Gemini's agent.
+    // first call has no window yet, so it hands over), the hook runner, Gemini's agent and the
+    // scanner its fold requires (dist/redact.cjs: the agents' bundles carry none).
     assert.deepEqual(
       readdirSync(join(home, 'cache', 'v8'))
         .map((f) => f.replace(/\.cjs-.*/, ''))
         .sort(),
-      ['agent-gemini', 'hook', 'hook-quick'],
+      ['agent-gemini', 'hook', 'hook-quick', 'redact'],
     );
   });
 });

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN } from './helpers/cli.ts';
@@ -73,9 +73,16 @@ describe('shim status from its own bundle', () => {
       readdirSync(join(home, 'cache', 'v8'))
         .map((name) => name.replace(/\.cjs-.*/, ''))
         .sort();
-    assert.equal(run([BIN, 'status'], [asClaudeLog(dir, FIXTURE), '--json'], home).status, 0);
+    const log = asClaudeLog(dir, FIXTURE);
+    assert.equal(run([BIN, 'status'], [log, '--json'], home).status, 0);
     // Each agent comes from its own bundle (agents/agent-bundles.ts), loaded when asked: a
-    // Claude Code log is Claude Code's before any other agent is asked.
+    // Claude Code log is Claude Code's before any other agent is asked. The first look folds
+    // the log, so it redacts: the scanner comes from its own bundle.
+    assert.deepEqual(cached(), ['agent-claude', 'redact', 'status']);
+    // A bundle loaded without a cache saves one at exit: an emptied cache shows what a call
+    // loaded. Looking again (the cursor current) redacts nothing and loads no scanner.
+    rmSync(join(home, 'cache', 'v8'), { recursive: true });
+    assert.equal(run([BIN, 'status'], [log], home).status, 0);
     assert.deepEqual(cached(), ['agent-claude', 'status']);
   });
 

@@ -41,6 +41,31 @@ describe(
       });
     }
 
+    // A warm `shim status` (its cursor current) redacts nothing: the scanner is left out of the
+    // bundles it loads and required from dist/redact.cjs on first use (entries/redactor-on-demand.ts).
+    // What they keep of src/redact is the session's memory and the names of secret files.
+    test('status.cjs and the agents’ bundles carry no scanner: dist/redact.cjs, on first use', () => {
+      const meta = builtMetafile();
+      const kept = /^src\/redact\/(secret-memory|value-shape|findings|secret-files)\.ts$/;
+      for (const bundle of [
+        'status.cjs',
+        'agent-claude.cjs',
+        'agent-codex.cjs',
+        'agent-gemini.cjs',
+      ]) {
+        const output = Object.entries(meta.outputs).find(([k]) => k.endsWith(`/${bundle}`))?.[1];
+        assert.ok(output, `${bundle} not built`);
+        const scanner = Object.keys(output.inputs).filter(
+          (input) => input.startsWith('src/redact/') && !kept.test(input),
+        );
+        assert.deepEqual(scanner, [], `${bundle} carries the scanner`);
+        assert.ok(
+          output.imports.some((i) => i.path === './redact.cjs' && i.external),
+          `${bundle} does not require ./redact.cjs`,
+        );
+      }
+    });
+
     test('every bundle bin/shim.cjs loads has a rule', () => {
       const launcher = readFileSync(join(ROOT, 'bin', 'shim.cjs'), 'utf8');
       const loaded = [...launcher.matchAll(/loadBundle\('([^']+)'\)/g)].map((m) => m[1]!);
