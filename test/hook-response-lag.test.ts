@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN, runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
-import { waitForProcessesUnder } from './helpers/processes.ts';
+import { endWarmLooksUnder, waitForProcessesUnder } from './helpers/processes.ts';
 import {
   assistantLine,
   compactBoundaryLine,
@@ -26,8 +26,14 @@ import {
 
 type Setup = { home: string; transcript: string };
 
+// The hooks start a warm look in each home (src/hook/warm-look/), as they do for users: ended
+// when the file is done, not left to wait out its idle minutes.
+const homes: string[] = [];
+after(() => Promise.all(homes.map((home) => endWarmLooksUnder(home))));
+
 function setup(entries: RawEntry[]): Setup {
   const home = makeTempDir('shim-lag-');
+  homes.push(home);
   const transcript = join(home, 'session.jsonl');
   writeFileSync(transcript, toJsonl(entries));
   return { home, transcript };
@@ -134,6 +140,9 @@ describe('PostToolUse judges the response that made the call', () => {
     // Once it is written, it is judged: 18%, nothing to say.
     appendFileSync(s.transcript, toJsonl(bash(4, 30_000)));
     assert.equal(postToolUse(s, 4), null);
+    // A call the warm look answered has its files written just after the answer: ending the
+    // warm look (as a shutdown does) writes them, then they are read.
+    await endWarmLooksUnder(s.home);
     assert.equal(memory(s).epoch, 1);
   });
 });

@@ -73,4 +73,34 @@ describe('withObservedResponses', () => {
       state,
     );
   });
+
+  test('a transcript ahead of the reports: an older observation is never taken for the newest', () => {
+    // The mod's reports queued up: the transcript holds responses 1–12 (the last 8 observations
+    // are responses 3–10), and some of them are older than any response the transcript's window
+    // of matches would list. None may come back as the session's newest response.
+    const contexts = Array.from({ length: 12 }, (_, i) => 30_000 + i * 8_000);
+    const state = stateWith(contexts);
+    const reports = contexts.slice(2, 10).map((c, i) => seen(c, 13_000 + i * 100, i + 2));
+    assert.equal(withObservedResponses(state, reports), state);
+  });
+
+  test("an observation seen before the transcript's newest response started is an older one", () => {
+    // Its usage is none the transcript lists (the transcript left it out of its kept window).
+    const state = stateWith([50_000, 60_000, 70_000]);
+    assert.equal(withObservedResponses(state, [seen(40_000, 2_500)]), state);
+  });
+
+  test('after the newest observation the transcript holds, the ones it does not are the newest', () => {
+    const state = stateWith([50_000, 60_000]);
+    const live = withObservedResponses(state, [
+      seen(50_000, 1_500),
+      seen(60_000, 2_500),
+      seen(70_000, 3_500),
+      seen(80_000, 4_500),
+    ]);
+    assert.deepEqual(
+      live.responses.map((r) => r.contextTokens),
+      [50_000, 60_000, 70_000, 80_000],
+    );
+  });
 });

@@ -36,27 +36,32 @@ export function getObservedContext(usage: ObservedUsage): number {
   );
 }
 
-/** How many of the transcript's newest responses an observation is matched against. */
-const MATCH_WINDOW = 8;
-
 /**
  * The state with the observed responses the transcript does not show yet appended, oldest
  * first. A response is the same one when its context count is: the mod and the transcript carry
  * the same usage of the same API response, while the times differ (the transcript stamps a
  * response when it starts streaming, the mod when it ends). Observations from before the newest
  * compaction, or without usage, are ignored.
+ *
+ * The transcript may run ahead of the observations as well as behind them (the mod's reports
+ * queue up on a loaded machine), so an observation the transcript no longer lists among its
+ * kept responses is not taken for a new one: observations come in the order the responses were
+ * made, and only those after the newest one the transcript holds, and seen after its newest
+ * response started, can be newer than the transcript.
  */
 export function withObservedResponses(
   state: SessionState,
   observed: readonly ObservedResponse[],
 ): SessionState {
   const responses = getLiveResponses(state);
-  const known = new Set(responses.slice(-MATCH_WINDOW).map((r) => r.contextTokens));
+  const known = new Set(responses.map((r) => r.contextTokens));
   const compactedAt = state.compactions.at(-1)?.at ?? 0;
-  const fresh = observed.filter((o) => {
-    const context = getObservedContext(o.usage);
-    return context > 0 && o.at > compactedAt && !known.has(context);
-  });
+  const startedAt = responses.at(-1)?.at ?? 0;
+  const usable = observed.filter((o) => getObservedContext(o.usage) > 0 && o.at > compactedAt);
+  const newestHeld = usable.findLastIndex((o) => known.has(getObservedContext(o.usage)));
+  const fresh = usable
+    .slice(newestHeld + 1)
+    .filter((o) => o.at > startedAt && !known.has(getObservedContext(o.usage)));
   if (fresh.length === 0) return state;
   const live = [...responses];
   let turn = state.turns;
