@@ -103,11 +103,64 @@ export const TEST_BUNDLE = {
   packages: 'external',
 };
 
+const SHARED = 'shim-test-shared';
+
+/**
+ * A process's entry for test files that share it (scripts/test-share.mjs): each file inside a
+ * suite named by its path, required (esbuild runs a required module where it is required, so
+ * the file's tests, suites and hooks belong to that suite). Each suite writes its CPU time
+ * (user + system of the process and of the children it waited for, from its first hook to its
+ * last) to SHIM_TEST_CPU_LOG, as a file of its own process does at exit.
+ */
+function sharedEntry(files) {
+  const suites = files.map(
+    (file) =>
+      `describe(${JSON.stringify(file)}, () => {\n  let started;\n  before(() => (started = cpuMs()));\n  require(${JSON.stringify(resolve(ROOT, file))});\n  after(() => logCpu(${JSON.stringify(file)}, started));\n});`,
+  );
+  return [
+    `import { after, before, describe } from 'node:test';`,
+    `import { appendFileSync, readFileSync } from 'node:fs';`,
+    `globalThis[Symbol.for('shim.test.sharedFiles')] = ${JSON.stringify(files)};`,
+    `const cpuMs = () => {`,
+    `  try {`,
+    `    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');`,
+    `    return [14, 15, 16, 17].reduce((sum, field) => sum + Number(fields[field - 3]), 0) * 10;`,
+    `  } catch {`,
+    `    return null;`,
+    `  }`,
+    `};`,
+    `const logCpu = (file, started) => {`,
+    `  const now = cpuMs();`,
+    `  if (process.env.SHIM_TEST_CPU_LOG && now !== null && started !== null)`,
+    `    appendFileSync(process.env.SHIM_TEST_CPU_LOG, \`\${file}\\t\${now - started}\\n\`);`,
+    `};`,
+    ...suites,
+  ].join('\n');
+}
+
+/** Serves `shim-test-shared:<name>` entries: the processes' entries of shared test files. */
+const sharedEntries = (shared) => ({
+  name: 'shared-entries',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^${SHARED}:`) }, (args) => ({
+      path: args.path.slice(SHARED.length + 1),
+      namespace: SHARED,
+    }));
+    build.onLoad({ filter: /.*/, namespace: SHARED }, (args) => ({
+      contents: sharedEntry(shared.get(args.path)),
+      resolveDir: ROOT,
+      loader: 'js',
+    }));
+  },
+});
+
 /**
  * Compiles `files` (test files relative to the project) and `preloads` into a directory of this
  * run's own; returns it with each source's compiled path and a `remove()` for the run's end.
+ * `shared` (name → files) adds one entry per shared process (`compiledShared(name)`) running
+ * those files, each in a suite of its own (scripts/test-share.mjs).
  */
-export async function compileTests(files, preloads = []) {
+export async function compileTests(files, preloads = [], shared = new Map()) {
   // Loaded only by the runner that compiles (its reporters import this file too).
   const { build } = await import('esbuild');
   mkdirSync(CACHE, { recursive: true });
@@ -118,17 +171,13 @@ export async function compileTests(files, preloads = []) {
   }
   const outdir = join(CACHE, `run-${process.pid}`);
   rmSync(outdir, { recursive: true, force: true });
-  await build({
+  const options = {
     absWorkingDir: ROOT,
-    entryPoints: [...files, ...preloads],
-    outbase: ROOT,
-    outdir,
     outExtension: { '.js': '.mjs' },
     ...TEST_BUNDLE,
     keepNames: true,
     sourcemap: 'linked',
     logLevel: 'error',
-    plugins: [ownPlace],
     // Code that starts `shim` as process.argv[1] (run-in-background.ts, pull-at-start.ts) would
     // start the test file itself, which runs its tests again and starts another: under tsx that
     // process fails to load a .ts file; compiled, it must fail as surely. A test file's process
@@ -138,12 +187,33 @@ export async function compileTests(files, preloads = []) {
     },
     // Chunks in a folder of their own; the entries mirror the sources' tree.
     chunkNames: '_chunks/[name]-[hash]',
+  };
+  const sharedFiles = new Set([...shared.values()].flat());
+  const alone = files.filter((file) => !sharedFiles.has(file));
+  await build({
+    ...options,
+    entryPoints: [...alone, ...preloads],
+    outbase: ROOT,
+    outdir,
+    plugins: [ownPlace],
   });
+  // The shared processes' entries: a build of their own (a module required somewhere is wrapped
+  // in a function everywhere in its build), into a folder of their own.
+  if (shared.size)
+    await build({
+      ...options,
+      entryPoints: Object.fromEntries(
+        [...shared.keys()].map((name) => [name, `${SHARED}:${name}`]),
+      ),
+      outdir: join(outdir, '_shared'),
+      plugins: [ownPlace, sharedEntries(shared)],
+    });
   const compiled = (file) =>
     join(outdir, relative(ROOT, resolve(ROOT, file))).replace(/\.ts$/, '.mjs');
   return {
     outdir,
     compiled,
+    compiledShared: (name) => join(outdir, '_shared', `${name}.mjs`),
     remove: () => rmSync(outdir, { recursive: true, force: true }),
   };
 }

@@ -12,8 +12,10 @@
 // so that a lane done with its own groups can take some of them (scripts/test-order.mjs).
 // `quick`: part of `npm run test:quick`, the inner loop (no real CLI, no server, no browser).
 // `needs`: what the runner installs or checks before the group runs.
+// `share`: its files may share test processes, several files one after another in one
+// (scripts/test-share.mjs: a file that changes the process runs alone).
 
-/** @typedef {{ name: string, folder: string, what: string, lane: 'cpu' | 'wait', concurrency: number, batches: number, quick: boolean, needs: string[] }} Group */
+/** @typedef {{ name: string, folder: string, what: string, lane: 'cpu' | 'wait', concurrency: number, batches: number, quick: boolean, share: boolean, needs: string[] }} Group */
 
 /**
  * @type {Group[]} First match wins: the deeper folders before the catch-alls. A lane takes its
@@ -29,6 +31,7 @@ export const GROUPS = [
     concurrency: 3,
     batches: 1,
     quick: false,
+    share: false,
     needs: ['agent-clis'],
   },
   {
@@ -39,6 +42,7 @@ export const GROUPS = [
     concurrency: 2,
     batches: 1,
     quick: false,
+    share: false,
     needs: ['postgresql'],
   },
   {
@@ -49,6 +53,7 @@ export const GROUPS = [
     concurrency: 2,
     batches: 1,
     quick: false,
+    share: false,
     needs: ['chromium'],
   },
   {
@@ -61,6 +66,7 @@ export const GROUPS = [
     concurrency: 2,
     batches: 3,
     quick: true,
+    share: false,
     needs: [],
   },
   {
@@ -71,6 +77,8 @@ export const GROUPS = [
     concurrency: 1,
     batches: 3,
     quick: true,
+    // Most are small (the process's start cost as much as their tests): many to a process.
+    share: true,
     needs: [],
   },
 ];

@@ -19,6 +19,10 @@
 // one runs). The last lines are each group's times (wall and CPU) and one `N passed, N failed`
 // line for the whole run; with SHIM_TEST_SUMMARY=<file> the same figures are written there as
 // JSON (.ci/run prints them).
+//
+// The unit files share test processes, several files one after another in one, each in a suite
+// of its own (scripts/test-share.mjs says which run alone); SHIM_TEST_SHARE=0 gives each file
+// its own process.
 import { spawn } from 'node:child_process';
 import {
   closeSync,
@@ -33,7 +37,8 @@ import {
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { compileTests, sourceOf } from './compile-tests.mjs';
-import { batch, readTimes, saveTimes } from './test-order.mjs';
+import { batch, readTimes, saveTimes, weigh } from './test-order.mjs';
+import { ownProcessReason, processesOf } from './test-share.mjs';
 import { GROUPS, groupOf } from './test-groups.mjs';
 import { ensureE2eClaude } from './install-e2e-claude.mjs';
 import { ensureE2eCodex } from './install-e2e-codex.mjs';
@@ -118,23 +123,51 @@ const groups = GROUPS.map((group) => ({
 
 // What runs as one `node --test`: a group's files longest first, a CPU-bound group's in batches
 // of about equal time when two lanes run (scripts/test-order.mjs).
+// In a group whose files may share processes (scripts/test-share.mjs), a batch's files run in
+// as few processes as they safely can: SHIM_TEST_SHARE=0 gives every file its own, as before.
 const times = readTimes(ROOT);
+const sharing = process.env.SHIM_TEST_SHARE !== '0' && process.env.SHIM_TEST_TSX !== '1';
+const reasons = new Map();
+const reasonOf = (file) => {
+  if (!reasons.has(file)) reasons.set(file, ownProcessReason(readFileSync(file, 'utf8')));
+  return reasons.get(file);
+};
+const sharedProcesses = new Map();
 const batches = groups.flatMap(({ group, files: list }) => {
   const cut = batch(list, times, alone ? 1 : group.batches);
-  return cut.map((files, index) => ({
-    group,
-    files,
-    id: cut.length > 1 ? `${group.name}-${index + 1}` : group.name,
-    label: cut.length > 1 ? `${group.name} ${index + 1}/${cut.length}` : group.name,
-  }));
+  const weights = weigh(list, times);
+  return cut.map((files, index) => {
+    const id = cut.length > 1 ? `${group.name}-${index + 1}` : group.name;
+    const processes =
+      group.share && sharing
+        ? processesOf(files, { reasonOf, weightOf: (f) => weights.get(f) })
+        : files.map((file) => ({ files: [file], shared: false }));
+    let n = 0;
+    for (const p of processes)
+      if (p.shared) sharedProcesses.set((p.name = `${id}-${++n}`), p.files);
+    return {
+      group,
+      files,
+      processes,
+      id,
+      label: cut.length > 1 ? `${group.name} ${index + 1}/${cut.length}` : group.name,
+    };
+  });
 });
 
 if (listOnly) {
-  for (const { group, files: list, label } of batches) {
+  for (const { group, processes, label } of batches) {
     process.stdout.write(
       `${label} (${group.lane} lane, ${concurrencyOf(group)} at a time): ${group.what}\n`,
     );
-    for (const file of list) process.stdout.write(`  ${file}\n`);
+    for (const p of processes)
+      if (p.shared) {
+        process.stdout.write(`  one process: ${p.files.length} files\n`);
+        for (const file of p.files) process.stdout.write(`    ${file}\n`);
+      } else {
+        const reason = group.share && sharing ? reasonOf(p.files[0]) : null;
+        process.stdout.write(`  ${p.files[0]}${reason ? ` (alone: ${reason})` : ''}\n`);
+      }
   }
   process.exit(0);
 }
@@ -171,8 +204,11 @@ function installAgentClis(list) {
 // each file's process then starts with plain node); SHIM_TEST_TSX=1 runs them under tsx instead.
 const PRELOAD = 'test/helpers/test-file-process.ts';
 const underTsx = process.env.SHIM_TEST_TSX === '1';
-const compiledRun = underTsx ? null : await compileTests(selected, [PRELOAD]);
+const compiledRun = underTsx ? null : await compileTests(selected, [PRELOAD], sharedProcesses);
 const runnable = (file) => (compiledRun ? relative(ROOT, compiledRun.compiled(file)) : file);
+/** What one test process is started with: a file's compiled path, or a shared process's entry. */
+const entryOf = (p) =>
+  p.shared ? relative(ROOT, compiledRun.compiledShared(p.name)) : runnable(p.files[0]);
 const loaders = compiledRun
   ? ['--enable-source-maps', '--import', `./${runnable(PRELOAD)}`]
   : // tsx's ES-module hooks only: its CommonJS hooks cost every test process time and no test
@@ -190,7 +226,7 @@ const seconds = (ms) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
  * its own even while the lanes overlap. Detached background jobs a test lets outlive it are not
  * counted.
  */
-function runGroup({ group, files: list, id, label }, concurrency) {
+function runGroup({ group, files: list, processes, id, label }, concurrency) {
   const json = join(work, `${id}.json`);
   const cpu = join(work, `${id}.cpu`);
   const log = join(work, `${id}.log`);
@@ -203,7 +239,7 @@ function runGroup({ group, files: list, id, label }, concurrency) {
     '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/test-reporter.mjs',
     `--test-reporter-destination=${json}`,
-    ...list.map(runnable),
+    ...processes.map(entryOf),
   ];
   const started = Date.now();
   // Straight into a file, not through this process: a lane installing the agent CLIs (a

@@ -12,7 +12,8 @@
  * And it says what it cost: with SHIM_TEST_CPU_LOG set, the process appends one line at exit,
  * `<file>\t<cpu ms>`, the user + system time of itself and of every child it waited for (the
  * shim processes, CLIs and servers its tests ran; Linux only), so a run can name its costliest
- * files.
+ * files. A process several files share (scripts/test-share.mjs) names them all when it is held,
+ * and each of its files logs its own time.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
@@ -100,11 +101,15 @@ if (process.env.NODE_TEST_CONTEXT) {
     process.argv[1]
       ?.replace(/^.*node_modules[\\/]\.cache[\\/]shim-tests[\\/]run-[^\\/]+[\\/]/, '')
       .replace(/\.mjs$/, '.ts') ?? 'this test file';
+  // The files of a shared process (scripts/test-share.mjs), set by its entry once loaded: each
+  // logs its own CPU time, and what holds the process is told with their names.
+  const sharedFiles = () =>
+    (globalThis as Record<symbol, string[] | undefined>)[Symbol.for('shim.test.sharedFiles')];
   const log = process.env.SHIM_TEST_CPU_LOG;
   if (log)
     process.once('exit', () => {
       const ms = cpuMs();
-      if (ms !== null) appendFileSync(log, `${file}\t${ms}\n`);
+      if (ms !== null && !sharedFiles()) appendFileSync(log, `${file}\t${ms}\n`);
     });
   if (Number.isFinite(GRACE_MS) && GRACE_MS > 0) {
     const hooks = trackAfterHooks();
@@ -118,8 +123,9 @@ if (process.env.NODE_TEST_CONTEXT) {
           const idleSince = hooks.idleSince();
           if (idleSince === null || Date.now() - idleSince < GRACE_MS) return;
           clearInterval(watch);
+          const shared = sharedFiles();
           process.stderr.write(
-            `${file}: its tests and hooks finished ${((Date.now() - idleSince) / 1000).toFixed(1)} s ago and its process is still held by ${holders()}. ` +
+            `${shared ? `the process shared by ${shared.join(', ')}` : file}: its tests and hooks finished ${((Date.now() - idleSince) / 1000).toFixed(1)} s ago and its process is still held by ${holders()}. ` +
               'End what the tests start (mocks, servers, timers, CLIs) in t.after() or the test itself (see test/helpers/answer-holds.ts).\n',
           );
           process.exit(1);
