@@ -11,6 +11,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -126,6 +127,28 @@ describe('shim_mod_event', () => {
     ) as { level: string; guidance: { key: string; text: string } | null };
     assert.equal(watch.level, 'L2');
     assert.match(watch.guidance?.text ?? '', /./);
+  });
+
+  test("a level's checkpoint and notice claimed by a server that died first are taken over", async () => {
+    const w = makeWorld();
+    const c = await connect(w);
+    try {
+      // A server that claimed L2's checkpoint and notice, then died before starting or telling them.
+      const dead = spawnSync(process.execPath, ['-e', '']).pid;
+      const hooks = join(w.home, 'cache', 'hooks');
+      mkdirSync(hooks, { recursive: true });
+      for (const key of ['ckpt-0-1-danger_zone', 'alert-0-L2'])
+        writeFileSync(join(hooks, `${SESSION}.${key}`), `${dead} `);
+      const high = await report(c, step(w, 145_000, 0));
+      assert.equal(high.level, 'L2');
+      assert.ok(String(high.checkpoint).length > 0, "L2's checkpoint is started after all");
+      assert.match(String(high.notice), /L2/);
+      // Settled: the next report tells and starts nothing again.
+      const again = await report(c, step(w, 146_000, 1));
+      assert.equal(again.notice, null);
+    } finally {
+      await c.close();
+    }
   });
 
   test('while the mod watches, PostToolUse hands the model its note once and does nothing else', () => {

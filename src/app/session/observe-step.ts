@@ -7,7 +7,7 @@
  */
 import { basename } from 'node:path';
 import { getModelGuidance, getUserAlert, isCompactionDue } from '../../core/context/alerts.ts';
-import { decideAfterToolUse } from '../../core/policy/hook-policy.ts';
+import { decideAfterToolUse, isClaimedUntilDone } from '../../core/policy/hook-policy.ts';
 import { checkpointPolicyOf } from '../../core/policy/checkpoint-policy.ts';
 import type { Level } from '../../core/context/level.ts';
 import {
@@ -18,7 +18,13 @@ import type { SessionState } from '../../core/session.ts';
 import { renderStatusline } from '../../core/context/status-line.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
-import { claimOnce, loadHookMemory, saveHookMemory } from '../../store/cache/hook-memory.ts';
+import {
+  claimOnce,
+  claimUntilDone,
+  loadHookMemory,
+  saveHookMemory,
+  settleClaim,
+} from '../../store/cache/hook-memory.ts';
 import { loadModWatch, saveModWatch } from '../../store/cache/mod-watch.ts';
 import { loadDeferral, storeDeferral } from '../../store/cache/deferral-file.ts';
 import { assessInsideAgent } from './assess-live-session.ts';
@@ -95,10 +101,14 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
 
   let checkpoint: string | null = null;
   const planned = decision.checkpoint;
-  // The same claim keys as the PostToolUse hook: whichever sees a slot first takes it.
+  // The same claim keys as the PostToolUse hook: whichever sees a slot first takes it. A level's
+  // checkpoint is claimed until it has started, as the hook claims it: a server that dies in
+  // between leaves it to the next look.
+  const slot = planned ? `ckpt-${live.compactionCount}-${toolCalls}-${planned.trigger}` : '';
+  const untilDone = planned !== null && isClaimedUntilDone(planned);
   if (
     planned &&
-    claimOnce(home, sessionId, `ckpt-${live.compactionCount}-${toolCalls}-${planned.trigger}`)
+    (untilDone ? claimUntilDone(home, sessionId, slot) : claimOnce(home, sessionId, slot))
   ) {
     await checkpointInBackground(
       {
@@ -110,12 +120,15 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
       planned.reason,
       env,
       home,
+      { now: untilDone },
     );
+    if (untilDone) settleClaim(home, sessionId, slot);
     checkpoint = planned.reason;
   }
   const level = decision.alert;
-  const alerted =
-    level !== null && claimOnce(home, sessionId, `alert-${live.compactionCount}-${level}`);
+  // The level's notice too, as the hook holds it: told once this answer is on its way.
+  const alertKey = `alert-${live.compactionCount}-${level}`;
+  const alerted = level !== null && claimUntilDone(home, sessionId, alertKey);
   const guidance =
     alerted && !isCompactionDue(assessment) ? getModelGuidance(level, assessment) : null;
   const guidanceKey = `${live.compactionCount}-${level}`;
@@ -132,6 +145,7 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
     percent: assessment.percent,
     guidance: guidance ? { key: guidanceKey, text: guidance } : (watch?.guidance ?? null),
   });
+  if (alerted) settleClaim(home, sessionId, alertKey);
   return {
     sessionId,
     contextTokens: assessment.contextTokens,

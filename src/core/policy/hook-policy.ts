@@ -88,8 +88,10 @@ export function inEpoch(memory: HookMemory, epoch: number): HookMemory {
   return { ...memory, epoch, alertedLevel: 'L0', riskSeen: 'safe', stopNoticeBand: 0 };
 }
 
+export type PlannedCheckpoint = { trigger: CheckpointTrigger; reason: string; urgent: boolean };
+
 export type HookDecision = {
-  checkpoint: { trigger: CheckpointTrigger; reason: string; urgent: boolean } | null;
+  checkpoint: PlannedCheckpoint | null;
   /** A newly reached level to alert about (once per level per compaction epoch). */
   alert: Level | null;
   memory: HookMemory;
@@ -182,6 +184,16 @@ function dueByChanges(
   const reason =
     due?.trigger === 'tool_call_interval' ? `${due.reason}, a file changed since` : due?.reason;
   return { due: due && reason ? { ...due, reason } : null, timing: work.memory };
+}
+
+/**
+ * A level's checkpoint (L2/L3 and a danger risk's, stored within the call; L1's and a warning
+ * risk's, started in the background) is claimed until it has been saved or started, not once:
+ * a look that dies in between leaves it to the next one (store/cache/hook-memory.ts
+ * claimUntilDone). The others are claimed once; a later one comes soon enough.
+ */
+export function isClaimedUntilDone(checkpoint: PlannedCheckpoint): boolean {
+  return checkpoint.urgent || checkpoint.trigger === 'warning_zone';
 }
 
 /**

@@ -4,7 +4,7 @@
  * @module
  */
 import { getModelGuidance, getUserAlert, isCompactionDue } from '../../core/context/alerts.ts';
-import { decideAfterToolUse } from '../../core/policy/hook-policy.ts';
+import { decideAfterToolUse, isClaimedUntilDone } from '../../core/policy/hook-policy.ts';
 import { checkpointPolicyOf } from '../../core/policy/checkpoint-policy.ts';
 import { checkpointInBackground } from '../../app/run-in-background.ts';
 import { loadHeavy } from '../load-heavy.ts';
@@ -112,13 +112,12 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   let note = '';
   const checkpoint = decision.checkpoint;
   // Parallel tool calls run their hooks at once: one claim per checkpoint slot and per alert. A
-  // level's checkpoint (L1's and a risk's, built in the background, too) and its notice are held
-  // until done: a warm look killed mid-look leaves them to the hook that then looks itself
-  // (hook-memory.ts).
+  // level's checkpoint (isClaimedUntilDone) and its notice are held until done: a warm look
+  // killed mid-look leaves them to the hook that then looks itself (hook-memory.ts).
   const slot = checkpoint
     ? `ckpt-${state.compactionCount}-${state.toolCalls}-${checkpoint.trigger}`
     : '';
-  const untilDone = checkpoint?.urgent === true || checkpoint?.trigger === 'warning_zone';
+  const untilDone = checkpoint !== null && isClaimedUntilDone(checkpoint);
   if (
     checkpoint &&
     (untilDone
