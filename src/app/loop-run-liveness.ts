@@ -4,7 +4,8 @@
  * @module
  */
 import { isProcessAlive, looksLikeShimProcess } from '../capture/process-tree.ts';
-import { ACTIVE_LOOP_STATUSES, type LoopRunRecord } from '../store/loop/loop-rows.ts';
+import { ACTIVE_LOOP_STATUSES } from '../store/loop/loop-rows.ts';
+import type { LoopRunRecord } from '../store/ports/loops.ts';
 
 /**
  * - `supervised`: running or waiting, and its supervisor process is alive (not a reused pid).

@@ -4,7 +4,7 @@
  * @module
  */
 import { AppError } from '../core/errors.ts';
-import type { LoopIterationRecord, LoopRunRecord } from '../store/loop/loop-rows.ts';
+import type { LoopIterationRecord, LoopRunRecord } from '../store/ports/loops.ts';
 import { getLoopRunLiveness } from './loop-run-liveness.ts';
 import { withStore } from './open-store.ts';
 

@@ -10,15 +10,19 @@ import { TaskEstimateRepository } from '../store/estimates/task-estimate-reposit
 import { TeamReplicationQueue } from '../store/team/team-replication-queue.ts';
 import { TeamRowSource } from '../store/team/team-row-source.ts';
 import { createStore, type Store } from './open-store.ts';
+import type { ShardIssueLinks } from '../store/ports/shard-issues.ts';
+import type { TaskEstimates } from '../store/ports/task-estimates.ts';
+import type { TeamQueue } from '../store/ports/team-queue.ts';
+import type { TeamRowBodies } from '../store/ports/team-rows.ts';
 
 export type CommandStore = Store & {
   /** The rows waiting for the team store, and where their bodies are read from. */
-  teamQueue: TeamReplicationQueue;
-  teamRows: TeamRowSource;
+  teamQueue: TeamQueue;
+  teamRows: TeamRowBodies;
   /** The sub-issue opened for each shard of a plan (`shim shard --issues`). */
-  shardIssues: ShardIssues;
+  shardIssues: ShardIssueLinks;
   /** Estimates given, kept for `shim estimate --accuracy`. */
-  taskEstimates: TaskEstimateRepository;
+  taskEstimates: TaskEstimates;
 };
 
 /** Every repository over an open database. */

@@ -5,6 +5,24 @@ import { CheckpointRepository } from '../store/checkpoints/checkpoint-repository
 import { CheckpointWriter } from '../store/checkpoints/checkpoint-writer.ts';
 import type { Checkpoints, CheckpointWrites } from '../store/ports/checkpoints.ts';
 import type { Sessions } from '../store/ports/sessions.ts';
+import type { CompactionSummaries } from '../store/ports/compaction-summaries.ts';
+import type { DashboardViews } from '../store/ports/dashboard.ts';
+import type { Forgetting } from '../store/ports/forgetting.ts';
+import type { Handoffs } from '../store/ports/handoffs.ts';
+import type { Learned } from '../store/ports/learned-secrets.ts';
+import type { Resumes } from '../store/ports/resumes.ts';
+import type { CheckpointSearch } from '../store/ports/search.ts';
+import type { SessionRewrites } from '../store/ports/session-rewrite.ts';
+import type { SessionTransfers } from '../store/ports/session-transfer.ts';
+import type { SignalHistory } from '../store/ports/signal-history.ts';
+import type { SessionStats } from '../store/ports/stats.ts';
+import type { Loops } from '../store/ports/loops.ts';
+import type { SessionIssueLinks } from '../store/ports/session-issues.ts';
+import type { CachedIssueFacts } from '../store/ports/issue-facts.ts';
+import type { Outbox } from '../store/ports/outbox.ts';
+import type { TaskPoints } from '../store/ports/task-points.ts';
+import type { Maintenance } from '../store/ports/maintenance.ts';
+import type { TeamWorkCopies } from '../store/ports/team-work.ts';
 import {
   openDatabase,
   recoverDatabase,
@@ -32,7 +50,8 @@ import { SessionRewrite } from '../store/checkpoints/session-rewrite.ts';
 import { LearnedSecrets } from '../store/checkpoints/learned-secrets.ts';
 
 /**
- * The repositories over one open SQLite database, as the hooks and commands use them (those only
+ * The local store as the hooks and commands use it: one port per concept (store/ports/, in domain
+ * terms), each a SQLite repository over one open database here (those only
  * commands and the background worker use are in open-command-store.ts, off the hooks' bundle).
  * The database itself stays inside: what writes several tables at once does it through a
  * repository that runs the transaction (`checkpointWriter`).
@@ -41,29 +60,29 @@ export type Store = {
   checkpoints: Checkpoints;
   /** A checkpoint with its signal sample, restore outcomes and session sighting, in one commit. */
   checkpointWriter: CheckpointWrites;
-  forgetting: ForgetRows;
+  forgetting: Forgetting;
   /** A session's rows out of and into the store (shim export / import). */
-  transfer: SessionTransfer;
+  transfer: SessionTransfers;
   /** A session's stored text replaced by its redacted version (app/redact-stored-session.ts). */
-  rewrite: SessionRewrite;
+  rewrite: SessionRewrites;
   /** What every session of this home learned is a secret (hashes): replaced in every store. */
-  learned: LearnedSecrets;
+  learned: Learned;
   sessions: Sessions;
-  resumes: ResumeRepository;
-  handoffs: HandoffRepository;
-  loops: LoopRepository;
-  compactionSummaries: CompactionSummaryRepository;
-  signals: SignalHistoryRepository;
-  search: CheckpointSearchIndex;
-  stats: StatsQueries;
-  dashboard: DashboardQueries;
-  issues: SessionIssues;
-  issueFacts: IssueFactsCache;
-  outbox: SyncOutbox;
+  resumes: Resumes;
+  handoffs: Handoffs;
+  loops: Loops;
+  compactionSummaries: CompactionSummaries;
+  signals: SignalHistory;
+  search: CheckpointSearch;
+  stats: SessionStats;
+  dashboard: DashboardViews;
+  issues: SessionIssueLinks;
+  issueFacts: CachedIssueFacts;
+  outbox: Outbox;
   /** What finished tasks in past transcripts cost (`shim estimate`'s model; hooks read it). */
-  taskPoints: TaskPointRepository;
-  maintenance: StoreMaintenance;
-  teamWork: TeamWorkCache;
+  taskPoints: TaskPoints;
+  maintenance: Maintenance;
+  teamWork: TeamWorkCopies;
 };
 
 /** The repositories over an open database. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { overallShare, scoreCarried } from '../core/resume/carried-items.ts';
-import type { SessionStatsRow } from '../store/checkpoints/stats-queries.ts';
+import type { SessionStatsRow } from '../store/ports/stats.ts';
 import type { Store } from './open-store.ts';
 import type { Scope } from './project-scope.ts';
 

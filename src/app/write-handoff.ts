@@ -12,7 +12,7 @@ import { formatIssue } from '../core/sync/issue-ref.ts';
 import { originRepo } from './origin-repo.ts';
 import type { ResumeDetection } from '../core/resume/resume.ts';
 import { findProjectRoot } from '../capture/project.ts';
-import type { HandoffKind } from '../store/checkpoints/handoff-repository.ts';
+import type { HandoffKind } from '../store/ports/handoffs.ts';
 import { safeFileName } from '../core/fnv-hash.ts';
 import { ensureDir } from '../store/home/home.ts';
 import { writeFileSafely } from '../store/home/safe-file.ts';

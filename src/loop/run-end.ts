@@ -5,7 +5,7 @@
  * @module
  */
 import type { NextStep } from '../core/loop/next-step.ts';
-import type { LoopRunStatus } from '../store/loop/loop-rows.ts';
+import type { LoopRunStatus } from '../store/ports/loops.ts';
 import type { LoopState } from './loop-state.ts';
 import type { LoopResult, RunJournal } from './run-journal.ts';
 

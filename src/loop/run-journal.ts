@@ -7,8 +7,8 @@
 import { redactTextSync } from '../redact/redact.ts';
 import type { Store } from '../app/open-store.ts';
 import { appendLog } from '../store/home/log.ts';
-import type { LoopRepository } from '../store/loop/loop-repository.ts';
-import { type LoopIterationRecord, type LoopRunRecord } from '../store/loop/loop-rows.ts';
+import type { Loops } from '../store/ports/loops.ts';
+import type { LoopIterationRecord, LoopRunRecord } from '../store/ports/loops.ts';
 import { RunEventLog, type LoopEvent, type LoopEventName } from '../store/loop/loop-event-log.ts';
 import { describeEvent } from './describe-event.ts';
 import type { LoopState } from './loop-state.ts';
@@ -21,7 +21,7 @@ export type LoopResult = {
 };
 
 export class RunJournal {
-  readonly repo: LoopRepository;
+  readonly repo: Loops;
   readonly #home: string;
   readonly #now: () => number;
   readonly #onEvent: ((event: LoopEvent) => void) | undefined;

@@ -11,7 +11,7 @@ import { AppError } from '../core/errors.ts';
 import { truncate } from '../core/truncate.ts';
 import { loadConfig } from '../store/config/config.ts';
 import { appendLog } from '../store/home/log.ts';
-import type { LoopRunRecord } from '../store/loop/loop-rows.ts';
+import type { LoopRunRecord } from '../store/ports/loops.ts';
 import { initialLoopState, readLoopState } from './loop-state.ts';
 import { readStoredLoopOptions, type LoopOptions } from './options.ts';
 import { RunJournal, type LoopResult } from './run-journal.ts';

@@ -8,7 +8,7 @@
  * @module
  */
 import { truncate } from '../core/truncate.ts';
-import type { LoopIterationRecord } from '../store/loop/loop-rows.ts';
+import type { LoopIterationRecord } from '../store/ports/loops.ts';
 import type { LoopEventName } from '../store/loop/loop-event-log.ts';
 import type { IterationMonitor, MonitorSignal } from './iteration-monitor.ts';
 import type { RunJournal } from './run-journal.ts';

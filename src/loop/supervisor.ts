@@ -26,7 +26,7 @@ import type { Store } from '../app/open-store.ts';
 import type { Env } from '../store/home/home.ts';
 import { getRunDir, type LoopEvent } from '../store/loop/loop-event-log.ts';
 import { readRunEvents } from '../store/loop/loop-event-reader.ts';
-import type { LoopIterationRecord } from '../store/loop/loop-rows.ts';
+import type { LoopIterationRecord } from '../store/ports/loops.ts';
 import type { AgentId } from '../core/agent-id.ts';
 import type { HeadlessRun, ThresholdRules } from '../agents/agent.ts';
 import type { Agents } from '../agents/agent.ts';

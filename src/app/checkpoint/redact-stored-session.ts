@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { forgetRemembered, forgetRememberedValue, SecretMemory } from '../../redact/redact.ts';
-import type { OutboxPayload } from '../../store/checkpoints/session-rewrite.ts';
+import type { OutboxPayload } from '../../store/ports/session-rewrite.ts';
 import { writeFileSafely } from '../../store/home/safe-file.ts';
 import type { Store } from '../open-store.ts';
 import { forgetInCachedState } from '../session/read-session.ts';

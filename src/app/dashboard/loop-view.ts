@@ -4,7 +4,7 @@
  * @module
  */
 import { AppError } from '../../core/errors.ts';
-import type { LoopIterationRecord } from '../../store/loop/loop-rows.ts';
+import type { LoopIterationRecord } from '../../store/ports/loops.ts';
 import { readRunEvents } from '../../store/loop/loop-event-reader.ts';
 import type { LoopEvent } from '../../store/loop/loop-event-log.ts';
 import { viewLoopRun, type LoopRunView } from '../loop-runs.ts';

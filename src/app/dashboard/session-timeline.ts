@@ -9,7 +9,7 @@
 import { statSync } from 'node:fs';
 import { DEFAULT_LEVEL_THRESHOLDS, type LevelThresholds } from '../../core/context/level.ts';
 import type { CompactionKind } from '../../core/context/compaction-kind.ts';
-import type { TimelineRestore } from '../../store/checkpoints/dashboard-queries.ts';
+import type { TimelineRestore } from '../../store/ports/dashboard.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import { historyMode } from '../session/assess-live-session.ts';
 import type { SessionLog } from '../session/session-log.ts';

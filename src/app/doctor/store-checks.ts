@@ -15,7 +15,7 @@ import {
 import { join } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { openStore } from '../open-store.ts';
-import type { StoreMaintenance } from '../../store/sqlite/store-maintenance.ts';
+import type { Maintenance } from '../../store/ports/maintenance.ts';
 import { ensureDir } from '../../store/home/home.ts';
 import { getLogPath } from '../../store/home/log.ts';
 import { findPlantedLinks, writeFileSafely } from '../../store/home/safe-file.ts';
@@ -142,9 +142,9 @@ const SHIM_FILES = [
 
 export function databaseCheck(home: string): {
   check: DoctorCheck;
-  db: StoreMaintenance | null;
+  db: Maintenance | null;
 } {
-  let db: StoreMaintenance;
+  let db: Maintenance;
   try {
     // Its close() closes the store (doctor's later checks read through it).
     db = openStore(home).maintenance;
@@ -185,7 +185,7 @@ export function databaseCheck(home: string): {
   }
 }
 
-export function activityCheck(db: StoreMaintenance | null, now: Date): DoctorCheck {
+export function activityCheck(db: Maintenance | null, now: Date): DoctorCheck {
   if (db === null) {
     return check(
       'activity',

@@ -10,7 +10,7 @@ import { describeLimitStop, findLimitLine, readLimitStop } from '../../core/poli
 import { formatDuration, type ResumeDetection } from '../../core/resume/resume.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { Env } from '../../store/home/home.ts';
-import type { HandoffRecord } from '../../store/checkpoints/handoff-repository.ts';
+import type { HandoffRecord } from '../../store/ports/handoffs.ts';
 import { createCheckpoint } from '../checkpoint/create-checkpoint.ts';
 import { withStore, type Store } from '../open-store.ts';
 import type { SessionLog } from '../session/session-log.ts';

@@ -22,7 +22,7 @@ import {
 } from '../../store/loop/loop-event-log.ts';
 import { readRunEvents } from '../../store/loop/loop-event-reader.ts';
 import { LoopRepository } from '../../store/loop/loop-repository.ts';
-import { type LoopRunStatus } from '../../store/loop/loop-rows.ts';
+import type { LoopRunStatus } from '../../store/ports/loops.ts';
 import { describeLoopGarbage } from '../../cli/format/loop-garbage-text.ts';
 import { collectLoopGarbage } from './collect-loop-garbage.ts';
 

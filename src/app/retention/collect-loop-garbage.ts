@@ -30,8 +30,8 @@ import {
   writeFileDurably,
 } from '../../store/loop/loop-event-log.ts';
 import { appendLog } from '../../store/home/log.ts';
-import type { LoopRepository } from '../../store/loop/loop-repository.ts';
-import type { LoopRunRecord } from '../../store/loop/loop-rows.ts';
+import type { Loops } from '../../store/ports/loops.ts';
+import type { LoopRunRecord } from '../../store/ports/loops.ts';
 import type { Store } from '../open-store.ts';
 
 const DAY_MS = 86_400_000;
@@ -138,7 +138,7 @@ export function collectLoopGarbage(options: LoopGarbageOptions): LoopGarbageResu
  * under it (a supervisor resumed the run) and nothing was removed.
  */
 function compactRun(
-  repo: LoopRepository,
+  repo: Loops,
   runId: string,
   dir: string,
   at: string,

@@ -13,7 +13,7 @@ import { AppError } from '../../core/errors.ts';
 import { safeFileName } from '../../core/fnv-hash.ts';
 import { forgetCursor } from '../../store/cache/cursor-cache.ts';
 import { forgetGrowthSteps } from '../../store/estimates/growth-profile.ts';
-import type { ForgetPlan, ForgetTarget } from '../../store/checkpoints/forget-rows.ts';
+import type { ForgetPlan, ForgetTarget } from '../../store/ports/forgetting.ts';
 import { findCheckpoint } from '../checkpoint/find-checkpoint.ts';
 import { withStore } from '../open-store.ts';
 import {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tracker } from '../../core/sync/issue-ref.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { saveSyncSummary } from '../../store/sync/sync-summary.ts';
-import type { OutboxEntry } from '../../store/sync/sync-outbox.ts';
+import type { OutboxEntry } from '../../store/ports/outbox.ts';
 import { ClaudeMemClient } from '../../tracker/claude-mem-client.ts';
 import { PermanentTrackerError } from '../../tracker/tracker-client.ts';
 import type { Store } from '../open-store.ts';

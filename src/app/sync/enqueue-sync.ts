@@ -20,7 +20,7 @@ import {
 } from '../../core/sync/sync-note.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import { appendLog } from '../../store/home/log.ts';
-import type { OutboxDraft } from '../../store/sync/sync-outbox.ts';
+import type { OutboxDraft } from '../../store/ports/outbox.ts';
 import type { Store } from '../open-store.ts';
 import { runShimInBackground } from '../run-in-background.ts';
 import { handoffFileName } from '../write-handoff.ts';

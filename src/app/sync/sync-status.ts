@@ -6,7 +6,7 @@
  */
 import type { Tracker } from '../../core/sync/issue-ref.ts';
 import { openStore } from '../open-store.ts';
-import type { OutboxCounts, OutboxEntry } from '../../store/sync/sync-outbox.ts';
+import type { OutboxCounts, OutboxEntry } from '../../store/ports/outbox.ts';
 import { ClaudeMemClient } from '../../tracker/claude-mem-client.ts';
 import { claudeMemUrl } from './claude-mem-place.ts';
 import { getTrackerAccess } from './tracker-access.ts';

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { getContextRoom } from '../../core/context/context-room.ts';
 import { estimateTaskTokens } from '../../core/plan/task-estimate.ts';
 import { openCommandStore } from '../open-command-store.ts';
-import type { TaskEstimateRepository } from '../../store/estimates/task-estimate-repository.ts';
+import type { TaskEstimates } from '../../store/ports/task-estimates.ts';
 import { loadConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { assessLiveSession } from '../session/assess-live-session.ts';
@@ -136,7 +136,7 @@ export async function estimateOpenTasks(request: EstimateRequest): Promise<TaskF
 }
 
 /** Kept so its actual can be recorded beside it (`shim estimate --accuracy`); best effort. */
-function recordEstimate(home: string, estimate: Parameters<TaskEstimateRepository['record']>[0]) {
+function recordEstimate(home: string, estimate: Parameters<TaskEstimates['record']>[0]) {
   try {
     const store = openCommandStore(home);
     try {

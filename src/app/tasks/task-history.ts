@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fitTaskModel, type TaskModel, type TaskPoint } from '../../core/plan/task-estimate.ts';
 import { openStore } from '../open-store.ts';
-import type { TranscriptStamp } from '../../store/estimates/task-point-repository.ts';
+import type { TranscriptStamp } from '../../store/ports/task-points.ts';
 import { readTaskTimeline } from './task-points.ts';
 import type { Agent, Agents } from '../../agents/agent.ts';
 import type { Env } from '../../store/home/home.ts';

@@ -5,7 +5,7 @@
  * files, handoffs and summaries. Null without a team store.
  * @module
  */
-import type { ForgetTarget } from '../../store/checkpoints/forget-rows.ts';
+import type { ForgetTarget } from '../../store/ports/forgetting.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import { openTeamRepository } from './open-team-store.ts';

@@ -9,7 +9,7 @@ import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { formatDuration, type ResumeDetection } from '../../core/resume/resume.ts';
 import { rebaseCheckpoint } from '../../core/team/rebase-checkpoint.ts';
 import { identifyProject } from '../../capture/project-remote.ts';
-import type { TeamWork } from '../../store/team/team-work-cache.ts';
+import type { TeamWork } from '../../store/ports/team-work.ts';
 import type { Env } from '../../store/home/home.ts';
 import type { Store } from '../open-store.ts';
 

@@ -14,7 +14,7 @@ import { snapshotPatch } from '../../capture/snapshot-patch.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { redactText, redactValue } from '../../redact/redact.ts';
 import { appendLog } from '../../store/home/log.ts';
-import type { TeamEntry } from '../../store/team/team-replication-queue.ts';
+import type { TeamEntry } from '../../store/ports/team-queue.ts';
 import type { RowOrigin, TeamRepository, TeamRow } from '../../store/team/team-repository.ts';
 import type { CommandStore } from '../open-command-store.ts';
 import type { Writer } from './team-settings.ts';

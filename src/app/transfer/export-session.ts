@@ -10,7 +10,7 @@ import { identifyProject } from '../../capture/project-remote.ts';
 import { AppError } from '../../core/errors.ts';
 import { redactValueSync } from '../../redact/redact.ts';
 import { LATEST_SCHEMA_VERSION } from '../../store/sqlite/migrations.ts';
-import type { SessionRows } from '../../store/checkpoints/session-transfer.ts';
+import type { SessionRows } from '../../store/ports/session-transfer.ts';
 import { withStore, type Store } from '../open-store.ts';
 import { sealCheckpoint } from '../checkpoint/seal-checkpoint.ts';
 import { findLatestCheckpoint } from '../checkpoint/find-checkpoint.ts';

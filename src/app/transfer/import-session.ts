@@ -15,7 +15,7 @@ import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { safeFileName } from '../../core/fnv-hash.ts';
 import { redactValue } from '../../redact/redact.ts';
 import { ensureSafeDir, writeFileSafely } from '../../store/home/safe-file.ts';
-import type { PlainRow, SessionRows, WritePlan } from '../../store/checkpoints/session-transfer.ts';
+import type { PlainRow, SessionRows, WritePlan } from '../../store/ports/session-transfer.ts';
 import { withStore } from '../open-store.ts';
 import { sealCheckpoint } from '../checkpoint/seal-checkpoint.ts';
 import { parseSessionFile, type ExportedProject } from './session-file.ts';

@@ -17,7 +17,7 @@ import type {
   ExportedCheckpoint,
   PlainRow,
   SessionRows,
-} from '../../store/checkpoints/session-transfer.ts';
+} from '../../store/ports/session-transfer.ts';
 
 export const SESSION_FILE_FORMAT = 'shim-session-export';
 /** Bumped when the file's layout changes; a reader refuses a newer one. */

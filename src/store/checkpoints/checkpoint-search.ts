@@ -9,8 +9,6 @@ import {
   SEARCH_FIELDS,
   SEARCH_WEIGHTS,
   toSearchDocument,
-  type SearchField,
-  type SearchTerm,
 } from '../../core/checkpoint/search-query.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { matchProject } from '../sqlite/project-match.ts';
@@ -20,6 +18,7 @@ import {
   fullTextRank,
   fullTextSnippet,
 } from '../sqlite/dialect.ts';
+import type { CheckpointSearch, SearchHitRow, SearchWords } from '../ports/search.ts';
 
 const INDEX = 'checkpoint_search';
 
@@ -73,25 +72,6 @@ export function catchUpSearchIndex(
   return missing.length;
 }
 
-export type SearchHitRow = {
-  doc: number;
-  checkpoint_id: string;
-  session_id: string;
-  checkpoint_number: number;
-  created_at: string;
-  cwd: string | null;
-  agent: string;
-  matches: number;
-  sessions: number;
-};
-
-/** What to look for: the user's terms, all of them (AND) or any (OR), in these columns or all. */
-export type SearchWords = {
-  terms: readonly SearchTerm[];
-  join: 'AND' | 'OR';
-  fields?: readonly SearchField[] | undefined;
-};
-
 /**
  * The best checkpoint per session (rank, then newest) for the words, best sessions first;
  * `projectRoot` limits it to checkpoints taken inside that project.
@@ -142,7 +122,7 @@ export function querySearchIndex(
 }
 
 /** The search index as a repository over one open database. */
-export class CheckpointSearchIndex {
+export class CheckpointSearchIndex implements CheckpointSearch {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -1,16 +1,7 @@
 /** compaction_summaries: what Claude Code's own summary said at each compaction (PostCompact). */
 import { randomUUID } from 'node:crypto';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
-
-export type CompactionSummary = {
-  id: string;
-  sessionId: string;
-  recordedAt: string;
-  trigger: string;
-  /** Redacted before it is stored. */
-  summary: string;
-  checkpointId: string | null;
-};
+import type { CompactionSummaries, CompactionSummary } from '../ports/compaction-summaries.ts';
 
 /** Summaries are clipped: the comparison needs their words, not megabytes. */
 export const MAX_SUMMARY_CHARS = 40_000;
@@ -18,7 +9,7 @@ export const MAX_SUMMARY_CHARS = 40_000;
 /** Two reports of a summary this close together are of one compaction (a summary takes a model call). */
 const SAME_COMPACTION_MS = 60_000;
 
-export class CompactionSummaryRepository {
+export class CompactionSummaryRepository implements CompactionSummaries {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -7,6 +7,7 @@
 import type { Database } from '../sqlite/database.ts';
 import { newestCheckpointBySession } from './live-queries.ts';
 import { isJson, jsonInteger } from '../sqlite/dialect.ts';
+import type { DashboardViews, TimelineCheckpoint, TimelineRestore } from '../ports/dashboard.ts';
 
 /** Checkpoints per session, and restores into each (it was started from a checkpoint). */
 export function countBySession(
@@ -50,16 +51,6 @@ export function sessionFacts(
   return facts;
 }
 
-export type TimelineCheckpoint = {
-  id: string;
-  number: number;
-  createdAt: string;
-  trigger: string;
-  /** The transcript line the checkpoint reflects; null for rows that predate it. */
-  line: number | null;
-  restoredAt: string | null;
-};
-
 /** A session's checkpoints, oldest first. */
 export function listTimelineCheckpoints(db: Database, sessionId: string): TimelineCheckpoint[] {
   const rows = db
@@ -93,16 +84,6 @@ export function listTimelineCheckpoints(db: Database, sessionId: string): Timeli
     };
   });
 }
-
-export type TimelineRestore = {
-  checkpointId: string;
-  /** The session the checkpoint was taken in. */
-  fromSession: string | null;
-  /** The session it was restored into. */
-  intoSession: string;
-  restoredAt: string;
-  reason: string;
-};
 
 function readRestores(db: Database, where: string, ...params: string[]): TimelineRestore[] {
   const rows = db
@@ -157,7 +138,7 @@ export function getCompactionSummary(
 }
 
 /** The dashboard's reads as a repository over one open database. */
-export class DashboardQueries {
+export class DashboardQueries implements DashboardViews {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -9,20 +9,7 @@
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { checkpointWal, mergeFullTextIndex } from '../sqlite/dialect.ts';
 import { detachDependents } from './checkpoint-chain.ts';
-
-export type ForgetTarget = { kind: 'checkpoint'; id: string } | { kind: 'session'; id: string };
-
-export type ForgetPlan = {
-  target: ForgetTarget;
-  /** Checkpoints that go, with what else must go with each. */
-  checkpoints: Array<{ id: string; cwd: string | null; snapshotRef: string | null }>;
-  /** Handoff documents to delete (their rows go with the checkpoints or the session). */
-  handoffPaths: string[];
-  /** Rows removed per table (what a dry run reports). */
-  rows: Record<string, number>;
-  /** Sessions that were restored from what goes: they keep their own rows, and may carry its words. */
-  restoredInto: string[];
-};
+import type { Forgetting, ForgetTarget, ForgetPlan } from '../ports/forgetting.ts';
 
 const count = (db: Database, sql: string, ...params: string[]): number =>
   (db.prepare(sql).get(...params) as { n: number }).n;
@@ -167,7 +154,7 @@ export function forgetRows(db: Database, plan: ForgetPlan): void {
 }
 
 /** Forgetting as a repository over one open database (app/retention/forget.ts). */
-export class ForgetRows {
+export class ForgetRows implements Forgetting {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -8,23 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { matchProject } from '../sqlite/project-match.ts';
-
-export type HandoffKind = 'user' | 'team' | 'pre_compact' | 'level_L2' | 'level_L3' | 'usage_limit';
+import type { Handoffs, HandoffKind, HandoffRecord } from '../ports/handoffs.ts';
 
 /** Handoffs a next session picks up once: the user's, and the one written at a usage limit. */
 export const PICKED_UP_KINDS: readonly HandoffKind[] = ['user', 'usage_limit'];
-
-export type HandoffRecord = {
-  id: string;
-  checkpointId: string;
-  sessionId: string;
-  project: string | null;
-  path: string;
-  kind: HandoffKind;
-  createdAt: string;
-  pickedUpAt: string | null;
-  pickedUpBy: string | null;
-};
 
 type Row = {
   id: string;
@@ -50,7 +37,7 @@ const toRecord = (r: Row): HandoffRecord => ({
   pickedUpBy: r.picked_up_by,
 });
 
-export class HandoffRepository {
+export class HandoffRepository implements Handoffs {
   readonly #db: Database;
 
   constructor(db: Database) {

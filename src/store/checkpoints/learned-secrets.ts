@@ -9,9 +9,7 @@
  * @module
  */
 import type { Database } from '../sqlite/database.ts';
-
-/** Lines learned, and the row id of the newest (what `since` asks from). */
-export type LearnedLines = { lines: string[]; last: number };
+import type { Learned, LearnedLines } from '../ports/learned-secrets.ts';
 
 /**
  * Lines kept at most: the newest. Every checkpoint and every restore a hook prints reads them all
@@ -20,7 +18,7 @@ export type LearnedLines = { lines: string[]; last: number };
  */
 export const LEARNED_KEPT = 10_000;
 
-export class LearnedSecrets {
+export class LearnedSecrets implements Learned {
   readonly #db: Database;
   readonly #kept: number;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { makeDraft, openTempStore, type TempStore } from '../../../test/helpers/store.ts';
-import type { ResumeEventInput } from './resume-repository.ts';
+import type { ResumeEventInput } from '../ports/resumes.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 1, 12, 4, minute)).toISOString();
 

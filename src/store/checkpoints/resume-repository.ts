@@ -1,29 +1,9 @@
 /** resume_events: every time a checkpoint was put back into a session, and how it went. */
 import { randomUUID } from 'node:crypto';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import type { Resumes, ResumeEventInput, ResumeEvent } from '../ports/resumes.ts';
 
-export type ResumeEventInput = {
-  checkpointId: string;
-  sessionId: string;
-  restoredAt: string;
-  interruptionReason: string;
-  timeSinceCheckpoint: number;
-  resumeConfidence: number;
-  success?: boolean | null;
-  notes?: string | null;
-  /** Share of the checkpoint's requests, files and open tasks the restore text carried. */
-  fidelityScore?: number | null;
-  /** The same share for Claude Code's own compaction summary, when there was one. */
-  claudeFidelityScore?: number | null;
-  /** Messages in the receiving session when it was restored: it went on working once it has more. */
-  messagesAtRestore?: number | null;
-  /** The user asked for this restore (shim resume --record); false when shim made it on its own. */
-  userConfirmed?: boolean | null;
-};
-
-export type ResumeEvent = ResumeEventInput & { id: string };
-
-export class ResumeRepository {
+export class ResumeRepository implements Resumes {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -14,13 +14,11 @@ import { compressSections, type Row } from './checkpoint-rows.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import { checkpointWal, mergeFullTextIndex } from '../sqlite/dialect.ts';
 import { TEAM_TRACKER } from '../team/team-replication-queue.ts';
+import type { SessionRewrites, OutboxPayload } from '../ports/session-rewrite.ts';
 
 const INDEX = 'checkpoint_search';
 
-/** One tracker outbox entry's payload (store/sync/sync-outbox.ts `OutboxDraft.payload`). */
-export type OutboxPayload = { id: number; payload: Record<string, string> };
-
-export class SessionRewrite {
+export class SessionRewrite implements SessionRewrites {
   readonly #db: Database;
   /** What `replace` left to erase until `atomically`'s transaction commits. */
   #eraseAfter: 'index' | 'log' | null = null;

@@ -7,28 +7,18 @@
  * @module
  */
 import { toAgentId } from '../../core/agent-id.ts';
-import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { indexCheckpointForSearch } from './checkpoint-search.ts';
 import { compressSections, type Row } from './checkpoint-rows.ts';
 import { readCheckpointRow } from './checkpoint-chain.ts';
 import { stateHash, stateOf } from './checkpoint-delta.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
-
-/** A table row as plain JSON: column name → value. */
-export type PlainRow = Record<string, string | number | null>;
-
-export type ExportedCheckpoint = {
-  checkpoint: Checkpoint;
-  /** Columns the decoded checkpoint does not carry. */
-  row: { parentId: string | null; restoredAt: string | null; agent: string };
-};
-
-export type SessionRows = {
-  session: PlainRow | null;
-  checkpoints: ExportedCheckpoint[];
-  handoffs: PlainRow[];
-  compactionSummaries: PlainRow[];
-};
+import type {
+  SessionTransfers,
+  PlainRow,
+  ExportedCheckpoint,
+  SessionRows,
+  WritePlan,
+} from '../ports/session-transfer.ts';
 
 /** A row as JSON values (SQLite integers may come back as bigints). */
 function plain(row: Record<string, unknown>): PlainRow {
@@ -81,14 +71,6 @@ export function readSessionRows(db: Database, sessionId: string): SessionRows {
     ).map(plain),
   };
 }
-
-export type WritePlan = {
-  session: 'add' | 'skip' | 'none';
-  /** Checkpoint id → what happens to it; `renumber` when its number is taken by another id. */
-  checkpoints: Array<{ id: string; action: 'add' | 'skip' | 'renumber'; number: number }>;
-  handoffs: Array<{ id: string; action: 'add' | 'skip' }>;
-  compactionSummaries: Array<{ id: string; action: 'add' | 'skip' }>;
-};
 
 const exists = (db: Database, sql: string, ...params: string[]): boolean =>
   db.prepare(sql).get(...params) !== undefined;
@@ -227,7 +209,7 @@ export function writeSessionRows(db: Database, rows: SessionRows): WritePlan {
 }
 
 /** The repository `Store` hands out (app/open-store.ts): the functions above over one database. */
-export class SessionTransfer {
+export class SessionTransfer implements SessionTransfers {
   readonly #db: Database;
 
   constructor(db: Database) {

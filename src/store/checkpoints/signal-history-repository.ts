@@ -4,17 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import type { SignalHistory, SignalSample } from '../ports/signal-history.ts';
 
 export const MAX_PER_SESSION = 200;
 
-export type SignalSample = {
-  sessionId: string;
-  recordedAt: string;
-  signals: unknown;
-  crashRisk: string;
-};
-
-export class SignalHistoryRepository {
+export class SignalHistoryRepository implements SignalHistory {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -6,24 +6,7 @@
  */
 import type { Database } from '../sqlite/database.ts';
 import { matchProject } from '../sqlite/project-match.ts';
-
-export type SessionStatsRow = {
-  sessionId: string;
-  /** The agent whose session it is (core/agent-id.ts; rows from before agents: `claude`). */
-  agent: string;
-  cwd: string | null;
-  lastSeenAt: string | null;
-  checkpointsByTrigger: Record<string, number>;
-  restores: number;
-  restoresSucceeded: number;
-  restoresFailed: number;
-  /** Mean share of the checkpoint's requests, files and open tasks shim's restore carried. */
-  restoreFidelity: number | null;
-  /** The same for Claude Code's own summaries of this session's compactions. */
-  claudeSummaryFidelity: number | null;
-  compactionSummaries: number;
-  signalSamples: Record<string, number>;
-};
+import type { SessionStats, SessionStatsRow } from '../ports/stats.ts';
 
 type Row = Record<string, unknown>;
 
@@ -81,7 +64,7 @@ export function listSessionStats(
 }
 
 /** `shim stats`'s reads as a repository over one open database. */
-export class StatsQueries {
+export class StatsQueries implements SessionStats {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -4,23 +4,7 @@
  * @module
  */
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
-
-export type RecordedEstimate = {
-  id: string;
-  createdAt: string;
-  transcriptPath: string;
-  sessionId: string | null;
-  line: number;
-  /** The tasks the estimate was about (app/tasks/task-points.ts keys). */
-  taskKeys: string[];
-  /** Context spent in the session before the estimate. */
-  spentBefore: number;
-  tokens: number;
-  low: number;
-  high: number;
-  actual: number | null;
-  resolvedAt: string | null;
-};
+import type { TaskEstimates, RecordedEstimate } from '../ports/task-estimates.ts';
 
 type Row = {
   id: string;
@@ -52,7 +36,7 @@ const fromRow = (r: Row): RecordedEstimate => ({
   resolvedAt: r.resolved_at,
 });
 
-export class TaskEstimateRepository {
+export class TaskEstimateRepository implements TaskEstimates {
   private readonly db: Database;
 
   constructor(db: Database) {

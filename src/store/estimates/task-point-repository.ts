@@ -6,10 +6,9 @@
  */
 import type { TaskPoint } from '../../core/plan/task-estimate.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import type { TaskPoints, TranscriptStamp } from '../ports/task-points.ts';
 
-export type TranscriptStamp = { size: number; mtimeMs: number };
-
-export class TaskPointRepository {
+export class TaskPointRepository implements TaskPoints {
   private readonly db: Database;
 
   constructor(db: Database) {

@@ -25,8 +25,7 @@ import {
 import { join } from 'node:path';
 import { AppError } from '../../core/errors.ts';
 import { appendLog } from '../home/log.ts';
-import type { LoopRepository } from './loop-repository.ts';
-import { type LoopEventRecord } from './loop-rows.ts';
+import type { LoopEventRecord, Loops } from '../ports/loops.ts';
 import { EVENTS_FILE, getRunDir, restoreCompressed } from './loop-run-files.ts';
 import { fsyncDir, writeAll } from '../home/safe-file.ts';
 
@@ -160,7 +159,7 @@ export class RunEventLog {
   readonly reindexed: number;
   /** Whether open() found the run compacted and restored events.jsonl from events.jsonl.gz. */
   readonly restoredFromCompressed: boolean;
-  readonly #repo: LoopRepository;
+  readonly #repo: Loops;
   #fd: number | null;
   #size: number;
   #lastSeq: number;
@@ -171,7 +170,7 @@ export class RunEventLog {
     home: string;
     runId: string;
     path: string;
-    repo: LoopRepository;
+    repo: Loops;
     fd: number;
     size: number;
     lastSeq: number;
@@ -202,7 +201,7 @@ export class RunEventLog {
    * Opens the run's log for appending (creating it), after repairing what a crash left: a torn
    * last line is cut, unindexed events are indexed. One process at a time may hold a run's log.
    */
-  static open(home: string, runId: string, repo: LoopRepository): RunEventLog {
+  static open(home: string, runId: string, repo: Loops): RunEventLog {
     const dir = getRunDir(home, runId);
     const path = join(dir, EVENTS_FILE);
     const restoredFromCompressed = restoreCompressed(dir);

@@ -3,13 +3,8 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { AppError } from '../../core/errors.ts';
 import { openTempStore, type TempStore } from '../../../test/helpers/store.ts';
 import { LoopRepository } from './loop-repository.ts';
-import {
-  LOOP_EVENT_DATA_MAX,
-  parseEventData,
-  truncateEventData,
-  type LoopEventRecord,
-  type NewLoopRun,
-} from './loop-rows.ts';
+import { LOOP_EVENT_DATA_MAX, parseEventData, truncateEventData } from './loop-rows.ts';
+import type { LoopEventRecord, NewLoopRun } from '../ports/loops.ts';
 
 let store: TempStore;
 let repo: LoopRepository;

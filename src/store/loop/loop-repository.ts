@@ -11,14 +11,6 @@ import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import {
   EVENT_FIELDS,
   ITERATION_FIELDS,
-  type LoopEventRecord,
-  type LoopIterationPatch,
-  type LoopIterationRecord,
-  type LoopRunPatch,
-  type LoopRunRecord,
-  type LoopRunStatus,
-  type NewLoopIteration,
-  type NewLoopRun,
   type Row,
   RUN_FIELDS,
   toEvent,
@@ -26,16 +18,20 @@ import {
   toRun,
   truncateEventData,
 } from './loop-rows.ts';
+import type {
+  LoopEventRecord,
+  LoopIterationPatch,
+  LoopIterationRecord,
+  LoopRunPatch,
+  LoopRunRecord,
+  LoopRunStatus,
+  NewLoopIteration,
+  NewLoopRun,
+} from '../ports/loops.ts';
 import { insertSql, rowValues, setClause, type SqlValue } from './table-mapping.ts';
+import type { ListEventsOptions, Loops } from '../ports/loops.ts';
 
-export type ListEventsOptions = {
-  afterSeq?: number;
-  limit?: number;
-  names?: readonly string[];
-  iteration?: number;
-};
-
-export class LoopRepository {
+export class LoopRepository implements Loops {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -5,7 +5,6 @@
  * whole). loop-repository.ts reads and writes them.
  * @module
  */
-import type { AgentId } from '../../core/agent-id.ts';
 import {
   column,
   jsonObject,
@@ -14,93 +13,15 @@ import {
   recordFromRow,
   type TableMapping,
 } from './table-mapping.ts';
-
-export type LoopRunStatus =
-  'running' | 'waiting' | 'completed' | 'stopped' | 'failed' | 'interrupted';
+import type {
+  LoopEventRecord,
+  LoopIterationRecord,
+  LoopRunRecord,
+  LoopRunStatus,
+} from '../ports/loops.ts';
 
 /** Statuses of a run whose supervisor is (or should be) alive. */
 export const ACTIVE_LOOP_STATUSES: readonly LoopRunStatus[] = ['running', 'waiting'];
-
-export type LoopRunRecord = {
-  runId: string;
-  createdAt: string;
-  updatedAt: string;
-  cwd: string;
-  goal: string;
-  status: LoopRunStatus;
-  stopReason: string | null;
-  options: Record<string, unknown>;
-  startCommit: string | null;
-  iteration: number;
-  restarts: number;
-  sessionId: string | null;
-  supervisorPid: number | null;
-  costUsd: number;
-  contextTokens: number | null;
-  contextPercent: number | null;
-  lastEvent: string | null;
-  waitUntil: string | null;
-  state: Record<string, unknown> | null;
-  endedAt: string | null;
-  compactedAt: string | null;
-  /** The agent running the work now (migration 10): the one the run started with, or its fallback. */
-  agent: AgentId;
-};
-
-/** A new run: what must be known up front; everything else defaults (updatedAt to createdAt). */
-export type NewLoopRun = Pick<
-  LoopRunRecord,
-  'runId' | 'createdAt' | 'cwd' | 'goal' | 'status' | 'options'
-> &
-  Partial<Omit<LoopRunRecord, 'runId' | 'createdAt' | 'cwd' | 'goal' | 'status' | 'options'>>;
-
-/** Fields to change; `updatedAt` defaults to now. */
-export type LoopRunPatch = Partial<Omit<LoopRunRecord, 'runId' | 'createdAt'>>;
-
-export type LoopIterationMode = 'fresh' | 'continue' | 'resume';
-
-export type LoopIterationRecord = {
-  runId: string;
-  number: number;
-  sessionId: string | null;
-  mode: LoopIterationMode;
-  prompt: string;
-  startedAt: string;
-  endedAt: string | null;
-  outcome: string | null;
-  agentPid: number | null;
-  exitCode: number | null;
-  costUsd: number | null;
-  responses: number;
-  toolCalls: number;
-  peakContextTokens: number | null;
-  lastContextTokens: number | null;
-  peakPercent: number | null;
-  resultText: string | null;
-  streamOffset: number;
-  checkpointId: string | null;
-};
-
-export type NewLoopIteration = Pick<
-  LoopIterationRecord,
-  'runId' | 'number' | 'mode' | 'prompt' | 'startedAt'
-> &
-  Partial<Omit<LoopIterationRecord, 'runId' | 'number' | 'mode' | 'prompt' | 'startedAt'>>;
-
-export type LoopIterationPatch = Partial<Omit<LoopIterationRecord, 'runId' | 'number'>>;
-
-/** One indexed event. `data` is the event's data as JSON text, cut to LOOP_EVENT_DATA_MAX. */
-export type LoopEventRecord = {
-  runId: string;
-  seq: number;
-  at: string;
-  name: string;
-  iteration: number | null;
-  correlationId: string | null;
-  /** Byte offset of the event's line in events.jsonl. */
-  fileOffset: number;
-  data: string | null;
-};
 
 export const LOOP_EVENT_DATA_MAX = 1000;
 

@@ -6,13 +6,9 @@
  */
 import type { Database } from './database.ts';
 import { quickCheck } from './dialect.ts';
+import type { Maintenance, NewestActivity } from '../ports/maintenance.ts';
 
-export type NewestActivity = {
-  session: { sessionId: string; lastSeenAt: string } | null;
-  checkpoint: { sessionId: string; createdAt: string } | null;
-};
-
-export class StoreMaintenance {
+export class StoreMaintenance implements Maintenance {
   readonly #db: Database;
 
   constructor(db: Database) {

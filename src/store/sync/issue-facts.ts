@@ -4,17 +4,10 @@
  */
 import type { IssueRef } from '../../core/sync/issue-ref.ts';
 import type { Database } from '../sqlite/database.ts';
-
-export type StoredIssueFacts = {
-  title: string | null;
-  state: string | null;
-  url: string | null;
-  lastNote: string | null;
-  fetchedAt: string;
-};
+import type { CachedIssueFacts, StoredIssueFacts } from '../ports/issue-facts.ts';
 
 /** What the sync worker last read of each issue (migration 9). */
-export class IssueFactsCache {
+export class IssueFactsCache implements CachedIssueFacts {
   readonly #db: Database;
 
   constructor(db: Database) {

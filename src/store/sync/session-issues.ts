@@ -5,9 +5,10 @@
  */
 import type { IssueRef, IssueSource, Tracker } from '../../core/sync/issue-ref.ts';
 import type { Database } from '../sqlite/database.ts';
+import type { SessionIssueLinks } from '../ports/session-issues.ts';
 
 /** The issue each session works on (migration 9). */
-export class SessionIssues {
+export class SessionIssues implements SessionIssueLinks {
   readonly #db: Database;
 
   constructor(db: Database) {

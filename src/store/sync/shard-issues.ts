@@ -4,17 +4,10 @@
  */
 import type { IssueRef, Tracker } from '../../core/sync/issue-ref.ts';
 import type { Database } from '../sqlite/database.ts';
-
-export type ShardIssue = {
-  shardFile: string;
-  issue: IssueRef;
-  parentKey: string;
-  createdAt: string;
-  doneAt: string | null;
-};
+import type { ShardIssueLinks, ShardIssue } from '../ports/shard-issues.ts';
 
 /** The sub-issue made for each shard file (migration 9). */
-export class ShardIssues {
+export class ShardIssues implements ShardIssueLinks {
   readonly #db: Database;
 
   constructor(db: Database) {

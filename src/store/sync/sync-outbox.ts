@@ -5,35 +5,15 @@
  * an entry whose worker died is taken over when its lease runs out.
  * @module
  */
-import type { IssueRef, Tracker } from '../../core/sync/issue-ref.ts';
+import type { Tracker } from '../../core/sync/issue-ref.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
-
-export type OutboxAction = 'comment' | 'label' | 'state' | 'facts' | 'observation';
-
-export type OutboxDraft = {
-  dedupeKey: string;
-  issue: IssueRef;
-  action: OutboxAction;
-  /**
-   * comment: { body, marker }; label: { name }; state: { name }; facts: {} (read the issue);
-   * observation (claude-mem): { title, text, metadata (JSON) }.
-   */
-  payload: Record<string, string>;
-  sessionId?: string | null;
-  checkpointId?: string | null;
-};
-
-export type OutboxEntry = OutboxDraft & {
-  id: number;
-  createdAt: string;
-  /** stale: not sent because it waited past its moment (sync.staleAfterHours). */
-  status: 'pending' | 'delivered' | 'failed' | 'stale';
-  attempts: number;
-  nextAttemptAt: string;
-  lastError: string | null;
-  deliveredAt: string | null;
-  remoteId: string | null;
-};
+import type {
+  Outbox,
+  OutboxAction,
+  OutboxDraft,
+  OutboxEntry,
+  OutboxCounts,
+} from '../ports/outbox.ts';
 
 type Row = {
   id: number;
@@ -75,17 +55,7 @@ const toEntry = (r: Row): OutboxEntry => ({
   remoteId: r.remote_id,
 });
 
-export type OutboxCounts = {
-  pending: number;
-  delivered: number;
-  failed: number;
-  /** Dropped unsent: they waited past their moment. */
-  stale: number;
-  oldestPending: string | null;
-  lastError: string | null;
-};
-
-export class SyncOutbox {
+export class SyncOutbox implements Outbox {
   readonly #db: Database;
 
   constructor(db: Database) {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { ensureDir } from '../home/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../home/json-file.ts';
-import type { OutboxCounts } from './sync-outbox.ts';
+import type { OutboxCounts } from '../ports/outbox.ts';
 
 export type SyncSummary = OutboxCounts & { at: string };
 

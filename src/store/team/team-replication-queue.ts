@@ -10,18 +10,9 @@
  */
 import type { TeamRowKind } from './team-repository.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
+import type { TeamEntry, TeamQueue, TeamQueueStatus } from '../ports/team-queue.ts';
 
 export const TEAM_TRACKER = 'team';
-
-export type TeamEntry = {
-  outboxId: number;
-  kind: TeamRowKind;
-  /** The row's id in the local store (a loop event: `<run>:<seq>`). */
-  rowId: string;
-  sessionId: string | null;
-  at: string;
-  attempts: number;
-};
 
 type Sweep = {
   kind: TeamRowKind;
@@ -80,7 +71,7 @@ type SweptRow = {
   version: string;
 };
 
-export class TeamReplicationQueue {
+export class TeamReplicationQueue implements TeamQueue {
   readonly #db: Database;
 
   constructor(db: Database) {
@@ -208,16 +199,7 @@ export class TeamReplicationQueue {
    * What waits, how old the oldest waiting row is, when it is tried next, the newest error, the
    * newest delivery, and the rows set aside (with the newest reason).
    */
-  status(): {
-    waiting: number;
-    oldestWaiting: string | null;
-    nextAttemptAt: string | null;
-    lastError: string | null;
-    lastDelivered: string | null;
-    delivered: number;
-    setAside: number;
-    lastSetAside: string | null;
-  } {
+  status(): TeamQueueStatus {
     const row = this.#db
       .prepare(
         `SELECT

@@ -10,8 +10,7 @@ import { CheckpointRepository } from '../checkpoints/checkpoint-repository.ts';
 import type { Database } from '../sqlite/database.ts';
 import { SessionRepository } from '../checkpoints/session-repository.ts';
 import type { TeamRowKind } from './team-repository.ts';
-
-export type LocalRow = { body: Record<string, unknown>; cwd: string | null };
+import type { TeamRowBodies, LocalRow } from '../ports/team-rows.ts';
 
 const parse = (text: unknown): unknown => {
   if (typeof text !== 'string') return text ?? null;
@@ -31,7 +30,7 @@ function readDocument(path: string): string | null {
   }
 }
 
-export class TeamRowSource {
+export class TeamRowSource implements TeamRowBodies {
   readonly #db: Database;
   readonly #checkpoints: CheckpointRepository;
   readonly #sessions: SessionRepository;

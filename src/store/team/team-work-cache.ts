@@ -6,22 +6,7 @@
  */
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import type { Database } from '../sqlite/database.ts';
-
-export type TeamWorkReason = 'interrupted' | 'handoff' | 'usage_limit';
-
-export type TeamWork = {
-  projectId: string;
-  checkpoint: Checkpoint;
-  sessionId: string;
-  machine: string;
-  osUser: string;
-  createdAt: string;
-  reason: TeamWorkReason;
-  /** The team handoff it came from (marked picked up on the server at the next pull). */
-  handoffId?: string | null;
-  pulledAt: string;
-  takenAt: string | null;
-};
+import type { TeamWorkCopies, TeamWorkReason, TeamWork } from '../ports/team-work.ts';
 
 type Row = {
   project_id: string;
@@ -50,7 +35,7 @@ const toWork = (r: Row): TeamWork => ({
   takenAt: r.taken_at,
 });
 
-export class TeamWorkCache {
+export class TeamWorkCache implements TeamWorkCopies {
   readonly #db: Database;
 
   constructor(db: Database) {
