@@ -80,9 +80,19 @@ if (
   // own; help and mistakes from the full CLI.
   loadBundle('status.cjs')
     .main(rest, loadBundle)
-    .then((handled) => handled || import('../dist/cli.js'));
+    .then((handled) => handled || runCommands());
 } else {
-  import('../dist/cli.js');
+  runCommands();
+}
+
+/**
+ * Every other command: the CLI as one CommonJS bundle through the code cache (Node's ES-module
+ * loader cost every command more than its work). A Node that cannot require() an ES module
+ * (before 20.19; the trackers' clients are ES modules only) runs the same commands as dist/cli.js.
+ */
+function runCommands() {
+  if (process.features.require_module) return loadBundle('commands.cjs').main();
+  return import('../dist/cli.js');
 }
 
 /**

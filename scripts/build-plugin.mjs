@@ -67,6 +67,7 @@ for (const needed of [
   'dist/statusline.cjs',
   'dist/statusline-full.cjs',
   'dist/status.cjs',
+  'dist/commands.cjs',
   'dist/cli.js',
   'dist/shim-mod.js',
 ]) {

@@ -3,7 +3,8 @@
 //   must never carry): dist/hook-ask.cjs, hook-quick.cjs, hook.cjs, hook-heavy.cjs, statusline.cjs,
 //   statusline-full.cjs, status.cjs, team-pull.cjs (CommonJS) and shim-mod.js (the mod, an ES module); their
 //   metafiles go to dist/meta/ for src/entries/bundles.test.ts (forbidden imports, size budgets);
-// - dist/cli.js: the command-line interface, ESM, commands split into lazily loaded chunks;
+// - dist/commands.cjs: the command-line interface as one CommonJS bundle (through the code cache);
+// - dist/cli.js: the same, ESM, commands split into lazily loaded chunks, for a Node before 20.19;
 // - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module);
 // - dist/ui/app.js and app.css: the dashboard's page (`shim ui`), for the browser, with uPlot.
 import { build } from 'esbuild';
@@ -160,6 +161,37 @@ await Promise.all([
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',
+  }),
+  // The commands as one CommonJS bundle, loaded through the code cache (src/entries/commands.ts):
+  // what bin/shim.cjs runs for every command but the hooks' and status's plain forms.
+  // Not a per-call bundle (no __SHIM_BUNDLE__): it runs as dist/cli.js does.
+  buildWithMeta('commands', {
+    ...common,
+    entryPoints: { commands: 'src/entries/commands.ts' },
+    outdir: 'dist',
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // What only the long-lived or rare commands use (the dashboard's server, the MCP server and
+    // its schema checker, the team store's driver and query builder) stays in node_modules,
+    // required when such a command first needs it: every byte here is read, and every function
+    // a command compiled is deserialised from the code cache, on every command.
+    external: [
+      ...common.external,
+      'pg',
+      'pg-*',
+      'pgpass',
+      'kysely',
+      'hono',
+      '@hono/*',
+      '@modelcontextprotocol/sdk',
+      '@modelcontextprotocol/sdk/*',
+    ],
+    supported: noDynamicImport,
+    // import.meta.url (package.json, the dashboard's assets, pgpass's helper) as this file's URL.
+    define: { 'import.meta.url': '__shimModuleUrl' },
+    banner: { js: "const __shimModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
   build({
     ...common,

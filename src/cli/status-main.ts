@@ -1,8 +1,8 @@
 /**
  * `shim status` without the CLI around it: the command people run to look at a session, often
  * in a loop or a watch. bin/shim.cjs runs its plain forms from this small CommonJS bundle with
- * V8's code cache; the ES-module CLI (its module loading alone ~45 ms) and commander (which loads
- * child_process, ~3 ms) stay out. Anything else — help, a mistake, an option this does not know —
+ * V8's code cache; the full CLI (dist/commands.cjs, 1.2 MB, whose code cache alone is larger than
+ * this whole bundle) and commander (which loads child_process, ~3 ms) stay out. Anything else — help, a mistake, an option this does not know —
  * goes to the full CLI, which answers as always. The options mirror session-commands.ts;
  * test/status-fast-path.test.ts holds the two to the same output.
  * @module

@@ -1,6 +1,6 @@
 /**
  * dist/status.cjs — `shim status` in its plain forms (people run it in a loop or a watch):
- * no ES-module CLI, no commander. Help and mistakes go to the full CLI (dist/cli.js). Each agent
+ * no commander, no other command. Help and mistakes go to the full CLI (dist/commands.cjs). Each agent
  * whose sessions it looks at comes from its own bundle (dist/agent-<id>.cjs). Neither carries the
  * secret scanner: dist/redact.cjs, required the first time a look redacts (./redactor-on-demand.ts).
  * @module
