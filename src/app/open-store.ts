@@ -1,4 +1,5 @@
 /** Opens the store for a command and always closes it. */
+import { existsSync } from 'node:fs';
 import { CompactionSummaryRepository } from '../store/checkpoints/compaction-summary-repository.ts';
 import { SignalHistoryRepository } from '../store/checkpoints/signal-history-repository.ts';
 import { CheckpointRepository } from '../store/checkpoints/checkpoint-repository.ts';
@@ -23,7 +24,9 @@ import type { Outbox } from '../store/ports/outbox.ts';
 import type { TaskPoints } from '../store/ports/task-points.ts';
 import type { Maintenance } from '../store/ports/maintenance.ts';
 import type { TeamWorkCopies } from '../store/ports/team-work.ts';
+import { LATEST_SCHEMA_VERSION } from '../store/sqlite/migrations.ts';
 import {
+  getDatabasePath,
   openDatabase,
   recoverDatabase,
   StoreMovedError,
@@ -84,6 +87,17 @@ export type Store = {
   maintenance: Maintenance;
   teamWork: TeamWorkCopies;
 };
+
+/**
+ * The shape of the rows this store keeps (its newest migration): a session file says which it
+ * carries (app/transfer/session-file.ts), so a newer shim's file is refused, not misread.
+ */
+export const STORE_SCHEMA_VERSION = LATEST_SCHEMA_VERSION;
+
+/** Whether `home` holds a store yet (nothing is created by asking). */
+export function hasStore(home: string): boolean {
+  return existsSync(getDatabasePath(home));
+}
 
 /** The repositories over an open database. */
 export function createStore(db: Database): Store {

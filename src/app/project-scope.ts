@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { findProjectRoot } from '../capture/project.ts';
-import { isInProject } from '../store/sqlite/project-match.ts';
+import { isInProject } from '../store/ports/project-scope.ts';
 
 export type Scope = { kind: 'project'; root: string } | { kind: 'all' };
 

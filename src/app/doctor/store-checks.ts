@@ -21,7 +21,7 @@ import { getLogPath } from '../../store/home/log.ts';
 import { findPlantedLinks, writeFileSafely } from '../../store/home/safe-file.ts';
 import { findProjectRoot } from '../../capture/project.ts';
 import { describeConfigProblem, loadConfig } from '../../store/config/config.ts';
-import { describeRecovery, readRecoveryNotice } from '../../store/sqlite/recover-database.ts';
+import { describeRecovery, readRecoveryNotice } from '../../store/home/recovery-notice.ts';
 import { check, type DoctorCheck, type DoctorOptions } from './doctor-check.ts';
 import { ago } from '../../core/time-ago.ts';
 

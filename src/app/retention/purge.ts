@@ -8,8 +8,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deleteSnapshot, listSnapshots } from '../../capture/git-snapshots.ts';
 import { findProjectRoot } from '../../capture/project.ts';
-import { getDatabasePath } from '../../store/sqlite/database.ts';
-import { withStore } from '../open-store.ts';
+import { hasStore, withStore } from '../open-store.ts';
 
 export type Leftovers = {
   home: string;
@@ -34,7 +33,7 @@ export async function findLeftovers(home: string): Promise<Leftovers> {
   const homeExists = existsSync(home);
   let checkpoints = 0;
   let cwds: string[] = [];
-  if (homeExists && existsSync(getDatabasePath(home))) {
+  if (homeExists && hasStore(home)) {
     ({ checkpoints, cwds } = await withStore(home, ({ maintenance, checkpoints: repo }) => ({
       checkpoints: repo.count(),
       cwds: maintenance.snapshotDirectories(),

@@ -9,9 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { identifyProject } from '../../capture/project-remote.ts';
 import { AppError } from '../../core/errors.ts';
 import { redactValueSync } from '../../redact/redact.ts';
-import { LATEST_SCHEMA_VERSION } from '../../store/sqlite/migrations.ts';
 import type { SessionRows } from '../../store/ports/session-transfer.ts';
-import { withStore, type Store } from '../open-store.ts';
+import { STORE_SCHEMA_VERSION, withStore, type Store } from '../open-store.ts';
 import { sealCheckpoint } from '../checkpoint/seal-checkpoint.ts';
 import { findLatestCheckpoint } from '../checkpoint/find-checkpoint.ts';
 import type { Scope } from '../project-scope.ts';
@@ -132,7 +131,7 @@ export async function exportSession(request: {
   const text = serializeSessionFile({
     format: SESSION_FILE_FORMAT,
     formatVersion: SESSION_FILE_VERSION,
-    schemaVersion: LATEST_SCHEMA_VERSION,
+    schemaVersion: STORE_SCHEMA_VERSION,
     shimVersion: request.shimVersion,
     exportedAt: new Date(request.now).toISOString(),
     sessionId,

@@ -12,7 +12,7 @@ import { CHECKPOINT_SECTIONS, type Checkpoint } from '../../core/checkpoint/chec
 import { validateCheckpoint } from '../../core/checkpoint/checkpoint-limits.ts';
 import { AGENT_IDS, isAgentId } from '../../core/agent-id.ts';
 import { AppError } from '../../core/errors.ts';
-import { LATEST_SCHEMA_VERSION } from '../../store/sqlite/migrations.ts';
+import { STORE_SCHEMA_VERSION } from '../open-store.ts';
 import type {
   ExportedCheckpoint,
   PlainRow,
@@ -142,9 +142,9 @@ export function parseSessionFile(text: string, name: string, shimVersion: string
     !Number.isInteger(schemaVersion)
   )
     throw refuse(`${name} names no format or schema version`, 'export the session again');
-  if (formatVersion > SESSION_FILE_VERSION || schemaVersion > LATEST_SCHEMA_VERSION)
+  if (formatVersion > SESSION_FILE_VERSION || schemaVersion > STORE_SCHEMA_VERSION)
     throw refuse(
-      `${name} was written by a newer shim (${String(parsed.shimVersion)}: file format ${formatVersion}, store schema ${schemaVersion}); this shim ${shimVersion} reads format ${SESSION_FILE_VERSION} and schema ${LATEST_SCHEMA_VERSION} at most`,
+      `${name} was written by a newer shim (${String(parsed.shimVersion)}: file format ${formatVersion}, store schema ${schemaVersion}); this shim ${shimVersion} reads format ${SESSION_FILE_VERSION} and schema ${STORE_SCHEMA_VERSION} at most`,
       'upgrade shim on this machine to the version that wrote the file (or newer), then import it again',
     );
   const { sha256, ...body } = parsed;
