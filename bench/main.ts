@@ -15,6 +15,7 @@ import { runDashboardBench } from './dashboard.ts';
 import { runModBench } from './mod.ts';
 import { runRiskyCheckpointBench } from './risky-checkpoint.ts';
 import { runSecretsBench } from './secrets.ts';
+import { runCommandsBench } from './commands.ts';
 import { runStatusBench } from './status.ts';
 import { readTranscript } from '../src/agents/claude/transcript-reader.ts';
 import {
@@ -138,6 +139,8 @@ async function main(): Promise<void> {
   results.nodeBaselineMs = status.nodeMs;
   results.statusMs = status.byPathMs;
   results.statusRatio = status.byPathRatio;
+  // … and what any other command costs to start (bench/commands.ts): --version, list, show.
+  runCommandsBench(report, results, path);
 
   // 4. How well the live view predicted compactions: every real session scored with only what
   //    the others teach (leave-one-out), beside one constant threshold in the same run.
