@@ -15,7 +15,7 @@ import { identifyProject } from '../src/capture/project-remote.ts';
 import type { Checkpoint } from '../src/core/checkpoint/checkpoint.ts';
 import { openPool } from '../src/store/postgres/team-pool.ts';
 import { NEWEST_UNFINISHED_SQL } from '../src/store/postgres/team-pull-queries.ts';
-import type { TeamRepository, TeamRow } from '../src/store/team/team-repository.ts';
+import type { TeamRepository, TeamRow } from '../src/store/ports/team-repository.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { openTempStore } from '../test/helpers/store.ts';
 import { draftIn, makeClone } from '../test/team/team-fixture.ts';

@@ -17,7 +17,7 @@ import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
 import { recordGrowthSteps } from '../../src/store/estimates/growth-profile.ts';
 import { identifyProject } from '../../src/capture/project-remote.ts';
-import type { TeamRowKind } from '../../src/store/team/team-repository.ts';
+import type { TeamRowKind } from '../../src/store/ports/team-repository.ts';
 import { testAgents } from '../helpers/agents.ts';
 import { runShim } from '../helpers/cli.ts';
 import { connectInMemory } from '../helpers/mcp-client.ts';

@@ -13,7 +13,7 @@ import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { pullTeamWork } from '../../src/app/team/pull-team-work.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
-import type { TeamRepository } from '../../src/store/team/team-repository.ts';
+import type { TeamRepository } from '../../src/store/ports/team-repository.ts';
 import { TeamWorkCache } from '../../src/store/team/team-work-cache.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';

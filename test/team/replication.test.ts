@@ -13,7 +13,7 @@ import { pullTeamWork } from '../../src/app/team/pull-team-work.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
 import { syncTeam } from '../../src/app/team/team-sync.ts';
 import { DEFAULT_SETTINGS } from '../../src/store/config/config.ts';
-import type { TeamRepository } from '../../src/store/team/team-repository.ts';
+import type { TeamRepository } from '../../src/store/ports/team-repository.ts';
 import { TeamWorkCache } from '../../src/store/team/team-work-cache.ts';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { openTempStore } from '../helpers/store.ts';

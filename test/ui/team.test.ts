@@ -12,7 +12,7 @@ import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
 import { writeTeamSetting } from '../../src/store/config/config.ts';
 import { LoopRepository } from '../../src/store/loop/loop-repository.ts';
-import type { TeamRepository } from '../../src/store/team/team-repository.ts';
+import type { TeamRepository } from '../../src/store/ports/team-repository.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { runShim } from '../helpers/cli.ts';
 import { startDashboard, type Dashboard } from '../helpers/dashboard.ts';

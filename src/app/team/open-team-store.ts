@@ -5,7 +5,7 @@
  * @module
  */
 import type { PoolConfig } from 'pg';
-import type { TeamPullSource, TeamRepository } from '../../store/team/team-repository.ts';
+import type { TeamPullSource, TeamRepository } from '../../store/ports/team-repository.ts';
 
 export type OpenTeamOptions = {
   url: string;

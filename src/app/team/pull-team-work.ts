@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { identifyProject } from '../../capture/project-remote.ts';
 import type { Sessions } from '../../store/ports/sessions.ts';
-import type { TeamRepository } from '../../store/team/team-repository.ts';
+import type { TeamRepository } from '../../store/ports/team-repository.ts';
 import type { Store } from '../open-store.ts';
 import type { Writer } from './team-settings.ts';
 

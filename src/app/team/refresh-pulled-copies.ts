@@ -12,7 +12,7 @@
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { learnRedacted } from '../../redact/learn-redacted.ts';
 import { forgetRememberedValue, SecretMemory } from '../../redact/redact.ts';
-import type { TeamRepository } from '../../store/team/team-repository.ts';
+import type { TeamRepository } from '../../store/ports/team-repository.ts';
 import { redactStoredSession } from '../checkpoint/redact-stored-session.ts';
 import type { Store } from '../open-store.ts';
 

@@ -15,7 +15,7 @@ import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { redactText, redactValue } from '../../redact/redact.ts';
 import { appendLog } from '../../store/home/log.ts';
 import type { TeamEntry } from '../../store/ports/team-queue.ts';
-import type { RowOrigin, TeamRepository, TeamRow } from '../../store/team/team-repository.ts';
+import type { RowOrigin, TeamRepository, TeamRow } from '../../store/ports/team-repository.ts';
 import type { CommandStore } from '../open-command-store.ts';
 import type { Writer } from './team-settings.ts';
 

@@ -11,7 +11,7 @@ import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { AppError } from '../../core/errors.ts';
 import { rebaseCheckpoint } from '../../core/team/rebase-checkpoint.ts';
 import type { CheckpointSummary } from '../../store/ports/checkpoints.ts';
-import type { TeamCheckpoint } from '../../store/team/team-repository.ts';
+import type { TeamCheckpoint } from '../../store/ports/team-repository.ts';
 import { searchTeam, withTeam, type TeamReadRequest } from './team-reads.ts';
 import { currentWriter } from './team-settings.ts';
 import { resolveTeamUrl } from './team-url.ts';

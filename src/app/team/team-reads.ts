@@ -14,7 +14,7 @@ import type {
   TeamRepository,
   TeamSearchHit,
   TeamSessionSummary,
-} from '../../store/team/team-repository.ts';
+} from '../../store/ports/team-repository.ts';
 import { withStore } from '../open-store.ts';
 import { openTeamRepository } from './open-team-store.ts';
 import { localProjectIds } from './pull-team-work.ts';

@@ -2,7 +2,7 @@
  * The rows waiting for the team store, in order. store/team/team-replication-queue.ts implements it.
  * @module
  */
-import type { TeamRowKind } from '../team/team-repository.ts';
+import type { TeamRowKind } from './team-repository.ts';
 
 export type TeamEntry = {
   outboxId: number;

@@ -3,7 +3,7 @@
  * implements it.
  * @module
  */
-import type { TeamRowKind } from '../team/team-repository.ts';
+import type { TeamRowKind } from './team-repository.ts';
 
 export type LocalRow = { body: Record<string, unknown>; cwd: string | null };
 

@@ -20,7 +20,7 @@ import type {
   TeamSearchHit,
   TeamSessionSummary,
   TeamWorkFound,
-} from '../team/team-repository.ts';
+} from '../ports/team-repository.ts';
 import { queryableOf, type TeamDatabase } from './team-database.ts';
 import { toTeamError, withTeamErrors } from './team-errors.ts';
 import * as pulls from './team-pull-queries.ts';

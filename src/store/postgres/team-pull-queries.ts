@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../core/errors.ts';
 import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
-import type { TeamCheckpoint, TeamWorkFound } from '../team/team-repository.ts';
+import type { TeamCheckpoint, TeamWorkFound } from '../ports/team-repository.ts';
 import { LATEST_POSTGRES_VERSION } from './migrations.ts';
 import { toTeamError } from './team-errors.ts';
 import { unescapeText, unescapeValue } from './text-escape.ts';

@@ -5,7 +5,7 @@
  * @module
  */
 import type pg from 'pg';
-import type { TeamPullSource, TeamWorkFound } from '../team/team-repository.ts';
+import type { TeamPullSource, TeamWorkFound } from '../ports/team-repository.ts';
 import { withTeamErrors } from './team-errors.ts';
 import { openPool } from './team-pool.ts';
 import { assertTeamSchema, newestUnfinished, pickUpHandoff } from './team-pull-queries.ts';

@@ -14,7 +14,7 @@ import type {
   TeamReadScope,
   TeamSearchHit,
   TeamSessionSummary,
-} from '../team/team-repository.ts';
+} from '../ports/team-repository.ts';
 import { fullTextMatches, fullTextQuery, fullTextRank, fullTextSnippet } from './dialect.ts';
 import type { TeamDatabase } from './team-database.ts';
 import { toCheckpoint, type CheckpointRow } from './team-pull-queries.ts';

@@ -12,7 +12,7 @@ import type { Checkpoint } from '../../core/checkpoint/checkpoint.ts';
 import { isOpenTaskStatus } from '../../core/checkpoint/checkpoint.ts';
 import { SEARCH_FIELDS, toSearchDocument } from '../../core/checkpoint/search-query.ts';
 import { replaceRoot } from '../../core/team/rebase-checkpoint.ts';
-import type { TeamRow, TeamRowKind } from '../team/team-repository.ts';
+import type { TeamRow, TeamRowKind } from '../ports/team-repository.ts';
 import type { TeamTables } from './team-tables.ts';
 import { escapeText, escapeValue } from './text-escape.ts';
 

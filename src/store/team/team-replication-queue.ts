@@ -8,7 +8,7 @@
  * keys) and misses nothing (the marks did not move).
  * @module
  */
-import type { TeamRowKind } from './team-repository.ts';
+import type { TeamRowKind } from '../ports/team-repository.ts';
 import { withWriteTransaction, type Database } from '../sqlite/database.ts';
 import type { TeamEntry, TeamQueue, TeamQueueStatus } from '../ports/team-queue.ts';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { CheckpointRepository } from '../checkpoints/checkpoint-repository.ts';
 import type { Database } from '../sqlite/database.ts';
 import { SessionRepository } from '../checkpoints/session-repository.ts';
-import type { TeamRowKind } from './team-repository.ts';
+import type { TeamRowKind } from '../ports/team-repository.ts';
 import type { TeamRowBodies, LocalRow } from '../ports/team-rows.ts';
 
 const parse = (text: unknown): unknown => {
