@@ -89,7 +89,7 @@ export function searchCheckpoints(store: Store, request: SearchRequest): SearchR
   let matched: SearchResult['matched'] = 'all';
   const fields = request.fields;
   let found = store.search.query({ terms, join: 'AND', fields }, where);
-  if (found.rows.length === 0 && terms.length > 1) {
+  if (found.hits.length === 0 && terms.length > 1) {
     matched = 'any';
     found = store.search.query({ terms, join: 'OR', fields }, where);
   }
@@ -98,17 +98,17 @@ export function searchCheckpoints(store: Store, request: SearchRequest): SearchR
     scope: request.scope,
     cwd: request.scope === 'project' ? findProjectRoot(request.cwd) : resolve(request.cwd),
     matched,
-    sessions: found.rows[0]?.sessions ?? 0,
+    sessions: found.sessions,
     indexedNow,
-    hits: found.rows.map((r) => ({
-      checkpointId: r.checkpoint_id,
-      sessionId: r.session_id,
-      checkpointNumber: r.checkpoint_number,
-      createdAt: r.created_at,
-      cwd: r.cwd,
-      agent: toAgentId(r.agent),
-      snippet: found.snippets.get(r.doc) ?? '',
-      matches: r.matches,
+    hits: found.hits.map((h) => ({
+      checkpointId: h.checkpointId,
+      sessionId: h.sessionId,
+      checkpointNumber: h.checkpointNumber,
+      createdAt: h.createdAt,
+      cwd: h.cwd,
+      agent: toAgentId(h.agent),
+      snippet: h.snippet,
+      matches: h.matches,
     })),
   };
 }

@@ -18,7 +18,7 @@ import {
   fullTextRank,
   fullTextSnippet,
 } from '../sqlite/dialect.ts';
-import type { CheckpointSearch, SearchHitRow, SearchWords } from '../ports/search.ts';
+import type { CheckpointSearch, SearchFound, SearchWords } from '../ports/search.ts';
 
 const INDEX = 'checkpoint_search';
 
@@ -72,6 +72,19 @@ export function catchUpSearchIndex(
   return missing.length;
 }
 
+/** A hit as the query's row: `doc` is its search index entry, `sessions` the sessions matched. */
+type HitRow = {
+  doc: number;
+  checkpoint_id: string;
+  session_id: string;
+  checkpoint_number: number;
+  created_at: string;
+  cwd: string | null;
+  agent: string;
+  matches: number;
+  sessions: number;
+};
+
 /**
  * The best checkpoint per session (rank, then newest) for the words, best sessions first;
  * `projectRoot` limits it to checkpoints taken inside that project.
@@ -80,7 +93,7 @@ export function querySearchIndex(
   db: Database,
   words: SearchWords,
   options: { projectRoot: string | null; limit: number },
-): { rows: SearchHitRow[]; snippets: Map<number, string> } {
+): SearchFound {
   const { limit } = options;
   const project = options.projectRoot === null ? null : matchProject('c.cwd', options.projectRoot);
   const match = fullTextMatch(words.terms, words.join, words.fields);
@@ -107,18 +120,26 @@ export function querySearchIndex(
        ORDER BY score, created_at DESC
        LIMIT ?`,
     )
-    .all(match, ...(project?.params ?? []), limit) as SearchHitRow[];
+    .all(match, ...(project?.params ?? []), limit) as HitRow[];
   // Snippets only for what is shown: snippet() over every match would cost more than the search.
-  const snippets = new Map<number, string>();
   const snippet = db.prepare(
     `SELECT ${fullTextSnippet(INDEX, SNIPPET_TOKENS)} AS text
      FROM ${INDEX} WHERE ${fullTextMatches(INDEX)} AND rowid = ?`,
   );
-  for (const row of rows) {
+  const hits = rows.map((row) => {
     const found = snippet.get(match, row.doc) as { text: string } | undefined;
-    snippets.set(row.doc, (found?.text ?? '').replace(/\s+/g, ' ').trim());
-  }
-  return { rows, snippets };
+    return {
+      checkpointId: row.checkpoint_id,
+      sessionId: row.session_id,
+      checkpointNumber: row.checkpoint_number,
+      createdAt: row.created_at,
+      cwd: row.cwd,
+      agent: row.agent,
+      matches: row.matches,
+      snippet: (found?.text ?? '').replace(/\s+/g, ' ').trim(),
+    };
+  });
+  return { hits, sessions: rows[0]?.sessions ?? 0 };
 }
 
 /** The search index as a repository over one open database. */
@@ -133,10 +154,7 @@ export class CheckpointSearchIndex implements CheckpointSearch {
     return catchUpSearchIndex(this.#db, getById);
   }
 
-  query(
-    words: SearchWords,
-    options: { projectRoot: string | null; limit: number },
-  ): { rows: SearchHitRow[]; snippets: Map<number, string> } {
+  query(words: SearchWords, options: { projectRoot: string | null; limit: number }): SearchFound {
     return querySearchIndex(this.#db, words, options);
   }
 }

@@ -6,17 +6,22 @@
 import type { CheckpointDraft } from '../../core/checkpoint/checkpoint.ts';
 import type { SearchField, SearchTerm } from '../../core/checkpoint/search-query.ts';
 
-export type SearchHitRow = {
-  doc: number;
-  checkpoint_id: string;
-  session_id: string;
-  checkpoint_number: number;
-  created_at: string;
+/** The best checkpoint of one session for the words, and the text around them there. */
+export type SearchHit = {
+  checkpointId: string;
+  sessionId: string;
+  checkpointNumber: number;
+  createdAt: string;
   cwd: string | null;
+  /** The agent whose session it is, as stored. */
   agent: string;
+  /** The session's checkpoints that matched. */
   matches: number;
-  sessions: number;
+  snippet: string;
 };
+
+/** Hits, best session first, and how many sessions matched in all (before the limit). */
+export type SearchFound = { hits: SearchHit[]; sessions: number };
 
 /** What to look for: the user's terms, all of them (AND) or any (OR), in these columns or all. */
 export type SearchWords = {
@@ -27,8 +32,5 @@ export type SearchWords = {
 
 export interface CheckpointSearch {
   catchUp(getById: (id: string) => CheckpointDraft | null): number;
-  query(
-    words: SearchWords,
-    options: { projectRoot: string | null; limit: number },
-  ): { rows: SearchHitRow[]; snippets: Map<number, string> };
+  query(words: SearchWords, options: { projectRoot: string | null; limit: number }): SearchFound;
 }
