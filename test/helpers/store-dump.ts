@@ -40,7 +40,9 @@ export function dumpFiles(home: string): Map<string, string> {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       const rel = relative(home, path);
-      if (/^shim\.db|^logs|^cache\/store-clean\.json$/.test(rel)) continue;
+      // V8's code caches (cache/v8/) are compiled code any command may write, not session data;
+      // their bytes hold the bundles' literal strings (a help text's example session id).
+      if (/^shim\.db|^logs|^cache\/store-clean\.json$|^cache\/v8(?:\/|$)/.test(rel)) continue;
       const stat = statSync(path, { throwIfNoEntry: false });
       // run/ holds the warm look's named pipes (nothing at rest; it may be leaving meanwhile).
       if (!stat || rel === 'run') continue;
