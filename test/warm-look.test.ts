@@ -36,6 +36,12 @@ import {
   warmLookStats,
 } from './helpers/warm-look.ts';
 
+/** shim's log in the session's home (what the warm look said), or that there is none. */
+function logOf(s: { home: string }): string {
+  const path = join(s.home, 'logs', 'shim.log');
+  return existsSync(path) ? readFileSync(path, 'utf8') : '(no log)';
+}
+
 /** The pid of the warm look that wrote 'warm look: leaving' in `home`'s log, once one did. */
 async function leftByItself(home: string, limitMs = 60_000): Promise<number> {
   const deadline = Date.now() + limitMs;
@@ -167,8 +173,18 @@ describe('the warm look', () => {
     const s = session({ name: 'ahead' });
     hook(s, payload(s, 'Read', respond(s, 'Read', 40_000)));
     await waitForWarmLook(s.home);
-    hook(s, payload(s, 'Read', respond(s, 'Read', 41_000)));
-    respond(s, 'Read', 42_000);
+    // The warm look follows a transcript once it has answered a call about it: asked until it
+    // has (a call that came while it was still starting was looked at by the hook itself).
+    for (let asked = 1; ; asked++) {
+      hook(s, payload(s, 'Read', respond(s, 'Read', 40_000 + asked * 1_000)));
+      const answered = await waitForWarmLook(s.home, (st) => (st?.answered ?? 0) >= 1, 5_000).then(
+        () => true,
+        () => false,
+      );
+      if (answered) break;
+      assert.ok(asked < 5, `the warm look answered none of ${asked} calls`);
+    }
+    respond(s, 'Read', 50_000);
     const size = statSync(s.transcript).size;
     const cursors = join(s.home, 'cache', 'cursors');
     const offset = () =>
@@ -179,7 +195,10 @@ describe('the warm look', () => {
         .reduce((a, b) => Math.max(a, b), 0);
     const deadline = Date.now() + 60_000;
     while (offset() < size) {
-      assert.ok(Date.now() < deadline, 'the cursor never reached the new response');
+      assert.ok(
+        Date.now() < deadline,
+        `the cursor never reached the new response (${offset()} of ${size} bytes); shim's log:\n${logOf(s)}`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await stop(s);

@@ -84,8 +84,9 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
     // runner of every agent carries Claude Code's whole agent value (issue 39); → 258: a shell
     // command noted for the team store and the session's command watch started (issue 40, ~1.8 KB);
     // → 259: a new session's team pull started by the runner before it loads the handler
-    // (app/team/pull-at-start.ts, 1.45 KB: issue 41; the child waited for, not pg).
-    budget: 259 * KB,
+    // (app/team/pull-at-start.ts, 1.45 KB: issue 41; the child waited for, not pg); → 260: the
+    // warm look's read-ahead polls a transcript it cannot watch (no inotify instance left).
+    budget: 260 * KB,
   },
   {
     bundle: 'statusline-full.cjs',

@@ -7,7 +7,7 @@
  * until it has been quiet for the process's idle time.
  * @module
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { unwatchFile, watch, watchFile, type Stats } from 'node:fs';
 import { loadSessionStateAt } from '../../app/session/read-session.ts';
 import { appendLog } from '../../store/home/log.ts';
 import type { Agent } from '../../agents/agent.ts';
@@ -18,8 +18,15 @@ const FOLLOWED = 16;
 /** Writes come in bursts (a response's lines): one fold once they stop for this long. */
 const SETTLE_MS = 3;
 
+/**
+ * How often a transcript is looked at when it cannot be watched: inotify's instances are per
+ * user (128 by default), and editors, agents and their tools on a busy machine take them all.
+ */
+const POLL_MS = 50;
+
 type Followed = {
-  watcher: FSWatcher;
+  /** Stops the watch (or the polling). */
+  close: () => void;
   timer: NodeJS.Timeout | null;
   lastChange: number;
   agent: Agent;
@@ -29,30 +36,54 @@ export class ReadAhead {
   private readonly followed = new Map<string, Followed>();
   private readonly home: string;
   private readonly onFolded: () => void;
+  private readonly watchFor: typeof watch;
 
-  /** `onFolded`: a fold held a new cursor (the caller saves it). */
-  constructor(home: string, onFolded: () => void) {
+  /**
+   * `onFolded`: a fold held a new cursor (the caller saves it). `watchFor`: node:fs's watch,
+   * given by a test to stand for one that has no instance to spare.
+   */
+  constructor(home: string, onFolded: () => void, watchFor: typeof watch = watch) {
     this.home = home;
     this.onFolded = onFolded;
+    this.watchFor = watchFor;
   }
 
   /** Starts following the log a hook named, its agent's (a no-op when already followed). */
   follow(path: string, agent: Agent): void {
     if (this.followed.has(path) || agent.log.isCompressed(path)) return;
     if (this.followed.size >= FOLLOWED) this.forgetOldest();
-    let watcher: FSWatcher;
+    const close = this.watchOrPoll(path);
+    if (close === null) return;
+    this.followed.set(path, { close, timer: null, lastChange: Date.now(), agent });
+    // Bytes written between the hook's answer and the watch would wait for the next write.
+    this.changed(path);
+  }
+
+  /**
+   * Watches `path` (inotify); where no watch is to be had, looks at it every POLL_MS (a stat, no
+   * inotify) and says so. Null when it is gone.
+   */
+  private watchOrPoll(path: string): (() => void) | null {
     try {
-      watcher = watch(path, { persistent: false }, (event) => {
+      const watcher = this.watchFor(path, { persistent: false }, (event) => {
         if (event === 'rename') this.forget(path);
         else this.changed(path);
       });
-    } catch {
-      return; // gone, or no more watches to be had: the hooks' looks fold it themselves
+      watcher.on('error', () => this.forget(path));
+      return () => watcher.close();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      appendLog(this.home, 'info', 'warm look: follows a transcript by polling', {
+        path,
+        error: String(error),
+      });
     }
-    watcher.on('error', () => this.forget(path));
-    this.followed.set(path, { watcher, timer: null, lastChange: Date.now(), agent });
-    // Bytes written between the hook's answer and the watch would wait for the next write.
-    this.changed(path);
+    const listener = (now: Stats, before: Stats): void => {
+      if (now.nlink === 0 || now.ino !== before.ino) this.forget(path);
+      else if (now.size !== before.size || now.mtimeMs !== before.mtimeMs) this.changed(path);
+    };
+    watchFile(path, { persistent: false, interval: POLL_MS }, listener);
+    return () => unwatchFile(path, listener);
   }
 
   /** Stops following transcripts unchanged for `idleMs`. */
@@ -93,7 +124,7 @@ export class ReadAhead {
     const entry = this.followed.get(path);
     if (!entry) return;
     if (entry.timer) clearTimeout(entry.timer);
-    entry.watcher.close();
+    entry.close();
     this.followed.delete(path);
   }
 
