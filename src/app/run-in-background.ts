@@ -10,6 +10,7 @@ import type { CheckpointTrigger } from '../core/checkpoint/checkpoint.ts';
 import type { AgentId } from '../core/agent-id.ts';
 import type { Env } from '../store/home/home.ts';
 import { appendLog } from '../store/home/log.ts';
+import { heldBy } from '../store/home/write-buffer.ts';
 
 /** Where a session is: its transcript and the directory it runs in. */
 export type SessionPlace = { transcriptPath: string | null; cwd: string | null };
@@ -50,27 +51,11 @@ export async function checkpointInBackground(
 }
 
 /**
- * Starts held back until {@link startHeldJobs}; null: started at once. The warm look
- * (hook/warm-look/serve.ts) holds them: starting a process from one of ~50 MB costs it several
- * milliseconds, which the hook waiting for its answer would otherwise pay.
- */
-let held: Parameters<typeof spawnShim>[] | null = null;
-
-export function holdBackgroundJobs(): void {
-  held ??= [];
-}
-
-/** Starts what is held. */
-export async function startHeldJobs(): Promise<void> {
-  const jobs = held?.splice(0) ?? [];
-  for (const job of jobs) await spawnShim(...job);
-}
-
-/**
  * Starts `shim <args>` detached (its own process group, no stdio); the caller returns at once.
  * False when nothing was started or held: this process is not the shim binary (a test runner or
- * a library caller), so its own entry is not shim and must not be started as one. `now`: not
- * held back (see {@link holdBackgroundJobs}).
+ * a library caller), so its own entry is not shim and must not be started as one. Inside a write
+ * buffer (the warm look's looks: store/home/write-buffer.ts) held there until its owner has
+ * answered, unless `now`.
  */
 export async function runShimInBackground(
   args: string[],
@@ -80,7 +65,8 @@ export async function runShimInBackground(
   options: { now?: boolean } = {},
 ): Promise<boolean> {
   if (!isShimBinary()) return false;
-  if (held && options.now !== true) held.push([args, cwd, env, home]);
+  const buffer = heldBy();
+  if (buffer && options.now !== true) buffer.holdJob(() => spawnShim(args, cwd, env, home));
   else await spawnShim(args, cwd, env, home);
   return true;
 }

@@ -10,6 +10,7 @@ import {
   userPromptLine,
 } from '../../../test/helpers/transcript-builders.ts';
 import { loadCursor } from '../../store/cache/cursor-cache.ts';
+import { WriteBuffer } from '../../store/home/write-buffer.ts';
 import { ReadAhead } from './read-ahead.ts';
 
 /** node:fs's watch on a machine whose inotify instances are all taken (editors, agents, tools). */
@@ -28,7 +29,17 @@ describe('reading ahead', () => {
       toJsonl([userPromptLine('Port the parser.'), ...toolCallLines(1, 40_000, 'Read', {})]),
     );
     let folded = 0;
-    const ahead = new ReadAhead(home, () => folded++, noInstanceLeft);
+    // As the warm look's server: the fold writes into its buffer, saved when it says it folded.
+    const buffer = await WriteBuffer.create();
+    const ahead = new ReadAhead(
+      home,
+      buffer,
+      () => {
+        folded++;
+        buffer.flush();
+      },
+      noInstanceLeft,
+    );
     try {
       ahead.follow(transcript, claudeAgent);
       appendFileSync(transcript, toJsonl(toolCallLines(2, 41_000, 'Read', {})));

@@ -10,6 +10,7 @@
 import { unwatchFile, watch, watchFile, type Stats } from 'node:fs';
 import { loadSessionStateAt } from '../../app/session/read-session.ts';
 import { appendLog } from '../../store/home/log.ts';
+import type { WriteBuffer } from '../../store/home/write-buffer.ts';
 import type { Agent } from '../../agents/agent.ts';
 
 /** Transcripts followed at once (the sessions of a few agents side by side). */
@@ -35,15 +36,23 @@ type Followed = {
 export class ReadAhead {
   private readonly followed = new Map<string, Followed>();
   private readonly home: string;
+  private readonly buffer: WriteBuffer;
   private readonly onFolded: () => void;
   private readonly watchFor: typeof watch;
 
   /**
-   * `onFolded`: a fold held a new cursor (the caller saves it). `watchFor`: node:fs's watch,
-   * given by a test to stand for one that has no instance to spare.
+   * Folds inside `buffer`, the looks' own; `onFolded`: a fold held a new cursor (the caller
+   * saves it). `watchFor`: node:fs's watch, given by a test to stand for one that has no
+   * instance to spare.
    */
-  constructor(home: string, onFolded: () => void, watchFor: typeof watch = watch) {
+  constructor(
+    home: string,
+    buffer: WriteBuffer,
+    onFolded: () => void,
+    watchFor: typeof watch = watch,
+  ) {
     this.home = home;
+    this.buffer = buffer;
     this.onFolded = onFolded;
     this.watchFor = watchFor;
   }
@@ -109,7 +118,7 @@ export class ReadAhead {
 
   private async fold(path: string, entry: Followed): Promise<void> {
     try {
-      await loadSessionStateAt(path, this.home, entry.agent);
+      await this.buffer.hold(() => loadSessionStateAt(path, this.home, entry.agent));
       this.onFolded();
     } catch (error) {
       // The hook's own look meets the same problem and reports it: only noted here.

@@ -14,9 +14,8 @@
  */
 import { existsSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { useBundleLoader, type BundleLoader } from '../../app/load-bundle.ts';
-import { holdBackgroundJobs, startHeldJobs } from '../../app/run-in-background.ts';
 import { getShimHome } from '../../store/home/home.ts';
-import { dropHeldWrites, flushJsonWrites, holdJsonWrites } from '../../store/home/json-file.ts';
+import { WriteBuffer } from '../../store/home/write-buffer.ts';
 import { appendLog } from '../../store/home/log.ts';
 import { writeFileSafely } from '../../store/home/safe-file.ts';
 import {
@@ -83,11 +82,7 @@ export async function serveWarmLooks(
   }
   if (!opened) return;
   appendLog(home, 'info', 'warm look: serving', { dir });
-  // Answer first, save after: the files a look replaces are written, and the jobs it starts
-  // started, once its answer is out.
-  holdJsonWrites();
-  holdBackgroundJobs();
-  const server = new Server(dir, home, opened, options);
+  const server = new Server(dir, home, opened, options, await WriteBuffer.create());
   const served = server.run();
   stop = () => server.leave();
   if (stopAsked) stop();
@@ -115,13 +110,25 @@ class Server {
   private readonly slots: Slot[];
   private readonly options: ServeOptions;
   private readonly readAhead: ReadAhead;
+  /**
+   * Answer first, save after: the files the looks and the read-ahead replace are written, and
+   * the jobs a look starts started, once its answer is out (save()).
+   */
+  private readonly buffer: WriteBuffer;
 
-  constructor(dir: string, home: string, slots: Slot[], options: ServeOptions) {
+  constructor(
+    dir: string,
+    home: string,
+    slots: Slot[],
+    options: ServeOptions,
+    buffer: WriteBuffer,
+  ) {
     this.dir = dir;
     this.home = home;
     this.slots = slots;
     this.options = options;
-    this.readAhead = new ReadAhead(home, () => this.saveSoon());
+    this.buffer = buffer;
+    this.readAhead = new ReadAhead(home, this.buffer, () => this.saveSoon());
   }
 
   run(): Promise<void> {
@@ -177,7 +184,7 @@ class Server {
   private async answer(index: number, request: WarmRequest): Promise<void> {
     const agent = await askingAgent(request, this.options.served);
     const { answer, transcriptPath } = agent
-      ? await lookFor(request, { ...this.options.served, agent })
+      ? await this.buffer.hold(() => lookFor(request, { ...this.options.served, agent }))
       : { answer: { id: request.id, out: '', lookHere: true }, transcriptPath: null };
     const slot = this.slots[index]!;
     // Its caller gave up and another holds the slot now: that one's answer is the only one due.
@@ -220,12 +227,12 @@ class Server {
     // SHIM_HOME deleted (an uninstall with --purge, a test's scratch): nothing is written back,
     // not even the log, which would make it again.
     if (!existsSync(this.home)) {
-      dropHeldWrites();
+      this.buffer.clear();
       return;
     }
-    for (const { path, error } of flushJsonWrites())
+    for (const { path, error } of this.buffer.flush())
       appendLog(this.home, 'warn', 'warm look: a file could not be saved', { path, error });
-    void startHeldJobs();
+    void this.buffer.startJobs();
   }
 
   private check(): void {
