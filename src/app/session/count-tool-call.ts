@@ -10,7 +10,7 @@ import { dueByCount, type HookMemory } from '../../core/policy/hook-policy.ts';
 import { checkpointPolicyOf } from '../../core/policy/checkpoint-policy.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
-import { claimOnce, saveHookMemory } from '../../store/cache/hook-memory.ts';
+import { claimCheckpointSlot, saveHookMemory } from '../../store/cache/hook-memory.ts';
 import { checkpointInBackground, type SessionPlace } from '../run-in-background.ts';
 import type { AgentId } from '../../core/agent-id.ts';
 
@@ -39,7 +39,13 @@ export async function countToolCall(request: {
       ? { trigger: 'session_start' as const, reason: 'first checkpoint of the session' }
       : null);
   const claimed =
-    due !== null && claimOnce(home, sessionId, `ckpt-${memory.epoch}-${toolCalls}-${due.trigger}`);
+    due !== null &&
+    claimCheckpointSlot(
+      home,
+      sessionId,
+      { compactions: memory.epoch, toolCalls, trigger: due.trigger },
+      false,
+    ) !== null;
   saveHookMemory(home, sessionId, {
     ...memory,
     hookToolCalls: toolCalls,

@@ -19,6 +19,7 @@ import { renderStatusline } from '../../core/context/status-line.ts';
 import type { ShimConfig } from '../../store/config/config.ts';
 import type { Env } from '../../store/home/home.ts';
 import {
+  claimCheckpointSlot,
   claimOnce,
   claimUntilDone,
   loadHookMemory,
@@ -104,12 +105,16 @@ export async function observeStep(request: ObserveStepRequest): Promise<ObserveS
   // The same claim keys as the PostToolUse hook: whichever sees a slot first takes it. A level's
   // checkpoint is claimed until it has started, as the hook claims it: a server that dies in
   // between leaves it to the next look.
-  const slot = planned ? `ckpt-${live.compactionCount}-${toolCalls}-${planned.trigger}` : '';
   const untilDone = planned !== null && isClaimedUntilDone(planned);
-  if (
+  const slot =
     planned &&
-    (untilDone ? claimUntilDone(home, sessionId, slot) : claimOnce(home, sessionId, slot))
-  ) {
+    claimCheckpointSlot(
+      home,
+      sessionId,
+      { compactions: live.compactionCount, toolCalls, trigger: planned.trigger },
+      untilDone,
+    );
+  if (planned && slot) {
     await checkpointInBackground(
       {
         transcriptPath: request.transcriptPath,

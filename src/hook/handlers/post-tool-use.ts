@@ -11,6 +11,7 @@ import { loadHeavy } from '../load-heavy.ts';
 import { findAgentPid } from '../../capture/agent-process.ts';
 import { loadHookContext, RESPONSE_WAIT_MS } from '../context.ts';
 import {
+  claimCheckpointSlot,
   claimOnce,
   claimUntilDone,
   loadHookMemory,
@@ -114,16 +115,20 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
   // Parallel tool calls run their hooks at once: one claim per checkpoint slot and per alert. A
   // level's checkpoint (isClaimedUntilDone) and its notice are held until done: a warm look
   // killed mid-look leaves them to the hook that then looks itself (hook-memory.ts).
-  const slot = checkpoint
-    ? `ckpt-${state.compactionCount}-${state.toolCalls}-${checkpoint.trigger}`
-    : '';
   const untilDone = checkpoint !== null && isClaimedUntilDone(checkpoint);
-  if (
+  const slot =
     checkpoint &&
-    (untilDone
-      ? claimUntilDone(home, payload.sessionId, slot)
-      : claimOnce(home, payload.sessionId, slot))
-  ) {
+    claimCheckpointSlot(
+      home,
+      payload.sessionId,
+      {
+        compactions: state.compactionCount,
+        toolCalls: state.toolCalls,
+        trigger: checkpoint.trigger,
+      },
+      untilDone,
+    );
+  if (checkpoint && slot) {
     if (checkpoint.urgent) {
       const heavy = await loadHeavy();
       // What this call read: no second fold, config load or assessment.

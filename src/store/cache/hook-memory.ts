@@ -100,6 +100,25 @@ export function claimUntilDone(home: string, sessionId: string, key: string): bo
   return true;
 }
 
+/**
+ * The claim of one checkpoint slot (a context window's call count and trigger), the same key from
+ * every door that decides one — the PostToolUse hook, the mod's step and its counted calls — so
+ * whichever sees a slot first takes it. `untilDone`: a level's (hook-policy.ts
+ * isClaimedUntilDone), held until it has started; any other, once.
+ */
+export function claimCheckpointSlot(
+  home: string,
+  sessionId: string,
+  slot: { compactions: number; toolCalls: number; trigger: string },
+  untilDone: boolean,
+): string | null {
+  const key = `ckpt-${slot.compactions}-${slot.toolCalls}-${slot.trigger}`;
+  const claimed = untilDone
+    ? claimUntilDone(home, sessionId, key)
+    : claimOnce(home, sessionId, key);
+  return claimed ? key : null;
+}
+
 /** The work a {@link claimUntilDone} guarded is done: the claim is taken for good. */
 export function settleClaim(home: string, sessionId: string, key: string): void {
   writeFileSafely(getClaimPath(join(home, 'cache', 'hooks'), sessionId, key), DONE);
