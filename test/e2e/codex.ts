@@ -97,9 +97,11 @@ export function createCodexScratch(
       LANG: 'C.UTF-8',
     },
     cleanup: () => {
-      // A shared scratch is its owner's to remove.
+      // A shared scratch is its owner's to remove. Retried as Claude Code's scratch is
+      // (claude.ts): a background shim job or warm look may still write into SHIM_HOME's cache
+      // as it goes (ENOTEMPTY).
       if (process.env.SHIM_E2E_KEEP !== '1' && !options.shared)
-        rmSync(root, { recursive: true, force: true });
+        rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
