@@ -139,7 +139,7 @@ export function createScratch(prefix = 'shim-e2e-'): Scratch {
  * Waits up to `timeoutMs` for processes working under `root` to exit, then SIGKILLs the rest;
  * then stops the services (warm looks) serving a home there.
  */
-function settleProcessesUnder(root: string, timeoutMs: number): void {
+export function settleProcessesUnder(root: string, timeoutMs: number): void {
   if (!existsSync('/proc/self/environ')) return;
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const deadline = Date.now() + timeoutMs;

@@ -22,6 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { settleProcessesUnder } from './claude.ts';
 import type { OpenAiMock } from './openai-mock.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -97,11 +98,13 @@ export function createCodexScratch(
       LANG: 'C.UTF-8',
     },
     cleanup: () => {
-      // A shared scratch is its owner's to remove. Retried as Claude Code's scratch is
-      // (claude.ts): a background shim job or warm look may still write into SHIM_HOME's cache
-      // as it goes (ENOTEMPTY).
-      if (process.env.SHIM_E2E_KEEP !== '1' && !options.shared)
+      // A shared scratch is its owner's to remove, as Claude Code's scratch is (claude.ts): its
+      // background shim jobs and warm look settled first, which still write into SHIM_HOME's
+      // cache as it goes (ENOTEMPTY).
+      if (process.env.SHIM_E2E_KEEP !== '1' && !options.shared) {
+        settleProcessesUnder(root, 30_000);
         rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      }
     },
   };
 }
