@@ -85,7 +85,11 @@ function snapshotPrebuilt(root: string): Prebuilt {
 }
 
 function npm(args: string[], cwd: string): SpawnSyncReturns<string> {
-  return spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 120_000 });
+  // The registry may need the machine's extra CA bundle, which the test runner keeps from the
+  // test processes (scripts/test.mjs) and hands over as SHIM_TEST_EXTRA_CA_CERTS.
+  const extraCerts = process.env.SHIM_TEST_EXTRA_CA_CERTS;
+  const env = extraCerts ? { ...process.env, NODE_EXTRA_CA_CERTS: extraCerts } : process.env;
+  return spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 120_000, env });
 }
 
 function ok(result: SpawnSyncReturns<string>, what: string): string {
@@ -356,8 +360,14 @@ describe('shim as a Claude Code plugin', () => {
     const steps = ['one', 'two', 'three', 'four', 'five', 'six'].map((n) => ({
       content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: `echo ${n}` } }],
     }));
-    // The CLI's own `npm ci` for the plugin cache: use our npm cache rather than a cold one.
-    const npmCache = { npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm') };
+    // The CLI's own `npm ci` for the plugin cache: use our npm cache rather than a cold one, and
+    // the machine's extra CA bundle if the registry needs it (as npm() above).
+    const npmCache = {
+      npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm'),
+      ...(process.env.SHIM_TEST_EXTRA_CA_CERTS
+        ? { NODE_EXTRA_CA_CERTS: process.env.SHIM_TEST_EXTRA_CA_CERTS }
+        : {}),
+    };
     let scratch: Scratch | undefined;
     let mock: MockApi | undefined;
 
