@@ -11,6 +11,7 @@ import { before, describe, test } from 'node:test';
 import { createScratch, pollUntil, type Scratch } from './claude.ts';
 import {
   chatFiles,
+  endShellCommand,
   ensureGemini,
   GEMINI_E2E_SKIP,
   readShimLog,
@@ -29,14 +30,6 @@ const LEXER_LINE = "export const lex = (a: number, b: number) => (a > b ? '<gt>'
 
 /** The pid the command killed mid-run writes: a kill -9 of the CLI may leave its shell running. */
 const SLOW_PID = 'slow-NUMBAT.pid';
-
-function endProcess(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // Gone with the CLI.
-  }
-}
 
 type Listed = { id: string; sessionId: string; triggeredBy: string };
 
@@ -273,7 +266,7 @@ describe('Gemini CLI end to end', { skip: GEMINI_E2E_SKIP, timeout: 600_000 }, (
       doomed.kill();
       const killed = await doomed.result;
       assert.equal(killed.signal, 'SIGKILL');
-      endProcess(Number(readFileSync(pidFile, 'utf8').trim()));
+      endShellCommand(pidFile);
 
       mock.reset({
         steps: [{ parts: [{ text: 'Picked up.' }], usage: { promptTokenCount: 8_000 } }],

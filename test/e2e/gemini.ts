@@ -182,6 +182,24 @@ export function shim(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * Ends the shell command a test's model ran, which wrote `$$` to `pidFile` first. Gemini CLI runs
+ * a command as `bash -c '… ( <command> ) …'`, the bash leading a process group of its own: `$$` is
+ * that bash, and the command runs in the subshell beside it, so the group is ended, not the pid
+ * alone (a `sleep` left running kept a test waiting on the processes under SHIM_HOME for its
+ * whole length).
+ */
+export function endShellCommand(pidFile: string): void {
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // Gone with the CLI, or no group of its own.
+    }
+  }
+}
+
 export function readShimLog(shimHome: string): string {
   const path = join(shimHome, 'logs', 'shim.log');
   return existsSync(path) ? readFileSync(path, 'utf8') : '';

@@ -19,6 +19,7 @@ import { findPostgresBin, startPostgres, type PostgresServer } from '../helpers/
 import { waitForProcessesUnder } from '../helpers/processes.ts';
 import { createScratch, pollUntil, type Scratch } from './claude.ts';
 import {
+  endShellCommand,
   ensureGemini,
   GEMINI_E2E_SKIP,
   runGemini,
@@ -51,14 +52,6 @@ function machine(name: string): Machine {
   const install = shim(scratch, shimHome, ['install', '--agent', 'gemini']);
   assert.equal(install.status, 0, install.stderr);
   return { scratch, shimHome, env: { SHIM_MACHINE: name } };
-}
-
-function endProcess(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // Gone with the CLI.
-  }
 }
 
 const shell = (command: string, tokens: number) => ({
@@ -114,7 +107,7 @@ describe(
       );
       doomed.kill();
       await doomed.result;
-      endProcess(Number(readFileSync(pidFile, 'utf8').trim()));
+      endShellCommand(pidFile);
       // A's command watch and worker finish: the server holds what they shared.
       await waitForProcessesUnder(a.shimHome);
       const status = shim(a.scratch, a.shimHome, ['team', 'status', '--json'], undefined, a.env);
