@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -120,8 +120,8 @@ describe('shim as a Claude Code plugin', () => {
   let market = '';
   /** The built plugin, <market>/shim. */
   let plugin = '';
-  /** A copy of the plugin without node_modules, then `npm ci`-ed, as Claude Code's cache gets it. */
-  let copy = '';
+  /** The plugin once `npm ci`-ed (built without node_modules, as Claude Code's cache gets it). */
+  let installed = '';
   let built: string[] = [];
   /** bin/ and dist/ of the checkout as the plugin was built from them. */
   let prebuilt: Prebuilt = { files: [], hook: '' };
@@ -131,9 +131,11 @@ describe('shim as a Claude Code plugin', () => {
     market = join(tmp, 'marketplace');
     plugin = join(market, 'shim');
     // --no-build: other test files run from dist/ meanwhile. Should dist/ be rebuilt while the
-    // plugin copies it (another build in this checkout), build the plugin again.
-    const args = [join(ROOT, 'scripts', 'build-plugin.mjs'), market, '--no-build'];
-    if (NPM_SKIP) args.push('--no-deps');
+    // plugin copies it (another build in this checkout), build the plugin again. --no-deps: the
+    // npm ci test below runs build-plugin's `npm ci` itself, in the plugin as built, once (it was
+    // run twice, here and in a copy: ~10 s of CPU each). The plugin then holds the node_modules
+    // that Claude Code 2.1.330 needs in place for a local marketplace.
+    const args = [join(ROOT, 'scripts', 'build-plugin.mjs'), market, '--no-build', '--no-deps'];
     for (let attempt = 1; ; attempt++) {
       const distBefore = snapshotPrebuilt(ROOT);
       ok(
@@ -270,11 +272,11 @@ describe('shim as a Claude Code plugin', () => {
   });
 
   test(
-    'npm ci --ignore-scripts in a copy gives a working shim; the SQLite addon needs no install script',
+    'npm ci --ignore-scripts in the plugin as built gives a working shim; the SQLite addon needs no install script',
     { skip: NPM_SKIP },
     () => {
-      copy = join(tmp, 'cache-copy');
-      cpSync(plugin, copy, { recursive: true, filter: (src) => !src.includes('node_modules') });
+      // As Claude Code's cache gets it: the plugin's files, no node_modules.
+      assert.ok(!existsSync(join(plugin, 'node_modules')), 'built without node_modules');
       const started = Date.now();
       // What Claude Code runs when it caches a plugin.
       ok(
@@ -287,21 +289,21 @@ describe('shim as a Claude Code plugin', () => {
             '--no-fund',
             '--prefer-offline',
           ],
-          copy,
+          plugin,
         ),
         'npm ci --ignore-scripts',
       );
       const npmMs = Date.now() - started;
       assert.ok(npmMs < 60_000, `npm ci took ${npmMs} ms; Claude Code gives it 60 s`);
       // Nothing compiled: the prebuilt binary is what node-gyp-build will load.
-      const sqlite = join(copy, 'node_modules', '@photostructure', 'sqlite');
+      const sqlite = join(plugin, 'node_modules', '@photostructure', 'sqlite');
       assert.ok(existsSync(join(sqlite, 'prebuilds')));
       assert.ok(!existsSync(join(sqlite, 'build')));
 
       const shimHome = join(tmp, 'shim-home');
       const env = { PATH: process.env.PATH ?? '', HOME: join(tmp, 'home'), SHIM_HOME: shimHome };
       const shim = (args: string[], input = ''): SpawnSyncReturns<string> =>
-        spawnSync(process.execPath, [join(copy, 'bin', 'shim.cjs'), ...args], {
+        spawnSync(process.execPath, [join(plugin, 'bin', 'shim.cjs'), ...args], {
           cwd: tmp,
           env,
           input,
@@ -326,7 +328,7 @@ describe('shim as a Claude Code plugin', () => {
         'hook SessionEnd',
       );
       assert.ok(existsSync(join(shimHome, 'shim.db')), 'SessionEnd opened $SHIM_HOME/shim.db');
-      // The CLI half (ESM, commander, the store) from the copy too.
+      // The CLI half (ESM, commander, the store) from the plugin too.
       assert.deepEqual(JSON.parse(ok(shim(['list', '--json']), 'shim list --json')), []);
       const log = existsSync(join(shimHome, 'logs', 'shim.log'))
         ? readFileSync(join(shimHome, 'logs', 'shim.log'), 'utf8')
@@ -335,7 +337,8 @@ describe('shim as a Claude Code plugin', () => {
         log,
         /Cannot find (module|package)|ERR_MODULE_NOT_FOUND|ERR_DLOPEN|No native build/,
       );
-      assert.deepEqual(listFiles(copy), built, 'shim wrote nothing into the plugin');
+      assert.deepEqual(listFiles(plugin), built, 'shim wrote nothing into the plugin');
+      installed = plugin;
     },
   );
 
@@ -437,6 +440,7 @@ describe('shim as a Claude Code plugin', () => {
     }
 
     test('installed from the marketplace: its hooks write checkpoints into <home>/.shim', async (t) => {
+      assert.ok(installed, 'the npm ci test ran first (the CLI runs the plugin in place)');
       scratch = createScratch('shim-e2e-plugin-');
       t.after(() => scratch?.cleanup());
       assert.ok(mock);
@@ -471,12 +475,12 @@ describe('shim as a Claude Code plugin', () => {
       assert.deepEqual(listFiles(plugin), built);
     });
 
-    test('loaded with --plugin-dir from the npm ci-ed copy', { skip: NPM_SKIP }, async (t) => {
-      assert.ok(copy, 'the npm ci test ran first');
+    test('loaded with --plugin-dir from the npm ci-ed plugin', { skip: NPM_SKIP }, async (t) => {
+      assert.ok(installed, 'the npm ci test ran first');
       scratch = createScratch('shim-e2e-plugin-dir-');
       t.after(() => scratch?.cleanup());
-      await session(['--plugin-dir', copy]);
-      assert.deepEqual(listFiles(copy), built);
+      await session(['--plugin-dir', installed]);
+      assert.deepEqual(listFiles(installed), built);
     });
   });
 });
