@@ -9,7 +9,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import {
@@ -18,6 +17,7 @@ import {
   REPO_ROOT,
   type TempStore,
 } from '../../../test/helpers/store.ts';
+import { compiledScript } from '../../../test/helpers/script-process.ts';
 import { openDatabase } from '../sqlite/database.ts';
 import { getLogPath } from '../home/log.ts';
 import { LoopRepository } from './loop-repository.ts';
@@ -288,36 +288,18 @@ describe('followRunEvents', () => {
 
 describe('crash safety', () => {
   const KILLS = 8;
-  const childCode = `
-    import { writeSync } from 'node:fs';
-    const { openDatabase } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'src/store/sqlite/database.ts')).href)});
-    const { RunEventLog } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'src/store/loop/loop-event-log.ts')).href)});
-    const [home, runId] = process.argv.slice(-2);
-    const print = (text) => {
-      const bytes = Buffer.from(text + '\\n');
-      let written = 0;
-      while (written < bytes.length) {
-        try { written += writeSync(1, bytes, written); }
-        catch (error) { if (error.code !== 'EAGAIN') throw error; }
-      }
-    };
-    const log = RunEventLog.open(home, runId, openDatabase(home));
-    print('ready ' + log.lastSeq);
-    for (let i = 0; ; i++) {
-      const event = log.append(i % 3 ? 'loop.tool_call' : 'loop.context_usage',
-        { i, pad: 'x'.repeat((i * 7919) % 3000) }, { iteration: 1 + (i >> 6) });
-      print(String(event.seq));
-    }
-  `;
 
   test(`kill -9 of an appending supervisor ${KILLS} times loses no acknowledged event`, async () => {
+    // The supervisor (./loop-event-appender.test-helper.ts), compiled once: no tsx per start.
+    const appender = compiledScript(
+      join(import.meta.dirname, 'loop-event-appender.test-helper.ts'),
+    );
     const acked: number[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', childCode, '--', store.home, RUN],
-        { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
-      );
+      const child = spawn(process.execPath, [appender, store.home, RUN], {
+        cwd: REPO_ROOT,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const target = 1 + Math.floor(Math.random() * 150);
       let acks = 0;
       const result = collectWriter(child, (line) => {
