@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { openDatabase } from '../src/store/sqlite/database.ts';
 import { runShim, type Run } from './helpers/cli.ts';
-import { FIXTURES_MISSING, fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { FIXTURES_MISSING, fixturePath } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 
 const TASKS = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
 
@@ -40,7 +41,7 @@ function checkpointAt(home: string, line: number): Saved {
 
 describe('incremental checkpoints through the CLI', { skip: FIXTURES_MISSING }, () => {
   test('each checkpoint stores what changed; show tells what led to it; a broken chain is read around and reported', () => {
-    const home = makeTempDir('shim-chain-cli-');
+    const home = makeWarmHome('shim-chain-cli-');
     const shim = (args: string[]) => runShim(home, args);
     const saved = [100, 200, 300, 300].map((line) => checkpointAt(home, line));
     assert.equal(saved[0]!.size.stored, saved[0]!.size.compressed, 'the first is whole');
@@ -78,7 +79,7 @@ describe('incremental checkpoints through the CLI', { skip: FIXTURES_MISSING }, 
     ).rows.checkpoints;
     assert.equal(rows.length, 4);
     assert.ok(rows.every((r) => r.checkpoint.taskState.items.length > 0));
-    const other = makeTempDir('shim-chain-cli-import-');
+    const other = makeWarmHome('shim-chain-cli-import-');
     assert.equal(runShim(other, ['import', file]).status, 0);
     const there = json<{ id: string; taskState: unknown }>(
       runShim(other, ['show', saved[3]!.checkpointId, '--all', '--json']),
@@ -109,7 +110,7 @@ describe('incremental checkpoints through the CLI', { skip: FIXTURES_MISSING }, 
 
 describe("the seed's switches for chains", { skip: FIXTURES_MISSING }, () => {
   test('continuous false stores every checkpoint whole; restoreMaxContexts and restoreContextHours bound what show reads back', () => {
-    const home = makeTempDir('shim-chain-switches-');
+    const home = makeWarmHome('shim-chain-switches-');
     const config = (settings: object) =>
       writeFileSync(join(home, 'config.json'), JSON.stringify(settings));
     config({ checkpoints: { continuous: false }, restoreMaxContexts: 2 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim } from './helpers/cli.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 
 const TASKS = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
 
@@ -27,7 +28,7 @@ type Saved = {
 
 describe('shim checkpoint', () => {
   test('--json prints the contract fields and numbers checkpoints per session', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const first = json<Saved>(
       shim(home, ['checkpoint', '--transcript', fixturePath(TASKS), '--json']),
     );
@@ -43,7 +44,7 @@ describe('shim checkpoint', () => {
   });
 
   test('--until-line builds the state as it was at that line', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const early = json<Saved>(
       shim(home, [
         'checkpoint',
@@ -69,7 +70,7 @@ describe('shim checkpoint', () => {
   });
 
   test('secrets in the conversation are redacted before they are stored', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     // A generated-looking key: a typed one (`Zq9Zq9…`) is spared as made up.
     const b62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
     const body = Array.from({ length: 93 }, (_, i) => b62[(i * 37 + 11) % 62]).join('');
@@ -94,7 +95,7 @@ describe('shim checkpoint', () => {
   });
 
   test('an unknown trigger and a bad --until-line are usage errors', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const bad = shim(home, [
       'checkpoint',
       '--transcript',
@@ -118,7 +119,7 @@ describe('shim checkpoint', () => {
 
 describe('list, show, resume, handoff, gc', () => {
   test('list and show find checkpoints by id prefix; show renders the restore, --handoff the handoff', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const saved = json<Saved>(
       shim(home, [
         'checkpoint',
@@ -173,7 +174,7 @@ describe('list, show, resume, handoff, gc', () => {
   });
 
   test('resume --print carries the requests, the exact task list and the instruction to continue', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
     const prompt = shim(home, ['resume', '--all', '--print']);
     assert.equal(prompt.status, 0, prompt.stderr);
@@ -189,7 +190,7 @@ describe('list, show, resume, handoff, gc', () => {
   });
 
   test('resume --print --for another agent says where the work comes from and names its task tool', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
     const codex = shim(home, ['resume', '--all', '--print', '--for', 'codex']);
     assert.equal(codex.status, 0, codex.stderr);
@@ -203,13 +204,13 @@ describe('list, show, resume, handoff, gc', () => {
   });
 
   test('resume with an empty store says there is nothing to resume', () => {
-    const run = shim(makeTempDir(), ['resume', '--print']);
+    const run = shim(makeWarmHome(), ['resume', '--print']);
     assert.equal(run.status, 1);
     assert.match(run.stderr, /there are no checkpoints yet/);
   });
 
   test('handoff writes the document under SHIM_HOME and to --out', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
     const out = join(home, 'HANDOFF.md');
     const run = shim(home, ['handoff', '--all', '--out', out]);
@@ -223,7 +224,7 @@ describe('list, show, resume, handoff, gc', () => {
   });
 
   test('gc keeps the newest checkpoint of each session', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     for (let i = 0; i < 3; i++) shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
     const result = json<{ deletedCheckpoints: number }>(
       shim(home, ['gc', '--retention-days', '0', '--json']),
@@ -240,7 +241,7 @@ describe('git snapshot and restore-files', () => {
     execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
 
   test('a checkpoint snapshots uncommitted work that restore-files brings back in a new branch', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const repo = makeTempDir('shim-repo-');
     git(repo, 'init', '-q', '-b', 'main');
     git(repo, 'config', 'user.email', 't@example.com');
@@ -296,7 +297,7 @@ describe('git snapshot and restore-files', () => {
   });
 
   test('outside a repository the transcript alone is enough', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const dir = makeTempDir('shim-plain-');
     mkdirSync(join(dir, 'sub'));
     const transcript = readFileSync(fixturePath('spotter-short-v2.1.38.jsonl'), 'utf8').replace(
@@ -315,7 +316,7 @@ describe('git snapshot and restore-files', () => {
 });
 
 test('resume --record marks the checkpoint restored so it is not offered again', () => {
-  const home = makeTempDir();
+  const home = makeWarmHome();
   shim(home, ['checkpoint', '--transcript', fixturePath(TASKS)]);
   const recorded = shim(home, ['resume', '--all', '--print', '--record']);
   assert.equal(recorded.status, 0, recorded.stderr);
@@ -328,7 +329,7 @@ test('resume --record marks the checkpoint restored so it is not offered again',
 });
 
 test('--wip-commit commits the work to the current branch (opt-in)', () => {
-  const home = makeTempDir();
+  const home = makeWarmHome();
   const repo = makeTempDir('shim-wip-');
   const git = (...args: string[]) =>
     execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });

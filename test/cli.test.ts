@@ -12,10 +12,11 @@ import {
   listFixtures,
   makeTempDir,
 } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 import { buildLongSession, toJsonl } from './helpers/transcript-builders.ts';
 
 function shim(args: string[], env: Record<string, string> = {}, cwd?: string): Run {
-  return runShim(makeTempDir('shim-home-'), args, { env, ...(cwd ? { cwd } : {}) });
+  return runShim(makeWarmHome('shim-home-'), args, { env, ...(cwd ? { cwd } : {}) });
 }
 
 type Turn = ReplayTurn;

@@ -13,6 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim, type Run } from './helpers/cli.ts';
 import { fixturePath, makeTempDir, SHARED_FIXTURES_DIR } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 import { dumpFiles, dumpStore } from './helpers/store-dump.ts';
 
 const A = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
@@ -46,7 +47,7 @@ let built: { home: string; a1: Saved; a2: Saved; b1: Saved } | undefined;
  */
 function sourceStore() {
   if (!built) {
-    const home = makeTempDir('shim-export-');
+    const home = makeWarmHome('shim-export-');
     const a1 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(A), '--json']));
     const a2 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(A), '--json']));
     const b1 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(B), '--json']));
@@ -90,7 +91,7 @@ describe('shim export / shim import', () => {
     const file = exportTo(home, a1.sessionId.slice(0, 8));
     assert.equal(JSON.parse(piped.stdout).sessionId, a1.sessionId);
 
-    const fresh = makeTempDir('shim-import-');
+    const fresh = makeWarmHome('shim-import-');
     const first = json<Imported>(runShim(fresh, ['import', file, '--json']));
     assert.equal(first.session, 'added');
     assert.deepEqual(first.checkpoints, { added: 2, skipped: 0, renumbered: 0 });
@@ -129,7 +130,7 @@ describe('shim export / shim import', () => {
   test('into a store with its own sessions: only the imported rows are new, nothing else changes', () => {
     const { home, a1 } = sourceStore();
     const file = exportTo(home, a1.sessionId);
-    const target = makeTempDir('shim-import-');
+    const target = makeWarmHome('shim-import-');
     json<Saved>(runShim(target, ['checkpoint', '--transcript', fixturePath(B), '--json']));
     assert.equal(runShim(target, ['search', 'the', '--all', '--json']).status, 0);
     const before = snapshot(target);
@@ -173,7 +174,7 @@ describe('shim export / shim import', () => {
   test("a session that went on in both stores: numbers taken here go after this store's own", () => {
     const { home, a1, a2 } = sourceStore();
     const file = exportTo(home, a1.sessionId);
-    const target = makeTempDir('shim-import-');
+    const target = makeWarmHome('shim-import-');
     const own = json<Saved>(
       runShim(target, ['checkpoint', '--transcript', fixturePath(A), '--json']),
     );
@@ -198,7 +199,7 @@ describe('shim export / shim import', () => {
   test('a file from a newer shim is refused with one line saying to upgrade', () => {
     const { home, a1 } = sourceStore();
     const file = exportTo(home, a1.sessionId);
-    const target = makeTempDir('shim-import-');
+    const target = makeWarmHome('shim-import-');
     for (const change of [
       (d: Record<string, unknown>) => (d.formatVersion = 2),
       (d: Record<string, unknown>) => (d.schemaVersion = 999),
@@ -219,7 +220,7 @@ describe('shim export / shim import', () => {
     const { home, a1 } = sourceStore();
     const file = exportTo(home, a1.sessionId);
     const text = readFileSync(file, 'utf8');
-    const target = makeTempDir('shim-import-');
+    const target = makeWarmHome('shim-import-');
     json<Saved>(runShim(target, ['checkpoint', '--transcript', fixturePath(B), '--json']));
     const before = snapshot(target);
 
@@ -291,7 +292,7 @@ describe('shim export / shim import', () => {
       Object.assign(rows.handoffs[0]!, { id: '../../escape', path: '/elsewhere/notes.txt' });
     });
     assert.ok(readFileSync(file, 'utf8').includes(PLANTED));
-    const target = makeTempDir('shim-import-');
+    const target = makeWarmHome('shim-import-');
     const result = json<Imported>(runShim(target, ['import', file, '--json']));
     assert.ok(result.redacted >= 3, `redacted ${result.redacted}`);
     const shown = runShim(target, ['show', a2.checkpointId, '--json', '--all']);
@@ -335,7 +336,7 @@ describe('shim export / shim import', () => {
         })
         .join('\n'),
     );
-    const home = makeTempDir('shim-export-');
+    const home = makeWarmHome('shim-export-');
     const saved = json<Saved>(
       runShim(home, ['checkpoint', '--transcript', transcript, '--no-snapshot', '--json']),
     );
@@ -345,7 +346,7 @@ describe('shim export / shim import', () => {
       root: there,
     });
 
-    const target = makeTempDir('shim-import-');
+    const target = makeWarmHome('shim-import-');
     const mapped = json<Imported>(runShim(target, ['import', file, '--json'], { cwd: here }));
     assert.deepEqual(mapped.paths, { action: 'mapped', from: there, to: here });
     const restored = runShim(target, ['resume', '--print'], { cwd: here });
@@ -355,7 +356,7 @@ describe('shim export / shim import', () => {
     );
     assert.equal(show.source.cwd, here);
 
-    const elsewhere = makeTempDir('shim-import-');
+    const elsewhere = makeWarmHome('shim-import-');
     const kept = runShim(elsewhere, ['import', file], { cwd: base });
     assert.equal(kept.status, 0, kept.stderr);
     assert.match(
@@ -368,7 +369,7 @@ describe('shim export / shim import', () => {
 
   test("another agent's session keeps its agent: a Codex rollout's checkpoints stay Codex's", (t) => {
     if (!existsSync(CODEX_FIXTURE)) return t.skip(`no ${CODEX_FIXTURE}`);
-    const home = makeTempDir('shim-export-');
+    const home = makeWarmHome('shim-export-');
     // Codex names its logs rollout-<time>-<id>; the shared copy carries a project prefix.
     const log = join(home, CODEX_ROLLOUT);
     copyFileSync(CODEX_FIXTURE, log);
@@ -380,7 +381,7 @@ describe('shim export / shim import', () => {
     assert.equal(JSON.parse(piped.stdout).agent, 'codex');
     assert.equal((JSON.parse(piped.stderr) as { agent: string }).agent, 'codex');
 
-    const target = makeTempDir('shim-import-');
+    const target = makeWarmHome('shim-import-');
     const run = runShim(target, ['import', '-', '--json'], { input: piped.stdout });
     assert.equal(json<Imported & { agent: string }>(run).agent, 'codex');
     // The same rows, but for how well gzip did this time.

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { runShim } from './helpers/cli.ts';
-import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { fixturePath } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 import { dumpFiles, dumpStore } from './helpers/store-dump.ts';
 
 const A = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
@@ -37,7 +38,7 @@ function searchRowsOf(home: string, checkpointIds: string[]): number {
 }
 
 function setupStore() {
-  const home = makeTempDir('shim-forget-');
+  const home = makeWarmHome('shim-forget-');
   const a1 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(A), '--json']));
   const a2 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(A), '--json']));
   const b1 = json<Saved>(runShim(home, ['checkpoint', '--transcript', fixturePath(B), '--json']));
@@ -163,7 +164,7 @@ describe('shim forget', () => {
   });
 
   test('something the store does not hold: one clear line, exit 1', () => {
-    const home = makeTempDir('shim-forget-');
+    const home = makeWarmHome('shim-forget-');
     runShim(home, ['checkpoint', '--transcript', fixturePath(B), '--json']);
     const run = runShim(home, ['forget', 'deadbeef-no-such']);
     assert.equal(run.status, 1);

@@ -14,6 +14,7 @@ import { after, describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
 import { endWarmLooksUnder, waitForProcessesUnder } from './helpers/processes.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { sharingCodeCache, withSharedCodeCache } from './helpers/shared-code-cache.ts';
 import { assistantLine, toolUseBlock } from './helpers/transcript-builders.ts';
 
 const ESC = '\u001b[';
@@ -28,11 +29,14 @@ type Setup = { home: string; transcript: string };
 const homes: string[] = [];
 after(() => Promise.all(homes.map(endWarmLooksUnder)));
 
-/** A scratch directory for a SHIM_HOME, remembered for the end of the file. */
+/**
+ * A scratch directory for a SHIM_HOME, remembered for the end of the file; it starts with the code
+ * caches the file's earlier homes wrote, as a user's home holds them after its first call.
+ */
 function scratchHome(prefix?: string): string {
   const dir = makeTempDir(prefix);
   homes.push(dir);
-  return dir;
+  return withSharedCodeCache(dir);
 }
 
 /** A scratch SHIM_HOME and a transcript holding the fixture's first `lines` lines. */
@@ -55,11 +59,13 @@ function hook(s: Setup, event: string, extra: Record<string, unknown> = {}, sess
     hook_event_name: event,
     ...extra,
   };
-  const r = spawnSync(process.execPath, [BIN, 'hook', event], {
-    input: JSON.stringify(payload),
-    encoding: 'utf8',
-    env: { ...process.env, SHIM_HOME: s.home, CLAUDE_CONFIG_DIR: join(s.home, 'no-claude') },
-  });
+  const r = sharingCodeCache(s.home, () =>
+    spawnSync(process.execPath, [BIN, 'hook', event], {
+      input: JSON.stringify(payload),
+      encoding: 'utf8',
+      env: { ...process.env, SHIM_HOME: s.home, CLAUDE_CONFIG_DIR: join(s.home, 'no-claude') },
+    }),
+  );
   assert.equal(r.status, 0, `hook ${event} exited ${r.status}: ${r.stderr}`);
   const out = r.stdout.trim();
   assert.ok(out === '' || out.split('\n').length === 1, 'stdout is empty or one protocol line');
@@ -425,11 +431,13 @@ describe('shim statusline', () => {
     });
 
   function statusline(s: Setup, args: string[] = [], env: Record<string, string> = {}) {
-    const r = spawnSync(process.execPath, [BIN, 'statusline', ...args], {
-      input: input(s.transcript),
-      encoding: 'utf8',
-      env: { ...process.env, SHIM_HOME: s.home, NO_COLOR: '1', COLUMNS: '120', ...env },
-    });
+    const r = sharingCodeCache(s.home, () =>
+      spawnSync(process.execPath, [BIN, 'statusline', ...args], {
+        input: input(s.transcript),
+        encoding: 'utf8',
+        env: { ...process.env, SHIM_HOME: s.home, NO_COLOR: '1', COLUMNS: '120', ...env },
+      }),
+    );
     assert.equal(r.status, 0, r.stderr);
     return r.stdout.replace(/\n$/, '');
   }

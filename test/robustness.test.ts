@@ -20,6 +20,7 @@ import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN, runShim } from './helpers/cli.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 import { toJsonl, userPromptLine } from './helpers/transcript-builders.ts';
 
 const TASKS = 'entire-9b04c3d92e38-auto-compact-167k-taskcreate-v2.1.39.jsonl';
@@ -51,7 +52,7 @@ function hook(home: string, event: string, payload: Record<string, unknown>) {
 
 describe('a corrupt store', () => {
   test('pages overwritten: the next checkpoint goes into a fresh store with everything readable, said once', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     for (let i = 0; i < 3; i++) assert.equal(checkpoint(home).status, 0);
     const path = join(home, 'shim.db');
     // Damage pages in the middle of the file, as a bad disk or a stray write would.
@@ -78,7 +79,7 @@ describe('a corrupt store', () => {
   });
 
   test('not a database at all: replaced, and the command works', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     writeFileSync(join(home, 'shim.db'), 'this is not sqlite '.repeat(500));
     const run = checkpoint(home);
     assert.equal(run.status, 0, run.stderr);
@@ -89,7 +90,7 @@ describe('a corrupt store', () => {
 
 describe('a bad config file', () => {
   const setup = (config: string) => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const project = join(home, 'project');
     mkdirSync(project);
     writeFileSync(join(home, 'config.json'), config);
@@ -181,7 +182,7 @@ describe('a SHIM_HOME that cannot be used', () => {
 
 describe('a checkpoint that fails', () => {
   test('leaves no snapshot ref behind', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const repo = join(home, 'repo');
     mkdirSync(repo);
     const git = (...args: string[]) =>
@@ -213,7 +214,7 @@ describe('a checkpoint that fails', () => {
 
 describe('damaged input at other doors', () => {
   test('a 5,000-deep settings.json: install refuses it with a clear message', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const claude = join(home, 'claude');
     mkdirSync(claude);
     writeFileSync(join(claude, 'settings.json'), `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`);
@@ -226,7 +227,7 @@ describe('damaged input at other doors', () => {
   });
 
   test('garbage lines to `shim mcp` get the JSON-RPC errors, and the server carries on', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const run = spawnSync(process.execPath, [BIN, 'mcp'], {
       input: 'not json\n{"hello":"world"}\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n',
       encoding: 'utf8',
@@ -250,13 +251,13 @@ describe('damaged input at other doors', () => {
 
 describe('number flags and gc', () => {
   test('a number flag that is not one is an error that says what is expected', () => {
-    const run = runShim(makeTempDir(), ['gc', '--retention-days', 'soon']);
+    const run = runShim(makeWarmHome(), ['gc', '--retention-days', 'soon']);
     assert.equal(run.status, 1);
     assert.match(run.stderr, /expected a number of days ≥ 0/);
   });
 
   test('gc --dry-run deletes nothing and says what it would', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     for (let i = 0; i < 3; i++) checkpoint(home);
     const dry = runShim(home, ['gc', '--retention-days', '0', '--dry-run']);
     assert.equal(dry.status, 0, dry.stderr);
