@@ -4,14 +4,16 @@
 //
 //   node scripts/test.mjs                 the whole suite (`npm test`, what CI runs)
 //   node scripts/test.mjs --quick         the inner loop: unit and integration, no real CLI,
-//                                         server or browser (`npm run test:quick`)
-//   node scripts/test.mjs --changed[=<ref>]  a change's first check: the inner loop's files that
-//                                         the change reaches through imports (`npm run
+//                                         server or browser, no file marked slow
+//                                         (`npm run test:quick`; scripts/test-speed.mjs)
+//   node scripts/test.mjs --changed[=<ref>]  a change's first check: the unit and integration
+//                                         files the change reaches through imports (`npm run
 //                                         test:changed`; scripts/test-select.mjs)
 //   node scripts/test.mjs <part> …        the files whose path contains one of the parts
 //   node scripts/test.mjs --list [<part>]  which files would run, by group; runs nothing
 //   … --save-times                        also writes the run's file times into
 //                                         scripts/test-times.json (the order CI starts from)
+//   node scripts/test.mjs --help          this text
 //
 // The groups of the two lanes run at the same time (the waiting groups several files at once),
 // each group's files longest first and the CPU-bound groups in batches either lane may take
@@ -39,6 +41,7 @@ import { join, relative, resolve } from 'node:path';
 import { compileTests, sourceOf } from './compile-tests.mjs';
 import { batch, readTimes, saveTimes, weigh } from './test-order.mjs';
 import { ownProcessReason, processesOf } from './test-share.mjs';
+import { slowReason } from './test-speed.mjs';
 import { GROUPS, groupOf } from './test-groups.mjs';
 import { ensureE2eClaude } from './install-e2e-claude.mjs';
 import { ensureE2eCodex } from './install-e2e-codex.mjs';
@@ -61,10 +64,28 @@ const hasChromium = () =>
 process.env.SHIM_WARM_LOOK_IDLE_MS ??= '5000';
 
 const args = process.argv.slice(2);
+// An option it does not know is a mistake, not "run everything" (a whole suite by accident).
+const OPTIONS = ['--quick', '--changed', '--list', '--save-times', '--help', '-h'];
+const unknown = args.filter(
+  (a) => a.startsWith('-') && !OPTIONS.includes(a) && !a.startsWith('--changed='),
+);
+if (args.includes('--help') || args.includes('-h') || unknown.length) {
+  const usage = readFileSync(new URL(import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('//   '))
+    .map((line) => line.slice(5))
+    .join('\n');
+  if (unknown.length)
+    process.stderr.write(
+      `scripts/test.mjs: no option ${unknown.join(', ')}; it takes:\n${usage}\n`,
+    );
+  else process.stdout.write(`${usage}\n`);
+  process.exit(unknown.length ? 2 : 0);
+}
 const changedArg = args.find((a) => a === '--changed' || a.startsWith('--changed='));
 const quick = args.includes('--quick') || Boolean(changedArg);
 const listOnly = args.includes('--list');
-const parts = args.filter((a) => !a.startsWith('--'));
+const parts = args.filter((a) => !a.startsWith('-'));
 // The inner loop runs no agent CLI session and downloads nothing (the plugin test's npm ci).
 if (quick) {
   process.env.SHIM_SKIP_E2E = '1';
@@ -84,6 +105,17 @@ files.sort();
 
 let selected = parts.length ? files.filter((f) => parts.some((p) => f.includes(p))) : files;
 if (quick) selected = selected.filter((f) => groupOf(f).quick);
+// The inner loop leaves the files marked slow to the whole suite, and says which
+// (scripts/test-speed.mjs); a change's own check runs them when it reaches them.
+const leftSlow = [];
+if (quick && !changedArg) {
+  for (const file of selected) {
+    const reason = slowReason(readFileSync(file, 'utf8'));
+    if (reason !== null) leftSlow.push([file, reason]);
+  }
+  const left = new Set(leftSlow.map(([file]) => file));
+  selected = selected.filter((f) => !left.has(f));
+}
 if (changedArg) {
   const { changedFiles, describeChange, testsReached } = await import('./test-select.mjs');
   const changed = changedFiles(ROOT, changedArg.split('=')[1]);
@@ -155,6 +187,12 @@ const batches = groups.flatMap(({ group, files: list }) => {
   });
 });
 
+if (leftSlow.length) {
+  process.stdout.write(
+    `the inner loop leaves ${leftSlow.length} slow file${leftSlow.length === 1 ? '' : 's'} to \`npm test\` (their own \`// test-speed: slow\` line says why):\n`,
+  );
+  for (const [file, reason] of leftSlow) process.stdout.write(`  ${file} (${reason})\n`);
+}
 if (listOnly) {
   for (const { group, processes, label } of batches) {
     process.stdout.write(

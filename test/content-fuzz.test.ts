@@ -1,3 +1,4 @@
+// test-speed: slow (a slice of the soak: nasty content through every hook)
 /**
  * A fast slice of `npm run soak -- --only content`: nasty strings (PEM fragments, NUL bytes,
  * lone surrogates, deep JSON, ANSI escapes, bidi marks, `</script>`, gitleaks samples, a 5 MB

@@ -1,3 +1,4 @@
+// test-speed: slow (a slice of the soak: hooks racing on damaged stores)
 /**
  * A fast slice of `npm run soak -- --only recovery`: damaged stores (rows whose compressed data
  * is broken, zeroed pages, both) with checkpoints and hooks racing on them. Nothing a process

@@ -1,3 +1,4 @@
+// test-speed: slow (shim loop killed with SIGKILL mid-iteration, again and again)
 /**
  * The supervisor's own crash safety: `shim loop` is killed with SIGKILL mid-iteration and
  * `shim loop --resume` picks the run up — re-attaching to the agent that kept running, or

@@ -1,3 +1,4 @@
+// test-speed: slow (leave-one-out over every real session fixture)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AUTO_COMPACT_FIXTURES, fixturePath } from '../../../test/helpers/fixtures.ts';

@@ -1,3 +1,4 @@
+// test-speed: slow (an evaluation over every real session fixture)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {

@@ -1,3 +1,4 @@
+// test-speed: slow (kill -9 loops over real writer processes)
 /**
  * Crash safety and concurrency of the store, with real processes on a real SQLite file
  * (an acknowledged checkpoint survives kill -9; concurrent writers get gap-free numbers): writers killed with SIGKILL at random moments never lose an
