@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim } from './helpers/cli.ts';
-import { makeTempDir } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 
 const SESSION = '01a2140b-6f3a-79f0-b6fd-d2a321939c67';
 
@@ -24,7 +24,7 @@ function logLines(home: string): { level: string; message: string }[] {
 }
 
 describe('damaged archives: one clear line', () => {
-  const home = makeTempDir('shim-bad-archive-');
+  const home = makeWarmHome('shim-bad-archive-');
   const zst = join(home, `rollout-2026-11-25T10-00-00-${SESSION}.jsonl.zst`);
   writeFileSync(zst, 'not zstd at all');
   mkdirSync(join(home, 'slug', 'chats'), { recursive: true });
@@ -61,7 +61,7 @@ describe('Codex hooks: a payload from a newer CLI', () => {
     JSON.stringify({ timestamp: '2026-11-25T10:00:00.000Z', type, payload });
 
   test('every event exits 0 with protocol output only, and the checkpoint keeps the work', () => {
-    const home = makeTempDir('shim-codex-newer-');
+    const home = makeWarmHome('shim-codex-newer-');
     const project = join(home, 'project');
     mkdirSync(project);
     const rollout = join(home, `rollout-2026-11-25T10-00-00-${SESSION}.jsonl`);
@@ -130,7 +130,7 @@ describe('Codex hooks: a payload from a newer CLI', () => {
   });
 
   test('a broken payload or an unknown event: exit 0, nothing on stdout, one log line', () => {
-    const home = makeTempDir('shim-codex-broken-');
+    const home = makeWarmHome('shim-codex-broken-');
     const broken = runShim(home, ['hook', '--agent', 'codex', 'PostToolUse'], {
       input: '{"session_id": ',
     });
@@ -149,7 +149,7 @@ describe('Codex hooks: a payload from a newer CLI', () => {
 
 describe('Gemini hooks: a payload from a newer CLI', () => {
   test('every event exits 0 with protocol output only, and the checkpoint keeps the work', () => {
-    const home = makeTempDir('shim-gemini-newer-');
+    const home = makeWarmHome('shim-gemini-newer-');
     const project = join(home, 'project');
     const chats = join(home, 'gemini', 'tmp', 'project', 'chats');
     mkdirSync(project);

@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim } from './helpers/cli.ts';
 import { fixturePath, makeTempDir } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 
 const SHORT = 'spotter-short-v2.1.38.jsonl';
 
@@ -85,7 +86,7 @@ function checkpointAndHandoff(home: string, repo: string, transcript: string): v
 
 describe('project files (opt-in)', () => {
   test('off by default: a checkpoint and a handoff leave the project as it was', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     const repo = makeRepo();
     const before = projectListing(repo);
     checkpointAndHandoff(home, repo, sessionIn(repo, home));
@@ -94,7 +95,7 @@ describe('project files (opt-in)', () => {
   });
 
   test('on: the state file and the handoff are written redacted, and git does not see them', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     writeFileSync(join(home, 'config.json'), JSON.stringify({ projectFiles: { enabled: true } }));
     const repo = makeRepo();
     checkpointAndHandoff(home, repo, sessionIn(repo, home));
@@ -132,7 +133,7 @@ describe('project files (opt-in)', () => {
   });
 
   test('track: true leaves the files to git; dir puts them where the team keeps them', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     writeFileSync(
       join(home, 'config.json'),
       JSON.stringify({ projectFiles: { enabled: true, dir: '.shim', track: true } }),
@@ -149,7 +150,7 @@ describe('project files (opt-in)', () => {
   });
 
   test('a directory outside the project is refused with the fix', () => {
-    const home = makeTempDir();
+    const home = makeWarmHome();
     writeFileSync(join(home, 'config.json'), JSON.stringify({ projectFiles: { dir: '../x' } }));
     const run = runShim(home, ['config'], { cwd: home });
     assert.equal(run.status, 1);

@@ -12,6 +12,7 @@ import { describe, test } from 'node:test';
 import { BIN, runShim } from './helpers/cli.ts';
 import { waitForProcessesUnder } from './helpers/processes.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
+import { sharingCodeCache, withSharedCodeCache } from './helpers/shared-code-cache.ts';
 import {
   assistantLine,
   SESSION_ID,
@@ -29,7 +30,7 @@ function setup(): Setup {
   writeFileSync(transcript, toJsonl([userPromptLine('Refactor the parser')]));
   // The hooks' own quiet window, looked at in their own process: the warm look (which folds the
   // transcript as it is written, src/hook/warm-look/read-ahead.ts) has tests of its own.
-  const home = join(dir, 'shim');
+  const home = withSharedCodeCache(join(dir, 'shim'));
   mkdirSync(home, { recursive: true });
   writeFileSync(join(home, 'config.json'), '{ "warmLook": false }\n');
   return { home, transcript, calls: 0 };
@@ -50,19 +51,21 @@ function toolCall(s: Setup, tool: string, context: number, command = 'ls') {
       toolResultLine({ toolUseId: id, content: 'done' }),
     ]),
   );
-  const r = spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
-    input: JSON.stringify({
-      session_id: SESSION_ID,
-      transcript_path: s.transcript,
-      cwd: '/home/user/project',
-      hook_event_name: 'PostToolUse',
-      tool_name: tool,
-      tool_input: input,
-      tool_response: {},
+  const r = sharingCodeCache(s.home, () =>
+    spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+      input: JSON.stringify({
+        session_id: SESSION_ID,
+        transcript_path: s.transcript,
+        cwd: '/home/user/project',
+        hook_event_name: 'PostToolUse',
+        tool_name: tool,
+        tool_input: input,
+        tool_response: {},
+      }),
+      encoding: 'utf8',
+      env: { ...process.env, SHIM_HOME: s.home, CLAUDE_CONFIG_DIR: join(s.home, 'no-claude') },
     }),
-    encoding: 'utf8',
-    env: { ...process.env, SHIM_HOME: s.home, CLAUDE_CONFIG_DIR: join(s.home, 'no-claude') },
-  });
+  );
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim();
 }
@@ -87,25 +90,27 @@ async function checkpointSaved(s: Setup): Promise<void> {
 
 /** The statusline as Claude Code runs it, reporting `context` tokens in use. */
 function statusline(s: Setup, context: number): string {
-  const r = spawnSync(process.execPath, [BIN, 'statusline'], {
-    input: JSON.stringify({
-      session_id: SESSION_ID,
-      transcript_path: s.transcript,
-      cwd: '/home/user/project',
-      model: { id: 'claude-opus-4-6', display_name: 'Opus' },
-      version: '2.1.39',
-      context_window: {
-        context_window_size: 200_000,
-        current_usage: {
-          input_tokens: 5,
-          cache_creation_input_tokens: 1000,
-          cache_read_input_tokens: context - 1005,
+  const r = sharingCodeCache(s.home, () =>
+    spawnSync(process.execPath, [BIN, 'statusline'], {
+      input: JSON.stringify({
+        session_id: SESSION_ID,
+        transcript_path: s.transcript,
+        cwd: '/home/user/project',
+        model: { id: 'claude-opus-4-6', display_name: 'Opus' },
+        version: '2.1.39',
+        context_window: {
+          context_window_size: 200_000,
+          current_usage: {
+            input_tokens: 5,
+            cache_creation_input_tokens: 1000,
+            cache_read_input_tokens: context - 1005,
+          },
         },
-      },
+      }),
+      encoding: 'utf8',
+      env: { ...process.env, SHIM_HOME: s.home, NO_COLOR: '1', COLUMNS: '120' },
     }),
-    encoding: 'utf8',
-    env: { ...process.env, SHIM_HOME: s.home, NO_COLOR: '1', COLUMNS: '120' },
-  });
+  );
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim();
 }

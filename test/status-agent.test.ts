@@ -5,14 +5,15 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runShim } from './helpers/cli.ts';
-import { gzFixturePath, makeTempDir, SHARED_FIXTURES_DIR } from './helpers/fixtures.ts';
+import { gzFixturePath, SHARED_FIXTURES_DIR } from './helpers/fixtures.ts';
+import { makeWarmHome } from './helpers/shared-code-cache.ts';
 
 const ROLLOUT = 'rollout-2025-10-04T22-31-15-0199b26c-737a-71a2-9939-52ce68c95cbe.jsonl.gz';
 const CODEX_FIXTURE = join(SHARED_FIXTURES_DIR, 'agents', 'codex', `coda__${ROLLOUT}`);
 
 test("a Codex rollout's status says Codex CLI, not Claude Code", (t) => {
   if (!existsSync(CODEX_FIXTURE)) return t.skip(`no ${CODEX_FIXTURE}`);
-  const home = makeTempDir('shim-home-');
+  const home = makeWarmHome('shim-home-');
   // Codex names its logs rollout-<time>-<id>; the shared copy carries a project prefix.
   const log = join(home, ROLLOUT);
   copyFileSync(CODEX_FIXTURE, log);
@@ -25,7 +26,7 @@ test("a Codex rollout's status says Codex CLI, not Claude Code", (t) => {
 });
 
 test("a Claude Code transcript's status says Claude Code", () => {
-  const home = makeTempDir('shim-home-');
+  const home = makeWarmHome('shim-home-');
   const path = gzFixturePath('spotter-short-v2.1.38.jsonl');
   const text = runShim(home, ['status', path]);
   assert.equal(text.status, 0, text.stderr);
@@ -42,7 +43,7 @@ test('a Gemini CLI chat of one JSON document (≤ 0.38), copied under another na
     'hyde__session-2025-09-25T09-04-e2963405.json.gz',
   );
   if (!existsSync(legacy)) return t.skip(`no ${legacy}`);
-  const home = makeTempDir('shim-home-');
+  const home = makeWarmHome('shim-home-');
   // Not under chats/ and not named session-…: only its content says whose it is.
   const copy = join(home, 'saved-chat.json');
   writeFileSync(copy, gunzipSync(readFileSync(legacy)));
