@@ -2,14 +2,15 @@
  * Restores under the real Claude Code CLI (pinned 2.1.330), offline against the mock Messages
  * API: (a) kill -9 while a long command runs, right after a TaskCreate, a TaskUpdate and a failed
  * command (the restore names the interrupted command, the one before it and the failure); (b) a
- * second kill -9 in the resumed session; (c) an auto-compaction steered and restored; (d) two
- * projects that never see each other's work. SHIM_SKIP_E2E=1 skips them.
+ * second kill -9 in the resumed session; (c) an auto-compaction checkpointed (PreCompact's
+ * checkpoint and handoff), steered and restored; (d) two projects that never see each other's
+ * work. SHIM_SKIP_E2E=1 skips them.
  *
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/restore
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
@@ -21,6 +22,7 @@ import {
   installShimHooks,
   E2E_SKIP,
   killWhenTranscriptHas,
+  readJsonl,
   runClaude,
   spawnClaude,
   type Scratch,
@@ -195,8 +197,8 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
     }
   });
 
-  test('(c) auto-compaction: the summary request carries shim instructions; the restore is framed as a compaction with the last test result and no stale level note', async (t) => {
-    const { scratch, mock } = await setup(t, {
+  test("(c) auto-compaction: PreCompact saves a checkpoint and a handoff, the summary request carries shim's instructions; the next request carries the restore, framed as a compaction with the last test result and no stale level note", async (t) => {
+    const { scratch, mock, shimHome } = await setup(t, {
       steps: [
         bash('npm test'),
         bash('echo two'),
@@ -223,6 +225,37 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
       env: { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' },
     });
     assert.equal(run.exitCode, 0, describeRun(run));
+    const entries = readJsonl<{ subtype?: string; compactMetadata?: { trigger?: string } }>(
+      run.transcriptPath,
+    );
+    assert.ok(
+      entries.some(
+        (e) => e.subtype === 'compact_boundary' && e.compactMetadata?.trigger === 'auto',
+      ),
+      'Claude Code auto-compacted',
+    );
+    // PreCompact's checkpoint, and one more from the transcript at SessionStart(compact) when
+    // Claude Code wrote lines after PreCompact ran: the newest is the one restored.
+    const db = new DatabaseSync(join(shimHome, 'shim.db'), { readOnly: true, timeout: 5000 });
+    const checkpoints = db
+      .prepare('SELECT triggered_by, restored_at FROM checkpoints ORDER BY created_at')
+      .all() as Array<{ triggered_by: string; restored_at: string | null }>;
+    // One handoff before the compaction. When the transcript already shows the response that
+    // crossed the threshold as its tool's PostToolUse runs, L3 writes one of its own first.
+    const kinds = (
+      db.prepare('SELECT kind FROM handoffs ORDER BY created_at').all() as Array<{ kind: string }>
+    ).map((r) => r.kind);
+    db.close();
+    const preCompact = checkpoints.filter((r) => r.triggered_by === 'pre_compact');
+    assert.ok(preCompact.length > 0, `checkpoints: ${checkpoints.map((r) => r.triggered_by)}`);
+    assert.ok(
+      preCompact.some((r) => r.restored_at),
+      'SessionStart(compact) recorded the restore',
+    );
+    assert.equal(kinds.at(-1), 'pre_compact', 'a handoff document was written');
+    assert.ok(kinds.length === 1 || kinds[0] === 'level_L3', kinds.join(', '));
+    assert.equal(readdirSync(join(shimHome, 'handoffs')).length, kinds.length);
+
     const summary = mock.requests.find((r) => r.kind === 'summary');
     assert.ok(summary, 'Claude Code compacted');
     const summaryText = textOf(summary);
@@ -241,6 +274,7 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
       restore.includes(COMPACTION_HEAD),
       'the first request after it carries the restore, headed as a compaction',
     );
+    assert.ok(restore.includes('ZEBRA-42 importer'), "the user's request is in it");
     assert.ok(
       restore.includes('Claude Code compacted this conversation'),
       'framed as a compaction',
