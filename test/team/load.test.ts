@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { createCommandStore } from '../../src/app/open-command-store.ts';
 import { openTeamRepository } from '../../src/app/team/open-team-store.ts';
 import { replicateToTeam } from '../../src/app/team/replicate.ts';
+import { openDatabase, withWriteTransaction } from '../../src/store/sqlite/database.ts';
 import { TeamReplicationQueue } from '../../src/store/team/team-replication-queue.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
@@ -126,11 +127,15 @@ test('the worker killed -9 at random 50 times mid-batch: every row there once', 
     const sessionId = randomUUID();
     store.sessions.touch({ agent: 'claude', sessionId, cwd: clone }, new Date().toISOString());
     const ids: string[] = [];
-    for (let i = 0; i < 1500; i++) {
-      const draft = draftIn(clone, sessionId, new Date(Date.now() + i).toISOString());
-      store.checkpoints.save(draft);
-      ids.push(draft.id);
-    }
+    // The 1,500 rows the worker is to send, saved in one transaction: one commit (and fsync)
+    // instead of 1,500 — the same rows, ~7 s of wall and ~1 s of CPU less.
+    withWriteTransaction(store.db, () => {
+      for (let i = 0; i < 1500; i++) {
+        const draft = draftIn(clone, sessionId, new Date(Date.now() + i).toISOString());
+        store.checkpoints.save(draft);
+        ids.push(draft.id);
+      }
+    });
     store.db.close();
     let killedAfterWrite = 0;
     for (let round = 0; round < 50; round++) {
@@ -154,7 +159,6 @@ test('the worker killed -9 at random 50 times mid-batch: every row there once', 
       await child.exit;
     }
     assert.ok(killedAfterWrite >= 30, `kills between write and mark: ${killedAfterWrite}`);
-    const { openDatabase } = await import('../../src/store/sqlite/database.ts');
     const db = openDatabase(store.home);
     const repository = await openTeamRepository({ url });
     try {
