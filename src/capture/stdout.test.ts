@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { makeTempDir } from '../../test/helpers/fixtures.ts';
+import { compiledScript } from '../../test/helpers/script-process.ts';
 import { writeStdout } from './stdout.ts';
 
 test('writes all of a text, also beyond one pipe buffer', () => {
@@ -13,11 +14,8 @@ test('writes all of a text, also beyond one pipe buffer', () => {
   closeSync(fd);
   assert.equal(readFileSync(file, 'utf8'), 'héllo\n');
   // Through a real pipe, 1 MB: the reader is slower than the writer.
-  const code = `
-    const { writeStdout } = await import(${JSON.stringify(join(import.meta.dirname, 'stdout.ts'))});
-    writeStdout('x'.repeat(1024 * 1024) + '\\n');
-  `;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+  const writer = compiledScript(join(import.meta.dirname, 'stdout-writer.test-helper.ts'));
+  const r = spawnSync(process.execPath, [writer], {
     encoding: 'utf8',
     maxBuffer: 4 * 1024 * 1024,
   });

@@ -4,17 +4,14 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { makeTempDir } from '../../../test/helpers/fixtures.ts';
+import { compiledScript } from '../../../test/helpers/script-process.ts';
 
-// A child that says "pulled" as the pull does (tellPulled), then stays a while: what its exit
-// would cost (the connection closed, the code cache written) the session start need not wait for.
-const CHILD = `
-  const { tellPulled } = await import(${JSON.stringify(join(import.meta.dirname, 'pull-at-start.ts'))});
-  tellPulled(process.env);
-  setTimeout(() => {}, Number(process.env.STAY_MS));
-`;
+// The pull child: ./pull-child.test-helper.ts, compiled once (no tsx per start).
+let child: string | undefined;
 
 function runChild(fd3: 'pipe' | number, env: NodeJS.ProcessEnv) {
-  return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
+  child ??= compiledScript(join(import.meta.dirname, 'pull-child.test-helper.ts'));
+  return spawn(process.execPath, [child], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', fd3],
   });

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { makeTempDir } from '../../../test/helpers/fixtures.ts';
+import { compiledScript } from '../../../test/helpers/script-process.ts';
 import { getDatabasePath, openDatabase, withWriteTransaction } from './database.ts';
 import { isAsLeftClean } from './recover-database.ts';
 
@@ -10,24 +11,10 @@ describe('a clean close', () => {
   test('leaves the file as recorded, even when a statement outlives the close (no check next time)', () => {
     const home = makeTempDir('shim-db-close-');
     // A process that writes, keeps a statement alive past close() and exits: the driver then
-    // finishes the close at exit, after the close was recorded.
-    const writer = `
-      const { openDatabase } = await import(${JSON.stringify(join(import.meta.dirname, 'database.ts'))});
-      const db = openDatabase(${JSON.stringify(home)});
-      db.exec('CREATE TABLE IF NOT EXISTS probe (x INTEGER)');
-      const insert = db.prepare('INSERT INTO probe VALUES (?)');
-      for (let i = 0; i < 50; i++) insert.run(i);
-      db.close();
-      globalThis.kept = insert;
-    `;
+    // finishes the close at exit, after the close was recorded (./close-writer.test-helper.ts).
+    const writer = compiledScript(join(import.meta.dirname, 'close-writer.test-helper.ts'));
     for (let run = 0; run < 2; run++) {
-      const r = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', writer],
-        {
-          encoding: 'utf8',
-        },
-      );
+      const r = spawnSync(process.execPath, [writer, home], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       assert.ok(isAsLeftClean(home, getDatabasePath(home)), `after run ${run + 1}`);
     }
