@@ -8,13 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN, runShim } from './helpers/cli.ts';
 import { damageCheckpointRow, ROW_DAMAGES, type RowDamage } from './helpers/damage-rows.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
+import { waitForProcessesUnder } from './helpers/processes.ts';
 import {
   SESSION_ID,
   toJsonl,
@@ -22,17 +23,13 @@ import {
   userPromptLine,
 } from './helpers/transcript-builders.ts';
 
-/**
- * A session with three checkpoints (the first whole, the others stored as changes), one then
- * damaged as `damage` says: the source or the sections of the whole one, or the change of the
- * newest. Returns the ids of the rows left sound.
- */
-function damagedStore(damage: RowDamage): {
-  dir: string;
-  home: string;
-  transcript: string;
-  sound: string[];
-} {
+/** A session with three checkpoints through the binary: the first whole, the others changes. */
+type SoundStore = { dir: string; home: string; transcript: string; ids: string[] };
+let built: SoundStore | undefined;
+
+/** The sound store, built once for the file (three `shim checkpoint` processes). */
+function soundStore(): SoundStore {
+  if (built) return built;
   const dir = makeTempDir('shim-damaged-rows-');
   const home = join(dir, 'shim');
   const transcript = join(dir, `${SESSION_ID}.jsonl`);
@@ -55,10 +52,30 @@ function damagedStore(damage: RowDamage): {
     [false, true, true],
     'the first whole, the others changes',
   );
+  built = { dir, home, transcript, ids: rows.map((r) => r.id) };
+  return built;
+}
+
+/**
+ * A copy of the sound store (a SHIM_HOME of its own; the session's transcript and directory are
+ * the sound store's), one row then damaged as `damage` says: the source or the sections of the
+ * whole one, or the change of the newest. Returns the ids of the rows left sound.
+ */
+async function damagedStore(damage: RowDamage): Promise<{
+  dir: string;
+  home: string;
+  transcript: string;
+  sound: string[];
+}> {
+  const { dir, home: soundHome, transcript, ids } = soundStore();
+  // Copied once no process of the checkpoints works on it any more.
+  await waitForProcessesUnder(soundHome);
+  const home = join(makeTempDir('shim-damaged-rows-'), 'shim');
+  cpSync(soundHome, home, { recursive: true });
   // The whole one, or the newest change.
-  const hit = damageCheckpointRow(home, damage, (ids) => ids[ids.length - 1]!);
+  const hit = damageCheckpointRow(home, damage, (shaped) => shaped[shaped.length - 1]!);
   assert.ok(hit);
-  return { dir, home, transcript, sound: rows.map((r) => r.id).filter((id) => id !== hit) };
+  return { dir, home, transcript, sound: ids.filter((id) => id !== hit) };
 }
 
 const storedIds = (home: string): string[] => {
@@ -79,8 +96,8 @@ const movedAside = (home: string) =>
 
 describe('a damaged checkpoint row', () => {
   for (const damage of ROW_DAMAGES) {
-    test(`(${damage}): moved aside once, left there; every later command works`, () => {
-      const { dir, home, transcript, sound } = damagedStore(damage);
+    test(`(${damage}): moved aside once, left there; every later command works`, async () => {
+      const { dir, home, transcript, sound } = await damagedStore(damage);
       const runs = [1, 2, 3, 4].map(() => checkpoint(home, dir, transcript));
       for (const r of runs) {
         assert.equal(r.status, 0, r.stderr);
