@@ -4,7 +4,8 @@
  * command (the restore names the interrupted command, the one before it and the failure); (b) a
  * second kill -9 in the resumed session; (c) an auto-compaction checkpointed (PreCompact's
  * checkpoint and handoff), steered and restored; (d) two projects that never see each other's
- * work. SHIM_SKIP_E2E=1 skips them.
+ * work, a session killed mid-task resumed by the next one in its project. SHIM_SKIP_E2E=1 skips
+ * them.
  *
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/restore
  */
@@ -284,7 +285,7 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
     assert.ok(!restore.includes('[shim] Context is at'), 'no stale level note');
   });
 
-  test('(d) two projects: nothing of project A reaches a session in project B', async (t) => {
+  test("(d) two projects: nothing of project A reaches a session in project B; A's next session resumes its killed one", async (t) => {
     const { scratch, mock, shimHome } = await setup(t, {
       steps: [taskCreate('Import the ZEBRA-42 rows'), bash('sh slow.sh')],
       final: { content: [{ type: 'text', text: 'never reached' }] },
@@ -315,5 +316,20 @@ describe('restores under the real Claude Code CLI', { skip }, () => {
     const inA = await runClaude({ scratch, mock, prompt: 'continue', args: TOOLS });
     assert.equal(inA.exitCode, 0, describeRun(inA));
     assert.ok(textOf(firstModelRequest(mock)).includes('ZEBRA-42'), 'A is restored in A');
+    // As a crash, in the first turn request of A's next session, restored once.
+    const first = mock.firstTurnRequest(inA.sessionId);
+    assert.ok(first, 'a turn request from the next session in A');
+    assert.ok(textOf(first).includes(CRASH_HEAD), 'it carries the resume context');
+    assert.ok(textOf(first).includes('ZEBRA-42 importer'), "the killed session's request");
+    const restored = new DatabaseSync(join(shimHome, 'shim.db'), { readOnly: true, timeout: 5000 });
+    try {
+      const { n } = restored
+        .prepare('SELECT count(*) AS n FROM checkpoints WHERE restored_at IS NOT NULL')
+        .get() as { n: number };
+      assert.equal(n, 1, 'one checkpoint restored');
+    } finally {
+      restored.close();
+    }
+    assert.notEqual(inA.sessionId, killed.sessionId);
   });
 });
