@@ -50,6 +50,23 @@ describe('SecretMemory', () => {
     assert.equal(memory.size, 0);
   });
 
+  test('of two values standing at one place, the one remembered first is found', () => {
+    const short = gen(B62, 24);
+    const long = `${short}-${gen(B62, 20)}`;
+    const text = `token ${long} end`;
+    for (const [first, second] of [
+      [short, long],
+      [long, short],
+    ] as const) {
+      const memory = new SecretMemory();
+      memory.learn(first, 'first');
+      memory.learn(second, 'second');
+      const found = memory.find(text);
+      assert.equal(found[0]?.rule, 'first');
+      assert.equal(text.slice(found[0]!.start, found[0]!.end), first);
+    }
+  });
+
   test(
     'a pathological text stays linear: no value crossing the string, no rescan per place',
     {

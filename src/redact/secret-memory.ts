@@ -25,6 +25,13 @@ const HEAD_BITS = 20;
 /** One remembered value, as saved: `rule:length:head:whole` (hashes in base 36). */
 type Entry = { rule: string; length: number; head: number; whole: number };
 
+/**
+ * The values of one head hash and one length, by the hash of the whole, each with its place in
+ * the order remembered: at a place, one hash per length decides, however many values share
+ * their first characters.
+ */
+type SameLength = { length: number; byWhole: Map<number, Entry & { order: number }> };
+
 /** A letter or digit (the runs tokens are made of; a value starts and ends at a change). */
 function isWordCode(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -83,7 +90,7 @@ function passwordOfUrlPair(text: string, start: number, end: number): number {
 
 /** The secrets of one session, by hash. Plain data in and out (`saved()`), for the cursor cache. */
 export class SecretMemory {
-  private readonly byHead = new Map<number, Entry[]>();
+  private readonly byHead = new Map<number, SameLength[]>();
   private readonly values = new Set<string>();
   private readonly lines: string[] = [];
   private shortest = Infinity;
@@ -129,7 +136,9 @@ export class SecretMemory {
     );
     let bucket = this.byHead.get(entry.head);
     if (bucket === undefined) this.byHead.set(entry.head, (bucket = []));
-    bucket.push(entry);
+    let same = bucket.find((b) => b.length === entry.length);
+    if (same === undefined) bucket.push((same = { length: entry.length, byWhole: new Map() }));
+    same.byWhole.set(entry.whole, { ...entry, order: this.lines.length });
     this.shortest = Math.min(this.shortest, entry.length);
     return true;
   }
@@ -177,16 +186,20 @@ export class SecretMemory {
       if (!isEdge(text, at)) continue;
       const bucket = this.byHead.get(headOf(text, at));
       if (bucket === undefined) continue;
-      for (const e of bucket) {
-        const end = at + e.length;
+      // Of the values standing here, the one remembered first.
+      let e: (Entry & { order: number }) | undefined;
+      for (const same of bucket) {
+        const end = at + same.length;
         if (end > text.length || !isEdge(text, end)) continue;
-        if (hashRange(text, at, end) !== e.whole) continue;
-        // In a URL's user information, the pair's user stays, as where it was found.
-        found.push({ rule: e.rule, start: passwordOfUrlPair(text, at, end), end });
-        // Whatever started inside this value is part of it.
-        at = end - 1;
-        break;
+        const hit = same.byWhole.get(hashRange(text, at, end));
+        if (hit !== undefined && (e === undefined || hit.order < e.order)) e = hit;
       }
+      if (e === undefined) continue;
+      const end = at + e.length;
+      // In a URL's user information, the pair's user stays, as where it was found.
+      found.push({ rule: e.rule, start: passwordOfUrlPair(text, at, end), end });
+      // Whatever started inside this value is part of it.
+      at = end - 1;
     }
     return found;
   }
