@@ -108,11 +108,13 @@ describe('shim hook: never breaks the agent', () => {
   ] as const) {
     test(`${what}: exit 0, nothing on stdout${logged ? ', a log entry' : ''}`, async () => {
       const home = scratchHome();
-      const r = spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
-        input,
-        encoding: 'utf8',
-        env: { ...process.env, SHIM_HOME: home },
-      });
+      const r = sharingCodeCache(home, () =>
+        spawnSync(process.execPath, [BIN, 'hook', 'PostToolUse'], {
+          input,
+          encoding: 'utf8',
+          env: { ...process.env, SHIM_HOME: home },
+        }),
+      );
       assert.equal(r.status, 0);
       assert.equal(r.stdout, '');
       // The warm look a hook may start notes its own coming and going (info): only a warning or
@@ -564,17 +566,19 @@ describe('restore-related hook behaviour', () => {
         .map((l) => l.replace(/"version":"2\.1\.39"/g, '"version":"2.1.330"'))
         .join('\n')}\n`,
     );
-    const r = spawnSync(process.execPath, [BIN, 'hook', 'PreCompact'], {
-      input: JSON.stringify({
-        session_id: SESSION,
-        transcript_path: transcript,
-        cwd: CWD,
-        hook_event_name: 'PreCompact',
-        trigger: 'auto',
+    const r = sharingCodeCache(home, () =>
+      spawnSync(process.execPath, [BIN, 'hook', 'PreCompact'], {
+        input: JSON.stringify({
+          session_id: SESSION,
+          transcript_path: transcript,
+          cwd: CWD,
+          hook_event_name: 'PreCompact',
+          trigger: 'auto',
+        }),
+        encoding: 'utf8',
+        env: { ...process.env, SHIM_HOME: home },
       }),
-      encoding: 'utf8',
-      env: { ...process.env, SHIM_HOME: home },
-    });
+    );
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^Context checkpoint \(shim\)/);
     assert.match(r.stdout, /Implement the following plan/);
