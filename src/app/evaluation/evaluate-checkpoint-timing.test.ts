@@ -7,7 +7,7 @@ import {
   listTrainingFixtures,
   trainingFixturePath,
 } from '../../../test/helpers/fixtures.ts';
-import { evaluateCheckpointTiming, readWorkSteps } from './evaluate-checkpoint-timing.ts';
+import { readWorkSteps, scoreCheckpointTiming } from './evaluate-checkpoint-timing.ts';
 import { logOf } from '../../../test/helpers/agents.ts';
 
 const logs = () => [
@@ -15,8 +15,12 @@ const logs = () => [
   ...listTrainingFixtures().map((f) => logOf(trainingFixturePath(f))),
 ];
 
+// The real sessions, read once for both tests (reading is ~all of their CPU).
+let read: ReturnType<typeof readAll> | undefined;
+const readAll = () => Promise.all(logs().map(readWorkSteps));
+
 test('a real session reads as tool calls, its file changes and where its work changed', async () => {
-  const all = await Promise.all(logs().map(readWorkSteps));
+  const all = await (read ??= readAll());
   const steps = all.flatMap((s) => s.steps);
   assert.ok(steps.length > 1000, `tool calls: ${steps.length}`);
   assert.ok(steps.some((s) => s.edit) && steps.some((s) => !s.edit));
@@ -25,7 +29,7 @@ test('a real session reads as tool calls, its file changes and where its work ch
 });
 
 test('leave-one-out: checkpoints at work changes, after edits, lose less than by count at no more checkpoints', async () => {
-  const report = await evaluateCheckpointTiming(logs());
+  const report = scoreCheckpointTiming(await (read ??= readAll()));
   assert.ok(report.sessions >= 20, `sessions: ${report.sessions}`);
   assert.equal(report.count.restores, report.toolCalls);
   const learned = report.workChangeAfterEdits;

@@ -73,11 +73,18 @@ export async function evaluateCheckpointTiming(
   every = 5,
   hooks: TimingPolicy = { kind: 'count', every },
 ): Promise<TimingReport> {
-  const sessions: Array<{ id: string; steps: WorkStep[] }> = [];
-  for (const log of logs) {
-    const read = await readWorkSteps(log);
-    if (read.steps.length > 0) sessions.push(read);
-  }
+  const read: Array<{ id: string; steps: WorkStep[] }> = [];
+  for (const log of logs) read.push(await readWorkSteps(log));
+  return scoreCheckpointTiming(read, every, hooks);
+}
+
+/** {@link evaluateCheckpointTiming} of sessions already read (readWorkSteps); empty ones left out. */
+export function scoreCheckpointTiming(
+  read: ReadonlyArray<{ id: string; steps: WorkStep[] }>,
+  every = 5,
+  hooks: TimingPolicy = { kind: 'count', every },
+): TimingReport {
+  const sessions = read.filter((s) => s.steps.length > 0);
   const count = { kind: 'count', every } as const;
   const countScores = sessions.map((s) => scoreTiming(s.steps, count));
   const learned = (onlyAfterEdits: boolean) => {
