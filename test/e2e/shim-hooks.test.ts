@@ -1,10 +1,9 @@
 /**
  * shim's hooks under the real Claude Code CLI (pinned 2.1.330), offline against the mock
- * Messages API: checkpoints from the hooks (auto-compaction's checkpoint, handoff and restore:
- * test/e2e/restore.test.ts (c); resume after the CLI was killed mid-task: its (d)), shim's
- * threshold where the CLI compacts, and the work a risky command destroys brought back from its
- * snapshot.
- * Each test takes a few seconds; SHIM_SKIP_E2E=1 skips them.
+ * Messages API: checkpoints from the hooks `shim install` wires (auto-compaction's checkpoint,
+ * handoff and restore: test/e2e/restore.test.ts (c); resume after the CLI was killed mid-task:
+ * its (d)), shim's threshold where the CLI compacts, and the work a risky command destroys
+ * brought back from its snapshot. Each test takes a few seconds; SHIM_SKIP_E2E=1 skips them.
  *
  *   node scripts/build.mjs && node scripts/test.mjs test/e2e/shim-hooks
  */
@@ -93,28 +92,6 @@ const bash = (command: string) => ({
 });
 
 describe('shim hooks under the real Claude Code CLI', { skip }, () => {
-  test('1. a session that runs tools leaves checkpoints in the store', async (t) => {
-    const { scratch, mock, shimHome } = await setup(t, {
-      steps: ['one', 'two', 'three', 'four', 'five', 'six'].map((n) => bash(`echo ${n}`)),
-      final: { content: [{ type: 'text', text: 'All done.' }] },
-    });
-    // Bash calls only, no file written: the interval checkpoint is the count policy's
-    // (`checkpoints.timing: "count"`; the default, "changes", skips one that saves no file change).
-    writeCountTiming(join(scratch.home, '.shim'));
-    const run = await runClaude({ scratch, mock, prompt: REQUEST });
-    assert.equal(run.exitCode, 0, describeRun(run));
-    // session_start and tool_call_interval checkpoints are taken in the background.
-    await waitForBackgroundWork(scratch);
-    const rows = readCheckpoints(shimHome);
-    assert.ok(
-      rows.some((r) => r.triggered_by === 'session_end') &&
-        rows.some((r) => r.triggered_by === 'tool_call_interval'),
-      rows.map((r) => r.triggered_by).join(', ') + crashDiagnosis(shimHome, mock, run),
-    );
-    assert.ok(rows.every((r) => r.session_id === run.sessionId));
-    assert.ok(rows.length >= 3, rows.map((r) => r.triggered_by).join(', '));
-  });
-
   test("5. autoCompactWindow in the project settings: shim's threshold is where Claude Code compacts", async (t) => {
     const { scratch, mock, shimHome } = await setup(t, {
       steps: [
@@ -297,11 +274,11 @@ describe('shim hooks under the real Claude Code CLI', { skip }, () => {
 });
 
 describe('shim install under the real Claude Code CLI', { skip }, () => {
-  test('4. install wires the hooks the CLI runs; uninstall leaves the user settings exactly as they were', async (t) => {
+  test('4. install wires the hooks the CLI runs, a session that runs tools leaves checkpoints in the store; uninstall leaves the user settings exactly as they were', async (t) => {
     const scratch = createScratch('shim-e2e-install-');
     const mock = await startMockApi({
-      steps: [bash('echo hi')],
-      final: { content: [{ type: 'text', text: 'ok' }] },
+      steps: ['one', 'two', 'three', 'four', 'five', 'six'].map((n) => bash(`echo ${n}`)),
+      final: { content: [{ type: 'text', text: 'All done.' }] },
     });
     t.after(async () => {
       await mock.close();
@@ -330,15 +307,21 @@ describe('shim install under the real Claude Code CLI', { skip }, () => {
     assert.equal(install.status, 0, install.stderr);
     assert.notEqual(readFileSync(settingsPath, 'utf8'), original);
 
+    // Bash calls only, no file written: the interval checkpoint is the count policy's
+    // (`checkpoints.timing: "count"`; the default, "changes", skips one that saves no file change).
+    writeCountTiming(shimHome);
     const run = await runClaude({ scratch, mock, prompt: REQUEST });
     assert.equal(run.exitCode, 0, describeRun(run));
+    // session_start and tool_call_interval checkpoints are taken in the background.
     await waitForBackgroundWork(scratch);
     const rows = readCheckpoints(shimHome);
     assert.ok(
-      rows.some((r) => r.triggered_by === 'session_end'),
-      rows.map((r) => r.triggered_by).join(', '),
+      rows.some((r) => r.triggered_by === 'session_end') &&
+        rows.some((r) => r.triggered_by === 'tool_call_interval'),
+      rows.map((r) => r.triggered_by).join(', ') + crashDiagnosis(shimHome, mock, run),
     );
     assert.ok(rows.every((r) => r.session_id === run.sessionId));
+    assert.ok(rows.length >= 3, rows.map((r) => r.triggered_by).join(', '));
 
     const uninstall = spawnSync(
       process.execPath,
