@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { openTempStore, type TempStore } from '../../../test/helpers/store.ts';
+import { withWriteTransaction } from '../sqlite/database.ts';
 import { LEARNED_KEPT, LearnedSecrets } from './learned-secrets.ts';
 
 const AT = '2026-11-29T07:00:00.000Z';
@@ -27,7 +28,9 @@ describe('learned secrets are bounded', () => {
   test(`a home keeps ${LEARNED_KEPT} lines at most`, () => {
     const learned = new LearnedSecrets(store.db);
     const lines = Array.from({ length: LEARNED_KEPT + 25 }, (_, n) => line(n));
-    learned.add('session-a', lines, AT);
+    // In one transaction, as its caller adds (app/checkpoint/redact-stored-session.ts): one
+    // commit, not one fsync'd commit per line.
+    withWriteTransaction(store.db, () => learned.add('session-a', lines, AT));
     const kept = learned.all().lines;
     assert.equal(kept.length, LEARNED_KEPT);
     assert.equal(kept[0], line(25));
