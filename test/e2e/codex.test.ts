@@ -276,9 +276,10 @@ describe('Codex CLI with shim installed', { skip: CODEX_E2E_SKIP, timeout: 300_0
       ).checks;
       return Object.fromEntries(checks.map((c) => [c.id, c]));
     };
-    assert.equal(doctor()['codex-trust']?.status, 'ok');
-    assert.equal(doctor()['codex-hooks']?.status, 'ok');
-    assert.equal(doctor()['codex-mcp']?.status, 'ok');
+    const installed = doctor();
+    assert.equal(installed['codex-trust']?.status, 'ok');
+    assert.equal(installed['codex-hooks']?.status, 'ok');
+    assert.equal(installed['codex-mcp']?.status, 'ok');
 
     // config.toml without shim's trust entries: the hooks are still in hooks.json.
     const configPath = join(scratch.codexHome, 'config.toml');
