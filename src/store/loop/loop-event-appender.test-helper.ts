@@ -7,25 +7,15 @@
  * Opens the run's log as the supervisor does (src/loop/run-journal.ts: with the store's loop
  * repository, so every append is indexed too), prints `ready <lastSeq>`, then appends events of
  * varied sizes for ever, printing each one's seq once append() has returned (the acknowledgement).
- * Lines go to fd 1 whole and synchronously: what the parent has read was printed after the append.
+ * Lines go to fd 1 whole and synchronously (writeStdout): what the parent has read was printed after
+ * the append.
  */
-import { writeSync } from 'node:fs';
+import { writeStdout } from '../../capture/stdout.ts';
 import { openDatabase } from '../sqlite/database.ts';
 import { RunEventLog } from './loop-event-log.ts';
 import { LoopRepository } from './loop-repository.ts';
 
-function print(text: string): void {
-  const bytes = Buffer.from(`${text}\n`);
-  let written = 0;
-  while (written < bytes.length) {
-    try {
-      written += writeSync(1, bytes, written);
-    } catch (error) {
-      // stdout is a pipe the parent drains; if it is momentarily full, try again.
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-    }
-  }
-}
+const print = (text: string) => writeStdout(`${text}\n`);
 
 const [home, runId] = process.argv.slice(-2) as [string, string];
 const log = RunEventLog.open(home, runId, new LoopRepository(openDatabase(home)));
