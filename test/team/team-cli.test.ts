@@ -14,6 +14,7 @@ import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { SessionRepository } from '../../src/store/checkpoints/session-repository.ts';
 import { runShim } from '../helpers/cli.ts';
 import { makeTempDir } from '../helpers/fixtures.ts';
+import { withSharedCodeCache } from '../helpers/shared-code-cache.ts';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { draftIn, makeClone } from './team-fixture.ts';
 
@@ -25,7 +26,9 @@ before(async () => {
 });
 after(() => server?.dispose());
 
-const newHome = () => join(makeTempDir('shim-team-cli-'), 'home');
+// Homes share the V8 code caches of the ones before (helpers/shared-code-cache.ts): a home that is
+// not about the cache runs as a user's warm one does.
+const newHome = () => withSharedCodeCache(join(makeTempDir('shim-team-cli-'), 'home'));
 /** A failed command's stderr: one line saying what happened, one saying the fix; the first. */
 function oneLineError(text: string): string {
   const lines = text.trim().split('\n');
