@@ -144,7 +144,10 @@ const override = new Map(
 );
 const alone = !selected.some((f) => groupOf(f).lane === 'wait');
 const cores = Math.max(1, availableParallelism());
-/** How many of a group's files run at once: its own figure, all cores when no waiting group runs. */
+/**
+ * How many of a group's files run at once: its own figure, and at least all cores when no
+ * waiting group runs.
+ */
 const concurrencyOf = (group) =>
   override.get(group.name) ?? (alone ? Math.max(group.concurrency, cores) : group.concurrency);
 

@@ -60,7 +60,13 @@ function start(
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.end(options.stdin ?? '');
+  // A fake that answers without reading its stdin (--version) may exit before the write lands:
+  // that EPIPE is no failure of the fake.
+  child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  if (options.stdin === undefined) child.stdin.end();
+  else child.stdin.end(options.stdin);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.on('close', (code, signal) => done({ code, signal })),
   );
