@@ -64,4 +64,30 @@ describe('the warm look killed at a level', () => {
       await stop(s);
     });
   }
+
+  // The notice is decided after the checkpoint: killed once it has claimed it, and before its
+  // answer is out, the warm look has told nobody — the hook, looking itself, tells it.
+  test("killed as it claims L1's notice: the hook tells it", async () => {
+    const s = session({ name: 'kill-notice' });
+    hook(s, payload(s, 'Read', respond(s, 'Read', 40_000)));
+    const pid = await waitForWarmLook(s.home);
+    await waitForProcessesUnder(s.dir);
+    let killed = false;
+    const watcher = watch(join(s.home, 'cache', 'hooks'), (_, name) => {
+      if (!killed && name && name.includes('.alert-') && name.includes('-L1')) {
+        killed = true;
+        process.kill(pid, 'SIGKILL');
+      }
+    });
+    let out: string;
+    try {
+      out = await hookAsync(s, payload(s, 'Read', respond(s, 'Read', 120_000)));
+    } finally {
+      watcher.close();
+    }
+    assert.ok(killed, 'the warm look took the claim');
+    assert.match(out, /\(L1\)/);
+    await waitForProcessesUnder(s.dir);
+    await stop(s);
+  });
 });

@@ -17,6 +17,7 @@ import {
   loadHookMemory,
   saveHookMemory,
   settleClaim,
+  settleClaimWithAnswer,
 } from '../../store/cache/hook-memory.ts';
 import { loadDeferral, storeDeferral } from '../../store/cache/deferral-file.ts';
 import type { HookOutput } from '../../agents/agent.ts';
@@ -173,8 +174,8 @@ export async function handlePostToolUse(run: HookRun): Promise<HookOutput> {
     : getModelGuidance(decision.alert, assessment);
   // Relay (config `relay`): at L3 a fresh context is offered instead of a compaction.
   const relay = decision.alert === 'L3' && config.relay;
-  // Told from here on: the answer is written as the handler returns.
-  settleClaim(home, payload.sessionId, alertKey);
+  // Told with the answer: a warm look killed before answering leaves the notice to the hook.
+  settleClaimWithAnswer(home, payload.sessionId, alertKey);
   return {
     userMessage: [
       decision.released,

@@ -4,21 +4,36 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { claimOnce, claimUntilDone, settleClaim } from './hook-memory.ts';
+import { claimOnce, claimUntilDone, settleClaim, settleClaimWithAnswer } from './hook-memory.ts';
 
 const home = () => mkdtempSync(join(tmpdir(), 'shim-claims-'));
 
-/** Claims `key` in another process that then exits, settling it first or not. */
-function claimElsewhere(dir: string, key: string, settle: boolean): void {
+/**
+ * Claims `key` in another process that then exits: settling it first or not, or settling it with
+ * its answer inside a write buffer (the warm look's) that it flushes or not before it exits.
+ */
+function claimElsewhere(
+  dir: string,
+  key: string,
+  settle: boolean | 'with-answer, flushed' | 'with-answer, killed before flushing',
+): void {
+  const args = `${JSON.stringify(dir)}, 's', ${JSON.stringify(key)}`;
   const r = spawnSync(
     process.execPath,
     [
       '--import',
       'tsx',
       '-e',
-      `import('${join(import.meta.dirname, 'hook-memory.ts')}').then((m) => {
-        if (!m.claimUntilDone(${JSON.stringify(dir)}, 's', ${JSON.stringify(key)})) process.exit(3);
-        if (${settle}) m.settleClaim(${JSON.stringify(dir)}, 's', ${JSON.stringify(key)});
+      `Promise.all([
+        import('${join(import.meta.dirname, 'hook-memory.ts')}'),
+        import('${join(import.meta.dirname, '..', 'home', 'write-buffer.ts')}'),
+      ]).then(async ([m, { WriteBuffer }]) => {
+        if (!m.claimUntilDone(${args})) process.exit(3);
+        if (${JSON.stringify(settle)} === true) m.settleClaim(${args});
+        if (typeof ${JSON.stringify(settle)} !== 'string') return;
+        const buffer = await WriteBuffer.create();
+        buffer.hold(() => m.settleClaimWithAnswer(${args}));
+        if (${JSON.stringify(settle)} === 'with-answer, flushed') buffer.flush();
       })`,
     ],
     { encoding: 'utf8' },
@@ -46,6 +61,17 @@ describe('claims held until their work is done', () => {
     const h = home();
     claimElsewhere(h, 'ckpt-3', true);
     assert.equal(claimUntilDone(h, 's', 'ckpt-3'), false);
+  });
+
+  test("a notice settled with the answer: in the warm look, only once the answer's writes are out", () => {
+    const h = home();
+    assert.equal(claimUntilDone(h, 's', 'alert-0-L1'), true);
+    settleClaimWithAnswer(h, 's', 'alert-0-L1');
+    assert.equal(claimUntilDone(h, 's', 'alert-0-L1'), false, 'in a hook of its own: at once');
+    claimElsewhere(h, 'alert-0-L2', 'with-answer, flushed');
+    assert.equal(claimUntilDone(h, 's', 'alert-0-L2'), false, 'told with its answer');
+    claimElsewhere(h, 'alert-0-L3', 'with-answer, killed before flushing');
+    assert.equal(claimUntilDone(h, 's', 'alert-0-L3'), true, 'never told: the next asker tells it');
   });
 
   test('a plain claim is taken for good, whoever asks how', () => {

@@ -13,6 +13,7 @@ import { ensureDir } from '../home/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../home/json-file.ts';
 import { isOwnerAlive, startTimeOf } from '../home/process-alive.ts';
 import { writeFileSafely } from '../home/safe-file.ts';
+import { heldBy } from '../home/write-buffer.ts';
 
 const safeName = safeFileName;
 
@@ -122,6 +123,19 @@ export function claimCheckpointSlot(
 /** The work a {@link claimUntilDone} guarded is done: the claim is taken for good. */
 export function settleClaim(home: string, sessionId: string, key: string): void {
   writeFileSafely(getClaimPath(join(home, 'cache', 'hooks'), sessionId, key), DONE);
+}
+
+/**
+ * The notice a {@link claimUntilDone} guarded goes out with this call's answer: settled with the
+ * writes held until the answer is out (write-buffer.ts) — inside the warm look, after it has
+ * answered, so a look killed between its decision and its answer leaves the claim to the hook that
+ * then looks itself, which tells it; in a hook's own process, at once.
+ */
+export function settleClaimWithAnswer(home: string, sessionId: string, key: string): void {
+  const path = getClaimPath(join(home, 'cache', 'hooks'), sessionId, key);
+  const buffer = heldBy();
+  if (buffer) buffer.write(path, DONE);
+  else writeFileSafely(path, DONE);
 }
 
 function readText(path: string): string {
