@@ -41,7 +41,15 @@ export class StreamRecorder {
     const journal = this.#journal;
     const number = this.#record.number;
     switch (signal.kind) {
+      // A line's events are logged before the offset past it is saved: a supervisor killed in
+      // between re-reads the line and skips what it had logged; the other way round, it would
+      // skip the line and its events would be lost.
       case 'session':
+        this.#emit(endOffset, 'loop.agent_session', {
+          sessionId: signal.sessionId,
+          model: signal.model,
+          cliVersion: signal.cliVersion,
+        });
         if (this.#record.sessionId !== signal.sessionId) {
           this.#record.sessionId = signal.sessionId;
           journal.repo.updateIteration(journal.runId, number, {
@@ -50,23 +58,9 @@ export class StreamRecorder {
           });
           journal.saveRun({ sessionId: signal.sessionId });
         }
-        this.#emit(endOffset, 'loop.agent_session', {
-          sessionId: signal.sessionId,
-          model: signal.model,
-          cliVersion: signal.cliVersion,
-        });
         return;
       case 'context': {
         const stats = this.#monitor.stats;
-        journal.repo.updateIteration(journal.runId, number, {
-          streamOffset: endOffset,
-          responses: stats.responses,
-          toolCalls: stats.toolCalls,
-          lastContextTokens: signal.tokens,
-          peakContextTokens: stats.peakContextTokens,
-          peakPercent: stats.peakPercent,
-        });
-        journal.saveContext(signal.tokens, signal.percent);
         this.#emit(endOffset, 'loop.context_usage', {
           tokens: signal.tokens,
           percent: signal.percent,
@@ -80,6 +74,15 @@ export class StreamRecorder {
             thresholdPercent: this.#monitor.restartPercent,
             action: 'ending the iteration at the next safe point',
           });
+        journal.repo.updateIteration(journal.runId, number, {
+          streamOffset: endOffset,
+          responses: stats.responses,
+          toolCalls: stats.toolCalls,
+          lastContextTokens: signal.tokens,
+          peakContextTokens: stats.peakContextTokens,
+          peakPercent: stats.peakPercent,
+        });
+        journal.saveContext(signal.tokens, signal.percent);
         return;
       }
       case 'tool_call':
