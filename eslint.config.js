@@ -87,8 +87,10 @@ export default tseslint.config(
             'scripts/*.mjs',
             'bin/*.cjs',
             'test/loop/*.mjs',
+            'test/helpers/*.cjs',
           ],
-          // The plain-JS files above (build and e2e-install scripts, the bin, the fake CLI).
+          // The plain-JS files above (build and e2e-install scripts, the bin, the fake CLI, the
+          // test scripts' starter).
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 24,
         },
         tsconfigRootDir: import.meta.dirname,
@@ -173,7 +175,13 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': 'off' },
   },
   {
-    files: ['scripts/**/*.mjs', 'test/loop/*.mjs', 'eslint.config.js', 'bin/*.cjs'],
+    files: [
+      'scripts/**/*.mjs',
+      'test/loop/*.mjs',
+      'eslint.config.js',
+      'bin/*.cjs',
+      'test/helpers/*.cjs',
+    ],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       globals: {
@@ -190,7 +198,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/*.cjs'],
+    files: ['bin/*.cjs', 'test/helpers/*.cjs'],
     languageOptions: {
       globals: { __dirname: 'readonly', module: 'readonly', performance: 'readonly' },
     },

@@ -31,52 +31,57 @@ const [mode, home, url, machine, count] = process.argv.slice(2) as [
 ];
 const print = (line: string) => writeSync(1, `${line}\n`);
 const writer = { machine, osUser: 'load' };
-const db = openDatabase(home);
-const repository = await openTeamRepository({ url });
+// One CommonJS bundle when compiled (test/helpers/script-process.ts): no top-level await.
+async function main(): Promise<void> {
+  const db = openDatabase(home);
+  const repository = await openTeamRepository({ url });
 
-if (mode === 'write-and-send') {
-  const clone = join(home, 'clone');
-  mkdirSync(clone, { recursive: true });
-  execFileSync('git', ['init', '-q', clone]);
-  execFileSync('git', ['-C', clone, 'remote', 'add', 'origin', REMOTE]);
-  const sessionId = randomUUID();
-  new SessionRepository(db).touch(
-    { agent: 'claude', sessionId, cwd: clone },
-    new Date().toISOString(),
-  );
-  const checkpoints = new CheckpointRepository(db);
-  const ids: string[] = [];
-  for (let i = 0; i < Number(count); i++) {
-    const draft = draftIn(clone, sessionId, new Date(Date.now() + i).toISOString());
-    checkpoints.save(draft);
-    ids.push(draft.id);
-    if ((i + 1) % 100 === 0)
-      await replicateToTeam({ store: createCommandStore(db), home, repository, writer });
-  }
-  for (;;) {
-    const result = await replicateToTeam({
+  if (mode === 'write-and-send') {
+    const clone = join(home, 'clone');
+    mkdirSync(clone, { recursive: true });
+    execFileSync('git', ['init', '-q', clone]);
+    execFileSync('git', ['-C', clone, 'remote', 'add', 'origin', REMOTE]);
+    const sessionId = randomUUID();
+    new SessionRepository(db).touch(
+      { agent: 'claude', sessionId, cwd: clone },
+      new Date().toISOString(),
+    );
+    const checkpoints = new CheckpointRepository(db);
+    const ids: string[] = [];
+    for (let i = 0; i < Number(count); i++) {
+      const draft = draftIn(clone, sessionId, new Date(Date.now() + i).toISOString());
+      checkpoints.save(draft);
+      ids.push(draft.id);
+      if ((i + 1) % 100 === 0)
+        await replicateToTeam({ store: createCommandStore(db), home, repository, writer });
+    }
+    for (;;) {
+      const result = await replicateToTeam({
+        store: createCommandStore(db),
+        home,
+        repository,
+        writer,
+        retryMs: () => 0,
+      });
+      if (result.waiting === 0) break;
+    }
+    print(`done ${ids.join(',')}`);
+  } else {
+    print('ready');
+    await replicateToTeam({
       store: createCommandStore(db),
       home,
       repository,
       writer,
+      batchSize: 20,
+      leaseMs: 1,
       retryMs: () => 0,
+      afterWrite: (n) => print(`written ${n}`),
     });
-    if (result.waiting === 0) break;
+    print('done');
   }
-  print(`done ${ids.join(',')}`);
-} else {
-  print('ready');
-  await replicateToTeam({
-    store: createCommandStore(db),
-    home,
-    repository,
-    writer,
-    batchSize: 20,
-    leaseMs: 1,
-    retryMs: () => 0,
-    afterWrite: (n) => print(`written ${n}`),
-  });
-  print('done');
+  await repository.close();
+  db.close();
 }
-await repository.close();
-db.close();
+
+void main();
