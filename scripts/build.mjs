@@ -3,12 +3,14 @@
 //   must never carry): dist/hook-ask.cjs, hook-quick.cjs, hook.cjs, hook-heavy.cjs, statusline.cjs,
 //   statusline-full.cjs, status.cjs, team-pull.cjs (CommonJS) and shim-mod.js (the mod, an ES module); their
 //   metafiles go to dist/meta/ for src/entries/bundles.test.ts (forbidden imports, size budgets);
-// - dist/commands.cjs: the command-line interface as one CommonJS bundle (through the code cache);
+// - dist/commands.cjs: the command-line interface as one CommonJS bundle (through the code cache),
+//   and dist/pg.cjs, the team store's driver it requires on first use;
 // - dist/cli.js: the same, ESM, commands split into lazily loaded chunks, for a Node before 20.19;
 // - dist/shim-mod.js: shim's Claude Code mod (the plugin's hooks module);
 // - dist/ui/app.js and app.css: the dashboard's page (`shim ui`), for the browser, with uPlot.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -71,6 +73,43 @@ const redactorOnDemand = {
   },
 };
 
+/**
+ * pg with Node's sockets, chosen without asking the runtime. pg's lib/stream.js asks at require
+ * time whether it runs on Cloudflare Workers; on Node 20 (no global `navigator`) by building a
+ * fetch `Response`, which loads Node's bundled undici: ~16 ms of CPU in every process that loads
+ * pg (docs/team.md). shim runs on Node only (bin/shim.cjs), so the bundles take pg's own Node
+ * stream functions directly. pg has no option for it: the probe runs as its connection module
+ * loads. A pg whose stream.js no longer reads as expected fails the build here.
+ */
+const pgNodeStreams = {
+  name: 'pg-node-streams',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const choice = 'const { getStream, getSecureStream } = getStreamFuncs()';
+      if (source.split(choice).length !== 2 || !source.includes('function getNodejsStreamFuncs()'))
+        throw new Error(
+          `${args.path} changed: pg-node-streams (scripts/build.mjs) expects its choice made once as \`${choice}\``,
+        );
+      return {
+        contents: source.replace(choice, choice.replace('getStreamFuncs', 'getNodejsStreamFuncs')),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * The commands bundle leaves pg to dist/pg.cjs (pg-node-streams applied), which bin/shim.cjs
+ * serves through the code cache as a sibling bundle, required on the first use of the team store.
+ */
+const pgFromItsBundle = {
+  name: 'pg-from-its-bundle',
+  setup(builder) {
+    builder.onResolve({ filter: /^pg$/ }, () => ({ path: './pg.cjs', external: true }));
+  },
+};
+
 // bin/shim.cjs compiles the per-call bundles with V8's code cache, and Node 20 drops a script's
 // dynamic import() support when it comes from a cache: their few lazy imports (built-ins) become
 // require() calls instead.
@@ -120,15 +159,19 @@ await Promise.all([
     entryPoints: { 'team-pull': 'src/entries/team-pull.ts' },
     external: ['@photostructure/sqlite', 'zod', 'pg-native'],
     supported: noDynamicImport,
+    plugins: [pgNodeStreams],
     // store/postgres/password-file.ts requires pgpass's helper relative to its own module.
-    // Node 20 has no `navigator`: pg then probes for Cloudflare Workers by building a fetch
-    // Response, which loads undici (~50 ms, more under load). Node 21+ answers as this does.
-    define: {
-      ...perCall.define,
-      'import.meta.url': '__shimModuleUrl',
-      navigator: '{"userAgent":"Node.js"}',
-    },
+    define: { ...perCall.define, 'import.meta.url': '__shimModuleUrl' },
     banner: { js: "const __shimModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+  // The team store's driver for the commands bundle (pgFromItsBundle): what require('pg') gives,
+  // for the team commands and the replication worker (`shim sync`) on their first connection.
+  buildWithMeta('pg', {
+    ...perCall,
+    entryPoints: { pg: createRequire(import.meta.url).resolve('pg') },
+    external: ['pg-native'],
+    supported: noDynamicImport,
+    plugins: [pgNodeStreams],
   }),
   // shim's Claude Code mod: one self-contained ES module, readable (Claude Code checks its source
   // before it runs it: no imports, `$` spelled out at each call); its pure helpers are inlined.
@@ -174,12 +217,12 @@ await Promise.all([
     minifyWhitespace: true,
     minifySyntax: true,
     // What only the long-lived or rare commands use (the dashboard's server, the MCP server and
-    // its schema checker, the team store's driver and query builder) stays in node_modules,
-    // required when such a command first needs it: every byte here is read, and every function
-    // a command compiled is deserialised from the code cache, on every command.
+    // its schema checker, the team store's query builder) stays in node_modules, and the team
+    // store's driver in dist/pg.cjs, required when such a command first needs it: every byte
+    // here is read, and every function a command compiled is deserialised from the code cache,
+    // on every command.
     external: [
       ...common.external,
-      'pg',
       'pg-*',
       'pgpass',
       'kysely',
@@ -189,6 +232,7 @@ await Promise.all([
       '@modelcontextprotocol/sdk/*',
     ],
     supported: noDynamicImport,
+    plugins: [pgFromItsBundle],
     // import.meta.url (package.json, the dashboard's assets, pgpass's helper) as this file's URL.
     define: { 'import.meta.url': '__shimModuleUrl' },
     banner: { js: "const __shimModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -202,6 +246,7 @@ await Promise.all([
     minifyWhitespace: true,
     minifySyntax: true,
     chunkNames: 'chunks/[name]-[hash]',
+    plugins: [pgNodeStreams],
     // commander is CommonJS and requires Node built-ins; ESM bundles need a real require for that.
     banner: {
       js: "import { createRequire as __shimCreateRequire } from 'node:module';\nconst require = __shimCreateRequire(import.meta.url);",

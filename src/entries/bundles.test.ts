@@ -4,6 +4,7 @@
  * itself, on a bundle built here that imports what it must not.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +76,70 @@ describe(
           BUNDLE_RULES.some((r) => r.bundle === name),
           `${name} has no rule`,
         );
+    });
+  },
+);
+
+/**
+ * Whether running `code` in a fresh Node loaded undici, the fetch Node bundles (it loads on the
+ * first touch of `Response` or `fetch`): its modules are in process.moduleLoadList.
+ */
+function loadsUndici(code: string, env: NodeJS.ProcessEnv = {}): boolean {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `(async () => { ${code} })().then(() => process.stdout.write(JSON.stringify(process.moduleLoadList)))`,
+    ],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env } },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const loaded = JSON.parse(run.stdout) as string[];
+  assert.ok(loaded.includes('NativeModule net'), 'a full list of the modules Node loaded');
+  return loaded.some((name) => name.includes('undici'));
+}
+
+// pg's Cloudflare probe builds a fetch Response as pg loads (on Node 20, which has no
+// `navigator`): ~16 ms of CPU. scripts/build.mjs builds it out of every bundle that carries pg;
+// test/team/first-session.test.ts checks the same of the processes, against a real server.
+describe(
+  'the bundles that carry pg',
+  { skip: existsSync(META) ? false : 'no dist/meta: run node scripts/build.mjs first' },
+  () => {
+    test('the check sees undici once fetch is touched', () => {
+      assert.equal(loadsUndici('new Response(null)'), true);
+    });
+
+    test('dist/pg.cjs loads pg without undici', () => {
+      const pg = "const pg = require('./dist/pg.cjs'); if (typeof pg.Pool !== 'function') throw 0";
+      assert.equal(loadsUndici(pg), false);
+    });
+
+    test('dist/team-pull.cjs pulls on pg without undici', (t) => {
+      const home = mkdtempSync(join(tmpdir(), 'shim-team-pull-undici-'));
+      t.after(() => rmSync(home, { recursive: true, force: true }));
+      // A server that is not there: the pull loads pg (on demand) and tries it.
+      const url = `postgresql://shim@localhost/none?host=${encodeURIComponent(join(home, 'gone'))}`;
+      const pull = "await require('./dist/team-pull.cjs').main(); process.exitCode = 0";
+      assert.equal(loadsUndici(pull, { SHIM_HOME: home, SHIM_TEAM_URL: url }), false);
+      assert.match(
+        readFileSync(join(home, 'logs', 'shim.log'), 'utf8'),
+        /team pull failed.*cannot reach the team store.*ENOENT/,
+        'pg tried the server',
+      );
+    });
+
+    test('dist/pg.cjs is pg alone, and the commands bundle takes pg from it', () => {
+      const meta = builtMetafile();
+      const pg = Object.entries(meta.outputs).find(([k]) => k.endsWith('/pg.cjs'))?.[1];
+      assert.ok(pg, 'pg.cjs not built');
+      assert.deepEqual(
+        Object.keys(pg.inputs).filter((input) => packageOf(input) === null),
+        [],
+        'only packages',
+      );
+      const commands = Object.entries(meta.outputs).find(([k]) => k.endsWith('/commands.cjs'))?.[1];
+      assert.ok(commands?.imports.some((i) => i.path === './pg.cjs' && i.external));
     });
   },
 );

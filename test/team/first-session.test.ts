@@ -187,6 +187,49 @@ describe('the first session on another machine', () => {
     );
   });
 
+  // pg's probe for Cloudflare Workers builds a fetch Response as pg loads, which loads Node 20's
+  // undici (~16 ms of CPU); the bundles carry pg without it (scripts/build.mjs, docs/team.md).
+  test('the pull, the team commands and the processes they start load pg without undici (fetch)', async () => {
+    const records = makeTempDir('shim-undici-records-');
+    const probe = join(records, 'probe.cjs');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(records)} + '/' + process.pid + '.json', JSON.stringify({ argv: process.argv.slice(2), loaded: process.moduleLoadList })));\n`,
+    );
+    const b = machineB({ SHIM_TEAM_PULL_BUDGET_MS: '60000', NODE_OPTIONS: `--require ${probe}` });
+    // A first session: its pull (dist/team-pull.cjs) brings A's work, so pg ran.
+    assert.match(b.start().context, /Move the invoice export to the queue worker/);
+    // A team command (dist/commands.cjs, pg from dist/pg.cjs), which pulls too.
+    const pulled = b.shim('team', 'pull');
+    assert.equal(pulled.status, 0, pulled.stderr);
+    assert.match(pulled.stdout, /team store: pulled \d+ unfinished/);
+    await waitForProcessesUnder(b.home);
+    // What the check sees of a process that touches fetch.
+    const control = spawnSync(process.execPath, ['--require', probe, '-e', 'new Response(null)']);
+    assert.equal(control.status, 0);
+    const seen = readdirSync(records)
+      .filter((f) => f.endsWith('.json'))
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(records, f), 'utf8')) as {
+            argv: string[];
+            loaded: string[];
+          },
+      );
+    const withUndici = (argv: string) =>
+      seen
+        .filter((r) => r.argv.join(' ') === argv)
+        .map((r) => r.loaded.some((m) => m.includes('undici')));
+    // The control: `node -e` has no argv of its own.
+    assert.deepEqual(withUndici(''), [true], 'the check sees undici');
+    assert.deepEqual(withUndici('team pull --quiet'), [false], 'the session start’s pull');
+    // The replication worker the session start started, and the command.
+    assert.deepEqual(withUndici('sync --drain'), [false], 'the worker');
+    assert.deepEqual(withUndici('team pull'), [false], 'shim team pull');
+    for (const record of seen.filter((r) => r.argv.length > 0))
+      assert.ok(!record.loaded.some((m) => m.includes('undici')), record.argv.join(' '));
+  });
+
   test('a pull past its budget: the session starts without it, told once; the next one gets it', async () => {
     const b = machineB({ SHIM_TEAM_PULL_BUDGET_MS: '1' });
     // The server holds the pull until the session has started (a lock on the table it reads): a

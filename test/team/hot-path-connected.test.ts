@@ -44,7 +44,10 @@ const connect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (...args) { seen.connects.push(JSON.stringify(args[0])); return connect.apply(this, args); };
 process.on('exit', () => fs.writeFileSync(process.env.SHIM_TEST_RECORD + '/' + process.pid + '.json', JSON.stringify({ ...seen, pid: process.pid })));
 `;
-const PG = /(^|[\\/])(pg|pg-[a-z-]+|kysely|pgpass|@electric-sql[\\/]pglite)([\\/]|$)/;
+// A package by name ('pg', 'pg-pool/…') or by its path in node_modules; not a checkout that
+// happens to sit in a folder named pg-something.
+const PG =
+  /(^|[\\/]node_modules[\\/])(pg|pg-[a-z-]+|kysely|pgpass|@electric-sql[\\/]pglite)([\\/]|$)/;
 const TEAM_CODE = ['PostgresDialect', 'pg-protocol', 'shim_checkpoints'];
 
 test('hooks and the statusline with a team store connected load no pg or Kysely and connect nowhere', (t) => {
