@@ -13,7 +13,7 @@ import { ensureDir } from '../home/home.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../home/json-file.ts';
 import { isOwnerAlive, startTimeOf } from '../home/process-alive.ts';
 import { writeFileSafely } from '../home/safe-file.ts';
-import { heldBy } from '../home/write-buffer.ts';
+import { writeWhenAnswered } from '../home/write-buffer.ts';
 
 const safeName = safeFileName;
 
@@ -132,10 +132,7 @@ export function settleClaim(home: string, sessionId: string, key: string): void 
  * then looks itself, which tells it; in a hook's own process, at once.
  */
 export function settleClaimWithAnswer(home: string, sessionId: string, key: string): void {
-  const path = getClaimPath(join(home, 'cache', 'hooks'), sessionId, key);
-  const buffer = heldBy();
-  if (buffer) buffer.write(path, DONE);
-  else writeFileSafely(path, DONE);
+  writeWhenAnswered(getClaimPath(join(home, 'cache', 'hooks'), sessionId, key), DONE);
 }
 
 function readText(path: string): string {

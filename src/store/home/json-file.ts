@@ -1,7 +1,6 @@
 /** Small JSON files written atomically: a reader sees the old file or the new one, never half. */
 import { readFileSync } from 'node:fs';
-import { writeFileSafely } from './safe-file.ts';
-import { heldBy } from './write-buffer.ts';
+import { heldBy, writeWhenAnswered } from './write-buffer.ts';
 
 /**
  * The parsed file, or null when it is missing or unreadable (caches rebuild themselves). Inside
@@ -17,10 +16,7 @@ export function readJsonFile(path: string): unknown {
 
 /** Never through a symbolic link (safe-file.ts); inside a write buffer, held there. */
 export function writeJsonFileAtomic(path: string, value: unknown): void {
-  const text = JSON.stringify(value);
-  const buffer = heldBy();
-  if (buffer) buffer.write(path, text);
-  else writeFileSafely(path, text);
+  writeWhenAnswered(path, JSON.stringify(value));
 }
 
 /** A write of `path` the running work's buffer holds is dropped (the file is being removed). */

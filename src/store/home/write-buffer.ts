@@ -23,6 +23,16 @@ export function heldBy(): WriteBuffer | undefined {
   return current?.getStore();
 }
 
+/**
+ * Writes `text` to `path` (never through a symbolic link: safe-file.ts): at once, or, inside a
+ * buffer, when its owner has answered.
+ */
+export function writeWhenAnswered(path: string, text: string): void {
+  const buffer = heldBy();
+  if (buffer) buffer.write(path, text);
+  else writeFileSafely(path, text);
+}
+
 export class WriteBuffer {
   /** The newest text of each file written, by path. */
   private readonly files = new Map<string, string>();
