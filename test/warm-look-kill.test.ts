@@ -57,10 +57,12 @@ describe('the warm look killed at a level', () => {
         runShim(s.home, ['list', '--session', SESSION_ID, '--json'], { cwd: s.dir }).stdout,
       ) as Row[];
       const stored = rows.filter((r) => r.triggeredBy === trigger).length;
-      // L1's is started in a few ms: a kill landing after its start and before its claim is
-      // settled starts it twice (two checkpoints, nothing lost). L2's and L3's are stored once.
-      if (level === 'L1') assert.ok(stored === 1 || stored === 2, `stored ${stored}×`);
-      else assert.equal(stored, 1, 'stored once');
+      // Taken, by the hook if not before. The kill is sent when the claim file appears, but
+      // lands when this process gets to it: on a loaded machine that can be after the warm look
+      // stored the checkpoint (L2, L3) or started it (L1) and before it settled the claim, and
+      // the hook, finding the claim of a dead owner, takes it again: twice, nothing lost (a
+      // claim file and a store row cannot be written as one; seen at load ~15, 2026-11-29).
+      assert.ok(stored === 1 || stored === 2, `stored ${stored}×`);
       await stop(s);
     });
   }

@@ -42,6 +42,15 @@ function logOf(s: { home: string }): string {
   return existsSync(path) ? readFileSync(path, 'utf8') : '(no log)';
 }
 
+/**
+ * Both homes' background checkpoints (a first call's, a level's) have ended: the checkpoint the
+ * next call stores is numbered after them in both, as the answers compared say its number.
+ */
+async function settled(s: { dir: string }, t: { dir: string }): Promise<void> {
+  await waitForProcessesUnder(s.dir);
+  await waitForProcessesUnder(t.dir);
+}
+
 /** The pid of the warm look that wrote 'warm look: leaving' in `home`'s log, once one did. */
 async function leftByItself(home: string, limitMs = 60_000): Promise<number> {
   const deadline = Date.now() + limitMs;
@@ -66,6 +75,7 @@ describe('the warm look', () => {
     const first = callBoth(s, t, 'Read', 40_000);
     assert.equal(first[0], first[1]);
     const pid = await waitForWarmLook(s.home);
+    await settled(s, t);
     const answers: [string, string][] = [];
     // Quiet calls, the levels one after another, a command, a failure's neighbour.
     for (const [tool, context] of [
@@ -76,8 +86,10 @@ describe('the warm look', () => {
       ['Read', 150_000],
       ['Edit', 152_000],
       ['Read', 162_000],
-    ] as const)
+    ] as const) {
       answers.push(callBoth(s, t, tool, context));
+      await settled(s, t);
+    }
     for (const [warm, own] of answers) assert.equal(warm, own);
     const said = answers.map(([warm]) => warm).join('\n');
     assert.match(said, /\(L1\)/);
@@ -100,6 +112,7 @@ describe('the warm look', () => {
 
   test('killed with SIGKILL: the next call looks in its own process and starts another', async () => {
     const { s, t, pid } = await served('kill');
+    await settled(s, t);
     process.kill(pid, 'SIGKILL');
     await gone(pid);
     const [warm, own] = callBoth(s, t, 'Read', 150_000);
@@ -114,6 +127,7 @@ describe('the warm look', () => {
 
   test('stopped (alive, not answering): the call looks itself in time and retires it', async () => {
     const { s, t, pid } = await served('stuck');
+    await settled(s, t);
     process.kill(pid, 'SIGSTOP');
     try {
       const call = respond(s, 'Read', 150_000);
