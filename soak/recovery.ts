@@ -9,10 +9,19 @@
  * salvaged into the new store), no process may say "bug in shim", and every session must be able
  * to checkpoint again.
  */
-import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { readRecoveryNotice } from '../src/store/home/recovery-notice.ts';
 import { damageCheckpointRow, ROW_DAMAGES, type RowDamage } from '../test/helpers/damage-rows.ts';
+import { shareCodeCache, withSharedCodeCache } from '../test/helpers/shared-code-cache.ts';
 import { stdoutProblem } from './burst.ts';
 import { crashIn, run, type Outcome } from './process.ts';
 import type { Random } from './random.ts';
@@ -117,7 +126,11 @@ export async function runRecovery(
   const kinds: Damage[] = ['both', 'rows', 'pages'];
   for (let round = 0; round < options.rounds; round++) {
     const damage = kinds[round % kinds.length]!;
-    const home = sandbox.newShimHome(`recovery-${round}`);
+    // Each round's home starts with the code caches of the rounds before (what is damaged is the
+    // store, not shim's compiled code): only the first round's processes compile their bundles.
+    const home = withSharedCodeCache(sandbox.newShimHome(`recovery-${round}`));
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    shareCodeCache(home);
     const env = sandbox.envFor(home);
     const base = { env, cwd: sandbox.project, timeoutMs: 120_000 };
     const checkpoint = (transcript: string) =>
@@ -143,6 +156,7 @@ export async function runRecovery(
     if (damage !== 'rows') zeroPages(home, random);
 
     // Everyone at once on the damaged store.
+    shareCodeCache(home);
     const racers = Array.from({ length: options.racers }, () => ({
       kind: random.pick(RACERS),
       transcript: random.pick(sandbox.transcripts),
@@ -163,6 +177,7 @@ export async function runRecovery(
       ),
     );
     report.processes += outcomes.length;
+    shareCodeCache(home);
     const acked: string[] = [];
     outcomes.forEach((outcome, i) => {
       const { kind } = racers[i]!;
