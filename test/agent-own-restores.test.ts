@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim, type Run } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
+import { withSharedCodeCache } from './helpers/shared-code-cache.ts';
 import { waitForProcessesUnder } from './helpers/processes.ts';
 
 /** A pid no process has (above the kernel's default pid_max): the session's process is gone. */
@@ -27,8 +28,10 @@ const CLAUDE_MD = '# Claude rules\n\n## Claude-only habits\n\nNever meant for ot
 
 type Project = { home: string; project: string; elsewhere: string };
 
+// Its home shares the code caches of the file's other one (helpers/shared-code-cache.ts): nothing
+// here is about the cache.
 function makeProject(prefix: string, instructions: Record<string, string>): Project {
-  const home = makeTempDir(prefix);
+  const home = withSharedCodeCache(makeTempDir(prefix));
   const project = join(home, 'project');
   const elsewhere = join(home, 'copied-logs');
   mkdirSync(project);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
+import { withSharedCodeCache } from './helpers/shared-code-cache.ts';
 import {
   assistantLine,
   toJsonl,
@@ -18,6 +19,14 @@ import {
 } from './helpers/transcript-builders.ts';
 
 /** A 2.1.330 session on a 1M-by-default model, at 150k: 15% of 967k, 90% of 167k. */
+// Homes share the code caches of the file's earlier ones (helpers/shared-code-cache.ts): nothing
+// here is about the cache, and a user's home holds them from its first call on.
+function homeIn(root: string): string {
+  const home = withSharedCodeCache(join(root, 'shim'));
+  mkdirSync(home, { mode: 0o700 });
+  return home;
+}
+
 function writeSession(root: string, sessionId: string, cwd: string): string {
   const extra = { sessionId, cwd, version: '2.1.330' };
   const entries = [userPromptLine('Refactor the parser.', { extra })];
@@ -84,7 +93,7 @@ function lastReplayTurn(home: string, transcript: string): { compactThreshold: n
 describe('threshold inputs: one truth for every front door', () => {
   test("a variable set only in Claude Code's environment reaches status and replay through the hooks' record", () => {
     const root = makeTempDir('shim-inputs-');
-    const home = join(root, 'shim');
+    const home = homeIn(root);
     const project = join(root, 'project');
     mkdirSync(project);
     const transcript = writeSession(root, 'sess-1m-off', project);
@@ -105,7 +114,7 @@ describe('threshold inputs: one truth for every front door', () => {
 
   test('autoCompactWindow in the project settings is honoured by status without any hook', () => {
     const root = makeTempDir('shim-inputs-');
-    const home = join(root, 'shim');
+    const home = homeIn(root);
     const project = join(root, 'project');
     mkdirSync(join(project, '.claude'), { recursive: true });
     writeFileSync(
@@ -121,7 +130,7 @@ describe('threshold inputs: one truth for every front door', () => {
 
   test("a settings file's env block counts as Claude Code's environment", () => {
     const root = makeTempDir('shim-inputs-');
-    const home = join(root, 'shim');
+    const home = homeIn(root);
     const project = join(root, 'project');
     mkdirSync(join(project, '.claude'), { recursive: true });
     writeFileSync(
@@ -137,7 +146,7 @@ describe('threshold inputs: one truth for every front door', () => {
 describe('continued-in', () => {
   test('status of a session whose conversation moved on shows the session it continued in', () => {
     const root = makeTempDir('shim-continued-');
-    const home = join(root, 'shim');
+    const home = homeIn(root);
     const project = join(root, 'project');
     mkdirSync(project);
     const next = writeSession(root, 'sess-next', project);
