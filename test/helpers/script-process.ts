@@ -48,6 +48,9 @@ export function compiledScript(entry: string): string {
     format: 'cjs',
     target: 'node20',
     external: NOT_BUNDLED,
+    // import() as require(), as in shim's own bundles: a script compiled through the code cache
+    // has no dynamic-import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+    supported: { 'dynamic-import': false },
     // import.meta as the bundle's own, as in an ES module (package.json's place, pgpass's
     // helper). Written in pieces: the test runner's compiler replaces this file's import.meta.
     define: {
