@@ -4,9 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { compiledScript } from '../../../test/helpers/script-process.ts';
 import { claimOnce, claimUntilDone, settleClaim, settleClaimWithAnswer } from './hook-memory.ts';
 
 const home = () => mkdtempSync(join(tmpdir(), 'shim-claims-'));
+const claimer = () => compiledScript(join(import.meta.dirname, 'claim-elsewhere.test-helper.ts'));
 
 /**
  * Claims `key` in another process that then exits: settling it first or not, or settling it with
@@ -17,27 +19,9 @@ function claimElsewhere(
   key: string,
   settle: boolean | 'with-answer, flushed' | 'with-answer, killed before flushing',
 ): void {
-  const args = `${JSON.stringify(dir)}, 's', ${JSON.stringify(key)}`;
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '-e',
-      `Promise.all([
-        import('${join(import.meta.dirname, 'hook-memory.ts')}'),
-        import('${join(import.meta.dirname, '..', 'home', 'write-buffer.ts')}'),
-      ]).then(async ([m, { WriteBuffer }]) => {
-        if (!m.claimUntilDone(${args})) process.exit(3);
-        if (${JSON.stringify(settle)} === true) m.settleClaim(${args});
-        if (typeof ${JSON.stringify(settle)} !== 'string') return;
-        const buffer = await WriteBuffer.create();
-        buffer.hold(() => m.settleClaimWithAnswer(${args}));
-        if (${JSON.stringify(settle)} === 'with-answer, flushed') buffer.flush();
-      })`,
-    ],
-    { encoding: 'utf8' },
-  );
+  const how = settle === true ? 'settled' : settle === false ? 'unsettled' : settle;
+  // ./claim-elsewhere.test-helper.ts
+  const r = spawnSync(process.execPath, [claimer(), dir, key, how], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
 }
 

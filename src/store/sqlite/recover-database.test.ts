@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { makeTempDir } from '../../../test/helpers/fixtures.ts';
-import { makeDraft, REPO_ROOT } from '../../../test/helpers/store.ts';
+import { compiledScript } from '../../../test/helpers/script-process.ts';
+import { makeDraft } from '../../../test/helpers/store.ts';
 import { CheckpointRepository } from '../checkpoints/checkpoint-repository.ts';
 import {
   getDatabasePath,
@@ -109,17 +110,11 @@ describe('one recovery at a time', () => {
 
   test('a second process waits for the lock while a recovery runs', async () => {
     const home = homeWith({ s1: 1 });
+    // ./recovery-lock-holder.test-helper.ts
     const holder = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        `import { writeFileSync } from 'node:fs';
-         import { withRecoveryLock } from ${JSON.stringify(join(REPO_ROOT, 'src/store/sqlite/recover-database.ts'))};
-         withRecoveryLock(${JSON.stringify(home)}, () => { process.stdout.write('held\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000); writeFileSync(${JSON.stringify(join(home, 'released'))}, 'x'); });`,
-      ],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      [compiledScript(join(import.meta.dirname, 'recovery-lock-holder.test-helper.ts')), home],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
     await new Promise<void>((resolve) =>
