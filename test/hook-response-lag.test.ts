@@ -13,6 +13,7 @@ import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN, runShim } from './helpers/cli.ts';
 import { makeTempDir } from './helpers/fixtures.ts';
 import { endWarmLooksUnder, waitForProcessesUnder } from './helpers/processes.ts';
+import { sharingCodeCache, withSharedCodeCache } from './helpers/shared-code-cache.ts';
 import {
   assistantLine,
   compactBoundaryLine,
@@ -31,8 +32,10 @@ type Setup = { home: string; transcript: string };
 const homes: string[] = [];
 after(() => Promise.all(homes.map((home) => endWarmLooksUnder(home))));
 
+// Homes share the code caches of the file's earlier ones (helpers/shared-code-cache.ts): nothing
+// here is about the cache.
 function setup(entries: RawEntry[]): Setup {
-  const home = makeTempDir('shim-lag-');
+  const home = withSharedCodeCache(makeTempDir('shim-lag-'));
   homes.push(home);
   const transcript = join(home, 'session.jsonl');
   writeFileSync(transcript, toJsonl(entries));
@@ -45,17 +48,19 @@ type Output = {
 } | null;
 
 function hook(s: Setup, event: string, extra: Record<string, unknown> = {}): Output {
-  const r = spawnSync(process.execPath, [BIN, 'hook', event], {
-    input: JSON.stringify({
-      session_id: SESSION_ID,
-      transcript_path: s.transcript,
-      cwd: '/home/user/project',
-      hook_event_name: event,
-      ...extra,
+  const r = sharingCodeCache(s.home, () =>
+    spawnSync(process.execPath, [BIN, 'hook', event], {
+      input: JSON.stringify({
+        session_id: SESSION_ID,
+        transcript_path: s.transcript,
+        cwd: '/home/user/project',
+        hook_event_name: event,
+        ...extra,
+      }),
+      encoding: 'utf8',
+      env: { ...process.env, SHIM_HOME: s.home, CLAUDE_CONFIG_DIR: join(s.home, 'no-claude') },
     }),
-    encoding: 'utf8',
-    env: { ...process.env, SHIM_HOME: s.home, CLAUDE_CONFIG_DIR: join(s.home, 'no-claude') },
-  });
+  );
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim() ? (JSON.parse(r.stdout) as Output) : null;
 }
