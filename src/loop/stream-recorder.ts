@@ -41,9 +41,10 @@ export class StreamRecorder {
     const journal = this.#journal;
     const number = this.#record.number;
     switch (signal.kind) {
-      // A line's events are logged before the offset past it is saved: a supervisor killed in
-      // between re-reads the line and skips what it had logged; the other way round, it would
-      // skip the line and its events would be lost.
+      // What a line tells (its events, the run's row) is written before the offset past it is
+      // saved: a supervisor killed in between re-reads the line and skips what it had logged; the
+      // other way round, it would skip the line and what it told would be lost (the run's
+      // session, which --resume continues).
       case 'session':
         this.#emit(endOffset, 'loop.agent_session', {
           sessionId: signal.sessionId,
@@ -51,12 +52,12 @@ export class StreamRecorder {
           cliVersion: signal.cliVersion,
         });
         if (this.#record.sessionId !== signal.sessionId) {
+          journal.saveRun({ sessionId: signal.sessionId });
           this.#record.sessionId = signal.sessionId;
           journal.repo.updateIteration(journal.runId, number, {
             sessionId: signal.sessionId,
             streamOffset: endOffset,
           });
-          journal.saveRun({ sessionId: signal.sessionId });
         }
         return;
       case 'context': {
@@ -74,6 +75,7 @@ export class StreamRecorder {
             thresholdPercent: this.#monitor.restartPercent,
             action: 'ending the iteration at the next safe point',
           });
+        journal.saveContext(signal.tokens, signal.percent);
         journal.repo.updateIteration(journal.runId, number, {
           streamOffset: endOffset,
           responses: stats.responses,
@@ -82,7 +84,6 @@ export class StreamRecorder {
           peakContextTokens: stats.peakContextTokens,
           peakPercent: stats.peakPercent,
         });
-        journal.saveContext(signal.tokens, signal.percent);
         return;
       }
       case 'tool_call':

@@ -205,6 +205,18 @@ function events(ctx: Ctx, runId: string): LoopEventLine[] {
   return readJsonl<LoopEventLine>(join(ctx.shimHome, 'loops', runId, 'events.jsonl'));
 }
 
+/** The iterations' agent session ids in the store (none while the store does not exist). */
+function sessionsOf(ctx: Ctx): (string | null)[] {
+  if (!existsSync(join(ctx.shimHome, 'shim.db'))) return [];
+  try {
+    return query<{ session_id: string | null }>(ctx, 'SELECT session_id FROM loop_iterations').map(
+      (r) => r.session_id,
+    );
+  } catch {
+    return []; // the store is being made
+  }
+}
+
 /** Agent pids recorded in the store (best effort: the store may not exist yet). */
 function agentPids(ctx: Ctx): number[] {
   const path = join(ctx.shimHome, 'shim.db');
@@ -458,9 +470,11 @@ describe('shim loop under the real Claude Code CLI', { skip }, () => {
         final: COMPLETE,
       });
       const first = startShim(ctx, loopArgs(GOAL));
+      // The session is known once the iteration's row holds it (written after its event and
+      // the run's row: src/loop/stream-recorder.ts).
       const runId = await pollUntil(() => {
         const id = runIdOf(ctx);
-        return id && events(ctx, id).some((e) => e.name === 'loop.agent_session') ? id : null;
+        return id && sessionsOf(ctx).some(Boolean) ? id : null;
       }, 45_000);
       // Wait until the agent is in its (delayed) first request, then kill both.
       await pollUntil(() => ctx.mock.requests.some(isMain), 30_000);
