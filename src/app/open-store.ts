@@ -27,6 +27,7 @@ import type { TeamWorkCopies } from '../store/ports/team-work.ts';
 import { LATEST_SCHEMA_VERSION } from '../store/sqlite/migrations.ts';
 import {
   getDatabasePath,
+  isMovedAside,
   openDatabase,
   recoverDatabase,
   StoreMovedError,
@@ -153,8 +154,10 @@ export async function withStore<T>(
       return await work(createStore(db));
     } catch (error) {
       // Another process rebuilt the store while this one worked: nothing was written by the
-      // write that noticed, so the work runs again on the fresh store.
-      if (error instanceof StoreMovedError && attempt < 3) continue;
+      // write that noticed, so the work runs again on the fresh store. So too for whatever else
+      // failed on a connection whose file was moved aside meanwhile (a read there can meet the
+      // fresh store's journal files half made: "no such table", seen in the soak's racing hooks).
+      if ((error instanceof StoreMovedError || isMovedAside(db)) && attempt < 3) continue;
       // A damaged page met mid-work: the store is rebuilt from what is readable, then the work
       // runs once more on it — nothing is written into a malformed database.
       if (!isCorruptionError(error)) throw error;
