@@ -65,6 +65,9 @@ describe('the waiting worker', () => {
     const env = { SHIM_TEAM_RETRY_MS: '1500' };
     const connect = runShim(home, ['team', 'connect', url], { env });
     assert.equal(connect.status, 0, connect.stderr);
+    // The worker connect starts ends before the rows below are queued: still running, it would
+    // send the session's row while the server is up (seen once: waiting 12, sent 1).
+    await waitForProcessesUnder(root);
     const clone = makeClone('app');
     const db = openDatabase(home);
     const sessionId = randomUUID();
@@ -78,11 +81,11 @@ describe('the waiting worker', () => {
       checkpoints.save(draftIn(clone, sessionId, new Date(Date.now() + i).toISOString()));
     db.close();
 
-    // Six checkpoints' workers, started at once as hooks would (connect started one too).
+    // Six checkpoints' workers, started at once as hooks would.
     const workers = Array.from({ length: 6 }, () => startWorker(home, clone, env));
     t.after(() => processesUnder(root).forEach((pid) => process.kill(pid, 'SIGKILL')));
-    // Each leaves once it has tried, or is the one that waits (whichever took the lock first:
-    // connect's worker or one of these, as the machine schedules them).
+    // Each leaves once it has tried, or is the one that waits (whichever took the lock first, as
+    // the machine schedules them).
     await until(() =>
       workers.every((w) => w.child.exitCode !== null || lockHolder(home, 'wait', alive) === w.pid),
     );
