@@ -35,6 +35,11 @@ export type LoopCommandOptions = RawLoopOptions & {
 
 const clock = (at: string): string => at.slice(11, 19);
 
+/** An event after which a run writes no more (an interrupted one may be resumed). */
+const endsRun = (event: LoopEvent): boolean =>
+  event.name === 'loop.completed' ||
+  (event.name === 'loop.stopped' && (event.data as { status?: string }).status !== 'interrupted');
+
 /** Prints events as they happen; context updates overwrite one line on a terminal. */
 function createProgressPrinter(quiet: boolean): (event: LoopEvent) => void {
   const tty = process.stderr.isTTY === true;
@@ -257,6 +262,10 @@ export async function runLoopLogs(
   const events = readRunEvents(home, run.runId);
   for (const event of events) print(event);
   if (!options.follow) return;
+  // The run may have ended between reading its row and reading its log: its end is then among
+  // the events read, and no later one would come to end the follow.
+  const lastEnd = events.findLastIndex(endsRun);
+  if (lastEnd >= 0 && lastEnd > events.findLastIndex((e) => e.name === 'loop.resumed')) return;
   if (run.liveStatus !== 'running' && run.liveStatus !== 'waiting') {
     process.stderr.write(dim(`loop ${run.runId} is ${run.liveStatus}; nothing more to follow\n`));
     return;
@@ -270,13 +279,7 @@ export async function runLoopLogs(
       signal: controller.signal,
       onEvent: (event) => {
         print(event);
-        if (
-          event.name === 'loop.completed' ||
-          (event.name === 'loop.stopped' &&
-            (event.data as { status?: string }).status !== 'interrupted')
-        ) {
-          controller.abort();
-        }
+        if (endsRun(event)) controller.abort();
       },
     });
   } finally {
