@@ -26,20 +26,12 @@
 // of its own (scripts/test-share.mjs says which run alone); SHIM_TEST_SHARE=0 gives each file
 // its own process.
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { compileTests, sourceOf } from './compile-tests.mjs';
 import { batch, readTimes, saveTimes, weigh } from './test-order.mjs';
+import { makeRunDir, removeRunDir } from './test-run-dir.mjs';
 import { ownProcessReason, processesOf } from './test-share.mjs';
 import { slowReason } from './test-speed.mjs';
 import { GROUPS, groupOf } from './test-groups.mjs';
@@ -268,7 +260,26 @@ if (testEnv.NODE_EXTRA_CA_CERTS) {
 }
 
 const live = batches.length === 1;
-const work = mkdtempSync(join(tmpdir(), 'shim-test-run-'));
+// The run's reports, and its test processes' temp files (TMPDIR; scripts/test-run-dir.mjs): all
+// gone when the run ends or is interrupted. What a test keeps across runs on purpose (the
+// PostgreSQL cluster template) goes to the machine's temp dir, SHIM_TEST_KEPT_DIR.
+const { dir: work, tmp: runTmp } = makeRunDir(tmpdir());
+testEnv.SHIM_TEST_KEPT_DIR ??= tmpdir();
+testEnv.TMPDIR = runTmp;
+const endRun = () => {
+  const left = removeRunDir(work);
+  if (left) process.stderr.write(`could not remove the run's temp files: ${left}\n`);
+};
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
+  process.once(signal, () => {
+    endRun();
+    compiledRun?.remove();
+    process.exit(code);
+  });
+}
 const seconds = (ms) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
 
 /**
@@ -370,7 +381,7 @@ const lanes = ['cpu', 'wait'].map(async (lane) => {
 });
 const batchResults = (await Promise.all(lanes)).flat();
 const wallMs = Date.now() - started;
-rmSync(work, { recursive: true, force: true });
+endRun();
 compiledRun?.remove();
 
 // A group's figures add up its batches: wall from its first batch's start to its last one's end.

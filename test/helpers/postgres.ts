@@ -65,13 +65,15 @@ function run(bin: string, args: string[], owner: string | null): void {
 let counter = 0;
 
 /**
- * A freshly initdb'd cluster for this bin directory and user, made once and kept in the temp
- * dir (made under a name of its own, then renamed into place: servers starting at once in
- * other test processes find it whole or make their own).
+ * A freshly initdb'd cluster for this bin directory and user, made once and kept in the
+ * machine's temp dir (SHIM_TEST_KEPT_DIR: scripts/test.mjs gives each run a temp dir of its own,
+ * removed at its end), made under a name of its own, then renamed into place: servers starting
+ * at once in other test processes find it whole or make their own.
  */
 function clusterTemplate(bin: string, owner: string | null): string {
   const key = createHash('sha256').update(`${bin}\0${owner}\0${process.getuid?.()}`).digest('hex');
-  const template = join(tmpdir(), `shim-pg-template-${key.slice(0, 12)}`);
+  const kept = process.env.SHIM_TEST_KEPT_DIR || tmpdir();
+  const template = join(kept, `shim-pg-template-${key.slice(0, 12)}`);
   if (existsSync(join(template, 'PG_VERSION'))) return template;
   const making = mkdtempSync(`${template}-making-`);
   chmodSync(making, 0o755);
