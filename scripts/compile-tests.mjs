@@ -10,7 +10,7 @@
 // package root, a script to spawn) are the same as under tsx. Names are kept (`keepNames`), so
 // a class or function in a bundle has the name it has in its source, and source maps send a
 // stack trace back to the .ts line.
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,7 +18,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = resolve(import.meta.dirname, '..');
 // Inside the project, so that the bundles' bare imports resolve to its node_modules.
 const CACHE = join(ROOT, 'node_modules', '.cache', 'shim-tests');
-const RUN_DIR = /node_modules[\\/]\.cache[\\/]shim-tests[\\/]run-[^\\/]+[\\/]/;
+// A run's compiled file, or the link to it that gives its place in the order (`ordered()`).
+const RUN_DIR =
+  /node_modules[\\/]\.cache[\\/]shim-tests[\\/]run-[^\\/]+[\\/](?:_order[\\/]\d+[\\/])?/;
 
 /** The source file (relative to the project, `/`-separated) a compiled test file came from. */
 export function sourceOf(path) {
@@ -49,7 +51,8 @@ export function eventOfSource(event) {
 /** Where a compiled file's line and column (1-based) come from, by its linked source map. */
 function sourceLine(file, line, column) {
   try {
-    const path = isAbsolute(file) ? file : join(ROOT, file);
+    // Through the link that ordered it, to the file its map sits beside.
+    const path = realpathSync(isAbsolute(file) ? file : join(ROOT, file));
     const map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')));
     const entry = map.findEntry(line - 1, column - 1);
     if (!entry?.originalSource) return null;
@@ -210,10 +213,29 @@ export async function compileTests(files, preloads = [], shared = new Map()) {
     });
   const compiled = (file) =>
     join(outdir, relative(ROOT, resolve(ROOT, file))).replace(/\.ts$/, '.mjs');
+  let links = 0;
   return {
     outdir,
     compiled,
     compiledShared: (name) => join(outdir, '_shared', `${name}.mjs`),
+    /**
+     * Compiled entries (paths under `outdir`) to hand Node's test runner in this order: it sorts
+     * the paths it is given and starts them in that order, so each goes through a link whose
+     * folder is its rank (`_order/0001/test/cli.test.mjs`). The process runs the file linked to,
+     * which names its source as before (`sourceOf`).
+     */
+    ordered: (entries) =>
+      entries.map((entry) => {
+        const link = join(
+          outdir,
+          '_order',
+          String(++links).padStart(4, '0'),
+          relative(outdir, entry),
+        );
+        mkdirSync(dirname(link), { recursive: true });
+        symlinkSync(resolve(entry), link);
+        return link;
+      }),
     remove: () => rmSync(outdir, { recursive: true, force: true }),
   };
 }

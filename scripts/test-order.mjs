@@ -1,7 +1,8 @@
 // In which order and in which batches scripts/test.mjs runs a group's files. Node's test runner
-// starts a group's files in the order it is given them, N at a time: the longest files go first,
-// so that the group does not end with one long file running alone (by name, the e2e group's two
-// slowest files came last). The CPU-bound groups are cut into batches of about equal time, each
+// starts a group's files N at a time, in the order of their paths (it sorts them: each file goes
+// to it through a link named by its rank, scripts/compile-tests.mjs `ordered`): the longest files
+// go first, so that the group does not end with one long file running alone (by name, the e2e
+// group's two slowest files came last, and the inner loop's warm-look files). The CPU-bound groups are cut into batches of about equal time, each
 // one run of its own, so that a lane done with its own groups takes a share of the other lane's
 // work rather than waiting for it.
 //

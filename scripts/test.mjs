@@ -302,7 +302,8 @@ function runGroup({ group, files: list, processes, id, label }, concurrency) {
     '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/test-reporter.mjs',
     `--test-reporter-destination=${json}`,
-    ...processes.map(entryOf),
+    // In the order given (longest first): Node's runner would sort them by path.
+    ...(compiledRun ? compiledRun.ordered(processes.map(entryOf)) : processes.map(entryOf)),
   ];
   const started = Date.now();
   // Straight into a file, not through this process: a lane installing the agent CLIs (a

@@ -13,12 +13,19 @@ import { pathToFileURL } from 'node:url';
 import { compileTests, eventOfSource, sourceOf } from '../scripts/compile-tests.mjs';
 import { SHARED_FIXTURES_DIR } from './helpers/fixtures.ts';
 
-type Compiled = { outdir: string; compiled: (file: string) => string; remove: () => void };
+type Compiled = {
+  outdir: string;
+  compiled: (file: string) => string;
+  ordered: (entries: string[]) => string[];
+  remove: () => void;
+};
 type Event = { type: string; data: Record<string, unknown> };
 
 const ROOT = join(import.meta.dirname, '..');
 const HELPER = 'test/helpers/fixtures.ts';
-const run = (await compileTests([HELPER])) as Compiled;
+// Two small test files, the longer-named one first by name.
+const [ERRORS, VERSION] = ['src/core/errors.test.ts', 'src/core/version.test.ts'];
+const run = (await compileTests([HELPER, ERRORS, VERSION])) as Compiled;
 after(() => run.remove());
 
 test('a compiled module builds its paths from its source file, not from the bundle', async () => {
@@ -73,4 +80,37 @@ test('a compiled file started with arguments (as shim would be) exits at once an
   assert.match(started.stderr, /a compiled test file was started with arguments/);
   const alone = spawnSync(process.execPath, [compiled], { encoding: 'utf8' });
   assert.equal(alone.status, 0, alone.stderr);
+});
+
+test("the files start in the order they are given, not by name (Node's runner sorts paths)", () => {
+  const [first, second] = run.ordered([run.compiled(VERSION), run.compiled(ERRORS)]) as [
+    string,
+    string,
+  ];
+  assert.ok(first < second, 'the links sort in the order given');
+  assert.equal(sourceOf(relative(ROOT, first)), VERSION, 'a link names its source');
+  // A runner of its own, not a child of this file's (which NODE_TEST_CONTEXT would make it).
+  const runnerEnv = { ...process.env };
+  delete runnerEnv.NODE_TEST_CONTEXT;
+  const tap = spawnSync(
+    process.execPath,
+    ['--test', '--test-concurrency=1', '--test-reporter=tap', second, first],
+    { encoding: 'utf8', env: runnerEnv },
+  );
+  assert.equal(tap.status, 0, tap.stdout + tap.stderr);
+  // Each file's first top-level test, as the files ran one after the other.
+  const top = [...tap.stdout.matchAll(/^# Subtest: (.+)$/gm)].map((m) => m[1]);
+  assert.ok(top.indexOf('parseVersion') >= 0, tap.stdout);
+  assert.ok(top.indexOf('parseVersion') < top.indexOf('subclasses keep their own instanceof'));
+
+  // A line in a linked file maps through the link to its source's line.
+  const line = readFileSync(run.compiled(VERSION), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes('test('));
+  const event = eventOfSource({
+    type: 'test:fail',
+    data: { name: 'x', file: first, line: line + 1, column: 1, nesting: 1 },
+  }) as Event;
+  assert.equal(event.data.file, join(ROOT, VERSION));
+  assert.equal(typeof event.data.line, 'number');
 });

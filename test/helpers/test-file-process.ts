@@ -99,7 +99,10 @@ if (process.env.NODE_TEST_CONTEXT) {
   // A compiled test file (scripts/compile-tests.mjs) is named by its source.
   const file =
     process.argv[1]
-      ?.replace(/^.*node_modules[\\/]\.cache[\\/]shim-tests[\\/]run-[^\\/]+[\\/]/, '')
+      ?.replace(
+        /^.*node_modules[\\/]\.cache[\\/]shim-tests[\\/]run-[^\\/]+[\\/](?:_order[\\/]\d+[\\/])?/,
+        '',
+      )
       .replace(/\.mjs$/, '.ts') ?? 'this test file';
   // The files of a shared process (scripts/test-share.mjs), set by its entry once loaded: each
   // logs its own CPU time, and what holds the process is told with their names.
