@@ -134,7 +134,7 @@ describe('per-call bundles with the code cache', () => {
     }
   });
 
-  test("Gemini's AfterTool asks the quick bundle, then runs the one hook runner with Gemini's agent bundle: nothing of the heavy half", () => {
+  test("Gemini's AfterTool asks the quick bundle, then runs the one hook runner with Gemini's agent bundle; the heavy half only in the session's first checkpoint, taken in the background", async () => {
     const dir = makeTempDir('shim-code-cache-gemini-');
     const home = join(dir, 'shim');
     const chats = join(dir, 'home', '.gemini', 'tmp', 'project', 'chats');
@@ -167,12 +167,21 @@ describe('per-call bundles with the code cache', () => {
     assert.equal(readdirSync(join(home, 'cache', 'cursors')).length, 1);
     // Every bundle the launcher loads leaves its code cache: the quick answer's (the session's
     // first call has no window yet, so it hands over), the hook runner, Gemini's agent and the
-    // scanner its fold requires (dist/redact.cjs: the agents' bundles carry none).
+    // scanner its fold requires (dist/redact.cjs: the agents' bundles carry none). The session's
+    // first checkpoint is a detached job's, which runs the heavy half (read once it is done:
+    // while both cores are busy it can end before the hook does, or long after).
+    await waitForProcessesUnder(dir);
+    const list = runShim(home, ['list', '--all', '--json'], { cwd: dir });
+    assert.deepEqual(
+      (JSON.parse(list.stdout) as { triggeredBy: string }[]).map((c) => c.triggeredBy),
+      ['session_start'],
+    );
     assert.deepEqual(
       readdirSync(join(home, 'cache', 'v8'))
         .map((f) => f.replace(/\.cjs-.*/, ''))
+        .filter((name) => name !== 'commands')
         .sort(),
-      ['agent-gemini', 'hook', 'hook-quick', 'redact'],
+      ['agent-gemini', 'hook', 'hook-heavy', 'hook-quick', 'redact'],
     );
   });
 });
