@@ -121,6 +121,14 @@ function backgroundShimWork(m: Machine): number[] {
   });
 }
 
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+  } catch {
+    return String(pid);
+  }
+}
+
 function firstModelRequest(mock: MockApi): RecordedRequest {
   const first = mock.requests.find((r) => r.kind === 'step' || r.kind === 'final');
   assert.ok(first, 'the run sent a request to the model');
@@ -166,6 +174,23 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
       env: a.env,
     });
     assert.equal(first.exitCode, 0, describeRun(first));
+    // How long each step took: this case takes ~15 s alone, but twice ~2 minutes (passing) in
+    // whole-suite runs; told once B's session is done when it was slow, to see where time went.
+    let held = 'never';
+    const steps: [string, number][] = [['start', Date.now()]];
+    const step = (name: string) => steps.push([name, Date.now()]);
+    const tellSlowSteps = () => {
+      if (Date.now() - steps[0]![1] < 60_000) return;
+      t.diagnostic(
+        steps
+          .slice(1)
+          .map(([name, at], i) => `${name} ${((at - steps[i]![1]) / 1000).toFixed(1)} s`)
+          .join(', ') +
+          `; sh slow.sh held for A's background work: ${held}; still running under A every 10 s: ${stayed}`,
+      );
+      const log = join(a.shimHome, 'logs', 'shim.log');
+      t.diagnostic(`A's log: ${existsSync(log) ? readFileSync(log, 'utf8').slice(-4000) : 'none'}`);
+    };
     // The server stops mid-session: the follow-up's checkpoints wait on A, one worker waits for
     // the server (retrying every 1.5 s here), and nobody types a command when it is back.
     server.stop();
@@ -178,7 +203,14 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
           ...bash('sh slow.sh'),
           // The earlier calls' background checkpoints end first: only what shares a command still
           // running (A's command watch) can bring `sh slow.sh` to the server.
-          holdUntil: () => pollUntil(() => backgroundShimWork(a).length === 0, 60_000, 50),
+          holdUntil: async () => {
+            const since = Date.now();
+            try {
+              await pollUntil(() => backgroundShimWork(a).length === 0, 60_000, 50);
+            } finally {
+              held = `${Date.now() - since} ms, then ${backgroundShimWork(a).map(commandOf).join('; ') || 'nothing'} left`;
+            }
+          },
         },
       ],
       final: { content: [{ type: 'text', text: 'never reached' }] },
@@ -207,6 +239,7 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
         (JSON.parse(readFileSync(memory, 'utf8')) as { agentPid?: number | null }).agentPid,
       15_000,
     );
+    step('A running sh slow.sh');
     killed.kill('SIGKILL');
     await killed.result;
     try {
@@ -223,7 +256,13 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     ).n;
     assert.ok(queued > 0, 'rows waited on A while the server was down');
     server.start();
-    await waitForBackgroundWork(a.scratch);
+    step('A killed');
+    let stayed = 'nothing';
+    const look = setInterval(() => {
+      stayed = processesUnder(a.scratch.root).map(commandOf).join('; ') || 'nothing';
+    }, 10_000);
+    await waitForBackgroundWork(a.scratch).finally(() => clearInterval(look));
+    step("A's background work done");
     const local = localQuery<{ n: number }>(a, 'SELECT count(*) AS n FROM checkpoints').n;
     assert.ok(local > 0, 'A took checkpoints');
     const waiting = localQuery<{ n: number }>(
@@ -245,6 +284,7 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     writeFileSync(join(b.shimHome, 'config.json'), `${JSON.stringify({ team: { url } })}\n`);
     b.env.SHIM_TEAM_PULL_BUDGET_MS = '60000';
     const printed = shim(b, ['resume', '--print']);
+    step('resume --print on B');
     for (const needle of [FIRST_REQUEST, FOLLOW_UP, 'laptop-a'])
       assert.ok(printed.includes(needle), `resume --print on B names ${needle}`);
     assert.ok(!printed.includes(a.scratch.project), "A's absolute path stays on A");
@@ -258,6 +298,8 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
       env: b.env,
     });
     assert.equal(onB.exitCode, 0, describeRun(onB));
+    step("B's session");
+    tellSlowSteps();
     const restored = textOf(firstModelRequest(mock));
     const user = localQuery<{ os_user: string }>(b, 'SELECT os_user FROM team_work').os_user;
     const naming = new RegExp(
