@@ -260,6 +260,13 @@ describe('the team store with the real Claude Code CLI on two machines', { skip 
     let stayed = 'nothing';
     const look = setInterval(() => {
       stayed = processesUnder(a.scratch.root).map(commandOf).join('; ') || 'nothing';
+      // What the worker waits for: each waiting row's retry time and claim.
+      const rows = localQuery<{ rows: string | null }>(
+        a,
+        `SELECT json_group_array(json_array(id, attempts, next_attempt_at, lease_owner, lease_until)) AS rows
+         FROM sync_outbox WHERE tracker = 'team' AND status = 'pending'`,
+      ).rows;
+      stayed += ` at ${new Date().toISOString()}; A's waiting team rows [id, attempts, retry, claimed by, until]: ${rows}`;
     }, 10_000);
     await waitForBackgroundWork(a.scratch).finally(() => clearInterval(look));
     step("A's background work done");
