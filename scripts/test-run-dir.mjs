@@ -24,15 +24,19 @@ export function makeRunDir(parent) {
  * Returns null, or what could not be removed and why.
  */
 export function removeRunDir(dir) {
+  // A process a test left to finish on its own (the warm look's 5 idle seconds, a detached
+  // checkpoint) may still write a file while the tree goes: ENOTEMPTY, tried again.
+  const remove = () =>
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   try {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     return null;
   } catch {
     // a directory it may not write into: opened up below, then once more
   }
   try {
     openUp(dir);
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     return null;
   } catch (error) {
     return `${dir}: ${error instanceof Error ? error.message : String(error)}`;
