@@ -19,7 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { BIN } from '../helpers/cli.ts';
 import { findPostgresBin, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
-import { processesUnder } from '../helpers/processes.ts';
+import { commandOf, processesUnder } from '../helpers/processes.ts';
 import {
   claudeInstallProblem,
   createScratch,
@@ -119,14 +119,6 @@ function backgroundShimWork(m: Machine): number[] {
       return false;
     }
   });
-}
-
-function commandOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-  } catch {
-    return String(pid);
-  }
 }
 
 function firstModelRequest(mock: MockApi): RecordedRequest {

@@ -40,6 +40,15 @@ export function processesUnder(dir: string, withServices = false): number[] {
   return found;
 }
 
+/** A process's command line, spaced; its pid once it is gone. */
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+  } catch {
+    return String(pid);
+  }
+}
+
 /**
  * Resolves once no process works under `dir` any more (each background worker has exited).
  * `limitMs` only turns a hung worker into a failure naming it; it is not the expected wait.
@@ -54,13 +63,7 @@ export async function waitForProcessesUnder(dir: string, limitMs = 180_000): Pro
     const pids = processesUnder(dir);
     if (pids.length === 0) return;
     if (Date.now() > deadline) {
-      const commands = pids.map((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-        } catch {
-          return String(pid);
-        }
-      });
+      const commands = pids.map(commandOf);
       throw new Error(`still running under ${dir} after ${limitMs} ms: ${commands.join('; ')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, pauseMs));

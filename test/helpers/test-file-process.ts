@@ -17,6 +17,8 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+// @ts-expect-error -- a plain ES module of the build scripts, without types
+import { sourceOf } from '../../scripts/compile-tests.mjs';
 
 const GRACE_MS = Number(process.env.SHIM_TEST_EXIT_GRACE_MS ?? 20_000);
 // Always present in a runner's child and never what holds it.
@@ -97,13 +99,7 @@ function trackAfterHooks(): {
 // Only in the runner's children (the runner itself loads this too, and runs no tests).
 if (process.env.NODE_TEST_CONTEXT) {
   // A compiled test file (scripts/compile-tests.mjs) is named by its source.
-  const file =
-    process.argv[1]
-      ?.replace(
-        /^.*node_modules[\\/]\.cache[\\/]shim-tests[\\/]run-[^\\/]+[\\/](?:_order[\\/]\d+[\\/])?/,
-        '',
-      )
-      .replace(/\.mjs$/, '.ts') ?? 'this test file';
+  const file = process.argv[1] ? sourceOf(process.argv[1]) : 'this test file';
   // The files of a shared process (scripts/test-share.mjs), set by its entry once loaded: each
   // logs its own CPU time, and what holds the process is told with their names.
   const sharedFiles = () =>
